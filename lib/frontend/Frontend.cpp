@@ -1,0 +1,314 @@
+//===- Frontend.cpp - Run Clang on a file and build its KernelIR ---------===//
+#include "perfmodel/Frontend.h"
+
+#include "LoopAnalyzer.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/RecursiveASTVisitor.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "clang/Tooling/ArgumentsAdjusters.h"
+#include "clang/Tooling/CompilationDatabase.h"
+#include "clang/Tooling/JSONCompilationDatabase.h"
+#include "clang/Tooling/Tooling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+
+#include <algorithm>
+
+using namespace clang;
+using namespace perfmodel;
+
+namespace {
+
+class FunctionCollector : public RecursiveASTVisitor<FunctionCollector> {
+public:
+  FunctionCollector(ASTContext &Ctx, LoopAnalyzer &LA, KernelIR &IR)
+      : Ctx(Ctx), LA(LA), IR(IR) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitFunctionDecl(FunctionDecl *F) {
+    const SourceManager &SM = Ctx.getSourceManager();
+    if (!F->doesThisDeclarationHaveABody() ||
+        !SM.isInMainFile(SM.getExpansionLoc(F->getLocation())))
+      return true;
+    if (const auto *MD = dyn_cast<CXXMethodDecl>(F))
+      if (MD->getParent()->isLambda())
+        return true; // walked as part of the enclosing function
+    if (F->isDependentContext()) {
+      // A template pattern: its instantiations are analysed; say so when none.
+      if (const FunctionTemplateDecl *TD = F->getDescribedFunctionTemplate()) {
+        bool Any = false;
+        for (const FunctionDecl *Spec : TD->specializations())
+          Any |= Spec->hasBody();
+        if (!Any)
+          IR.Notes.push_back("template '" + F->getNameAsString() + "' at line " +
+                             std::to_string(SM.getPresumedLineNumber(
+                                 SM.getExpansionLoc(F->getLocation()))) +
+                             " is never instantiated in this file; its loops are "
+                             "not analysed");
+      }
+      return true;
+    }
+    LA.analyzeFunction(F);
+    return true;
+  }
+
+private:
+  ASTContext &Ctx;
+  LoopAnalyzer &LA;
+  KernelIR &IR;
+};
+
+class Consumer : public ASTConsumer {
+public:
+  Consumer(KernelIR &IR, std::map<std::string, std::pair<int64_t, std::string>> &Values)
+      : IR(IR), Values(Values) {}
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    if (Ctx.getDiagnostics().hasErrorOccurred())
+      return;
+    LoopAnalyzer LA(Ctx, IR);
+    FunctionCollector FC(Ctx, LA, IR);
+    FC.TraverseDecl(Ctx.getTranslationUnitDecl());
+    Values = LA.sourceValues();
+  }
+
+private:
+  KernelIR &IR;
+  std::map<std::string, std::pair<int64_t, std::string>> &Values;
+};
+
+class Action : public ASTFrontendAction {
+public:
+  Action(KernelIR &IR, std::map<std::string, std::pair<int64_t, std::string>> &Values)
+      : IR(IR), Values(Values) {}
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
+                                                 llvm::StringRef) override {
+    return std::make_unique<Consumer>(IR, Values);
+  }
+
+private:
+  KernelIR &IR;
+  std::map<std::string, std::pair<int64_t, std::string>> &Values;
+};
+
+class Factory : public tooling::FrontendActionFactory {
+public:
+  Factory(KernelIR &IR, std::map<std::string, std::pair<int64_t, std::string>> &Values)
+      : IR(IR), Values(Values) {}
+  std::unique_ptr<FrontendAction> create() override {
+    return std::make_unique<Action>(IR, Values);
+  }
+
+private:
+  KernelIR &IR;
+  std::map<std::string, std::pair<int64_t, std::string>> &Values;
+};
+
+std::unique_ptr<tooling::CompilationDatabase>
+findDatabase(const perfmodel::FrontendOptions &Opts, std::string &Error, std::string &Note) {
+  if (Opts.HasCompileArgs)
+    return std::make_unique<tooling::FixedCompilationDatabase>(".", Opts.CompileArgs);
+  if (!Opts.CompileCommandsDir.empty()) {
+    auto DB = tooling::JSONCompilationDatabase::loadFromDirectory(
+        Opts.CompileCommandsDir, Error);
+    if (!DB)
+      return nullptr;
+    Note = "compile flags from " + Opts.CompileCommandsDir + "/compile_commands.json";
+    return tooling::inferMissingCompileCommands(std::move(DB));
+  }
+  // Look for compile_commands.json next to the file and in its parents.
+  llvm::SmallString<256> Abs(Opts.File);
+  llvm::sys::fs::make_absolute(Abs);
+  for (llvm::StringRef Dir = llvm::sys::path::parent_path(Abs); !Dir.empty();
+       Dir = llvm::sys::path::parent_path(Dir)) {
+    llvm::SmallString<256> Candidate(Dir);
+    llvm::sys::path::append(Candidate, "compile_commands.json");
+    if (!llvm::sys::fs::exists(Candidate))
+      continue;
+    std::string Ignored;
+    if (auto DB = tooling::JSONCompilationDatabase::loadFromDirectory(Dir, Ignored)) {
+      Note = "compile flags from " + std::string(Candidate);
+      return tooling::inferMissingCompileCommands(std::move(DB));
+    }
+  }
+  return std::make_unique<tooling::FixedCompilationDatabase>(".",
+                                                             std::vector<std::string>{});
+}
+
+} // namespace
+
+std::string perfmodel::clangResourceDir() {
+  if (llvm::sys::fs::is_directory(PERFMODEL_CLANG_RESOURCE_DIR))
+    return PERFMODEL_CLANG_RESOURCE_DIR;
+  // Built elsewhere than run: ask the compiler.
+  if (auto Clang = llvm::sys::findProgramByName("clang-19")) {
+    llvm::SmallString<128> Out;
+    llvm::sys::fs::createTemporaryFile("perfmodel-resdir", "txt", Out);
+    std::optional<llvm::StringRef> Redirects[] = {std::nullopt, llvm::StringRef(Out),
+                                                  std::nullopt};
+    llvm::StringRef Args[] = {*Clang, "-print-resource-dir"};
+    if (llvm::sys::ExecuteAndWait(*Clang, Args, std::nullopt, Redirects) == 0) {
+      auto Buf = llvm::MemoryBuffer::getFile(Out);
+      llvm::sys::fs::remove(Out);
+      if (Buf)
+        return (*Buf)->getBuffer().trim().str();
+    }
+    llvm::sys::fs::remove(Out);
+  }
+  return PERFMODEL_CLANG_RESOURCE_DIR;
+}
+
+FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
+  FrontendResult Result;
+  Result.IR.File = Opts.File;
+  if (!llvm::sys::fs::exists(Opts.File)) {
+    Result.Error = Opts.File + ": no such file";
+    return Result;
+  }
+  if (llvm::sys::fs::is_directory(Opts.File)) {
+    Result.Error = Opts.File + ": is a directory, expected a C or C++ source file";
+    return Result;
+  }
+  auto Readable = llvm::MemoryBuffer::getFile(Opts.File);
+  if (!Readable) {
+    Result.Error = Opts.File + ": cannot read: " + Readable.getError().message();
+    return Result;
+  }
+
+  std::string DBError, DBNote;
+  auto DB = findDatabase(Opts, DBError, DBNote);
+  if (!DB) {
+    Result.Error = "cannot load compile_commands.json: " + DBError;
+    return Result;
+  }
+  if (!DBNote.empty())
+    Result.IR.Notes.push_back(DBNote);
+
+  tooling::ClangTool Tool(*DB, {Opts.File});
+  // The builtin headers of Clang 19 (stddef.h, immintrin.h, omp.h), whatever
+  // compiler the database names; OpenMP pragmas are parsed so that
+  // `#pragma omp` loops are seen as such.
+  std::string ResourceDir = clangResourceDir();
+  Tool.appendArgumentsAdjuster([ResourceDir](const tooling::CommandLineArguments &Args,
+                                             llvm::StringRef) {
+    tooling::CommandLineArguments Out;
+    bool HasOpenMP = false;
+    for (const std::string &A : Args) {
+      if (llvm::StringRef(A).starts_with("-fopenmp") ||
+          llvm::StringRef(A).starts_with("-fno-openmp"))
+        HasOpenMP = true;
+      // Flags that only change code generation or GCC-only warnings.
+      if (llvm::StringRef(A).starts_with("-resource-dir"))
+        continue;
+      Out.push_back(A);
+    }
+    Out.push_back("-resource-dir=" + ResourceDir);
+    if (!HasOpenMP)
+      Out.push_back("-fopenmp");
+    Out.push_back("-Wno-unknown-pragmas");
+    Out.push_back("-Wno-unused-command-line-argument");
+    Out.push_back("-Wno-unknown-warning-option");
+    return Out;
+  });
+
+  std::string DiagText;
+  llvm::raw_string_ostream DiagOS(DiagText);
+  auto DiagOpts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
+  DiagOpts->ShowColors = false;
+  TextDiagnosticPrinter Printer(DiagOS, DiagOpts.get());
+  Tool.setDiagnosticConsumer(&Printer);
+
+  std::map<std::string, std::pair<int64_t, std::string>> SourceValues;
+  Factory F(Result.IR, SourceValues);
+  int RC = Tool.run(&F);
+  DiagOS.flush();
+  Result.Diagnostics = DiagText;
+  if (RC != 0) {
+    Result.Error = Opts.File + ": Clang could not compile the file (diagnostics above)";
+    return Result;
+  }
+
+  // Size parameters: every symbol a bound, subscript or extent mentions that
+  // is not a loop counter or a value read from memory.
+  std::set<std::string> Symbols;
+  auto Collect = [&](const Poly &P, const std::set<std::string> &Counters) {
+    for (const std::string &S : P.symbols())
+      if (!Counters.count(S) && S.front() != '[')
+        Symbols.insert(S);
+  };
+  for (const LoopKernel &K : Result.IR.Loops) {
+    std::set<std::string> Counters;
+    for (const LoopLevel &L : K.Nest)
+      Counters.insert(L.Var);
+    for (const LoopLevel &L : K.Nest) {
+      Collect(L.Lower, Counters);
+      Collect(L.Upper, Counters);
+    }
+    for (const Access &A : K.Accesses) {
+      for (const Poly &P : A.Subscripts)
+        Collect(P, Counters);
+      for (const auto &D : A.Dims)
+        if (D)
+          Collect(*D, Counters);
+    }
+  }
+  for (const std::string &S : Symbols) {
+    Parameter P;
+    P.Name = S;
+    if (auto It = Opts.Defines.find(S); It != Opts.Defines.end()) {
+      P.Value = It->second;
+      P.From = Parameter::Origin::CommandLine;
+    } else if (auto SV = SourceValues.find(S); SV != SourceValues.end()) {
+      P.Value = SV->second.first;
+      P.From = Parameter::Origin::Source;
+      P.Where = SV->second.second;
+    } else {
+      P.Value = Opts.DefaultSize;
+      P.From = Parameter::Origin::Default;
+      Result.IR.Notes.push_back("size parameter '" + S + "' has no value: assumed " +
+                                std::to_string(Opts.DefaultSize) +
+                                " (bind it with -D " + S + "=...)");
+    }
+    Result.IR.Parameters[S] = P;
+  }
+  for (const auto &[Name, Value] : Opts.Defines)
+    if (!Symbols.count(Name))
+      Result.IR.Notes.push_back("-D " + Name + "=" + std::to_string(Value) +
+                                ": no analysed loop uses a parameter named '" + Name +
+                                "'");
+
+  // Clang reports absolute paths; show the file as the user named it.
+  llvm::SmallString<256> AbsFile(Opts.File);
+  llvm::sys::fs::make_absolute(AbsFile);
+  llvm::sys::path::remove_dots(AbsFile, true);
+  auto Relabel = [&](SourceLoc &L) {
+    llvm::SmallString<256> P(L.File);
+    llvm::sys::path::remove_dots(P, true);
+    if (P == AbsFile)
+      L.File = Opts.File;
+  };
+  for (LoopKernel &K : Result.IR.Loops) {
+    Relabel(K.Loc);
+    for (LoopLevel &L : K.Nest)
+      Relabel(L.Loc);
+    for (Access &A : K.Accesses)
+      Relabel(A.Loc);
+  }
+  for (auto &[Name, P] : Result.IR.Parameters) {
+    llvm::StringRef W(P.Where);
+    if (W.starts_with(AbsFile.str()))
+      P.Where = Opts.File + W.substr(AbsFile.size()).str();
+  }
+
+  std::stable_sort(Result.IR.Loops.begin(), Result.IR.Loops.end(),
+                   [](const LoopKernel &A, const LoopKernel &B) {
+                     return std::tie(A.Loc.Line, A.Loc.Column) <
+                            std::tie(B.Loc.Line, B.Loc.Column);
+                   });
+  Result.Ok = true;
+  return Result;
+}

@@ -1,0 +1,1235 @@
+//===- LoopAnalyzer.cpp - Clang AST to KernelIR --------------------------===//
+//
+// A hand-written walk rather than RecursiveASTVisitor: the analysis needs the
+// loop nest as a stack and a read/write context flowing down expressions,
+// which a visitor would have to rebuild from parent maps.
+//
+//===----------------------------------------------------------------------===//
+#include "LoopAnalyzer.h"
+
+#include "clang/AST/Attr.h"
+#include "clang/AST/ExprCXX.h"
+#include "clang/AST/RecordLayout.h"
+#include "clang/AST/StmtOpenMP.h"
+#include "clang/AST/TypeLoc.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Lex/Lexer.h"
+#include "llvm/Frontend/OpenMP/OMP.h"
+
+using namespace clang;
+using namespace perfmodel;
+
+namespace {
+
+const Expr *strip(const Expr *E) { return E ? E->IgnoreParenImpCasts() : nullptr; }
+
+const VarDecl *refVar(const Expr *E) {
+  if (const auto *DR = dyn_cast_or_null<DeclRefExpr>(strip(E)))
+    return dyn_cast<VarDecl>(DR->getDecl());
+  return nullptr;
+}
+
+bool isSubscriptCall(const Expr *E) {
+  const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+  return Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2;
+}
+
+/// Element type of a floating-point scalar or vector-extension type, with the
+/// number of lanes.
+QualType fpElement(QualType T, unsigned &Lanes) {
+  Lanes = 1;
+  T = T.getCanonicalType();
+  if (const auto *VT = T->getAs<VectorType>()) {
+    Lanes = VT->getNumElements();
+    T = VT->getElementType();
+  }
+  return T->isRealFloatingType() ? T : QualType();
+}
+
+enum class MathKind { None, Free, Sqrt, Fma, Other };
+
+MathKind classifyMath(llvm::StringRef Name) {
+  Name.consume_front("__builtin_");
+  static const char *Free[] = {"fabs", "fabsf", "fabsl", "abs", "labs", "copysign",
+                               "copysignf", "floor", "floorf", "ceil", "ceilf",
+                               "trunc", "truncf", "round", "roundf", "rint",
+                               "nearbyint", "lround"};
+  static const char *Other[] = {
+      "exp",   "expf",  "exp2",  "exp2f", "expm1", "log",    "logf",  "log2",
+      "log2f", "log10", "log1p", "pow",   "powf",  "sin",    "sinf",  "cos",
+      "cosf",  "tan",   "tanf",  "asin",  "acos",  "atan",   "atan2", "sinh",
+      "cosh",  "tanh",  "tanhf", "cbrt",  "erf",   "erfc",   "hypot", "fmin",
+      "fminf", "fmax",  "fmaxf", "min",   "max",   "fmod",   "fmodf", "tgamma",
+      "lgamma"};
+  if (Name == "sqrt" || Name == "sqrtf" || Name == "sqrtl")
+    return MathKind::Sqrt;
+  if (Name == "fma" || Name == "fmaf" || Name == "fmal")
+    return MathKind::Fma;
+  for (const char *F : Free)
+    if (Name == F)
+      return MathKind::Free;
+  for (const char *O : Other)
+    if (Name == O)
+      return MathKind::Other;
+  return MathKind::None;
+}
+
+/// Members of standard containers that read nothing but the container header.
+bool isContainerQuery(const CXXMethodDecl *MD) {
+  if (!MD || !MD->getParent()->isInStdNamespace())
+    return false;
+  llvm::StringRef N = MD->getName();
+  return N == "size" || N == "data" || N == "begin" || N == "end" ||
+         N == "cbegin" || N == "cend" || N == "empty";
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Helpers
+//===----------------------------------------------------------------------===//
+
+SourceLoc LoopAnalyzer::loc(SourceLocation L) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLoc R;
+  PresumedLoc P = SM.getPresumedLoc(SM.getExpansionLoc(L));
+  if (P.isInvalid())
+    return R;
+  R.File = P.getFilename();
+  R.Line = P.getLine();
+  R.Column = P.getColumn();
+  return R;
+}
+
+std::string LoopAnalyzer::text(const Stmt *S) const {
+  const SourceManager &SM = Ctx.getSourceManager();
+  CharSourceRange R = CharSourceRange::getTokenRange(S->getSourceRange());
+  if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
+    R = SM.getExpansionRange(R);
+  llvm::StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts());
+  if (T.empty() || T.size() > 200) {
+    std::string S2;
+    llvm::raw_string_ostream OS(S2);
+    S->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
+    return S2;
+  }
+  // Collapse whitespace so multi-line expressions print on one line.
+  std::string Out;
+  bool Space = false;
+  for (char C : T) {
+    if (isspace(static_cast<unsigned char>(C))) {
+      Space = !Out.empty();
+      continue;
+    }
+    if (Space)
+      Out += ' ';
+    Space = false;
+    Out += C;
+  }
+  return Out;
+}
+
+unsigned LoopAnalyzer::sizeOf(QualType T) const {
+  T = T.getNonReferenceType();
+  if (T->isIncompleteType() || T->isDependentType() || T->isVariablyModifiedType())
+    return 0;
+  return Ctx.getTypeSizeInChars(T).getQuantity();
+}
+
+void LoopAnalyzer::collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out) const {
+  if (!S)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp())
+      if (const VarDecl *V = refVar(BO->getLHS()))
+        Out.insert(V);
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp())
+      if (const VarDecl *V = refVar(UO->getSubExpr()))
+        Out.insert(V);
+    if (UO->getOpcode() == UO_AddrOf)
+      if (const VarDecl *V = refVar(UO->getSubExpr()))
+        Out.insert(V); // may be written through the pointer
+  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (Op->isAssignmentOp() && Op->getNumArgs() > 0)
+      if (const VarDecl *V = refVar(Op->getArg(0)))
+        Out.insert(V);
+  }
+  for (const Stmt *C : S->children())
+    collectAssigned(C, Out);
+}
+
+bool LoopAnalyzer::isAssignedIn(const VarDecl *V, const Stmt *Scope) const {
+  std::set<const VarDecl *> S;
+  collectAssigned(Scope, S);
+  return S.count(V);
+}
+
+FlopCounts &LoopAnalyzer::flopsFor(QualType T, unsigned &Lanes) {
+  QualType E = fpElement(T, Lanes);
+  if (!E.isNull() && E->isSpecificBuiltinType(BuiltinType::Float))
+    return Current->Single;
+  return Current->Double;
+}
+
+//===----------------------------------------------------------------------===//
+// Affine analysis
+//===----------------------------------------------------------------------===//
+
+std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::macroConstant(const Expr *E) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  SourceLocation B = E->getBeginLoc(), End = E->getEndLoc();
+  if (!B.isMacroID() || !End.isMacroID())
+    return std::nullopt;
+  // The expression must be exactly one object-like macro use, e.g. `N`.
+  CharSourceRange RB = SM.getExpansionRange(B), RE = SM.getExpansionRange(End);
+  if (RB.getBegin() != RE.getBegin() || RB.getEnd() != RE.getEnd())
+    return std::nullopt;
+  SourceLocation Top = B;
+  while (SM.getImmediateMacroCallerLoc(Top).isMacroID())
+    Top = SM.getImmediateMacroCallerLoc(Top);
+  if (!SM.isMacroBodyExpansion(Top) && !SM.isMacroArgExpansion(Top))
+    return std::nullopt;
+  if (SM.isMacroArgExpansion(Top))
+    return std::nullopt;
+  llvm::StringRef Name = Lexer::getImmediateMacroName(Top, SM, Ctx.getLangOpts());
+  // The macro's spelling in the file must be just its name (object-like).
+  llvm::StringRef Spelled = Lexer::getSourceText(RB, SM, Ctx.getLangOpts());
+  if (Name.empty() || Spelled != Name)
+    return std::nullopt;
+  Expr::EvalResult R;
+  if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+    return std::nullopt;
+  int64_t V = R.Val.getInt().getExtValue();
+  SourceValues.emplace(Name.str(),
+                       std::make_pair(V, loc(SM.getSpellingLoc(RB.getBegin())).str()));
+  PolyResult P;
+  P.P = Poly::symbol(Name.str());
+  return P;
+}
+
+LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
+  PolyResult R;
+  if (!E) {
+    R.NonAffine = "missing expression";
+    return R;
+  }
+  if (Depth > 16) {
+    R.NonAffine = "expression too deeply nested";
+    return R;
+  }
+  if (auto M = macroConstant(E))
+    return *M;
+  const Expr *S = E->IgnoreParenImpCasts();
+  if (S != E)
+    if (auto M = macroConstant(S))
+      return *M;
+  if (const auto *CE = dyn_cast<CastExpr>(S)) // explicit integer casts
+    if (CE->getSubExpr()->getType()->isIntegerType())
+      return toPoly(CE->getSubExpr(), Depth + 1);
+  if (const auto *IL = dyn_cast<IntegerLiteral>(S)) {
+    R.P = Poly::constant(IL->getValue().getSExtValue());
+    return R;
+  }
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
+    if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl())) {
+      R.P = Poly::constant(EC->getInitVal().getExtValue());
+      return R;
+    }
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V) {
+      R.NonAffine = "'" + text(S) + "' is not a variable";
+      return R;
+    }
+    auto IV = IVs.find(V);
+    if (IV != IVs.end()) {
+      R.P = Poly::symbol(IV->second);
+      return R;
+    }
+    std::string Name = V->getName().str();
+    bool Assigned = AssignedInFunction.count(V);
+    if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() && !Assigned &&
+        !V->getType()->isReferenceType()) {
+      // A local computed once from other values: substitute its definition.
+      PolyResult Sub = toPoly(V->getInit(), Depth + 1);
+      if (Sub.Indirect || Sub.NonAffine.empty())
+        return Sub;
+      R.NonAffine = "'" + Name + "' = " + text(V->getInit()) + ": " + Sub.NonAffine;
+      return R;
+    }
+    if (Assigned && AssignedInNest.count(V)) {
+      R.NonAffine = "'" + Name + "' changes inside the loop nest";
+      return R;
+    }
+    if (V->getType().isConstQualified() && V->getInit()) {
+      Expr::EvalResult ER;
+      if (!V->getInit()->isValueDependent() && V->getInit()->EvaluateAsInt(ER, Ctx))
+        SourceValues.emplace(Name, std::make_pair(ER.Val.getInt().getExtValue(),
+                                                  loc(V->getLocation()).str()));
+    }
+    if (!V->getType()->isIntegerType()) {
+      R.NonAffine = "'" + Name + "' is not an integer";
+      return R;
+    }
+    R.P = Poly::symbol(Name);
+    return R;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    PolyResult L = toPoly(BO->getLHS(), Depth + 1), Rt = toPoly(BO->getRHS(), Depth + 1);
+    R.merge(L);
+    R.merge(Rt);
+    switch (BO->getOpcode()) {
+    case BO_Add:
+      R.P = L.P + Rt.P;
+      return R;
+    case BO_Sub:
+      R.P = L.P - Rt.P;
+      return R;
+    case BO_Mul:
+      R.P = L.P * Rt.P;
+      return R;
+    case BO_Shl:
+      if (Rt.P.isConstant() && Rt.P.constantTerm() >= 0 && Rt.P.constantTerm() < 62) {
+        R.P = L.P * Poly::constant(int64_t(1) << Rt.P.constantTerm());
+        return R;
+      }
+      break;
+    case BO_Div:
+    case BO_Shr: {
+      int64_t D = BO->getOpcode() == BO_Div ? Rt.P.constantTerm()
+                                            : (Rt.P.constantTerm() < 62
+                                                   ? int64_t(1) << Rt.P.constantTerm()
+                                                   : 0);
+      if (Rt.P.isConstant() && D > 0) {
+        bool Exact = true;
+        Poly Q;
+        for (const auto &[Mon, C] : L.P.terms()) {
+          Exact &= C % D == 0;
+          Poly T = Poly::constant(C / D);
+          for (const std::string &Sym : Mon)
+            T = T * Poly::symbol(Sym);
+          Q = Q + T;
+        }
+        if (Exact) {
+          R.P = Q;
+          return R;
+        }
+      }
+      break;
+    }
+    default:
+      break;
+    }
+    if (R.NonAffine.empty() && !R.Indirect)
+      R.NonAffine = "'" + text(S) + "' is not affine";
+    return R;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) {
+      R = toPoly(UO->getSubExpr(), Depth + 1);
+      if (UO->getOpcode() == UO_Minus)
+        R.P = -R.P;
+      return R;
+    }
+    if (UO->getOpcode() == UO_Deref) {
+      R.Indirect = true;
+      R.IndirectVia = text(S);
+      R.P = Poly::symbol("[" + R.IndirectVia + "]");
+      return R;
+    }
+  }
+  if (isa<ArraySubscriptExpr>(S) || isSubscriptCall(S) || isa<MemberExpr>(S)) {
+    R.Indirect = true;
+    R.IndirectVia = text(S);
+    R.P = Poly::symbol("[" + R.IndirectVia + "]");
+    return R;
+  }
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
+    if (isContainerQuery(MC->getMethodDecl()) && MC->getNumArgs() == 0 &&
+        MC->getMethodDecl()->getName() == "size") {
+      R.P = Poly::symbol(text(S));
+      return R;
+    }
+  }
+  Expr::EvalResult ER;
+  if (!S->isValueDependent() && S->EvaluateAsInt(ER, Ctx)) {
+    R.P = Poly::constant(ER.Val.getInt().getExtValue());
+    return R;
+  }
+  R.NonAffine = "'" + text(S) + "' is not affine";
+  return R;
+}
+
+std::optional<Poly> LoopAnalyzer::dimensionSize(const VarDecl *VD, QualType T,
+                                                unsigned Level) {
+  // Prefer the size as written (`double a[N][M]` keeps N and M symbolic).
+  if (VD && VD->getTypeSourceInfo()) {
+    TypeLoc TL = VD->getTypeSourceInfo()->getTypeLoc();
+    for (unsigned I = 0; I <= Level; ++I) {
+      TL = TL.getUnqualifiedLoc();
+      if (auto PT = TL.getAs<PointerTypeLoc>(); PT && I == 0) {
+        // double (*a)[M]: the pointer is the unknown outer dimension.
+        if (Level == 0)
+          break;
+        TL = PT.getPointeeLoc().IgnoreParens();
+        continue;
+      }
+      auto AT = TL.getAs<ArrayTypeLoc>();
+      if (!AT)
+        break;
+      if (I == Level) {
+        if (const Expr *SE = AT.getSizeExpr()) {
+          PolyResult P = toPoly(SE);
+          if (P.affine())
+            return P.P;
+        }
+        break;
+      }
+      TL = AT.getElementLoc();
+    }
+  }
+  QualType Cur = T.getCanonicalType();
+  for (unsigned I = 0; I < Level; ++I) {
+    if (const auto *PT = Cur->getAs<PointerType>(); PT && I == 0)
+      Cur = PT->getPointeeType().getCanonicalType();
+    else if (const ArrayType *AT = Ctx.getAsArrayType(Cur))
+      Cur = AT->getElementType().getCanonicalType();
+    else
+      return std::nullopt;
+  }
+  if (const auto *CAT = Ctx.getAsConstantArrayType(Cur))
+    return Poly::constant(CAT->getSize().getZExtValue());
+  return std::nullopt;
+}
+
+//===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+bool LoopAnalyzer::containsLoop(const Stmt *S) const {
+  if (!S)
+    return false;
+  if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S))
+    return true;
+  if (isa<LambdaExpr>(S))
+    return false;
+  for (const Stmt *C : S->children())
+    if (containsLoop(C))
+      return true;
+  return false;
+}
+
+std::string LoopAnalyzer::findExit(const Stmt *S, bool NestedLoop) const {
+  if (!S || isa<LambdaExpr>(S))
+    return "";
+  if (isa<ReturnStmt>(S))
+    return "return at line " + std::to_string(loc(S->getBeginLoc()).Line);
+  if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
+    return "goto at line " + std::to_string(loc(S->getBeginLoc()).Line);
+  if (isa<LabelStmt>(S))
+    return "label '" + std::string(cast<LabelStmt>(S)->getName()) +
+           "' (a goto may enter the loop) at line " +
+           std::to_string(loc(S->getBeginLoc()).Line);
+  if (isa<BreakStmt>(S) && !NestedLoop)
+    return "break at line " + std::to_string(loc(S->getBeginLoc()).Line);
+  if (const auto *CE = dyn_cast<CallExpr>(S))
+    if (const FunctionDecl *FD = CE->getDirectCallee())
+      if (FD->isNoReturn() || FD->getName() == "exit" || FD->getName() == "longjmp")
+        return "call to '" + FD->getNameAsString() + "' that does not return";
+  bool Nested = NestedLoop || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
+                isa<DoStmt>(S) || isa<CXXForRangeStmt>(S) || isa<SwitchStmt>(S);
+  for (const Stmt *C : S->children())
+    if (std::string R = findExit(C, Nested); !R.empty())
+      return R;
+  return "";
+}
+
+void LoopAnalyzer::analyzeFunction(const FunctionDecl *F) {
+  FunctionName.clear();
+  llvm::raw_string_ostream OS(FunctionName);
+  F->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
+  OS.flush();
+  FunctionBody = F->getBody();
+  AssignedInFunction.clear();
+  collectAssigned(FunctionBody, AssignedInFunction);
+  Nest.clear();
+  IVs.clear();
+  NestNotes.clear();
+  PendingPragma.clear();
+  RangeVars.clear();
+  walk(FunctionBody);
+}
+
+void LoopAnalyzer::walk(const Stmt *S) {
+  if (!S)
+    return;
+  if (const auto *F = dyn_cast<ForStmt>(S))
+    return handleFor(F);
+  if (const auto *F = dyn_cast<CXXForRangeStmt>(S))
+    return handleRangeFor(F);
+  if (isa<WhileStmt>(S))
+    return handleOtherLoop(S, "while loop: its trip count depends on a condition "
+                              "evaluated at run time");
+  if (isa<DoStmt>(S))
+    return handleOtherLoop(S, "do-while loop: its trip count depends on a condition "
+                              "evaluated at run time");
+  if (const auto *D = dyn_cast<OMPLoopDirective>(S)) {
+    PendingPragma =
+        "omp " + llvm::omp::getOpenMPDirectiveName(D->getDirectiveKind()).str();
+    walk(D->getAssociatedStmt());
+    PendingPragma.clear();
+    return;
+  }
+  if (const auto *C = dyn_cast<CapturedStmt>(S))
+    return walk(C->getCapturedStmt());
+  if (const auto *L = dyn_cast<LambdaExpr>(S)) {
+    // A lambda body is its own function: save the enclosing nest.
+    auto SavedNest = Nest;
+    auto SavedIVs = IVs;
+    auto SavedName = FunctionName;
+    auto SavedNotes = NestNotes;
+    auto SavedAssigned = AssignedInNest;
+    Nest.clear();
+    IVs.clear();
+    NestNotes.clear();
+    FunctionName = SavedName + "::lambda@" + std::to_string(loc(L->getBeginLoc()).Line);
+    walk(L->getBody());
+    Nest = SavedNest;
+    IVs = SavedIVs;
+    FunctionName = SavedName;
+    NestNotes = SavedNotes;
+    AssignedInNest = SavedAssigned;
+    return;
+  }
+  for (const Stmt *C : S->children())
+    walk(C);
+}
+
+void LoopAnalyzer::handleOtherLoop(const Stmt *Loop, const std::string &Reason) {
+  const Stmt *Body = nullptr;
+  if (const auto *W = dyn_cast<WhileStmt>(Loop))
+    Body = W->getBody();
+  else if (const auto *D = dyn_cast<DoStmt>(Loop))
+    Body = D->getBody();
+  else if (const auto *F = dyn_cast<ForStmt>(Loop))
+    Body = F->getBody();
+  else if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop))
+    Body = RF->getBody();
+  PendingPragma.clear();
+  if (containsLoop(Body)) {
+    // Inner loops are still modelled, without the outer trip count.
+    NestNotes.push_back("enclosed in a loop at line " +
+                        std::to_string(loc(Loop->getBeginLoc()).Line) +
+                        " that is not modelled (" + Reason + ")");
+    auto SavedNest = Nest;
+    walk(Body);
+    Nest = SavedNest;
+    NestNotes.pop_back();
+    return;
+  }
+  LoopKernel K;
+  K.Function = FunctionName;
+  K.Loc = loc(Loop->getBeginLoc());
+  K.Nest = Nest;
+  K.Modelled = false;
+  K.Reason = Reason;
+  K.Notes = NestNotes;
+  IR.Loops.push_back(std::move(K));
+}
+
+std::string LoopAnalyzer::parseForHeader(const ForStmt *F, LoopLevel &L,
+                                         const VarDecl *&IV) {
+  IV = nullptr;
+  const Expr *Init = nullptr;
+  if (const auto *DS = dyn_cast_or_null<DeclStmt>(F->getInit())) {
+    if (!DS->isSingleDecl())
+      return "the loop declares several variables; one counter is expected";
+    IV = dyn_cast<VarDecl>(DS->getSingleDecl());
+    Init = IV ? IV->getInit() : nullptr;
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(F->getInit())) {
+    if (BO->getOpcode() == BO_Assign) {
+      IV = refVar(BO->getLHS());
+      Init = BO->getRHS();
+    }
+  }
+  if (!IV || !Init)
+    return "no counter initialisation in the loop header";
+  if (!IV->getType()->isIntegerType())
+    return "counter '" + IV->getNameAsString() + "' is not an integer (" +
+           IV->getType().getAsString() + ")";
+  L.Var = IV->getNameAsString();
+
+  // Step.
+  const Expr *Inc = F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr;
+  std::optional<int64_t> Step;
+  if (const auto *UO = dyn_cast_or_null<UnaryOperator>(Inc)) {
+    if (refVar(UO->getSubExpr()) == IV && UO->isIncrementDecrementOp())
+      Step = UO->isIncrementOp() ? 1 : -1;
+  } else if (const auto *BO = dyn_cast_or_null<BinaryOperator>(Inc)) {
+    if (refVar(BO->getLHS()) == IV) {
+      const Expr *Amount = nullptr;
+      int Sign = 1;
+      if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
+        Amount = BO->getRHS();
+        Sign = BO->getOpcode() == BO_AddAssign ? 1 : -1;
+      } else if (BO->getOpcode() == BO_Assign) {
+        if (const auto *RB = dyn_cast<BinaryOperator>(strip(BO->getRHS())))
+          if ((RB->getOpcode() == BO_Add || RB->getOpcode() == BO_Sub) &&
+              refVar(RB->getLHS()) == IV) {
+            Amount = RB->getRHS();
+            Sign = RB->getOpcode() == BO_Add ? 1 : -1;
+          }
+      }
+      Expr::EvalResult ER;
+      if (Amount && !Amount->isValueDependent() && Amount->EvaluateAsInt(ER, Ctx))
+        Step = Sign * ER.Val.getInt().getExtValue();
+      else if (Amount)
+        return "step '" + text(Amount) + "' is not a constant";
+    }
+  }
+  if (!Step || *Step == 0)
+    return F->getInc() ? "increment '" + text(F->getInc()) + "' is not a constant step"
+                       : "no increment in the loop header";
+  L.Step = *Step;
+
+  // Bounds.
+  const auto *Cond = dyn_cast_or_null<BinaryOperator>(strip(F->getCond()));
+  if (!Cond || !Cond->isComparisonOp())
+    return F->getCond() ? "condition '" + text(F->getCond()) +
+                              "' is not a comparison of the counter"
+                        : "no loop condition";
+  BinaryOperatorKind Op = Cond->getOpcode();
+  const Expr *Bound = nullptr;
+  if (refVar(Cond->getLHS()) == IV) {
+    Bound = Cond->getRHS();
+  } else if (refVar(Cond->getRHS()) == IV) {
+    Bound = Cond->getLHS();
+    Op = BinaryOperator::reverseComparisonOp(Op);
+  } else {
+    return "condition '" + text(Cond) + "' does not compare the counter '" + L.Var + "'";
+  }
+  PolyResult Lo = toPoly(Init), Hi = toPoly(Bound);
+  for (PolyResult *P : {&Lo, &Hi})
+    if (!P->NonAffine.empty())
+      return "bound " + P->NonAffine;
+  if (Lo.Indirect || Hi.Indirect)
+    NestNotes.push_back("loop '" + L.Var + "' at line " +
+                        std::to_string(loc(F->getBeginLoc()).Line) +
+                        " has bounds read from memory (" +
+                        (Lo.Indirect ? Lo.IndirectVia : Hi.IndirectVia) +
+                        "): its trip count depends on the data");
+  bool Up = *Step > 0;
+  switch (Op) {
+  case BO_LT:
+  case BO_LE:
+  case BO_NE:
+    if (!Up)
+      return "condition '" + text(Cond) + "' and a negative step never terminate";
+    L.Lower = Lo.P;
+    L.Upper = Op == BO_LE ? Hi.P + Poly::constant(1) : Hi.P;
+    break;
+  case BO_GT:
+  case BO_GE:
+    if (Up)
+      return "condition '" + text(Cond) + "' and a positive step never terminate";
+    L.Lower = Op == BO_GE ? Hi.P : Hi.P + Poly::constant(1);
+    L.Upper = Lo.P + Poly::constant(1);
+    break;
+  default:
+    return "condition '" + text(Cond) + "' is not an ordering comparison";
+  }
+  if (isAssignedIn(IV, F->getBody()))
+    return "counter '" + L.Var + "' is modified in the loop body";
+  return "";
+}
+
+void LoopAnalyzer::handleFor(const ForStmt *F) {
+  LoopLevel L;
+  L.Loc = loc(F->getBeginLoc());
+  L.Pragma = PendingPragma;
+  PendingPragma.clear();
+  const VarDecl *IV = nullptr;
+  size_t NotesBefore = NestNotes.size();
+  bool Root = Nest.empty();
+  if (Root) {
+    AssignedInNest.clear();
+    collectAssigned(F, AssignedInNest);
+  }
+  std::string Why = parseForHeader(F, L, IV);
+  if (Why.empty()) {
+    if (std::string Exit = findExit(F->getBody(), false); !Exit.empty())
+      Why = "the loop can exit early (" + Exit + ")";
+  }
+  if (!Why.empty()) {
+    NestNotes.resize(NotesBefore);
+    handleOtherLoop(F, Why);
+    return;
+  }
+  Nest.push_back(L);
+  IVs[IV] = L.Var;
+  if (containsLoop(F->getBody()))
+    walk(F->getBody());
+  else
+    analyzeInnermost(F, F->getBody());
+  IVs.erase(IV);
+  Nest.pop_back();
+  NestNotes.resize(NotesBefore);
+}
+
+void LoopAnalyzer::handleRangeFor(const CXXForRangeStmt *F) {
+  // for (T x : range) iterates range[0 .. size): model it with a hidden counter.
+  const Expr *Range = F->getRangeInit();
+  QualType RT = Range ? Range->getType().getNonReferenceType() : QualType();
+  LoopLevel L;
+  L.Loc = loc(F->getBeginLoc());
+  L.Pragma = PendingPragma;
+  PendingPragma.clear();
+  if (Nest.empty()) {
+    AssignedInNest.clear();
+    collectAssigned(F, AssignedInNest);
+  }
+  const VarDecl *LV = F->getLoopVariable();
+  L.Var = "__" + LV->getNameAsString() + "_idx";
+  L.Lower = Poly::constant(0);
+  if (const auto *CAT = RT.isNull() ? nullptr : Ctx.getAsConstantArrayType(RT)) {
+    L.Upper = Poly::constant(CAT->getSize().getZExtValue());
+  } else if (!RT.isNull() && RT->getAsCXXRecordDecl()) {
+    L.Upper = Poly::symbol(text(Range) + ".size()");
+  } else {
+    handleOtherLoop(F, "range-based for over '" + (Range ? text(Range) : "?") +
+                           "' whose length is unknown");
+    return;
+  }
+  if (std::string Exit = findExit(F->getBody(), false); !Exit.empty()) {
+    handleOtherLoop(F, "the loop can exit early (" + Exit + ")");
+    return;
+  }
+  Nest.push_back(L);
+  RangeVars[LV] = {Range, L.Var};
+  if (containsLoop(F->getBody()))
+    walk(F->getBody());
+  else
+    analyzeInnermost(F, F->getBody());
+  RangeVars.erase(LV);
+  Nest.pop_back();
+}
+
+//===----------------------------------------------------------------------===//
+// Innermost loop bodies
+//===----------------------------------------------------------------------===//
+
+void LoopAnalyzer::analyzeInnermost(const Stmt *Loop, const Stmt *Body) {
+  LoopKernel K;
+  K.Function = FunctionName;
+  K.Loc = loc(Loop->getBeginLoc());
+  K.Nest = Nest;
+  K.Notes = NestNotes;
+  Current = &K;
+  CurrentBody = Body;
+  AccessIndex.clear();
+  AssignedInBody.clear();
+  collectAssigned(Body, AssignedInBody);
+  visit(Body, Use::Read);
+
+  // Scalars declared outside the loop and updated from themselves inside it
+  // carry a dependence from one iteration to the next.
+  for (const VarDecl *V : AssignedInBody) {
+    if (IVs.count(V) || !V->hasLocalStorage() || !V->getType()->isScalarType())
+      continue;
+    SourceRange VR = V->getSourceRange();
+    if (Body->getSourceRange().fullyContains(VR))
+      continue;
+    K.Reductions.push_back(V->getNameAsString());
+  }
+  std::sort(K.Reductions.begin(), K.Reductions.end());
+
+  for (const Access &A : K.Accesses) {
+    if (!A.NonAffine.empty() && K.Modelled)
+      K.Notes.push_back("subscript of " + A.Text + " is not affine: " + A.NonAffine);
+  }
+  Current = nullptr;
+  CurrentBody = nullptr;
+  IR.Loops.push_back(std::move(K));
+}
+
+void LoopAnalyzer::countFlop(const Expr *E, QualType T, char Op) {
+  unsigned Lanes;
+  if (fpElement(T, Lanes).isNull())
+    return;
+  FlopCounts &FC = flopsFor(T, Lanes);
+  switch (Op) {
+  case '+':
+    FC.Add += Lanes;
+    break;
+  case '*':
+    FC.Mul += Lanes;
+    break;
+  case '/':
+    FC.Div += Lanes;
+    break;
+  case 's':
+    FC.Sqrt += Lanes;
+    break;
+  case 'f':
+    FC.Add += Lanes;
+    FC.Mul += Lanes;
+    FC.FmaContractible += Lanes;
+    break;
+  default:
+    FC.Other += Lanes;
+    break;
+  }
+}
+
+bool LoopAnalyzer::countCalleeFlops(const FunctionDecl *FD, QualType T, unsigned Depth) {
+  // Small helpers defined in the file (`inline double sq(double x)`) are
+  // inlined by any optimising compiler: count their arithmetic in place.
+  const FunctionDecl *Def = nullptr;
+  if (Depth > 4 || !FD->hasBody(Def) || !Def)
+    return false;
+  const Stmt *B = Def->getBody();
+  if (containsLoop(B))
+    return false;
+  std::set<const VarDecl *> Assigned;
+  bool MemoryFree = true;
+  std::function<void(const Stmt *)> Check = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (isa<ArraySubscriptExpr>(S) || isa<CXXThisExpr>(S) ||
+        (isa<UnaryOperator>(S) && cast<UnaryOperator>(S)->getOpcode() == UO_Deref))
+      MemoryFree = false;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
+        if (V->hasGlobalStorage() || V->getType()->isReferenceType())
+          MemoryFree = false;
+    for (const Stmt *C : S->children())
+      Check(C);
+  };
+  Check(B);
+  if (!MemoryFree)
+    return false;
+  auto SavedIndex = AccessIndex;
+  size_t AccessesBefore = Current->Accesses.size();
+  visit(B, Use::Read);
+  Current->Accesses.resize(AccessesBefore);
+  AccessIndex = SavedIndex;
+  (void)T;
+  return Current->Modelled;
+}
+
+void LoopAnalyzer::visitCall(const CallExpr *C) {
+  const FunctionDecl *FD = C->getDirectCallee();
+  for (const Expr *A : C->arguments())
+    visit(A, Use::Read);
+  if (!FD) {
+    if (Current->Modelled) {
+      Current->Modelled = false;
+      Current->Reason = "indirect call '" + text(C) + "' with unknown side effects";
+    }
+    return;
+  }
+  if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
+    if (isContainerQuery(MD))
+      return;
+  std::string Name = FD->getNameAsString();
+  bool Std = FD->isInStdNamespace() || FD->getDeclContext()->isTranslationUnit() ||
+             FD->getDeclContext()->isExternCContext();
+  MathKind K = Std ? classifyMath(Name) : MathKind::None;
+  if (K == MathKind::None && FD->getBuiltinID())
+    K = classifyMath(Ctx.BuiltinInfo.getName(FD->getBuiltinID()));
+  QualType T = C->getType();
+  switch (K) {
+  case MathKind::Free:
+    return;
+  case MathKind::Sqrt:
+    return countFlop(C, T, 's');
+  case MathKind::Fma:
+    return countFlop(C, T, 'f');
+  case MathKind::Other:
+    countFlop(C, T, 'o');
+    Current->Notes.push_back("'" + Name + "' counted as 1 flop per call");
+    return;
+  case MathKind::None:
+    break;
+  }
+  if (FD->hasAttr<ConstAttr>() || FD->hasAttr<PureAttr>())
+    return;
+  if (countCalleeFlops(FD, T, 0))
+    return;
+  if (Current->Modelled) {
+    Current->Modelled = false;
+    Current->Reason = "call to '" + FD->getQualifiedNameAsString() +
+                      "' with unknown side effects";
+  }
+}
+
+void LoopAnalyzer::visitIndicesOnly(const Expr *E) {
+  // `&a[i]` computes an address: the subscripts are evaluated, a[i] is not read.
+  E = strip(E);
+  if (const auto *AS = dyn_cast<ArraySubscriptExpr>(E)) {
+    visit(AS->getIdx(), Use::Read);
+    visitIndicesOnly(AS->getBase());
+    return;
+  }
+  if (isa<DeclRefExpr>(E) || isa<MemberExpr>(E))
+    return;
+  visit(E, Use::Read);
+}
+
+void LoopAnalyzer::visitLValue(const Expr *E, Use U) {
+  const Expr *S = E->IgnoreParens();
+  if (recordAccess(S, U))
+    return;
+  visit(S, Use::Read);
+}
+
+bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
+  E = E->IgnoreParens();
+  // Peel a field access: a[i].x reads sizeof(x) at offsetof(x) in element a[i].
+  unsigned FieldOffset = 0;
+  const FieldDecl *Field = nullptr;
+  const Expr *Ref = E;
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    const Expr *Base = strip(ME->getBase());
+    bool ThroughMemory = ME->isArrow() || isa<ArraySubscriptExpr>(Base) ||
+                         isSubscriptCall(Base);
+    if (!Field || !ThroughMemory || Field->getType()->isArrayType())
+      return false;
+    if (const RecordDecl *RD = Field->getParent(); RD && !RD->isInvalidDecl())
+      FieldOffset = Ctx.getASTRecordLayout(RD).getFieldOffset(Field->getFieldIndex()) / 8;
+    Ref = ME->isArrow() ? ME->getBase() : Base;
+  }
+
+  // Collect subscripts from the outermost dimension in.
+  std::vector<const Expr *> Index;
+  const Expr *Root = nullptr;
+  bool IsDeref = false;
+  const Expr *R = strip(Ref);
+  if (Field && cast<MemberExpr>(E)->isArrow()) {
+    Root = R; // p->x
+  } else if (const auto *AS = dyn_cast<ArraySubscriptExpr>(R)) {
+    const Expr *Cur = AS;
+    while (const auto *A = dyn_cast<ArraySubscriptExpr>(Cur)) {
+      Index.insert(Index.begin(), A->getIdx());
+      const Expr *B = strip(A->getBase());
+      if (isa<ArraySubscriptExpr>(B) && B->getType()->isArrayType()) {
+        Cur = B;
+        continue;
+      }
+      Root = B;
+      break;
+    }
+  } else if (isSubscriptCall(R)) {
+    const auto *Op = cast<CXXOperatorCallExpr>(R);
+    Index.push_back(Op->getArg(1));
+    Root = strip(Op->getArg(0));
+  } else if (const auto *UO = dyn_cast<UnaryOperator>(R);
+             UO && UO->getOpcode() == UO_Deref) {
+    IsDeref = true;
+    const Expr *P = strip(UO->getSubExpr());
+    if (const auto *BO = dyn_cast<BinaryOperator>(P);
+        BO && BO->isAdditiveOp() && BO->getType()->isPointerType()) {
+      bool PtrLeft = BO->getLHS()->getType()->isPointerType();
+      Root = strip(PtrLeft ? BO->getLHS() : BO->getRHS());
+      Index.push_back(PtrLeft ? BO->getRHS() : BO->getLHS());
+      if (BO->getOpcode() == BO_Sub) // *(p - k): handled as a negated index below
+        Index.back() = nullptr;
+    } else {
+      Root = P;
+    }
+  } else if (const auto *DR = dyn_cast<DeclRefExpr>(R); DR && !Field) {
+    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+    if (!V)
+      return false;
+    auto RV = RangeVars.find(V);
+    if (RV != RangeVars.end() && V->getType()->isReferenceType()) {
+      // The range-for variable binds to range[idx].
+      Access A;
+      A.Array = text(RV->second.first);
+      A.Text = A.Array + "[" + RV->second.second + "]";
+      A.ElementBytes = A.StrideBytes = sizeOf(V->getType());
+      A.Subscripts = {Poly::symbol(RV->second.second)};
+      A.Dims = {std::nullopt};
+      A.Linear = A.Subscripts[0];
+      A.Read = U != Use::Write;
+      A.Write = U != Use::Read;
+      A.Loc = loc(DR->getBeginLoc());
+      Root = nullptr;
+      std::string Key = A.Array + "|" + A.Linear->str();
+      auto It = AccessIndex.find(Key);
+      if (It != AccessIndex.end()) {
+        Access &Old = Current->Accesses[It->second];
+        Old.Read |= A.Read;
+        Old.Write |= A.Write;
+        ++Old.Occurrences;
+      } else {
+        AccessIndex[Key] = Current->Accesses.size();
+        Current->Accesses.push_back(std::move(A));
+      }
+      return true;
+    }
+    // Scalars in memory: globals, statics and references.
+    bool InMemory = V->hasGlobalStorage() || V->getType()->isReferenceType();
+    if (!InMemory || V->getType()->isArrayType() || !V->getType()->isScalarType() ||
+        V->isConstexpr() || (V->getType().isConstQualified() && V->hasInit()))
+      return false;
+    Root = R;
+  } else {
+    return false;
+  }
+  if (!Root)
+    return false;
+
+  Access A;
+  A.Text = text(E);
+  A.Loc = loc(E->getBeginLoc());
+  A.Read = U != Use::Write;
+  A.Write = U != Use::Read;
+  A.ElementBytes = sizeOf(E->getType());
+  A.StrideBytes = Field ? sizeOf(Ref->getType()) : A.ElementBytes;
+  A.FieldOffset = FieldOffset;
+
+  // Resolve the base: a named array or pointer, maybe through a local alias
+  // (`const double *row = &A[i*n];`), or a pointer loaded from memory.
+  const VarDecl *BaseVar = nullptr;
+  Poly AliasOffset;
+  const Expr *B = Root;
+  for (unsigned Hop = 0; Hop < 4; ++Hop) {
+    const VarDecl *V = refVar(B);
+    if (!V)
+      break;
+    BaseVar = V;
+    if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
+        !V->getType()->isPointerType() || AssignedInFunction.count(V))
+      break;
+    const Expr *Init = strip(V->getInit());
+    const Expr *Target = nullptr, *Off = nullptr;
+    if (const auto *UO = dyn_cast<UnaryOperator>(Init);
+        UO && UO->getOpcode() == UO_AddrOf) {
+      if (const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(UO->getSubExpr()))) {
+        Target = AS->getBase();
+        Off = AS->getIdx();
+      }
+    } else if (const auto *BO = dyn_cast<BinaryOperator>(Init);
+               BO && BO->getOpcode() == BO_Add && BO->getType()->isPointerType()) {
+      bool PtrLeft = BO->getLHS()->getType()->isPointerType();
+      Target = PtrLeft ? BO->getLHS() : BO->getRHS();
+      Off = PtrLeft ? BO->getRHS() : BO->getLHS();
+    } else if (refVar(Init) && Init->getType()->isPointerType()) {
+      Target = Init;
+    }
+    const VarDecl *TV = refVar(Target);
+    if (!TV || !(TV->getType()->isPointerType() ||
+                 (TV->getType()->isArrayType() &&
+                  !TV->getType()->getArrayElementTypeNoTypeQual()->isArrayType())))
+      break;
+    if (Off) {
+      PolyResult O = toPoly(Off);
+      if (!O.affine())
+        break;
+      AliasOffset = AliasOffset + O.P;
+    }
+    B = Target;
+    BaseVar = TV;
+  }
+  A.Array = BaseVar ? BaseVar->getNameAsString() : text(Root);
+  bool BaseLoaded = !BaseVar && !isa<MemberExpr>(Root);
+  if (const auto *ME = dyn_cast<MemberExpr>(Root))
+    BaseLoaded = ME->isArrow() && !refVar(ME->getBase());
+  if (BaseLoaded) {
+    A.Indirect = true;
+    A.IndirectVia = text(Root);
+  }
+
+  // Subscripts, dimensions and the linear element offset.
+  bool Linearisable = true;
+  for (size_t I = 0; I < Index.size(); ++I) {
+    PolyResult P = Index[I] ? toPoly(Index[I]) : PolyResult();
+    if (!Index[I]) { // *(p - k)
+      const auto *BO = cast<BinaryOperator>(strip(cast<UnaryOperator>(strip(Ref))->getSubExpr()));
+      P = toPoly(BO->getRHS());
+      P.P = -P.P;
+    }
+    if (P.Indirect && !A.Indirect) {
+      A.Indirect = true;
+      A.IndirectVia = P.IndirectVia;
+    }
+    if (!P.NonAffine.empty() && A.NonAffine.empty())
+      A.NonAffine = P.NonAffine;
+    A.Subscripts.push_back(P.P);
+    if (!P.affine())
+      Linearisable = false;
+  }
+  if (Index.empty() && !Field && IsDeref)
+    A.Subscripts.clear();
+  QualType BaseT = BaseVar ? BaseVar->getType() : Root->getType();
+  for (size_t I = 0; I < Index.size(); ++I)
+    A.Dims.push_back(dimensionSize(BaseVar, BaseT, I));
+  if (Linearisable && !A.Indirect) {
+    Poly Lin;
+    for (size_t I = 0; I < A.Subscripts.size(); ++I) {
+      if (I > 0) {
+        if (!A.Dims[I]) {
+          Linearisable = false;
+          break;
+        }
+        Lin = Lin * *A.Dims[I];
+      }
+      Lin = Lin + A.Subscripts[I];
+    }
+    if (Linearisable)
+      A.Linear = Lin + AliasOffset;
+  }
+
+  // Merge repeated references to the same element.
+  std::string Key = A.Array + "|" + std::to_string(A.FieldOffset) + "|" +
+                    std::to_string(A.ElementBytes) + "|";
+  if (A.Linear)
+    Key += A.Linear->str();
+  else
+    for (const Poly &P : A.Subscripts)
+      Key += P.str() + ",";
+  if (A.Indirect)
+    Key += "|" + A.Text;
+  auto It = AccessIndex.find(Key);
+  if (It != AccessIndex.end()) {
+    Access &Old = Current->Accesses[It->second];
+    Old.Read |= A.Read;
+    Old.Write |= A.Write;
+    ++Old.Occurrences;
+  } else {
+    AccessIndex[Key] = Current->Accesses.size();
+    Current->Accesses.push_back(std::move(A));
+  }
+
+  // The subscripts and a loaded base are themselves evaluated (and may read).
+  for (const Expr *I : Index)
+    if (I)
+      visit(I, Use::Read);
+  if (BaseLoaded)
+    visit(Root, Use::Read);
+  return true;
+}
+
+void LoopAnalyzer::visit(const Stmt *S, Use U) {
+  if (!S || !Current)
+    return;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
+    if (BO->isAssignmentOp()) {
+      bool Compound = BO->isCompoundAssignmentOp();
+      visitLValue(BO->getLHS(), Compound ? Use::ReadWrite : Use::Write);
+      visit(BO->getRHS(), Use::Read);
+      if (const auto *CA = dyn_cast<CompoundAssignOperator>(BO)) {
+        QualType T = CA->getComputationResultType();
+        switch (BO->getOpcode()) {
+        case BO_AddAssign:
+        case BO_SubAssign: {
+          countFlop(BO, T, '+');
+          unsigned Lanes;
+          const auto *M = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParens());
+          if (M && M->getOpcode() == BO_Mul && !fpElement(T, Lanes).isNull() &&
+              !fpElement(M->getType(), Lanes).isNull())
+            flopsFor(T, Lanes).FmaContractible += Lanes;
+          break;
+        }
+        case BO_MulAssign:
+          countFlop(BO, T, '*');
+          break;
+        case BO_DivAssign:
+          countFlop(BO, T, '/');
+          break;
+        default:
+          break;
+        }
+      }
+      return;
+    }
+    visit(BO->getLHS(), Use::Read);
+    visit(BO->getRHS(), Use::Read);
+    switch (BO->getOpcode()) {
+    case BO_Add:
+    case BO_Sub: {
+      countFlop(BO, BO->getType(), '+');
+      unsigned Lanes;
+      if (fpElement(BO->getType(), Lanes).isNull())
+        break;
+      for (const Expr *Op : {BO->getLHS(), BO->getRHS()}) {
+        const auto *M = dyn_cast<BinaryOperator>(Op->IgnoreParens());
+        if (M && M->getOpcode() == BO_Mul) {
+          flopsFor(BO->getType(), Lanes).FmaContractible += Lanes;
+          break; // one add fuses with one multiply
+        }
+      }
+      break;
+    }
+    case BO_Mul:
+      countFlop(BO, BO->getType(), '*');
+      break;
+    case BO_Div:
+      countFlop(BO, BO->getType(), '/');
+      break;
+    default:
+      break;
+    }
+    return;
+  }
+  if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
+    if (UO->isIncrementDecrementOp()) {
+      visitLValue(UO->getSubExpr(), Use::ReadWrite);
+      countFlop(UO, UO->getType(), '+');
+      return;
+    }
+    if (UO->getOpcode() == UO_AddrOf) {
+      visitIndicesOnly(UO->getSubExpr());
+      return;
+    }
+    if (UO->getOpcode() == UO_Deref && recordAccess(UO, U))
+      return;
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+    if (isSubscriptCall(Op) && recordAccess(Op, U))
+      return;
+    if (Op->isAssignmentOp() && Op->getNumArgs() == 2 &&
+        Op->getArg(0)->getType()->isScalarType()) {
+      visitLValue(Op->getArg(0), Use::Write);
+      visit(Op->getArg(1), Use::Read);
+      return;
+    }
+  }
+  if (const auto *E = dyn_cast<Expr>(S)) {
+    if ((isa<ArraySubscriptExpr>(E) || isa<MemberExpr>(E) || isa<DeclRefExpr>(E)) &&
+        recordAccess(E, U))
+      return;
+  }
+  if (const auto *CE = dyn_cast<CallExpr>(S); CE && !isa<CXXOperatorCallExpr>(S)) {
+    visitCall(CE);
+    return;
+  }
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
+    // Overloaded arithmetic on classes (std::complex, ...) is a real call.
+    visitCall(Op);
+    return;
+  }
+  if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S)) {
+    Current->Notes.push_back("conditional expression at line " +
+                             std::to_string(loc(CO->getBeginLoc()).Line) +
+                             ": both arms counted");
+  }
+  if (const auto *If = dyn_cast<IfStmt>(S)) {
+    Current->Notes.push_back("branch at line " + std::to_string(loc(If->getBeginLoc()).Line) +
+                             ": flops and accesses of every arm counted");
+  }
+  if (isa<LambdaExpr>(S))
+    return;
+  if (const auto *ICE = dyn_cast<ImplicitCastExpr>(S)) {
+    visit(ICE->getSubExpr(), U);
+    return;
+  }
+  if (const auto *PE = dyn_cast<ParenExpr>(S)) {
+    visit(PE->getSubExpr(), U);
+    return;
+  }
+  for (const Stmt *C : S->children())
+    visit(C, Use::Read);
+}

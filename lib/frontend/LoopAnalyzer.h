@@ -1,0 +1,108 @@
+//===- LoopAnalyzer.h - Clang AST to KernelIR (internal) -------*- C++ -*-===//
+#ifndef PERFMODEL_LOOPANALYZER_H
+#define PERFMODEL_LOOPANALYZER_H
+
+#include "perfmodel/Frontend.h"
+
+#include "clang/AST/ASTContext.h"
+#include "clang/AST/Decl.h"
+#include "clang/AST/Expr.h"
+#include "clang/AST/StmtCXX.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace perfmodel {
+
+/// Walks the functions of one translation unit and appends a LoopKernel per
+/// innermost loop to the KernelIR.
+class LoopAnalyzer {
+public:
+  LoopAnalyzer(clang::ASTContext &Ctx, KernelIR &IR) : Ctx(Ctx), IR(IR) {}
+
+  void analyzeFunction(const clang::FunctionDecl *F);
+  /// Values that the source gives parameters (macros, constants).
+  const std::map<std::string, std::pair<int64_t, std::string>> &sourceValues() const {
+    return SourceValues;
+  }
+
+private:
+  struct PolyResult {
+    Poly P;
+    bool Indirect = false;
+    std::string IndirectVia;
+    std::string NonAffine;
+    bool affine() const { return !Indirect && NonAffine.empty(); }
+    void merge(const PolyResult &O) {
+      if (O.Indirect && !Indirect) {
+        Indirect = true;
+        IndirectVia = O.IndirectVia;
+      }
+      if (NonAffine.empty())
+        NonAffine = O.NonAffine;
+    }
+  };
+  enum class Use { Read, Write, ReadWrite };
+
+  // Walking statements and loops.
+  void walk(const clang::Stmt *S);
+  void handleFor(const clang::ForStmt *F);
+  void handleRangeFor(const clang::CXXForRangeStmt *F);
+  void handleOtherLoop(const clang::Stmt *Loop, const std::string &Reason);
+  std::string parseForHeader(const clang::ForStmt *F, LoopLevel &L,
+                             const clang::VarDecl *&IV);
+  void analyzeInnermost(const clang::Stmt *Loop, const clang::Stmt *Body);
+  bool containsLoop(const clang::Stmt *S) const;
+  std::string findExit(const clang::Stmt *S, bool NestedLoop) const;
+
+  // Expressions inside the innermost body.
+  void visit(const clang::Stmt *S, Use U);
+  void visitLValue(const clang::Expr *E, Use U);
+  void visitIndicesOnly(const clang::Expr *E);
+  void visitCall(const clang::CallExpr *C);
+  bool recordAccess(const clang::Expr *E, Use U);
+  void countFlop(const clang::Expr *E, clang::QualType T, char Op);
+  bool countCalleeFlops(const clang::FunctionDecl *FD, clang::QualType T,
+                        unsigned Depth);
+
+  // Affine analysis.
+  PolyResult toPoly(const clang::Expr *E, unsigned Depth = 0);
+  std::optional<PolyResult> macroConstant(const clang::Expr *E);
+  std::optional<Poly> dimensionSize(const clang::VarDecl *VD, clang::QualType T,
+                                    unsigned Level);
+
+  // Helpers.
+  SourceLoc loc(clang::SourceLocation L) const;
+  std::string text(const clang::Stmt *S) const;
+  unsigned sizeOf(clang::QualType T) const;
+  bool isAssignedIn(const clang::VarDecl *V, const clang::Stmt *Scope) const;
+  void collectAssigned(const clang::Stmt *S, std::set<const clang::VarDecl *> &Out) const;
+  FlopCounts &flopsFor(clang::QualType T, unsigned &Lanes);
+
+  clang::ASTContext &Ctx;
+  KernelIR &IR;
+
+  // State of the function being walked.
+  std::string FunctionName;
+  const clang::Stmt *FunctionBody = nullptr;
+  std::set<const clang::VarDecl *> AssignedInFunction;
+  std::set<const clang::VarDecl *> AssignedInNest; ///< in the outermost loop
+  std::vector<LoopLevel> Nest;
+  std::map<const clang::VarDecl *, std::string> IVs;
+  std::string PendingPragma;
+  std::vector<std::string> NestNotes;
+  /// Range-for loop variables standing for the element they bind to.
+  std::map<const clang::VarDecl *, std::pair<const clang::Expr *, std::string>> RangeVars;
+
+  // State of the innermost loop being analysed.
+  LoopKernel *Current = nullptr;
+  const clang::Stmt *CurrentBody = nullptr;
+  std::set<const clang::VarDecl *> AssignedInBody;
+  std::map<std::string, size_t> AccessIndex;
+  std::map<std::string, std::pair<int64_t, std::string>> SourceValues;
+};
+
+} // namespace perfmodel
+
+#endif

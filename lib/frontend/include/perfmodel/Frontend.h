@@ -1,0 +1,42 @@
+//===- Frontend.h - Source file to KernelIR --------------------*- C++ -*-===//
+#ifndef PERFMODEL_FRONTEND_H
+#define PERFMODEL_FRONTEND_H
+
+#include "perfmodel/KernelIR.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct FrontendOptions {
+  std::string File;
+  /// Compile flags given after `--`; when set, no compilation database is read.
+  std::vector<std::string> CompileArgs;
+  bool HasCompileArgs = false;
+  /// Directory holding compile_commands.json; empty = search upwards from File.
+  std::string CompileCommandsDir;
+  /// -D name=value bindings of size parameters.
+  std::map<std::string, int64_t> Defines;
+  /// Value assumed for a size parameter that nothing binds.
+  int64_t DefaultSize = 1000;
+};
+
+struct FrontendResult {
+  bool Ok = false;
+  std::string Error;       ///< perfmodel's own message when !Ok
+  std::string Diagnostics; ///< Clang's diagnostics, as Clang prints them
+  KernelIR IR;
+};
+
+/// Parses FILE with Clang 19 and extracts every loop nest.
+FrontendResult runFrontend(const FrontendOptions &Opts);
+
+/// The Clang resource directory used for builtin headers.
+std::string clangResourceDir();
+
+} // namespace perfmodel
+
+#endif

@@ -1,0 +1,106 @@
+//===- KernelIR.h - What the front end knows about loop nests --*- C++ -*-===//
+//
+// Plain data produced by the front end and read by every later stage. One
+// LoopKernel per innermost source loop, with its enclosing nest.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_KERNELIR_H
+#define PERFMODEL_KERNELIR_H
+
+#include "perfmodel/Poly.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct SourceLoc {
+  std::string File;
+  unsigned Line = 0;
+  unsigned Column = 0;
+  std::string str() const; ///< "file:line:col"
+};
+
+/// One loop of a nest: for (Var = Lower; Var < Upper; Var += Step), with
+/// Upper exclusive. Decreasing loops have Step < 0 and iterate Upper-1 .. Lower.
+struct LoopLevel {
+  std::string Var;
+  Poly Lower;
+  Poly Upper;
+  int64_t Step = 1;
+  SourceLoc Loc;
+  std::string Pragma; ///< e.g. "omp parallel for", empty when none
+};
+
+/// One distinct memory reference in the innermost loop body.
+struct Access {
+  std::string Array;  ///< base as written: "a", "s.x", "A", "pp[i]"
+  std::string Text;   ///< the reference as written: "A[i][j]"
+  unsigned ElementBytes = 0; ///< bytes moved per reference
+  unsigned StrideBytes = 0;  ///< bytes per unit of the last subscript
+  unsigned FieldOffset = 0;  ///< byte offset inside a struct element
+  bool Read = false;
+  bool Write = false;
+  std::vector<Poly> Subscripts;           ///< per dimension, outermost first
+  std::vector<std::optional<Poly>> Dims;  ///< extent of each dimension if known
+  std::optional<Poly> Linear; ///< element offset from the base, when affine
+  bool Indirect = false;      ///< subscript or base depends on loaded data
+  std::string IndirectVia;    ///< the index expression, e.g. "col[j]"
+  std::string NonAffine;      ///< why the subscript is not affine, if it is not
+  SourceLoc Loc;
+  unsigned Occurrences = 1;   ///< references merged into this one
+};
+
+/// Floating-point operations per source iteration of one precision.
+struct FlopCounts {
+  unsigned Add = 0;  ///< additions and subtractions
+  unsigned Mul = 0;
+  unsigned Div = 0;
+  unsigned Sqrt = 0;
+  unsigned Other = 0; ///< other math-library calls (exp, sin, pow, fmin, ...)
+  /// Multiplies whose result feeds an add directly (a*b+c, s += a*b), or
+  /// explicit fma() calls; each pair is already counted in Add and Mul.
+  unsigned FmaContractible = 0;
+  unsigned total() const { return Add + Mul + Div + Sqrt + Other; }
+  FlopCounts &operator+=(const FlopCounts &O);
+};
+
+struct LoopKernel {
+  std::string Function;
+  SourceLoc Loc;                ///< the innermost loop's `for`
+  std::vector<LoopLevel> Nest;  ///< outermost first; the innermost is last
+  bool Modelled = true;
+  std::string Reason;           ///< why not, when !Modelled
+  std::vector<Access> Accesses;
+  FlopCounts Single;            ///< float
+  FlopCounts Double;            ///< double and long double
+  std::vector<std::string> Reductions; ///< scalars carried across iterations
+  std::vector<std::string> Notes;
+
+  const LoopLevel &innermost() const { return Nest.back(); }
+  unsigned flops() const { return Single.total() + Double.total(); }
+};
+
+struct Parameter {
+  std::string Name;
+  std::optional<int64_t> Value;
+  enum class Origin { CommandLine, Source, Default } From = Origin::Default;
+  std::string Where; ///< for Source: "file:line"
+};
+
+struct KernelIR {
+  std::string File;
+  std::vector<LoopKernel> Loops; ///< in source order
+  std::map<std::string, Parameter> Parameters;
+  std::vector<std::string> Notes;
+
+  /// Parameter values for evaluating polynomials.
+  std::map<std::string, int64_t> bindings() const;
+};
+
+} // namespace perfmodel
+
+#endif

@@ -1,0 +1,729 @@
+//===- MachineModel.cpp - Load and validate machine YAML -----------------===//
+//
+// The reader walks the YAML tree once, remembering the dotted key path of each
+// value so every message can name file:line and key. --set overrides are
+// applied to the tree before validation; values they introduce have no line in
+// the file, so their messages name the override instead.
+//
+//===----------------------------------------------------------------------===//
+#include "perfmodel/MachineModel.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <set>
+
+using namespace perfmodel;
+
+std::string MachineDiag::str() const {
+  std::string S = File;
+  if (Line)
+    S += ":" + std::to_string(Line) + ":" + std::to_string(Column);
+  S += Severity == Kind::Error ? ": error: " : ": warning: ";
+  if (!Key.empty())
+    S += Key + ": ";
+  return S + Message;
+}
+
+const CacheLevel *MachineModel::cache(const std::string &LevelName) const {
+  for (const CacheLevel &C : Caches)
+    if (C.Name == LevelName)
+      return &C;
+  return nullptr;
+}
+
+std::optional<uint64_t> perfmodel::parseByteSize(const std::string &Text,
+                                                 std::string &Error) {
+  llvm::StringRef S = llvm::StringRef(Text).trim();
+  size_t NumEnd = 0;
+  while (NumEnd < S.size() && (isdigit(S[NumEnd]) || S[NumEnd] == '.'))
+    ++NumEnd;
+  llvm::StringRef Num = S.substr(0, NumEnd), Unit = S.substr(NumEnd).trim();
+  double Value;
+  if (Num.empty() || Num.getAsDouble(Value)) {
+    Error = "expected a size such as 32KiB, got '" + Text + "'";
+    return std::nullopt;
+  }
+  static const std::pair<const char *, uint64_t> Units[] = {
+      {"B", 1}, {"KiB", 1ull << 10}, {"MiB", 1ull << 20}, {"GiB", 1ull << 30},
+      {"TiB", 1ull << 40}};
+  if (Unit.empty()) {
+    Error = "size '" + Text + "' needs a unit (B, KiB, MiB, GiB)";
+    return std::nullopt;
+  }
+  for (const auto &[Name, Mult] : Units) {
+    if (Unit != Name)
+      continue;
+    double Bytes = Value * double(Mult);
+    if (Bytes != std::floor(Bytes) || Bytes > 9.0e15) {
+      Error = "size '" + Text + "' is not a whole number of bytes";
+      return std::nullopt;
+    }
+    return uint64_t(Bytes);
+  }
+  if (Unit.equals_insensitive("KB") || Unit.equals_insensitive("MB") ||
+      Unit.equals_insensitive("GB") || Unit.equals_insensitive("K") ||
+      Unit.equals_insensitive("M") || Unit.equals_insensitive("G"))
+    Error = "size '" + Text + "': use binary units (KiB, MiB, GiB), which is "
+            "what cache sizes mean";
+  else
+    Error = "size '" + Text + "' has unknown unit '" + Unit.str() +
+            "' (use B, KiB, MiB, GiB)";
+  return std::nullopt;
+}
+
+std::string perfmodel::formatByteSize(uint64_t Bytes) {
+  static const char *Names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  unsigned U = 0;
+  while (U < 4 && Bytes != 0 && Bytes % 1024 == 0) {
+    Bytes /= 1024;
+    ++U;
+  }
+  return std::to_string(Bytes) + Names[U];
+}
+
+bool perfmodel::checkLLVMCpu(const std::string &Triple, const std::string &Cpu,
+                             std::string &Error) {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+  });
+  std::string Err;
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Err);
+  if (!T) {
+    Error = "LLVM 19 has no target for triple '" + Triple + "': " + Err;
+    return false;
+  }
+  std::unique_ptr<llvm::MCSubtargetInfo> STI(
+      T->createMCSubtargetInfo(Triple, "", ""));
+  if (!STI || !STI->isCPUStringValid(Cpu)) {
+    Error = "LLVM 19 does not know CPU '" + Cpu + "' for " + Triple +
+            " (see: llc-19 -mtriple=" + Triple + " -mcpu=help)";
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+/// Splits "caches.L2.size=2MiB" into path segments and the value text.
+bool splitSet(const std::string &Set, std::vector<std::string> &Path,
+              std::string &Value) {
+  size_t Eq = Set.find('=');
+  if (Eq == std::string::npos || Eq == 0)
+    return false;
+  Value = Set.substr(Eq + 1);
+  llvm::SmallVector<llvm::StringRef, 4> Parts;
+  llvm::StringRef(Set).substr(0, Eq).trim().split(Parts, '.');
+  for (llvm::StringRef P : Parts) {
+    if (P.empty())
+      return false;
+    Path.push_back(P.str());
+  }
+  return true;
+}
+
+bool matchesPattern(llvm::StringRef Pattern, llvm::StringRef Path) {
+  llvm::SmallVector<llvm::StringRef, 6> P, K;
+  Pattern.split(P, '.');
+  Path.split(K, '.');
+  if (P.size() > K.size())
+    return false;
+  for (size_t I = 0; I < P.size(); ++I)
+    if (P[I] != "*" && P[I] != K[I])
+      return false;
+  return true; // a shorter pattern covers everything below it
+}
+
+class Reader {
+public:
+  Reader(std::string File, std::vector<MachineDiag> &Diags)
+      : File(std::move(File)), Diags(Diags) {}
+
+  std::map<std::string, std::string> SetOrigins; ///< path -> "--set p=v"
+  std::vector<std::pair<std::string, YAML::Node>> NumericPaths; ///< every number read
+
+  bool failed() const { return Errors > 0; }
+
+  void diag(MachineDiag::Kind K, const YAML::Node &N, const std::string &Path,
+            const std::string &Msg) {
+    MachineDiag D;
+    D.Severity = K;
+    D.Key = Path;
+    D.Message = Msg;
+    if (auto Origin = overrideFor(Path)) {
+      D.File = "--set " + *Origin;
+    } else {
+      D.File = File;
+      if (N.IsDefined() && N.Mark().line >= 0) {
+        D.Line = N.Mark().line + 1;
+        D.Column = N.Mark().column + 1;
+      }
+    }
+    if (K == MachineDiag::Kind::Error)
+      ++Errors;
+    Diags.push_back(std::move(D));
+  }
+  void error(const YAML::Node &N, const std::string &Path, const std::string &M) {
+    diag(MachineDiag::Kind::Error, N, Path, M);
+  }
+  void warning(const YAML::Node &N, const std::string &Path, const std::string &M) {
+    diag(MachineDiag::Kind::Warning, N, Path, M);
+  }
+
+  std::optional<std::string> overrideFor(const std::string &Path) const {
+    for (const auto &[P, Origin] : SetOrigins)
+      if (Path == P || llvm::StringRef(Path).starts_with(P + "."))
+        return Origin;
+    return std::nullopt;
+  }
+
+  static std::string join(const std::string &Path, const std::string &Key) {
+    return Path.empty() ? Key : Path + "." + Key;
+  }
+
+  /// Checks N is a map and that it holds only ALLOWED keys.
+  bool checkMap(const YAML::Node &N, const std::string &Path,
+                std::initializer_list<const char *> Allowed) {
+    if (!N.IsMap()) {
+      error(N, Path, "expected a mapping of keys");
+      return false;
+    }
+    for (const auto &KV : N) {
+      std::string Key = KV.first.Scalar();
+      bool Known = false;
+      for (const char *A : Allowed)
+        Known |= Key == A;
+      if (Known)
+        continue;
+      std::string Msg = "unknown key '" + Key + "'";
+      unsigned Best = 3;
+      std::string Suggest;
+      for (const char *A : Allowed) {
+        unsigned D = llvm::StringRef(Key).edit_distance(A, true, Best);
+        if (D < Best) {
+          Best = D;
+          Suggest = A;
+        }
+      }
+      if (!Suggest.empty())
+        Msg += " (did you mean '" + Suggest + "'?)";
+      else {
+        Msg += "; allowed here:";
+        for (const char *A : Allowed)
+          Msg += std::string(" ") + A;
+      }
+      error(KV.first, join(Path, Key), Msg);
+    }
+    return true;
+  }
+
+  YAML::Node child(const YAML::Node &Map, const char *Key,
+                   const std::string &Path, bool Required) {
+    YAML::Node C = Map.IsMap() ? Map[Key] : YAML::Node();
+    if (Required && (!C.IsDefined() || C.IsNull()))
+      error(Map, join(Path, Key), "required key is missing");
+    return C;
+  }
+
+  std::optional<std::string> str(const YAML::Node &Map, const char *Key,
+                                 const std::string &Path, bool Required) {
+    YAML::Node C = child(Map, Key, Path, Required);
+    if (!C.IsDefined() || C.IsNull())
+      return std::nullopt;
+    if (!C.IsScalar() || C.Scalar().empty()) {
+      error(C, join(Path, Key), "expected a non-empty string");
+      return std::nullopt;
+    }
+    return C.Scalar();
+  }
+
+  enum Range { Positive, NonNegative };
+  std::optional<double> num(const YAML::Node &Map, const char *Key,
+                            const std::string &Path, bool Required,
+                            Range R = Positive) {
+    YAML::Node C = child(Map, Key, Path, Required);
+    if (!C.IsDefined() || C.IsNull())
+      return std::nullopt;
+    std::string P = join(Path, Key);
+    double V;
+    if (!C.IsScalar() || llvm::StringRef(C.Scalar()).trim().getAsDouble(V)) {
+      std::string Got = C.IsScalar() ? "'" + C.Scalar() + "'" : "a collection";
+      error(C, P, "expected a number, got " + Got +
+                      " (units belong in the key name, e.g. clock_ghz: 2.7)");
+      return std::nullopt;
+    }
+    if (!std::isfinite(V) || V > 1e12) {
+      error(C, P, "value " + C.Scalar() + " is out of range");
+      return std::nullopt;
+    }
+    if (R == Positive && V <= 0) {
+      error(C, P, "must be greater than zero, got " + C.Scalar());
+      return std::nullopt;
+    }
+    if (R == NonNegative && V < 0) {
+      error(C, P, "must not be negative, got " + C.Scalar());
+      return std::nullopt;
+    }
+    NumericPaths.emplace_back(P, C);
+    return V;
+  }
+
+  std::optional<unsigned> count(const YAML::Node &Map, const char *Key,
+                                const std::string &Path, bool Required,
+                                Range R = Positive) {
+    auto V = num(Map, Key, Path, Required, R);
+    if (!V)
+      return std::nullopt;
+    if (*V != std::floor(*V) || *V > 1e9) {
+      error(Map[Key], join(Path, Key), "expected a whole number, got " +
+                                           Map[Key].Scalar());
+      return std::nullopt;
+    }
+    return unsigned(*V);
+  }
+
+  std::optional<bool> boolean(const YAML::Node &Map, const char *Key,
+                              const std::string &Path) {
+    YAML::Node C = child(Map, Key, Path, false);
+    if (!C.IsDefined() || C.IsNull())
+      return std::nullopt;
+    bool B;
+    if (!C.IsScalar() || !YAML::convert<bool>::decode(C, B)) {
+      error(C, join(Path, Key), "expected true or false");
+      return std::nullopt;
+    }
+    return B;
+  }
+
+  std::optional<uint64_t> size(const YAML::Node &Map, const char *Key,
+                               const std::string &Path, bool Required) {
+    YAML::Node C = child(Map, Key, Path, Required);
+    if (!C.IsDefined() || C.IsNull())
+      return std::nullopt;
+    std::string P = join(Path, Key), Err;
+    if (!C.IsScalar()) {
+      error(C, P, "expected a size such as 32KiB");
+      return std::nullopt;
+    }
+    auto V = parseByteSize(C.Scalar(), Err);
+    if (!V) {
+      error(C, P, Err);
+      return std::nullopt;
+    }
+    if (*V == 0) {
+      error(C, P, "must be greater than zero");
+      return std::nullopt;
+    }
+    NumericPaths.emplace_back(P, C);
+    return V;
+  }
+
+  template <typename E>
+  std::optional<E> choice(const YAML::Node &Map, const char *Key,
+                          const std::string &Path,
+                          std::initializer_list<std::pair<const char *, E>> Options) {
+    auto S = str(Map, Key, Path, false);
+    if (!S)
+      return std::nullopt;
+    std::string Allowed;
+    for (const auto &[Name, Value] : Options) {
+      if (*S == Name)
+        return Value;
+      Allowed += std::string(Allowed.empty() ? "" : ", ") + Name;
+    }
+    error(Map[Key], join(Path, Key),
+          "unknown value '" + *S + "' (expected one of: " + Allowed + ")");
+    return std::nullopt;
+  }
+
+  std::string File;
+  std::vector<MachineDiag> &Diags;
+  unsigned Errors = 0;
+};
+
+void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
+  const std::string P = "core";
+  if (!R.checkMap(N, P, {"issue_width", "simd_bits", "fma_units",
+                         "peak_flops_per_cycle", "loads_per_cycle",
+                         "load_bytes_per_cycle", "stores_per_cycle",
+                         "store_bytes_per_cycle", "instruction_overrides"}))
+    return;
+  C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
+  C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);
+  C.FmaUnits = R.count(N, "fma_units", P, true, Reader::NonNegative).value_or(0);
+  YAML::Node Peak = R.child(N, "peak_flops_per_cycle", P, true);
+  if (Peak.IsDefined() && !Peak.IsNull() &&
+      R.checkMap(Peak, "core.peak_flops_per_cycle", {"double", "single"})) {
+    C.PeakFlopsPerCycleDouble =
+        R.num(Peak, "double", "core.peak_flops_per_cycle", true).value_or(0);
+    C.PeakFlopsPerCycleSingle =
+        R.num(Peak, "single", "core.peak_flops_per_cycle", true).value_or(0);
+  }
+  C.LoadsPerCycle = R.count(N, "loads_per_cycle", P, true).value_or(0);
+  C.LoadBytesPerCycle = R.num(N, "load_bytes_per_cycle", P, true).value_or(0);
+  C.StoresPerCycle = R.count(N, "stores_per_cycle", P, true).value_or(0);
+  C.StoreBytesPerCycle = R.num(N, "store_bytes_per_cycle", P, true).value_or(0);
+
+  YAML::Node Ov = R.child(N, "instruction_overrides", P, false);
+  if (!Ov.IsDefined() || Ov.IsNull())
+    return;
+  if (!Ov.IsSequence()) {
+    R.error(Ov, "core.instruction_overrides", "expected a list");
+    return;
+  }
+  for (size_t I = 0; I < Ov.size(); ++I) {
+    std::string IP = "core.instruction_overrides." + std::to_string(I);
+    const YAML::Node E = Ov[I];
+    if (!R.checkMap(E, IP, {"form", "latency_cy", "uops", "ports"}))
+      continue;
+    InstructionOverride O;
+    O.Form = R.str(E, "form", IP, true).value_or("");
+    O.LatencyCy = R.num(E, "latency_cy", IP, false, Reader::NonNegative);
+    O.Uops = R.num(E, "uops", IP, false, Reader::NonNegative);
+    YAML::Node Ports = R.child(E, "ports", IP, false);
+    if (Ports.IsDefined() && !Ports.IsNull()) {
+      if (!Ports.IsMap()) {
+        R.error(Ports, IP + ".ports", "expected a mapping port: cycles");
+      } else {
+        for (const auto &KV : Ports) {
+          std::string Port = KV.first.Scalar();
+          if (auto V = R.num(Ports, Port.c_str(), IP + ".ports", true))
+            O.Ports[Port] = *V;
+        }
+      }
+    }
+    C.Overrides.push_back(std::move(O));
+  }
+}
+
+void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
+  if (!N.IsSequence() || N.size() == 0) {
+    R.error(N, "caches", "expected a non-empty list of cache levels, L1 first");
+    return;
+  }
+  std::set<std::string> Seen;
+  for (size_t I = 0; I < N.size(); ++I) {
+    const YAML::Node E = N[I];
+    CacheLevel C;
+    std::string P = "caches." + std::to_string(I);
+    if (E.IsMap() && E["name"].IsScalar())
+      P = "caches." + E["name"].Scalar();
+    if (!R.checkMap(E, P, {"name", "size", "ways", "line", "latency_cy",
+                           "bytes_per_cycle_from_next", "shared_by", "policy",
+                           "prefetch", "write_allocate"}))
+      continue;
+    C.Name = R.str(E, "name", P, true).value_or("");
+    if (!C.Name.empty() && !Seen.insert(C.Name).second)
+      R.error(E["name"], P + ".name", "duplicate cache level '" + C.Name + "'");
+    auto Size = R.size(E, "size", P, true);
+    auto Ways = R.count(E, "ways", P, true);
+    auto Line = R.count(E, "line", P, true);
+    C.LatencyCy = R.num(E, "latency_cy", P, true).value_or(0);
+    C.BytesPerCycleFromNext = R.num(E, "bytes_per_cycle_from_next", P, false);
+    C.SharedBy = R.count(E, "shared_by", P, false).value_or(1);
+    C.Policy = R.choice<CachePolicy>(E, "policy", P,
+                                     {{"inclusive", CachePolicy::Inclusive},
+                                      {"non-inclusive", CachePolicy::NonInclusive},
+                                      {"victim", CachePolicy::Victim}})
+                   .value_or(CachePolicy::Inclusive);
+    C.Prefetch = R.choice<PrefetchKind>(E, "prefetch", P,
+                                        {{"none", PrefetchKind::None},
+                                         {"next-line", PrefetchKind::NextLine},
+                                         {"stream", PrefetchKind::Stream}})
+                     .value_or(PrefetchKind::None);
+    C.WriteAllocate = R.boolean(E, "write_allocate", P).value_or(true);
+    if (Line && (*Line & (*Line - 1)))
+      R.error(E["line"], P + ".line", "line size must be a power of two, got " +
+                                          std::to_string(*Line));
+    if (Size && Ways && Line) {
+      uint64_t WayBytes = uint64_t(*Ways) * *Line;
+      if (*Size % WayBytes != 0)
+        R.error(E["ways"], P + ".ways",
+                std::to_string(*Ways) + " ways of " + std::to_string(*Line) +
+                    " B lines do not divide the size " + formatByteSize(*Size) +
+                    " into whole sets");
+      C.SizeBytes = *Size;
+      C.Ways = *Ways;
+      C.LineBytes = *Line;
+    }
+    if (I + 1 < N.size() && !C.BytesPerCycleFromNext)
+      R.error(E, P + ".bytes_per_cycle_from_next",
+              "required key is missing (bandwidth from the next level into " +
+                  C.Name + ")");
+    Out.push_back(std::move(C));
+  }
+  for (size_t I = 1; I < Out.size(); ++I) {
+    if (Out[I].SizeBytes && Out[I].SizeBytes <= Out[I - 1].SizeBytes)
+      R.warning(N[I]["size"], "caches." + Out[I].Name + ".size",
+                "is not larger than " + Out[I - 1].Name);
+    if (Out[I].LineBytes && Out[I].LineBytes != Out[0].LineBytes)
+      R.warning(N[I]["line"], "caches." + Out[I].Name + ".line",
+                "differs from L1's line size; traffic is counted in " +
+                    std::to_string(Out[0].LineBytes) + " B lines");
+  }
+}
+
+void readSources(Reader &R, const YAML::Node &N, std::vector<SourceRef> &Out) {
+  if (!N.IsSequence() || N.size() == 0) {
+    R.error(N, "sources", "expected a non-empty list; every number needs a source");
+    return;
+  }
+  for (size_t I = 0; I < N.size(); ++I) {
+    const YAML::Node E = N[I];
+    std::string P = "sources." + std::to_string(I);
+    if (!R.checkMap(E, P, {"id", "cite", "covers"}))
+      continue;
+    SourceRef S;
+    S.Id = R.str(E, "id", P, true).value_or("");
+    S.Cite = R.str(E, "cite", P, true).value_or("");
+    YAML::Node Cov = R.child(E, "covers", P, true);
+    if (Cov.IsDefined() && !Cov.IsNull()) {
+      if (!Cov.IsSequence()) {
+        R.error(Cov, P + ".covers", "expected a list of key paths");
+      } else {
+        for (const auto &C : Cov)
+          if (C.IsScalar())
+            S.Covers.push_back(C.Scalar());
+          else
+            R.error(C, P + ".covers", "expected a key path such as caches.L1.size");
+      }
+    }
+    Out.push_back(std::move(S));
+  }
+}
+
+/// Applies one --set override to the tree. Caches are addressed by name.
+bool applySet(Reader &R, YAML::Node Root, const std::string &Set) {
+  std::vector<std::string> Path;
+  std::string Value;
+  MachineDiag D;
+  D.File = "--set " + Set;
+  if (!splitSet(Set, Path, Value)) {
+    D.Message = "expected key.path=value, e.g. caches.L2.size=2MiB";
+    R.Diags.push_back(D);
+    ++R.Errors;
+    return false;
+  }
+  YAML::Node ValueNode;
+  try {
+    ValueNode = YAML::Load(Value);
+  } catch (const YAML::Exception &E) {
+    D.Message = "value is not valid YAML: " + E.msg;
+    R.Diags.push_back(D);
+    ++R.Errors;
+    return false;
+  }
+  YAML::Node Cur = Root;
+  std::string Dotted;
+  for (size_t I = 0; I < Path.size(); ++I) {
+    const std::string &Seg = Path[I];
+    Dotted = Reader::join(Dotted, Seg);
+    bool Last = I + 1 == Path.size();
+    if (Cur.IsSequence()) {
+      YAML::Node Found;
+      std::string Names;
+      for (YAML::Node E : Cur) {
+        if (E.IsMap() && E["name"].IsScalar()) {
+          if (E["name"].Scalar() == Seg)
+            Found = E;
+          Names += (Names.empty() ? "" : ", ") + E["name"].Scalar();
+        }
+      }
+      if (!Found.IsDefined()) {
+        D.Key = Dotted;
+        D.Message = "no entry named '" + Seg + "' (have: " + Names + ")";
+        R.Diags.push_back(D);
+        ++R.Errors;
+        return false;
+      }
+      if (Last) {
+        D.Key = Dotted;
+        D.Message = "cannot replace a whole list entry; set one of its keys";
+        R.Diags.push_back(D);
+        ++R.Errors;
+        return false;
+      }
+      Cur.reset(Found);
+      continue;
+    }
+    if (!Cur.IsMap()) {
+      D.Key = Dotted;
+      D.Message = "'" + Seg + "' is not inside a mapping";
+      R.Diags.push_back(D);
+      ++R.Errors;
+      return false;
+    }
+    if (Last) {
+      Cur[Seg] = ValueNode;
+    } else {
+      YAML::Node Next = Cur[Seg];
+      if (!Next.IsDefined() || Next.IsNull())
+        Cur[Seg] = YAML::Node(YAML::NodeType::Map);
+      YAML::Node Tmp = Cur[Seg];
+      Cur.reset(Tmp);
+    }
+  }
+  R.SetOrigins[Dotted] = Set;
+  return true;
+}
+
+} // namespace
+
+MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
+                                               const std::string &FileName,
+                                               const std::vector<std::string> &Sets) {
+  MachineLoadResult Result;
+  Reader R(FileName, Result.Diags);
+  YAML::Node Root;
+  try {
+    Root = YAML::Load(Text);
+  } catch (const YAML::ParserException &E) {
+    MachineDiag D;
+    D.File = FileName;
+    D.Line = E.mark.line >= 0 ? E.mark.line + 1 : 0;
+    D.Column = E.mark.column >= 0 ? E.mark.column + 1 : 0;
+    D.Message = "malformed YAML: " + E.msg;
+    Result.Diags.push_back(D);
+    return Result;
+  } catch (const YAML::Exception &E) {
+    MachineDiag D;
+    D.File = FileName;
+    D.Message = "malformed YAML: " + E.msg;
+    Result.Diags.push_back(D);
+    return Result;
+  }
+  if (!Root.IsMap()) {
+    MachineDiag D;
+    D.File = FileName;
+    D.Message = Root.IsNull() ? "the file is empty; expected a machine model "
+                                "mapping (name, llvm, clock_ghz, core, caches, "
+                                "memory, sources)"
+                              : "expected a mapping at the top level";
+    Result.Diags.push_back(D);
+    return Result;
+  }
+
+  MachineModel M;
+  M.File = FileName;
+  try {
+    for (const std::string &S : Sets)
+      if (applySet(R, Root, S))
+        M.Overrides.push_back(S);
+    if (R.failed())
+      return Result;
+
+    R.checkMap(Root, "", {"name", "aliases", "llvm", "clock_ghz",
+                          "cores_per_socket", "sockets", "core", "caches",
+                          "memory", "ecm", "cpuid", "sources"});
+    M.Name = R.str(Root, "name", "", true).value_or("");
+    if (YAML::Node A = R.child(Root, "aliases", "", false); A.IsDefined() && !A.IsNull()) {
+      if (!A.IsSequence())
+        R.error(A, "aliases", "expected a list of short names");
+      else
+        for (const auto &E : A)
+          if (E.IsScalar())
+            M.Aliases.push_back(E.Scalar());
+    }
+    YAML::Node L = R.child(Root, "llvm", "", true);
+    if (L.IsDefined() && !L.IsNull() && R.checkMap(L, "llvm", {"triple", "cpu"})) {
+      M.Triple = R.str(L, "triple", "llvm", true).value_or("");
+      M.Cpu = R.str(L, "cpu", "llvm", true).value_or("");
+      std::string Err;
+      if (!M.Triple.empty() && !M.Cpu.empty() && !checkLLVMCpu(M.Triple, M.Cpu, Err))
+        R.error(L["cpu"], "llvm.cpu", Err);
+    }
+    M.ClockGHz = R.num(Root, "clock_ghz", "", true).value_or(0);
+    M.CoresPerSocket = R.count(Root, "cores_per_socket", "", true).value_or(0);
+    M.Sockets = R.count(Root, "sockets", "", false).value_or(1);
+    if (YAML::Node C = R.child(Root, "core", "", true); C.IsDefined() && !C.IsNull())
+      readCore(R, C, M.Core);
+    if (YAML::Node C = R.child(Root, "caches", "", true); C.IsDefined() && !C.IsNull())
+      readCaches(R, C, M.Caches);
+    YAML::Node Mem = R.child(Root, "memory", "", true);
+    if (Mem.IsDefined() && !Mem.IsNull() &&
+        R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs", "latency_ns",
+                                   "channels"})) {
+      M.Memory.BandwidthGBs = R.num(Mem, "bandwidth_gbs", "memory", true).value_or(0);
+      M.Memory.SustainedGBs = R.num(Mem, "sustained_gbs", "memory", false);
+      M.Memory.LatencyNs = R.num(Mem, "latency_ns", "memory", false);
+      M.Memory.Channels = R.count(Mem, "channels", "memory", false);
+      if (M.Memory.SustainedGBs && *M.Memory.SustainedGBs > M.Memory.BandwidthGBs)
+        R.error(Mem["sustained_gbs"], "memory.sustained_gbs",
+                "sustained bandwidth exceeds the theoretical bandwidth_gbs");
+    }
+    if (YAML::Node E = R.child(Root, "ecm", "", false); E.IsDefined() && !E.IsNull()) {
+      if (R.checkMap(E, "ecm", {"overlap"}))
+        if (auto O = R.choice<std::string>(E, "overlap", "ecm",
+                                           {{"none", "none"}, {"full", "full"}}))
+          M.EcmOverlap = *O;
+    }
+    if (YAML::Node C = R.child(Root, "cpuid", "", false); C.IsDefined() && !C.IsNull()) {
+      if (R.checkMap(C, "cpuid", {"vendor", "family", "models"})) {
+        CpuidMatch Match;
+        Match.Vendor = R.str(C, "vendor", "cpuid", true).value_or("");
+        Match.Family = R.count(C, "family", "cpuid", true).value_or(0);
+        YAML::Node Models = R.child(C, "models", "cpuid", true);
+        if (Models.IsSequence()) {
+          for (const auto &E : Models) {
+            unsigned long long V;
+            if (E.IsScalar() && !llvm::StringRef(E.Scalar()).getAsInteger(0, V))
+              Match.Models.push_back(unsigned(V));
+            else
+              R.error(E, "cpuid.models", "expected an integer such as 0x3f");
+          }
+        } else if (Models.IsDefined()) {
+          R.error(Models, "cpuid.models", "expected a list of model numbers");
+        }
+        M.Cpuid = Match;
+      }
+    }
+    if (YAML::Node S = R.child(Root, "sources", "", true); S.IsDefined() && !S.IsNull())
+      readSources(R, S, M.Sources);
+  } catch (const YAML::Exception &E) {
+    MachineDiag D;
+    D.File = FileName;
+    D.Message = std::string("malformed machine model: ") + E.what();
+    Result.Diags.push_back(D);
+    return Result;
+  }
+
+  // Every number must name its source; overridden values are hypothetical and
+  // are covered by the override itself.
+  for (const auto &[P, Node] : R.NumericPaths) {
+    if (R.overrideFor(P))
+      continue;
+    bool Covered = false;
+    for (const SourceRef &S : M.Sources)
+      for (const std::string &Pat : S.Covers)
+        Covered |= matchesPattern(Pat, P);
+    if (!Covered)
+      R.warning(Node, P, "no entry in 'sources' covers this number");
+  }
+
+  if (!R.failed())
+    Result.Model = std::move(M);
+  return Result;
+}
+
+MachineLoadResult perfmodel::loadMachineModel(const std::string &File,
+                                              const std::vector<std::string> &Sets) {
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (!Buf) {
+    MachineLoadResult R;
+    R.Diags.push_back({MachineDiag::Kind::Error, File, 0, 0, "",
+                       "cannot read machine file: " + Buf.getError().message()});
+    return R;
+  }
+  return parseMachineModel((*Buf)->getBuffer().str(), File, Sets);
+}

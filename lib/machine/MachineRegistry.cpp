@@ -1,0 +1,143 @@
+//===- MachineRegistry.cpp - Find machine files --------------------------===//
+#include "perfmodel/MachineRegistry.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <set>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
+using namespace perfmodel;
+
+std::optional<HostCpu> perfmodel::detectHostCpu() {
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned A, B, C, D;
+  if (!__get_cpuid(0, &A, &B, &C, &D))
+    return std::nullopt;
+  HostCpu H;
+  char Vendor[13] = {};
+  memcpy(Vendor, &B, 4);
+  memcpy(Vendor + 4, &D, 4);
+  memcpy(Vendor + 8, &C, 4);
+  H.Vendor = Vendor;
+  __get_cpuid(1, &A, &B, &C, &D);
+  unsigned BaseFamily = (A >> 8) & 0xf, BaseModel = (A >> 4) & 0xf;
+  unsigned ExtFamily = (A >> 20) & 0xff, ExtModel = (A >> 16) & 0xf;
+  H.Family = BaseFamily == 0xf ? BaseFamily + ExtFamily : BaseFamily;
+  H.Model = (BaseFamily == 0x6 || BaseFamily == 0xf) ? (ExtModel << 4) | BaseModel
+                                                      : BaseModel;
+  unsigned MaxExt = __get_cpuid_max(0x80000000, nullptr);
+  if (MaxExt >= 0x80000004) {
+    char Brand[49] = {};
+    for (unsigned I = 0; I < 3; ++I) {
+      __get_cpuid(0x80000002 + I, &A, &B, &C, &D);
+      memcpy(Brand + 16 * I, &A, 4);
+      memcpy(Brand + 16 * I + 4, &B, 4);
+      memcpy(Brand + 16 * I + 8, &C, 4);
+      memcpy(Brand + 16 * I + 12, &D, 4);
+    }
+    H.Brand = llvm::StringRef(Brand).trim().str();
+  }
+  return H;
+#else
+  return std::nullopt;
+#endif
+}
+
+std::vector<std::string> perfmodel::machineSearchPath() {
+  std::vector<std::string> Dirs;
+  if (const char *Env = std::getenv("PERFMODEL_MACHINE_PATH")) {
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    llvm::StringRef(Env).split(Parts, ':', -1, false);
+    for (llvm::StringRef P : Parts)
+      Dirs.push_back(P.str());
+  }
+  std::string Exe = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  if (!Exe.empty()) {
+    llvm::SmallString<256> Share(llvm::sys::path::parent_path(
+        llvm::sys::path::parent_path(Exe)));
+    llvm::sys::path::append(Share, "share", "perfmodel", "machine-models");
+    Dirs.push_back(std::string(Share));
+  }
+#ifdef PERFMODEL_SOURCE_MACHINE_DIR
+  Dirs.push_back(PERFMODEL_SOURCE_MACHINE_DIR);
+#endif
+  return Dirs;
+}
+
+std::vector<std::string> perfmodel::listMachineFiles() {
+  std::vector<std::string> Files;
+  std::set<std::string> Stems;
+  for (const std::string &Dir : machineSearchPath()) {
+    std::error_code EC;
+    std::vector<std::string> Here;
+    for (llvm::sys::fs::directory_iterator It(Dir, EC), End; !EC && It != End;
+         It.increment(EC)) {
+      llvm::StringRef P = It->path();
+      if (P.ends_with(".yml") || P.ends_with(".yaml"))
+        Here.push_back(P.str());
+    }
+    std::sort(Here.begin(), Here.end());
+    for (const std::string &F : Here)
+      if (Stems.insert(llvm::sys::path::stem(F).str()).second)
+        Files.push_back(F);
+  }
+  return Files;
+}
+
+std::string perfmodel::resolveMachine(const std::string &NameOrPath) {
+  if (llvm::sys::fs::exists(NameOrPath))
+    return NameOrPath;
+  // A path-like name that does not exist is not looked up by alias.
+  if (NameOrPath.find('/') != std::string::npos)
+    return "";
+  std::vector<std::string> Files = listMachineFiles();
+  for (const std::string &F : Files)
+    if (llvm::sys::path::stem(F) == NameOrPath)
+      return F;
+  for (const std::string &F : Files) {
+    MachineLoadResult R = loadMachineModel(F);
+    if (!R.ok())
+      continue;
+    const auto &A = R.Model->Aliases;
+    if (std::find(A.begin(), A.end(), NameOrPath) != A.end())
+      return F;
+  }
+  return "";
+}
+
+std::string perfmodel::machineForHost(const HostCpu &Host) {
+  for (const std::string &F : listMachineFiles()) {
+    MachineLoadResult R = loadMachineModel(F);
+    if (!R.ok() || !R.Model->Cpuid)
+      continue;
+    const CpuidMatch &C = *R.Model->Cpuid;
+    if (C.Vendor == Host.Vendor && C.Family == Host.Family &&
+        std::find(C.Models.begin(), C.Models.end(), Host.Model) != C.Models.end())
+      return F;
+  }
+  return "";
+}
+
+std::string perfmodel::defaultMachine(std::string &Note) {
+  std::string HostDesc = "unknown CPU";
+  if (auto Host = detectHostCpu()) {
+    if (std::string F = machineForHost(*Host); !F.empty()) {
+      Note = "machine: host model " + llvm::sys::path::filename(F).str() +
+             " (matched by CPUID)";
+      return F;
+    }
+    char Buf[64];
+    snprintf(Buf, sizeof(Buf), "family 0x%x model 0x%x", Host->Family, Host->Model);
+    HostDesc = (Host->Brand.empty() ? Host->Vendor : Host->Brand) + ", " + Buf;
+  }
+  Note = "machine: no model for this host (" + HostDesc +
+         "); using Haswell-EP E5-2680 v3. Choose one with -m.";
+  return resolveMachine("haswell-ep-e5-2680v3");
+}

@@ -1,0 +1,142 @@
+//===- MachineModel.h - Validated machine description ----------*- C++ -*-===//
+//
+// The machine model is plain data loaded from a YAML file (see
+// docs/machine-model.md). Every later stage reads it; nothing writes it back.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_MACHINEMODEL_H
+#define PERFMODEL_MACHINEMODEL_H
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+/// A user-fixable problem in a machine file or a --set override.
+struct MachineDiag {
+  enum class Kind { Error, Warning } Severity = Kind::Error;
+  std::string File;  ///< file path, or "--set" for command-line overrides
+  unsigned Line = 0; ///< 1-based, 0 when unknown
+  unsigned Column = 0;
+  std::string Key; ///< dotted key path, e.g. "caches.L2.size"
+  std::string Message;
+  /// "file:line:col: error: caches.L2.size: message"
+  std::string str() const;
+};
+
+struct InstructionOverride {
+  std::string Form;                  ///< e.g. "vdivpd ymm"
+  std::optional<double> LatencyCy;   ///< result latency in cycles
+  std::optional<double> Uops;        ///< micro-ops issued
+  std::map<std::string, double> Ports; ///< port name -> cycles occupied
+};
+
+struct CoreModel {
+  unsigned IssueWidth = 0;   ///< micro-ops issued per cycle
+  unsigned SimdBits = 0;     ///< widest vector register
+  unsigned FmaUnits = 0;     ///< 0 means no FMA
+  double PeakFlopsPerCycleDouble = 0;
+  double PeakFlopsPerCycleSingle = 0;
+  unsigned LoadsPerCycle = 0;
+  double LoadBytesPerCycle = 0;  ///< L1 -> registers, all load ports together
+  unsigned StoresPerCycle = 0;
+  double StoreBytesPerCycle = 0; ///< registers -> L1
+  std::vector<InstructionOverride> Overrides;
+};
+
+enum class CachePolicy { Inclusive, NonInclusive, Victim };
+enum class PrefetchKind { None, NextLine, Stream };
+
+struct CacheLevel {
+  std::string Name;       ///< "L1", "L2", ...
+  uint64_t SizeBytes = 0; ///< per instance (per core unless SharedBy > 1)
+  unsigned Ways = 0;
+  unsigned LineBytes = 0;
+  double LatencyCy = 0;
+  /// Sustained bytes per cycle from the next level out into this one. For the
+  /// last level the link to memory comes from MemoryModel instead.
+  std::optional<double> BytesPerCycleFromNext;
+  unsigned SharedBy = 1;
+  CachePolicy Policy = CachePolicy::Inclusive;
+  PrefetchKind Prefetch = PrefetchKind::None;
+  bool WriteAllocate = true;
+
+  uint64_t sets() const { return SizeBytes / (uint64_t(Ways) * LineBytes); }
+};
+
+struct MemoryModel {
+  double BandwidthGBs = 0;              ///< theoretical peak, 1e9 B/s
+  std::optional<double> SustainedGBs;   ///< measured (STREAM-like), if known
+  std::optional<double> LatencyNs;
+  std::optional<unsigned> Channels;
+
+  /// The bandwidth models should use: sustained when known.
+  double effectiveGBs() const { return SustainedGBs ? *SustainedGBs : BandwidthGBs; }
+};
+
+struct CpuidMatch {
+  std::string Vendor; ///< "GenuineIntel", "AuthenticAMD"
+  unsigned Family = 0;
+  std::vector<unsigned> Models;
+};
+
+struct SourceRef {
+  std::string Id;
+  std::string Cite;                ///< where the numbers come from
+  std::vector<std::string> Covers; ///< key-path patterns, '*' matches one segment
+};
+
+struct MachineModel {
+  std::string Name;
+  std::string File; ///< where it was loaded from
+  std::vector<std::string> Aliases;
+  std::string Triple;
+  std::string Cpu; ///< LLVM CPU name, also used for -march/-mcpu
+  double ClockGHz = 0;
+  unsigned CoresPerSocket = 0;
+  unsigned Sockets = 1;
+  CoreModel Core;
+  std::vector<CacheLevel> Caches; ///< from the core outwards
+  MemoryModel Memory;
+  std::string EcmOverlap = "none";
+  std::optional<CpuidMatch> Cpuid;
+  std::vector<SourceRef> Sources;
+  std::vector<std::string> Overrides; ///< the --set strings applied, in order
+
+  /// Peak flop/s per cycle for the given element size (4 = single, else double).
+  double peakFlopsPerCycle(unsigned ElementBytes) const {
+    return ElementBytes == 4 ? Core.PeakFlopsPerCycleSingle
+                             : Core.PeakFlopsPerCycleDouble;
+  }
+  const CacheLevel *cache(const std::string &LevelName) const;
+};
+
+struct MachineLoadResult {
+  std::optional<MachineModel> Model; ///< set only when there are no errors
+  std::vector<MachineDiag> Diags;    ///< errors and warnings, in file order
+  bool ok() const { return Model.has_value(); }
+};
+
+/// Loads and validates FILE, applying "path=value" overrides (--set) first.
+MachineLoadResult loadMachineModel(const std::string &File,
+                                   const std::vector<std::string> &Sets = {});
+/// Same, from text already in memory; FileName is used in diagnostics only.
+MachineLoadResult parseMachineModel(const std::string &Text,
+                                    const std::string &FileName,
+                                    const std::vector<std::string> &Sets = {});
+
+/// Parses "32KiB", "1.5MiB", "64B". Binary units only; a bare number is an
+/// error because it is ambiguous. Returns an error message on failure.
+std::optional<uint64_t> parseByteSize(const std::string &Text, std::string &Error);
+/// Formats bytes with the largest binary unit that divides them exactly.
+std::string formatByteSize(uint64_t Bytes);
+
+/// True when LLVM 19 knows CPU for TRIPLE; otherwise fills Error.
+bool checkLLVMCpu(const std::string &Triple, const std::string &Cpu, std::string &Error);
+
+} // namespace perfmodel
+
+#endif

@@ -1,0 +1,43 @@
+//===- MachineRegistry.h - Find machine files by name or host --*- C++ -*-===//
+#ifndef PERFMODEL_MACHINEREGISTRY_H
+#define PERFMODEL_MACHINEREGISTRY_H
+
+#include "perfmodel/MachineModel.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct HostCpu {
+  std::string Vendor;
+  unsigned Family = 0; ///< display family (base + extended)
+  unsigned Model = 0;  ///< display model (base + extended)
+  std::string Brand;
+};
+
+/// Reads CPUID on x86-64; nullopt elsewhere.
+std::optional<HostCpu> detectHostCpu();
+
+/// Directories searched for machine files, in order: $PERFMODEL_MACHINE_PATH
+/// (colon separated), the installed share directory, the source tree.
+std::vector<std::string> machineSearchPath();
+
+/// All *.yml / *.yaml files on the search path (first occurrence of a name wins).
+std::vector<std::string> listMachineFiles();
+
+/// Resolves -m NAME: an existing path, a file stem ("haswell-ep-e5-2680v3"),
+/// or an alias listed in a file ("hsw"). Empty when nothing matches.
+std::string resolveMachine(const std::string &NameOrPath);
+
+/// The machine file whose cpuid block matches HOST, if any.
+std::string machineForHost(const HostCpu &Host);
+
+/// The file used when the user names none: the host's model when one exists,
+/// otherwise Haswell-EP. Note is set to a one-line explanation of the choice.
+std::string defaultMachine(std::string &Note);
+
+} // namespace perfmodel
+
+#endif

@@ -1,0 +1,59 @@
+//===- Roofline.h - Naive traffic and the hierarchical Roofline -*- C++ -*-===//
+//
+// Until the cache model exists every reference is assumed to cross every
+// level once (no reuse in caches), plus the write-allocate fill of stores
+// beyond L1. The Roofline bound for data in level X is the smallest of the
+// compute peak and AI x bandwidth of each link between X and the registers.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_ROOFLINE_H
+#define PERFMODEL_ROOFLINE_H
+
+#include "perfmodel/KernelIR.h"
+#include "perfmodel/MachineModel.h"
+
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct NaiveTraffic {
+  double LoadBytes = 0;          ///< per source iteration, every read once
+  double StoreBytes = 0;         ///< every written reference once
+  double WriteAllocateBytes = 0; ///< stored lines read first (not read by the loop)
+  double l1Bytes() const { return LoadBytes + StoreBytes; }
+  double beyondL1Bytes() const { return LoadBytes + StoreBytes + WriteAllocateBytes; }
+};
+
+NaiveTraffic naiveTraffic(const LoopKernel &K, const MachineModel &M);
+
+/// One link of the memory hierarchy, as the data of one level reaches the core.
+struct RooflineLink {
+  std::string Level;    ///< where the data lives: "L1", "L2", ..., "MEM"
+  std::string Link;     ///< "L1-reg", "L2-L1", ..., "MEM-L3"
+  double BytesPerIt = 0;
+  double Intensity = 0;     ///< flop per byte over this link
+  double BandwidthGBs = 0;  ///< sustained rate of the link for this traffic mix
+  double CyclesPerIt = 0;   ///< time the link needs per iteration
+  double RoofGFlops = 0;    ///< Intensity x Bandwidth
+  double BoundGFlops = 0;   ///< data in Level: min(peak, every roof up to here)
+  std::string Binding;      ///< "compute peak" or the link that binds
+  double BoundCyclesPerIt = 0; ///< the same bound as cycles per iteration
+};
+
+struct RooflineResult {
+  double FlopsPerIt = 0;
+  std::string Precision;   ///< "double", "single", "none"
+  double PeakGFlops = 0;
+  double PeakCyclesPerIt = 0; ///< flops / peak flops per cycle
+  double RidgeIntensity = 0;  ///< peak / memory bandwidth
+  NaiveTraffic Traffic;
+  std::vector<RooflineLink> Levels; ///< L1 first, memory last
+  std::vector<std::string> Notes;
+};
+
+RooflineResult naiveRoofline(const LoopKernel &K, const MachineModel &M);
+
+} // namespace perfmodel
+
+#endif

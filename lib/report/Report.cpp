@@ -1,0 +1,412 @@
+//===- Report.cpp - Text and JSON views of an analysis -------------------===//
+#include "perfmodel/Report.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace perfmodel;
+
+std::string perfmodel::formatNumber(double V, int Sig) {
+  if (std::isinf(V))
+    return V > 0 ? "inf" : "-inf";
+  if (std::isnan(V))
+    return "n/a";
+  if (V == 0)
+    return "0";
+  double A = std::fabs(V);
+  int Digits = A >= 1 ? Sig - 1 - int(std::floor(std::log10(A))) : Sig - 1 - int(std::floor(std::log10(A)));
+  Digits = std::max(0, std::min(Digits, 9));
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "%.*f", Digits, V);
+  std::string S = Buf;
+  if (S.find('.') != std::string::npos) {
+    while (S.back() == '0')
+      S.pop_back();
+    if (S.back() == '.')
+      S.pop_back();
+  }
+  return S;
+}
+
+std::optional<int64_t> perfmodel::tripCount(const LoopLevel &L,
+                                            const std::map<std::string, int64_t> &B) {
+  auto Lo = L.Lower.evaluate(B), Hi = L.Upper.evaluate(B);
+  if (!Lo || !Hi)
+    return std::nullopt;
+  int64_t Span = *Hi - *Lo;
+  if (Span <= 0)
+    return 0;
+  int64_t Step = L.Step < 0 ? -L.Step : L.Step;
+  return (Span + Step - 1) / Step;
+}
+
+namespace {
+
+const char *originName(Parameter::Origin O) {
+  switch (O) {
+  case Parameter::Origin::CommandLine:
+    return "command-line";
+  case Parameter::Origin::Source:
+    return "source";
+  case Parameter::Origin::Default:
+    return "default";
+  }
+  return "default";
+}
+
+/// A left-aligned text table: the first row is the header.
+void printTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::string>> &Rows,
+                unsigned Indent, const std::vector<bool> &RightAlign = {}) {
+  std::vector<size_t> W;
+  for (const auto &Row : Rows)
+    for (size_t I = 0; I < Row.size(); ++I) {
+      if (W.size() <= I)
+        W.push_back(0);
+      W[I] = std::max(W[I], Row[I].size());
+    }
+  for (const auto &Row : Rows) {
+    std::string Line(Indent, ' ');
+    for (size_t I = 0; I < Row.size(); ++I) {
+      bool Right = I < RightAlign.size() && RightAlign[I];
+      std::string Pad(W[I] - Row[I].size(), ' ');
+      Line += Right ? Pad + Row[I] : Row[I] + (I + 1 < Row.size() ? Pad : "");
+      if (I + 1 < Row.size())
+        Line += "  ";
+    }
+    while (!Line.empty() && Line.back() == ' ')
+      Line.pop_back();
+    OS << Line << "\n";
+  }
+}
+
+std::string flopBreakdown(const FlopCounts &F) {
+  std::string S;
+  auto Add = [&](unsigned N, const char *What) {
+    if (!N)
+      return;
+    S += (S.empty() ? "" : ", ") + std::to_string(N) + " " + What;
+  };
+  Add(F.Add, "add");
+  Add(F.Mul, "mul");
+  Add(F.Div, "div");
+  Add(F.Sqrt, "sqrt");
+  Add(F.Other, "math call");
+  if (F.FmaContractible)
+    S += "; " + std::to_string(F.FmaContractible) + " FMA-contractible";
+  return S;
+}
+
+std::string nestLine(const LoopLevel &L, const std::map<std::string, int64_t> &B) {
+  std::string S = "for " + L.Var + " in [" + L.Lower.str() + ", " + L.Upper.str() + ")";
+  if (L.Step != 1)
+    S += " step " + std::to_string(L.Step);
+  if (auto T = tripCount(L, B))
+    S += "  (" + std::to_string(*T) + " iterations)";
+  if (!L.Pragma.empty())
+    S += "  #pragma " + L.Pragma;
+  return S;
+}
+
+std::string displayPath(const std::string &P) { return P; }
+
+} // namespace
+
+void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
+  const KernelIR &IR = *R.IR;
+  const MachineModel &M = *R.Machine;
+  OS << "perfmodel analyze " << displayPath(IR.File) << "\n";
+  OS << "machine: " << M.Name << " (" << llvm::sys::path::filename(M.File) << "), "
+     << formatNumber(M.ClockGHz) << " GHz, " << M.Cpu << "\n";
+  for (const std::string &S : M.Overrides)
+    OS << "  hypothetical: --set " << S << "\n";
+  if (!IR.Parameters.empty()) {
+    OS << "parameters:";
+    for (const auto &[Name, P] : IR.Parameters)
+      OS << " " << Name << "=" << (P.Value ? std::to_string(*P.Value) : "?") << " ("
+         << originName(P.From) << (P.Where.empty() ? "" : " " + P.Where) << ")";
+    OS << "\n";
+  }
+  for (const std::string &N : R.Notes)
+    OS << "note: " << N << "\n";
+  for (const std::string &N : IR.Notes)
+    OS << "note: " << N << "\n";
+  if (R.Loops.empty())
+    OS << "\nno loops found in " << displayPath(IR.File) << "\n";
+
+  auto Bindings = IR.bindings();
+  unsigned Id = 0;
+  for (const LoopReport &LR : R.Loops) {
+    const LoopKernel &K = *LR.Loop;
+    OS << "\n[" << ++Id << "] " << K.Loc.str() << "  in " << K.Function << "\n";
+    if (!K.Modelled) {
+      OS << "    not modelled: " << K.Reason << "\n";
+      for (const std::string &N : K.Notes)
+        OS << "    note: " << N << "\n";
+      continue;
+    }
+    for (size_t I = 0; I < K.Nest.size(); ++I)
+      OS << "    " << (I == 0 ? "nest:  " : "       ") << std::string(2 * I, ' ')
+         << nestLine(K.Nest[I], Bindings) << "\n";
+    OS << "    flops/it: " << K.flops();
+    if (K.Double.total())
+      OS << "  double: " << flopBreakdown(K.Double);
+    if (K.Single.total())
+      OS << "  single: " << flopBreakdown(K.Single);
+    OS << "\n";
+    if (!K.Reductions.empty()) {
+      OS << "    carried: ";
+      for (size_t I = 0; I < K.Reductions.size(); ++I)
+        OS << (I ? ", " : "") << K.Reductions[I];
+      OS << " (reduction across iterations)\n";
+    }
+    if (!K.Accesses.empty()) {
+      std::vector<std::vector<std::string>> Rows = {
+          {"access", "mode", "bytes", "array", "offset (elements)", ""}};
+      for (const Access &A : K.Accesses) {
+        std::string Mode = A.Read && A.Write ? "RW" : A.Write ? "W" : "R";
+        std::string Off = A.Linear ? A.Linear->str() : "";
+        std::string Extra;
+        if (A.Indirect)
+          Extra = "indirect via " + A.IndirectVia;
+        else if (!A.NonAffine.empty())
+          Extra = "not affine";
+        Rows.push_back({A.Text, Mode, std::to_string(A.ElementBytes), A.Array, Off, Extra});
+      }
+      printTable(OS, Rows, 4, {false, false, true, false, false, false});
+    }
+    if (LR.Roofline) {
+      const RooflineResult &RF = *LR.Roofline;
+      const NaiveTraffic &T = RF.Traffic;
+      OS << "    bytes/it: " << formatNumber(T.LoadBytes) << " loaded + "
+         << formatNumber(T.StoreBytes) << " stored = " << formatNumber(T.l1Bytes())
+         << " B at L1; " << formatNumber(T.beyondL1Bytes()) << " B beyond L1 with "
+         << formatNumber(T.WriteAllocateBytes)
+         << " B write-allocate (naive: every reference once, no cache reuse)\n";
+      OS << "    Roofline (" << RF.Precision << " peak " << formatNumber(RF.PeakGFlops)
+         << " GFLOP/s, ridge " << formatNumber(RF.RidgeIntensity)
+         << " flop/B at memory):\n";
+      std::vector<std::vector<std::string>> Rows = {{"data in", "link", "B/it", "flop/B",
+                                                     "GB/s", "roof GF/s", "bound GF/s",
+                                                     "cy/it", "binding"}};
+      for (const RooflineLink &L : RF.Levels)
+        Rows.push_back({L.Level, L.Link, formatNumber(L.BytesPerIt),
+                        formatNumber(L.Intensity), formatNumber(L.BandwidthGBs),
+                        formatNumber(L.RoofGFlops), formatNumber(L.BoundGFlops),
+                        formatNumber(L.BoundCyclesPerIt), L.Binding});
+      printTable(OS, Rows, 6, {false, false, true, true, true, true, true, true, false});
+      if (!RF.Levels.empty()) {
+        const RooflineLink &Mem = RF.Levels.back();
+        OS << "    bound: data in memory -> " << formatNumber(Mem.BoundGFlops)
+           << " GFLOP/s (" << formatNumber(Mem.BoundCyclesPerIt) << " cy/it), "
+           << (Mem.Binding == "compute peak" ? "compute-bound"
+                                             : "bandwidth-bound on " + Mem.Binding)
+           << "\n";
+      }
+      for (const std::string &N : RF.Notes)
+        OS << "    note: " << N << "\n";
+    }
+    for (const std::string &N : K.Notes)
+      OS << "    note: " << N << "\n";
+  }
+}
+
+namespace {
+
+llvm::json::Value num(double V) {
+  if (!std::isfinite(V))
+    return nullptr;
+  // Round to 6 significant digits so golden files do not churn on last bits.
+  if (V == 0)
+    return 0.0;
+  double Scale = std::pow(10.0, 5 - int(std::floor(std::log10(std::fabs(V)))));
+  return std::round(V * Scale) / Scale;
+}
+
+llvm::json::Object flopsJSON(const FlopCounts &F) {
+  return llvm::json::Object{{"add", F.Add},     {"mul", F.Mul},
+                            {"div", F.Div},     {"sqrt", F.Sqrt},
+                            {"other", F.Other}, {"fma_contractible", F.FmaContractible},
+                            {"total", F.total()}};
+}
+
+llvm::json::Object locJSON(const SourceLoc &L) {
+  return llvm::json::Object{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
+}
+
+} // namespace
+
+void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
+  using llvm::json::Array;
+  using llvm::json::Object;
+  using llvm::json::Value;
+  const KernelIR &IR = *R.IR;
+  const MachineModel &M = *R.Machine;
+  auto Bindings = IR.bindings();
+
+  Array Params;
+  for (const auto &[Name, P] : IR.Parameters) {
+    Object O{{"name", Name}, {"origin", originName(P.From)}};
+    O["value"] = P.Value ? Value(*P.Value) : Value(nullptr);
+    if (!P.Where.empty())
+      O["where"] = P.Where;
+    Params.push_back(std::move(O));
+  }
+  Array Notes;
+  for (const std::string &N : R.Notes)
+    Notes.push_back(N);
+  for (const std::string &N : IR.Notes)
+    Notes.push_back(N);
+
+  Array Loops;
+  unsigned Id = 0;
+  for (const LoopReport &LR : R.Loops) {
+    const LoopKernel &K = *LR.Loop;
+    Object L{{"id", ++Id},
+             {"function", K.Function},
+             {"location", locJSON(K.Loc)},
+             {"modelled", K.Modelled}};
+    L["reason"] = K.Modelled ? Value(nullptr) : Value(K.Reason);
+    Array Nest;
+    for (const LoopLevel &LL : K.Nest) {
+      Object N{{"var", LL.Var},
+               {"lower", LL.Lower.str()},
+               {"upper", LL.Upper.str()},
+               {"step", LL.Step},
+               {"location", locJSON(LL.Loc)}};
+      auto TC = tripCount(LL, Bindings);
+      N["trip_count"] = TC ? Value(*TC) : Value(nullptr);
+      N["pragma"] = LL.Pragma.empty() ? Value(nullptr) : Value(LL.Pragma);
+      Nest.push_back(std::move(N));
+    }
+    L["nest"] = std::move(Nest);
+    if (K.Modelled) {
+      L["flops"] = Object{{"total", K.flops()},
+                          {"double", flopsJSON(K.Double)},
+                          {"single", flopsJSON(K.Single)}};
+      Array Acc;
+      for (const Access &A : K.Accesses) {
+        Array Subs;
+        for (const Poly &P : A.Subscripts)
+          Subs.push_back(P.str());
+        Object O{{"array", A.Array},     {"text", A.Text},
+                 {"read", A.Read},       {"write", A.Write},
+                 {"bytes", A.ElementBytes}, {"stride_bytes", A.StrideBytes},
+                 {"field_offset", A.FieldOffset}, {"subscripts", std::move(Subs)},
+                 {"indirect", A.Indirect}, {"location", locJSON(A.Loc)}};
+        O["linear"] = A.Linear ? Value(A.Linear->str()) : Value(nullptr);
+        O["indirect_via"] = A.Indirect ? Value(A.IndirectVia) : Value(nullptr);
+        O["non_affine"] = A.NonAffine.empty() ? Value(nullptr) : Value(A.NonAffine);
+        Acc.push_back(std::move(O));
+      }
+      L["accesses"] = std::move(Acc);
+      Array Red;
+      for (const std::string &S : K.Reductions)
+        Red.push_back(S);
+      L["reductions"] = std::move(Red);
+    }
+    if (LR.Roofline) {
+      const RooflineResult &RF = *LR.Roofline;
+      L["traffic"] = Object{{"model", "naive"},
+                            {"load_bytes", num(RF.Traffic.LoadBytes)},
+                            {"store_bytes", num(RF.Traffic.StoreBytes)},
+                            {"write_allocate_bytes", num(RF.Traffic.WriteAllocateBytes)}};
+      Array Levels;
+      for (const RooflineLink &X : RF.Levels)
+        Levels.push_back(Object{{"level", X.Level},
+                                {"link", X.Link},
+                                {"bytes_per_it", num(X.BytesPerIt)},
+                                {"intensity", num(X.Intensity)},
+                                {"bandwidth_gbs", num(X.BandwidthGBs)},
+                                {"link_cy_per_it", num(X.CyclesPerIt)},
+                                {"roof_gflops", num(X.RoofGFlops)},
+                                {"bound_gflops", num(X.BoundGFlops)},
+                                {"bound_cy_per_it", num(X.BoundCyclesPerIt)},
+                                {"binding", X.Binding}});
+      Array RN;
+      for (const std::string &N : RF.Notes)
+        RN.push_back(N);
+      L["roofline"] = Object{{"precision", RF.Precision},
+                             {"flops_per_it", num(RF.FlopsPerIt)},
+                             {"peak_gflops", num(RF.PeakGFlops)},
+                             {"ridge_intensity", num(RF.RidgeIntensity)},
+                             {"levels", std::move(Levels)},
+                             {"notes", std::move(RN)}};
+    }
+    Array LN;
+    for (const std::string &N : K.Notes)
+      LN.push_back(N);
+    L["notes"] = std::move(LN);
+    Loops.push_back(std::move(L));
+  }
+
+  Array Sets;
+  for (const std::string &S : M.Overrides)
+    Sets.push_back(S);
+  Object Root{{"schema", "perfmodel-analysis"},
+              {"version", JsonSchemaVersion},
+              {"file", IR.File},
+              {"machine", Object{{"name", M.Name},
+                                 {"file", M.File},
+                                 {"llvm_cpu", M.Cpu},
+                                 {"clock_ghz", num(M.ClockGHz)},
+                                 {"overrides", std::move(Sets)}}},
+              {"parameters", std::move(Params)},
+              {"notes", std::move(Notes)},
+              {"loops", std::move(Loops)}};
+  OS << llvm::formatv("{0:2}", Value(std::move(Root))) << "\n";
+}
+
+void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
+  OS << M.Name << "\n";
+  OS << "  file:        " << M.File << "\n";
+  if (!M.Aliases.empty()) {
+    OS << "  aliases:    ";
+    for (const std::string &A : M.Aliases)
+      OS << " " << A;
+    OS << "\n";
+  }
+  OS << "  llvm:        " << M.Triple << ", -mcpu=" << M.Cpu << "\n";
+  OS << "  clock:       " << formatNumber(M.ClockGHz) << " GHz, " << M.CoresPerSocket
+     << " cores/socket x " << M.Sockets << " socket(s)\n";
+  const CoreModel &C = M.Core;
+  OS << "  core:        issue " << C.IssueWidth << "/cy, SIMD " << C.SimdBits
+     << " bit, " << C.FmaUnits << " FMA unit(s)\n";
+  OS << "  peak:        " << formatNumber(C.PeakFlopsPerCycleDouble) << " DP / "
+     << formatNumber(C.PeakFlopsPerCycleSingle) << " SP flop/cy = "
+     << formatNumber(C.PeakFlopsPerCycleDouble * M.ClockGHz) << " / "
+     << formatNumber(C.PeakFlopsPerCycleSingle * M.ClockGHz) << " GFLOP/s per core\n";
+  OS << "  L1 ports:    " << C.LoadsPerCycle << " loads (" << formatNumber(C.LoadBytesPerCycle)
+     << " B/cy) + " << C.StoresPerCycle << " store(s) (" << formatNumber(C.StoreBytesPerCycle)
+     << " B/cy)\n";
+  std::vector<std::vector<std::string>> Rows = {
+      {"cache", "size", "ways", "sets", "line", "latency", "from next", "shared", "policy",
+       "prefetch"}};
+  for (const CacheLevel &L : M.Caches) {
+    const char *Pol = L.Policy == CachePolicy::Inclusive      ? "inclusive"
+                      : L.Policy == CachePolicy::NonInclusive ? "non-inclusive"
+                                                              : "victim";
+    const char *Pf = L.Prefetch == PrefetchKind::None       ? "none"
+                     : L.Prefetch == PrefetchKind::NextLine ? "next-line"
+                                                            : "stream";
+    Rows.push_back({L.Name, formatByteSize(L.SizeBytes), std::to_string(L.Ways),
+                    std::to_string(L.sets()), std::to_string(L.LineBytes) + " B",
+                    formatNumber(L.LatencyCy) + " cy",
+                    L.BytesPerCycleFromNext ? formatNumber(*L.BytesPerCycleFromNext) + " B/cy"
+                                            : "-",
+                    std::to_string(L.SharedBy), Pol, Pf});
+  }
+  printTable(OS, Rows, 2);
+  OS << "  memory:      " << formatNumber(M.Memory.BandwidthGBs) << " GB/s theoretical";
+  if (M.Memory.SustainedGBs)
+    OS << ", " << formatNumber(*M.Memory.SustainedGBs) << " GB/s sustained";
+  if (M.Memory.Channels)
+    OS << ", " << *M.Memory.Channels << " channels";
+  if (M.Memory.LatencyNs)
+    OS << ", " << formatNumber(*M.Memory.LatencyNs) << " ns";
+  OS << "\n  ecm overlap: " << M.EcmOverlap << "\n";
+  OS << "  sources:\n";
+  for (const SourceRef &S : M.Sources)
+    OS << "    [" << S.Id << "] " << S.Cite << "\n";
+}

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# README demo command: install, build, and analyze the STREAM triad example.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+bash "$ROOT/scripts/build.sh"
+"${BUILD_DIR:-$ROOT/build}/bin/perfmodel" analyze "$ROOT/examples/triad.c" -D N=10000000 "$@"

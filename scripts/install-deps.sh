@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what perfmodel needs on Debian 12. Idempotent: when every package is
+# already installed it does nothing (no apt-get update, no network).
+set -euo pipefail
+
+PKGS=(
+  cmake ninja-build g++
+  llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools libomp-19-dev
+  libyaml-cpp-dev libgtest-dev libcli11-dev
+  hyperfine valgrind
+)
+
+missing=()
+for p in "${PKGS[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+
+echo "perfmodel: installing ${missing[*]}" >&2
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,278 @@
+//===- perfmodel - static performance model for loop kernels --------------===//
+//
+// A thin shell over the libraries: parse the command line, load the machine,
+// run the front end and the models, and hand the results to a view.
+//
+// Exit codes: 0 success, 1 the input could not be analysed (bad source, bad
+// machine file), 2 the command line is wrong.
+//
+//===----------------------------------------------------------------------===//
+#include "perfmodel/Frontend.h"
+#include "perfmodel/MachineModel.h"
+#include "perfmodel/MachineRegistry.h"
+#include "perfmodel/Report.h"
+#include "perfmodel/Roofline.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+
+using namespace perfmodel;
+
+namespace {
+
+constexpr int ExitOk = 0, ExitFailed = 1, ExitUsage = 2;
+
+int error(const std::string &Msg, int Code = ExitFailed) {
+  llvm::errs() << "perfmodel: error: " << Msg << "\n";
+  return Code;
+}
+
+/// Loads -m NAME|FILE (or the default) with --set overrides; prints problems.
+std::optional<MachineModel> loadMachine(const std::string &Name,
+                                        const std::vector<std::string> &Sets,
+                                        std::vector<std::string> &Notes) {
+  std::string File;
+  if (Name.empty()) {
+    std::string Note;
+    File = defaultMachine(Note);
+    Notes.push_back(Note);
+    if (File.empty()) {
+      error("no machine model found (searched PERFMODEL_MACHINE_PATH and the "
+            "installed machine-models); pass -m FILE");
+      return std::nullopt;
+    }
+  } else {
+    File = resolveMachine(Name);
+    if (File.empty()) {
+      std::string Known;
+      for (const std::string &F : listMachineFiles())
+        Known += " " + llvm::sys::path::stem(F).str();
+      error("machine '" + Name + "' is neither a file nor a known model (known:" +
+            Known + ")");
+      return std::nullopt;
+    }
+  }
+  MachineLoadResult R = loadMachineModel(File, Sets);
+  for (const MachineDiag &D : R.Diags)
+    if (D.Severity == MachineDiag::Kind::Error)
+      llvm::errs() << D.str() << "\n";
+  if (!R.ok()) {
+    llvm::errs() << "perfmodel: error: machine model " << File << " is not valid\n";
+    return std::nullopt;
+  }
+  return R.Model;
+}
+
+/// "N=4096", "N=1e6", "N=1<<20" -> binding.
+bool parseDefine(const std::string &S, std::map<std::string, int64_t> &Out,
+                 std::string &Err) {
+  size_t Eq = S.rfind('=');
+  if (Eq == std::string::npos || Eq == 0) {
+    Err = "-D " + S + ": expected name=value, e.g. -D N=4096";
+    return false;
+  }
+  std::string Name = llvm::StringRef(S.substr(0, Eq)).trim().str();
+  llvm::StringRef V = llvm::StringRef(S).substr(Eq + 1).trim();
+  int64_t Value;
+  double D;
+  if (!V.getAsInteger(0, Value)) {
+  } else if (!V.getAsDouble(D) && D == std::floor(D) && std::fabs(D) < 9e18) {
+    Value = int64_t(D);
+  } else if (size_t Sh = V.find("<<"); Sh != llvm::StringRef::npos) {
+    int64_t A, B;
+    if (V.substr(0, Sh).trim().getAsInteger(0, A) ||
+        V.substr(Sh + 2).trim().getAsInteger(0, B) || B < 0 || B > 62) {
+      Err = "-D " + S + ": '" + V.str() + "' is not an integer";
+      return false;
+    }
+    Value = A << B;
+  } else {
+    Err = "-D " + S + ": '" + V.str() + "' is not an integer";
+    return false;
+  }
+  if (Value < 0) {
+    Err = "-D " + S + ": sizes must not be negative";
+    return false;
+  }
+  Out[Name] = Value;
+  return true;
+}
+
+struct AnalyzeArgs {
+  std::string File;
+  std::string Machine;
+  std::vector<std::string> Sets;
+  std::vector<std::string> Defines;
+  std::string Format = "text";
+  std::string CompileCommandsDir;
+  std::string Output;
+};
+
+int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
+               bool HasCompileArgs) {
+  FrontendOptions FO;
+  FO.File = A.File;
+  FO.CompileArgs = CompileArgs;
+  FO.HasCompileArgs = HasCompileArgs;
+  FO.CompileCommandsDir = A.CompileCommandsDir;
+  for (const std::string &D : A.Defines) {
+    std::string Err;
+    if (!parseDefine(D, FO.Defines, Err))
+      return error(Err, ExitUsage);
+  }
+  std::vector<std::string> Notes;
+  std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
+  if (!M)
+    return ExitFailed;
+
+  FrontendResult FR = runFrontend(FO);
+  if (!FR.Diagnostics.empty())
+    llvm::errs() << FR.Diagnostics;
+  if (!FR.Ok)
+    return error(FR.Error);
+
+  AnalysisReport R;
+  R.IR = &FR.IR;
+  R.Machine = &*M;
+  R.Notes = Notes;
+  std::vector<RooflineResult> Roofs;
+  Roofs.reserve(FR.IR.Loops.size());
+  for (const LoopKernel &K : FR.IR.Loops) {
+    LoopReport LR;
+    LR.Loop = &K;
+    if (K.Modelled)
+      LR.Roofline = naiveRoofline(K, *M);
+    R.Loops.push_back(std::move(LR));
+  }
+
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (A.Format == "json")
+    printJSON(OS, R);
+  else
+    printText(OS, R);
+  OS.flush();
+  if (A.Output.empty() || A.Output == "-") {
+    llvm::outs() << Text;
+    return ExitOk;
+  }
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(A.Output, EC);
+  if (EC)
+    return error("cannot write " + A.Output + ": " + EC.message());
+  Out << Text;
+  return ExitOk;
+}
+
+int runMachineShow(const std::string &Name, const std::vector<std::string> &Sets) {
+  std::vector<std::string> Notes;
+  std::optional<MachineModel> M = loadMachine(Name, Sets, Notes);
+  if (!M)
+    return ExitFailed;
+  printMachineText(llvm::outs(), *M);
+  return ExitOk;
+}
+
+int runMachineCheck(const std::vector<std::string> &Files,
+                    const std::vector<std::string> &Sets) {
+  int RC = ExitOk;
+  for (const std::string &Name : Files) {
+    std::string File = resolveMachine(Name);
+    if (File.empty()) {
+      llvm::errs() << Name << ": error: no such file or machine model\n";
+      RC = ExitFailed;
+      continue;
+    }
+    MachineLoadResult R = loadMachineModel(File, Sets);
+    unsigned Warnings = 0;
+    for (const MachineDiag &D : R.Diags) {
+      llvm::errs() << D.str() << "\n";
+      Warnings += D.Severity == MachineDiag::Kind::Warning;
+    }
+    if (!R.ok()) {
+      RC = ExitFailed;
+      continue;
+    }
+    llvm::outs() << File << ": ok (" << R.Model->Name << ")";
+    if (Warnings)
+      llvm::outs() << ", " << Warnings << " warning(s)";
+    llvm::outs() << "\n";
+  }
+  return RC;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  // Everything after a bare `--` is the compile command for the analysed file.
+  std::vector<std::string> CompileArgs;
+  bool HasCompileArgs = false;
+  std::vector<const char *> Args;
+  for (int I = 0; I < argc; ++I) {
+    if (!HasCompileArgs && I > 0 && llvm::StringRef(argv[I]) == "--") {
+      HasCompileArgs = true;
+      continue;
+    }
+    if (HasCompileArgs)
+      CompileArgs.push_back(argv[I]);
+    else
+      Args.push_back(argv[I]);
+  }
+
+  CLI::App App{"perfmodel: static performance model for loop kernels "
+               "(Roofline, ECM, PPR) on LLVM/Clang 19"};
+  App.require_subcommand(1);
+  App.set_version_flag("--version", "perfmodel 0.1.0 (LLVM 19)");
+
+  AnalyzeArgs A;
+  CLI::App *Analyze = App.add_subcommand(
+      "analyze", "Model every loop of a C/C++ file: flops, bytes, Roofline bounds");
+  Analyze->add_option("file", A.File, "C or C++ source file")->required();
+  Analyze->add_option("-m,--machine", A.Machine,
+                      "machine model: file or name (default: the host's, else Haswell-EP)");
+  Analyze->add_option("--set", A.Sets, "override a machine value, e.g. caches.L2.size=2MiB")
+      ->take_all()
+      ->allow_extra_args(false);
+  Analyze->add_option("-D,--define", A.Defines, "bind a size parameter, e.g. -D N=4096")
+      ->allow_extra_args(false);
+  Analyze->add_option("--format", A.Format, "output format")
+      ->check(CLI::IsMember({"text", "json"}));
+  Analyze->add_option("-p,--compile-commands", A.CompileCommandsDir,
+                      "directory with compile_commands.json");
+  Analyze->add_option("-o,--output", A.Output, "write the report to this file");
+  Analyze->footer("Compile flags for the file may follow a bare `--`, e.g. "
+                  "perfmodel analyze k.c -- -O3 -Iinclude");
+
+  CLI::App *Machine = App.add_subcommand("machine", "Inspect machine models");
+  Machine->require_subcommand(1);
+  std::string ShowName;
+  std::vector<std::string> MachineSets, CheckFiles;
+  CLI::App *Show = Machine->add_subcommand("show", "Print a machine model");
+  Show->add_option("machine", ShowName, "file or name")->required();
+  Show->add_option("--set", MachineSets, "override a value")->allow_extra_args(false);
+  CLI::App *Check = Machine->add_subcommand("check", "Validate machine model files");
+  Check->add_option("files", CheckFiles, "files or names")->required();
+  Check->add_option("--set", MachineSets, "override a value")->allow_extra_args(false);
+
+  try {
+    App.parse(int(Args.size()), Args.data());
+  } catch (const CLI::ParseError &E) {
+    int RC = App.exit(E);
+    return RC == 0 ? ExitOk : ExitUsage;
+  }
+  if (HasCompileArgs && !Analyze->parsed())
+    return error("`-- compile flags` are only accepted by analyze", ExitUsage);
+
+  if (Analyze->parsed())
+    return runAnalyze(A, CompileArgs, HasCompileArgs);
+  if (Show->parsed())
+    return runMachineShow(ShowName, MachineSets);
+  if (Check->parsed())
+    return runMachineCheck(CheckFiles, MachineSets);
+  return ExitUsage;
+}
