@@ -74,6 +74,7 @@ public:
     FunctionCollector FC(Ctx, LA, IR);
     FC.TraverseDecl(Ctx.getTranslationUnitDecl());
     Values = LA.sourceValues();
+    IR.DataSymbols = LA.dataSymbols();
   }
 
 private:
@@ -237,7 +238,7 @@ FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
   std::set<std::string> Symbols;
   auto Collect = [&](const Poly &P, const std::set<std::string> &Counters) {
     for (const std::string &S : P.symbols())
-      if (!Counters.count(S) && S.front() != '[')
+      if (!Counters.count(S) && !Result.IR.DataSymbols.count(S))
         Symbols.insert(S);
   };
   for (const LoopKernel &K : Result.IR.Loops) {

@@ -201,8 +201,8 @@ std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::macroConstant(const Expr *
   if (E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
     return std::nullopt;
   int64_t V = R.Val.getInt().getExtValue();
-  SourceValues.emplace(Name.str(),
-                       std::make_pair(V, loc(SM.getSpellingLoc(RB.getBegin())).str()));
+  // The literal was spelled in the #define: point there.
+  SourceValues.emplace(Name.str(), std::make_pair(V, loc(SM.getSpellingLoc(B)).str()));
   PolyResult P;
   P.P = Poly::symbol(Name.str());
   return P;
@@ -334,14 +334,16 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
     if (UO->getOpcode() == UO_Deref) {
       R.Indirect = true;
       R.IndirectVia = text(S);
-      R.P = Poly::symbol("[" + R.IndirectVia + "]");
+      R.P = Poly::symbol(R.IndirectVia);
+      DataSymbols.insert(R.IndirectVia);
       return R;
     }
   }
   if (isa<ArraySubscriptExpr>(S) || isSubscriptCall(S) || isa<MemberExpr>(S)) {
     R.Indirect = true;
     R.IndirectVia = text(S);
-    R.P = Poly::symbol("[" + R.IndirectVia + "]");
+    R.P = Poly::symbol(R.IndirectVia);
+    DataSymbols.insert(R.IndirectVia);
     return R;
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {

@@ -23,6 +23,8 @@ public:
 
   void analyzeFunction(const clang::FunctionDecl *F);
   /// Values that the source gives parameters (macros, constants).
+  /// Symbols that stand for values loaded from memory (rowptr[i]).
+  const std::set<std::string> &dataSymbols() const { return DataSymbols; }
   const std::map<std::string, std::pair<int64_t, std::string>> &sourceValues() const {
     return SourceValues;
   }
@@ -101,6 +103,7 @@ private:
   std::set<const clang::VarDecl *> AssignedInBody;
   std::map<std::string, size_t> AccessIndex;
   std::map<std::string, std::pair<int64_t, std::string>> SourceValues;
+  std::set<std::string> DataSymbols;
 };
 
 } // namespace perfmodel

@@ -467,7 +467,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     if (Out[I].SizeBytes && Out[I].SizeBytes <= Out[I - 1].SizeBytes)
       R.warning(N[I]["size"], "caches." + Out[I].Name + ".size",
                 "is not larger than " + Out[I - 1].Name);
-    if (Out[I].LineBytes && Out[I].LineBytes != Out[0].LineBytes)
+    if (Out[I].LineBytes && Out[0].LineBytes && Out[I].LineBytes != Out[0].LineBytes)
       R.warning(N[I]["line"], "caches." + Out[I].Name + ".line",
                 "differs from L1's line size; traffic is counted in " +
                     std::to_string(Out[0].LineBytes) + " B lines");
@@ -532,15 +532,18 @@ bool applySet(Reader &R, YAML::Node Root, const std::string &Set) {
     bool Last = I + 1 == Path.size();
     if (Cur.IsSequence()) {
       YAML::Node Found;
+      bool HaveFound = false; // a default yaml-cpp Node counts as defined
       std::string Names;
       for (YAML::Node E : Cur) {
         if (E.IsMap() && E["name"].IsScalar()) {
-          if (E["name"].Scalar() == Seg)
-            Found = E;
+          if (E["name"].Scalar() == Seg && !HaveFound) {
+            Found.reset(E);
+            HaveFound = true;
+          }
           Names += (Names.empty() ? "" : ", ") + E["name"].Scalar();
         }
       }
-      if (!Found.IsDefined()) {
+      if (!HaveFound) {
         D.Key = Dotted;
         D.Message = "no entry named '" + Seg + "' (have: " + Names + ")";
         R.Diags.push_back(D);
@@ -559,7 +562,8 @@ bool applySet(Reader &R, YAML::Node Root, const std::string &Set) {
     }
     if (!Cur.IsMap()) {
       D.Key = Dotted;
-      D.Message = "'" + Seg + "' is not inside a mapping";
+      D.Message = "'" + Dotted.substr(0, Dotted.size() - Seg.size() - (I ? 1 : 0)) +
+                  "' has no keys to set";
       R.Diags.push_back(D);
       ++R.Errors;
       return false;

@@ -259,6 +259,13 @@ int main(int argc, char **argv) {
   Check->add_option("files", CheckFiles, "files or names")->required();
   Check->add_option("--set", MachineSets, "override a value")->allow_extra_args(false);
 
+  bool Known = false;
+  for (const CLI::App *Sub : App.get_subcommands([](CLI::App *) { return true; }))
+    Known |= Args.size() > 1 && Sub->get_name() == Args[1];
+  if (Args.size() > 1 && Args[1][0] != '-' && !Known)
+    return error(std::string("unknown command '") + Args[1] +
+                     "' (commands: analyze, machine; see perfmodel --help)",
+                 ExitUsage);
   try {
     App.parse(int(Args.size()), Args.data());
   } catch (const CLI::ParseError &E) {

@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -95,6 +96,9 @@ struct KernelIR {
   std::string File;
   std::vector<LoopKernel> Loops; ///< in source order
   std::map<std::string, Parameter> Parameters;
+  /// Symbols in bounds and subscripts that are values loaded from memory
+  /// (`rowptr[i]`), not size parameters.
+  std::set<std::string> DataSymbols;
   std::vector<std::string> Notes;
 
   /// Parameter values for evaluating polynomials.

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Regenerates tests/golden/ from the current build. Review `git diff` after.
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
+G="$ROOT/tests/golden"
+cd "$ROOT"
+export PERFMODEL_MACHINE_PATH="$ROOT/machine-models"
+norm() { sed "s|$ROOT|\$SRC|g"; }
+"$P" analyze examples/triad.c -m hsw -D n=10000000 | norm > "$G/triad.txt"
+"$P" analyze examples/triad.c -m hsw -D n=10000000 --format json | norm > "$G/triad.json"
+"$P" analyze examples/williams-fig9.2.c -m hsw -D n=1000000 | norm > "$G/williams-fig9.2.txt"
+"$P" analyze examples/unsupported.c -m hsw -D n=100 | norm > "$G/unsupported.txt"
+"$P" machine show hsw | norm > "$G/machine-show-hsw.txt"
+echo "golden files updated in $G"

@@ -1,0 +1,150 @@
+// The perfmodel command line: golden text/JSON output and bad-input exits.
+// Regenerate the golden files with scripts/update-golden.sh after a change
+// that is meant to alter the output, and review the diff.
+#include "llvm/Support/JSON.h"
+
+#include <gtest/gtest.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace {
+
+const std::string Src = PERFMODEL_SOURCE_DIR;
+
+struct CmdResult {
+  int Code = -1;
+  std::string Out, Err;
+};
+
+std::string slurp(const std::string &Path) {
+  std::ifstream In(Path);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+/// Runs perfmodel ARGS from the source directory.
+CmdResult perfmodel(const std::string &Args) {
+  char ErrPath[] = "/tmp/perfmodel-cli-XXXXXX";
+  int Fd = mkstemp(ErrPath);
+  close(Fd);
+  std::string Cmd = "cd '" + Src + "' && '" + PERFMODEL_BINARY + "' " + Args + " 2>" +
+                    ErrPath;
+  CmdResult R;
+  FILE *P = popen(Cmd.c_str(), "r");
+  std::array<char, 4096> Buf;
+  size_t N;
+  while ((N = fread(Buf.data(), 1, Buf.size(), P)) > 0)
+    R.Out.append(Buf.data(), N);
+  int Status = pclose(P);
+  R.Code = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
+  R.Err = slurp(ErrPath);
+  std::remove(ErrPath);
+  return R;
+}
+
+/// Replaces the checkout location so golden files do not depend on it.
+std::string normalise(std::string S) {
+  for (size_t P; (P = S.find(Src)) != std::string::npos;)
+    S.replace(P, Src.size(), "$SRC");
+  return S;
+}
+
+void expectGolden(const std::string &Args, const std::string &Golden) {
+  CmdResult R = perfmodel(Args);
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  std::string Expected = slurp(Src + "/tests/golden/" + Golden);
+  ASSERT_FALSE(Expected.empty()) << "missing golden file " << Golden;
+  EXPECT_EQ(normalise(R.Out), Expected) << "perfmodel " << Args;
+}
+
+} // namespace
+
+TEST(Cli, GoldenTriadText) {
+  expectGolden("analyze examples/triad.c -m hsw -D n=10000000", "triad.txt");
+}
+TEST(Cli, GoldenTriadJson) {
+  expectGolden("analyze examples/triad.c -m hsw -D n=10000000 --format json",
+               "triad.json");
+}
+TEST(Cli, GoldenWilliamsText) {
+  expectGolden("analyze examples/williams-fig9.2.c -m hsw -D n=1000000",
+               "williams-fig9.2.txt");
+}
+TEST(Cli, GoldenUnsupportedText) {
+  expectGolden("analyze examples/unsupported.c -m hsw -D n=100", "unsupported.txt");
+}
+TEST(Cli, GoldenMachineShow) { expectGolden("machine show hsw", "machine-show-hsw.txt"); }
+
+TEST(Cli, JsonHasVersionAndParses) {
+  CmdResult R = perfmodel("analyze examples/spmv-csr.c -m hsw --format json");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  auto V = llvm::json::parse(R.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *O = V->getAsObject();
+  EXPECT_EQ(O->getInteger("version"), 1);
+  EXPECT_EQ(O->getString("schema"), "perfmodel-analysis");
+  const llvm::json::Array *Loops = O->getArray("loops");
+  ASSERT_TRUE(Loops && Loops->size() == 1);
+  const llvm::json::Array *Acc = (*Loops)[0].getAsObject()->getArray("accesses");
+  bool IndirectX = false;
+  for (const llvm::json::Value &A : *Acc)
+    if (A.getAsObject()->getString("array") == "x")
+      IndirectX = *A.getAsObject()->getBoolean("indirect");
+  EXPECT_TRUE(IndirectX);
+}
+
+TEST(Cli, DefaultMachineIsNamed) {
+  CmdResult R = perfmodel("analyze examples/triad.c");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  EXPECT_NE(R.Out.find("note: machine: "), std::string::npos);
+}
+
+struct BadRun {
+  const char *Args;
+  int Code;
+  const char *Stream; // "out" or "err"
+  const char *Says;
+};
+
+void PrintTo(const BadRun &B, std::ostream *OS) { *OS << B.Args; }
+
+class CliBad : public ::testing::TestWithParam<BadRun> {};
+
+TEST_P(CliBad, ClearMessageAndExitCode) {
+  const BadRun &B = GetParam();
+  CmdResult R = perfmodel(B.Args);
+  EXPECT_EQ(R.Code, B.Code) << B.Args << "\n" << R.Err;
+  const std::string &Text = std::string(B.Stream) == "out" ? R.Out : R.Err;
+  EXPECT_NE(Text.find(B.Says), std::string::npos) << B.Args << "\n" << Text;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadInputs, CliBad,
+    ::testing::Values(
+        BadRun{"analyze no-such-file.c -m hsw", 1, "err", "no-such-file.c: no such file"},
+        BadRun{"analyze examples -m hsw", 1, "err", "is a directory"},
+        BadRun{"analyze tests/bad-inputs/syntax-error.c -m hsw", 1, "err",
+               "syntax-error.c:3:18: error: expected expression"},
+        BadRun{"analyze examples/unsupported.c -m hsw", 0, "out",
+               "not modelled: call to 'printf' with unknown side effects"},
+        BadRun{"analyze examples/triad.c -m no-such-machine", 1, "err",
+               "machine 'no-such-machine' is neither a file nor a known model"},
+        BadRun{"analyze examples/triad.c -m tests/bad-inputs/malformed.yml", 1, "err",
+               "malformed.yml:3:10: error: malformed YAML"},
+        BadRun{"analyze examples/triad.c -m hsw --set caches.L2.ways=7", 1, "err",
+               "--set caches.L2.ways=7: error: caches.L2.ways: 7 ways"},
+        BadRun{"analyze examples/triad.c -m hsw -D n=lots", 2, "err",
+               "-D n=lots: 'lots' is not an integer"},
+        BadRun{"analyze examples/triad.c --format xml", 2, "err", "format"},
+        BadRun{"machine check tests/bad-inputs/malformed.yml", 1, "err",
+               "malformed.yml:3:10: error: malformed YAML"},
+        BadRun{"machine check tests/bad-inputs/unknown-key.yml", 1, "err",
+               "unknown-key.yml:9:3: error: core.isue_width: unknown key 'isue_width' "
+               "(did you mean 'issue_width'?)"},
+        BadRun{"machine check hsw", 0, "out", "ok (Intel Xeon E5-2680 v3 (Haswell-EP))"},
+        BadRun{"frobnicate", 2, "err", "frobnicate"}));

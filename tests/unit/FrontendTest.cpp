@@ -1,0 +1,355 @@
+// Front-end golden tests on examples/: flops, bytes and subscripts per
+// iteration, derived by hand from the source next to each expectation.
+#include "perfmodel/Frontend.h"
+#include "perfmodel/MachineModel.h"
+#include "perfmodel/Roofline.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace perfmodel;
+
+namespace {
+
+const std::string Src = PERFMODEL_SOURCE_DIR;
+
+FrontendResult analyzeFile(const std::string &Rel,
+                           std::map<std::string, int64_t> Defines = {},
+                           std::vector<std::string> Args = {}, bool HasArgs = false) {
+  FrontendOptions O;
+  O.File = Src + "/" + Rel;
+  O.Defines = std::move(Defines);
+  O.CompileArgs = std::move(Args);
+  O.HasCompileArgs = HasArgs;
+  FrontendResult R = runFrontend(O);
+  EXPECT_TRUE(R.Ok) << R.Error << "\n" << R.Diagnostics;
+  return R;
+}
+
+/// Writes CODE to a temporary file with extension EXT and analyses it.
+FrontendResult analyzeCode(const std::string &Code, const std::string &Ext = "c") {
+  llvm::SmallString<128> Path;
+  llvm::sys::fs::createTemporaryFile("perfmodel-test", Ext, Path);
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    OS << Code;
+  }
+  FrontendOptions O;
+  O.File = std::string(Path);
+  O.HasCompileArgs = true;
+  FrontendResult R = runFrontend(O);
+  llvm::sys::fs::remove(Path);
+  EXPECT_TRUE(R.Ok) << R.Error << "\n" << R.Diagnostics;
+  return R;
+}
+
+const LoopKernel &loopIn(const FrontendResult &R, const std::string &Function,
+                         unsigned Nth = 0) {
+  for (const LoopKernel &K : R.IR.Loops)
+    if (K.Function == Function && Nth-- == 0)
+      return K;
+  ADD_FAILURE() << "no loop in " << Function;
+  static LoopKernel None;
+  return None;
+}
+
+const Access *access(const LoopKernel &K, const std::string &Text) {
+  for (const Access &A : K.Accesses)
+    if (A.Text == Text)
+      return &A;
+  ADD_FAILURE() << "no access " << Text;
+  return nullptr;
+}
+
+MachineModel haswell() {
+  auto R = loadMachineModel(Src + "/machine-models/haswell-ep-e5-2680v3.yml");
+  EXPECT_TRUE(R.ok());
+  return *R.Model;
+}
+
+} // namespace
+
+TEST(Frontend, StreamTriad) {
+  // a[i] = b[i] + s*c[i]: 1 add + 1 mul (one FMA pair); 2 loads, 1 store.
+  FrontendResult R = analyzeFile("examples/triad.c");
+  ASSERT_EQ(R.IR.Loops.size(), 1u);
+  const LoopKernel &K = R.IR.Loops[0];
+  EXPECT_TRUE(K.Modelled);
+  EXPECT_EQ(K.Loc.Line, 6u);
+  EXPECT_EQ(K.flops(), 2u);
+  EXPECT_EQ(K.Double.Add, 1u);
+  EXPECT_EQ(K.Double.Mul, 1u);
+  EXPECT_EQ(K.Double.FmaContractible, 1u);
+  ASSERT_EQ(K.Accesses.size(), 3u);
+  const Access *A = access(K, "a[i]");
+  ASSERT_TRUE(A);
+  EXPECT_TRUE(A->Write);
+  EXPECT_FALSE(A->Read);
+  EXPECT_EQ(A->Linear, Poly::symbol("i"));
+  NaiveTraffic T = naiveTraffic(K, haswell());
+  EXPECT_EQ(T.LoadBytes, 16);
+  EXPECT_EQ(T.StoreBytes, 8);
+  EXPECT_EQ(T.l1Bytes(), 24);        // every reference once
+  EXPECT_EQ(T.beyondL1Bytes(), 32);  // + write-allocate of a[i]
+}
+
+TEST(Frontend, WilliamsVectorMagnitude) {
+  // sum += A[i]*A[i]: 2 flops; A[i] read twice but one reference of 8 B.
+  // The chapter counts this kernel as 1 flop per element (AI 0.125 at DRAM);
+  // counting the multiply and the add separately gives 2 flops, AI 0.25.
+  FrontendResult R = analyzeFile("examples/williams-fig9.2.c");
+  const LoopKernel &K = loopIn(R, "magnitude");
+  EXPECT_EQ(K.flops(), 2u);
+  ASSERT_EQ(K.Accesses.size(), 1u);
+  EXPECT_EQ(K.Accesses[0].Occurrences, 2u);
+  EXPECT_EQ(K.Accesses[0].ElementBytes, 8u);
+  EXPECT_EQ(K.Reductions, std::vector<std::string>{"sum"});
+  NaiveTraffic T = naiveTraffic(K, haswell());
+  EXPECT_EQ(T.beyondL1Bytes(), 8);
+  EXPECT_DOUBLE_EQ(K.flops() / T.beyondL1Bytes(), 0.25);
+}
+
+TEST(Frontend, WilliamsStencil) {
+  // C[j][i] = c0*A[j][i] + c1*(4 neighbours): 4 adds + 2 muls = 6 flops.
+  // Naive bytes: 5 loads of A (40 B), 1 store of C (8 B) + its write-allocate.
+  FrontendResult R = analyzeFile("examples/williams-fig9.2.c");
+  const LoopKernel &K = loopIn(R, "stencil");
+  EXPECT_EQ(K.Double.Add, 4u);
+  EXPECT_EQ(K.Double.Mul, 2u);
+  EXPECT_EQ(K.flops(), 6u);
+  ASSERT_EQ(K.Nest.size(), 2u);
+  EXPECT_EQ(K.Nest[0].Var, "j");
+  EXPECT_EQ(K.Nest[1].Lower, Poly::constant(1));
+  EXPECT_EQ(K.Nest[1].Upper, Poly::symbol("N") - Poly::constant(1));
+  ASSERT_EQ(K.Accesses.size(), 6u);
+  // A[j-1][i] sits one row (N elements) before A[j][i].
+  const Access *Up = access(K, "A[j - 1][i]");
+  ASSERT_TRUE(Up && Up->Linear);
+  Poly N = Poly::symbol("N"), J = Poly::symbol("j"), I = Poly::symbol("i");
+  EXPECT_EQ(*Up->Linear, N * J + I - N);
+  ASSERT_EQ(Up->Dims.size(), 2u);
+  EXPECT_EQ(Up->Dims[1], N);
+  NaiveTraffic T = naiveTraffic(K, haswell());
+  EXPECT_EQ(T.LoadBytes, 40);
+  EXPECT_EQ(T.StoreBytes, 8);
+  EXPECT_EQ(T.WriteAllocateBytes, 8);
+  // N comes from the #define in the file, and -D overrides it.
+  ASSERT_TRUE(R.IR.Parameters.count("N"));
+  EXPECT_EQ(R.IR.Parameters.at("N").Value, 2048);
+  EXPECT_EQ(R.IR.Parameters.at("N").From, Parameter::Origin::Source);
+  FrontendResult R2 = analyzeFile("examples/williams-fig9.2.c", {{"N", 4096}});
+  EXPECT_EQ(R2.IR.Parameters.at("N").Value, 4096);
+  EXPECT_EQ(R2.IR.Parameters.at("N").From, Parameter::Origin::CommandLine);
+}
+
+TEST(Frontend, WilliamsDgemm) {
+  // C[i][j] += A[i][k]*B[k][j]: 2 flops, 3 loads and 1 store of 8 B; the
+  // store needs no write-allocate (C[i][j] is read by the same statement).
+  FrontendResult R = analyzeFile("examples/williams-fig9.2.c");
+  const LoopKernel &K = loopIn(R, "dgemm");
+  EXPECT_EQ(K.flops(), 2u);
+  EXPECT_EQ(K.Double.FmaContractible, 1u);
+  ASSERT_EQ(K.Nest.size(), 3u);
+  EXPECT_EQ(K.innermost().Var, "k");
+  const Access *C = access(K, "C[i][j]");
+  ASSERT_TRUE(C);
+  EXPECT_TRUE(C->Read && C->Write);
+  Poly N = Poly::symbol("N");
+  EXPECT_EQ(access(K, "B[k][j]")->Linear, N * Poly::symbol("k") + Poly::symbol("j"));
+  // Stride of the innermost counter: 1 for A, N for B, 0 for C.
+  EXPECT_EQ(access(K, "A[i][k]")->Linear->coefficientOf("k"), Poly::constant(1));
+  EXPECT_EQ(access(K, "B[k][j]")->Linear->coefficientOf("k"), N);
+  EXPECT_TRUE(C->Linear->coefficientOf("k").isZero());
+  NaiveTraffic T = naiveTraffic(K, haswell());
+  EXPECT_EQ(T.LoadBytes, 24);
+  EXPECT_EQ(T.StoreBytes, 8);
+  EXPECT_EQ(T.WriteAllocateBytes, 0);
+}
+
+TEST(Frontend, LinearisedMatmulAndAliases) {
+  FrontendResult R = analyzeFile("examples/matmul.c");
+  const LoopKernel &IJK = loopIn(R, "matmul_ijk");
+  Poly n = Poly::symbol("n");
+  EXPECT_EQ(access(IJK, "B[k * n + j]")->Linear->coefficientOf("k"), n);
+  EXPECT_EQ(IJK.flops(), 2u);
+  // ikj reaches C and B through local row pointers; they resolve to the arrays.
+  const LoopKernel &IKJ = loopIn(R, "matmul_ikj");
+  EXPECT_EQ(IKJ.innermost().Var, "j");
+  const Access *C = access(IKJ, "Crow[j]");
+  ASSERT_TRUE(C);
+  EXPECT_EQ(C->Array, "C");
+  EXPECT_EQ(C->Linear, Poly::symbol("i") * n + Poly::symbol("j"));
+  EXPECT_EQ(access(IKJ, "Brow[j]")->Array, "B");
+  EXPECT_EQ(IKJ.Accesses.size(), 2u); // a is a register
+  EXPECT_EQ(R.IR.Parameters.at("n").From, Parameter::Origin::Default);
+}
+
+TEST(Frontend, IndirectSpMV) {
+  // y[i] += val[j]*x[col[j]]: x is reached through the loaded col[j].
+  FrontendResult R = analyzeFile("examples/spmv-csr.c");
+  const LoopKernel &K = loopIn(R, "spmv_csr");
+  EXPECT_TRUE(K.Modelled);
+  EXPECT_EQ(K.flops(), 2u);
+  const Access *X = access(K, "x[col[j]]");
+  ASSERT_TRUE(X);
+  EXPECT_TRUE(X->Indirect);
+  EXPECT_EQ(X->IndirectVia, "col[j]");
+  EXPECT_FALSE(X->Linear.has_value());
+  const Access *Col = access(K, "col[j]");
+  ASSERT_TRUE(Col);
+  EXPECT_FALSE(Col->Indirect);
+  EXPECT_EQ(Col->ElementBytes, 4u);
+  EXPECT_FALSE(access(K, "val[j]")->Indirect);
+  // The inner bounds are data, not size parameters.
+  EXPECT_TRUE(R.IR.DataSymbols.count("rowptr[i + 1]"));
+  EXPECT_FALSE(R.IR.Parameters.count("rowptr[i + 1]"));
+  EXPECT_EQ(naiveTraffic(K, haswell()).LoadBytes, 20); // 8 + 8 + 4
+}
+
+TEST(Frontend, StdVectorLoops) {
+  FrontendResult R = analyzeFile("examples/vector.cpp");
+  const LoopKernel &Axpy = loopIn(R, "axpy");
+  EXPECT_EQ(Axpy.flops(), 2u);
+  EXPECT_TRUE(access(Axpy, "y[i]")->Read && access(Axpy, "y[i]")->Write);
+  EXPECT_EQ(access(Axpy, "x[i]")->ElementBytes, 8u);
+  EXPECT_EQ(Axpy.innermost().Upper, Poly::symbol("x.size()"));
+  // Range-for over std::vector<float>: 1 single mul, 4 B read + written.
+  const LoopKernel &Scale = loopIn(R, "scale");
+  EXPECT_EQ(Scale.Single.Mul, 1u);
+  EXPECT_EQ(Scale.Double.total(), 0u);
+  ASSERT_EQ(Scale.Accesses.size(), 1u);
+  EXPECT_EQ(Scale.Accesses[0].Array, "v");
+  EXPECT_EQ(Scale.Accesses[0].ElementBytes, 4u);
+}
+
+TEST(Frontend, TemplateInstantiations) {
+  FrontendResult R = analyzeFile("examples/template.cpp");
+  const LoopKernel &F = loopIn(R, "saxpy<float>");
+  const LoopKernel &D = loopIn(R, "saxpy<double>");
+  EXPECT_EQ(F.Single.total(), 2u);
+  EXPECT_EQ(D.Double.total(), 2u);
+  EXPECT_EQ(access(F, "x[i]")->ElementBytes, 4u);
+  EXPECT_EQ(access(D, "x[i]")->ElementBytes, 8u);
+  EXPECT_EQ(loopIn(R, "dot<double>").Reductions, std::vector<std::string>{"s"});
+  bool Noted = false;
+  for (const std::string &N : R.IR.Notes)
+    Noted |= N.find("'never_used'") != std::string::npos;
+  EXPECT_TRUE(Noted);
+}
+
+TEST(Frontend, OpenMPLoops) {
+  FrontendResult R = analyzeFile("examples/omp.c");
+  const LoopKernel &J = loopIn(R, "jacobi");
+  ASSERT_EQ(J.Nest.size(), 2u);
+  EXPECT_EQ(J.Nest[0].Pragma, "omp parallel for");
+  EXPECT_EQ(J.Double.Add, 3u);
+  EXPECT_EQ(J.Double.Mul, 1u);
+  // VLA parameter double (*in)[m]: rows are m elements apart.
+  Poly m = Poly::symbol("m");
+  EXPECT_EQ(access(J, "in[j + 1][i]")->Linear,
+            Poly::symbol("j") * m + Poly::symbol("i") + m);
+  const LoopKernel &S = loopIn(R, "sum");
+  EXPECT_EQ(S.innermost().Pragma, "omp simd");
+  // float loaded, accumulated in double: the add is double precision.
+  EXPECT_EQ(S.Double.Add, 1u);
+  EXPECT_EQ(access(S, "x[i]")->ElementBytes, 4u);
+}
+
+TEST(Frontend, UnsupportedLoopsAreReportedWithReasons) {
+  FrontendResult R = analyzeFile("examples/unsupported.c");
+  ASSERT_EQ(R.IR.Loops.size(), 4u);
+  const LoopKernel &While = loopIn(R, "find");
+  EXPECT_FALSE(While.Modelled);
+  EXPECT_NE(While.Reason.find("while loop"), std::string::npos);
+  const LoopKernel &Call = loopIn(R, "log_values");
+  EXPECT_FALSE(Call.Modelled);
+  EXPECT_NE(Call.Reason.find("call to 'printf'"), std::string::npos);
+  const LoopKernel &Goto = loopIn(R, "first_negative");
+  EXPECT_FALSE(Goto.Modelled);
+  EXPECT_NE(Goto.Reason.find("goto at line 19"), std::string::npos);
+  EXPECT_TRUE(loopIn(R, "scale").Modelled);
+}
+
+TEST(Frontend, CompileFlagsAfterDashDash) {
+  // -DN=64 given to the compiler changes the macro the source reads.
+  FrontendResult R = analyzeFile("examples/williams-fig9.2.c", {}, {"-DN=64"}, true);
+  EXPECT_EQ(R.IR.Parameters.at("N").Value, 64);
+}
+
+TEST(Frontend, LoopForms) {
+  FrontendResult R = analyzeCode(R"(
+    struct P { double x, y, z; };
+    double g;
+    static inline double sq(double v) { return v * v; }
+    void opaque(double *);
+    double sqrt(double);
+    void forms(int n, double *a, const double *b, struct P *p, const int *idx) {
+      for (int i = n - 1; i >= 0; --i) a[i] = b[i] / 3.0;         // down
+      for (int i = 0; i <= n; i += 2) a[i] = sq(b[i + 1]);        // step 2, helper
+      for (int i = 0; i < n; ++i) p[i].y = p[i].x * p[i].z;        // fields
+      for (int i = 0; i < n; ++i) { int k = idx[i]; a[k] += g; }   // via local
+      for (int i = 0; i < n; ++i) opaque(a + i);                   // unknown call
+      for (int i = 0; i < n; ++i) { a[i] = 0; if (b[i] > 0) break; }
+      for (int i = 0; i < n; i = i + 4) a[i] = sqrt(b[i]);
+    }
+  )");
+  ASSERT_EQ(R.IR.Loops.size(), 7u);
+  const auto &L = R.IR.Loops;
+  // Decreasing: i from n-1 down to 0 covers [0, n).
+  EXPECT_EQ(L[0].innermost().Step, -1);
+  EXPECT_EQ(L[0].innermost().Lower, Poly::constant(0));
+  EXPECT_EQ(L[0].innermost().Upper, Poly::symbol("n"));
+  EXPECT_EQ(L[0].Double.Div, 1u);
+  // i <= n step 2; sq() is inlined: 1 mul.
+  EXPECT_EQ(L[1].innermost().Step, 2);
+  EXPECT_EQ(L[1].innermost().Upper, Poly::symbol("n") + Poly::constant(1));
+  EXPECT_EQ(L[1].Double.Mul, 1u);
+  EXPECT_EQ(L[1].Accesses.size(), 2u);
+  // Struct fields: 8 B each, 24 B apart, y at offset 8.
+  const Access *Y = access(L[2], "p[i].y");
+  ASSERT_TRUE(Y);
+  EXPECT_EQ(Y->ElementBytes, 8u);
+  EXPECT_EQ(Y->StrideBytes, 24u);
+  EXPECT_EQ(Y->FieldOffset, 8u);
+  EXPECT_TRUE(Y->Write && !Y->Read);
+  // a[k] with k = idx[i] is indirect; g is a global scalar read from memory.
+  const Access *AK = access(L[3], "a[k]");
+  ASSERT_TRUE(AK);
+  EXPECT_TRUE(AK->Indirect);
+  EXPECT_EQ(AK->IndirectVia, "idx[i]");
+  EXPECT_TRUE(access(L[3], "g"));
+  EXPECT_FALSE(L[4].Modelled);
+  EXPECT_NE(L[4].Reason.find("'opaque'"), std::string::npos);
+  EXPECT_FALSE(L[5].Modelled);
+  EXPECT_NE(L[5].Reason.find("break"), std::string::npos);
+  EXPECT_EQ(L[6].innermost().Step, 4);
+  EXPECT_EQ(L[6].Double.Sqrt, 1u);
+}
+
+TEST(Frontend, BadSourceFailsWithClangDiagnostics) {
+  FrontendOptions O;
+  O.File = Src + "/tests/bad-inputs/syntax-error.c";
+  FrontendResult R = runFrontend(O);
+  EXPECT_FALSE(R.Ok);
+  EXPECT_NE(R.Diagnostics.find("syntax-error.c:3:18: error: expected expression"),
+            std::string::npos)
+      << R.Diagnostics;
+  O.File = Src + "/no-such-file.c";
+  R = runFrontend(O);
+  EXPECT_FALSE(R.Ok);
+  EXPECT_NE(R.Error.find("no such file"), std::string::npos);
+}
+
+TEST(Frontend, FindsClangBuiltinHeaders) {
+  // immintrin.h and stddef.h come from Clang 19's resource directory.
+  FrontendResult R = analyzeCode(R"(
+    #include <immintrin.h>
+    #include <stddef.h>
+    void f(size_t n, double *a) { for (size_t i = 0; i < n; ++i) a[i] = 1.0; }
+  )");
+  ASSERT_EQ(R.IR.Loops.size(), 1u);
+  EXPECT_TRUE(R.IR.Loops[0].Modelled);
+}

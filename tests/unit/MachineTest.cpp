@@ -1,0 +1,209 @@
+// Machine-model loading and validation: every problem names file:line:key.
+#include "perfmodel/MachineModel.h"
+#include "perfmodel/MachineRegistry.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <sstream>
+
+using namespace perfmodel;
+
+namespace {
+
+const std::string HaswellFile =
+    std::string(PERFMODEL_SOURCE_DIR) + "/machine-models/haswell-ep-e5-2680v3.yml";
+
+std::string haswellText() {
+  std::ifstream In(HaswellFile);
+  std::stringstream SS;
+  SS << In.rdbuf();
+  return SS.str();
+}
+
+/// The Haswell file with FROM replaced by TO (which must occur).
+std::string edited(const std::string &From, const std::string &To) {
+  std::string T = haswellText();
+  size_t P = T.find(From);
+  EXPECT_NE(P, std::string::npos) << From;
+  if (P != std::string::npos)
+    T.replace(P, From.size(), To);
+  return T;
+}
+
+const MachineDiag *firstError(const MachineLoadResult &R) {
+  for (const MachineDiag &D : R.Diags)
+    if (D.Severity == MachineDiag::Kind::Error)
+      return &D;
+  return nullptr;
+}
+
+} // namespace
+
+TEST(Machine, HaswellLoadsWithThePaperValues) {
+  MachineLoadResult R = loadMachineModel(HaswellFile);
+  ASSERT_TRUE(R.ok()) << (R.Diags.empty() ? "" : R.Diags[0].str());
+  const MachineModel &M = *R.Model;
+  // PPR paper, Table 1.
+  EXPECT_DOUBLE_EQ(M.ClockGHz, 2.7);
+  EXPECT_EQ(M.Cpu, "haswell");
+  ASSERT_EQ(M.Caches.size(), 3u);
+  EXPECT_EQ(M.Caches[0].SizeBytes, 32u * 1024);
+  EXPECT_EQ(M.Caches[0].Ways, 8u);
+  EXPECT_EQ(M.Caches[0].sets(), 64u); // 32 KiB / (8 x 64 B)
+  EXPECT_EQ(M.Caches[1].SizeBytes, 256u * 1024);
+  EXPECT_EQ(M.Caches[2].SizeBytes, 30u * 1024 * 1024);
+  EXPECT_EQ(M.Caches[2].Ways, 20u);
+  EXPECT_EQ(M.Caches[2].sets(), 24576u); // 30 MiB / (20 x 64 B)
+  EXPECT_DOUBLE_EQ(*M.Caches[0].BytesPerCycleFromNext, 64);
+  EXPECT_DOUBLE_EQ(*M.Caches[1].BytesPerCycleFromNext, 32);
+  EXPECT_DOUBLE_EQ(M.Memory.BandwidthGBs, 42.6);
+  EXPECT_DOUBLE_EQ(M.Core.LoadBytesPerCycle, 64);
+  EXPECT_DOUBLE_EQ(M.Core.StoreBytesPerCycle, 32);
+  EXPECT_DOUBLE_EQ(M.peakFlopsPerCycle(8), 16);
+  EXPECT_DOUBLE_EQ(M.peakFlopsPerCycle(4), 32);
+  // Every number in the shipped file names a source: no warnings at all.
+  for (const MachineDiag &D : R.Diags)
+    ADD_FAILURE() << D.str();
+}
+
+TEST(Machine, ByteSizesNeedBinaryUnits) {
+  std::string Err;
+  EXPECT_EQ(parseByteSize("32KiB", Err), 32768u);
+  EXPECT_EQ(parseByteSize("1.5MiB", Err), 1572864u);
+  EXPECT_EQ(parseByteSize("64B", Err), 64u);
+  EXPECT_FALSE(parseByteSize("32768", Err));
+  EXPECT_NE(Err.find("needs a unit"), std::string::npos);
+  EXPECT_FALSE(parseByteSize("32KB", Err));
+  EXPECT_NE(Err.find("binary units"), std::string::npos);
+  EXPECT_FALSE(parseByteSize("0.3B", Err));
+  EXPECT_FALSE(parseByteSize("lots", Err));
+  EXPECT_EQ(formatByteSize(30u << 20), "30MiB");
+  EXPECT_EQ(formatByteSize(1000), "1000B");
+}
+
+struct BadCase {
+  const char *Name;
+  std::string Text;
+  unsigned Line; // expected line of the first error (0: not checked)
+  const char *Key;
+  const char *Says;
+};
+
+void PrintTo(const BadCase &C, std::ostream *OS) { *OS << C.Name; }
+
+class MachineBad : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(MachineBad, NamesFileLineAndKey) {
+  const BadCase &C = GetParam();
+  MachineLoadResult R = parseMachineModel(C.Text, "bad.yml");
+  EXPECT_FALSE(R.ok());
+  const MachineDiag *D = firstError(R);
+  ASSERT_NE(D, nullptr);
+  EXPECT_EQ(D->File, "bad.yml");
+  if (C.Line)
+    EXPECT_EQ(D->Line, C.Line) << D->str();
+  EXPECT_EQ(D->Key, C.Key) << D->str();
+  EXPECT_NE(D->str().find(C.Says), std::string::npos) << D->str();
+}
+
+// Line numbers refer to machine-models/haswell-ep-e5-2680v3.yml.
+INSTANTIATE_TEST_SUITE_P(
+    Validation, MachineBad,
+    ::testing::Values(
+        BadCase{"MissingKey", edited("clock_ghz: 2.7\n", ""), 0, "clock_ghz",
+                "required key is missing"},
+        BadCase{"WrongType", edited("clock_ghz: 2.7", "clock_ghz: fast"), 10,
+                "clock_ghz", "expected a number, got 'fast'"},
+        BadCase{"Negative", edited("cores_per_socket: 12", "cores_per_socket: -12"), 11,
+                "cores_per_socket", "greater than zero"},
+        BadCase{"ZeroSize", edited("size: 256KiB", "size: 0KiB"), 26, "caches.L2.size",
+                "greater than zero"},
+        BadCase{"WaysDoNotDivide", edited("size: 256KiB, ways: 8", "size: 256KiB, ways: 6"),
+                26, "caches.L2.ways", "do not divide"},
+        BadCase{"UnknownKeyTypo", edited("  simd_bits: 256", "  simd_bit: 256"), 15,
+                "core.simd_bit", "did you mean 'simd_bits'"},
+        BadCase{"UnknownLLVMCpu", edited("cpu: haswell}", "cpu: haswel}"), 7, "llvm.cpu",
+                "does not know CPU 'haswel'"},
+        BadCase{"SustainedAboveTheoretical",
+                edited("bandwidth_gbs: 42.6,", "bandwidth_gbs: 42.6, sustained_gbs: 50,"),
+                33, "memory.sustained_gbs", "exceeds"},
+        BadCase{"NotANumberSize", edited("size: 32KiB", "size: 32KB"), 24,
+                "caches.L1.size", "binary units"},
+        BadCase{"Malformed", "name: x\nllvm: {triple: a\nclock_ghz: 1\n", 3, "",
+                "malformed YAML"},
+        BadCase{"Empty", "", 0, "", "the file is empty"},
+        BadCase{"NaN", edited("clock_ghz: 2.7", "clock_ghz: .nan"), 10, "clock_ghz",
+                "expected a number, got '.nan'"},
+        BadCase{"Huge", edited("clock_ghz: 2.7", "clock_ghz: 1e308"), 10, "clock_ghz",
+                "out of range"}),
+    [](const auto &Info) { return std::string(Info.param.Name); });
+
+TEST(Machine, NonexistentFileIsAnError) {
+  MachineLoadResult R = loadMachineModel("/nonexistent/machine.yml");
+  ASSERT_FALSE(R.ok());
+  EXPECT_NE(R.Diags[0].str().find("/nonexistent/machine.yml"), std::string::npos);
+  EXPECT_NE(R.Diags[0].Message.find("No such file"), std::string::npos);
+}
+
+TEST(Machine, NumberWithoutSourceIsReported) {
+  std::string T = edited("memory: {bandwidth_gbs: 42.6, channels: 4}",
+                         "memory: {bandwidth_gbs: 42.6, channels: 4, latency_ns: 90}");
+  MachineLoadResult R = parseMachineModel(T, "m.yml");
+  ASSERT_TRUE(R.ok());
+  ASSERT_EQ(R.Diags.size(), 1u);
+  EXPECT_EQ(R.Diags[0].Severity, MachineDiag::Kind::Warning);
+  EXPECT_EQ(R.Diags[0].Key, "memory.latency_ns");
+  EXPECT_EQ(R.Diags[0].Line, 33u);
+}
+
+TEST(Machine, SetDerivesAHypotheticalMachine) {
+  MachineLoadResult R = loadMachineModel(
+      HaswellFile, {"caches.L2.size=2MiB", "memory.bandwidth_gbs=85.2"});
+  ASSERT_TRUE(R.ok());
+  EXPECT_EQ(R.Model->Caches[1].SizeBytes, 2u << 20);
+  EXPECT_DOUBLE_EQ(R.Model->Memory.BandwidthGBs, 85.2);
+  EXPECT_EQ(R.Model->Overrides.size(), 2u);
+  // Overridden values need no source of their own.
+  EXPECT_TRUE(R.Diags.empty());
+}
+
+TEST(Machine, SetErrorsNameTheOverride) {
+  struct {
+    const char *Set, *Key, *Says;
+  } Cases[] = {
+      {"caches.L4.size=2MiB", "caches.L4", "no entry named 'L4' (have: L1, L2, L3)"},
+      {"caches.L2.size=lots", "caches.L2.size", "expected a size"},
+      {"caches.L2.ways=7", "caches.L2.ways", "do not divide"},
+      {"memory.bandwith_gbs=80", "memory.bandwith_gbs", "did you mean 'bandwidth_gbs'"},
+      {"clock_ghz", "", "expected key.path=value"},
+  };
+  for (const auto &C : Cases) {
+    MachineLoadResult R = loadMachineModel(HaswellFile, {C.Set});
+    EXPECT_FALSE(R.ok()) << C.Set;
+    const MachineDiag *D = firstError(R);
+    ASSERT_NE(D, nullptr) << C.Set;
+    EXPECT_EQ(D->File, std::string("--set ") + C.Set);
+    EXPECT_EQ(D->Key, C.Key) << D->str();
+    EXPECT_NE(D->str().find(C.Says), std::string::npos) << D->str();
+  }
+}
+
+TEST(Machine, LLVMCpuNames) {
+  std::string Err;
+  EXPECT_TRUE(checkLLVMCpu("x86_64-unknown-linux-gnu", "skylake-avx512", Err));
+  EXPECT_TRUE(checkLLVMCpu("x86_64-unknown-linux-gnu", "znver4", Err));
+  EXPECT_TRUE(checkLLVMCpu("aarch64-unknown-linux-gnu", "neoverse-v2", Err));
+  EXPECT_FALSE(checkLLVMCpu("x86_64-unknown-linux-gnu", "pentium9", Err));
+  EXPECT_FALSE(checkLLVMCpu("nonsense-arch", "haswell", Err));
+}
+
+TEST(Machine, ResolvesByStemAndAlias) {
+  EXPECT_EQ(resolveMachine("hsw"), HaswellFile);
+  EXPECT_EQ(resolveMachine("haswell-ep-e5-2680v3"), HaswellFile);
+  EXPECT_EQ(resolveMachine("no-such-machine"), "");
+  HostCpu H{"GenuineIntel", 6, 0x3f, "test"};
+  EXPECT_EQ(machineForHost(H), HaswellFile);
+  H.Model = 0x55;
+  EXPECT_EQ(machineForHost(H), "");
+}

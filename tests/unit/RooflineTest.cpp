@@ -1,0 +1,99 @@
+// Naive hierarchical Roofline on the Haswell-EP model, derived by hand:
+//   clock 2.7 GHz, peak 16 DP flop/cy = 43.2 GFLOP/s;
+//   L1: 64 B/cy loads, 32 B/cy stores; L2->L1 64 B/cy; L3->L2 32 B/cy;
+//   memory 42.6 GB/s = 15.78 B/cy.
+#include "perfmodel/MachineModel.h"
+#include "perfmodel/Roofline.h"
+
+#include <gtest/gtest.h>
+
+using namespace perfmodel;
+
+namespace {
+
+MachineModel haswell() {
+  auto R = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                            "/machine-models/haswell-ep-e5-2680v3.yml");
+  EXPECT_TRUE(R.ok());
+  return *R.Model;
+}
+
+Access ref(const char *Name, unsigned Bytes, bool Read, bool Write) {
+  Access A;
+  A.Array = A.Text = Name;
+  A.ElementBytes = A.StrideBytes = Bytes;
+  A.Read = Read;
+  A.Write = Write;
+  return A;
+}
+
+LoopKernel triad() {
+  LoopKernel K;
+  K.Double.Add = 1;
+  K.Double.Mul = 1;
+  K.Accesses = {ref("a", 8, false, true), ref("b", 8, true, false),
+                ref("c", 8, true, false)};
+  return K;
+}
+
+} // namespace
+
+TEST(Roofline, TriadOnHaswellIsBandwidthBoundAtEveryLevel) {
+  RooflineResult R = naiveRoofline(triad(), haswell());
+  EXPECT_EQ(R.Precision, "double");
+  EXPECT_NEAR(R.PeakGFlops, 43.2, 1e-9);
+  EXPECT_NEAR(R.RidgeIntensity, 43.2 / 42.6, 1e-9);
+  ASSERT_EQ(R.Levels.size(), 4u);
+  // L1: loads 16 B / 64 = 0.25 cy, store 8 B / 32 = 0.25 cy, overlapped.
+  EXPECT_EQ(R.Levels[0].Link, "L1-reg");
+  EXPECT_NEAR(R.Levels[0].CyclesPerIt, 0.25, 1e-12);
+  EXPECT_NEAR(R.Levels[0].BoundGFlops, 2 / 0.25 * 2.7, 1e-9); // 21.6
+  EXPECT_EQ(R.Levels[0].Binding, "L1-reg");
+  // L2: 32 B (with write-allocate) / 64 B/cy = 0.5 cy -> 10.8 GFLOP/s.
+  EXPECT_NEAR(R.Levels[1].BoundGFlops, 10.8, 1e-9);
+  EXPECT_EQ(R.Levels[1].Binding, "L2-L1");
+  EXPECT_NEAR(R.Levels[1].Intensity, 2.0 / 32, 1e-12);
+  // L3: 32 B / 32 B/cy = 1 cy -> 5.4 GFLOP/s.
+  EXPECT_NEAR(R.Levels[2].BoundGFlops, 5.4, 1e-9);
+  // Memory: AI 1/16 x 42.6 GB/s = 2.6625 GFLOP/s.
+  EXPECT_EQ(R.Levels[3].Level, "MEM");
+  EXPECT_NEAR(R.Levels[3].BoundGFlops, 42.6 / 16, 1e-9);
+  EXPECT_NEAR(R.Levels[3].BoundCyclesPerIt, 32 / (42.6 / 2.7), 1e-9);
+  EXPECT_EQ(R.Levels[3].Binding, "MEM-L3");
+}
+
+TEST(Roofline, FlopHeavyLoopIsComputeBound) {
+  // 128 flops on 8 B: 8 cy at 16 flop/cy beats 0.51 cy of memory traffic.
+  LoopKernel K;
+  K.Double.Add = 64;
+  K.Double.Mul = 64;
+  K.Accesses = {ref("x", 8, true, false)};
+  RooflineResult R = naiveRoofline(K, haswell());
+  for (const RooflineLink &L : R.Levels) {
+    EXPECT_EQ(L.Binding, "compute peak") << L.Level;
+    EXPECT_NEAR(L.BoundGFlops, 43.2, 1e-9);
+    EXPECT_NEAR(L.BoundCyclesPerIt, 8, 1e-12);
+  }
+}
+
+TEST(Roofline, SinglePrecisionUsesTheSinglePeak) {
+  LoopKernel K;
+  K.Single.Add = 64;
+  K.Single.Mul = 64;
+  K.Accesses = {ref("x", 4, true, false)};
+  RooflineResult R = naiveRoofline(K, haswell());
+  EXPECT_EQ(R.Precision, "single");
+  EXPECT_NEAR(R.PeakGFlops, 86.4, 1e-9);
+  EXPECT_NEAR(R.Levels.back().BoundGFlops, 86.4, 1e-9); // 4 cy vs 0.25 cy
+}
+
+TEST(Roofline, HypotheticalBandwidthMovesOnlyTheMemoryBound) {
+  auto R = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                "/machine-models/haswell-ep-e5-2680v3.yml",
+                            {"memory.bandwidth_gbs=85.2"});
+  ASSERT_TRUE(R.ok());
+  RooflineResult Base = naiveRoofline(triad(), haswell());
+  RooflineResult Fast = naiveRoofline(triad(), *R.Model);
+  EXPECT_NEAR(Fast.Levels[3].BoundGFlops, 2 * Base.Levels[3].BoundGFlops, 1e-9);
+  EXPECT_NEAR(Fast.Levels[0].BoundGFlops, Base.Levels[0].BoundGFlops, 1e-12);
+}
