@@ -91,9 +91,5 @@ RooflineResult perfmodel::naiveRoofline(const LoopKernel &K, const MachineModel 
   double MemBPC = MemGBs / M.ClockGHz;
   AddLevel("MEM", "MEM-" + M.Caches.back().Name, T.beyondL1Bytes(),
            MemBPC > 0 ? T.beyondL1Bytes() / MemBPC : 0);
-  if (!M.Memory.SustainedGBs)
-    R.Notes.push_back("memory: no sustained bandwidth in the machine model; the "
-                      "theoretical " + std::to_string(M.Memory.BandwidthGBs).substr(0, 5) +
-                      " GB/s is used");
   return R;
 }

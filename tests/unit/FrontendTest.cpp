@@ -353,3 +353,34 @@ TEST(Frontend, FindsClangBuiltinHeaders) {
   ASSERT_EQ(R.IR.Loops.size(), 1u);
   EXPECT_TRUE(R.IR.Loops[0].Modelled);
 }
+
+TEST(Frontend, CompileCommandsJsonIsFoundNextToTheFile) {
+  // A project directory with its own compile_commands.json that defines N.
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("perfmodel-ccdb", Dir));
+  std::string File = std::string(Dir) + "/k.c";
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(File, EC);
+    OS << "void k(double *a) { for (int i = 0; i < N; ++i) a[i] = 2.0 * a[i]; }\n";
+    llvm::raw_fd_ostream DB(std::string(Dir) + "/compile_commands.json", EC);
+    DB << "[{\"directory\": \"" << Dir << "\", \"file\": \"k.c\", "
+       << "\"command\": \"cc -DN=77 -c k.c\"}]\n";
+  }
+  FrontendOptions O;
+  O.File = File;
+  FrontendResult R = runFrontend(O);
+  ASSERT_TRUE(R.Ok) << R.Error << R.Diagnostics;
+  ASSERT_EQ(R.IR.Loops.size(), 1u);
+  // Without the database N is undeclared and Clang would fail.
+  EXPECT_EQ(R.IR.Parameters.at("N").Value, 77);
+  // -p names the directory explicitly; -- flags bypass the database.
+  O.CompileCommandsDir = std::string(Dir);
+  R = runFrontend(O);
+  EXPECT_EQ(R.IR.Parameters.at("N").Value, 77);
+  O.HasCompileArgs = true;
+  O.CompileArgs = {"-DN=5"};
+  R = runFrontend(O);
+  EXPECT_EQ(R.IR.Parameters.at("N").Value, 5);
+  llvm::sys::fs::remove_directories(Dir);
+}

@@ -136,6 +136,10 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
   if (!FR.Ok)
     return error(FR.Error);
 
+  if (!M->Memory.SustainedGBs)
+    Notes.push_back("memory: the machine model has no sustained bandwidth; the "
+                    "theoretical " + formatNumber(M->Memory.BandwidthGBs) +
+                    " GB/s bounds the memory level");
   AnalysisReport R;
   R.IR = &FR.IR;
   R.Machine = &*M;
