@@ -159,6 +159,13 @@ void LoopAnalyzer::collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out
     collectAssigned(C, Out);
 }
 
+bool LoopAnalyzer::isCounter(const std::string &Sym) const {
+  for (const LoopLevel &L : Nest)
+    if (L.Var == Sym)
+      return true;
+  return false;
+}
+
 bool LoopAnalyzer::isAssignedIn(const VarDecl *V, const Stmt *Scope) const {
   std::set<const VarDecl *> S;
   collectAssigned(Scope, S);
@@ -783,26 +790,26 @@ void LoopAnalyzer::countFlop(const Expr *E, QualType T, char Op) {
   }
 }
 
-bool LoopAnalyzer::countCalleeFlops(const FunctionDecl *FD, QualType T, unsigned Depth) {
+bool LoopAnalyzer::countCalleeFlops(const FunctionDecl *FD) {
   // Small helpers defined in the file (`inline double sq(double x)`) are
   // inlined by any optimising compiler: count their arithmetic in place.
   const FunctionDecl *Def = nullptr;
-  if (Depth > 4 || !FD->hasBody(Def) || !Def)
-    return false;
+  if (!FD->hasBody(Def) || !Def || Inlining.size() >= 4 || Inlining.count(Def))
+    return false; // too deep, or recursive: not something a compiler inlines
   const Stmt *B = Def->getBody();
   if (containsLoop(B))
     return false;
-  std::set<const VarDecl *> Assigned;
   bool MemoryFree = true;
   std::function<void(const Stmt *)> Check = [&](const Stmt *S) {
-    if (!S)
+    if (!S || !MemoryFree)
       return;
     if (isa<ArraySubscriptExpr>(S) || isa<CXXThisExpr>(S) ||
         (isa<UnaryOperator>(S) && cast<UnaryOperator>(S)->getOpcode() == UO_Deref))
       MemoryFree = false;
     if (const auto *DR = dyn_cast<DeclRefExpr>(S))
       if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()))
-        if (V->hasGlobalStorage() || V->getType()->isReferenceType())
+        if (V->hasGlobalStorage() || V->getType()->isReferenceType() ||
+            V->getType()->isPointerType())
           MemoryFree = false;
     for (const Stmt *C : S->children())
       Check(C);
@@ -812,10 +819,11 @@ bool LoopAnalyzer::countCalleeFlops(const FunctionDecl *FD, QualType T, unsigned
     return false;
   auto SavedIndex = AccessIndex;
   size_t AccessesBefore = Current->Accesses.size();
+  Inlining.insert(Def);
   visit(B, Use::Read);
+  Inlining.erase(Def);
   Current->Accesses.resize(AccessesBefore);
   AccessIndex = SavedIndex;
-  (void)T;
   return Current->Modelled;
 }
 
@@ -856,7 +864,7 @@ void LoopAnalyzer::visitCall(const CallExpr *C) {
   }
   if (FD->hasAttr<ConstAttr>() || FD->hasAttr<PureAttr>())
     return;
-  if (countCalleeFlops(FD, T, 0))
+  if (countCalleeFlops(FD))
     return;
   if (Current->Modelled) {
     Current->Modelled = false;
@@ -1037,8 +1045,12 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
   }
   A.Array = BaseVar ? BaseVar->getNameAsString() : text(Root);
   bool BaseLoaded = !BaseVar && !isa<MemberExpr>(Root);
-  if (const auto *ME = dyn_cast<MemberExpr>(Root))
-    BaseLoaded = ME->isArrow() && !refVar(ME->getBase());
+  if (const auto *ME = dyn_cast<MemberExpr>(Root)) {
+    // s.a[i], p->a[i] and this->a[i] address the array directly; only a base
+    // pointer that is itself loaded (q[k]->a[i]) makes the access indirect.
+    const Expr *MB = strip(ME->getBase());
+    BaseLoaded = ME->isArrow() && !refVar(MB) && !isa<CXXThisExpr>(MB);
+  }
   if (BaseLoaded) {
     A.Indirect = true;
     A.IndirectVia = text(Root);
@@ -1059,6 +1071,21 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
     }
     if (!P.NonAffine.empty() && A.NonAffine.empty())
       A.NonAffine = P.NonAffine;
+    if (P.NonAffine.empty() && !P.Indirect) {
+      // Affine means linear in the counters: i*j or i*i is not.
+      for (const auto &[Mon, C] : P.P.terms()) {
+        unsigned Counters = 0;
+        for (const std::string &Sym : Mon)
+          Counters += isCounter(Sym);
+        if (Counters > 1) {
+          P.NonAffine = "'" + text(Index[I] ? Index[I] : Ref) +
+                        "' multiplies loop counters";
+          break;
+        }
+      }
+      if (!P.NonAffine.empty() && A.NonAffine.empty())
+        A.NonAffine = P.NonAffine;
+    }
     A.Subscripts.push_back(P.P);
     if (!P.affine())
       Linearisable = false;

@@ -65,8 +65,7 @@ private:
   void visitCall(const clang::CallExpr *C);
   bool recordAccess(const clang::Expr *E, Use U);
   void countFlop(const clang::Expr *E, clang::QualType T, char Op);
-  bool countCalleeFlops(const clang::FunctionDecl *FD, clang::QualType T,
-                        unsigned Depth);
+  bool countCalleeFlops(const clang::FunctionDecl *FD);
 
   // Affine analysis.
   PolyResult toPoly(const clang::Expr *E, unsigned Depth = 0);
@@ -78,6 +77,7 @@ private:
   SourceLoc loc(clang::SourceLocation L) const;
   std::string text(const clang::Stmt *S) const;
   unsigned sizeOf(clang::QualType T) const;
+  bool isCounter(const std::string &Sym) const;
   bool isAssignedIn(const clang::VarDecl *V, const clang::Stmt *Scope) const;
   void collectAssigned(const clang::Stmt *S, std::set<const clang::VarDecl *> &Out) const;
   FlopCounts &flopsFor(clang::QualType T, unsigned &Lanes);
@@ -104,6 +104,7 @@ private:
   std::map<std::string, size_t> AccessIndex;
   std::map<std::string, std::pair<int64_t, std::string>> SourceValues;
   std::set<std::string> DataSymbols;
+  std::set<const clang::FunctionDecl *> Inlining; ///< helpers being inlined
 };
 
 } // namespace perfmodel

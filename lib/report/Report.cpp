@@ -184,9 +184,13 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
          << " B at L1; " << formatNumber(T.beyondL1Bytes()) << " B beyond L1 with "
          << formatNumber(T.WriteAllocateBytes)
          << " B write-allocate (naive: every reference once, no cache reuse)\n";
-      OS << "    Roofline (" << RF.Precision << " peak " << formatNumber(RF.PeakGFlops)
-         << " GFLOP/s, ridge " << formatNumber(RF.RidgeIntensity)
-         << " flop/B at memory):\n";
+      bool NoFlops = RF.FlopsPerIt == 0;
+      if (NoFlops)
+        OS << "    Roofline (no floating-point work: bounds in cycles per iteration):\n";
+      else
+        OS << "    Roofline (" << RF.Precision << " peak " << formatNumber(RF.PeakGFlops)
+           << " GFLOP/s, ridge " << formatNumber(RF.RidgeIntensity)
+           << " flop/B at memory):\n";
       std::vector<std::vector<std::string>> Rows = {{"data in", "link", "B/it", "flop/B",
                                                      "GB/s", "roof GF/s", "bound GF/s",
                                                      "cy/it", "binding"}};
@@ -198,14 +202,20 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
       printTable(OS, Rows, 6, {false, false, true, true, true, true, true, true, false});
       if (!RF.Levels.empty()) {
         const RooflineLink &Mem = RF.Levels.back();
-        OS << "    bound: data in memory -> " << formatNumber(Mem.BoundGFlops)
-           << " GFLOP/s (" << formatNumber(Mem.BoundCyclesPerIt) << " cy/it), "
+        OS << "    bound: data in memory -> ";
+        if (NoFlops)
+          OS << formatNumber(Mem.BoundCyclesPerIt) << " cy/it, ";
+        else
+          OS << formatNumber(Mem.BoundGFlops) << " GFLOP/s ("
+             << formatNumber(Mem.BoundCyclesPerIt) << " cy/it), ";
+        OS
            << (Mem.Binding == "compute peak" ? "compute-bound"
                                              : "bandwidth-bound on " + Mem.Binding)
            << "\n";
       }
       for (const std::string &N : RF.Notes)
-        OS << "    note: " << N << "\n";
+        if (!NoFlops || N.find("no floating-point") == std::string::npos)
+          OS << "    note: " << N << "\n";
     }
     for (const std::string &N : K.Notes)
       OS << "    note: " << N << "\n";

@@ -384,3 +384,36 @@ TEST(Frontend, CompileCommandsJsonIsFoundNextToTheFile) {
   EXPECT_EQ(R.IR.Parameters.at("N").Value, 5);
   llvm::sys::fs::remove_directories(Dir);
 }
+
+TEST(Frontend, HostileConstructsNeverCrash) {
+  // Every loop of the file is found; each is modelled or says why not.
+  FrontendResult R = analyzeFile("tests/bad-inputs/hostile.cpp");
+  ASSERT_EQ(R.IR.Loops.size(), 28u);
+  for (const LoopKernel &K : R.IR.Loops)
+    EXPECT_TRUE(K.Modelled || !K.Reason.empty()) << K.Loc.str();
+  // Member array through implicit this: direct, 8 iterations, not indirect.
+  const LoopKernel &Zero = loopIn(R, "Blk<double, 8>::zero");
+  ASSERT_EQ(Zero.Accesses.size(), 1u);
+  EXPECT_FALSE(Zero.Accesses[0].Indirect);
+  EXPECT_EQ(Zero.innermost().Upper, Poly::constant(8));
+  // a[i*j*k] multiplies counters: not affine, no linear offset.
+  const Access *Prod = access(loopIn(R, "f19"), "a[(long)i * j * k]");
+  ASSERT_TRUE(Prod);
+  EXPECT_NE(Prod->NonAffine.find("multiplies loop counters"), std::string::npos);
+  EXPECT_FALSE(Prod->Linear.has_value());
+  // A recursive helper is not inlined (and does not recurse forever).
+  EXPECT_NE(loopIn(R, "f16").Reason.find("call to 'rec'"), std::string::npos);
+  // Row pointers of a vector of vectors and of double** are loaded.
+  EXPECT_TRUE(access(loopIn(R, "f2"), "m[i][j]")->Indirect);
+  EXPECT_TRUE(access(loopIn(R, "f17"), "a[j][i]")->Indirect);
+  // sqrt + exp + pow + fma + 3 adds: 4 add, 1 mul, 1 sqrt, 2 other.
+  const LoopKernel &Math = loopIn(R, "f22");
+  EXPECT_EQ(Math.Double.Add, 4u);
+  EXPECT_EQ(Math.Double.Mul, 1u);
+  EXPECT_EQ(Math.Double.Sqrt, 1u);
+  EXPECT_EQ(Math.Double.Other, 2u);
+  // Integer arithmetic is not floating-point work.
+  EXPECT_EQ(loopIn(R, "f26").flops(), 0u);
+  // Loops in a lambda belong to the lambda.
+  EXPECT_EQ(loopIn(R, "f8::lambda@19").Accesses.size(), 1u);
+}
