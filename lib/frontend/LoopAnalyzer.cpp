@@ -78,6 +78,8 @@ MathKind classifyMath(llvm::StringRef Name) {
 bool isContainerQuery(const CXXMethodDecl *MD) {
   if (!MD || !MD->getParent()->isInStdNamespace())
     return false;
+  if (!MD->getIdentifier()) // operators, constructors, conversions
+    return false;
   llvm::StringRef N = MD->getName();
   return N == "size" || N == "data" || N == "begin" || N == "end" ||
          N == "cbegin" || N == "cend" || N == "empty";
@@ -355,6 +357,7 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {
     if (isContainerQuery(MC->getMethodDecl()) && MC->getNumArgs() == 0 &&
+        MC->getMethodDecl()->getIdentifier() &&
         MC->getMethodDecl()->getName() == "size") {
       R.P = Poly::symbol(text(S));
       return R;
@@ -443,7 +446,8 @@ std::string LoopAnalyzer::findExit(const Stmt *S, bool NestedLoop) const {
     return "break at line " + std::to_string(loc(S->getBeginLoc()).Line);
   if (const auto *CE = dyn_cast<CallExpr>(S))
     if (const FunctionDecl *FD = CE->getDirectCallee())
-      if (FD->isNoReturn() || FD->getName() == "exit" || FD->getName() == "longjmp")
+      if (FD->isNoReturn() ||
+          (FD->getIdentifier() && (FD->getName() == "exit" || FD->getName() == "longjmp")))
         return "call to '" + FD->getNameAsString() + "' that does not return";
   bool Nested = NestedLoop || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
                 isa<DoStmt>(S) || isa<CXXForRangeStmt>(S) || isa<SwitchStmt>(S);
