@@ -353,6 +353,15 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
     R.IndirectVia = text(S);
     R.P = Poly::symbol(R.IndirectVia);
     DataSymbols.insert(R.IndirectVia);
+    // Remember where the value comes from, so a simulator given the array's
+    // contents can evaluate it: rowptr[i + 1] is element i+1 of rowptr.
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(S)) {
+      const VarDecl *Base = refVar(AS->getBase());
+      PolyResult Idx = toPoly(AS->getIdx(), Depth + 1);
+      if (Base && Idx.affine())
+        IR.DataRefs[R.IndirectVia] = {Base->getNameAsString(), Idx.P,
+                                      sizeOf(AS->getType())};
+    }
     return R;
   }
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(S)) {

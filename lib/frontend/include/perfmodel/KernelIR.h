@@ -92,6 +92,13 @@ struct Parameter {
   std::string Where; ///< for Source: "file:line"
 };
 
+/// A value loaded from memory that a bound or subscript depends on.
+struct DataRef {
+  std::string Array; ///< e.g. "col"
+  Poly Index;        ///< element index, affine in counters and parameters
+  unsigned ElementBytes = 0;
+};
+
 struct KernelIR {
   std::string File;
   std::vector<LoopKernel> Loops; ///< in source order
@@ -99,6 +106,8 @@ struct KernelIR {
   /// Symbols in bounds and subscripts that are values loaded from memory
   /// (`rowptr[i]`), not size parameters.
   std::set<std::string> DataSymbols;
+  /// For data symbols that are a plain array element: which one.
+  std::map<std::string, DataRef> DataRefs;
   std::vector<std::string> Notes;
 
   /// Parameter values for evaluating polynomials.

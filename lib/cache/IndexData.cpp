@@ -1,0 +1,202 @@
+//===- IndexData.cpp - Contents of index arrays for the simulator --------===//
+#include "perfmodel/Traffic.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+#include <random>
+
+using namespace perfmodel;
+
+bool perfmodel::readMatrixMarket(const std::string &File, std::vector<int64_t> &RowPtr,
+                                 std::vector<int64_t> &Col, int64_t &Rows, int64_t &Cols,
+                                 std::string &Error) {
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (!Buf) {
+    Error = File + ": cannot read: " + Buf.getError().message();
+    return false;
+  }
+  llvm::StringRef Text = (*Buf)->getBuffer();
+  unsigned LineNo = 0;
+  auto Fail = [&](const std::string &Msg) {
+    Error = File + ":" + std::to_string(LineNo) + ": " + Msg;
+    return false;
+  };
+  llvm::StringRef Line;
+  std::tie(Line, Text) = Text.split('\n');
+  ++LineNo;
+  llvm::SmallVector<llvm::StringRef, 5> H;
+  Line.trim().split(H, ' ', -1, false);
+  if (H.size() < 4 || !H[0].equals_insensitive("%%MatrixMarket") ||
+      !H[1].equals_insensitive("matrix"))
+    return Fail("not a Matrix Market file (expected '%%MatrixMarket matrix "
+                "coordinate ...')");
+  if (!H[2].equals_insensitive("coordinate"))
+    return Fail("only the sparse 'coordinate' format is supported, not '" + H[2].str() +
+                "'");
+  bool Pattern = H[3].equals_insensitive("pattern");
+  bool Symmetric = H.size() > 4 && (H[4].equals_insensitive("symmetric") ||
+                                    H[4].equals_insensitive("skew-symmetric") ||
+                                    H[4].equals_insensitive("hermitian"));
+  bool HaveSize = false;
+  int64_t Entries = 0;
+  std::vector<std::pair<int64_t, int64_t>> Coo;
+  while (!Text.empty()) {
+    std::tie(Line, Text) = Text.split('\n');
+    ++LineNo;
+    Line = Line.trim();
+    if (Line.empty() || Line.starts_with("%"))
+      continue;
+    llvm::SmallVector<llvm::StringRef, 4> F;
+    Line.split(F, ' ', -1, false);
+    if (F.size() == 1) // tabs
+      Line.split(F, '\t', -1, false);
+    if (!HaveSize) {
+      if (F.size() != 3 || F[0].getAsInteger(10, Rows) || F[1].getAsInteger(10, Cols) ||
+          F[2].getAsInteger(10, Entries) || Rows <= 0 || Cols <= 0 || Entries < 0)
+        return Fail("expected the size line 'rows columns entries'");
+      if (Entries > (int64_t(1) << 31))
+        return Fail("too many entries");
+      Coo.reserve(Entries * (Symmetric ? 2 : 1));
+      HaveSize = true;
+      continue;
+    }
+    int64_t R, C;
+    if (F.size() < (Pattern ? 2u : 3u) || F[0].getAsInteger(10, R) ||
+        F[1].getAsInteger(10, C))
+      return Fail("expected 'row column" + std::string(Pattern ? "" : " value") + "'");
+    if (R < 1 || R > Rows || C < 1 || C > Cols)
+      return Fail("entry (" + std::to_string(R) + ", " + std::to_string(C) +
+                  ") is outside the " + std::to_string(Rows) + " x " +
+                  std::to_string(Cols) + " matrix");
+    Coo.push_back({R - 1, C - 1});
+    if (Symmetric && R != C)
+      Coo.push_back({C - 1, R - 1});
+    if (int64_t(Coo.size()) > Entries * (Symmetric ? 2 : 1))
+      return Fail("more entries than the size line announces (" +
+                  std::to_string(Entries) + ")");
+  }
+  if (!HaveSize) {
+    LineNo = 0;
+    return Fail("no size line");
+  }
+  size_t Expected = 0;
+  (void)Expected;
+  if (!Symmetric && int64_t(Coo.size()) != Entries) {
+    Error = File + ": truncated: " + std::to_string(Coo.size()) + " of " +
+            std::to_string(Entries) + " entries";
+    return false;
+  }
+  std::sort(Coo.begin(), Coo.end());
+  RowPtr.assign(Rows + 1, 0);
+  Col.clear();
+  Col.reserve(Coo.size());
+  for (const auto &[R, C] : Coo) {
+    ++RowPtr[R + 1];
+    Col.push_back(C);
+  }
+  for (int64_t I = 0; I < Rows; ++I)
+    RowPtr[I + 1] += RowPtr[I];
+  return true;
+}
+
+namespace {
+
+/// Arrays whose elements appear in some loop's bounds (CSR row pointers).
+bool usedInBounds(const std::string &Array, const KernelIR &IR, std::string *OuterParam) {
+  for (const LoopKernel &K : IR.Loops)
+    for (size_t L = 0; L < K.Nest.size(); ++L)
+      for (const Poly *P : {&K.Nest[L].Lower, &K.Nest[L].Upper})
+        for (const std::string &S : P->symbols()) {
+          auto It = IR.DataRefs.find(S);
+          if (It == IR.DataRefs.end() || It->second.Array != Array)
+            continue;
+          if (OuterParam && L > 0) {
+            auto Syms = K.Nest[L - 1].Upper.symbols();
+            if (Syms.size() == 1 && K.Nest[L - 1].Lower == Poly::constant(0))
+              *OuterParam = *Syms.begin();
+          }
+          return true;
+        }
+  return false;
+}
+
+} // namespace
+
+bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, IndexData &Out,
+                              std::string &Error) {
+  size_t Eq = Spec.find('=');
+  if (Eq == std::string::npos || Eq == 0 || Eq + 1 == Spec.size()) {
+    Error = "--index " + Spec + ": expected NAME=FILE.mtx, NAME=uniform:LO:HI or "
+            "NAME=FILE";
+    return false;
+  }
+  std::string Name = Spec.substr(0, Eq);
+  llvm::StringRef Src = llvm::StringRef(Spec).substr(Eq + 1);
+  std::vector<int64_t> &Values = Out.Arrays[Name];
+  if (Src.starts_with("uniform:")) {
+    llvm::SmallVector<llvm::StringRef, 5> P;
+    Src.split(P, ':');
+    int64_t Lo, Hi, Count = int64_t(1) << 20, Seed = 1;
+    if (P.size() < 3 || P.size() > 5 || P[1].getAsInteger(0, Lo) ||
+        P[2].getAsInteger(0, Hi) || Hi <= Lo ||
+        (P.size() > 3 && (P[3].getAsInteger(0, Count) || Count <= 0 ||
+                          Count > (int64_t(1) << 28))) ||
+        (P.size() > 4 && P[4].getAsInteger(0, Seed))) {
+      Error = "--index " + Spec + ": expected uniform:LO:HI[:COUNT[:SEED]] with LO < HI";
+      return false;
+    }
+    std::mt19937_64 Rng(Seed);
+    std::uniform_int_distribution<int64_t> D(Lo, Hi - 1);
+    Values.resize(Count);
+    for (int64_t &V : Values)
+      V = D(Rng);
+    Out.Origin[Name] = "uniform random in [" + std::to_string(Lo) + ", " +
+                       std::to_string(Hi) + "), " + std::to_string(Count) +
+                       " values, seed " + std::to_string(Seed);
+    return true;
+  }
+  if (Src.ends_with(".mtx")) {
+    std::vector<int64_t> RowPtr, Col;
+    int64_t Rows, Cols;
+    if (!readMatrixMarket(Src.str(), RowPtr, Col, Rows, Cols, Error))
+      return false;
+    std::string Outer;
+    bool Bounds = usedInBounds(Name, IR, &Outer);
+    Values = Bounds ? RowPtr : Col;
+    Out.Origin[Name] = Src.str() + " (" + std::to_string(Rows) + " x " +
+                       std::to_string(Cols) + ", " + std::to_string(Col.size()) +
+                       " nonzeros; " + (Bounds ? "row pointers" : "column indices") + ")";
+    if (Bounds && !Outer.empty())
+      Out.Sizes[Outer] = Rows;
+    return true;
+  }
+  auto Buf = llvm::MemoryBuffer::getFile(Src, /*IsText=*/true);
+  if (!Buf) {
+    Error = "--index " + Spec + ": cannot read " + Src.str() + ": " +
+            Buf.getError().message();
+    return false;
+  }
+  llvm::StringRef T = (*Buf)->getBuffer();
+  unsigned LineNo = 1;
+  while (!T.empty()) {
+    T = T.ltrim(" \t\r");
+    if (T.consume_front("\n")) {
+      ++LineNo;
+      continue;
+    }
+    size_t End = T.find_first_of(" \t\r\n");
+    llvm::StringRef Tok = T.substr(0, End);
+    int64_t V;
+    if (Tok.getAsInteger(0, V)) {
+      Error = Src.str() + ":" + std::to_string(LineNo) + ": '" + Tok.str() +
+              "' is not an integer";
+      return false;
+    }
+    Values.push_back(V);
+    T = T.substr(Tok.size());
+  }
+  Out.Origin[Name] = Src.str() + " (" + std::to_string(Values.size()) + " values)";
+  return true;
+}

@@ -1,0 +1,310 @@
+//===- LayerConditions.cpp - Analytic cache-line traffic ------------------===//
+//
+// Sliding-window layer conditions on the innermost loop (as in kerncraft):
+// per array, the accesses are sorted along the direction of travel; the gap
+// between neighbours is how many iterations later the trailing access touches
+// the data the leading one brought in. With threshold t (iterations), the
+// cache must hold, for every access, min(gap, t) iterations of its stream:
+//   Req(t) = sum over accesses of min(gap, t) x bytes per iteration.
+// The largest t with Req(t) <= capacity decides which accesses hit; accesses
+// joined by hitting gaps form one stream of lines through the level.
+// When the whole working set fits, only compulsory traffic remains.
+//
+//===----------------------------------------------------------------------===//
+#include "NestGeometry.h"
+#include "perfmodel/Traffic.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+using namespace perfmodel;
+
+namespace {
+
+struct Member {
+  const Access *A = nullptr;
+  int64_t Offset = 0;  ///< byte offset constant (at the bound sizes)
+  Poly OffsetSym;      ///< the same, symbolic in the parameters
+  double Gap = std::numeric_limits<double>::infinity(); ///< iterations to the one ahead
+  Poly GapBytesSym;    ///< symbolic gap in bytes (finite gaps only)
+};
+
+struct Group {
+  std::string Array;
+  int64_t Advance = 0;     ///< bytes per iteration along the innermost loop
+  double StreamBytes = 0;  ///< bytes per iteration the stream moves
+  std::vector<Member> Members; ///< leading first
+};
+
+/// Splits a byte-offset polynomial into the part with counters and the rest.
+void splitByCounters(const Poly &P, const std::set<std::string> &Counters, Poly &WithIV,
+                     Poly &Rest) {
+  WithIV = Poly();
+  Rest = Poly();
+  for (const auto &[Mon, C] : P.terms()) {
+    Poly T = Poly::constant(C);
+    bool HasIV = false;
+    for (const std::string &S : Mon) {
+      T = T * Poly::symbol(S);
+      HasIV |= Counters.count(S) > 0;
+    }
+    (HasIV ? WithIV : Rest) = (HasIV ? WithIV : Rest) + T;
+  }
+}
+
+std::string sizeText(double Bytes) {
+  uint64_t B = uint64_t(Bytes);
+  if (double(B) == Bytes)
+    return formatByteSize(B);
+  return std::to_string(Bytes) + " B";
+}
+
+/// Largest value of PARAM (1 .. 2^40) for which Req(PARAM) <= Cap, given the
+/// other bindings; nullopt when it never or always holds in that range.
+std::optional<int64_t> solveLimit(const Poly &Req, const std::string &Param,
+                                  std::map<std::string, int64_t> B, double Cap) {
+  auto Ok = [&](int64_t V) {
+    B[Param] = V;
+    auto R = Req.evaluate(B);
+    return R && double(*R) <= Cap;
+  };
+  if (!Ok(1))
+    return std::nullopt;
+  int64_t Lo = 1, Hi = int64_t(1) << 40;
+  if (Ok(Hi))
+    return std::nullopt;
+  while (Hi - Lo > 1) {
+    int64_t Mid = Lo + (Hi - Lo) / 2;
+    (Ok(Mid) ? Lo : Hi) = Mid;
+  }
+  return Lo;
+}
+
+} // namespace
+
+TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
+                                               const MachineModel &M,
+                                               const LayerConditionOptions &O) {
+  TrafficResult R;
+  R.Method = "layer conditions";
+  if (!K.Modelled) {
+    R.Reason = "loop not modelled";
+    return R;
+  }
+  if (M.Caches.empty()) {
+    R.Reason = "the machine model has no caches";
+    return R;
+  }
+  auto B = IR.bindings();
+  NestGeometry G(K, IR);
+  if (!G.ok()) {
+    R.Reason = G.reason();
+    return R;
+  }
+  const LoopLevel &In = K.innermost();
+  unsigned Line = M.Caches[0].LineBytes;
+
+  // Group the accesses by array; every access must be affine.
+  std::vector<Group> Groups;
+  std::set<std::string> Counters = G.counters();
+  for (const Access &A : K.Accesses) {
+    if (A.Indirect || !A.Linear) {
+      R.Reason = "layer conditions need affine accesses; " + A.Text +
+                 (A.Indirect ? " is indirect (via " + A.IndirectVia + ")"
+                             : " has no affine element offset") +
+                 ": use the simulator";
+      return R;
+    }
+    Poly Sym = *A.Linear * Poly::constant(A.StrideBytes) + Poly::constant(A.FieldOffset);
+    Poly WithIV, Rest;
+    splitByCounters(Sym, Counters, WithIV, Rest);
+    Poly Coef = WithIV.substitute(B);
+    for (const auto &[Mon, C] : Coef.terms())
+      if (Mon.size() != 1) {
+        R.Reason = A.Text + " is not linear in the loop counters";
+        return R;
+      }
+    int64_t Adv = Coef.coefficientOf(In.Var).constantTerm() * In.Step;
+    auto Off = Rest.evaluate(B);
+    if (!Off) {
+      R.Reason = "offset of " + A.Text + " depends on unbound values";
+      return R;
+    }
+    auto It = std::find_if(Groups.begin(), Groups.end(),
+                           [&](const Group &Gr) { return Gr.Array == A.Array; });
+    if (It == Groups.end()) {
+      Groups.push_back({A.Array, Adv, 0, {}});
+      It = Groups.end() - 1;
+    } else if (It->Advance != Adv) {
+      R.Reason = "accesses to " + A.Array +
+                 " move at different strides (not uniformly generated)";
+      return R;
+    }
+    It->Members.push_back({&A, *Off, Rest, std::numeric_limits<double>::infinity(), {}});
+  }
+
+  // Order each group along its direction of travel; measure the gaps.
+  std::vector<double> Thresholds;
+  for (Group &Gr : Groups) {
+    int64_t AbsAdv = Gr.Advance < 0 ? -Gr.Advance : Gr.Advance;
+    Gr.StreamBytes = std::min<double>(double(AbsAdv), Line);
+    if (AbsAdv == 0)
+      continue; // invariant in the innermost loop: stays in registers or L1
+    bool Up = Gr.Advance > 0;
+    std::stable_sort(Gr.Members.begin(), Gr.Members.end(),
+                     [&](const Member &X, const Member &Y) {
+                       return Up ? X.Offset > Y.Offset : X.Offset < Y.Offset;
+                     });
+    for (size_t I = 1; I < Gr.Members.size(); ++I) {
+      Member &Mb = Gr.Members[I];
+      const Member &Ahead = Gr.Members[I - 1];
+      double Bytes = double(Up ? Ahead.Offset - Mb.Offset : Mb.Offset - Ahead.Offset);
+      Mb.Gap = Bytes / double(AbsAdv);
+      Mb.GapBytesSym = Up ? Ahead.OffsetSym - Mb.OffsetSym : Mb.OffsetSym - Ahead.OffsetSym;
+      Thresholds.push_back(Mb.Gap);
+    }
+  }
+  std::sort(Thresholds.begin(), Thresholds.end());
+  Thresholds.erase(std::unique(Thresholds.begin(), Thresholds.end()), Thresholds.end());
+
+  auto Requirement = [&](double T) {
+    double Req = 0;
+    for (const Group &Gr : Groups)
+      if (Gr.Advance != 0)
+        for (const Member &Mb : Gr.Members)
+          Req += std::min(Mb.Gap, T) * Gr.StreamBytes;
+    return Req;
+  };
+  // Symbolic requirement for threshold member TM (all streams contiguous and
+  // at one common speed, so bytes and iterations convert exactly).
+  bool Symbolic = true;
+  int64_t CommonAdv = 0;
+  for (const Group &Gr : Groups) {
+    int64_t AbsAdv = Gr.Advance < 0 ? -Gr.Advance : Gr.Advance;
+    if (AbsAdv == 0)
+      continue;
+    if ((CommonAdv && AbsAdv != CommonAdv) || AbsAdv > Line)
+      Symbolic = false;
+    CommonAdv = AbsAdv;
+  }
+  auto RequirementSym = [&](const Member &TM) {
+    Poly Req;
+    for (const Group &Gr : Groups)
+      if (Gr.Advance != 0)
+        for (const Member &Mb : Gr.Members)
+          Req = Req + (Mb.Gap <= TM.Gap ? Mb.GapBytesSym : TM.GapBytesSym);
+    return Req;
+  };
+
+  // Footprint of one execution of the nest, for the "everything fits" case.
+  double Footprint = 0, ReadFoot = 0, WriteFoot = 0;
+  for (const Group &Gr : Groups) {
+    bool Reads = false, Writes = false;
+    double Lo = std::numeric_limits<double>::infinity(), Hi = -Lo;
+    for (const Member &Mb : Gr.Members) {
+      auto Range = G.byteRange(*Mb.A);
+      if (!Range) {
+        R.Reason = "cannot bound the offsets of " + Mb.A->Text;
+        return R;
+      }
+      Lo = std::min(Lo, double(Range->first));
+      Hi = std::max(Hi, double(Range->second + Mb.A->ElementBytes));
+      Reads |= Mb.A->Read;
+      Writes |= Mb.A->Write;
+    }
+    double Bytes = std::ceil((Hi - Lo) / Line) * Line;
+    Footprint += Bytes;
+    if (Reads || Writes)
+      ReadFoot += Bytes; // read, or write-allocated
+    if (Writes)
+      WriteFoot += Bytes;
+  }
+  double Iterations = G.totalIterations();
+
+  for (size_t I = 0; I < M.Caches.size(); ++I) {
+    const CacheLevel &C = M.Caches[I];
+    double Cap = double(C.SizeBytes) * O.SafetyFactor;
+    LinkTraffic L;
+    L.Inner = C.Name;
+    L.Outer = I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM";
+    if (Footprint <= Cap && Iterations > 0) {
+      L.LoadBytesPerIt = (C.WriteAllocate ? ReadFoot : ReadFoot - WriteFoot) / Iterations;
+      L.EvictBytesPerIt = WriteFoot / Iterations;
+      LayerCondition LC;
+      LC.Level = C.Name;
+      LC.Holds = true;
+      LC.Text = "the whole working set (" + sizeText(Footprint) + ") fits in " + C.Name +
+                " (" + formatByteSize(C.SizeBytes) +
+                "): each line crosses once per execution of the nest";
+      R.Conditions.push_back(LC);
+      R.Links.push_back(L);
+      continue;
+    }
+    double T = 0;
+    for (double Th : Thresholds)
+      if (Requirement(Th) <= Cap)
+        T = Th;
+    // Conditions: one per distinct reuse distance, in increasing order.
+    for (double Th : Thresholds) {
+      const Member *TM = nullptr;
+      const Member *Ahead = nullptr;
+      for (const Group &Gr : Groups)
+        for (size_t J = 1; J < Gr.Members.size(); ++J)
+          if (Gr.Members[J].Gap == Th && !TM) {
+            TM = &Gr.Members[J];
+            Ahead = &Gr.Members[J - 1];
+          }
+      LayerCondition LC;
+      LC.Level = C.Name;
+      double Req = Requirement(Th);
+      LC.Holds = Req <= Cap;
+      std::string ReqText = sizeText(Req);
+      if (Symbolic && TM) {
+        Poly RS = RequirementSym(*TM);
+        auto Syms = RS.symbols();
+        ReqText = RS.str() + " B";
+        if (Syms.size() == 1) {
+          LC.Param = *Syms.begin();
+          LC.Limit = solveLimit(RS, LC.Param, B, Cap);
+        }
+      }
+      LC.Text = TM->A->Text + " reuses " + Ahead->A->Text + " after " +
+                (Symbolic && TM ? Poly(TM->GapBytesSym).str() + " B" : sizeText(Th)) +
+                ": needs " + ReqText + " <= " + formatByteSize(C.SizeBytes);
+      if (LC.Limit)
+        LC.Text += ", holds for " + LC.Param + " <= " + std::to_string(*LC.Limit);
+      R.Conditions.push_back(LC);
+    }
+    // Streams through this level: chains of accesses joined by hitting gaps.
+    for (const Group &Gr : Groups) {
+      if (Gr.Advance == 0)
+        continue;
+      bool ChainRead = false, ChainWrite = false;
+      auto Close = [&] {
+        if (ChainRead || (ChainWrite && C.WriteAllocate))
+          L.LoadBytesPerIt += Gr.StreamBytes;
+        if (ChainWrite)
+          L.EvictBytesPerIt += Gr.StreamBytes;
+      };
+      for (size_t J = 0; J < Gr.Members.size(); ++J) {
+        const Member &Mb = Gr.Members[J];
+        if (J > 0 && Mb.Gap > T) {
+          Close();
+          ChainRead = ChainWrite = false;
+        }
+        ChainRead |= Mb.A->Read;
+        ChainWrite |= Mb.A->Write;
+      }
+      Close();
+    }
+    R.Links.push_back(L);
+  }
+  for (const Group &Gr : Groups)
+    if (Gr.Advance == 0)
+      R.Notes.push_back(Gr.Array + " does not move in the innermost loop: its "
+                        "traffic is amortised over the loop and not counted");
+  R.TotalIterations = uint64_t(Iterations);
+  R.Ok = true;
+  return R;
+}

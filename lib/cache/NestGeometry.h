@@ -1,0 +1,45 @@
+//===- NestGeometry.h - Ranges of a loop nest's counters (internal) -------===//
+#ifndef PERFMODEL_NESTGEOMETRY_H
+#define PERFMODEL_NESTGEOMETRY_H
+
+#include "perfmodel/KernelIR.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace perfmodel {
+
+/// Value ranges of the counters of a nest at the bound sizes. Bounds may
+/// depend linearly on outer counters (triangular nests); ranges then cover
+/// every outer value.
+class NestGeometry {
+public:
+  NestGeometry(const LoopKernel &K, const KernelIR &IR);
+  bool ok() const { return Reason.empty(); }
+  const std::string &reason() const { return Reason; }
+  std::set<std::string> counters() const;
+  /// Inclusive range of a counter.
+  std::pair<int64_t, int64_t> range(const std::string &Counter) const {
+    return Ranges.at(Counter);
+  }
+  /// Smallest and largest byte offset an affine access reaches.
+  std::optional<std::pair<int64_t, int64_t>> byteRange(const Access &A) const;
+  /// Iterations of the innermost body over the whole nest (triangular nests
+  /// evaluated at the middle of the outer ranges, exact for linear bounds).
+  double totalIterations() const { return Iterations; }
+
+private:
+  /// Min and max of a polynomial linear in counters over their ranges.
+  std::optional<std::pair<int64_t, int64_t>> extremes(const Poly &P) const;
+
+  std::map<std::string, int64_t> Bindings;
+  std::map<std::string, std::pair<int64_t, int64_t>> Ranges;
+  double Iterations = 0;
+  std::string Reason;
+};
+
+} // namespace perfmodel
+
+#endif

@@ -1,0 +1,87 @@
+//===- CacheSim.h - Multi-level set-associative cache simulator -*- C++ -*-===//
+//
+// Address-level simulation, independent of the front end: feed it loads and
+// stores, read per-level statistics. LRU per set, write-allocate, write-back;
+// the last level may be inclusive (evictions invalidate the inner levels),
+// non-inclusive, or a victim cache filled by the evictions of the level above.
+// Optional next-line prefetch on demand misses of a level.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_CACHESIM_H
+#define PERFMODEL_CACHESIM_H
+
+#include "perfmodel/MachineModel.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct CacheLevelConfig {
+  std::string Name;
+  uint64_t SizeBytes = 0;
+  unsigned Ways = 1;
+  unsigned LineBytes = 64;
+  CachePolicy Policy = CachePolicy::Inclusive;
+  bool NextLinePrefetch = false;
+  bool WriteAllocate = true;
+};
+
+struct CacheLevelStats {
+  uint64_t Loads = 0, Stores = 0;   ///< demand accesses reaching this level
+  uint64_t Hits = 0, Misses = 0;    ///< demand lookups
+  uint64_t LinesIn = 0;    ///< lines brought in from the next level (incl. prefetch)
+  uint64_t WriteBacks = 0; ///< dirty lines written to the next level
+  uint64_t Evictions = 0;  ///< all lines evicted (clean or dirty)
+  uint64_t Prefetches = 0; ///< lines brought in by the prefetcher
+};
+
+class CacheSim {
+public:
+  explicit CacheSim(std::vector<CacheLevelConfig> Levels);
+  /// Configures the levels from a machine model (prefetch per its `prefetch`).
+  static std::vector<CacheLevelConfig> fromMachine(const MachineModel &M,
+                                                   bool Prefetch);
+
+  void load(uint64_t Addr, unsigned Bytes) { access(Addr, Bytes, false); }
+  void store(uint64_t Addr, unsigned Bytes) { access(Addr, Bytes, true); }
+  /// An access of BYTES may straddle two lines; each line is one lookup.
+  void access(uint64_t Addr, unsigned Bytes, bool Write) {
+    uint64_t First = Addr >> LineShift, Last = (Addr + (Bytes ? Bytes : 1) - 1) >> LineShift;
+    for (uint64_t L = First; L <= Last; ++L)
+      accessLine(L, Write);
+  }
+  void resetStats();
+  const std::vector<CacheLevelStats> &stats() const { return Stats; }
+  const std::vector<CacheLevelConfig> &levels() const { return Config; }
+  unsigned lineBytes() const { return 1u << LineShift; }
+
+private:
+  struct Level {
+    uint64_t Sets = 0;
+    unsigned Ways = 0;
+    std::vector<uint64_t> Tags; ///< Sets x Ways, MRU first; line number + 1, 0 = empty
+    std::vector<uint8_t> Dirty; ///< parallel to Tags
+  };
+  void accessLine(uint64_t Line, bool Write);
+  /// Looks LINE up in level I; on a hit moves it to MRU. Returns its slot or -1.
+  int64_t lookup(unsigned I, uint64_t Line);
+  /// Inserts LINE as MRU in level I; handles the victim. Returns the slot.
+  int64_t insert(unsigned I, uint64_t Line, bool Dirty);
+  /// Brings LINE into level I (and the levels beyond, as the policy says).
+  void fill(unsigned I, uint64_t Line, bool Prefetch);
+  void evicted(unsigned I, uint64_t Line, bool Dirty);
+  void invalidateInner(unsigned I, uint64_t Line);
+  bool present(unsigned I, uint64_t Line) const;
+
+  std::vector<CacheLevelConfig> Config;
+  std::vector<Level> L;
+  std::vector<CacheLevelStats> Stats;
+  unsigned LineShift = 6;
+  uint64_t LastLine = ~0ull; ///< fast path: repeated access to the MRU line of L1
+};
+
+} // namespace perfmodel
+
+#endif

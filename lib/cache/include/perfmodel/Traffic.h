@@ -1,0 +1,90 @@
+//===- Traffic.h - Cache-line traffic between memory levels ----*- C++ -*-===//
+//
+// Two producers of the same result: layer conditions (analytic, from the
+// accesses' reuse distances and each level's capacity) and the cache
+// simulator replaying the loop nest's address stream. Traffic is given per
+// source iteration of the innermost loop, for each link between a level and
+// the next one out (L1-L2, L2-L3, ..., LLC-MEM).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_TRAFFIC_H
+#define PERFMODEL_TRAFFIC_H
+
+#include "perfmodel/KernelIR.h"
+#include "perfmodel/MachineModel.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct LinkTraffic {
+  std::string Inner; ///< "L1"
+  std::string Outer; ///< "L2", or "MEM" for the last level
+  double LoadBytesPerIt = 0;  ///< lines brought into Inner, in bytes
+  double EvictBytesPerIt = 0; ///< dirty lines written back from Inner
+  double totalBytesPerIt() const { return LoadBytesPerIt + EvictBytesPerIt; }
+};
+
+struct LayerCondition {
+  std::string Level;
+  std::string Text;    ///< "4 rows ... (32*N - 16 B) <= 256 KiB"
+  bool Holds = false;  ///< at the bound sizes
+  std::string Param;   ///< the single size parameter the condition limits
+  std::optional<int64_t> Limit; ///< it holds for Param <= Limit
+};
+
+struct TrafficResult {
+  std::string Method; ///< "layer conditions" or "simulator"
+  bool Ok = false;
+  std::string Reason; ///< why not, when !Ok
+  std::vector<LinkTraffic> Links;
+  std::vector<LayerCondition> Conditions;
+  /// Simulator only: demand misses per iteration of each level (PPR's
+  /// L1_miss, L2_miss, L3_miss) and how much of the nest was replayed.
+  std::vector<double> MissesPerIt;
+  uint64_t SimulatedIterations = 0;
+  uint64_t TotalIterations = 0;
+  std::vector<std::string> Notes;
+};
+
+/// Index data for arrays whose contents decide addresses or bounds.
+struct IndexData {
+  std::map<std::string, std::vector<int64_t>> Arrays; ///< name -> values
+  std::map<std::string, std::string> Origin;          ///< name -> description
+  std::map<std::string, int64_t> Sizes; ///< parameters the data implies (nrows)
+};
+
+/// Parses --index NAME=SPEC. SPEC: a Matrix Market file (`m.mtx`, the array
+/// gets CSR row pointers when used in loop bounds, column indices otherwise),
+/// `uniform:LO:HI[:COUNT[:SEED]]`, or a text file of integers.
+bool loadIndexSpec(const std::string &Spec, const KernelIR &IR, IndexData &Out,
+                   std::string &Error);
+
+/// Matrix Market coordinate file to 0-based CSR (rows sorted, symmetric expanded).
+bool readMatrixMarket(const std::string &File, std::vector<int64_t> &RowPtr,
+                      std::vector<int64_t> &Col, int64_t &Rows, int64_t &Cols,
+                      std::string &Error);
+
+struct LayerConditionOptions {
+  double SafetyFactor = 1.0; ///< fraction of each cache usable for reuse
+};
+
+TrafficResult layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
+                                    const MachineModel &M,
+                                    const LayerConditionOptions &O = {});
+
+struct SimOptions {
+  uint64_t MaxAccesses = 40'000'000; ///< replay budget (slice larger nests)
+  bool Prefetch = false;             ///< the machine's prefetchers
+  const IndexData *Index = nullptr;
+};
+
+TrafficResult simulateTraffic(const LoopKernel &K, const KernelIR &IR,
+                              const MachineModel &M, const SimOptions &O = {});
+
+} // namespace perfmodel
+
+#endif
