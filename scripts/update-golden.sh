@@ -12,4 +12,8 @@ norm() { sed "s|$ROOT|\$SRC|g"; }
 "$P" analyze examples/williams-fig9.2.c -m hsw -D n=1000000 | norm > "$G/williams-fig9.2.txt"
 "$P" analyze examples/unsupported.c -m hsw -D n=100 | norm > "$G/unsupported.txt"
 "$P" machine show hsw | norm > "$G/machine-show-hsw.txt"
+"$P" analyze examples/williams-fig9.2.c -m hsw -D n=1000000 -D N=2048 --cache both \
+  --sim-accesses 4000000 | norm > "$G/williams-fig9.2-cache.txt"
+"$P" analyze examples/spmv-csr.c -m hsw --index rowptr=examples/matrices/laplace2d-30.mtx \
+  --index col=examples/matrices/laplace2d-30.mtx --format json | norm > "$G/spmv-mtx.json"
 echo "golden files updated in $G"

@@ -46,6 +46,33 @@ void CacheSim::resetStats() {
     S = CacheLevelStats();
 }
 
+void CacheSim::flush() {
+  for (size_t I = 0; I < L.size(); ++I) {
+    Level &Lv = L[I];
+    for (size_t Slot = 0; Slot < Lv.Tags.size(); ++Slot) {
+      if (!Lv.Tags[Slot] || !Lv.Dirty[Slot])
+        continue;
+      Lv.Dirty[Slot] = 0;
+      uint64_t Line = Lv.Tags[Slot] - 1;
+      ++Stats[I].WriteBacks;
+      // The data lands in the next level that holds the line, or in memory.
+      for (size_t J = I + 1; J < L.size(); ++J) {
+        Level &Nx = L[J];
+        uint64_t Base = (Line % Nx.Sets) * Nx.Ways;
+        bool Found = false;
+        for (unsigned W = 0; W < Nx.Ways && !Found; ++W)
+          if (Nx.Tags[Base + W] == Line + 1) {
+            Nx.Dirty[Base + W] = 1;
+            Found = true;
+          }
+        if (Found)
+          break;
+        ++Stats[J].WriteBacks; // passes through level J on its way out
+      }
+    }
+  }
+}
+
 bool CacheSim::present(unsigned I, uint64_t Line) const {
   const Level &Lv = L[I];
   const uint64_t *Set = &Lv.Tags[(Line % Lv.Sets) * Lv.Ways];

@@ -331,6 +331,12 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
   }
   CacheSim Sim(CacheSim::fromMachine(M, O.Prefetch));
   Rp.run(Sim, Warmup, Limit);
+  // A nest of unknown size (data-dependent bounds) may end inside the
+  // warm-up: then it was replayed whole, like a small nest.
+  if (Sliced && !Rp.Stop && Rp.MeasuredFrom == 0 && !Rp.Warm)
+    Sliced = false;
+  if (!Sliced)
+    Sim.flush(); // every stored line reaches memory once per execution
   if (!Rp.Error.empty()) {
     R.Reason = Rp.Error;
     return R;
@@ -363,7 +369,8 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
                            : ""));
   else
     R.Notes.push_back("simulated the whole nest once from cold caches (" +
-                      std::to_string(Measured) + " iterations)");
+                      std::to_string(Measured) +
+                      " iterations), dirty lines written back at the end");
   if (O.Index)
     for (const auto &[Name, Desc] : O.Index->Origin)
       R.Notes.push_back("index data: " + Name + " from " + Desc);

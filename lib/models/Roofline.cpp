@@ -22,8 +22,11 @@ NaiveTraffic perfmodel::naiveTraffic(const LoopKernel &K, const MachineModel &M)
   return T;
 }
 
-RooflineResult perfmodel::naiveRoofline(const LoopKernel &K, const MachineModel &M) {
+RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
+                                   const TrafficResult *Traffic) {
   RooflineResult R;
+  bool UseTraffic = Traffic && Traffic->Ok && Traffic->Links.size() == M.Caches.size();
+  R.TrafficModel = UseTraffic ? Traffic->Method : "naive";
   R.FlopsPerIt = K.flops();
   R.Traffic = naiveTraffic(K, M);
   unsigned ElemBytes = 8;
@@ -82,14 +85,20 @@ RooflineResult perfmodel::naiveRoofline(const LoopKernel &K, const MachineModel 
   if (M.Caches.empty())
     return R;
   AddLevel(M.Caches[0].Name, M.Caches[0].Name + "-reg", T.l1Bytes(), L1Cycles);
+  // Link I carries the data between cache I-1 and the level beyond it.
+  auto LinkBytes = [&](size_t I) {
+    return UseTraffic ? Traffic->Links[I - 1].totalBytesPerIt() : T.beyondL1Bytes();
+  };
   for (size_t I = 1; I < M.Caches.size(); ++I) {
     const CacheLevel &Inner = M.Caches[I - 1];
     double BPC = Inner.BytesPerCycleFromNext.value_or(0);
-    AddLevel(M.Caches[I].Name, M.Caches[I].Name + "-" + Inner.Name, T.beyondL1Bytes(),
-             BPC > 0 ? T.beyondL1Bytes() / BPC : 0);
+    double Bytes = LinkBytes(I);
+    AddLevel(M.Caches[I].Name, M.Caches[I].Name + "-" + Inner.Name, Bytes,
+             BPC > 0 ? Bytes / BPC : 0);
   }
   double MemBPC = MemGBs / M.ClockGHz;
-  AddLevel("MEM", "MEM-" + M.Caches.back().Name, T.beyondL1Bytes(),
-           MemBPC > 0 ? T.beyondL1Bytes() / MemBPC : 0);
+  double MemBytes = LinkBytes(M.Caches.size());
+  AddLevel("MEM", "MEM-" + M.Caches.back().Name, MemBytes,
+           MemBPC > 0 ? MemBytes / MemBPC : 0);
   return R;
 }

@@ -111,6 +111,52 @@ std::string nestLine(const LoopLevel &L, const std::map<std::string, int64_t> &B
 
 std::string displayPath(const std::string &P) { return P; }
 
+void printTraffic(llvm::raw_ostream &OS, const LoopReport &LR) {
+  const TrafficResult *LC = LR.Conditions && LR.Conditions->Ok ? &*LR.Conditions : nullptr;
+  const TrafficResult *Sim = LR.Simulated && LR.Simulated->Ok ? &*LR.Simulated : nullptr;
+  OS << "    traffic per iteration, beyond L1 (load + evict B/it):\n";
+  std::vector<std::vector<std::string>> Rows;
+  std::vector<std::string> Head = {"link"};
+  if (LC)
+    Head.push_back("layer conditions");
+  if (Sim) {
+    Head.push_back("simulator");
+    Head.push_back("misses/it");
+  }
+  Rows.push_back(Head);
+  const TrafficResult *Any = LC ? LC : Sim;
+  for (size_t I = 0; Any && I < Any->Links.size(); ++I) {
+    std::vector<std::string> Row = {Any->Links[I].Outer + "-" + Any->Links[I].Inner};
+    auto Cell = [](const LinkTraffic &L) {
+      return formatNumber(L.LoadBytesPerIt) + " + " + formatNumber(L.EvictBytesPerIt);
+    };
+    if (LC)
+      Row.push_back(Cell(LC->Links[I]));
+    if (Sim) {
+      Row.push_back(Cell(Sim->Links[I]));
+      Row.push_back(formatNumber(Sim->MissesPerIt[I]) + " (" + Sim->Links[I].Inner + ")");
+    }
+    Rows.push_back(Row);
+  }
+  if (Any)
+    printTable(OS, Rows, 6);
+  if (LR.Conditions && !LR.Conditions->Ok)
+    OS << "    layer conditions: not applied: " << LR.Conditions->Reason << "\n";
+  if (LR.Simulated && !LR.Simulated->Ok)
+    OS << "    simulator: not run: " << LR.Simulated->Reason << "\n";
+  if (LC) {
+    OS << "    layer conditions:\n";
+    for (const LayerCondition &C : LC->Conditions)
+      OS << "      " << C.Level << ": " << C.Text << (C.Holds ? "" : "  [fails here]")
+         << "\n";
+    for (const std::string &N : LC->Notes)
+      OS << "    note: " << N << "\n";
+  }
+  if (Sim)
+    for (const std::string &N : Sim->Notes)
+      OS << "    simulator: " << N << "\n";
+}
+
 } // namespace
 
 void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
@@ -176,14 +222,21 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
       }
       printTable(OS, Rows, 4, {false, false, true, false, false, false});
     }
+    if (LR.Conditions || LR.Simulated)
+      printTraffic(OS, LR);
     if (LR.Roofline) {
       const RooflineResult &RF = *LR.Roofline;
       const NaiveTraffic &T = RF.Traffic;
       OS << "    bytes/it: " << formatNumber(T.LoadBytes) << " loaded + "
          << formatNumber(T.StoreBytes) << " stored = " << formatNumber(T.l1Bytes())
-         << " B at L1; " << formatNumber(T.beyondL1Bytes()) << " B beyond L1 with "
-         << formatNumber(T.WriteAllocateBytes)
-         << " B write-allocate (naive: every reference once, no cache reuse)\n";
+         << " B at L1";
+      if (RF.TrafficModel == "naive")
+        OS << "; " << formatNumber(T.beyondL1Bytes()) << " B beyond L1 with "
+           << formatNumber(T.WriteAllocateBytes)
+           << " B write-allocate (naive: every reference once, no cache reuse)";
+      else
+        OS << "; beyond L1 from the " << RF.TrafficModel;
+      OS << "\n";
       bool NoFlops = RF.FlopsPerIt == 0;
       if (NoFlops)
         OS << "    Roofline (no floating-point work: bounds in cycles per iteration):\n";
@@ -239,6 +292,46 @@ llvm::json::Object flopsJSON(const FlopCounts &F) {
                             {"div", F.Div},     {"sqrt", F.Sqrt},
                             {"other", F.Other}, {"fma_contractible", F.FmaContractible},
                             {"total", F.total()}};
+}
+
+llvm::json::Object trafficJSON(const TrafficResult &T) {
+  using llvm::json::Array;
+  using llvm::json::Object;
+  Object O{{"ok", T.Ok}};
+  if (!T.Ok) {
+    O["reason"] = T.Reason;
+    return O;
+  }
+  Array Links;
+  for (size_t I = 0; I < T.Links.size(); ++I) {
+    const LinkTraffic &L = T.Links[I];
+    Object LO{{"inner", L.Inner},
+              {"outer", L.Outer},
+              {"load_bytes_per_it", num(L.LoadBytesPerIt)},
+              {"evict_bytes_per_it", num(L.EvictBytesPerIt)}};
+    if (I < T.MissesPerIt.size())
+      LO["misses_per_it"] = num(T.MissesPerIt[I]);
+    Links.push_back(std::move(LO));
+  }
+  O["links"] = std::move(Links);
+  Array Conds;
+  for (const LayerCondition &C : T.Conditions) {
+    Object CO{{"level", C.Level}, {"text", C.Text}, {"holds", C.Holds}};
+    if (C.Limit) {
+      CO["param"] = C.Param;
+      CO["limit"] = *C.Limit;
+    }
+    Conds.push_back(std::move(CO));
+  }
+  if (!T.Conditions.empty())
+    O["conditions"] = std::move(Conds);
+  if (T.SimulatedIterations)
+    O["simulated_iterations"] = T.SimulatedIterations;
+  Array Notes;
+  for (const std::string &N : T.Notes)
+    Notes.push_back(N);
+  O["notes"] = std::move(Notes);
+  return O;
 }
 
 llvm::json::Object locJSON(const SourceLoc &L) {
@@ -318,10 +411,15 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
     }
     if (LR.Roofline) {
       const RooflineResult &RF = *LR.Roofline;
-      L["traffic"] = Object{{"model", "naive"},
-                            {"load_bytes", num(RF.Traffic.LoadBytes)},
-                            {"store_bytes", num(RF.Traffic.StoreBytes)},
-                            {"write_allocate_bytes", num(RF.Traffic.WriteAllocateBytes)}};
+      Object Tr{{"model", RF.TrafficModel},
+                {"load_bytes", num(RF.Traffic.LoadBytes)},
+                {"store_bytes", num(RF.Traffic.StoreBytes)},
+                {"write_allocate_bytes", num(RF.Traffic.WriteAllocateBytes)}};
+      if (LR.Conditions)
+        Tr["layer_conditions"] = trafficJSON(*LR.Conditions);
+      if (LR.Simulated)
+        Tr["simulator"] = trafficJSON(*LR.Simulated);
+      L["traffic"] = std::move(Tr);
       Array Levels;
       for (const RooflineLink &X : RF.Levels)
         Levels.push_back(Object{{"level", X.Level},

@@ -78,6 +78,18 @@ TEST(Cli, GoldenWilliamsText) {
 TEST(Cli, GoldenUnsupportedText) {
   expectGolden("analyze examples/unsupported.c -m hsw -D n=100", "unsupported.txt");
 }
+TEST(Cli, GoldenWilliamsCacheText) {
+  // Layer conditions and the simulator side by side.
+  expectGolden("analyze examples/williams-fig9.2.c -m hsw -D n=1000000 -D N=2048 "
+               "--cache both --sim-accesses 4000000",
+               "williams-fig9.2-cache.txt");
+}
+TEST(Cli, GoldenSpMVWithMatrixJson) {
+  expectGolden("analyze examples/spmv-csr.c -m hsw "
+               "--index rowptr=examples/matrices/laplace2d-30.mtx "
+               "--index col=examples/matrices/laplace2d-30.mtx --format json",
+               "spmv-mtx.json");
+}
 TEST(Cli, GoldenMachineShow) { expectGolden("machine show hsw", "machine-show-hsw.txt"); }
 
 TEST(Cli, JsonHasVersionAndParses) {
@@ -145,6 +157,14 @@ INSTANTIATE_TEST_SUITE_P(
         BadRun{"analyze examples/triad.c -m hsw -D n=lots", 2, "err",
                "-D n=lots: 'lots' is not an integer"},
         BadRun{"analyze examples/triad.c --format xml", 2, "err", "format"},
+        BadRun{"analyze examples/spmv-csr.c -m hsw --index col=examples/triad.c", 1,
+               "err", "triad.c:1: '/*' is not an integer"},
+        BadRun{"analyze examples/spmv-csr.c -m hsw --index col=x.mtx", 1, "err",
+               "x.mtx: cannot read"},
+        BadRun{"analyze examples/spmv-csr.c -m hsw --index col", 1, "err",
+               "expected NAME=FILE.mtx"},
+        BadRun{"analyze examples/spmv-csr.c -m hsw --cache sim", 0, "out",
+               "simulator: not run: lower bound of 'j' depends on the contents of 'rowptr'"},
         BadRun{"machine check tests/bad-inputs/malformed.yml", 1, "err",
                "malformed.yml:3:10: error: malformed YAML"},
         BadRun{"machine check tests/bad-inputs/unknown-key.yml", 1, "err",

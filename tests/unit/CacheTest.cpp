@@ -247,3 +247,14 @@ TEST(IndexData, BadMatrixMarketFilesAreRejectedWithLine) {
   EXPECT_NE(Err.find("not a Matrix Market file"), std::string::npos) << Err;
   EXPECT_FALSE(readMatrixMarket("/nonexistent.mtx", RP, C, Rows, Cols, Err));
 }
+
+TEST(CacheSim, FlushWritesEveryDirtyLineToMemoryOnce) {
+  // 64 KiB of stores into L1 32 KiB / L2 256 KiB: 1024 lines stored; after
+  // the flush each has left L2 towards memory exactly once.
+  CacheSim S({level("L1", 32 << 10, 8), level("L2", 256 << 10, 8)});
+  for (uint64_t I = 0; I < (64 << 10) / 8; ++I)
+    S.store(0x100000 + 8 * I, 8);
+  S.flush();
+  EXPECT_EQ(S.stats()[0].WriteBacks, 1024u);
+  EXPECT_EQ(S.stats()[1].WriteBacks, 1024u);
+}

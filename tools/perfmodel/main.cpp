@@ -12,6 +12,7 @@
 #include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Report.h"
 #include "perfmodel/Roofline.h"
+#include "perfmodel/Traffic.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Path.h"
@@ -19,6 +20,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
 #include <optional>
 
 using namespace perfmodel;
@@ -111,6 +113,9 @@ struct AnalyzeArgs {
   std::string Format = "text";
   std::string CompileCommandsDir;
   std::string Output;
+  std::string Cache = "auto";
+  std::vector<std::string> Index;
+  uint64_t SimAccesses = 40'000'000;
 };
 
 int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
@@ -140,17 +145,60 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
     Notes.push_back("memory: the machine model has no sustained bandwidth; the "
                     "theoretical " + formatNumber(M->Memory.BandwidthGBs) +
                     " GB/s bounds the memory level");
+  IndexData Index;
+  for (const std::string &Spec : A.Index) {
+    std::string Err;
+    if (!loadIndexSpec(Spec, FR.IR, Index, Err))
+      return error(Err);
+  }
+  // A matrix file fixes the sizes the loops run over (rows of a CSR matrix).
+  for (const auto &Size : Index.Sizes) {
+    const std::string Name = Size.first;
+    int64_t Value = Size.second;
+    auto It = FR.IR.Parameters.find(Name);
+    if (It == FR.IR.Parameters.end() || It->second.From != Parameter::Origin::Default)
+      continue;
+    It->second.Value = Value;
+    It->second.From = Parameter::Origin::Source;
+    It->second.Where = "index data";
+    auto &N = FR.IR.Notes;
+    N.erase(std::remove_if(N.begin(), N.end(),
+                           [&](const std::string &S) {
+                             return S.rfind("size parameter '" + Name + "'", 0) == 0;
+                           }),
+            N.end());
+  }
+
   AnalysisReport R;
   R.IR = &FR.IR;
   R.Machine = &*M;
   R.Notes = Notes;
-  std::vector<RooflineResult> Roofs;
-  Roofs.reserve(FR.IR.Loops.size());
+  // auto: the analytic layer conditions, and the simulator only where they
+  // do not apply (indirect or non-uniform accesses); replaying every loop of
+  // a large file would cost far more than compiling it.
+  bool Auto = A.Cache == "auto";
+  bool RunLC = Auto || A.Cache == "lc" || A.Cache == "both";
+  bool RunSim = A.Cache == "sim" || A.Cache == "both";
+  SimOptions SO;
+  SO.MaxAccesses = A.SimAccesses;
+  SO.Index = &Index;
   for (const LoopKernel &K : FR.IR.Loops) {
     LoopReport LR;
     LR.Loop = &K;
-    if (K.Modelled)
-      LR.Roofline = naiveRoofline(K, *M);
+    if (K.Modelled) {
+      if (RunLC)
+        LR.Conditions = layerConditionTraffic(K, FR.IR, *M);
+      if (RunSim || (Auto && !LR.Conditions->Ok))
+        LR.Simulated = simulateTraffic(K, FR.IR, *M, SO);
+      // The simulator sees conflicts and reuse across outer loops; the layer
+      // conditions are the fallback, the naive count the last resort.
+      const TrafficResult *T = nullptr;
+      if (LR.Simulated && LR.Simulated->Ok)
+        T = &*LR.Simulated;
+      else if (LR.Conditions && LR.Conditions->Ok)
+        T = &*LR.Conditions;
+      LR.Roofline = roofline(K, *M, T);
+    }
     R.Loops.push_back(std::move(LR));
   }
 
@@ -249,6 +297,17 @@ int main(int argc, char **argv) {
   Analyze->add_option("-p,--compile-commands", A.CompileCommandsDir,
                       "directory with compile_commands.json");
   Analyze->add_option("-o,--output", A.Output, "write the report to this file");
+  Analyze->add_option("--cache", A.Cache,
+                      "traffic beyond L1: auto (layer conditions, simulator where they "
+                      "do not apply), lc, sim, both, or none (naive)")
+      ->check(CLI::IsMember({"auto", "lc", "sim", "both", "none"}));
+  Analyze->add_option("--index", A.Index,
+                      "contents of an index array for the simulator: NAME=FILE.mtx, "
+                      "NAME=uniform:LO:HI[:COUNT[:SEED]] or NAME=FILE")
+      ->allow_extra_args(false);
+  Analyze->add_option("--sim-accesses", A.SimAccesses,
+                      "replay budget of the cache simulator (larger nests are sliced)")
+      ->check(CLI::Range(uint64_t(1000), uint64_t(1) << 40));
   Analyze->footer("Compile flags for the file may follow a bare `--`, e.g. "
                   "perfmodel analyze k.c -- -O3 -Iinclude");
 

@@ -53,6 +53,9 @@ public:
       accessLine(L, Write);
   }
   void resetStats();
+  /// Writes every dirty line back, level by level, as the end of a program
+  /// would eventually; the write-backs are counted.
+  void flush();
   const std::vector<CacheLevelStats> &stats() const { return Stats; }
   const std::vector<CacheLevelConfig> &levels() const { return Config; }
   unsigned lineBytes() const { return 1u << LineShift; }

@@ -1,8 +1,9 @@
 //===- Roofline.h - Naive traffic and the hierarchical Roofline -*- C++ -*-===//
 //
-// Until the cache model exists every reference is assumed to cross every
-// level once (no reuse in caches), plus the write-allocate fill of stores
-// beyond L1. The Roofline bound for data in level X is the smallest of the
+// Registers <-> L1 traffic is every reference once. Beyond L1 the traffic of
+// each link comes from the cache model; without one, every reference is
+// assumed to cross every level once (no reuse in caches), plus the
+// write-allocate fill of stores. The Roofline bound for data in level X is the smallest of the
 // compute peak and AI x bandwidth of each link between X and the registers.
 //
 //===----------------------------------------------------------------------===//
@@ -11,6 +12,7 @@
 
 #include "perfmodel/KernelIR.h"
 #include "perfmodel/MachineModel.h"
+#include "perfmodel/Traffic.h"
 
 #include <string>
 #include <vector>
@@ -42,6 +44,7 @@ struct RooflineLink {
 };
 
 struct RooflineResult {
+  std::string TrafficModel; ///< "naive", "layer conditions" or "simulator"
   double FlopsPerIt = 0;
   std::string Precision;   ///< "double", "single", "none"
   double PeakGFlops = 0;
@@ -52,7 +55,13 @@ struct RooflineResult {
   std::vector<std::string> Notes;
 };
 
-RooflineResult naiveRoofline(const LoopKernel &K, const MachineModel &M);
+/// Roofline with the traffic beyond L1 taken from TRAFFIC when it is given and
+/// valid (one link per cache level), else from the naive count.
+RooflineResult roofline(const LoopKernel &K, const MachineModel &M,
+                        const TrafficResult *Traffic = nullptr);
+inline RooflineResult naiveRoofline(const LoopKernel &K, const MachineModel &M) {
+  return roofline(K, M, nullptr);
+}
 
 } // namespace perfmodel
 

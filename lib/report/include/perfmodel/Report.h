@@ -23,7 +23,9 @@ constexpr int JsonSchemaVersion = 1;
 
 struct LoopReport {
   const LoopKernel *Loop = nullptr;
-  std::optional<RooflineResult> Roofline; ///< for modelled loops
+  std::optional<RooflineResult> Roofline;  ///< for modelled loops
+  std::optional<TrafficResult> Conditions; ///< layer conditions, if run
+  std::optional<TrafficResult> Simulated;  ///< cache simulator, if run
 };
 
 struct AnalysisReport {
