@@ -1,10 +1,22 @@
 //===- CacheSim.cpp - Multi-level set-associative cache simulator ---------===//
+//
+// Each set is a small array of entries in recency order (MRU first); an entry
+// packs the line number and its dirty bit so that the LRU shift moves one
+// word per way.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/CacheSim.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 using namespace perfmodel;
+
+namespace {
+inline uint64_t entryFor(uint64_t Line, bool Dirty) { return (Line + 1) << 1 | Dirty; }
+inline uint64_t lineOf(uint64_t Entry) { return (Entry >> 1) - 1; }
+inline bool isLine(uint64_t Entry, uint64_t Line) { return (Entry >> 1) == Line + 1; }
+} // namespace
 
 std::vector<CacheLevelConfig> CacheSim::fromMachine(const MachineModel &M,
                                                     bool Prefetch) {
@@ -34,8 +46,11 @@ CacheSim::CacheSim(std::vector<CacheLevelConfig> Levels) : Config(std::move(Leve
     Level Lv;
     Lv.Ways = std::max(1u, C.Ways);
     Lv.Sets = std::max<uint64_t>(1, C.SizeBytes / (uint64_t(Lv.Ways) * Line));
+    if ((Lv.Sets & (Lv.Sets - 1)) == 0)
+      Lv.Mask = Lv.Sets - 1;
+    else
+      Lv.FastMod = ~uint64_t(0) / Lv.Sets + 1;
     Lv.Tags.assign(Lv.Sets * Lv.Ways, 0);
-    Lv.Dirty.assign(Lv.Sets * Lv.Ways, 0);
     L.push_back(std::move(Lv));
   }
   Stats.resize(Config.size());
@@ -48,21 +63,20 @@ void CacheSim::resetStats() {
 
 void CacheSim::flush() {
   for (size_t I = 0; I < L.size(); ++I) {
-    Level &Lv = L[I];
-    for (size_t Slot = 0; Slot < Lv.Tags.size(); ++Slot) {
-      if (!Lv.Tags[Slot] || !Lv.Dirty[Slot])
+    for (uint64_t &E : L[I].Tags) {
+      if (!E || !(E & 1))
         continue;
-      Lv.Dirty[Slot] = 0;
-      uint64_t Line = Lv.Tags[Slot] - 1;
+      E &= ~uint64_t(1);
+      uint64_t Line = lineOf(E);
       ++Stats[I].WriteBacks;
       // The data lands in the next level that holds the line, or in memory.
       for (size_t J = I + 1; J < L.size(); ++J) {
         Level &Nx = L[J];
-        uint64_t Base = (Line % Nx.Sets) * Nx.Ways;
+        uint64_t *Set = &Nx.Tags[Nx.setBase(Line)];
         bool Found = false;
         for (unsigned W = 0; W < Nx.Ways && !Found; ++W)
-          if (Nx.Tags[Base + W] == Line + 1) {
-            Nx.Dirty[Base + W] = 1;
+          if (isLine(Set[W], Line)) {
+            Set[W] |= 1;
             Found = true;
           }
         if (Found)
@@ -75,29 +89,28 @@ void CacheSim::flush() {
 
 bool CacheSim::present(unsigned I, uint64_t Line) const {
   const Level &Lv = L[I];
-  const uint64_t *Set = &Lv.Tags[(Line % Lv.Sets) * Lv.Ways];
+  const uint64_t *Set = &Lv.Tags[Lv.setBase(Line)];
   for (unsigned W = 0; W < Lv.Ways; ++W)
-    if (Set[W] == Line + 1)
+    if (isLine(Set[W], Line))
       return true;
   return false;
 }
 
 int64_t CacheSim::lookup(unsigned I, uint64_t Line) {
   Level &Lv = L[I];
-  uint64_t Base = (Line % Lv.Sets) * Lv.Ways;
+  uint64_t Base = Lv.setBase(Line);
   uint64_t *Set = &Lv.Tags[Base];
-  uint8_t *D = &Lv.Dirty[Base];
-  for (unsigned W = 0; W < Lv.Ways; ++W) {
-    if (Set[W] != Line + 1)
+  const uint64_t Want = Line + 1;
+  if ((Set[0] >> 1) == Want) // the common case: already MRU
+    return int64_t(Base);
+  for (unsigned W = 1; W < Lv.Ways; ++W) {
+    if ((Set[W] >> 1) != Want)
       continue;
     // Move to MRU (position 0), keeping the others in recency order.
-    uint8_t Dy = D[W];
-    for (unsigned K = W; K > 0; --K) {
+    uint64_t E = Set[W];
+    for (unsigned K = W; K > 0; --K)
       Set[K] = Set[K - 1];
-      D[K] = D[K - 1];
-    }
-    Set[0] = Line + 1;
-    D[0] = Dy;
+    Set[0] = E;
     return int64_t(Base);
   }
   return -1;
@@ -105,40 +118,39 @@ int64_t CacheSim::lookup(unsigned I, uint64_t Line) {
 
 int64_t CacheSim::insert(unsigned I, uint64_t Line, bool IsDirty) {
   Level &Lv = L[I];
-  uint64_t Base = (Line % Lv.Sets) * Lv.Ways;
+  uint64_t Base = Lv.setBase(Line);
   uint64_t *Set = &Lv.Tags[Base];
-  uint8_t *D = &Lv.Dirty[Base];
   uint64_t Victim = Set[Lv.Ways - 1];
-  bool VictimDirty = D[Lv.Ways - 1];
-  for (unsigned K = Lv.Ways - 1; K > 0; --K) {
+  for (unsigned K = Lv.Ways - 1; K > 0; --K)
     Set[K] = Set[K - 1];
-    D[K] = D[K - 1];
-  }
-  Set[0] = Line + 1;
-  D[0] = IsDirty;
+  Set[0] = entryFor(Line, IsDirty);
   if (Victim)
-    evicted(I, Victim - 1, VictimDirty);
+    evicted(I, lineOf(Victim), Victim & 1);
   return int64_t(Base);
+}
+
+/// Removes LINE from level LV if present; returns its entry (0 if absent).
+static uint64_t removeLine(std::vector<uint64_t> &Tags, uint64_t Base, unsigned Ways,
+                           uint64_t Line) {
+  for (unsigned W = 0; W < Ways; ++W) {
+    if (!isLine(Tags[Base + W], Line))
+      continue;
+    uint64_t E = Tags[Base + W];
+    for (unsigned K = W; K + 1 < Ways; ++K)
+      Tags[Base + K] = Tags[Base + K + 1];
+    Tags[Base + Ways - 1] = 0;
+    return E;
+  }
+  return 0;
 }
 
 void CacheSim::invalidateInner(unsigned I, uint64_t Line) {
   // Inclusion: a line leaving level I leaves every level closer to the core.
   for (unsigned J = 0; J < I; ++J) {
     Level &Lv = L[J];
-    uint64_t Base = (Line % Lv.Sets) * Lv.Ways;
-    for (unsigned W = 0; W < Lv.Ways; ++W) {
-      if (Lv.Tags[Base + W] != Line + 1)
-        continue;
-      if (Lv.Dirty[Base + W])
-        ++Stats[J].WriteBacks; // written straight to memory
-      for (unsigned K = W; K + 1 < Lv.Ways; ++K) {
-        Lv.Tags[Base + K] = Lv.Tags[Base + K + 1];
-        Lv.Dirty[Base + K] = Lv.Dirty[Base + K + 1];
-      }
-      Lv.Tags[Base + Lv.Ways - 1] = 0;
-      Lv.Dirty[Base + Lv.Ways - 1] = 0;
-      break;
-    }
+    uint64_t E = removeLine(Lv.Tags, Lv.setBase(Line), Lv.Ways, Line);
+    if (E & 1)
+      ++Stats[J].WriteBacks; // written straight to memory
   }
   if (LastLine == Line)
     LastLine = ~0ull;
@@ -155,7 +167,7 @@ void CacheSim::evicted(unsigned I, uint64_t Line, bool IsDirty) {
       ++Stats[I].WriteBacks;
     int64_t Slot = lookup(Next, Line);
     if (Slot >= 0)
-      L[Next].Dirty[Slot] |= IsDirty;
+      L[Next].Tags[Slot] |= IsDirty;
     else
       insert(Next, Line, IsDirty);
     return;
@@ -168,7 +180,7 @@ void CacheSim::evicted(unsigned I, uint64_t Line, bool IsDirty) {
   if (Next < L.size()) {
     int64_t Slot = lookup(Next, Line);
     if (Slot >= 0)
-      L[Next].Dirty[Slot] = 1;
+      L[Next].Tags[Slot] |= 1;
     else
       insert(Next, Line, true); // non-inclusive: the write-back allocates
   }
@@ -184,27 +196,14 @@ void CacheSim::fill(unsigned I, uint64_t Line, bool Prefetch) {
     if (Config[Next].Policy == CachePolicy::Victim) {
       // Exclusive: a hit in the victim cache moves the line up.
       Level &V = L[Next];
-      uint64_t Base = (Line % V.Sets) * V.Ways;
-      bool Hit = false, WasDirty = false;
-      for (unsigned W = 0; W < V.Ways; ++W)
-        if (V.Tags[Base + W] == Line + 1) {
-          Hit = true;
-          WasDirty = V.Dirty[Base + W];
-          for (unsigned K = W; K + 1 < V.Ways; ++K) {
-            V.Tags[Base + K] = V.Tags[Base + K + 1];
-            V.Dirty[Base + K] = V.Dirty[Base + K + 1];
-          }
-          V.Tags[Base + V.Ways - 1] = 0;
-          V.Dirty[Base + V.Ways - 1] = 0;
-          break;
-        }
+      uint64_t E = removeLine(V.Tags, V.setBase(Line), V.Ways, Line);
       if (!Prefetch) {
         ++Stats[Next].Loads;
-        ++(Hit ? Stats[Next].Hits : Stats[Next].Misses);
+        ++(E ? Stats[Next].Hits : Stats[Next].Misses);
       }
-      if (!Hit)
+      if (!E)
         ++Stats[Next].LinesIn; // from memory, through the victim level
-      insert(I, Line, WasDirty);
+      insert(I, Line, E & 1);
       return;
     }
     if (lookup(Next, Line) >= 0) {
@@ -228,10 +227,10 @@ void CacheSim::fill(unsigned I, uint64_t Line, bool Prefetch) {
 void CacheSim::accessLine(uint64_t Line, bool Write) {
   CacheLevelStats &S0 = Stats[0];
   ++(Write ? S0.Stores : S0.Loads);
+  Level &L0 = L[0];
   if (Line == LastLine) { // still the MRU line of its L1 set
     ++S0.Hits;
-    if (Write)
-      L[0].Dirty[(Line % L[0].Sets) * L[0].Ways] = 1;
+    L0.Tags[L0.setBase(Line)] |= Write;
     return;
   }
   int64_t Slot = lookup(0, Line);
@@ -248,9 +247,8 @@ void CacheSim::accessLine(uint64_t Line, bool Write) {
     fill(0, Line, false);
     if (Config[0].NextLinePrefetch && !present(0, Line + 1))
       fill(0, Line + 1, true);
-    Slot = int64_t((Line % L[0].Sets) * L[0].Ways);
+    Slot = int64_t(L0.setBase(Line));
   }
-  if (Write)
-    L[0].Dirty[Slot] = 1;
+  L0.Tags[Slot] |= Write;
   LastLine = Line;
 }

@@ -64,8 +64,21 @@ private:
   struct Level {
     uint64_t Sets = 0;
     unsigned Ways = 0;
-    std::vector<uint64_t> Tags; ///< Sets x Ways, MRU first; line number + 1, 0 = empty
-    std::vector<uint8_t> Dirty; ///< parallel to Tags
+    uint64_t Mask = 0;    ///< Sets - 1 when Sets is a power of two, else 0
+    uint64_t FastMod = 0; ///< Lemire's constant for Line % Sets on 32-bit lines
+    /// First slot of LINE's set.
+    uint64_t setBase(uint64_t Line) const {
+      uint64_t Set;
+      if (Mask || Sets == 1)
+        Set = Line & Mask;
+      else if (Line < (uint64_t(1) << 32))
+        Set = uint64_t((static_cast<unsigned __int128>(FastMod * Line) * Sets) >> 64);
+      else
+        Set = Line % Sets;
+      return Set * Ways;
+    }
+    /// Sets x Ways entries, MRU first: (line + 1) << 1 | dirty; 0 = empty.
+    std::vector<uint64_t> Tags;
   };
   void accessLine(uint64_t Line, bool Write);
   /// Looks LINE up in level I; on a hit moves it to MRU. Returns its slot or -1.
