@@ -240,7 +240,6 @@ public:
 
   void run(CacheSim &Sim, uint64_t WarmupAccesses, uint64_t Limit) {
     IV.assign(K.Nest.size(), 0);
-    Warm = WarmupAccesses == 0;
     std::function<void(size_t)> Loop = [&](size_t D) {
       int64_t Lo = eval(Lower[D]), Hi = eval(Upper[D]);
       int64_t Step = K.Nest[D].Step;
@@ -261,19 +260,24 @@ public:
       Loop(0);
   }
 
-  void body(CacheSim &Sim, uint64_t WarmupAccesses, uint64_t Limit) {
+  void body(CacheSim &Sim, uint64_t WarmupCap, uint64_t Measure) {
     for (const CompiledAccess &C : Accesses) {
       int64_t Off = eval(C.Offset);
       Sim.access(C.Base + uint64_t(Off), C.A->ElementBytes, C.Write);
     }
     Count += Accesses.size();
     ++Iterations;
-    if (!Warm && Count >= WarmupAccesses) {
+    // Warm up until the last level has taken in 1.25 times its capacity, so
+    // that every level evicts at its steady rate, or until the cap.
+    if (!Warm && (Iterations & 63) == 0 &&
+        (Sim.stats().back().LinesIn >= WarmLines || Count >= WarmupCap)) {
+      WarmedByCap = Sim.stats().back().LinesIn < WarmLines;
       Sim.resetStats();
       Warm = true;
       MeasuredFrom = Iterations;
+      MeasureEnd = Count + Measure;
     }
-    if (Count >= Limit)
+    if (Warm && Count >= MeasureEnd)
       Stop = true;
   }
 
@@ -287,7 +291,8 @@ public:
   std::vector<CompiledAccess> Accesses;
   std::vector<int64_t> IV;
   uint64_t Count = 0, Iterations = 0, MeasuredFrom = 0;
-  bool Stop = false, Warm = false;
+  uint64_t WarmLines = 0, MeasureEnd = ~uint64_t(0);
+  bool Stop = false, Warm = false, WarmedByCap = false;
 };
 
 } // namespace
@@ -316,21 +321,20 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
   NestGeometry G(K, IR);
   double Total = G.ok() ? G.totalIterations() : std::numeric_limits<double>::infinity();
   double PerIt = double(Rp.Accesses.size());
-  uint64_t Warmup = 0, Limit = O.MaxAccesses;
+  // Small nests are replayed whole from cold caches. Larger ones are sliced:
+  // a warm-up (see Replayer::body), then half the budget measured.
   bool Sliced = Total * PerIt > double(O.MaxAccesses);
+  uint64_t WarmupCap = 0, Measure = ~uint64_t(0);
   if (Sliced) {
-    // Warm up until the last level has been filled twice over (a streaming
-    // access brings 1/8 of a line, so 16 accesses per LLC line), then
-    // measure three quarters of the budget.
     const CacheLevel &LLC = M.Caches.back();
-    uint64_t FillAccesses = 16 * (LLC.SizeBytes / LLC.LineBytes);
-    Warmup = std::max<uint64_t>(O.MaxAccesses / 4, FillAccesses);
-    if (std::isfinite(Total))
-      Warmup = std::min<uint64_t>(Warmup, uint64_t(Total * PerIt / 2));
-    Limit = Warmup + O.MaxAccesses * 3 / 4;
+    Rp.WarmLines = (LLC.SizeBytes / LLC.LineBytes) * 5 / 4;
+    WarmupCap = 4 * O.MaxAccesses;
+    Measure = std::max<uint64_t>(O.MaxAccesses / 2, 1);
+  } else {
+    Rp.Warm = true;
   }
   CacheSim Sim(CacheSim::fromMachine(M, O.Prefetch));
-  Rp.run(Sim, Warmup, Limit);
+  Rp.run(Sim, WarmupCap, Measure);
   // A nest of unknown size (data-dependent bounds) may end inside the
   // warm-up: then it was replayed whole, like a small nest.
   if (Sliced && !Rp.Stop && Rp.MeasuredFrom == 0 && !Rp.Warm)
@@ -360,6 +364,10 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
   }
   R.SimulatedIterations = Measured;
   R.TotalIterations = std::isfinite(Total) ? uint64_t(Total) : 0;
+  if (Sliced && Rp.WarmedByCap)
+    R.Notes.push_back("the warm-up stopped at its cap before " + M.Caches.back().Name +
+                      " was filled: its traffic may be below the steady state "
+                      "(raise --sim-accesses)");
   if (Sliced)
     R.Notes.push_back("simulated a slice: " + std::to_string(Measured) +
                       " iterations measured after " + std::to_string(Rp.MeasuredFrom) +
