@@ -128,8 +128,8 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
                               std::string &Error) {
   size_t Eq = Spec.find('=');
   if (Eq == std::string::npos || Eq == 0 || Eq + 1 == Spec.size()) {
-    Error = "--index " + Spec + ": expected NAME=FILE.mtx, NAME=uniform:LO:HI or "
-            "NAME=FILE";
+    Error = "--index " + Spec + ": expected NAME=FILE.mtx, NAME=uniform:LO:HI, "
+            "NAME=banded:WIDTH or NAME=FILE";
     return false;
   }
   std::string Name = Spec.substr(0, Eq);
@@ -154,6 +154,29 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
       V = D(Rng);
     Out.Origin[Name] = "uniform random in [" + std::to_string(Lo) + ", " +
                        std::to_string(Hi) + "), " + std::to_string(Count) +
+                       " values, seed " + std::to_string(Seed);
+    return true;
+  }
+  if (Src.starts_with("banded:")) {
+    // Element k holds k + U(-W, W), clipped at 0: the column indices of a
+    // banded matrix walked row by row, or a gather with short-range jitter.
+    llvm::SmallVector<llvm::StringRef, 4> P;
+    Src.split(P, ':');
+    int64_t W, Count = int64_t(1) << 20, Seed = 1;
+    if (P.size() < 2 || P.size() > 4 || P[1].getAsInteger(0, W) || W < 0 ||
+        (P.size() > 2 && (P[2].getAsInteger(0, Count) || Count <= 0 ||
+                          Count > (int64_t(1) << 28))) ||
+        (P.size() > 3 && P[3].getAsInteger(0, Seed))) {
+      Error = "--index " + Spec + ": expected banded:WIDTH[:COUNT[:SEED]]";
+      return false;
+    }
+    std::mt19937_64 Rng(Seed);
+    std::uniform_int_distribution<int64_t> D(-W, W);
+    Values.resize(Count);
+    for (int64_t K = 0; K < Count; ++K)
+      Values[K] = std::max<int64_t>(0, K + D(Rng));
+    Out.Origin[Name] = "banded: element k in [k - " + std::to_string(W) + ", k + " +
+                       std::to_string(W) + "], " + std::to_string(Count) +
                        " values, seed " + std::to_string(Seed);
     return true;
   }

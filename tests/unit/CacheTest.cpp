@@ -258,3 +258,34 @@ TEST(CacheSim, FlushWritesEveryDirtyLineToMemoryOnce) {
   EXPECT_EQ(S.stats()[0].WriteBacks, 1024u);
   EXPECT_EQ(S.stats()[1].WriteBacks, 1024u);
 }
+
+TEST(CacheSim, NextLinePrefetchHalvesDemandMissesOfAStream) {
+  // A stream of doubles through L1 / L2 with next-line prefetch into L2: each
+  // demand miss in L2 also brings the following line, so only every other
+  // line misses in L2 on demand, while L2 still takes in every line.
+  CacheLevelConfig L2 = level("L2", 256 << 10, 8);
+  L2.NextLinePrefetch = true;
+  CacheSim S({level("L1", 32 << 10, 8), L2});
+  for (uint64_t I = 0; I < 8 * 10000; ++I)
+    S.load(0x100000 + 8 * I, 8);
+  EXPECT_EQ(S.stats()[0].Misses, 10000u);
+  EXPECT_EQ(S.stats()[1].Misses, 5000u);
+  EXPECT_EQ(S.stats()[1].Prefetches, 5000u);
+  EXPECT_EQ(S.stats()[1].LinesIn, 10000u);
+}
+
+TEST(IndexData, SyntheticDistributions) {
+  KernelIR IR;
+  IndexData D;
+  std::string Err;
+  ASSERT_TRUE(loadIndexSpec("idx=uniform:10:20:1000:3", IR, D, Err)) << Err;
+  ASSERT_EQ(D.Arrays["idx"].size(), 1000u);
+  for (int64_t V : D.Arrays["idx"])
+    ASSERT_TRUE(V >= 10 && V < 20) << V;
+  ASSERT_TRUE(loadIndexSpec("b=banded:4:1000", IR, D, Err)) << Err;
+  for (size_t K = 0; K < 1000; ++K)
+    ASSERT_LE(std::llabs(D.Arrays["b"][K] - int64_t(K)), 4) << K;
+  EXPECT_FALSE(loadIndexSpec("c=uniform:5:5", IR, D, Err));
+  EXPECT_FALSE(loadIndexSpec("c=banded:-1", IR, D, Err));
+  EXPECT_FALSE(loadIndexSpec("nonsense", IR, D, Err));
+}

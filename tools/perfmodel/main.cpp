@@ -116,6 +116,7 @@ struct AnalyzeArgs {
   std::string Cache = "auto";
   std::vector<std::string> Index;
   uint64_t SimAccesses = 40'000'000;
+  bool Prefetch = false;
 };
 
 int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
@@ -181,6 +182,7 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
   bool RunSim = A.Cache == "sim" || A.Cache == "both";
   SimOptions SO;
   SO.MaxAccesses = A.SimAccesses;
+  SO.Prefetch = A.Prefetch;
   SO.Index = &Index;
   for (const LoopKernel &K : FR.IR.Loops) {
     LoopReport LR;
@@ -303,8 +305,11 @@ int main(int argc, char **argv) {
       ->check(CLI::IsMember({"auto", "lc", "sim", "both", "none"}));
   Analyze->add_option("--index", A.Index,
                       "contents of an index array for the simulator: NAME=FILE.mtx, "
-                      "NAME=uniform:LO:HI[:COUNT[:SEED]] or NAME=FILE")
+                      "NAME=uniform:LO:HI[:COUNT[:SEED]], NAME=banded:WIDTH or NAME=FILE")
       ->allow_extra_args(false);
+  Analyze->add_flag("--prefetch", A.Prefetch,
+                    "simulate the machine's prefetchers (next-line on demand misses of "
+                    "levels whose prefetch is not none)");
   Analyze->add_option("--sim-accesses", A.SimAccesses,
                       "replay budget of the cache simulator (larger nests are sliced)")
       ->check(CLI::Range(uint64_t(1000), uint64_t(1) << 40));

@@ -59,7 +59,8 @@ struct IndexData {
 
 /// Parses --index NAME=SPEC. SPEC: a Matrix Market file (`m.mtx`, the array
 /// gets CSR row pointers when used in loop bounds, column indices otherwise),
-/// `uniform:LO:HI[:COUNT[:SEED]]`, or a text file of integers.
+/// `uniform:LO:HI[:COUNT[:SEED]]`, `banded:WIDTH[:COUNT[:SEED]]` (element k
+/// in [k-WIDTH, k+WIDTH]), or a text file of integers.
 bool loadIndexSpec(const std::string &Spec, const KernelIR &IR, IndexData &Out,
                    std::string &Error);
 
