@@ -86,16 +86,9 @@ std::optional<int64_t> solveLimit(const Poly &Req, const std::string &Param,
 TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
                                                const MachineModel &M,
                                                const LayerConditionOptions &O) {
-  TrafficResult R;
-  R.Method = "layer conditions";
-  if (!K.Modelled) {
-    R.Reason = "loop not modelled";
+  TrafficResult R = startTraffic("layer conditions", K, M);
+  if (!R.Reason.empty())
     return R;
-  }
-  if (M.Caches.empty()) {
-    R.Reason = "the machine model has no caches";
-    return R;
-  }
   auto B = IR.bindings();
   NestGeometry G(K, IR);
   if (!G.ok()) {

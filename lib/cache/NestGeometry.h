@@ -3,6 +3,8 @@
 #define PERFMODEL_NESTGEOMETRY_H
 
 #include "perfmodel/KernelIR.h"
+#include "perfmodel/MachineModel.h"
+#include "perfmodel/Traffic.h"
 
 #include <map>
 #include <optional>
@@ -39,6 +41,19 @@ private:
   double Iterations = 0;
   std::string Reason;
 };
+
+/// A TrafficResult for METHOD, with Reason set when the loop or the machine
+/// gives nothing to compute traffic for.
+inline TrafficResult startTraffic(const char *Method, const LoopKernel &K,
+                                  const MachineModel &M) {
+  TrafficResult R;
+  R.Method = Method;
+  if (!K.Modelled)
+    R.Reason = "loop not modelled";
+  else if (M.Caches.empty())
+    R.Reason = "the machine model has no caches";
+  return R;
+}
 
 } // namespace perfmodel
 

@@ -299,16 +299,9 @@ public:
 
 TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR,
                                          const MachineModel &M, const SimOptions &O) {
-  TrafficResult R;
-  R.Method = "simulator";
-  if (!K.Modelled) {
-    R.Reason = "loop not modelled";
+  TrafficResult R = startTraffic("simulator", K, M);
+  if (!R.Reason.empty())
     return R;
-  }
-  if (M.Caches.empty()) {
-    R.Reason = "the machine model has no caches";
-    return R;
-  }
   Replayer Rp(K, IR, O);
   if (!Rp.prepare(M)) {
     R.Reason = Rp.Error;

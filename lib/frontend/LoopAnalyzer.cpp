@@ -906,6 +906,20 @@ void LoopAnalyzer::visitLValue(const Expr *E, Use U) {
   visit(S, Use::Read);
 }
 
+void LoopAnalyzer::mergeAccess(Access A, const std::string &Key) {
+  // Repeated references to one element are one access, read and/or written.
+  auto It = AccessIndex.find(Key);
+  if (It == AccessIndex.end()) {
+    AccessIndex[Key] = Current->Accesses.size();
+    Current->Accesses.push_back(std::move(A));
+    return;
+  }
+  Access &Old = Current->Accesses[It->second];
+  Old.Read |= A.Read;
+  Old.Write |= A.Write;
+  ++Old.Occurrences;
+}
+
 bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
   E = E->IgnoreParens();
   // Peel a field access: a[i].x reads sizeof(x) at offsetof(x) in element a[i].
@@ -978,18 +992,8 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
       A.Read = U != Use::Write;
       A.Write = U != Use::Read;
       A.Loc = loc(DR->getBeginLoc());
-      Root = nullptr;
       std::string Key = A.Array + "|" + A.Linear->str();
-      auto It = AccessIndex.find(Key);
-      if (It != AccessIndex.end()) {
-        Access &Old = Current->Accesses[It->second];
-        Old.Read |= A.Read;
-        Old.Write |= A.Write;
-        ++Old.Occurrences;
-      } else {
-        AccessIndex[Key] = Current->Accesses.size();
-        Current->Accesses.push_back(std::move(A));
-      }
+      mergeAccess(std::move(A), Key);
       return true;
     }
     // Scalars in memory: globals, statics and references.
@@ -1134,16 +1138,7 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
       Key += P.str() + ",";
   if (A.Indirect)
     Key += "|" + A.Text;
-  auto It = AccessIndex.find(Key);
-  if (It != AccessIndex.end()) {
-    Access &Old = Current->Accesses[It->second];
-    Old.Read |= A.Read;
-    Old.Write |= A.Write;
-    ++Old.Occurrences;
-  } else {
-    AccessIndex[Key] = Current->Accesses.size();
-    Current->Accesses.push_back(std::move(A));
-  }
+  mergeAccess(std::move(A), Key);
 
   // The subscripts and a loaded base are themselves evaluated (and may read).
   for (const Expr *I : Index)

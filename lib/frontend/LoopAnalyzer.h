@@ -64,6 +64,7 @@ private:
   void visitIndicesOnly(const clang::Expr *E);
   void visitCall(const clang::CallExpr *C);
   bool recordAccess(const clang::Expr *E, Use U);
+  void mergeAccess(Access A, const std::string &Key);
   void countFlop(const clang::Expr *E, clang::QualType T, char Op);
   bool countCalleeFlops(const clang::FunctionDecl *FD);
 
