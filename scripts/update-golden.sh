@@ -16,4 +16,5 @@ norm() { sed "s|$ROOT|\$SRC|g"; }
   --sim-accesses 4000000 | norm > "$G/williams-fig9.2-cache.txt"
 "$P" analyze examples/spmv-csr.c -m hsw --index rowptr=examples/matrices/laplace2d-30.mtx \
   --index col=examples/matrices/laplace2d-30.mtx --format json | norm > "$G/spmv-mtx.json"
+"$P" incore tests/incore/fma-4acc.s -m hsw | norm > "$G/incore-fma-4acc-hsw.txt"
 echo "golden files updated in $G"

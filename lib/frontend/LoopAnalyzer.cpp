@@ -552,6 +552,7 @@ void LoopAnalyzer::handleOtherLoop(const Stmt *Loop, const std::string &Reason) 
   LoopKernel K;
   K.Function = FunctionName;
   K.Loc = loc(Loop->getBeginLoc());
+  K.EndLine = loc(Loop->getEndLoc()).Line;
   K.Nest = Nest;
   K.Modelled = false;
   K.Reason = Reason;
@@ -744,6 +745,7 @@ void LoopAnalyzer::analyzeInnermost(const Stmt *Loop, const Stmt *Body) {
   LoopKernel K;
   K.Function = FunctionName;
   K.Loc = loc(Loop->getBeginLoc());
+  K.EndLine = loc(Loop->getEndLoc()).Line;
   K.Nest = Nest;
   K.Notes = NestNotes;
   Current = &K;

@@ -23,7 +23,7 @@ NaiveTraffic perfmodel::naiveTraffic(const LoopKernel &K, const MachineModel &M)
 }
 
 RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
-                                   const TrafficResult *Traffic) {
+                                   const TrafficResult *Traffic, double InCore) {
   RooflineResult R;
   bool UseTraffic = Traffic && Traffic->Ok && Traffic->Links.size() == M.Caches.size();
   R.TrafficModel = UseTraffic ? Traffic->Method : "naive";
@@ -43,6 +43,8 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   double PeakPerCy = M.peakFlopsPerCycle(ElemBytes);
   R.PeakGFlops = PeakPerCy * M.ClockGHz;
   R.PeakCyclesPerIt = PeakPerCy > 0 ? R.FlopsPerIt / PeakPerCy : 0;
+  R.InCoreCyclesPerIt = InCore;
+  R.InCoreGFlops = InCore > 0 ? R.FlopsPerIt / InCore * M.ClockGHz : 0;
   double MemGBs = M.Memory.effectiveGBs();
   R.RidgeIntensity = MemGBs > 0 ? R.PeakGFlops / MemGBs : 0;
   if (R.FlopsPerIt == 0)
@@ -62,6 +64,10 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
     // Data in this level crosses this link and every link closer to the core.
     double Worst = R.PeakCyclesPerIt;
     std::string Binding = "compute peak";
+    if (R.InCoreCyclesPerIt > Worst) {
+      Worst = R.InCoreCyclesPerIt;
+      Binding = "in-core";
+    }
     for (const RooflineLink &Inner : R.Levels)
       if (Inner.CyclesPerIt > Worst) {
         Worst = Inner.CyclesPerIt;

@@ -222,6 +222,13 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
       }
       printTable(OS, Rows, 4, {false, false, true, false, false, false});
     }
+    if (LR.InCore) {
+      if (LR.InCore->Ok)
+        printInCoreText(OS, *LR.InCore, 4,
+                        R.Machine->Caches.empty() ? 64 : R.Machine->Caches[0].LineBytes);
+      else
+        OS << "    in-core: not modelled: " << LR.InCore->Reason << "\n";
+    }
     if (LR.Conditions || LR.Simulated)
       printTraffic(OS, LR);
     if (LR.Roofline) {
@@ -420,6 +427,8 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
       if (LR.Simulated)
         Tr["simulator"] = trafficJSON(*LR.Simulated);
       L["traffic"] = std::move(Tr);
+      if (LR.InCore)
+        L["incore"] = inCoreJSON(*LR.InCore);
       Array Levels;
       for (const RooflineLink &X : RF.Levels)
         Levels.push_back(Object{{"level", X.Level},
@@ -436,6 +445,8 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
       for (const std::string &N : RF.Notes)
         RN.push_back(N);
       L["roofline"] = Object{{"precision", RF.Precision},
+                             {"incore_cy_per_it", num(RF.InCoreCyclesPerIt)},
+                             {"incore_gflops", num(RF.InCoreGFlops)},
                              {"flops_per_it", num(RF.FlopsPerIt)},
                              {"peak_gflops", num(RF.PeakGFlops)},
                              {"ridge_intensity", num(RF.RidgeIntensity)},
@@ -517,4 +528,109 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
   OS << "  sources:\n";
   for (const SourceRef &S : M.Sources)
     OS << "    [" << S.Id << "] " << S.Cite << "\n";
+}
+
+void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
+                                unsigned Indent, unsigned LineBytes) {
+  std::string Pad(Indent, ' ');
+  double K = R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1;
+  OS << Pad << "in-core (" << R.Cpu << ", data in L1): " << formatNumber(R.Cycles)
+     << " cy per machine iteration";
+  if (K != 1 || R.BytesPerSourceIt > 0)
+    OS << " = " << formatNumber(R.Cycles / K) << " cy/it (" << formatNumber(K)
+       << " source iterations per trip)";
+  if (LineBytes && R.BytesPerSourceIt > 0)
+    OS << ", " << formatNumber(R.Cycles / K * LineBytes / R.BytesPerSourceIt) << " cy/CL";
+  OS << "\n";
+  if (!R.MachineLoop.empty())
+    OS << Pad << "  machine loop: " << R.MachineLoop << "\n";
+  OS << Pad << "  bounds: ports " << formatNumber(R.PortBound) << " | front end "
+     << formatNumber(R.FrontEndBound) << " (" << R.Uops << " uops) | recurrence "
+     << formatNumber(R.RecurrenceBound) << "  -> " << R.Bottleneck
+     << "; ECM T_OL " << formatNumber(R.TOL) << ", T_nOL " << formatNumber(R.TnOL)
+     << " cy per machine iteration\n";
+  // Port pressure per instruction, only the ports in use.
+  std::vector<size_t> Used;
+  for (size_t P = 0; P < R.PortLoad.size(); ++P)
+    if (R.PortLoad[P] > 1e-9)
+      Used.push_back(P);
+  std::vector<std::vector<std::string>> Rows;
+  std::vector<std::string> Head = {"uops", "lat"};
+  for (size_t P : Used)
+    Head.push_back(R.Ports[P]);
+  Head.push_back("instruction");
+  Rows.push_back(Head);
+  for (size_t I = 0; I < R.Instrs.size(); ++I) {
+    const InstrCost &C = R.Instrs[I];
+    bool OnChain =
+        std::find(R.CriticalChain.begin(), R.CriticalChain.end(), I) != R.CriticalChain.end();
+    std::vector<std::string> Row = {std::to_string(C.Uops), formatNumber(C.Latency)};
+    for (size_t P : Used)
+      Row.push_back(C.PortCycles.size() > P && C.PortCycles[P] > 1e-9
+                        ? formatNumber(C.PortCycles[P], 2)
+                        : "");
+    Row.push_back((OnChain ? "* " : "  ") + C.Text +
+                  (C.Line ? "  ; line " + std::to_string(C.Line) : ""));
+    Rows.push_back(Row);
+  }
+  std::vector<std::string> Total = {std::to_string(R.Uops), ""};
+  for (size_t P : Used)
+    Total.push_back(formatNumber(R.PortLoad[P], 3));
+  Total.push_back("  total per iteration");
+  Rows.push_back(Total);
+  std::vector<bool> Right(Head.size(), true);
+  Right.back() = false;
+  printTable(OS, Rows, Indent + 2, Right);
+  if (!R.CriticalChain.empty())
+    OS << Pad << "  * loop-carried critical chain: " << formatNumber(R.RecurrenceBound)
+       << " cy per iteration\n";
+  OS << Pad << "  bottleneck: " << R.Advice << "\n";
+  for (const std::string &N : R.Notes)
+    OS << Pad << "  note: " << N << "\n";
+}
+
+llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
+  using llvm::json::Array;
+  using llvm::json::Object;
+  Object O{{"ok", R.Ok}, {"cpu", R.Cpu}};
+  if (!R.Ok) {
+    O["reason"] = R.Reason;
+    return O;
+  }
+  Array Ports, Instrs, Notes, Chain;
+  for (size_t P = 0; P < R.Ports.size(); ++P)
+    if (R.PortLoad[P] > 1e-9)
+      Ports.push_back(Object{{"port", R.Ports[P]}, {"cycles", num(R.PortLoad[P])}});
+  for (const InstrCost &C : R.Instrs) {
+    Object P;
+    for (size_t I = 0; I < C.PortCycles.size(); ++I)
+      if (C.PortCycles[I] > 1e-9)
+        P[R.Ports[I]] = num(C.PortCycles[I]);
+    Instrs.push_back(Object{{"text", C.Text},
+                            {"line", C.Line},
+                            {"uops", C.Uops},
+                            {"latency", num(C.Latency)},
+                            {"ports", std::move(P)}});
+  }
+  for (unsigned I : R.CriticalChain)
+    Chain.push_back(I);
+  for (const std::string &N : R.Notes)
+    Notes.push_back(N);
+  O["machine_loop"] = R.MachineLoop;
+  O["cy_per_machine_iteration"] = num(R.Cycles);
+  O["source_iterations_per_trip"] = num(R.SourceItersPerIter);
+  O["cy_per_it"] = num(R.Cycles / (R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1));
+  O["bounds"] = Object{{"ports", num(R.PortBound)},
+                       {"front_end", num(R.FrontEndBound)},
+                       {"recurrence", num(R.RecurrenceBound)}};
+  O["bottleneck"] = R.Bottleneck;
+  O["advice"] = R.Advice;
+  O["uops"] = R.Uops;
+  O["t_ol"] = num(R.TOL);
+  O["t_nol"] = num(R.TnOL);
+  O["port_pressure"] = std::move(Ports);
+  O["instructions"] = std::move(Instrs);
+  O["critical_chain"] = std::move(Chain);
+  O["notes"] = std::move(Notes);
+  return O;
 }

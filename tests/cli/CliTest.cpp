@@ -90,6 +90,9 @@ TEST(Cli, GoldenSpMVWithMatrixJson) {
                "--index col=examples/matrices/laplace2d-30.mtx --format json",
                "spmv-mtx.json");
 }
+TEST(Cli, GoldenInCoreText) {
+  expectGolden("incore tests/incore/fma-4acc.s -m hsw", "incore-fma-4acc-hsw.txt");
+}
 TEST(Cli, GoldenMachineShow) { expectGolden("machine show hsw", "machine-show-hsw.txt"); }
 
 TEST(Cli, JsonHasVersionAndParses) {
@@ -165,6 +168,17 @@ INSTANTIATE_TEST_SUITE_P(
                "expected NAME=FILE.mtx"},
         BadRun{"analyze examples/spmv-csr.c -m hsw --cache sim", 0, "out",
                "simulator: not run: lower bound of 'j' depends on the contents of 'rowptr'"},
+        BadRun{"incore tests/incore/loads-5.s -m hsw", 0, "out",
+               "bottleneck: port-bound on HWPort2, HWPort3 (2.5 cy/it)"},
+        BadRun{"incore --hex 'c5 fd 58 c1' --mcpu skylake-avx512", 0, "out",
+               "recurrence 4"},
+        BadRun{"incore --hex 06 -m hsw", 1, "err", "invalid instruction bytes at offset 0"},
+        BadRun{"incore --hex 'c5 fd 5' -m hsw", 2, "err", "--hex: odd number of hex digits"},
+        BadRun{"incore no-such.s -m hsw", 1, "err", "no-such.s: no such file"},
+        BadRun{"incore tests/bad-inputs/syntax-error.c -m hsw", 1, "err", "clang-19 failed"},
+        BadRun{"incore -m hsw", 2, "err", "incore needs an assembly file or --hex"},
+        BadRun{"incore tests/incore/loads-5.s --mcpu pentium9", 1, "err",
+               "does not know CPU 'pentium9'"},
         BadRun{"machine check tests/bad-inputs/malformed.yml", 1, "err",
                "malformed.yml:3:10: error: malformed YAML"},
         BadRun{"machine check tests/bad-inputs/unknown-key.yml", 1, "err",

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "perfmodel/Frontend.h"
+#include "perfmodel/InCore.h"
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Report.h"
@@ -15,6 +16,8 @@
 #include "perfmodel/Traffic.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -117,6 +120,7 @@ struct AnalyzeArgs {
   std::vector<std::string> Index;
   uint64_t SimAccesses = 40'000'000;
   bool Prefetch = false;
+  bool NoInCore = false;
 };
 
 int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
@@ -184,9 +188,15 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
   SO.MaxAccesses = A.SimAccesses;
   SO.Prefetch = A.Prefetch;
   SO.Index = &Index;
-  for (const LoopKernel &K : FR.IR.Loops) {
+  std::vector<InCoreResult> InCore;
+  if (!A.NoInCore)
+    InCore = analyzeKernelLoops(FR.IR, CompileArgs, inCoreOptionsFor(*M));
+  for (size_t LI = 0; LI < FR.IR.Loops.size(); ++LI) {
+    const LoopKernel &K = FR.IR.Loops[LI];
     LoopReport LR;
     LR.Loop = &K;
+    if (LI < InCore.size() && K.Modelled)
+      LR.InCore = InCore[LI];
     if (K.Modelled) {
       if (RunLC)
         LR.Conditions = layerConditionTraffic(K, FR.IR, *M);
@@ -199,7 +209,10 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
         T = &*LR.Simulated;
       else if (LR.Conditions && LR.Conditions->Ok)
         T = &*LR.Conditions;
-      LR.Roofline = roofline(K, *M, T);
+      double InCoreCy = 0;
+      if (LR.InCore && LR.InCore->Ok && LR.InCore->SourceItersPerIter > 0)
+        InCoreCy = LR.InCore->Cycles / LR.InCore->SourceItersPerIter;
+      LR.Roofline = roofline(K, *M, T, InCoreCy);
     }
     R.Loops.push_back(std::move(LR));
   }
@@ -220,6 +233,45 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
   if (EC)
     return error("cannot write " + A.Output + ": " + EC.message());
   Out << Text;
+  return ExitOk;
+}
+
+int runInCore(const std::string &File, const std::string &Hex, const std::string &Machine,
+              const std::string &Cpu, const std::vector<std::string> &Sets,
+              const std::string &Format) {
+  if (File.empty() == Hex.empty())
+    return error("incore needs an assembly file or --hex BYTES (one of them)", ExitUsage);
+  InCoreOptions O;
+  std::vector<std::string> Notes;
+  if (!Cpu.empty()) {
+    O.Cpu = Cpu;
+    if (!Machine.empty())
+      return error("give -m or --mcpu, not both", ExitUsage);
+  } else {
+    std::optional<MachineModel> M = loadMachine(Machine, Sets, Notes);
+    if (!M)
+      return ExitFailed;
+    O = inCoreOptionsFor(*M);
+  }
+  InCoreResult R;
+  if (!Hex.empty()) {
+    std::string Err;
+    auto Bytes = parseHex(Hex, Err);
+    if (!Bytes)
+      return error("--hex: " + Err, ExitUsage);
+    R = analyzeBlockBytes(*Bytes, O);
+  } else {
+    R = analyzeAssemblyFile(File, O);
+  }
+  if (!R.Ok)
+    return error((File.empty() ? std::string("--hex") : File) + ": " + R.Reason);
+  if (Format == "json") {
+    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(inCoreJSON(R))) << "\n";
+    return ExitOk;
+  }
+  for (const std::string &N : Notes)
+    llvm::outs() << "note: " << N << "\n";
+  printInCoreText(llvm::outs(), R, 0);
   return ExitOk;
 }
 
@@ -307,6 +359,8 @@ int main(int argc, char **argv) {
                       "contents of an index array for the simulator: NAME=FILE.mtx, "
                       "NAME=uniform:LO:HI[:COUNT[:SEED]], NAME=banded:WIDTH or NAME=FILE")
       ->allow_extra_args(false);
+  Analyze->add_flag("--no-incore", A.NoInCore,
+                    "skip the in-core model (no compilation of the kernel)");
   Analyze->add_flag("--prefetch", A.Prefetch,
                     "simulate the machine's prefetchers (next-line on demand misses of "
                     "levels whose prefetch is not none)");
@@ -315,6 +369,20 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(uint64_t(1000), uint64_t(1) << 40));
   Analyze->footer("Compile flags for the file may follow a bare `--`, e.g. "
                   "perfmodel analyze k.c -- -O3 -Iinclude");
+
+  std::string InCoreFile, InCoreHex, InCoreMachine, InCoreCpu, InCoreFormat = "text";
+  std::vector<std::string> InCoreSets;
+  CLI::App *InCoreCmd = App.add_subcommand(
+      "incore", "Cost one loop body given as assembly (.s) or hex bytes on a port model");
+  InCoreCmd->add_option("file", InCoreFile, "assembly file (GNU syntax; .intel_syntax ok)");
+  InCoreCmd->add_option("--hex", InCoreHex, "machine code bytes, e.g. \"c5 fd 58 c1\"");
+  InCoreCmd->add_option("-m,--machine", InCoreMachine, "machine model: file or name");
+  InCoreCmd->add_option("--mcpu", InCoreCpu,
+                        "LLVM CPU name instead of a machine model (e.g. skylake-avx512)");
+  InCoreCmd->add_option("--set", InCoreSets, "override a machine value")
+      ->allow_extra_args(false);
+  InCoreCmd->add_option("--format", InCoreFormat, "output format")
+      ->check(CLI::IsMember({"text", "json"}));
 
   CLI::App *Machine = App.add_subcommand("machine", "Inspect machine models");
   Machine->require_subcommand(1);
@@ -332,7 +400,7 @@ int main(int argc, char **argv) {
     Known |= Args.size() > 1 && Sub->get_name() == Args[1];
   if (Args.size() > 1 && Args[1][0] != '-' && !Known)
     return error(std::string("unknown command '") + Args[1] +
-                     "' (commands: analyze, machine; see perfmodel --help)",
+                     "' (commands: analyze, incore, machine; see perfmodel --help)",
                  ExitUsage);
   try {
     App.parse(int(Args.size()), Args.data());
@@ -345,6 +413,9 @@ int main(int argc, char **argv) {
 
   if (Analyze->parsed())
     return runAnalyze(A, CompileArgs, HasCompileArgs);
+  if (InCoreCmd->parsed())
+    return runInCore(InCoreFile, InCoreHex, InCoreMachine, InCoreCpu, InCoreSets,
+                     InCoreFormat);
   if (Show->parsed())
     return runMachineShow(ShowName, MachineSets);
   if (Check->parsed())

@@ -72,6 +72,7 @@ struct FlopCounts {
 struct LoopKernel {
   std::string Function;
   SourceLoc Loc;                ///< the innermost loop's `for`
+  unsigned EndLine = 0;         ///< last line of the innermost loop
   std::vector<LoopLevel> Nest;  ///< outermost first; the innermost is last
   bool Modelled = true;
   std::string Reason;           ///< why not, when !Modelled

@@ -49,6 +49,8 @@ struct RooflineResult {
   std::string Precision;   ///< "double", "single", "none"
   double PeakGFlops = 0;
   double PeakCyclesPerIt = 0; ///< flops / peak flops per cycle
+  double InCoreCyclesPerIt = 0; ///< in-core model, data in L1 (0: not run)
+  double InCoreGFlops = 0;      ///< the in-core ceiling
   double RidgeIntensity = 0;  ///< peak / memory bandwidth
   NaiveTraffic Traffic;
   std::vector<RooflineLink> Levels; ///< L1 first, memory last
@@ -57,8 +59,10 @@ struct RooflineResult {
 
 /// Roofline with the traffic beyond L1 taken from TRAFFIC when it is given and
 /// valid (one link per cache level), else from the naive count.
+/// INCORE, when positive, is the in-core model's cycles per source iteration
+/// with data in L1; it replaces the compute peak as the compute roof.
 RooflineResult roofline(const LoopKernel &K, const MachineModel &M,
-                        const TrafficResult *Traffic = nullptr);
+                        const TrafficResult *Traffic = nullptr, double InCore = 0);
 inline RooflineResult naiveRoofline(const LoopKernel &K, const MachineModel &M) {
   return roofline(K, M, nullptr);
 }

@@ -6,10 +6,12 @@
 #ifndef PERFMODEL_REPORT_H
 #define PERFMODEL_REPORT_H
 
+#include "perfmodel/InCore.h"
 #include "perfmodel/KernelIR.h"
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/Roofline.h"
 
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
@@ -26,6 +28,7 @@ struct LoopReport {
   std::optional<RooflineResult> Roofline;  ///< for modelled loops
   std::optional<TrafficResult> Conditions; ///< layer conditions, if run
   std::optional<TrafficResult> Simulated;  ///< cache simulator, if run
+  std::optional<InCoreResult> InCore;      ///< in-core model, if run
 };
 
 struct AnalysisReport {
@@ -38,6 +41,11 @@ struct AnalysisReport {
 void printText(llvm::raw_ostream &OS, const AnalysisReport &R);
 void printJSON(llvm::raw_ostream &OS, const AnalysisReport &R);
 void printMachineText(llvm::raw_ostream &OS, const MachineModel &M);
+/// The in-core section: bounds, port pressure per instruction, critical chain.
+/// LINEBYTES > 0 adds cycles per cache line of work.
+void printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R, unsigned Indent,
+                     unsigned LineBytes = 0);
+llvm::json::Object inCoreJSON(const InCoreResult &R);
 
 /// Trip count of one loop level under BINDINGS, when it does not depend on
 /// an enclosing counter or loaded data.

@@ -1,0 +1,26 @@
+//===- Assembly.cpp - Cost an assembly file's .text as one loop body ------===//
+#include "ObjectCode.h"
+#include "perfmodel/InCore.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Program.h"
+
+using namespace perfmodel;
+
+InCoreResult perfmodel::analyzeAssemblyFile(const std::string &File,
+                                            const InCoreOptions &O) {
+  InCoreResult R;
+  R.Cpu = O.Cpu;
+  if (!llvm::sys::fs::exists(File) || llvm::sys::fs::is_directory(File)) {
+    R.Reason = File + ": no such file";
+    return R;
+  }
+  ObjectFileBytes Obj;
+  std::string Err;
+  if (!assembleToText(File, O.Triple, Obj, Err)) {
+    R.Reason = Err;
+    return R;
+  }
+  R = analyzeBlockBytes(Obj.Text, O);
+  return R;
+}

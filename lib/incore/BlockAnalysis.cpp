@@ -1,0 +1,560 @@
+//===- BlockAnalysis.cpp - Cost a loop body on LLVM's scheduling model ----===//
+#include "TargetBundle.h"
+#include "perfmodel/InCore.h"
+
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCSchedule.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <numeric>
+
+using namespace perfmodel;
+using namespace llvm;
+
+namespace {
+
+/// Leaf processor resources ("ports") of a scheduling model and the leaf set
+/// behind every resource index.
+struct PortMap {
+  std::vector<std::string> Names;
+  std::vector<unsigned> Units;
+  std::map<unsigned, std::vector<unsigned>> Leaves; ///< resource idx -> ports
+
+  explicit PortMap(const MCSchedModel &SM) {
+    std::map<unsigned, unsigned> PortOf;
+    for (unsigned I = 1; I < SM.getNumProcResourceKinds(); ++I) {
+      const MCProcResourceDesc *D = SM.getProcResource(I);
+      if (D->SubUnitsIdxBegin)
+        continue;
+      PortOf[I] = Names.size();
+      Names.push_back(D->Name);
+      Units.push_back(std::max(1u, D->NumUnits));
+    }
+    std::function<void(unsigned, std::vector<unsigned> &)> Collect =
+        [&](unsigned Idx, std::vector<unsigned> &Out) {
+          const MCProcResourceDesc *D = SM.getProcResource(Idx);
+          if (!D->SubUnitsIdxBegin) {
+            Out.push_back(PortOf[Idx]);
+            return;
+          }
+          for (unsigned U = 0; U < D->NumUnits; ++U)
+            Collect(D->SubUnitsIdxBegin[U], Out);
+        };
+    for (unsigned I = 1; I < SM.getNumProcResourceKinds(); ++I) {
+      std::vector<unsigned> L;
+      Collect(I, L);
+      std::sort(L.begin(), L.end());
+      L.erase(std::unique(L.begin(), L.end()), L.end());
+      Leaves[I] = L;
+    }
+  }
+};
+
+bool subset(const std::vector<unsigned> &A, const std::vector<unsigned> &B) {
+  return std::includes(B.begin(), B.end(), A.begin(), A.end());
+}
+
+/// Resource demands of one scheduling class: cycles per leaf set, where a
+/// group's cycles exclude those already charged to a smaller set inside it.
+std::vector<std::pair<std::vector<unsigned>, double>>
+demandsOf(const MCSubtargetInfo &STI, const MCSchedClassDesc *SC, const PortMap &PM) {
+  std::vector<std::pair<std::vector<unsigned>, double>> W;
+  for (const MCWriteProcResEntry *E = STI.getWriteProcResBegin(SC),
+                                 *End = STI.getWriteProcResEnd(SC);
+       E != End; ++E) {
+    double Cycles = double(E->ReleaseAtCycle) - double(E->AcquireAtCycle);
+    auto It = PM.Leaves.find(E->ProcResourceIdx);
+    if (Cycles <= 0 || It == PM.Leaves.end() || It->second.empty())
+      continue;
+    W.push_back({It->second, Cycles});
+  }
+  std::stable_sort(W.begin(), W.end(), [](const auto &A, const auto &B) {
+    return A.first.size() < B.first.size();
+  });
+  for (size_t I = 0; I < W.size(); ++I)
+    for (size_t J = I + 1; J < W.size(); ++J)
+      if (W[J].first.size() > W[I].first.size() && subset(W[I].first, W[J].first))
+        W[J].second = std::max(0.0, W[J].second - W[I].second);
+  W.erase(std::remove_if(W.begin(), W.end(), [](const auto &D) { return D.second <= 0; }),
+          W.end());
+  return W;
+}
+
+/// Optimal min-max load: the largest (demand inside S) / (units of S) over
+/// unions S of demand sets is exactly the best fractional assignment's
+/// makespan (max-flow / min-cut).
+double optimalBound(const std::vector<std::pair<std::vector<unsigned>, double>> &Demands,
+                    const std::vector<unsigned> &Units) {
+  std::vector<std::vector<unsigned>> Masks;
+  for (const auto &D : Demands)
+    if (std::find(Masks.begin(), Masks.end(), D.first) == Masks.end())
+      Masks.push_back(D.first);
+  double Best = 0;
+  if (Masks.size() > 20) { // never seen in practice; fall back to singletons
+    for (const auto &M : Masks) {
+      double Sum = 0, Cap = 0;
+      for (const auto &D : Demands)
+        if (subset(D.first, M))
+          Sum += D.second;
+      for (unsigned P : M)
+        Cap += Units[P];
+      Best = std::max(Best, Sum / Cap);
+    }
+    return Best;
+  }
+  for (uint64_t Sel = 1; Sel < (uint64_t(1) << Masks.size()); ++Sel) {
+    std::vector<unsigned> S;
+    for (size_t I = 0; I < Masks.size(); ++I)
+      if (Sel >> I & 1)
+        S.insert(S.end(), Masks[I].begin(), Masks[I].end());
+    std::sort(S.begin(), S.end());
+    S.erase(std::unique(S.begin(), S.end()), S.end());
+    double Sum = 0, Cap = 0;
+    for (const auto &D : Demands)
+      if (subset(D.first, S))
+        Sum += D.second;
+    for (unsigned P : S)
+      Cap += Units[P];
+    Best = std::max(Best, Sum / Cap);
+  }
+  return Best;
+}
+
+/// A balanced assignment: minimises the sum over ports of load^2 / units by
+/// block coordinate descent, re-pouring each demand into its ports so the
+/// least-loaded fill first. Its makespan is the optimum (the bound above);
+/// unlike a bare max-flow it also spreads the flexible uops evenly, which is
+/// what the port table should show. Returns per demand the cycles per port.
+std::vector<std::vector<double>>
+assign(const std::vector<std::pair<std::vector<unsigned>, double>> &Demands,
+       const std::vector<unsigned> &Units) {
+  size_t ND = Demands.size(), NP = Units.size();
+  std::vector<std::vector<double>> Out(ND, std::vector<double>(NP, 0));
+  std::vector<double> Load(NP, 0);
+  for (size_t D = 0; D < ND; ++D) { // start with even splits
+    double Cap = 0;
+    for (unsigned P : Demands[D].first)
+      Cap += Units[P];
+    for (unsigned P : Demands[D].first) {
+      Out[D][P] = Demands[D].second * Units[P] / Cap;
+      Load[P] += Out[D][P];
+    }
+  }
+  for (unsigned Round = 0; Round < 200; ++Round) {
+    double Moved = 0;
+    for (size_t D = 0; D < ND; ++D) {
+      const std::vector<unsigned> &Mask = Demands[D].first;
+      if (Mask.size() < 2)
+        continue;
+      for (unsigned P : Mask)
+        Load[P] -= Out[D][P];
+      // Water level L with sum over ports of max(0, L*units - load) = cycles.
+      std::vector<unsigned> Order(Mask);
+      std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
+        return Load[A] / Units[A] < Load[B] / Units[B];
+      });
+      double Level = 0, Need = Demands[D].second;
+      double SumLoad = 0, SumUnits = 0;
+      size_t Used = 0;
+      for (; Used < Order.size(); ++Used) {
+        SumLoad += Load[Order[Used]];
+        SumUnits += Units[Order[Used]];
+        Level = (Need + SumLoad) / SumUnits;
+        if (Used + 1 == Order.size() ||
+            Level <= Load[Order[Used + 1]] / Units[Order[Used + 1]])
+          break;
+      }
+      for (unsigned P : Mask) {
+        double New = std::max(0.0, Level * Units[P] - Load[P]);
+        bool Filled = std::find(Order.begin(), Order.begin() + Used + 1, P) !=
+                      Order.begin() + Used + 1;
+        if (!Filled)
+          New = 0;
+        Moved += std::fabs(New - Out[D][P]);
+        Out[D][P] = New;
+        Load[P] += New;
+      }
+    }
+    if (Moved < 1e-12)
+      break;
+  }
+  return Out;
+}
+
+struct RegUse {
+  unsigned Reg;
+  unsigned UseIdx;
+};
+struct RegDef {
+  unsigned Reg;
+  double Latency;
+  unsigned WriteResID;
+};
+
+} // namespace
+
+InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
+  InCoreOptions O;
+  O.Triple = M.Triple;
+  O.Cpu = M.Cpu;
+  O.IssueWidth = M.Core.IssueWidth;
+  O.Overrides = M.Core.Overrides;
+  return O;
+}
+
+std::optional<std::vector<uint8_t>> perfmodel::parseHex(const std::string &Text,
+                                                       std::string &Error) {
+  std::vector<uint8_t> Out;
+  std::string Digits;
+  for (char C : Text) {
+    if (isspace(static_cast<unsigned char>(C)) || C == ',')
+      continue;
+    if (!isxdigit(static_cast<unsigned char>(C))) {
+      Error = std::string("'") + C + "' is not a hex digit";
+      return std::nullopt;
+    }
+    Digits += C;
+  }
+  if (Digits.size() % 2) {
+    Error = "odd number of hex digits";
+    return std::nullopt;
+  }
+  if (Digits.empty()) {
+    Error = "no bytes given";
+    return std::nullopt;
+  }
+  for (size_t I = 0; I < Digits.size(); I += 2)
+    Out.push_back(uint8_t(std::stoi(Digits.substr(I, 2), nullptr, 16)));
+  return Out;
+}
+
+InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
+                                          const InCoreOptions &O,
+                                          const std::vector<unsigned> &Lines) {
+  InCoreResult R;
+  R.Cpu = O.Cpu;
+  TargetBundle TB;
+  if (!TB.init(O.Triple, O.Cpu, R.Reason))
+    return R;
+  const MCSchedModel &SM = TB.STI->getSchedModel();
+  if (!SM.hasInstrSchedModel()) {
+    R.Reason = "LLVM 19 has no instruction scheduling model for CPU '" + O.Cpu + "'";
+    return R;
+  }
+  PortMap PM(SM);
+  R.Ports = PM.Names;
+  R.PortUnits = PM.Units;
+
+  // Decode.
+  std::vector<MCInst> Insts;
+  uint64_t Addr = 0;
+  while (Addr < Bytes.size()) {
+    MCInst Inst;
+    uint64_t Size = 0;
+    auto Status = TB.Dis->getInstruction(Inst, Size, ArrayRef<uint8_t>(Bytes).slice(Addr),
+                                         Addr, nulls());
+    if (Status != MCDisassembler::Success || Size == 0) {
+      char Buf[64];
+      snprintf(Buf, sizeof(Buf), "invalid instruction bytes at offset %llu (0x%02x)",
+               (unsigned long long)Addr, Bytes[Addr]);
+      R.Reason = Buf;
+      return R;
+    }
+    InstrCost C;
+    C.Address = Addr;
+    C.Line = Addr < Lines.size() ? Lines[Addr] : 0;
+    raw_string_ostream OS(C.Text);
+    TB.IP->printInst(&Inst, Addr, "", *TB.STI, OS);
+    OS.flush();
+    C.Text = StringRef(C.Text).trim().str();
+    for (char &Ch : C.Text)
+      if (Ch == '\t')
+        Ch = ' ';
+    R.Instrs.push_back(std::move(C));
+    Insts.push_back(Inst);
+    Addr += Size;
+  }
+  if (Insts.empty()) {
+    R.Reason = "no instructions";
+    return R;
+  }
+
+  // Scheduling information per instruction.
+  unsigned CPUID = SM.getProcessorID();
+  std::vector<std::vector<RegDef>> Defs(Insts.size());
+  std::vector<std::vector<RegUse>> Uses(Insts.size());
+  std::vector<const MCSchedClassDesc *> Classes(Insts.size());
+  std::vector<std::pair<std::vector<unsigned>, double>> AllDemands;
+  std::vector<size_t> DemandOwner;
+  for (size_t I = 0; I < Insts.size(); ++I) {
+    const MCInst &Inst = Insts[I];
+    const MCInstrDesc &Desc = TB.MII->get(Inst.getOpcode());
+    unsigned SchedClass = Desc.getSchedClass();
+    const MCSchedClassDesc *SC = SM.getSchedClassDesc(SchedClass);
+    for (unsigned Guard = 0; SC && SC->isVariant() && Guard < 16; ++Guard) {
+      SchedClass = TB.STI->resolveVariantSchedClass(SchedClass, &Inst, TB.MII.get(), CPUID);
+      SC = SchedClass ? SM.getSchedClassDesc(SchedClass) : nullptr;
+    }
+    InstrCost &C = R.Instrs[I];
+    C.MayLoad = Desc.mayLoad();
+    C.MayStore = Desc.mayStore();
+    if (!SC || !SC->isValid()) {
+      R.Notes.push_back("'" + C.Text + "' has no scheduling information for " + O.Cpu +
+                        "; counted as 1 uop with no port use");
+      C.Uops = 1;
+      Classes[I] = nullptr;
+      continue;
+    }
+    Classes[I] = SC;
+    C.Uops = SC->NumMicroOps;
+    C.Latency = std::max(0, MCSchedModel::computeInstrLatency(*TB.STI, *SC));
+    C.Demands = demandsOf(*TB.STI, SC, PM);
+    // Machine-file overrides: matched on the mnemonic and operand kinds.
+    for (const InstructionOverride &Ov : O.Overrides) {
+      if (StringRef(C.Text).starts_with(Ov.Form + " ") || C.Text == Ov.Form ||
+          StringRef(C.Text).starts_with(Ov.Form)) {
+        if (Ov.LatencyCy)
+          C.Latency = *Ov.LatencyCy;
+        if (Ov.Uops)
+          C.Uops = unsigned(*Ov.Uops);
+        if (!Ov.Ports.empty()) {
+          C.Demands.clear();
+          for (const auto &[Port, Cy] : Ov.Ports) {
+            auto It = std::find(PM.Names.begin(), PM.Names.end(), Port);
+            if (It != PM.Names.end())
+              C.Demands.push_back({{unsigned(It - PM.Names.begin())}, Cy});
+            else
+              R.Notes.push_back("override for '" + Ov.Form + "' names unknown port '" +
+                                Port + "'");
+          }
+        }
+      }
+    }
+    for (const auto &D : C.Demands) {
+      AllDemands.push_back(D);
+      DemandOwner.push_back(I);
+    }
+
+    // Register defs and uses (for the dependence graph).
+    unsigned NumDefs = Desc.getNumDefs();
+    for (unsigned D = 0; D < NumDefs && D < Inst.getNumOperands(); ++D) {
+      const MCOperand &Op = Inst.getOperand(D);
+      if (!Op.isReg() || !Op.getReg())
+        continue;
+      double Lat = C.Latency;
+      unsigned WID = 0;
+      if (D < SC->NumWriteLatencyEntries) {
+        const MCWriteLatencyEntry *WL = TB.STI->getWriteLatencyEntry(SC, D);
+        if (WL->Cycles >= 0)
+          Lat = WL->Cycles;
+        WID = WL->WriteResourceID;
+      }
+      Defs[I].push_back({Op.getReg(), Lat, WID});
+    }
+    unsigned J = 0;
+    for (MCPhysReg Reg : Desc.implicit_defs()) {
+      double Lat = C.Latency;
+      unsigned WID = 0;
+      unsigned DefIdx = NumDefs + J++;
+      if (DefIdx < SC->NumWriteLatencyEntries) {
+        const MCWriteLatencyEntry *WL = TB.STI->getWriteLatencyEntry(SC, DefIdx);
+        if (WL->Cycles >= 0)
+          Lat = WL->Cycles;
+        WID = WL->WriteResourceID;
+      }
+      Defs[I].push_back({Reg, Lat, WID});
+    }
+    APInt Mask;
+    bool Breaking = TB.MIA && (TB.MIA->isZeroIdiom(Inst, Mask, CPUID) ||
+                               TB.MIA->isDependencyBreaking(Inst, Mask, CPUID));
+    if (Breaking)
+      continue; // xor reg,reg and friends do not wait for their inputs
+    unsigned UseIdx = 0;
+    for (unsigned K = NumDefs; K < Inst.getNumOperands(); ++K) {
+      const MCOperand &Op = Inst.getOperand(K);
+      if (!Op.isReg())
+        continue;
+      if (Op.getReg())
+        Uses[I].push_back({Op.getReg(), UseIdx});
+      ++UseIdx;
+    }
+    for (MCPhysReg Reg : Desc.implicit_uses())
+      Uses[I].push_back({Reg, UseIdx++});
+  }
+
+  // Front end, in fused-domain uops: on x86 the load or store-address part of
+  // an instruction with a memory operand is micro-fused with the rest, and a
+  // flag-setting ALU op macro-fuses with the following jcc.
+  bool X86 = StringRef(O.Triple).starts_with("x86");
+  unsigned MicroFused = 0;
+  for (size_t I = 0; I < Insts.size(); ++I) {
+    unsigned U = R.Instrs[I].Uops;
+    if (X86 && U >= 2 && (R.Instrs[I].MayLoad || R.Instrs[I].MayStore)) {
+      --U;
+      ++MicroFused;
+    }
+    R.Uops += U;
+    const MCInstrDesc &Desc = TB.MII->get(Insts[I].getOpcode());
+    if (I > 0 && Desc.isConditionalBranch() && X86 &&
+        !R.Instrs[I - 1].MayLoad && !R.Instrs[I - 1].MayStore) {
+      StringRef Prev(R.Instrs[I - 1].Text);
+      if (Prev.starts_with("cmp") || Prev.starts_with("test") || Prev.starts_with("add") ||
+          Prev.starts_with("sub") || Prev.starts_with("inc") || Prev.starts_with("dec") ||
+          Prev.starts_with("and")) {
+        R.Uops -= std::min(R.Uops, 1u);
+        R.Notes.push_back("'" + Prev.str() + "' and '" + R.Instrs[I].Text +
+                          "' macro-fuse into one uop");
+      }
+    }
+  }
+  if (MicroFused)
+    R.Notes.push_back(std::to_string(MicroFused) +
+                      " memory-operand instruction(s) counted as one fused uop each "
+                      "for issue");
+  unsigned Width = O.IssueWidth ? O.IssueWidth : SM.IssueWidth;
+  R.FrontEndBound = Width ? double(R.Uops) / Width : 0;
+
+  // Ports.
+  R.PortBound = optimalBound(AllDemands, PM.Units);
+  auto Share = assign(AllDemands, PM.Units);
+  R.PortLoad.assign(PM.Names.size(), 0);
+  for (InstrCost &C : R.Instrs)
+    C.PortCycles.assign(PM.Names.size(), 0);
+  for (size_t D = 0; D < AllDemands.size(); ++D)
+    for (size_t P = 0; P < PM.Names.size(); ++P) {
+      R.PortLoad[P] += Share[D][P];
+      R.Instrs[DemandOwner[D]].PortCycles[P] += Share[D][P];
+    }
+  double Busiest = 0;
+  for (size_t P = 0; P < PM.Names.size(); ++P)
+    Busiest = std::max(Busiest, R.PortLoad[P] / PM.Units[P]);
+  for (size_t P = 0; P < PM.Names.size(); ++P)
+    if (Busiest > 0 && R.PortLoad[P] / PM.Units[P] >= Busiest * (1 - 1e-6))
+      R.PortBottleneck += (R.PortBottleneck.empty() ? "" : ", ") + PM.Names[P];
+
+  // ECM split: ports a plain load or store uses carry data transfers.
+  std::vector<bool> MemPort(PM.Names.size(), false);
+  for (unsigned Op = 0; Op < TB.MII->getNumOpcodes(); ++Op) {
+    StringRef Name = TB.MII->getName(Op);
+    if (Name != "MOV64rm" && Name != "MOV64mr" && Name != "LDRXui" && Name != "STRXui")
+      continue;
+    const MCSchedClassDesc *SC = SM.getSchedClassDesc(TB.MII->get(Op).getSchedClass());
+    if (!SC || !SC->isValid() || SC->isVariant())
+      continue;
+    for (const auto &D : demandsOf(*TB.STI, SC, PM))
+      for (unsigned P : D.first)
+        MemPort[P] = true;
+  }
+  for (size_t P = 0; P < PM.Names.size(); ++P)
+    (MemPort[P] ? R.TnOL : R.TOL) =
+        std::max(MemPort[P] ? R.TnOL : R.TOL, R.PortLoad[P] / PM.Units[P]);
+
+  // Loop-carried recurrence: longest path from each instruction to its copy
+  // in the next iteration, over register dependences (two iterations laid
+  // out in program order).
+  size_t N = Insts.size();
+  struct Edge {
+    size_t From; // position in the 2N sequence
+    double Lat;
+  };
+  std::vector<std::vector<Edge>> In(2 * N);
+  for (size_t Pos = 0; Pos < 2 * N; ++Pos) {
+    size_t I = Pos % N;
+    for (const RegUse &U : Uses[I]) {
+      // The last writer of an overlapping register before Pos.
+      for (size_t Back = 1; Back <= N && Back <= Pos; ++Back) {
+        size_t PPos = Pos - Back, P = PPos % N;
+        bool Found = false;
+        for (const RegDef &D : Defs[P]) {
+          if (!TB.MRI->regsOverlap(D.Reg, U.Reg))
+            continue;
+          double Lat = D.Latency;
+          if (Classes[I])
+            Lat -= TB.STI->getReadAdvanceCycles(Classes[I], U.UseIdx, D.WriteResID);
+          In[Pos].push_back({PPos, std::max(0.0, Lat)});
+          Found = true;
+          break;
+        }
+        if (Found)
+          break;
+      }
+    }
+  }
+  std::vector<double> OwnCycle(N, 0);
+  for (size_t Start = 0; Start < N; ++Start) {
+    std::vector<double> Dist(2 * N, -1);
+    std::vector<size_t> Prev(2 * N, SIZE_MAX);
+    Dist[Start] = 0;
+    for (size_t Pos = Start + 1; Pos <= Start + N; ++Pos)
+      for (const Edge &E : In[Pos])
+        if (E.From >= Start && Dist[E.From] >= 0 && Dist[E.From] + E.Lat > Dist[Pos]) {
+          Dist[Pos] = Dist[E.From] + E.Lat;
+          Prev[Pos] = E.From;
+        }
+    OwnCycle[Start] = std::max(0.0, Dist[Start + N]);
+    if (Dist[Start + N] > R.RecurrenceBound) {
+      R.RecurrenceBound = Dist[Start + N];
+      R.CriticalChain.clear();
+      for (size_t Pos = Prev[Start + N]; Pos != SIZE_MAX && Pos >= Start; Pos = Prev[Pos]) {
+        R.CriticalChain.push_back(unsigned(Pos % N));
+        if (Pos == Start)
+          break;
+      }
+      std::reverse(R.CriticalChain.begin(), R.CriticalChain.end());
+    }
+  }
+
+  // Verdict.
+  R.Cycles = std::max({R.PortBound, R.FrontEndBound, R.RecurrenceBound});
+  auto Fmt = [](double V) {
+    char Buf[32];
+    snprintf(Buf, sizeof(Buf), "%.3g", V);
+    return std::string(Buf);
+  };
+  // On a tie the ports win: more independent chains would not help.
+  if (R.Cycles == R.RecurrenceBound && R.RecurrenceBound > R.PortBound &&
+      R.RecurrenceBound > 0) {
+    R.Bottleneck = "recurrence";
+    std::string Chain;
+    for (unsigned Idx : R.CriticalChain)
+      Chain += (Chain.empty() ? "" : " -> ") + R.Instrs[Idx].Text;
+    double Other = std::max(R.PortBound, R.FrontEndBound);
+    // Parallel chains like the critical one (same instruction, same cycle
+    // length): together they need Chains x Rec / Other independent chains.
+    unsigned Chains = 0;
+    if (!R.CriticalChain.empty()) {
+      StringRef Head = StringRef(R.Instrs[R.CriticalChain.front()].Text).split(' ').first;
+      for (size_t I = 0; I < N; ++I)
+        if (std::fabs(OwnCycle[I] - R.RecurrenceBound) < 1e-9 &&
+            StringRef(R.Instrs[I].Text).split(' ').first == Head)
+          ++Chains;
+    }
+    Chains = std::max(1u, Chains);
+    unsigned Needed =
+        Other > 0 ? unsigned(std::ceil(Chains * R.RecurrenceBound / Other - 1e-9)) : 0;
+    R.Advice = "loop-carried dependence chain of " + Fmt(R.RecurrenceBound) +
+               " cy per iteration (" + Chain + ")";
+    if (Chains > 1)
+      R.Advice += ", " + std::to_string(Chains) + " such chains in parallel";
+    if (Needed > Chains)
+      R.Advice += ": use " + std::to_string(Needed) +
+                  " independent chains (accumulators) to reach the " + Fmt(Other) +
+                  " cy/it the " + (R.PortBound >= R.FrontEndBound ? "ports" : "front end") +
+                  " allow";
+  } else if (R.Cycles == R.PortBound) {
+    R.Bottleneck = "ports";
+    R.Advice = "port-bound on " + R.PortBottleneck + " (" + Fmt(R.PortBound) +
+               " cy/it): remove work from " +
+               (R.PortBottleneck.find(',') != std::string::npos ? "these ports" : "this port");
+  } else {
+    R.Bottleneck = "front end";
+    R.Advice = "issue-bound: " + std::to_string(R.Uops) + " uops at " +
+               std::to_string(Width) + " per cycle; fewer instructions per iteration help";
+  }
+  R.Ok = true;
+  return R;
+}

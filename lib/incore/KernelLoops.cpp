@@ -1,0 +1,268 @@
+//===- KernelLoops.cpp - Find and cost the machine loop of a source loop --===//
+//
+// The file is compiled once. Machine loops are backward branches inside a
+// function; the innermost ones whose instructions mostly carry the source
+// loop's lines (DWARF) are its candidates. When the compiler emitted several
+// (vector body, scalar remainder), the one that covers the most source
+// iterations per trip is the hot body.
+//
+//===----------------------------------------------------------------------===//
+#include "ObjectCode.h"
+#include "TargetBundle.h"
+#include "perfmodel/InCore.h"
+
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+using namespace perfmodel;
+using namespace llvm;
+
+namespace {
+
+struct MachineLoop {
+  const FunctionCode *F = nullptr;
+  uint64_t Begin = 0, End = 0; ///< byte offsets in the function
+  std::vector<MCInst> Insts;
+};
+
+std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB) {
+  struct Decoded {
+    uint64_t Off, Size;
+    MCInst Inst;
+  };
+  std::vector<Decoded> All;
+  for (uint64_t Off = 0; Off < F.Bytes.size();) {
+    MCInst Inst;
+    uint64_t Size = 0;
+    if (TB.Dis->getInstruction(Inst, Size, ArrayRef<uint8_t>(F.Bytes).slice(Off), Off,
+                               nulls()) != MCDisassembler::Success ||
+        Size == 0) {
+      ++Off;
+      continue;
+    }
+    All.push_back({Off, Size, Inst});
+    Off += Size;
+  }
+  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
+  for (const Decoded &D : All) {
+    uint64_t Target;
+    if (TB.MIA && TB.MIA->isBranch(D.Inst) &&
+        TB.MIA->evaluateBranch(D.Inst, D.Off, D.Size, Target) && Target <= D.Off)
+      Ranges.push_back({Target, D.Off + D.Size});
+  }
+  std::vector<MachineLoop> Out;
+  for (const auto &R : Ranges) {
+    bool Innermost = true;
+    for (const auto &Q : Ranges)
+      if (Q != R && Q.first >= R.first && Q.second <= R.second)
+        Innermost = false;
+    if (!Innermost)
+      continue;
+    MachineLoop L;
+    L.F = &F;
+    L.Begin = R.first;
+    L.End = R.second;
+    for (const Decoded &D : All)
+      if (D.Off >= R.first && D.Off < R.second)
+        L.Insts.push_back(D.Inst);
+    Out.push_back(std::move(L));
+  }
+  return Out;
+}
+
+/// Source iterations per machine iteration, from the self-increments of
+/// registers that address memory: `add rax, 16` with `[rdx + 8*rax]` moves
+/// 128 B per trip; at 8 B per source iteration that is 16 iterations.
+double estimateIterations(const MachineLoop &L, TargetBundle &TB, double BytesPerSourceIt) {
+  if (BytesPerSourceIt <= 0)
+    return 1;
+  std::map<unsigned, int64_t> Increments; // register -> bytes or elements per trip
+  for (const MCInst &I : L.Insts) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+    if (D.getNumDefs() != 1 || I.getNumOperands() < 2 || !I.getOperand(0).isReg())
+      continue;
+    unsigned Reg = I.getOperand(0).getReg();
+    int64_t Imm = 0;
+    bool Found = false;
+    if ((Name.starts_with("ADD") || Name.starts_with("SUB")) && I.getNumOperands() >= 3 &&
+        I.getOperand(1).isReg() && I.getOperand(1).getReg() == Reg &&
+        I.getOperand(2).isImm()) {
+      Imm = I.getOperand(2).getImm();
+      if (Name.starts_with("SUB"))
+        Imm = -Imm;
+      Found = true;
+    } else if ((Name.starts_with("INC") || Name.starts_with("DEC")) &&
+               I.getOperand(1).isReg() && I.getOperand(1).getReg() == Reg) {
+      Imm = Name.starts_with("INC") ? 1 : -1;
+      Found = true;
+    } else if (Name.starts_with("LEA") && I.getNumOperands() >= 6 &&
+               I.getOperand(1).isReg() && I.getOperand(1).getReg() == Reg &&
+               I.getOperand(3).isReg() && I.getOperand(3).getReg() == 0 &&
+               I.getOperand(4).isImm()) {
+      Imm = I.getOperand(4).getImm();
+      Found = true;
+    }
+    if (Found && Imm != 0)
+      Increments[Reg] = Imm;
+  }
+  std::map<long, unsigned> Votes;
+  for (const MCInst &I : L.Insts) {
+    const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+    if (!D.mayLoad() && !D.mayStore())
+      continue;
+    for (unsigned K = 0; K + 2 < I.getNumOperands() && K < D.getNumOperands(); ++K) {
+      if (D.operands()[K].OperandType != MCOI::OPERAND_MEMORY || !I.getOperand(K).isReg())
+        continue;
+      unsigned Base = I.getOperand(K).getReg();
+      int64_t Scale = I.getOperand(K + 1).isImm() ? I.getOperand(K + 1).getImm() : 1;
+      unsigned Index = I.getOperand(K + 2).isReg() ? I.getOperand(K + 2).getReg() : 0;
+      double Bytes = 0;
+      if (Increments.count(Index))
+        Bytes = double(std::llabs(Increments[Index])) * double(Scale);
+      else if (Increments.count(Base))
+        Bytes = double(std::llabs(Increments[Base]));
+      if (Bytes > 0) {
+        double K2 = Bytes / BytesPerSourceIt;
+        if (K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
+          ++Votes[long(std::round(K2))];
+      }
+      break; // one memory operand per instruction on x86
+    }
+  }
+  long Best = 1;
+  unsigned BestVotes = 0;
+  for (const auto &[K, V] : Votes)
+    if (V > BestVotes || (V == BestVotes && K > Best)) {
+      Best = K;
+      BestVotes = V;
+    }
+  return double(Best);
+}
+
+/// Bytes one source iteration advances along its smallest unit of stride.
+double bytesPerSourceIteration(const LoopKernel &K, const KernelIR &IR) {
+  auto B = IR.bindings();
+  const LoopLevel &In = K.innermost();
+  double Best = 0;
+  for (const Access &A : K.Accesses) {
+    if (!A.Linear)
+      continue;
+    auto C = A.Linear->substitute(B).coefficientOf(In.Var).evaluate(B);
+    if (!C || *C == 0)
+      continue;
+    double Bytes = std::fabs(double(*C * In.Step)) * A.StrideBytes;
+    if (Best == 0 || Bytes < Best)
+      Best = Bytes;
+  }
+  return Best;
+}
+
+std::string baseName(const std::string &Mangled) {
+  std::string D = demangle(Mangled);
+  size_t Paren = D.find('(');
+  return Paren == std::string::npos ? D : D.substr(0, Paren);
+}
+
+} // namespace
+
+std::vector<InCoreResult>
+perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string> &Args,
+                              const InCoreOptions &O) {
+  std::vector<InCoreResult> Results(IR.Loops.size());
+  bool Any = false;
+  for (size_t I = 0; I < IR.Loops.size(); ++I) {
+    Results[I].Cpu = O.Cpu;
+    if (!IR.Loops[I].Modelled)
+      Results[I].Reason = "loop not modelled";
+    else
+      Any = true;
+  }
+  if (!Any)
+    return Results; // nothing to compile for
+  ObjectFileBytes Obj;
+  std::string Error;
+  TargetBundle TB;
+  if (!TB.init(O.Triple, O.Cpu, Error) ||
+      !compileKernel(IR.File, Args, O.Triple, O.Cpu, Obj, Error)) {
+    for (InCoreResult &R : Results)
+      if (R.Reason.empty())
+        R.Reason = "cannot compile the file for the in-core model: " + Error;
+    return Results;
+  }
+  std::vector<MachineLoop> Loops;
+  for (const FunctionCode &F : Obj.Functions) {
+    auto L = findLoops(F, TB);
+    Loops.insert(Loops.end(), std::make_move_iterator(L.begin()),
+                 std::make_move_iterator(L.end()));
+  }
+
+  for (size_t I = 0; I < IR.Loops.size(); ++I) {
+    const LoopKernel &K = IR.Loops[I];
+    if (!K.Modelled)
+      continue;
+    unsigned First = K.Loc.Line, Last = std::max(K.EndLine, K.Loc.Line);
+    auto InLoop = [&](const MachineLoop &L) {
+      unsigned Inside = 0, Known = 0;
+      for (uint64_t B = L.Begin; B < L.End; ++B) {
+        unsigned Line = L.F->Lines[B];
+        if (!Line)
+          continue;
+        ++Known;
+        Inside += Line >= First && Line <= Last;
+      }
+      return Known && Inside * 2 >= Known;
+    };
+    std::vector<const MachineLoop *> Cands;
+    for (const MachineLoop &L : Loops)
+      if (InLoop(L) && StringRef(baseName(L.F->Name)).ends_with(K.Function))
+        Cands.push_back(&L);
+    if (Cands.empty()) // inlined into a caller: any function will do
+      for (const MachineLoop &L : Loops)
+        if (InLoop(L))
+          Cands.push_back(&L);
+    if (Cands.empty()) {
+      Results[I].Reason = "no machine loop found for lines " + std::to_string(First) + "-" +
+                          std::to_string(Last) +
+                          " (fully unrolled, removed as dead code, or not a loop in "
+                          "the object code)";
+      continue;
+    }
+    double PerIt = bytesPerSourceIteration(K, IR);
+    const MachineLoop *Best = nullptr;
+    double BestK = 0;
+    for (const MachineLoop *L : Cands) {
+      double Kx = estimateIterations(*L, TB, PerIt);
+      if (!Best || Kx > BestK || (Kx == BestK && L->Insts.size() > Best->Insts.size())) {
+        Best = L;
+        BestK = Kx;
+      }
+    }
+    std::vector<uint8_t> Bytes(Best->F->Bytes.begin() + Best->Begin,
+                               Best->F->Bytes.begin() + Best->End);
+    std::vector<unsigned> Lines(Best->F->Lines.begin() + Best->Begin,
+                                Best->F->Lines.begin() + Best->End);
+    InCoreResult R = analyzeBlockBytes(Bytes, O, Lines);
+    R.SourceItersPerIter = BestK;
+    R.BytesPerSourceIt = PerIt;
+    char Buf[160];
+    snprintf(Buf, sizeof(Buf), "%s+0x%llx..0x%llx", demangle(Best->F->Name).c_str(),
+             (unsigned long long)Best->Begin, (unsigned long long)Best->End);
+    R.MachineLoop = Buf;
+    if (Cands.size() > 1)
+      R.Notes.push_back("the compiler emitted " + std::to_string(Cands.size()) +
+                        " machine loops for this source loop; costed the one covering " +
+                        std::to_string(long(BestK)) +
+                        " source iterations per trip (the others are remainder or "
+                        "alternative versions)");
+    if (PerIt <= 0)
+      R.Notes.push_back("no unit-stride access: one machine iteration is taken as one "
+                        "source iteration");
+    Results[I] = std::move(R);
+  }
+  return Results;
+}

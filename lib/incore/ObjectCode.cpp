@@ -1,0 +1,151 @@
+//===- ObjectCode.cpp - Compile with clang-19, read objects ---------------===//
+#include "ObjectCode.h"
+
+#include "llvm/DebugInfo/DWARF/DWARFContext.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace perfmodel;
+using namespace llvm;
+
+namespace {
+/// A temporary file removed when it goes out of scope.
+struct TempFile {
+  SmallString<128> Path;
+  TempFile(const char *Prefix, const char *Suffix) {
+    sys::fs::createTemporaryFile(Prefix, Suffix, Path);
+  }
+  ~TempFile() { sys::fs::remove(Path); }
+};
+} // namespace
+
+bool perfmodel::runClang(const std::vector<std::string> &Args, std::string &Error) {
+  auto Clang = sys::findProgramByName("clang-19");
+  if (!Clang) {
+    Error = "clang-19 not found on PATH";
+    return false;
+  }
+  TempFile Err("perfmodel-clang", "txt");
+  std::vector<StringRef> Argv{*Clang};
+  for (const std::string &A : Args)
+    Argv.push_back(A);
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(""), StringRef(Err.Path)};
+  std::string ExecError;
+  int RC = sys::ExecuteAndWait(*Clang, Argv, std::nullopt, Redirects, /*Seconds=*/120,
+                               0, &ExecError);
+  if (RC == 0)
+    return true;
+  auto Buf = MemoryBuffer::getFile(Err.Path);
+  Error = "clang-19 failed" + (ExecError.empty() ? "" : " (" + ExecError + ")") +
+          (Buf ? ":\n" + (*Buf)->getBuffer().trim().str() : "");
+  return false;
+}
+
+bool perfmodel::readObject(const std::string &Path, ObjectFileBytes &Out,
+                           std::string &Error) {
+  auto Bin = object::ObjectFile::createObjectFile(Path);
+  if (!Bin) {
+    Error = Path + ": " + toString(Bin.takeError());
+    return false;
+  }
+  const object::ObjectFile &Obj = *Bin->getBinary();
+
+  // Line table rows per section, sorted by address.
+  std::map<uint64_t, std::vector<std::pair<uint64_t, unsigned>>> Rows;
+  std::unique_ptr<DWARFContext> DCtx = DWARFContext::create(Obj);
+  for (const auto &CU : DCtx->compile_units()) {
+    const DWARFDebugLine::LineTable *LT = DCtx->getLineTableForUnit(CU.get());
+    if (!LT)
+      continue;
+    for (const DWARFDebugLine::Row &Row : LT->Rows)
+      Rows[Row.Address.SectionIndex].push_back(
+          {Row.Address.Address, Row.EndSequence ? 0u : unsigned(Row.Line)});
+  }
+  for (auto &[Sec, V] : Rows)
+    std::stable_sort(V.begin(), V.end(),
+                     [](const auto &A, const auto &B) { return A.first < B.first; });
+
+  for (const object::SectionRef &S : Obj.sections()) {
+    if (!S.isText())
+      continue;
+    Expected<StringRef> Contents = S.getContents();
+    if (!Contents)
+      continue;
+    ArrayRef<uint8_t> Data(reinterpret_cast<const uint8_t *>(Contents->data()),
+                           Contents->size());
+    Out.Text.insert(Out.Text.end(), Data.begin(), Data.end());
+    for (const object::SymbolRef &Sym : Obj.symbols()) {
+      auto Type = Sym.getType();
+      auto Sec = Sym.getSection();
+      if (!Type || *Type != object::SymbolRef::ST_Function || !Sec || *Sec != S)
+        continue;
+      auto Name = Sym.getName();
+      auto Addr = Sym.getAddress();
+      uint64_t Size = object::ELFSymbolRef(Sym).getSize();
+      if (!Name || !Addr || Size == 0 || *Addr < S.getAddress() ||
+          *Addr - S.getAddress() + Size > Data.size())
+        continue;
+      FunctionCode F;
+      F.Name = Name->str();
+      F.Address = *Addr;
+      uint64_t Off = *Addr - S.getAddress();
+      F.Bytes.assign(Data.begin() + Off, Data.begin() + Off + Size);
+      F.Lines.assign(Size, 0);
+      auto It = Rows.find(S.getIndex());
+      if (It != Rows.end())
+        for (uint64_t B = 0; B < Size; ++B) {
+          uint64_t A = *Addr + B;
+          auto R = std::upper_bound(It->second.begin(), It->second.end(), A,
+                                    [](uint64_t X, const auto &E) { return X < E.first; });
+          if (R != It->second.begin())
+            F.Lines[B] = std::prev(R)->second;
+        }
+      Out.Functions.push_back(std::move(F));
+    }
+  }
+  return true;
+}
+
+bool perfmodel::assembleToText(const std::string &File, const std::string &Triple,
+                               ObjectFileBytes &Out, std::string &Error) {
+  TempFile Obj("perfmodel-asm", "o");
+  if (!runClang({"-c", "-x", "assembler", "--target=" + Triple, File, "-o",
+                 std::string(Obj.Path)},
+                Error))
+    return false;
+  return readObject(std::string(Obj.Path), Out, Error);
+}
+
+bool perfmodel::compileKernel(const std::string &Source,
+                              const std::vector<std::string> &Args,
+                              const std::string &Triple, const std::string &Cpu,
+                              ObjectFileBytes &Out, std::string &Error) {
+  TempFile Obj("perfmodel-kernel", "o");
+  std::vector<std::string> A = {"-c", "-O3", "-g", "--target=" + Triple};
+  A.push_back(llvm::Triple(Triple).isX86() ? "-march=" + Cpu : "-mcpu=" + Cpu);
+  // The user's flags come after ours, so an explicit -O2 or -march wins;
+  // output and dependency flags of a build command are dropped.
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef X(Args[I]);
+    if (X == "-o" || X == "-MF" || X == "-MT" || X == "-MQ") {
+      ++I;
+      continue;
+    }
+    if (X == "-c" || X == "-S" || X == "-E" || X.starts_with("-M") || X == Source)
+      continue;
+    A.push_back(Args[I]);
+  }
+  A.push_back(Source);
+  A.push_back("-o");
+  A.push_back(std::string(Obj.Path));
+  if (!runClang(A, Error))
+    return false;
+  return readObject(std::string(Obj.Path), Out, Error);
+}

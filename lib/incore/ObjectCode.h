@@ -1,0 +1,39 @@
+//===- ObjectCode.h - Compile with clang-19, read objects (internal) ------===//
+#ifndef PERFMODEL_OBJECTCODE_H
+#define PERFMODEL_OBJECTCODE_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct FunctionCode {
+  std::string Name;
+  uint64_t Address = 0;
+  std::vector<uint8_t> Bytes;
+  std::vector<unsigned> Lines; ///< source line per byte offset (0: unknown)
+};
+
+struct ObjectFileBytes {
+  std::vector<uint8_t> Text; ///< all of .text (assembly input)
+  std::vector<FunctionCode> Functions;
+};
+
+/// Runs clang-19 with ARGS; on failure Error holds its diagnostics.
+bool runClang(const std::vector<std::string> &Args, std::string &Error);
+
+bool assembleToText(const std::string &File, const std::string &Triple,
+                    ObjectFileBytes &Out, std::string &Error);
+
+/// Compiles SOURCE at -O3 -g for the CPU, with the user's ARGS, and reads the
+/// functions and their line tables.
+bool compileKernel(const std::string &Source, const std::vector<std::string> &Args,
+                   const std::string &Triple, const std::string &Cpu,
+                   ObjectFileBytes &Out, std::string &Error);
+
+bool readObject(const std::string &Path, ObjectFileBytes &Out, std::string &Error);
+
+} // namespace perfmodel
+
+#endif

@@ -1,0 +1,75 @@
+//===- TargetBundle.h - LLVM MC objects for one triple/CPU (internal) -----===//
+#ifndef PERFMODEL_TARGETBUNDLE_H
+#define PERFMODEL_TARGETBUNDLE_H
+
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInstPrinter.h"
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+#include <mutex>
+#include <string>
+
+namespace perfmodel {
+
+struct TargetBundle {
+  const llvm::Target *T = nullptr;
+  std::unique_ptr<llvm::MCRegisterInfo> MRI;
+  std::unique_ptr<llvm::MCAsmInfo> MAI;
+  std::unique_ptr<llvm::MCSubtargetInfo> STI;
+  std::unique_ptr<llvm::MCInstrInfo> MII;
+  std::unique_ptr<llvm::MCContext> Ctx;
+  std::unique_ptr<llvm::MCDisassembler> Dis;
+  std::unique_ptr<llvm::MCInstPrinter> IP;
+  std::unique_ptr<llvm::MCInstrAnalysis> MIA;
+
+  bool init(const std::string &Triple, const std::string &Cpu, std::string &Error) {
+    static std::once_flag Once;
+    std::call_once(Once, [] {
+      llvm::InitializeAllTargetInfos();
+      llvm::InitializeAllTargetMCs();
+      llvm::InitializeAllDisassemblers();
+    });
+    T = llvm::TargetRegistry::lookupTarget(Triple, Error);
+    if (!T)
+      return false;
+    llvm::Triple TT(Triple);
+    MRI.reset(T->createMCRegInfo(Triple));
+    llvm::MCTargetOptions Opts;
+    MAI.reset(T->createMCAsmInfo(*MRI, Triple, Opts));
+    STI.reset(T->createMCSubtargetInfo(Triple, Cpu, ""));
+    MII.reset(T->createMCInstrInfo());
+    if (!MRI || !MAI || !STI || !MII) {
+      Error = "LLVM cannot create the MC layer for " + Triple;
+      return false;
+    }
+    if (!STI->isCPUStringValid(Cpu)) {
+      Error = "LLVM 19 does not know CPU '" + Cpu + "' for " + Triple;
+      return false;
+    }
+    Ctx = std::make_unique<llvm::MCContext>(TT, MAI.get(), MRI.get(), STI.get());
+    Dis.reset(T->createMCDisassembler(*STI, *Ctx));
+    // Intel syntax on x86 (variant 1), the default elsewhere.
+    unsigned Variant = TT.isX86() ? 1 : MAI->getAssemblerDialect();
+    IP.reset(T->createMCInstPrinter(TT, Variant, *MAI, *MII, *MRI));
+    MIA.reset(T->createMCInstrAnalysis(MII.get()));
+    if (!Dis || !IP) {
+      Error = "LLVM has no disassembler for " + Triple;
+      return false;
+    }
+    return true;
+  }
+};
+
+} // namespace perfmodel
+
+#endif

@@ -1,0 +1,96 @@
+//===- InCore.h - Steady-state cycles of a loop body -----------*- C++ -*-===//
+//
+// The in-core model: a machine loop body (from a compiled kernel, an assembly
+// file or raw bytes) decoded with LLVM MC and costed with the target's
+// MCSchedModel. Throughput per iteration is the largest of
+//   - port pressure: the optimal (fractional) assignment of every micro-op's
+//     resource cycles to the ports allowed to execute it, min-max load;
+//   - front end: micro-ops / issue width;
+//   - the loop-carried recurrence: the longest dependence cycle per iteration.
+// Data is assumed to be in L1.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_INCORE_H
+#define PERFMODEL_INCORE_H
+
+#include "perfmodel/KernelIR.h"
+#include "perfmodel/MachineModel.h"
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct InstrCost {
+  std::string Text;     ///< disassembly, Intel syntax
+  uint64_t Address = 0;
+  unsigned Line = 0;    ///< source line from DWARF, 0 if unknown
+  unsigned Uops = 0;
+  double Latency = 0;   ///< of its first definition
+  bool MayLoad = false, MayStore = false;
+  /// Resource cycles as (set of port indices, cycles), after removing the
+  /// part already charged to a smaller set (as llvm-mca does).
+  std::vector<std::pair<std::vector<unsigned>, double>> Demands;
+  std::vector<double> PortCycles; ///< this instruction's share per port
+};
+
+struct InCoreResult {
+  bool Ok = false;
+  std::string Reason;
+  std::string Cpu;                ///< LLVM CPU whose scheduling model was used
+  std::vector<std::string> Ports; ///< port (processor resource unit) names
+  std::vector<unsigned> PortUnits; ///< units behind each port (dividers: 1)
+  std::vector<InstrCost> Instrs;
+  std::vector<double> PortLoad;   ///< cycles per iteration, optimal assignment
+  double PortBound = 0;           ///< max of PortLoad (per unit)
+  std::string PortBottleneck;     ///< the busiest port(s)
+  double FrontEndBound = 0;       ///< uops / issue width
+  unsigned Uops = 0;
+  double RecurrenceBound = 0;     ///< longest loop-carried cycle
+  std::vector<unsigned> CriticalChain; ///< instruction indices along it
+  double Cycles = 0;              ///< predicted cycles per machine iteration
+  std::string Bottleneck;         ///< "ports", "front end", "recurrence"
+  std::string Advice;             ///< what to change
+  double TOL = 0;   ///< ECM: cycles on non-memory ports
+  double TnOL = 0;  ///< ECM: cycles on load/store ports
+  double SourceItersPerIter = 1;  ///< source iterations one machine iteration covers
+  std::string MachineLoop;        ///< which machine loop: function, address range
+  double BytesPerSourceIt = 0;    ///< of the leading unit-stride stream (cy/CL)
+  std::vector<std::string> Notes;
+};
+
+struct InCoreOptions {
+  std::string Triple = "x86_64-unknown-linux-gnu";
+  std::string Cpu = "haswell";
+  unsigned IssueWidth = 0; ///< 0: take it from LLVM's scheduling model
+  std::vector<InstructionOverride> Overrides;
+};
+
+InCoreOptions inCoreOptionsFor(const MachineModel &M);
+
+/// Costs the instructions in BYTES (machine code of one loop iteration; a
+/// trailing backward branch is part of it).
+InCoreResult analyzeBlockBytes(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
+                               const std::vector<unsigned> &Lines = {});
+
+/// Assembles FILE (GNU syntax, `.intel_syntax noprefix` allowed) with clang-19
+/// and costs its .text as one loop body.
+InCoreResult analyzeAssemblyFile(const std::string &File, const InCoreOptions &O);
+
+/// Compiles the analysed file once (clang-19 -O3 -g for the machine's CPU,
+/// then the user's flags) and costs the machine loop that implements each
+/// innermost source loop. The result parallels IR.Loops; loops that are not
+/// modelled, or whose machine code is not found, carry the reason.
+std::vector<InCoreResult> analyzeKernelLoops(const KernelIR &IR,
+                                             const std::vector<std::string> &CompileArgs,
+                                             const InCoreOptions &O);
+
+/// Parses "c5 fd 58 c1 ..." or "c5fd58c1"; nullopt with Error on bad input.
+std::optional<std::vector<uint8_t>> parseHex(const std::string &Text, std::string &Error);
+
+} // namespace perfmodel
+
+#endif
