@@ -355,8 +355,18 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       }
       Defs[I].push_back({Op.getReg(), Lat, WID});
     }
+    // x86's stack engine updates the stack pointer of push, pop, call and
+    // ret in the front end: no dependence through implicit RSP.
+    auto StackPointer = [&](unsigned Reg) {
+      StringRef Name = TB.MRI->getName(Reg);
+      return Name == "RSP" || Name == "ESP" || Name == "SP";
+    };
     unsigned J = 0;
     for (MCPhysReg Reg : Desc.implicit_defs()) {
+      if (StackPointer(Reg)) {
+        ++J;
+        continue;
+      }
       double Lat = C.Latency;
       unsigned WID = 0;
       unsigned DefIdx = NumDefs + J++;
@@ -382,8 +392,11 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         Uses[I].push_back({Op.getReg(), UseIdx});
       ++UseIdx;
     }
-    for (MCPhysReg Reg : Desc.implicit_uses())
-      Uses[I].push_back({Reg, UseIdx++});
+    for (MCPhysReg Reg : Desc.implicit_uses()) {
+      if (!StackPointer(Reg))
+        Uses[I].push_back({Reg, UseIdx});
+      ++UseIdx;
+    }
   }
 
   // Front end, in fused-domain uops: on x86 the load or store-address part of

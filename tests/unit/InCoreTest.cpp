@@ -185,3 +185,17 @@ TEST(InCore, UnmodelledAndMissingLoopsSayWhy) {
     if (FR.IR.Loops[I].Modelled)
       EXPECT_NE(Broken[I].Reason.find("cannot compile"), std::string::npos);
 }
+
+TEST(InCore, StackEngineBreaksPushPopChains) {
+  // add rsp, 8; pop rbx; pop rbp; pop r12; pop r13 (BHive block): the stack
+  // engine updates RSP for pops in the front end, so there is no 4 x 5-cycle
+  // chain through RSP (llvm-mca-19 reports one); the 4 loads on 2 ports and
+  // 5 fused uops at 4 per cycle bound it.
+  std::string Err;
+  auto Bytes = parseHex("4883c4085b5d415c415d", Err);
+  ASSERT_TRUE(Bytes) << Err;
+  InCoreResult R = analyzeBlockBytes(*Bytes, InCoreOptions());
+  ASSERT_TRUE(R.Ok) << R.Reason;
+  EXPECT_LE(R.RecurrenceBound, 1);
+  EXPECT_DOUBLE_EQ(R.Cycles, 2); // 4 pops (loads) on ports 2 and 3
+}

@@ -16,7 +16,9 @@
 #include "perfmodel/Traffic.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -236,11 +238,12 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
   return ExitOk;
 }
 
-int runInCore(const std::string &File, const std::string &Hex, const std::string &Machine,
-              const std::string &Cpu, const std::vector<std::string> &Sets,
-              const std::string &Format) {
-  if (File.empty() == Hex.empty())
-    return error("incore needs an assembly file or --hex BYTES (one of them)", ExitUsage);
+int runInCore(const std::string &File, const std::string &Hex, const std::string &Batch,
+              const std::string &Machine, const std::string &Cpu,
+              const std::vector<std::string> &Sets, const std::string &Format) {
+  if (int(!File.empty()) + int(!Hex.empty()) + int(!Batch.empty()) != 1)
+    return error("incore needs one of: an assembly file, --hex BYTES, --batch FILE",
+                 ExitUsage);
   InCoreOptions O;
   std::vector<std::string> Notes;
   if (!Cpu.empty()) {
@@ -252,6 +255,36 @@ int runInCore(const std::string &File, const std::string &Hex, const std::string
     if (!M)
       return ExitFailed;
     O = inCoreOptionsFor(*M);
+  }
+  if (!Batch.empty()) {
+    auto Buf = llvm::MemoryBuffer::getFile(Batch, /*IsText=*/true);
+    if (!Buf)
+      return error(Batch + ": cannot read: " + Buf.getError().message());
+    llvm::SmallVector<llvm::StringRef, 0> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+    for (llvm::StringRef Line : Lines) {
+      llvm::StringRef HexText = Line.split(',').first.trim();
+      if (HexText.empty() || HexText.starts_with("#"))
+        continue;
+      std::string Err;
+      auto Bytes = parseHex(HexText.str(), Err);
+      InCoreResult B;
+      if (Bytes)
+        B = analyzeBlockBytes(*Bytes, O);
+      else
+        B.Reason = Err;
+      llvm::outs() << HexText << "\t";
+      if (!B.Ok) {
+        llvm::outs() << "error\t\t" << B.Reason << "\t\n";
+        continue;
+      }
+      std::string Asm;
+      for (const InstrCost &C : B.Instrs)
+        Asm += (Asm.empty() ? "" : "; ") + C.Text;
+      llvm::outs() << llvm::format("%.4f", B.Cycles) << "\t" << B.Uops << "\t"
+                   << B.Bottleneck << "\t" << Asm << "\n";
+    }
+    return ExitOk;
   }
   InCoreResult R;
   if (!Hex.empty()) {
@@ -371,12 +404,17 @@ int main(int argc, char **argv) {
                   "perfmodel analyze k.c -- -O3 -Iinclude");
 
   std::string InCoreFile, InCoreHex, InCoreMachine, InCoreCpu, InCoreFormat = "text";
+  std::string InCoreBatch;
   std::vector<std::string> InCoreSets;
   CLI::App *InCoreCmd = App.add_subcommand(
       "incore", "Cost one loop body given as assembly (.s) or hex bytes on a port model");
   InCoreCmd->add_option("file", InCoreFile, "assembly file (GNU syntax; .intel_syntax ok)");
   InCoreCmd->add_option("--hex", InCoreHex, "machine code bytes, e.g. \"c5 fd 58 c1\"");
   InCoreCmd->add_option("-m,--machine", InCoreMachine, "machine model: file or name");
+  InCoreCmd->add_option("--batch", InCoreBatch,
+                        "a file of blocks, one hex string per line (anything after a "
+                        "comma is ignored): prints hex, cycles, uops, bottleneck and the "
+                        "assembly per block, tab-separated");
   InCoreCmd->add_option("--mcpu", InCoreCpu,
                         "LLVM CPU name instead of a machine model (e.g. skylake-avx512)");
   InCoreCmd->add_option("--set", InCoreSets, "override a machine value")
@@ -414,8 +452,8 @@ int main(int argc, char **argv) {
   if (Analyze->parsed())
     return runAnalyze(A, CompileArgs, HasCompileArgs);
   if (InCoreCmd->parsed())
-    return runInCore(InCoreFile, InCoreHex, InCoreMachine, InCoreCpu, InCoreSets,
-                     InCoreFormat);
+    return runInCore(InCoreFile, InCoreHex, InCoreBatch, InCoreMachine, InCoreCpu,
+                     InCoreSets, InCoreFormat);
   if (Show->parsed())
     return runMachineShow(ShowName, MachineSets);
   if (Check->parsed())
