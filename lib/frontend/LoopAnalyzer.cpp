@@ -844,6 +844,8 @@ bool LoopAnalyzer::countCalleeFlops(const FunctionDecl *FD) {
 
 void LoopAnalyzer::visitCall(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
+  if (FD && visitIntrinsic(C, FD->getNameAsString()))
+    return; // visits its own arguments
   for (const Expr *A : C->arguments())
     visit(A, Use::Read);
   if (!FD) {
@@ -888,6 +890,65 @@ void LoopAnalyzer::visitCall(const CallExpr *C) {
   }
 }
 
+bool LoopAnalyzer::visitIntrinsic(const CallExpr *C, const std::string &Name) {
+  // x86 SIMD intrinsics (_mm_*, _mm256_*, _mm512_*): loads and stores are
+  // vector-wide accesses, arithmetic is one flop per lane.
+  llvm::StringRef N(Name);
+  if (!N.starts_with("_mm") || !Ctx.getSourceManager().isInSystemHeader(
+                                   Ctx.getSourceManager().getExpansionLoc(
+                                       C->getDirectCallee()->getLocation())))
+    return false;
+  auto Arg = [&](unsigned I) { return I < C->getNumArgs() ? C->getArg(I) : nullptr; };
+  bool Scalar = N.ends_with("_ss") || N.ends_with("_sd");
+  bool Load = N.contains("_load") || N.contains("_lddqu") || N.contains("_broadcast_s");
+  bool Store = N.contains("_store") || N.contains("_stream_p");
+  if ((Load || Store) && Arg(0) && Arg(0)->getType()->isPointerType()) {
+    unsigned Bytes;
+    if (Load)
+      Bytes = N.contains("_broadcast") || Scalar
+                  ? sizeOf(Arg(0)->getType()->getPointeeType())
+                  : sizeOf(C->getType());
+    else
+      Bytes = Arg(C->getNumArgs() - 1) ? sizeOf(Arg(C->getNumArgs() - 1)->getType()) : 0;
+    if (Scalar && Store)
+      Bytes = sizeOf(Arg(0)->getType()->getPointeeType());
+    for (unsigned I = 1; I < C->getNumArgs(); ++I)
+      visit(C->getArg(I), Use::Read);
+    if (Bytes && recordAccess(Arg(0), Load ? Use::Read : Use::Write, Bytes))
+      return true;
+    visit(Arg(0), Use::Read);
+    Current->Notes.push_back("address of " + Name + " not analysed: " + text(Arg(0)));
+    return true;
+  }
+  for (const Expr *A : C->arguments())
+    visit(A, Use::Read);
+  QualType T = C->getType();
+  if (Scalar) { // one lane
+    unsigned Lanes;
+    QualType E = fpElement(T, Lanes);
+    if (!E.isNull())
+      T = E;
+  }
+  char Op = 0;
+  if (N.contains("_fmadd") || N.contains("_fmsub") || N.contains("_fnmadd") ||
+      N.contains("_fnmsub") || N.contains("_fmaddsub") || N.contains("_fmsubadd"))
+    Op = 'f';
+  else if (N.contains("_add_") || N.contains("_sub_") || N.contains("_hadd_") ||
+           N.contains("_hsub_") || N.contains("_addsub_"))
+    Op = '+';
+  else if (N.contains("_mul_"))
+    Op = '*';
+  else if (N.contains("_div_"))
+    Op = '/';
+  else if (N.contains("_sqrt_"))
+    Op = 's';
+  else if (N.contains("_min_") || N.contains("_max_"))
+    Op = 'o';
+  if (Op)
+    countFlop(C, T, Op);
+  return true; // set, shuffle, permute, cast, logic: no flops, no memory
+}
+
 void LoopAnalyzer::visitIndicesOnly(const Expr *E) {
   // `&a[i]` computes an address: the subscripts are evaluated, a[i] is not read.
   E = strip(E);
@@ -922,8 +983,15 @@ void LoopAnalyzer::mergeAccess(Access A, const std::string &Key) {
   ++Old.Occurrences;
 }
 
-bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
+bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes) {
   E = E->IgnoreParens();
+  // Address mode (intrinsic loads and stores): E is a pointer to the data.
+  bool AddressMode = OverrideBytes > 0 && E->getType()->isPointerType();
+  if (AddressMode) {
+    const Expr *P = E->IgnoreParenCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_AddrOf)
+      return recordAccess(UO->getSubExpr(), U, OverrideBytes);
+  }
   // Peel a field access: a[i].x reads sizeof(x) at offsetof(x) in element a[i].
   unsigned FieldOffset = 0;
   const FieldDecl *Field = nullptr;
@@ -963,10 +1031,10 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
     const auto *Op = cast<CXXOperatorCallExpr>(R);
     Index.push_back(Op->getArg(1));
     Root = strip(Op->getArg(0));
-  } else if (const auto *UO = dyn_cast<UnaryOperator>(R);
-             UO && UO->getOpcode() == UO_Deref) {
+  } else if (const auto *UO = AddressMode ? nullptr : dyn_cast<UnaryOperator>(R);
+             AddressMode || (UO && UO->getOpcode() == UO_Deref)) {
     IsDeref = true;
-    const Expr *P = strip(UO->getSubExpr());
+    const Expr *P = AddressMode ? E->IgnoreParenCasts() : strip(UO->getSubExpr());
     if (const auto *BO = dyn_cast<BinaryOperator>(P);
         BO && BO->isAdditiveOp() && BO->getType()->isPointerType()) {
       bool PtrLeft = BO->getLHS()->getType()->isPointerType();
@@ -977,7 +1045,7 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
     } else {
       Root = P;
     }
-  } else if (const auto *DR = dyn_cast<DeclRefExpr>(R); DR && !Field) {
+  } else if (const auto *DR = dyn_cast<DeclRefExpr>(R); DR && !Field && !AddressMode) {
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
     if (!V)
       return false;
@@ -1015,8 +1083,11 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
   A.Loc = loc(E->getBeginLoc());
   A.Read = U != Use::Write;
   A.Write = U != Use::Read;
-  A.ElementBytes = sizeOf(E->getType());
-  A.StrideBytes = Field ? sizeOf(Ref->getType()) : A.ElementBytes;
+  unsigned Elem = AddressMode ? sizeOf(E->getType()->getPointeeType()) : sizeOf(E->getType());
+  A.ElementBytes = OverrideBytes ? OverrideBytes : Elem;
+  A.StrideBytes = Field ? sizeOf(Ref->getType()) : Elem;
+  if (AddressMode)
+    A.Text = "*(" + A.Text + ")";
   A.FieldOffset = FieldOffset;
 
   // Resolve the base: a named array or pointer, maybe through a local alias
@@ -1080,7 +1151,9 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U) {
   for (size_t I = 0; I < Index.size(); ++I) {
     PolyResult P = Index[I] ? toPoly(Index[I]) : PolyResult();
     if (!Index[I]) { // *(p - k)
-      const auto *BO = cast<BinaryOperator>(strip(cast<UnaryOperator>(strip(Ref))->getSubExpr()));
+      const Expr *PtrExpr = AddressMode ? E->IgnoreParenCasts()
+                                        : strip(cast<UnaryOperator>(strip(Ref))->getSubExpr());
+      const auto *BO = cast<BinaryOperator>(PtrExpr);
       P = toPoly(BO->getRHS());
       P.P = -P.P;
     }

@@ -63,7 +63,10 @@ private:
   void visitLValue(const clang::Expr *E, Use U);
   void visitIndicesOnly(const clang::Expr *E);
   void visitCall(const clang::CallExpr *C);
-  bool recordAccess(const clang::Expr *E, Use U);
+  /// OVERRIDEBYTES > 0: E may be a pointer (intrinsic load/store address)
+  /// and the access moves that many bytes.
+  bool recordAccess(const clang::Expr *E, Use U, unsigned OverrideBytes = 0);
+  bool visitIntrinsic(const clang::CallExpr *C, const std::string &Name);
   void mergeAccess(Access A, const std::string &Key);
   void countFlop(const clang::Expr *E, clang::QualType T, char Op);
   bool countCalleeFlops(const clang::FunctionDecl *FD);

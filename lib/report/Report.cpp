@@ -144,7 +144,9 @@ void printTraffic(llvm::raw_ostream &OS, const LoopReport &LR) {
     OS << "    layer conditions: not applied: " << LR.Conditions->Reason << "\n";
   if (LR.Simulated && !LR.Simulated->Ok)
     OS << "    simulator: not run: " << LR.Simulated->Reason << "\n";
-  if (LC) {
+  if (LC && LC->Conditions.empty())
+    OS << "    layer conditions: none (no access reuses data another brought in)\n";
+  if (LC && !LC->Conditions.empty()) {
     OS << "    layer conditions:\n";
     for (const LayerCondition &C : LC->Conditions)
       OS << "      " << C.Level << ": " << C.Text << (C.Holds ? "" : "  [fails here]")

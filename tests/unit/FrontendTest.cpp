@@ -417,3 +417,53 @@ TEST(Frontend, HostileConstructsNeverCrash) {
   // Loops in a lambda belong to the lambda.
   EXPECT_EQ(loopIn(R, "f8::lambda@19").Accesses.size(), 1u);
 }
+
+TEST(Frontend, AvxIntrinsics) {
+  // 8 floats per __m256: the FMA is 8 adds + 8 muls per source iteration;
+  // loads and stores move 32 B at &x[i] and y + i.
+  FrontendResult R = analyzeCode(R"(
+    #include <immintrin.h>
+    void axpy8(int n, float a, const float *x, float *y) {
+      __m256 va = _mm256_set1_ps(a);
+      for (int i = 0; i < n; i += 8) {
+        __m256 vx = _mm256_loadu_ps(&x[i]);
+        __m256 vy = _mm256_loadu_ps(y + i);
+        _mm256_storeu_ps(y + i, _mm256_fmadd_ps(va, vx, vy));
+      }
+    }
+    double first(int n, const double *x, const float *k) {
+      __m256d s = _mm256_setzero_pd();
+      __m256 b = _mm256_setzero_ps();
+      for (int i = 0; i < n; i += 4) {
+        s = _mm256_add_pd(s, _mm256_load_pd(x + i));
+        b = _mm256_mul_ps(b, _mm256_broadcast_ss(&k[i]));
+        s = _mm256_sqrt_pd(_mm256_div_pd(s, s));
+      }
+      double r[4];
+      _mm256_storeu_pd(r, s);
+      return r[0] + b[0];
+    }
+  )");
+  ASSERT_EQ(R.IR.Loops.size(), 2u);
+  const LoopKernel &A = R.IR.Loops[0];
+  EXPECT_TRUE(A.Modelled) << A.Reason;
+  EXPECT_EQ(A.Single.Add, 8u);
+  EXPECT_EQ(A.Single.Mul, 8u);
+  EXPECT_EQ(A.Single.FmaContractible, 8u);
+  ASSERT_EQ(A.Accesses.size(), 2u);
+  const Access *Y = access(A, "*(y + i)");
+  ASSERT_TRUE(Y);
+  EXPECT_TRUE(Y->Read && Y->Write);
+  EXPECT_EQ(Y->ElementBytes, 32u);
+  EXPECT_EQ(Y->StrideBytes, 4u);
+  EXPECT_EQ(Y->Linear, Poly::symbol("i"));
+  EXPECT_EQ(access(A, "x[i]")->ElementBytes, 32u);
+  // 4 double adds, 4 divs, 4 sqrts; 8 float muls; broadcast reads 4 B.
+  const LoopKernel &B = R.IR.Loops[1];
+  EXPECT_EQ(B.Double.Add, 4u);
+  EXPECT_EQ(B.Double.Div, 4u);
+  EXPECT_EQ(B.Double.Sqrt, 4u);
+  EXPECT_EQ(B.Single.Mul, 8u);
+  EXPECT_EQ(access(B, "k[i]")->ElementBytes, 4u);
+  EXPECT_EQ(access(B, "*(x + i)")->ElementBytes, 32u);
+}
