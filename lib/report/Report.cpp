@@ -549,6 +549,7 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
   OS << Pad << "  bounds: ports " << formatNumber(R.PortBound) << " | front end "
      << formatNumber(R.FrontEndBound) << " (" << R.Uops << " uops) | recurrence "
      << formatNumber(R.RecurrenceBound) << "  -> " << R.Bottleneck
+     << " (list schedule: " << formatNumber(R.ScheduledCycles) << ")"
      << "; ECM T_OL " << formatNumber(R.TOL) << ", T_nOL " << formatNumber(R.TnOL)
      << " cy per machine iteration\n";
   // Port pressure per instruction, only the ports in use.
@@ -624,7 +625,8 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
   O["cy_per_it"] = num(R.Cycles / (R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1));
   O["bounds"] = Object{{"ports", num(R.PortBound)},
                        {"front_end", num(R.FrontEndBound)},
-                       {"recurrence", num(R.RecurrenceBound)}};
+                       {"recurrence", num(R.RecurrenceBound)},
+                       {"list_schedule", num(R.ScheduledCycles)}};
   O["bottleneck"] = R.Bottleneck;
   O["advice"] = R.Advice;
   O["uops"] = R.Uops;

@@ -52,6 +52,10 @@ struct InCoreResult {
   double RecurrenceBound = 0;     ///< longest loop-carried cycle
   std::vector<unsigned> CriticalChain; ///< instruction indices along it
   double Cycles = 0;              ///< predicted cycles per machine iteration
+  /// Event-driven list schedule of many iterations on the same resources
+  /// (in-order issue at the issue width, out-of-order dispatch to the ports,
+  /// greedy port choice): cycles per iteration in steady state.
+  double ScheduledCycles = 0;
   std::string Bottleneck;         ///< "ports", "front end", "recurrence"
   std::string Advice;             ///< what to change
   double TOL = 0;   ///< ECM: cycles on non-memory ports
