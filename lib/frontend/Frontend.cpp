@@ -2,6 +2,7 @@
 #include "perfmodel/Frontend.h"
 
 #include "LoopAnalyzer.h"
+#include "perfmodel/FrontendAST.h"
 
 #include "clang/AST/ASTConsumer.h"
 #include "clang/AST/RecursiveASTVisitor.h"
@@ -163,6 +164,106 @@ std::string perfmodel::clangResourceDir() {
   return PERFMODEL_CLANG_RESOURCE_DIR;
 }
 
+namespace {
+
+/// Binds size parameters, relabels paths as the user named the file, and
+/// orders the loops: the part of the analysis after Clang's AST walk.
+void finalizeIR(KernelIR &IR,
+                const std::map<std::string, std::pair<int64_t, std::string>> &SourceValues,
+                const perfmodel::FrontendOptions &Opts) {
+  // Size parameters: every symbol a bound, subscript or extent mentions that
+  // is not a loop counter or a value read from memory.
+  std::set<std::string> Symbols;
+  auto Collect = [&](const Poly &P, const std::set<std::string> &Counters) {
+    for (const std::string &S : P.symbols())
+      if (!Counters.count(S) && !IR.DataSymbols.count(S))
+        Symbols.insert(S);
+  };
+  for (const LoopKernel &K : IR.Loops) {
+    std::set<std::string> Counters;
+    for (const LoopLevel &L : K.Nest)
+      Counters.insert(L.Var);
+    for (const LoopLevel &L : K.Nest) {
+      Collect(L.Lower, Counters);
+      Collect(L.Upper, Counters);
+    }
+    for (const Access &A : K.Accesses) {
+      for (const Poly &P : A.Subscripts)
+        Collect(P, Counters);
+      for (const auto &D : A.Dims)
+        if (D)
+          Collect(*D, Counters);
+    }
+  }
+  for (const std::string &S : Symbols) {
+    Parameter P;
+    P.Name = S;
+    if (auto It = Opts.Defines.find(S); It != Opts.Defines.end()) {
+      P.Value = It->second;
+      P.From = Parameter::Origin::CommandLine;
+    } else if (auto SV = SourceValues.find(S); SV != SourceValues.end()) {
+      P.Value = SV->second.first;
+      P.From = Parameter::Origin::Source;
+      P.Where = SV->second.second;
+    } else {
+      P.Value = Opts.DefaultSize;
+      P.From = Parameter::Origin::Default;
+      IR.Notes.push_back("size parameter '" + S + "' has no value: assumed " +
+                                std::to_string(Opts.DefaultSize) +
+                                " (bind it with -D " + S + "=...)");
+    }
+    IR.Parameters[S] = P;
+  }
+  for (const auto &[Name, Value] : Opts.Defines)
+    if (!Symbols.count(Name))
+      IR.Notes.push_back("-D " + Name + "=" + std::to_string(Value) +
+                                ": no analysed loop uses a parameter named '" + Name +
+                                "'");
+
+  // Clang reports absolute paths; show the file as the user named it.
+  llvm::SmallString<256> AbsFile(Opts.File);
+  llvm::sys::fs::make_absolute(AbsFile);
+  llvm::sys::path::remove_dots(AbsFile, true);
+  auto Relabel = [&](SourceLoc &L) {
+    llvm::SmallString<256> P(L.File);
+    llvm::sys::path::remove_dots(P, true);
+    if (P == AbsFile)
+      L.File = Opts.File;
+  };
+  for (LoopKernel &K : IR.Loops) {
+    Relabel(K.Loc);
+    for (LoopLevel &L : K.Nest)
+      Relabel(L.Loc);
+    for (Access &A : K.Accesses)
+      Relabel(A.Loc);
+  }
+  for (auto &[Name, P] : IR.Parameters) {
+    llvm::StringRef W(P.Where);
+    if (W.starts_with(AbsFile.str()))
+      P.Where = Opts.File + W.substr(AbsFile.size()).str();
+  }
+
+  std::stable_sort(IR.Loops.begin(), IR.Loops.end(),
+                   [](const LoopKernel &A, const LoopKernel &B) {
+                     return std::tie(A.Loc.Line, A.Loc.Column) <
+                            std::tie(B.Loc.Line, B.Loc.Column);
+                   });
+}
+
+} // namespace
+
+KernelIR perfmodel::analyzeTranslationUnit(clang::ASTContext &Ctx,
+                                           const perfmodel::FrontendOptions &Opts) {
+  KernelIR IR;
+  IR.File = Opts.File;
+  LoopAnalyzer LA(Ctx, IR);
+  FunctionCollector FC(Ctx, LA, IR);
+  FC.TraverseDecl(Ctx.getTranslationUnitDecl());
+  IR.DataSymbols = LA.dataSymbols();
+  finalizeIR(IR, LA.sourceValues(), Opts);
+  return IR;
+}
+
 FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
   FrontendResult Result;
   Result.IR.File = Opts.File;
@@ -233,83 +334,7 @@ FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
     return Result;
   }
 
-  // Size parameters: every symbol a bound, subscript or extent mentions that
-  // is not a loop counter or a value read from memory.
-  std::set<std::string> Symbols;
-  auto Collect = [&](const Poly &P, const std::set<std::string> &Counters) {
-    for (const std::string &S : P.symbols())
-      if (!Counters.count(S) && !Result.IR.DataSymbols.count(S))
-        Symbols.insert(S);
-  };
-  for (const LoopKernel &K : Result.IR.Loops) {
-    std::set<std::string> Counters;
-    for (const LoopLevel &L : K.Nest)
-      Counters.insert(L.Var);
-    for (const LoopLevel &L : K.Nest) {
-      Collect(L.Lower, Counters);
-      Collect(L.Upper, Counters);
-    }
-    for (const Access &A : K.Accesses) {
-      for (const Poly &P : A.Subscripts)
-        Collect(P, Counters);
-      for (const auto &D : A.Dims)
-        if (D)
-          Collect(*D, Counters);
-    }
-  }
-  for (const std::string &S : Symbols) {
-    Parameter P;
-    P.Name = S;
-    if (auto It = Opts.Defines.find(S); It != Opts.Defines.end()) {
-      P.Value = It->second;
-      P.From = Parameter::Origin::CommandLine;
-    } else if (auto SV = SourceValues.find(S); SV != SourceValues.end()) {
-      P.Value = SV->second.first;
-      P.From = Parameter::Origin::Source;
-      P.Where = SV->second.second;
-    } else {
-      P.Value = Opts.DefaultSize;
-      P.From = Parameter::Origin::Default;
-      Result.IR.Notes.push_back("size parameter '" + S + "' has no value: assumed " +
-                                std::to_string(Opts.DefaultSize) +
-                                " (bind it with -D " + S + "=...)");
-    }
-    Result.IR.Parameters[S] = P;
-  }
-  for (const auto &[Name, Value] : Opts.Defines)
-    if (!Symbols.count(Name))
-      Result.IR.Notes.push_back("-D " + Name + "=" + std::to_string(Value) +
-                                ": no analysed loop uses a parameter named '" + Name +
-                                "'");
-
-  // Clang reports absolute paths; show the file as the user named it.
-  llvm::SmallString<256> AbsFile(Opts.File);
-  llvm::sys::fs::make_absolute(AbsFile);
-  llvm::sys::path::remove_dots(AbsFile, true);
-  auto Relabel = [&](SourceLoc &L) {
-    llvm::SmallString<256> P(L.File);
-    llvm::sys::path::remove_dots(P, true);
-    if (P == AbsFile)
-      L.File = Opts.File;
-  };
-  for (LoopKernel &K : Result.IR.Loops) {
-    Relabel(K.Loc);
-    for (LoopLevel &L : K.Nest)
-      Relabel(L.Loc);
-    for (Access &A : K.Accesses)
-      Relabel(A.Loc);
-  }
-  for (auto &[Name, P] : Result.IR.Parameters) {
-    llvm::StringRef W(P.Where);
-    if (W.starts_with(AbsFile.str()))
-      P.Where = Opts.File + W.substr(AbsFile.size()).str();
-  }
-
-  std::stable_sort(Result.IR.Loops.begin(), Result.IR.Loops.end(),
-                   [](const LoopKernel &A, const LoopKernel &B) {
-                     return std::tie(A.Loc.Line, A.Loc.Column) <
-                            std::tie(B.Loc.Line, B.Loc.Column);
-                   });
+  finalizeIR(Result.IR, SourceValues, Opts);
   Result.Ok = true;
   return Result;
 }

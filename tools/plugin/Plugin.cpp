@@ -1,0 +1,308 @@
+//===- Plugin.cpp - perfmodel remarks during ordinary builds --------------===//
+//
+//   clang-19 -fplugin=perfmodel-plugin.so -Rpass-analysis=perfmodel -c k.c
+//
+// Runs after code generation on the AST Clang already built, so the object
+// file is exactly what the build would produce without the plugin. It never
+// turns a good build into a failed one: everything it says is a remark, and
+// any internal problem becomes one remark.
+//
+// Options (-fplugin-arg-perfmodel-NAME=VALUE):
+//   machine=FILE|NAME   machine model (default: the host's, else Haswell-EP)
+//   yaml=FILE           also write LLVM optimization records (opt-viewer)
+//   D=NAME=VALUE        bind a size parameter (repeatable)
+//   incore=1            also compile the file once more for the in-core model
+//   cache=lc|none       traffic model beyond L1 (default lc)
+//   fault=internal      fault injection for tests
+//
+//===----------------------------------------------------------------------===//
+#include "perfmodel/FrontendAST.h"
+#include "perfmodel/InCore.h"
+#include "perfmodel/MachineModel.h"
+#include "perfmodel/MachineRegistry.h"
+#include "perfmodel/Report.h"
+#include "perfmodel/Roofline.h"
+#include "perfmodel/Traffic.h"
+
+#include "clang/AST/ASTConsumer.h"
+#include "clang/AST/ASTContext.h"
+#include "clang/Basic/SourceManager.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/YAMLTraits.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <stdexcept>
+
+using namespace clang;
+using namespace perfmodel;
+
+namespace {
+
+struct PluginOptions {
+  std::string Machine;
+  std::string Yaml;
+  std::map<std::string, int64_t> Defines;
+  bool InCore = false;
+  std::string Cache = "lc";
+  bool FaultInternal = false;
+  std::vector<std::string> Problems; ///< option errors, reported as remarks
+};
+
+/// One analysis remark, as printed and as written to the YAML record.
+struct Remark {
+  SourceLoc Loc;
+  std::string Function;
+  std::string Name; ///< "LoopModel" or "NotModelled"
+  std::vector<std::pair<std::string, std::string>> Args; ///< key, value
+  std::string text() const {
+    std::string S = "perfmodel: ";
+    for (const auto &[K, V] : Args)
+      S += V;
+    return S;
+  }
+};
+
+std::string yamlQuote(const std::string &S) {
+  std::string Out = "'";
+  for (char C : S)
+    Out += C == '\'' ? std::string("''") : std::string(1, C);
+  return Out + "'";
+}
+
+void writeYaml(const std::string &File, const std::vector<Remark> &Remarks,
+               std::vector<std::string> &Problems) {
+  // Written whole to a temporary and renamed: never a half-written record.
+  std::string Tmp = File + ".tmp";
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Tmp, EC);
+    if (EC) {
+      Problems.push_back("cannot write " + File + ": " + EC.message());
+      return;
+    }
+    for (const Remark &R : Remarks) {
+      OS << "--- !Analysis\n";
+      OS << "Pass:            perfmodel\n";
+      OS << "Name:            " << R.Name << "\n";
+      OS << "DebugLoc:        { File: " << yamlQuote(R.Loc.File) << ", Line: " << R.Loc.Line
+         << ", Column: " << R.Loc.Column << " }\n";
+      OS << "Function:        " << yamlQuote(R.Function) << "\n";
+      OS << "Args:\n";
+      for (const auto &[K, V] : R.Args)
+        OS << "  - " << K << ": " << yamlQuote(V) << "\n";
+      OS << "...\n";
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Tmp, File)) {
+    llvm::sys::fs::remove(Tmp);
+    Problems.push_back("cannot write " + File + ": " + EC.message());
+  }
+}
+
+Remark remarkFor(const LoopReport &LR, const MachineModel &M) {
+  const LoopKernel &K = *LR.Loop;
+  Remark R;
+  R.Loc = K.Loc;
+  R.Function = K.Function;
+  if (!K.Modelled) {
+    R.Name = "NotModelled";
+    R.Args = {{"String", "not modelled: "}, {"Reason", K.Reason}};
+    return R;
+  }
+  R.Name = "LoopModel";
+  const RooflineResult &RF = *LR.Roofline;
+  const RooflineLink &Mem = RF.Levels.back();
+  double L1Bytes = RF.Traffic.l1Bytes();
+  R.Args = {{"Flops", formatNumber(RF.FlopsPerIt)},
+            {"String", " flop/it, "},
+            {"Bytes", formatNumber(L1Bytes)},
+            {"String", " B/it at L1, AI "},
+            {"Intensity", formatNumber(Mem.Intensity)},
+            {"String", " flop/B at memory ("},
+            {"Traffic", RF.TrafficModel},
+            {"String", "); "}};
+  bool MemBound = Mem.Binding != "compute peak" && Mem.Binding != "in-core";
+  R.Args.push_back({"Bound", MemBound ? "memory-bound" : "compute-bound"});
+  R.Args.push_back({"String", ": "});
+  R.Args.push_back({"GFlops", formatNumber(Mem.BoundGFlops)});
+  R.Args.push_back({"String", " GFLOP/s"});
+  if (MemBound) {
+    R.Args.push_back({"String", " at "});
+    R.Args.push_back({"Bandwidth", formatNumber(Mem.BandwidthGBs) + " GB/s"});
+  }
+  R.Args.push_back({"String", " (Roofline, " + M.Cpu + ")"});
+  if (LR.InCore && LR.InCore->Ok) {
+    double K2 = LR.InCore->SourceItersPerIter > 0 ? LR.InCore->SourceItersPerIter : 1;
+    R.Args.push_back({"String", "; in-core "});
+    R.Args.push_back({"InCore", formatNumber(LR.InCore->Cycles / K2) + " cy/it"});
+    R.Args.push_back({"String", " (" + LR.InCore->Bottleneck + ")"});
+  }
+  return R;
+}
+
+class Consumer : public ASTConsumer {
+public:
+  Consumer(CompilerInstance &CI, PluginOptions O) : CI(CI), O(std::move(O)) {}
+
+  void HandleTranslationUnit(ASTContext &Ctx) override {
+    DiagnosticsEngine &D = CI.getDiagnostics();
+    if (D.hasErrorOccurred())
+      return; // the build already failed; nothing to add
+    const auto &Pattern = CI.getCodeGenOpts().OptimizationRemarkAnalysis;
+    bool Print = Pattern.patternMatches("perfmodel");
+    if (!Print && O.Yaml.empty())
+      return; // nobody asked: cost nothing
+    std::vector<Remark> Remarks;
+    try {
+      analyze(Ctx, Remarks);
+    } catch (const std::exception &E) {
+      O.Problems.push_back(std::string("internal error: ") + E.what() +
+                           " (the build is unaffected)");
+    } catch (...) {
+      O.Problems.push_back("internal error (the build is unaffected)");
+    }
+    if (!O.Yaml.empty())
+      writeYaml(O.Yaml, Remarks, O.Problems);
+    if (!Print && O.Problems.empty())
+      return;
+    unsigned ID = D.getCustomDiagID(DiagnosticsEngine::Remark, "%0");
+    SourceManager &SM = Ctx.getSourceManager();
+    SourceLocation MainLoc = SM.getLocForStartOfFile(SM.getMainFileID());
+    for (const std::string &P : O.Problems)
+      D.Report(MainLoc, ID) << ("perfmodel: " + P + " [-Rpass-analysis=perfmodel]");
+    if (!Print)
+      return;
+    for (const Remark &R : Remarks)
+      D.Report(locationOf(SM, R.Loc), ID) << (R.text() + " [-Rpass-analysis=perfmodel]");
+  }
+
+private:
+  SourceLocation locationOf(SourceManager &SM, const SourceLoc &L) {
+    if (auto F = SM.getFileManager().getOptionalFileRef(L.File)) {
+      SourceLocation Loc = SM.translateFileLineCol(*F, L.Line, L.Column);
+      if (Loc.isValid())
+        return Loc;
+    }
+    return SM.getLocForStartOfFile(SM.getMainFileID());
+  }
+
+  void analyze(ASTContext &Ctx, std::vector<Remark> &Remarks) {
+    if (O.FaultInternal)
+      throw std::runtime_error("fault injected by fault=internal");
+    SourceManager &SM = Ctx.getSourceManager();
+    perfmodel::FrontendOptions FO;
+    if (auto F = SM.getFileEntryRefForID(SM.getMainFileID()))
+      FO.File = F->getName().str();
+    FO.Defines = O.Defines;
+    KernelIR IR = analyzeTranslationUnit(Ctx, FO);
+    bool Modellable = false;
+    for (const LoopKernel &K : IR.Loops)
+      Modellable |= K.Modelled;
+
+    std::string File, Note;
+    File = O.Machine.empty() ? defaultMachine(Note) : resolveMachine(O.Machine);
+    if (File.empty()) {
+      O.Problems.push_back("machine model '" + O.Machine +
+                           "' not found; no analysis (the build is unaffected)");
+      return;
+    }
+    MachineLoadResult ML = loadMachineModel(File);
+    if (!ML.ok()) {
+      std::string First;
+      for (const MachineDiag &Dg : ML.Diags)
+        if (Dg.Severity == MachineDiag::Kind::Error) {
+          First = Dg.str();
+          break;
+        }
+      O.Problems.push_back("machine model " + File + " is not valid (" + First +
+                           "); no analysis (the build is unaffected)");
+      return;
+    }
+    const MachineModel &M = *ML.Model;
+
+    // The in-core model compiles the file once more: only on request, and
+    // only when some loop can be modelled.
+    std::vector<InCoreResult> InCore;
+    if (O.InCore && Modellable) {
+      // The build's include paths and macros, so the kernel compiles the same.
+      std::vector<std::string> Args;
+      for (const auto &Entry : CI.getHeaderSearchOpts().UserEntries)
+        Args.push_back("-I" + Entry.Path);
+      for (const auto &Macro : CI.getPreprocessorOpts().Macros)
+        Args.push_back((Macro.second ? "-U" : "-D") + Macro.first);
+      InCore = analyzeKernelLoops(IR, Args, inCoreOptionsFor(M));
+    }
+    for (size_t I = 0; I < IR.Loops.size(); ++I) {
+      const LoopKernel &K = IR.Loops[I];
+      if (!SM.isInMainFile(locationOf(SM, K.Loc)))
+        continue;
+      LoopReport LR;
+      LR.Loop = &K;
+      if (K.Modelled) {
+        std::optional<TrafficResult> T;
+        if (O.Cache == "lc")
+          T = layerConditionTraffic(K, IR, M);
+        if (I < InCore.size())
+          LR.InCore = InCore[I];
+        double InCoreCy = 0;
+        if (LR.InCore && LR.InCore->Ok && LR.InCore->SourceItersPerIter > 0)
+          InCoreCy = LR.InCore->Cycles / LR.InCore->SourceItersPerIter;
+        LR.Roofline = roofline(K, M, T && T->Ok ? &*T : nullptr, InCoreCy);
+      }
+      Remarks.push_back(remarkFor(LR, M));
+    }
+  }
+
+  CompilerInstance &CI;
+  PluginOptions O;
+};
+
+class Action : public PluginASTAction {
+public:
+  bool ParseArgs(const CompilerInstance &, const std::vector<std::string> &Args) override {
+    for (const std::string &A : Args) {
+      llvm::StringRef Key, Value;
+      std::tie(Key, Value) = llvm::StringRef(A).split('=');
+      if (Key == "machine") {
+        O.Machine = Value.str();
+      } else if (Key == "yaml") {
+        O.Yaml = Value.str();
+      } else if (Key == "incore") {
+        O.InCore = Value == "1" || Value == "on" || Value == "true";
+      } else if (Key == "cache" && (Value == "lc" || Value == "none")) {
+        O.Cache = Value.str();
+      } else if (Key == "fault" && Value == "internal") {
+        O.FaultInternal = true;
+      } else if (Key == "D") {
+        auto [Name, Num] = Value.rsplit('=');
+        int64_t V;
+        if (Name.empty() || Num.getAsInteger(0, V))
+          O.Problems.push_back("ignoring -fplugin-arg-perfmodel-" + A +
+                               ": expected D=NAME=INTEGER");
+        else
+          O.Defines[Name.str()] = V;
+      } else {
+        O.Problems.push_back("ignoring unknown option -fplugin-arg-perfmodel-" + A +
+                             " (known: machine, yaml, D, incore, cache)");
+      }
+    }
+    return true; // a bad option must not fail the build
+  }
+  ActionType getActionType() override { return AddAfterMainAction; }
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &CI,
+                                                 llvm::StringRef) override {
+    return std::make_unique<Consumer>(CI, O);
+  }
+
+private:
+  PluginOptions O;
+};
+
+} // namespace
+
+static FrontendPluginRegistry::Add<Action>
+    Registration("perfmodel", "performance-model remarks for every loop");
