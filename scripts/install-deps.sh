@@ -6,6 +6,7 @@ set -euo pipefail
 PKGS=(
   cmake ninja-build g++
   llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools libomp-19-dev
+  libclang-rt-19-dev
   libyaml-cpp-dev libgtest-dev libcli11-dev
   hyperfine valgrind libbenchmark-dev python3 python3-yaml python3-pygments
 )

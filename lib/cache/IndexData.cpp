@@ -17,7 +17,12 @@ bool perfmodel::readMatrixMarket(const std::string &File, std::vector<int64_t> &
     Error = File + ": cannot read: " + Buf.getError().message();
     return false;
   }
-  llvm::StringRef Text = (*Buf)->getBuffer();
+  return parseMatrixMarket((*Buf)->getBuffer(), File, RowPtr, Col, Rows, Cols, Error);
+}
+
+bool perfmodel::parseMatrixMarket(llvm::StringRef Text, const std::string &File,
+                                  std::vector<int64_t> &RowPtr, std::vector<int64_t> &Col,
+                                  int64_t &Rows, int64_t &Cols, std::string &Error) {
   unsigned LineNo = 0;
   auto Fail = [&](const std::string &Msg) {
     Error = File + ":" + std::to_string(LineNo) + ": " + Msg;
@@ -56,8 +61,11 @@ bool perfmodel::readMatrixMarket(const std::string &File, std::vector<int64_t> &
       if (F.size() != 3 || F[0].getAsInteger(10, Rows) || F[1].getAsInteger(10, Cols) ||
           F[2].getAsInteger(10, Entries) || Rows <= 0 || Cols <= 0 || Entries < 0)
         return Fail("expected the size line 'rows columns entries'");
-      if (Entries > (int64_t(1) << 31))
-        return Fail("too many entries");
+      // Bounded so a hostile size line cannot exhaust memory (1 GiB of CSR).
+      if (Entries > (int64_t(1) << 26) || Rows > (int64_t(1) << 26) ||
+          Cols > (int64_t(1) << 40))
+        return Fail("matrix too large for the simulator (at most 2^26 rows and "
+                    "entries)");
       Coo.reserve(Entries * (Symmetric ? 2 : 1));
       HaveSize = true;
       continue;

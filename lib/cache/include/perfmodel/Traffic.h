@@ -13,6 +13,8 @@
 #include "perfmodel/KernelIR.h"
 #include "perfmodel/MachineModel.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <map>
 #include <optional>
 #include <string>
@@ -63,6 +65,12 @@ struct IndexData {
 /// in [k-WIDTH, k+WIDTH]), or a text file of integers.
 bool loadIndexSpec(const std::string &Spec, const KernelIR &IR, IndexData &Out,
                    std::string &Error);
+
+/// Matrix Market coordinate text to 0-based CSR (rows sorted, symmetric
+/// expanded). FILE names it in messages.
+bool parseMatrixMarket(llvm::StringRef Text, const std::string &File,
+                       std::vector<int64_t> &RowPtr, std::vector<int64_t> &Col,
+                       int64_t &Rows, int64_t &Cols, std::string &Error);
 
 /// Matrix Market coordinate file to 0-based CSR (rows sorted, symmetric expanded).
 bool readMatrixMarket(const std::string &File, std::vector<int64_t> &RowPtr,
