@@ -62,6 +62,9 @@ bool perfmodel::parseMatrixMarket(llvm::StringRef Text, const std::string &File,
           F[2].getAsInteger(10, Entries) || Rows <= 0 || Cols <= 0 || Entries < 0)
         return Fail("expected the size line 'rows columns entries'");
       // Bounded so a hostile size line cannot exhaust memory (1 GiB of CSR).
+      if (Symmetric && Rows != Cols)
+        return Fail("a symmetric matrix must be square, not " + std::to_string(Rows) +
+                    " x " + std::to_string(Cols));
       if (Entries > (int64_t(1) << 26) || Rows > (int64_t(1) << 26) ||
           Cols > (int64_t(1) << 40))
         return Fail("matrix too large for the simulator (at most 2^26 rows and "

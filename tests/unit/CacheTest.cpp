@@ -246,6 +246,22 @@ TEST(IndexData, BadMatrixMarketFilesAreRejectedWithLine) {
   EXPECT_FALSE(readMatrixMarket(Src + "/examples/triad.c", RP, C, Rows, Cols, Err));
   EXPECT_NE(Err.find("not a Matrix Market file"), std::string::npos) << Err;
   EXPECT_FALSE(readMatrixMarket("/nonexistent.mtx", RP, C, Rows, Cols, Err));
+  // Found by fuzz_matrix: a symmetric, non-square file mirrored an entry into
+  // a row past the end (heap overflow). Each hostile file names its problem.
+  struct {
+    const char *File, *Says;
+  } Bad[] = {
+      {"non-square-symmetric.mtx", ":2: a symmetric matrix must be square, not 2 x 3"},
+      {"huge.mtx", ":2: matrix too large for the simulator"},
+      {"truncated.mtx", "truncated: 2 of 4 entries"},
+      {"out-of-range.mtx", ":3: entry (4, 1) is outside the 3 x 3 matrix"},
+  };
+  for (const auto &B : Bad) {
+    EXPECT_FALSE(readMatrixMarket(Src + "/tests/bad-inputs/" + B.File, RP, C, Rows, Cols,
+                                  Err))
+        << B.File;
+    EXPECT_NE(Err.find(B.Says), std::string::npos) << B.File << ": " << Err;
+  }
 }
 
 TEST(CacheSim, FlushWritesEveryDirtyLineToMemoryOnce) {
