@@ -113,6 +113,26 @@ TEST(Cli, JsonHasVersionAndParses) {
   EXPECT_TRUE(IndirectX);
 }
 
+TEST(Cli, OutputFilesAreWrittenAtomicallyAndNeverClobbered) {
+  std::string Dir = "/tmp/perfmodel-cli-out";
+  std::remove((Dir + "/r.txt").c_str());
+  system(("mkdir -p " + Dir + " && cp examples/triad.c " + Dir + "/victim.c").c_str());
+  CmdResult R = perfmodel("analyze examples/triad.c -m hsw --no-incore -o " + Dir + "/victim.c");
+  EXPECT_EQ(R.Code, 1);
+  EXPECT_NE(R.Err.find("refusing to overwrite a file that is not a perfmodel report"),
+            std::string::npos);
+  EXPECT_EQ(slurp(Dir + "/victim.c"), slurp(Src + "/examples/triad.c"));
+  // Its own reports, text or JSON, are replaced.
+  EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw --no-incore -o " + Dir + "/r.txt").Code, 0);
+  EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw --no-incore --format json -o " + Dir +
+                      "/r.txt").Code,
+            0);
+  EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw --no-incore -o " + Dir + "/r.txt").Code, 0);
+  EXPECT_EQ(slurp(Dir + "/r.txt").rfind("perfmodel analyze", 0), 0u);
+  EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw -o " + Dir).Code, 1);
+  EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw -o /proc/none/x.txt").Code, 1);
+}
+
 TEST(Cli, DefaultMachineIsNamed) {
   CmdResult R = perfmodel("analyze examples/triad.c");
   ASSERT_EQ(R.Code, 0) << R.Err;

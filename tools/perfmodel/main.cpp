@@ -16,6 +16,7 @@
 #include "perfmodel/Traffic.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -108,6 +109,47 @@ bool parseDefine(const std::string &S, std::map<std::string, int64_t> &Out,
   }
   Out[Name] = Value;
   return true;
+}
+
+/// Writes TEXT to PATH atomically (a temporary beside it, then rename). An
+/// existing file is replaced only if it is a perfmodel report itself, so a
+/// mistyped -o never destroys a user's source or data.
+int writeOutput(const std::string &Path, const std::string &Text) {
+  if (llvm::sys::fs::is_directory(Path))
+    return error("-o " + Path + ": is a directory");
+  if (llvm::sys::fs::exists(Path)) {
+    auto Old = llvm::MemoryBuffer::getFile(Path);
+    llvm::StringRef Prev = Old ? (*Old)->getBuffer() : "";
+    bool Ours = Prev.starts_with("perfmodel analyze ") ||
+                (Prev.starts_with("{") &&
+                 Prev.contains("\"schema\": \"perfmodel-analysis\""));
+    if (!Ours)
+      return error("-o " + Path + ": refusing to overwrite a file that is not a "
+                   "perfmodel report");
+  }
+  llvm::SmallString<256> Tmp;
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Path));
+  if (Dir.empty())
+    Dir = ".";
+  llvm::sys::path::append(Dir, llvm::sys::path::filename(Path) + ".tmp%%%%%%");
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Dir, FD, Tmp))
+    return error("cannot write " + Path + ": " + EC.message());
+  {
+    llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
+    Out << Text;
+    Out.close();
+    if (Out.has_error()) {
+      Out.clear_error();
+      llvm::sys::fs::remove(Tmp);
+      return error("cannot write " + Path);
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return error("cannot write " + Path + ": " + EC.message());
+  }
+  return ExitOk;
 }
 
 struct AnalyzeArgs {
@@ -230,12 +272,7 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
     llvm::outs() << Text;
     return ExitOk;
   }
-  std::error_code EC;
-  llvm::raw_fd_ostream Out(A.Output, EC);
-  if (EC)
-    return error("cannot write " + A.Output + ": " + EC.message());
-  Out << Text;
-  return ExitOk;
+  return writeOutput(A.Output, Text);
 }
 
 int runInCore(const std::string &File, const std::string &Hex, const std::string &Batch,
