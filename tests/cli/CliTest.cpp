@@ -206,3 +206,24 @@ INSTANTIATE_TEST_SUITE_P(
                "(did you mean 'issue_width'?)"},
         BadRun{"machine check hsw", 0, "out", "ok (Intel Xeon E5-2680 v3 (Haswell-EP))"},
         BadRun{"frobnicate", 2, "err", "frobnicate"}));
+
+// Every case of tests/bad-inputs/cases.txt: the exit code and the message.
+TEST(Cli, HostileInputCorpus) {
+  std::ifstream In(Src + "/tests/bad-inputs/cases.txt");
+  ASSERT_TRUE(In.good());
+  unsigned Cases = 0;
+  for (std::string Line; std::getline(In, Line);) {
+    if (Line.empty() || Line[0] == '#')
+      continue;
+    size_t A = Line.find('|'), B = Line.find('|', A + 1), C = Line.find('|', B + 1);
+    ASSERT_NE(C, std::string::npos) << Line;
+    int Exit = std::stoi(Line.substr(0, A));
+    std::string Stream = Line.substr(A + 1, B - A - 1), Says = Line.substr(B + 1, C - B - 1);
+    CmdResult R = perfmodel(Line.substr(C + 1));
+    EXPECT_EQ(R.Code, Exit) << Line << "\n" << R.Err;
+    EXPECT_NE((Stream == "out" ? R.Out : R.Err).find(Says), std::string::npos)
+        << Line << "\n" << R.Out << R.Err;
+    ++Cases;
+  }
+  EXPECT_GE(Cases, 25u);
+}

@@ -40,6 +40,21 @@ int error(const std::string &Msg, int Code = ExitFailed) {
   return Code;
 }
 
+/// Prints machine-file diagnostics, at most 20 (like a compiler's error limit).
+void printDiags(const std::vector<MachineDiag> &Diags, bool Warnings) {
+  unsigned Shown = 0, Hidden = 0;
+  for (const MachineDiag &D : Diags) {
+    if (!Warnings && D.Severity != MachineDiag::Kind::Error)
+      continue;
+    if (Shown++ < 20)
+      llvm::errs() << D.str() << "\n";
+    else
+      ++Hidden;
+  }
+  if (Hidden)
+    llvm::errs() << "... and " << Hidden << " more\n";
+}
+
 /// Loads -m NAME|FILE (or the default) with --set overrides; prints problems.
 std::optional<MachineModel> loadMachine(const std::string &Name,
                                         const std::vector<std::string> &Sets,
@@ -66,9 +81,7 @@ std::optional<MachineModel> loadMachine(const std::string &Name,
     }
   }
   MachineLoadResult R = loadMachineModel(File, Sets);
-  for (const MachineDiag &D : R.Diags)
-    if (D.Severity == MachineDiag::Kind::Error)
-      llvm::errs() << D.str() << "\n";
+  printDiags(R.Diags, /*Warnings=*/false);
   if (!R.ok()) {
     llvm::errs() << "perfmodel: error: machine model " << File << " is not valid\n";
     return std::nullopt;
@@ -366,10 +379,9 @@ int runMachineCheck(const std::vector<std::string> &Files,
     }
     MachineLoadResult R = loadMachineModel(File, Sets);
     unsigned Warnings = 0;
-    for (const MachineDiag &D : R.Diags) {
-      llvm::errs() << D.str() << "\n";
+    for (const MachineDiag &D : R.Diags)
       Warnings += D.Severity == MachineDiag::Kind::Warning;
-    }
+    printDiags(R.Diags, /*Warnings=*/true);
     if (!R.ok()) {
       RC = ExitFailed;
       continue;
