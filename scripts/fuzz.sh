@@ -22,7 +22,9 @@ mkdir -p "$ROOT/tests/fuzz/crashes"
 FAIL=0
 for T in "${TARGETS[@]}"; do
   WORK="$(mktemp -d)"
-  cp -r "$ROOT/tests/fuzz/corpus/$T/." "$WORK/"
+  [ -d "$ROOT/tests/fuzz/corpus/$T" ] && cp -r "$ROOT/tests/fuzz/corpus/$T/." "$WORK/"
+  # The C-source fuzzer starts from the examples and the hostile sources.
+  [ "$T" = source ] && cp "$ROOT"/examples/*.c "$ROOT"/tests/bad-inputs/*.c "$WORK/"
   echo "== fuzz_$T for ${SECS}s"
   if ! "$D/bin/fuzz_$T" "$WORK" -max_total_time="$SECS" -timeout=20 -rss_limit_mb=4096 \
       -artifact_prefix="$ROOT/tests/fuzz/crashes/$T-" -print_final_stats=1 \

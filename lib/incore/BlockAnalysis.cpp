@@ -93,17 +93,20 @@ double optimalBound(const std::vector<std::pair<std::vector<unsigned>, double>> 
   for (const auto &D : Demands)
     if (std::find(Masks.begin(), Masks.end(), D.first) == Masks.end())
       Masks.push_back(D.first);
+  // (cycles of the demands inside S) / (units of S)
+  auto Ratio = [&](const std::vector<unsigned> &S) {
+    double Sum = 0, Cap = 0;
+    for (const auto &D : Demands)
+      if (subset(D.first, S))
+        Sum += D.second;
+    for (unsigned P : S)
+      Cap += Units[P];
+    return Sum / Cap;
+  };
   double Best = 0;
-  if (Masks.size() > 20) { // never seen in practice; fall back to singletons
-    for (const auto &M : Masks) {
-      double Sum = 0, Cap = 0;
-      for (const auto &D : Demands)
-        if (subset(D.first, M))
-          Sum += D.second;
-      for (unsigned P : M)
-        Cap += Units[P];
-      Best = std::max(Best, Sum / Cap);
-    }
+  if (Masks.size() > 20) { // never seen in practice; fall back to single sets
+    for (const auto &M : Masks)
+      Best = std::max(Best, Ratio(M));
     return Best;
   }
   for (uint64_t Sel = 1; Sel < (uint64_t(1) << Masks.size()); ++Sel) {
@@ -113,13 +116,7 @@ double optimalBound(const std::vector<std::pair<std::vector<unsigned>, double>> 
         S.insert(S.end(), Masks[I].begin(), Masks[I].end());
     std::sort(S.begin(), S.end());
     S.erase(std::unique(S.begin(), S.end()), S.end());
-    double Sum = 0, Cap = 0;
-    for (const auto &D : Demands)
-      if (subset(D.first, S))
-        Sum += D.second;
-    for (unsigned P : S)
-      Cap += Units[P];
-    Best = std::max(Best, Sum / Cap);
+    Best = std::max(Best, Ratio(S));
   }
   return Best;
 }
