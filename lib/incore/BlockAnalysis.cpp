@@ -731,7 +731,14 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
             StringRef(R.Instrs[I].Text).split(' ').first == Head)
           ++Chains;
     }
-    Chains = std::max(1u, Chains);
+    // Instructions of that kind on the critical cycle itself are one chain.
+    unsigned OnChain = 0;
+    if (!R.CriticalChain.empty()) {
+      StringRef Head = StringRef(R.Instrs[R.CriticalChain.front()].Text).split(' ').first;
+      for (unsigned Idx : R.CriticalChain)
+        OnChain += StringRef(R.Instrs[Idx].Text).split(' ').first == Head;
+    }
+    Chains = std::max(1u, OnChain ? Chains / OnChain : Chains);
     unsigned Needed =
         Other > 0 ? unsigned(std::ceil(Chains * R.RecurrenceBound / Other - 1e-9)) : 0;
     R.Advice = "loop-carried dependence chain of " + Fmt(R.RecurrenceBound) +
@@ -741,12 +748,12 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     if (Needed > Chains)
       R.Advice += ": use " + std::to_string(Needed) +
                   " independent chains (accumulators) to reach the " + Fmt(Other) +
-                  " cy/it the " + (R.PortBound >= R.FrontEndBound ? "ports" : "front end") +
-                  " allow";
+                  " cy per iteration the " +
+                  (R.PortBound >= R.FrontEndBound ? "ports allow" : "front end allows");
   } else if (R.Cycles == R.PortBound) {
     R.Bottleneck = "ports";
     R.Advice = "port-bound on " + R.PortBottleneck + " (" + Fmt(R.PortBound) +
-               " cy/it): remove work from " +
+               " cy per iteration): remove work from " +
                (R.PortBottleneck.find(',') != std::string::npos ? "these ports" : "this port");
   } else {
     R.Bottleneck = "front end";

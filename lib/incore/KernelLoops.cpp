@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace perfmodel;
 using namespace llvm;
@@ -76,9 +77,13 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB) {
 
 /// Source iterations per machine iteration, from the self-increments of
 /// registers that address memory: `add rax, 16` with `[rdx + 8*rax]` moves
-/// 128 B per trip; at 8 B per source iteration that is 16 iterations.
-double estimateIterations(const MachineLoop &L, TargetBundle &TB, double BytesPerSourceIt) {
-  if (BytesPerSourceIt <= 0)
+/// 128 B per trip; at 8 B per source iteration that is 16 iterations. Each
+/// memory operand votes for every k its advance is a whole multiple of some
+/// source access's stride; the k most operands agree on wins (dgemm's
+/// `add r11, 65536` is 4 rows of B, not 8192 elements of A).
+double estimateIterations(const MachineLoop &L, TargetBundle &TB,
+                          const std::vector<double> &Strides) {
+  if (Strides.empty())
     return 1;
   std::map<unsigned, int64_t> Increments; // register -> bytes or elements per trip
   for (const MCInst &I : L.Insts) {
@@ -126,29 +131,33 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB, double BytesPe
         Bytes = double(std::llabs(Increments[Index])) * double(Scale);
       else if (Increments.count(Base))
         Bytes = double(std::llabs(Increments[Base]));
-      if (Bytes > 0) {
-        double K2 = Bytes / BytesPerSourceIt;
-        if (K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
-          ++Votes[long(std::round(K2))];
+      std::set<long> Ks;
+      for (double S : Strides) {
+        double K2 = Bytes / S;
+        if (Bytes > 0 && K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
+          Ks.insert(long(std::round(K2)));
       }
+      for (long Kx : Ks)
+        ++Votes[Kx];
       break; // one memory operand per instruction on x86
     }
   }
   long Best = 1;
   unsigned BestVotes = 0;
   for (const auto &[K, V] : Votes)
-    if (V > BestVotes || (V == BestVotes && K > Best)) {
+    if (V > BestVotes) { // on a tie the smaller k (map order) stays
       Best = K;
       BestVotes = V;
     }
   return double(Best);
 }
 
-/// Bytes one source iteration advances along its smallest unit of stride.
-double bytesPerSourceIteration(const LoopKernel &K, const KernelIR &IR) {
+/// Bytes each access advances per source iteration (distinct, nonzero);
+/// the smallest is the unit of cycles per cache line.
+std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR) {
   auto B = IR.bindings();
   const LoopLevel &In = K.innermost();
-  double Best = 0;
+  std::vector<double> Out;
   for (const Access &A : K.Accesses) {
     if (!A.Linear)
       continue;
@@ -156,10 +165,11 @@ double bytesPerSourceIteration(const LoopKernel &K, const KernelIR &IR) {
     if (!C || *C == 0)
       continue;
     double Bytes = std::fabs(double(*C * In.Step)) * A.StrideBytes;
-    if (Best == 0 || Bytes < Best)
-      Best = Bytes;
+    if (std::find(Out.begin(), Out.end(), Bytes) == Out.end())
+      Out.push_back(Bytes);
   }
-  return Best;
+  std::sort(Out.begin(), Out.end());
+  return Out;
 }
 
 std::string baseName(const std::string &Mangled) {
@@ -232,11 +242,12 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
                           "the object code)";
       continue;
     }
-    double PerIt = bytesPerSourceIteration(K, IR);
+    std::vector<double> Strides = accessStrides(K, IR);
+    double PerIt = Strides.empty() ? 0 : Strides.front();
     const MachineLoop *Best = nullptr;
     double BestK = 0;
     for (const MachineLoop *L : Cands) {
-      double Kx = estimateIterations(*L, TB, PerIt);
+      double Kx = estimateIterations(*L, TB, Strides);
       if (!Best || Kx > BestK || (Kx == BestK && L->Insts.size() > Best->Insts.size())) {
         Best = L;
         BestK = Kx;

@@ -270,10 +270,14 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
         else
           OS << formatNumber(Mem.BoundGFlops) << " GFLOP/s ("
              << formatNumber(Mem.BoundCyclesPerIt) << " cy/it), ";
-        OS
-           << (Mem.Binding == "compute peak" ? "compute-bound"
-                                             : "bandwidth-bound on " + Mem.Binding)
-           << "\n";
+        if (Mem.Binding == "compute peak")
+          OS << "compute-bound (flop peak)";
+        else if (Mem.Binding == "in-core")
+          OS << "core-bound (" << (LR.InCore ? LR.InCore->Bottleneck : "in-core")
+             << ", data in L1 would not be faster)";
+        else
+          OS << "bandwidth-bound on " << Mem.Binding;
+        OS << "\n";
       }
       for (const std::string &N : RF.Notes)
         if (!NoFlops || N.find("no floating-point") == std::string::npos)

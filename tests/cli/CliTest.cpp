@@ -189,7 +189,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadRun{"analyze examples/spmv-csr.c -m hsw --cache sim", 0, "out",
                "simulator: not run: lower bound of 'j' depends on the contents of 'rowptr'"},
         BadRun{"incore tests/incore/loads-5.s -m hsw", 0, "out",
-               "bottleneck: port-bound on HWPort2, HWPort3 (2.5 cy/it)"},
+               "bottleneck: port-bound on HWPort2, HWPort3 (2.5 cy per iteration)"},
         BadRun{"incore --hex 'c5 fd 58 c1' --mcpu skylake-avx512", 0, "out",
                "recurrence 4"},
         BadRun{"incore --hex 06 -m hsw", 1, "err", "invalid instruction bytes at offset 0"},
