@@ -133,6 +133,17 @@ TEST(Cli, OutputFilesAreWrittenAtomicallyAndNeverClobbered) {
   EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw -o /proc/none/x.txt").Code, 1);
 }
 
+TEST(Cli, OversizedSourceIsRefused) {
+  std::string Big = "/tmp/perfmodel-cli-big.c";
+  std::remove(Big.c_str());
+  ASSERT_EQ(system(("truncate -s 65M " + Big).c_str()), 0); // sparse: no disk used
+  CmdResult R = perfmodel("analyze " + Big + " -m hsw");
+  EXPECT_EQ(R.Code, 1);
+  EXPECT_NE(R.Err.find("65 MiB is more source than perfmodel analyses"), std::string::npos)
+      << R.Err;
+  std::remove(Big.c_str());
+}
+
 TEST(Cli, DefaultMachineIsNamed) {
   CmdResult R = perfmodel("analyze examples/triad.c");
   ASSERT_EQ(R.Code, 0) << R.Err;

@@ -27,7 +27,10 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdlib>
 #include <optional>
+#include <thread>
 
 using namespace perfmodel;
 
@@ -180,8 +183,27 @@ struct AnalyzeArgs {
   bool NoInCore = false;
 };
 
+/// A watchdog for the whole command: past LIMIT seconds it says so and exits
+/// with status 1 instead of running away (0 disables it).
+void startTimeLimit(unsigned Seconds) {
+  if (!Seconds)
+    return;
+  std::thread([Seconds] {
+    std::this_thread::sleep_for(std::chrono::seconds(Seconds));
+    llvm::errs() << "perfmodel: error: the analysis exceeded its time limit of " << Seconds
+                 << " s (raise it with --time-limit SECONDS, or lower --sim-accesses)\n";
+    llvm::errs().flush();
+    std::_Exit(ExitFailed);
+  }).detach();
+}
+
 int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
                bool HasCompileArgs) {
+  // Sources larger than this are generated code, not kernels; refuse clearly.
+  uint64_t Size = 0;
+  if (!llvm::sys::fs::file_size(A.File, Size) && Size > (uint64_t(64) << 20))
+    return error(A.File + ": " + std::to_string(Size >> 20) +
+                 " MiB is more source than perfmodel analyses (at most 64 MiB)");
   FrontendOptions FO;
   FO.File = A.File;
   FO.CompileArgs = CompileArgs;
@@ -441,6 +463,10 @@ int main(int argc, char **argv) {
                       "contents of an index array for the simulator: NAME=FILE.mtx, "
                       "NAME=uniform:LO:HI[:COUNT[:SEED]], NAME=banded:WIDTH or NAME=FILE")
       ->allow_extra_args(false);
+  unsigned TimeLimit = 600;
+  App.add_option("--time-limit", TimeLimit,
+                 "seconds a command may run before it stops with an error (0: none)")
+      ->check(CLI::Range(0u, 86400u));
   Analyze->add_flag("--no-incore", A.NoInCore,
                     "skip the in-core model (no compilation of the kernel)");
   Analyze->add_flag("--prefetch", A.Prefetch,
@@ -498,6 +524,7 @@ int main(int argc, char **argv) {
   if (HasCompileArgs && !Analyze->parsed())
     return error("`-- compile flags` are only accepted by analyze", ExitUsage);
 
+  startTimeLimit(TimeLimit);
   if (Analyze->parsed())
     return runAnalyze(A, CompileArgs, HasCompileArgs);
   if (InCoreCmd->parsed())
