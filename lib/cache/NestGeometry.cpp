@@ -66,3 +66,29 @@ std::optional<std::pair<int64_t, int64_t>> NestGeometry::byteRange(const Access 
                .substitute(Bindings);
   return extremes(P);
 }
+
+std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const KernelIR &IR) {
+  NestGeometry G(K, IR);
+  if (!G.ok())
+    return std::nullopt;
+  // Per array the span between the lowest and highest byte touched: exact for
+  // dense sweeps, an upper bound for strided ones.
+  std::map<std::string, std::pair<int64_t, int64_t>> Span;
+  for (const Access &A : K.Accesses) {
+    if (A.Indirect)
+      return std::nullopt;
+    auto R = G.byteRange(A);
+    if (!R)
+      return std::nullopt;
+    R->second += A.ElementBytes;
+    auto [It, New] = Span.try_emplace(A.Array, *R);
+    if (!New) {
+      It->second.first = std::min(It->second.first, R->first);
+      It->second.second = std::max(It->second.second, R->second);
+    }
+  }
+  double Bytes = 0;
+  for (const auto &[Name, S] : Span)
+    Bytes += double(S.second - S.first);
+  return Bytes;
+}

@@ -41,6 +41,7 @@ struct CompiledAccess {
   uint64_t Base = 0;
   Lin Offset; ///< bytes from the array base
   bool Write = false;
+  bool Irregular = false; ///< data-dependent, or innermost stride beyond a line
 };
 
 class Replayer {
@@ -190,6 +191,9 @@ public:
             !compile(Off, A.StrideBytes, C.Offset, A.Text))
           return false;
         C.Offset.Const += A.FieldOffset;
+        int64_t Stride = C.Offset.Coef.empty() ? 0 : C.Offset.Coef.back() * K.Nest.back().Step;
+        C.Irregular = !C.Offset.Data.empty() ||
+                      uint64_t(Stride < 0 ? -Stride : Stride) > M.Caches.front().LineBytes;
         Accesses.push_back(std::move(C));
       }
     return layout();
@@ -263,7 +267,16 @@ public:
   void body(CacheSim &Sim, uint64_t WarmupCap, uint64_t Measure) {
     for (const CompiledAccess &C : Accesses) {
       int64_t Off = eval(C.Offset);
+      if (!C.Irregular) {
+        Sim.access(C.Base + uint64_t(Off), C.A->ElementBytes, C.Write);
+        continue;
+      }
+      const auto &S = Sim.stats();
+      for (size_t I = 0; I < S.size(); ++I)
+        Before[I] = S[I].Misses;
       Sim.access(C.Base + uint64_t(Off), C.A->ElementBytes, C.Write);
+      for (size_t I = 0; I < S.size(); ++I)
+        IrregularMisses[I] += S[I].Misses - Before[I];
     }
     Count += Accesses.size();
     ++Iterations;
@@ -273,6 +286,7 @@ public:
         (Sim.stats().back().LinesIn >= WarmLines || Count >= WarmupCap)) {
       WarmedByCap = Sim.stats().back().LinesIn < WarmLines;
       Sim.resetStats();
+      std::fill(IrregularMisses.begin(), IrregularMisses.end(), 0);
       Warm = true;
       MeasuredFrom = Iterations;
       MeasureEnd = Count + Measure;
@@ -290,6 +304,7 @@ public:
   std::vector<Lin> Lower, Upper;
   std::vector<CompiledAccess> Accesses;
   std::vector<int64_t> IV;
+  std::vector<uint64_t> IrregularMisses, Before; ///< per level
   uint64_t Count = 0, Iterations = 0, MeasuredFrom = 0;
   uint64_t WarmLines = 0, MeasureEnd = ~uint64_t(0);
   bool Stop = false, Warm = false, WarmedByCap = false;
@@ -327,6 +342,8 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
     Rp.Warm = true;
   }
   CacheSim Sim(CacheSim::fromMachine(M, O.Prefetch));
+  Rp.IrregularMisses.assign(M.Caches.size(), 0);
+  Rp.Before.assign(M.Caches.size(), 0);
   Rp.run(Sim, WarmupCap, Measure);
   // A nest of unknown size (data-dependent bounds) may end inside the
   // warm-up: then it was replayed whole, like a small nest.
@@ -354,6 +371,7 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
     L.EvictBytesPerIt = double(S[I].WriteBacks) * Line / Its;
     R.Links.push_back(L);
     R.MissesPerIt.push_back(double(S[I].Misses) / Its);
+    R.IrregularMissesPerIt.push_back(double(Rp.IrregularMisses[I]) / Its);
   }
   R.SimulatedIterations = Measured;
   R.TotalIterations = std::isfinite(Total) ? uint64_t(Total) : 0;

@@ -18,9 +18,11 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <set>
+#include <tuple>
 
 using namespace perfmodel;
 
@@ -352,12 +354,19 @@ public:
   unsigned Errors = 0;
 };
 
+std::string shortNumber(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%g", V);
+  return Buf;
+}
+
 void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   const std::string P = "core";
   if (!R.checkMap(N, P, {"issue_width", "simd_bits", "fma_units",
                          "peak_flops_per_cycle", "loads_per_cycle",
                          "load_bytes_per_cycle", "stores_per_cycle",
-                         "store_bytes_per_cycle", "instruction_overrides"}))
+                         "store_bytes_per_cycle", "fp_units",
+                         "instruction_overrides"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);
@@ -374,6 +383,54 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   C.LoadBytesPerCycle = R.num(N, "load_bytes_per_cycle", P, true).value_or(0);
   C.StoresPerCycle = R.count(N, "stores_per_cycle", P, true).value_or(0);
   C.StoreBytesPerCycle = R.num(N, "store_bytes_per_cycle", P, true).value_or(0);
+
+  // Which vector operations each floating-point pipe executes; decides the
+  // compute ceiling of a given add/mul/FMA mix.
+  if (YAML::Node U = R.child(N, "fp_units", P, false); U.IsDefined() && !U.IsNull()) {
+    if (!U.IsSequence() || U.size() == 0) {
+      R.error(U, "core.fp_units", "expected a list of pipes, each a list of "
+                                  "operations, e.g. [[fma, mul], [fma, mul, add]]");
+    } else {
+      for (size_t I = 0; I < U.size(); ++I) {
+        const YAML::Node E = U[I];
+        FpUnit Unit;
+        bool Good = E.IsSequence() && E.size() > 0;
+        for (size_t J = 0; Good && J < E.size(); ++J) {
+          std::string Op = E[J].IsScalar() ? E[J].Scalar() : "";
+          if (Op == "add")
+            Unit.Add = true;
+          else if (Op == "mul")
+            Unit.Mul = true;
+          else if (Op == "fma")
+            Unit.Fma = true;
+          else
+            Good = false;
+        }
+        if (!Good) {
+          R.error(E, "core.fp_units." + std::to_string(I),
+                  "expected a list of operations among add, mul, fma");
+          continue;
+        }
+        C.FpUnits.push_back(Unit);
+      }
+      // The pipes must add up to the stated peak: one vector operation per
+      // pipe and cycle, an FMA counting two flops.
+      if (C.FpUnits.size() == U.size() && C.SimdBits >= 64)
+        for (auto [Key, Bytes, Peak] :
+             {std::tuple<const char *, unsigned, double>{"double", 8, C.PeakFlopsPerCycleDouble},
+              {"single", 4, C.PeakFlopsPerCycleSingle}}) {
+          double FromUnits = 0;
+          for (const FpUnit &F : C.FpUnits)
+            FromUnits += (F.Fma ? 2.0 : 1.0) * (C.SimdBits / (8.0 * Bytes));
+          if (Peak > 0 && std::fabs(FromUnits - Peak) > 1e-9)
+            R.error(U, "core.fp_units",
+                    "these pipes give " + shortNumber(FromUnits) + " " +
+                        Key + " flop/cycle at " + std::to_string(C.SimdBits) +
+                        " bits, but core.peak_flops_per_cycle." + Key + " is " +
+                        shortNumber(Peak));
+        }
+    }
+  }
 
   YAML::Node Ov = R.child(N, "instruction_overrides", P, false);
   if (!Ov.IsDefined() || Ov.IsNull())

@@ -2,6 +2,7 @@
 #include "perfmodel/Roofline.h"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 
 using namespace perfmodel;
@@ -22,33 +23,141 @@ NaiveTraffic perfmodel::naiveTraffic(const LoopKernel &K, const MachineModel &M)
   return T;
 }
 
+double perfmodel::flopMixCycles(const FlopCounts &F, const CoreModel &C, unsigned Lanes,
+                                bool UseFma) {
+  std::vector<FpUnit> Units = C.FpUnits;
+  if (Units.empty()) {
+    // Unstated pipes: every FMA unit does everything; without FMA, as many
+    // add+mul pipes as the peak implies.
+    unsigned N = C.FmaUnits;
+    if (!N && C.SimdBits >= 64)
+      N = unsigned(std::lround(C.PeakFlopsPerCycleDouble / (C.SimdBits / 64.0)));
+    Units.assign(std::max(N, 1u), FpUnit{true, true, C.FmaUnits > 0});
+  }
+  bool HasFma = std::any_of(Units.begin(), Units.end(), [](const FpUnit &U) { return U.Fma; });
+  double Fma = UseFma && HasFma ? std::min({F.FmaContractible, F.Add, F.Mul}) : 0;
+  double Need[3] = {F.Add - Fma, F.Mul - Fma, Fma}; // add, mul, fma operations
+  // Fractional assignment of operations to pipes: the busiest pipe carries
+  // max over operation sets S of (operations in S) / (pipes able to run one
+  // of S) (Hall's condition); exact for three kinds by enumeration.
+  double Worst = 0;
+  for (unsigned S = 1; S < 8; ++S) {
+    double Ops = 0;
+    unsigned Able = 0;
+    for (unsigned K = 0; K < 3; ++K)
+      if (S & (1u << K))
+        Ops += Need[K];
+    if (Ops == 0)
+      continue;
+    for (const FpUnit &U : Units)
+      Able += ((S & 1) && U.Add) || ((S & 2) && U.Mul) || ((S & 4) && U.Fma);
+    if (!Able)
+      return 0; // the machine cannot run this mix: no statement
+    Worst = std::max(Worst, Ops / Able);
+  }
+  return Worst / std::max(Lanes, 1u);
+}
+
+RooflineResult perfmodel::roofline(const ModelInput &In) {
+  RooflineResult R = roofline(*In.Loop, *In.Machine, In.Traffic, inCoreCyclesPerIt(In),
+                              In.Cores);
+  Prediction &P = R.Summary;
+  P.Model = "Roofline";
+  P.Ok = !R.Levels.empty();
+  if (!P.Ok)
+    P.Reason = "the machine model has no caches";
+  P.DataLevel = residentLevel(*In.Machine, In.WorkingSetBytes);
+  for (const RooflineLink &L : R.Levels) {
+    std::string B = L.Binding == "compute peak" ? "compute peak"
+                    : L.Binding == "flop mix"   ? "flop mix on the FP pipes"
+                    : L.Binding == "in-core"    ? "in-core execution"
+                                                : "bandwidth of " + L.Binding;
+    P.Levels.push_back({L.Level, L.BoundCyclesPerIt, R.FlopsPerIt ? L.BoundGFlops : 0, B});
+  }
+  if (const LevelPrediction *At = P.atDataLevel()) {
+    if (At->Bottleneck.rfind("bandwidth", 0) == 0)
+      P.Advice = "bandwidth-bound (" + At->Bottleneck +
+                 "): raise the arithmetic intensity (fewer bytes per flop: "
+                 "blocking, fusing loops, smaller data types)";
+    else if (At->Bottleneck == "in-core execution")
+      P.Advice = "core-bound with data in " + P.DataLevel +
+                 ": see the in-core bottleneck; more bandwidth would not help";
+    else
+      P.Advice = "compute-bound: only more flop/cycle (SIMD, FMA) or fewer flops help";
+  }
+  return R;
+}
+
 RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
-                                   const TrafficResult *Traffic, double InCore) {
+                                   const TrafficResult *Traffic, double InCore,
+                                   unsigned Cores) {
   RooflineResult R;
+  Cores = std::max(Cores, 1u);
+  R.Cores = Cores;
   bool UseTraffic = Traffic && Traffic->Ok && Traffic->Links.size() == M.Caches.size();
   R.TrafficModel = UseTraffic ? Traffic->Method : "naive";
   R.FlopsPerIt = K.flops();
   R.Traffic = naiveTraffic(K, M);
-  unsigned ElemBytes = 8;
+  unsigned ElemBytes = flopElementBytes(K);
   if (K.Double.total() > 0) {
     R.Precision = "double";
     if (K.Single.total() > 0)
       R.Notes.push_back("mixed precision: the double-precision peak is used");
   } else if (K.Single.total() > 0) {
     R.Precision = "single";
-    ElemBytes = 4;
   } else {
     R.Precision = "none";
   }
+  // Cores run disjoint iterations: per-iteration cycles of the machine are a
+  // core's cycles divided by the cores; every cache link is per core, memory
+  // bandwidth per socket.
+  unsigned Sockets =
+      std::min(M.Sockets, (Cores + std::max(M.CoresPerSocket, 1u) - 1) /
+                              std::max(M.CoresPerSocket, 1u));
+  Sockets = std::max(Sockets, 1u);
+  if (M.CoresPerSocket && Cores > M.CoresPerSocket * M.Sockets)
+    R.Notes.push_back("more cores (" + std::to_string(Cores) + ") than the machine has (" +
+                      std::to_string(M.CoresPerSocket * M.Sockets) + ")");
   double PeakPerCy = M.peakFlopsPerCycle(ElemBytes);
-  R.PeakGFlops = PeakPerCy * M.ClockGHz;
-  R.PeakCyclesPerIt = PeakPerCy > 0 ? R.FlopsPerIt / PeakPerCy : 0;
-  R.InCoreCyclesPerIt = InCore;
-  R.InCoreGFlops = InCore > 0 ? R.FlopsPerIt / InCore * M.ClockGHz : 0;
-  double MemGBs = M.Memory.effectiveGBs();
+  R.PeakGFlops = PeakPerCy * M.ClockGHz * Cores;
+  R.PeakCyclesPerIt = PeakPerCy > 0 ? R.FlopsPerIt / (PeakPerCy * Cores) : 0;
+  R.InCoreCyclesPerIt = InCore / Cores;
+  R.InCoreGFlops = InCore > 0 ? R.FlopsPerIt / R.InCoreCyclesPerIt * M.ClockGHz : 0;
+  double MemGBs = M.Memory.effectiveGBs() * Sockets;
   R.RidgeIntensity = MemGBs > 0 ? R.PeakGFlops / MemGBs : 0;
   if (R.FlopsPerIt == 0)
     R.Notes.push_back("no floating-point work: bounds are given as cycles per iteration");
+
+  // Horizontal roofs: the machine's, then this loop's flop mix on the pipes.
+  const FlopCounts &F = ElemBytes == 4 ? K.Single : K.Double;
+  unsigned Lanes = M.Core.SimdBits / (8 * ElemBytes);
+  auto GF = [&](double Cy) { return Cy > 0 ? R.FlopsPerIt / Cy * M.ClockGHz : 0; };
+  R.Ceilings.push_back({"peak", R.PeakGFlops});
+  if (M.Core.FmaUnits > 0)
+    R.Ceilings.push_back({"no FMA", R.PeakGFlops / 2});
+  if (Lanes > 1)
+    R.Ceilings.push_back({"no SIMD", R.PeakGFlops / Lanes});
+  if (R.FlopsPerIt > 0) {
+    R.MixCyclesPerIt = flopMixCycles(F, M.Core, Lanes, true) / Cores;
+    // Only the mix's own flops count: divisions and calls are not on these pipes.
+    double MixFlops = double(F.Add + F.Mul);
+    auto MixGF = [&](double Cy) { return Cy > 0 ? MixFlops / Cy * M.ClockGHz : 0; };
+    if (R.MixCyclesPerIt > 0) {
+      R.Ceilings.push_back({"loop mix, SIMD", MixGF(R.MixCyclesPerIt)});
+      R.Ceilings.push_back(
+          {"loop mix, scalar", MixGF(flopMixCycles(F, M.Core, 1, true) / Cores)});
+      if (F.FmaContractible && M.Core.FmaUnits)
+        R.Ceilings.push_back(
+            {"loop mix, no FMA", MixGF(flopMixCycles(F, M.Core, Lanes, false) / Cores)});
+    }
+    if (F.Div + F.Sqrt + F.Other > 0)
+      R.Notes.push_back("divisions, square roots and calls are not in the flop-mix "
+                        "ceilings; the in-core model costs them");
+    if (MixFlops < R.FlopsPerIt)
+      R.MixCyclesPerIt = 0; // not a bound on the whole loop
+  }
+  if (InCore > 0)
+    R.Ceilings.push_back({"in-core model", GF(R.InCoreCyclesPerIt)});
 
   auto AddLevel = [&](const std::string &Level, const std::string &Link, double Bytes,
                       double Cycles) {
@@ -64,8 +173,12 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
     // Data in this level crosses this link and every link closer to the core.
     double Worst = R.PeakCyclesPerIt;
     std::string Binding = "compute peak";
-    if (R.InCoreCyclesPerIt > Worst) {
-      Worst = R.InCoreCyclesPerIt;
+    if (R.MixCyclesPerIt > Worst * (1 + 1e-9)) {
+      Worst = R.MixCyclesPerIt;
+      Binding = "flop mix";
+    }
+    if (R.InCoreCyclesPerIt > 0 && R.InCoreCyclesPerIt >= Worst * (1 - 1e-9)) {
+      Worst = std::max(Worst, R.InCoreCyclesPerIt);
       Binding = "in-core";
     }
     for (const RooflineLink &Inner : R.Levels)
@@ -90,14 +203,14 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
       M.Core.StoreBytesPerCycle > 0 ? T.StoreBytes / M.Core.StoreBytesPerCycle : 0);
   if (M.Caches.empty())
     return R;
-  AddLevel(M.Caches[0].Name, M.Caches[0].Name + "-reg", T.l1Bytes(), L1Cycles);
+  AddLevel(M.Caches[0].Name, M.Caches[0].Name + "-reg", T.l1Bytes(), L1Cycles / Cores);
   // Link I carries the data between cache I-1 and the level beyond it.
   auto LinkBytes = [&](size_t I) {
     return UseTraffic ? Traffic->Links[I - 1].totalBytesPerIt() : T.beyondL1Bytes();
   };
   for (size_t I = 1; I < M.Caches.size(); ++I) {
     const CacheLevel &Inner = M.Caches[I - 1];
-    double BPC = Inner.BytesPerCycleFromNext.value_or(0);
+    double BPC = Inner.BytesPerCycleFromNext.value_or(0) * Cores;
     double Bytes = LinkBytes(I);
     AddLevel(M.Caches[I].Name, M.Caches[I].Name + "-" + Inner.Name, Bytes,
              BPC > 0 ? Bytes / BPC : 0);

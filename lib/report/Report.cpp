@@ -159,6 +159,112 @@ void printTraffic(llvm::raw_ostream &OS, const LoopReport &LR) {
       OS << "    simulator: " << N << "\n";
 }
 
+
+bool NoFlopsOf(const LoopKernel &K) { return K.flops() == 0; }
+
+/// "229 MiB": three significant digits in the largest binary unit below it.
+std::string formatBytes(double B) {
+  const char *Units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  unsigned U = 0;
+  while (B >= 1024 && U < 4) {
+    B /= 1024;
+    ++U;
+  }
+  return formatNumber(B) + " " + Units[U];
+}
+
+std::string gflops(double V, bool NoFlops) { return NoFlops ? "-" : formatNumber(V); }
+
+void printEcmText(llvm::raw_ostream &OS, const EcmResult &E, bool NoFlops) {
+  if (!E.Ok) {
+    OS << "    ECM: not modelled: " << E.Reason << "\n";
+    return;
+  }
+  OS << "    ECM (overlap " << E.Overlap << ", " << formatNumber(E.ItersPerCL)
+     << " it/CL): " << E.contributions() << " -> " << E.predictions() << "\n";
+  std::string Head = "{ T_OL || T_nOL";
+  for (const std::string &L : E.Links)
+    Head += " | T_" + L;
+  OS << "      contributions " << Head << " }; predictions {";
+  for (size_t I = 0; I < E.Levels.size(); ++I)
+    OS << (I ? " ] " : " ") << E.Levels[I];
+  OS << " }\n";
+  std::vector<std::vector<std::string>> Rows = {
+      {"data in", "cy/CL", "cy/it", "GFLOP/s", "bottleneck"}};
+  for (size_t I = 0; I < E.Summary.Levels.size(); ++I) {
+    const LevelPrediction &L = E.Summary.Levels[I];
+    Rows.push_back({L.Level, formatNumber(E.Predictions[I]), formatNumber(L.CyclesPerIt),
+                    gflops(L.GFlops, NoFlops), L.Bottleneck});
+  }
+  printTable(OS, Rows, 6, {false, true, true, true, false});
+  if (E.SaturationCores) {
+    OS << "      multicore (data in memory): saturates at n_s = " << E.SaturationCores
+       << " core(s)";
+    if (!NoFlops)
+      OS << ", " << formatNumber(E.SaturatedGFlops) << " GFLOP/s per socket; P(n) =";
+    if (!NoFlops)
+      for (size_t N = 0; N < E.ScalingGFlops.size() && N < 8; ++N)
+        OS << " " << formatNumber(E.ScalingGFlops[N]);
+    if (!NoFlops && E.ScalingGFlops.size() > 8)
+      OS << " ...";
+    OS << "\n";
+  }
+  for (const std::string &N : E.Notes)
+    OS << "      note: " << N << "\n";
+}
+
+void printPprText(llvm::raw_ostream &OS, const PprResult &P, bool NoFlops) {
+  if (!P.Ok) {
+    OS << "    PPR: not modelled: " << P.Reason << "\n";
+    return;
+  }
+  OS << "    PPR: S_DAG(A,M,FMA) " << formatNumber(P.ComputeCy) << " cy/it, S_DAG(L,S) "
+     << formatNumber(P.LoadStoreCy) << " cy/it (per it: " << formatNumber(P.A) << " add, "
+     << formatNumber(P.M) << " mul, " << formatNumber(P.Fma) << " FMA, "
+     << formatNumber(P.L) << " load, " << formatNumber(P.S) << " store instructions)\n";
+  std::vector<std::vector<std::string>> Rows = {
+      {"data in", "regular B/it", "T_regular", "T_irregular", "cy/it", "GFLOP/s",
+       "bottleneck"}};
+  for (size_t I = 0; I < P.Levels.size(); ++I) {
+    const LevelPrediction &L = P.Summary.Levels[I];
+    Rows.push_back({P.Levels[I], formatNumber(P.RegularBytes[I]),
+                    formatNumber(P.RegularCy[I]), formatNumber(P.IrregularCy),
+                    formatNumber(L.CyclesPerIt), gflops(L.GFlops, NoFlops), L.Bottleneck});
+  }
+  printTable(OS, Rows, 6, {false, true, true, true, true, true, false});
+  for (const std::string &N : P.Notes)
+    OS << "      note: " << N << "\n";
+}
+
+void printSummaryText(llvm::raw_ostream &OS, const LoopReport &LR) {
+  std::vector<const Prediction *> Ps = LR.predictions();
+  if (Ps.empty())
+    return;
+  const std::string &Level = Ps.front()->DataLevel;
+  OS << "    prediction";
+  if (LR.WorkingSetBytes)
+    OS << " (working set " << formatBytes(*LR.WorkingSetBytes) << ", data in " << Level
+       << ")";
+  else
+    OS << " (working set unknown: data in memory assumed)";
+  OS << ":\n";
+  bool NoFlops = LR.Loop->flops() == 0;
+  std::vector<std::vector<std::string>> Rows = {
+      {"model", "cy/it", "GFLOP/s", "bottleneck"}};
+  for (const Prediction *P : Ps) {
+    if (!P->Ok) {
+      Rows.push_back({P->Model, "-", "-", "not modelled: " + P->Reason});
+      continue;
+    }
+    const LevelPrediction *At = P->atDataLevel();
+    Rows.push_back({P->Model, formatNumber(At->CyclesPerIt), gflops(At->GFlops, NoFlops),
+                    At->Bottleneck});
+  }
+  printTable(OS, Rows, 6, {false, true, true, false});
+  for (const Prediction *P : Ps)
+    if (P->Ok && !P->Advice.empty())
+      OS << "      " << P->Model << ": " << P->Advice << "\n";
+}
 } // namespace
 
 void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
@@ -263,8 +369,12 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
                         formatNumber(L.BoundCyclesPerIt), L.Binding});
       printTable(OS, Rows, 6, {false, false, true, true, true, true, true, true, false});
       if (!RF.Levels.empty()) {
-        const RooflineLink &Mem = RF.Levels.back();
-        OS << "    bound: data in memory -> ";
+        const RooflineLink *At = &RF.Levels.back();
+        for (const RooflineLink &L : RF.Levels)
+          if (L.Level == RF.Summary.DataLevel)
+            At = &L;
+        const RooflineLink &Mem = *At;
+        OS << "    bound: data in " << (Mem.Level == "MEM" ? "memory" : Mem.Level) << " -> ";
         if (NoFlops)
           OS << formatNumber(Mem.BoundCyclesPerIt) << " cy/it, ";
         else
@@ -279,10 +389,22 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
           OS << "bandwidth-bound on " << Mem.Binding;
         OS << "\n";
       }
+      if (!NoFlops && RF.Ceilings.size() > 1) {
+        OS << "    compute ceilings (GFLOP/s):";
+        for (size_t I = 0; I < RF.Ceilings.size(); ++I)
+          OS << (I ? ";" : "") << " " << RF.Ceilings[I].Name << " "
+             << formatNumber(RF.Ceilings[I].GFlops);
+        OS << "\n";
+      }
       for (const std::string &N : RF.Notes)
         if (!NoFlops || N.find("no floating-point") == std::string::npos)
           OS << "    note: " << N << "\n";
     }
+    if (LR.Ecm)
+      printEcmText(OS, *LR.Ecm, NoFlopsOf(K));
+    if (LR.Ppr)
+      printPprText(OS, *LR.Ppr, NoFlopsOf(K));
+    printSummaryText(OS, LR);
     for (const std::string &N : K.Notes)
       OS << "    note: " << N << "\n";
   }
@@ -298,6 +420,89 @@ llvm::json::Value num(double V) {
     return 0.0;
   double Scale = std::pow(10.0, 5 - int(std::floor(std::log10(std::fabs(V)))));
   return std::round(V * Scale) / Scale;
+}
+
+
+llvm::json::Array strings(const std::vector<std::string> &V) {
+  llvm::json::Array A;
+  for (const std::string &S : V)
+    A.push_back(S);
+  return A;
+}
+
+llvm::json::Array numbers(const std::vector<double> &V) {
+  llvm::json::Array A;
+  for (double D : V)
+    A.push_back(num(D));
+  return A;
+}
+
+llvm::json::Array ceilingsJSON(const RooflineResult &R) {
+  llvm::json::Array A;
+  for (const ComputeCeiling &C : R.Ceilings)
+    A.push_back(llvm::json::Object{{"name", C.Name}, {"gflops", num(C.GFlops)}});
+  return A;
+}
+
+llvm::json::Object predictionJSON(const Prediction &P) {
+  llvm::json::Object O{{"model", P.Model}, {"ok", P.Ok}};
+  if (!P.Ok) {
+    O["reason"] = P.Reason;
+    return O;
+  }
+  llvm::json::Array Levels;
+  for (const LevelPrediction &L : P.Levels)
+    Levels.push_back(llvm::json::Object{{"level", L.Level},
+                                        {"cy_per_it", num(L.CyclesPerIt)},
+                                        {"gflops", num(L.GFlops)},
+                                        {"bottleneck", L.Bottleneck}});
+  O["levels"] = std::move(Levels);
+  O["data_level"] = P.DataLevel;
+  O["advice"] = P.Advice;
+  return O;
+}
+
+llvm::json::Object ecmJSON(const EcmResult &E) {
+  llvm::json::Object O{{"ok", E.Ok}};
+  if (!E.Ok) {
+    O["reason"] = E.Reason;
+    return O;
+  }
+  O["overlap"] = E.Overlap;
+  O["iterations_per_cl"] = num(E.ItersPerCL);
+  O["t_ol"] = num(E.TOL);
+  O["t_nol"] = num(E.TnOL);
+  O["incore_estimated"] = E.InCoreEstimated;
+  O["links"] = strings(E.Links);
+  O["transfers_cy_per_cl"] = numbers(E.Transfers);
+  O["levels"] = strings(E.Levels);
+  O["predictions_cy_per_cl"] = numbers(E.Predictions);
+  O["notation"] = E.contributions() + " -> " + E.predictions();
+  O["saturation_cores"] = E.SaturationCores;
+  O["saturated_gflops"] = num(E.SaturatedGFlops);
+  O["scaling_gflops"] = numbers(E.ScalingGFlops);
+  O["notes"] = strings(E.Notes);
+  return O;
+}
+
+llvm::json::Object pprJSON(const PprResult &P) {
+  llvm::json::Object O{{"ok", P.Ok}};
+  if (!P.Ok) {
+    O["reason"] = P.Reason;
+    return O;
+  }
+  O["instructions_per_it"] = llvm::json::Object{{"add", num(P.A)}, {"mul", num(P.M)},
+                                                {"fma", num(P.Fma)}, {"load", num(P.L)},
+                                                {"store", num(P.S)}};
+  O["s_dag_compute"] = num(P.ComputeCy);
+  O["s_dag_load_store"] = num(P.LoadStoreCy);
+  O["levels"] = strings(P.Levels);
+  O["regular_bytes_per_it"] = numbers(P.RegularBytes);
+  O["t_regular"] = numbers(P.RegularCy);
+  O["t_irregular"] = num(P.IrregularCy);
+  O["cy_per_it"] = numbers(P.TotalCy);
+  O["notes"] = strings(P.Notes);
+  return O;
 }
 
 llvm::json::Object flopsJSON(const FlopCounts &F) {
@@ -457,7 +662,20 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
                              {"peak_gflops", num(RF.PeakGFlops)},
                              {"ridge_intensity", num(RF.RidgeIntensity)},
                              {"levels", std::move(Levels)},
+                             {"ceilings", ceilingsJSON(RF)},
+                             {"cores", RF.Cores},
                              {"notes", std::move(RN)}};
+    }
+    if (LR.Ecm)
+      L["ecm"] = ecmJSON(*LR.Ecm);
+    if (LR.Ppr)
+      L["ppr"] = pprJSON(*LR.Ppr);
+    if (K.Modelled) {
+      L["working_set_bytes"] = LR.WorkingSetBytes ? num(*LR.WorkingSetBytes) : Value(nullptr);
+      Array Ps;
+      for (const Prediction *P : LR.predictions())
+        Ps.push_back(predictionJSON(*P));
+      L["predictions"] = std::move(Ps);
     }
     Array LN;
     for (const std::string &N : K.Notes)
@@ -498,6 +716,15 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
   const CoreModel &C = M.Core;
   OS << "  core:        issue " << C.IssueWidth << "/cy, SIMD " << C.SimdBits
      << " bit, " << C.FmaUnits << " FMA unit(s)\n";
+  if (!C.FpUnits.empty()) {
+    OS << "  fp pipes:   ";
+    for (const FpUnit &U : C.FpUnits) {
+      std::string Ops = std::string(U.Fma ? " fma" : "") + (U.Mul ? " mul" : "") +
+                        (U.Add ? " add" : "");
+      OS << " [" << Ops.substr(1) << "]";
+    }
+    OS << "\n";
+  }
   OS << "  peak:        " << formatNumber(C.PeakFlopsPerCycleDouble) << " DP / "
      << formatNumber(C.PeakFlopsPerCycleSingle) << " SP flop/cy = "
      << formatNumber(C.PeakFlopsPerCycleDouble * M.ClockGHz) << " / "

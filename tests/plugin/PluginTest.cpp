@@ -47,6 +47,7 @@ std::string slurp(const std::string &Path) {
 
 TEST(Plugin, RemarksMatchAnalyze) {
   CmdResult R = sh(clang("-fplugin-arg-perfmodel-machine=hsw -Rpass-analysis=perfmodel "
+                         "-fplugin-arg-perfmodel-D=n=10000000 "
                          "-O2 -c examples/triad.c -o /tmp/perfmodel-plugin-t.o"));
   ASSERT_EQ(R.Code, 0) << R.Out;
   EXPECT_NE(R.Out.find("examples/triad.c:6:3: remark: perfmodel: 2 flop/it, 24 B/it at L1"),
@@ -54,13 +55,19 @@ TEST(Plugin, RemarksMatchAnalyze) {
       << R.Out;
   // The same memory bound as the command line tool prints.
   CmdResult A = sh(std::string(PERFMODEL_BINARY) +
-                   " analyze examples/triad.c -m hsw --no-incore");
+                   " analyze examples/triad.c -m hsw --no-incore -D n=10000000");
   ASSERT_EQ(A.Code, 0);
   size_t P = A.Out.find("data in memory -> ");
   ASSERT_NE(P, std::string::npos);
   std::string Bound = A.Out.substr(P + 18, A.Out.find(" GFLOP/s", P) - P - 18);
-  EXPECT_NE(R.Out.find("memory-bound: " + Bound + " GFLOP/s at 42.6 GB/s"), std::string::npos)
+  EXPECT_NE(R.Out.find("memory-bound (data in MEM): " + Bound + " GFLOP/s at 42.6 GB/s"),
+            std::string::npos)
       << Bound << "\n" << R.Out;
+  // and the ECM contributions of the command line's report.
+  size_t E = A.Out.find("ECM (overlap none, 8 it/CL): ");
+  ASSERT_NE(E, std::string::npos);
+  std::string Ecm = A.Out.substr(E + 29, A.Out.find(" cy/CL", E) - E - 29);
+  EXPECT_NE(R.Out.find("ECM " + Ecm + " cy/CL"), std::string::npos) << Ecm << "\n" << R.Out;
 }
 
 TEST(Plugin, ObjectsAreIdenticalWithAndWithoutIt) {

@@ -31,6 +31,7 @@ LoopKernel triad() {
   LoopKernel K;
   K.Double.Add = 1;
   K.Double.Mul = 1;
+  K.Double.FmaContractible = 1; // a[i] = b[i] + s * c[i]
   K.Accesses = {ref("a", 8, false, true), ref("b", 8, true, false),
                 ref("c", 8, true, false)};
   return K;
@@ -63,10 +64,11 @@ TEST(Roofline, TriadOnHaswellIsBandwidthBoundAtEveryLevel) {
 }
 
 TEST(Roofline, FlopHeavyLoopIsComputeBound) {
-  // 128 flops on 8 B: 8 cy at 16 flop/cy beats 0.51 cy of memory traffic.
+  // 128 flops (64 FMAs) on 8 B: 8 cy at 16 flop/cy beats 0.51 cy of memory traffic.
   LoopKernel K;
   K.Double.Add = 64;
   K.Double.Mul = 64;
+  K.Double.FmaContractible = 64;
   K.Accesses = {ref("x", 8, true, false)};
   RooflineResult R = naiveRoofline(K, haswell());
   for (const RooflineLink &L : R.Levels) {
@@ -80,6 +82,7 @@ TEST(Roofline, SinglePrecisionUsesTheSinglePeak) {
   LoopKernel K;
   K.Single.Add = 64;
   K.Single.Mul = 64;
+  K.Single.FmaContractible = 64;
   K.Accesses = {ref("x", 4, true, false)};
   RooflineResult R = naiveRoofline(K, haswell());
   EXPECT_EQ(R.Precision, "single");
@@ -96,4 +99,23 @@ TEST(Roofline, HypotheticalBandwidthMovesOnlyTheMemoryBound) {
   RooflineResult Fast = naiveRoofline(triad(), *R.Model);
   EXPECT_NEAR(Fast.Levels[3].BoundGFlops, 2 * Base.Levels[3].BoundGFlops, 1e-9);
   EXPECT_NEAR(Fast.Levels[0].BoundGFlops, Base.Levels[0].BoundGFlops, 1e-12);
+}
+
+TEST(Roofline, UncontractedAddsWaitForHaswellsOneAddPort) {
+  // 64 adds + 64 muls that do not form FMAs: adds run on port 1 only, muls
+  // on ports 0 and 1. Busiest port: {add, mul} on 2 ports = 64 vector ops,
+  // {add} on 1 port = 64 ops; 64 ops of 4 lanes on 4-wide AVX = 16 cy per
+  // iteration -> 128 / 16 x 2.7 = 21.6 GFLOP/s, half the peak.
+  LoopKernel K;
+  K.Double.Add = 64;
+  K.Double.Mul = 64;
+  K.Accesses = {ref("x", 8, true, false)};
+  RooflineResult R = naiveRoofline(K, haswell());
+  EXPECT_NEAR(R.MixCyclesPerIt, 16, 1e-12);
+  EXPECT_EQ(R.Levels.back().Binding, "flop mix");
+  EXPECT_NEAR(R.Levels.back().BoundGFlops, 21.6, 1e-9);
+  // Only adds: one port, 64 / 4 = 16 cy for 64 flops -> 10.8 GFLOP/s; with
+  // FMAs: 64 / 2 ports / 4 lanes = 8 cy for 128 flops -> the peak.
+  K.Double.Mul = 0;
+  EXPECT_NEAR(naiveRoofline(K, haswell()).Levels.back().BoundGFlops, 10.8, 1e-9);
 }

@@ -181,7 +181,36 @@ struct AnalyzeArgs {
   uint64_t SimAccesses = 40'000'000;
   bool Prefetch = false;
   bool NoInCore = false;
+  ModelSelection Models;
 };
+
+/// --model roofline|ecm|ppr|all (repeatable or comma-separated).
+bool parseModels(const std::vector<std::string> &Names, ModelSelection &S,
+                 std::string &Err) {
+  if (Names.empty())
+    return true;
+  S.Roofline = S.Ecm = S.Ppr = false;
+  for (const std::string &List : Names) {
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    llvm::StringRef(List).split(Parts, ',', -1, false);
+    for (llvm::StringRef P : Parts) {
+      P = P.trim();
+      if (P == "all")
+        S.Roofline = S.Ecm = S.Ppr = true;
+      else if (P == "roofline")
+        S.Roofline = true;
+      else if (P == "ecm")
+        S.Ecm = true;
+      else if (P == "ppr")
+        S.Ppr = true;
+      else {
+        Err = "--model " + P.str() + ": expected roofline, ecm, ppr or all";
+        return false;
+      }
+    }
+  }
+  return true;
+}
 
 /// A watchdog for the whole command: past LIMIT seconds it says so and exits
 /// with status 1 instead of running away (0 disables it).
@@ -257,6 +286,7 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
   R.IR = &FR.IR;
   R.Machine = &*M;
   R.Notes = Notes;
+  R.Models = A.Models;
   // auto: the analytic layer conditions, and the simulator only where they
   // do not apply (indirect or non-uniform accesses); replaying every loop of
   // a large file would cost far more than compiling it.
@@ -281,17 +311,7 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
         LR.Conditions = layerConditionTraffic(K, FR.IR, *M);
       if (RunSim || (Auto && !LR.Conditions->Ok))
         LR.Simulated = simulateTraffic(K, FR.IR, *M, SO);
-      // The simulator sees conflicts and reuse across outer loops; the layer
-      // conditions are the fallback, the naive count the last resort.
-      const TrafficResult *T = nullptr;
-      if (LR.Simulated && LR.Simulated->Ok)
-        T = &*LR.Simulated;
-      else if (LR.Conditions && LR.Conditions->Ok)
-        T = &*LR.Conditions;
-      double InCoreCy = 0;
-      if (LR.InCore && LR.InCore->Ok && LR.InCore->SourceItersPerIter > 0)
-        InCoreCy = LR.InCore->Cycles / LR.InCore->SourceItersPerIter;
-      LR.Roofline = roofline(K, *M, T, InCoreCy);
+      runModels(LR, FR.IR, *M, R.Models);
     }
     R.Loops.push_back(std::move(LR));
   }
@@ -467,6 +487,15 @@ int main(int argc, char **argv) {
   App.add_option("--time-limit", TimeLimit,
                  "seconds a command may run before it stops with an error (0: none)")
       ->check(CLI::Range(0u, 86400u));
+  std::vector<std::string> ModelNames;
+  Analyze->add_option("--model", ModelNames,
+                      "models to report: roofline, ecm, ppr or all (default all; "
+                      "comma-separated or repeated)")
+      ->allow_extra_args(false);
+  Analyze->add_option("--cores", A.Models.Cores,
+                      "cores running the loop (Roofline peaks and bandwidths, ECM "
+                      "scaling; default 1)")
+      ->check(CLI::Range(1u, 4096u));
   Analyze->add_flag("--no-incore", A.NoInCore,
                     "skip the in-core model (no compilation of the kernel)");
   Analyze->add_flag("--prefetch", A.Prefetch,
@@ -525,8 +554,12 @@ int main(int argc, char **argv) {
     return error("`-- compile flags` are only accepted by analyze", ExitUsage);
 
   startTimeLimit(TimeLimit);
-  if (Analyze->parsed())
+  if (Analyze->parsed()) {
+    std::string Err;
+    if (!parseModels(ModelNames, A.Models, Err))
+      return error(Err, ExitUsage);
     return runAnalyze(A, CompileArgs, HasCompileArgs);
+  }
   if (InCoreCmd->parsed())
     return runInCore(InCoreFile, InCoreHex, InCoreBatch, InCoreMachine, InCoreCpu,
                      InCoreSets, InCoreFormat);

@@ -49,6 +49,7 @@ struct PluginOptions {
   bool InCore = false;
   std::string Cache = "lc";
   bool FaultInternal = false;
+  ModelSelection Models{true, true, false, 1}; ///< PPR needs the in-core model
   std::vector<std::string> Problems; ///< option errors, reported as remarks
 };
 
@@ -115,7 +116,12 @@ Remark remarkFor(const LoopReport &LR, const MachineModel &M) {
   }
   R.Name = "LoopModel";
   const RooflineResult &RF = *LR.Roofline;
-  const RooflineLink &Mem = RF.Levels.back();
+  // The level the working set lives in; memory when unknown.
+  const RooflineLink *At = &RF.Levels.back();
+  for (const RooflineLink &L : RF.Levels)
+    if (L.Level == RF.Summary.DataLevel)
+      At = &L;
+  const RooflineLink &Mem = *At;
   double L1Bytes = RF.Traffic.l1Bytes();
   R.Args = {{"Flops", formatNumber(RF.FlopsPerIt)},
             {"String", " flop/it, "},
@@ -125,8 +131,14 @@ Remark remarkFor(const LoopReport &LR, const MachineModel &M) {
             {"String", " flop/B at memory ("},
             {"Traffic", RF.TrafficModel},
             {"String", "); "}};
-  bool MemBound = Mem.Binding != "compute peak" && Mem.Binding != "in-core";
-  R.Args.push_back({"Bound", MemBound ? "memory-bound" : "compute-bound"});
+  bool MemBound = Mem.Binding != "compute peak" && Mem.Binding != "in-core" &&
+                  Mem.Binding != "flop mix";
+  R.Args.push_back({"Bound", !MemBound             ? "compute-bound"
+                             : Mem.Level == "MEM" ? "memory-bound"
+                                                  : "bandwidth-bound"});
+  R.Args.push_back({"String", " (data in "});
+  R.Args.push_back({"DataLevel", Mem.Level});
+  R.Args.push_back({"String", ")"});
   R.Args.push_back({"String", ": "});
   R.Args.push_back({"GFlops", formatNumber(Mem.BoundGFlops)});
   R.Args.push_back({"String", " GFLOP/s"});
@@ -135,6 +147,15 @@ Remark remarkFor(const LoopReport &LR, const MachineModel &M) {
     R.Args.push_back({"Bandwidth", formatNumber(Mem.BandwidthGBs) + " GB/s"});
   }
   R.Args.push_back({"String", " (Roofline, " + M.Cpu + ")"});
+  if (LR.Ecm && LR.Ecm->Ok) {
+    R.Args.push_back({"String", "; ECM "});
+    R.Args.push_back({"ECM", LR.Ecm->contributions()});
+  }
+  if (LR.Ppr && LR.Ppr->Ok) {
+    const LevelPrediction *At = LR.Ppr->Summary.atDataLevel();
+    R.Args.push_back({"String", "; PPR "});
+    R.Args.push_back({"PPR", formatNumber(At->GFlops) + " GFLOP/s"});
+  }
   if (LR.InCore && LR.InCore->Ok) {
     double K2 = LR.InCore->SourceItersPerIter > 0 ? LR.InCore->SourceItersPerIter : 1;
     R.Args.push_back({"String", "; in-core "});
@@ -243,15 +264,11 @@ private:
       LoopReport LR;
       LR.Loop = &K;
       if (K.Modelled) {
-        std::optional<TrafficResult> T;
         if (O.Cache == "lc")
-          T = layerConditionTraffic(K, IR, M);
+          LR.Conditions = layerConditionTraffic(K, IR, M);
         if (I < InCore.size())
           LR.InCore = InCore[I];
-        double InCoreCy = 0;
-        if (LR.InCore && LR.InCore->Ok && LR.InCore->SourceItersPerIter > 0)
-          InCoreCy = LR.InCore->Cycles / LR.InCore->SourceItersPerIter;
-        LR.Roofline = roofline(K, M, T && T->Ok ? &*T : nullptr, InCoreCy);
+        runModels(LR, IR, M, O.Models);
       }
       Remarks.push_back(remarkFor(LR, M));
     }
@@ -275,6 +292,10 @@ public:
         O.InCore = Value == "1" || Value == "on" || Value == "true";
       } else if (Key == "cache" && (Value == "lc" || Value == "none")) {
         O.Cache = Value.str();
+      } else if (Key == "models") {
+        O.Models.Roofline = true;
+        O.Models.Ecm = Value.contains("ecm") || Value.contains("all");
+        O.Models.Ppr = Value.contains("ppr") || Value.contains("all");
       } else if (Key == "fault" && Value == "internal") {
         O.FaultInternal = true;
       } else if (Key == "D") {
@@ -287,7 +308,7 @@ public:
           O.Defines[Name.str()] = V;
       } else {
         O.Problems.push_back("ignoring unknown option -fplugin-arg-perfmodel-" + A +
-                             " (known: machine, yaml, D, incore, cache)");
+                             " (known: machine, yaml, D, incore, cache, models)");
       }
     }
     return true; // a bad option must not fail the build

@@ -47,6 +47,9 @@ struct TrafficResult {
   /// Simulator only: demand misses per iteration of each level (PPR's
   /// L1_miss, L2_miss, L3_miss) and how much of the nest was replayed.
   std::vector<double> MissesPerIt;
+  /// Simulator only: the part of MissesPerIt caused by irregular accesses
+  /// (indirect, or an innermost stride beyond one line): PPR's eq. (3).
+  std::vector<double> IrregularMissesPerIt;
   uint64_t SimulatedIterations = 0;
   uint64_t TotalIterations = 0;
   std::vector<std::string> Notes;
@@ -76,6 +79,11 @@ bool parseMatrixMarket(llvm::StringRef Text, const std::string &File,
 bool readMatrixMarket(const std::string &File, std::vector<int64_t> &RowPtr,
                       std::vector<int64_t> &Col, int64_t &Rows, int64_t &Cols,
                       std::string &Error);
+
+/// Bytes the whole nest touches at the bound sizes (per array, the span from
+/// the lowest to the highest byte referenced); nullopt for indirect accesses
+/// or unknown bounds.
+std::optional<double> workingSetBytes(const LoopKernel &K, const KernelIR &IR);
 
 struct LayerConditionOptions {
   double SafetyFactor = 1.0; ///< fraction of each cache usable for reuse

@@ -34,6 +34,11 @@ struct InstructionOverride {
   std::map<std::string, double> Ports; ///< port name -> cycles occupied
 };
 
+/// One floating-point pipe: the vector operations it can start each cycle.
+struct FpUnit {
+  bool Add = false, Mul = false, Fma = false;
+};
+
 struct CoreModel {
   unsigned IssueWidth = 0;   ///< micro-ops issued per cycle
   unsigned SimdBits = 0;     ///< widest vector register
@@ -44,6 +49,9 @@ struct CoreModel {
   double LoadBytesPerCycle = 0;  ///< L1 -> registers, all load ports together
   unsigned StoresPerCycle = 0;
   double StoreBytesPerCycle = 0; ///< registers -> L1
+  /// Floating-point pipes; empty when the file does not say (then every FMA
+  /// unit is assumed to do add, mul and FMA).
+  std::vector<FpUnit> FpUnits;
   std::vector<InstructionOverride> Overrides;
 };
 

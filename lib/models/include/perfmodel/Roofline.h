@@ -12,6 +12,7 @@
 
 #include "perfmodel/KernelIR.h"
 #include "perfmodel/MachineModel.h"
+#include "perfmodel/Model.h"
 #include "perfmodel/Traffic.h"
 
 #include <string>
@@ -43,6 +44,17 @@ struct RooflineLink {
   double BoundCyclesPerIt = 0; ///< the same bound as cycles per iteration
 };
 
+/// A horizontal roof: attainable GFLOP/s for some restriction of the code.
+struct ComputeCeiling {
+  std::string Name; ///< "peak", "no FMA", "no SIMD", "loop mix, SIMD", ...
+  double GFlops = 0;
+};
+
+/// Cycles per iteration for the adds, multiplies and FMAs of F on the
+/// floating-point pipes of C, LANES elements per operation, FMA contraction
+/// when USEFMA. 0 when the mix has none of these operations.
+double flopMixCycles(const FlopCounts &F, const CoreModel &C, unsigned Lanes, bool UseFma);
+
 struct RooflineResult {
   std::string TrafficModel; ///< "naive", "layer conditions" or "simulator"
   double FlopsPerIt = 0;
@@ -52,6 +64,10 @@ struct RooflineResult {
   double InCoreCyclesPerIt = 0; ///< in-core model, data in L1 (0: not run)
   double InCoreGFlops = 0;      ///< the in-core ceiling
   double RidgeIntensity = 0;  ///< peak / memory bandwidth
+  unsigned Cores = 1;         ///< peaks and bandwidths are for this many cores
+  double MixCyclesPerIt = 0;  ///< the loop's flop mix on the FP pipes (SIMD)
+  std::vector<ComputeCeiling> Ceilings; ///< peak first
+  Prediction Summary;
   NaiveTraffic Traffic;
   std::vector<RooflineLink> Levels; ///< L1 first, memory last
   std::vector<std::string> Notes;
@@ -62,7 +78,10 @@ struct RooflineResult {
 /// INCORE, when positive, is the in-core model's cycles per source iteration
 /// with data in L1; it replaces the compute peak as the compute roof.
 RooflineResult roofline(const LoopKernel &K, const MachineModel &M,
-                        const TrafficResult *Traffic = nullptr, double InCore = 0);
+                        const TrafficResult *Traffic = nullptr, double InCore = 0,
+                        unsigned Cores = 1);
+/// The model behind the common interface.
+RooflineResult roofline(const ModelInput &In);
 inline RooflineResult naiveRoofline(const LoopKernel &K, const MachineModel &M) {
   return roofline(K, M, nullptr);
 }

@@ -6,9 +6,11 @@
 #ifndef PERFMODEL_REPORT_H
 #define PERFMODEL_REPORT_H
 
+#include "perfmodel/Ecm.h"
 #include "perfmodel/InCore.h"
 #include "perfmodel/KernelIR.h"
 #include "perfmodel/MachineModel.h"
+#include "perfmodel/Ppr.h"
 #include "perfmodel/Roofline.h"
 
 #include "llvm/Support/JSON.h"
@@ -29,13 +31,31 @@ struct LoopReport {
   std::optional<TrafficResult> Conditions; ///< layer conditions, if run
   std::optional<TrafficResult> Simulated;  ///< cache simulator, if run
   std::optional<InCoreResult> InCore;      ///< in-core model, if run
+  std::optional<double> WorkingSetBytes;   ///< at the bound sizes
+  std::optional<EcmResult> Ecm;
+  std::optional<PprResult> Ppr;
+  /// The summaries of the models that ran, in the order Roofline, ECM, PPR.
+  std::vector<const Prediction *> predictions() const;
 };
+
+/// Which models to run and for how many cores.
+struct ModelSelection {
+  bool Roofline = true, Ecm = true, Ppr = true;
+  unsigned Cores = 1;
+};
+
+/// Runs the selected models on the stage results already in LR (traffic from
+/// the simulator, else the layer conditions, else the naive count). Shared
+/// by the command line and the plugin.
+void runModels(LoopReport &LR, const KernelIR &IR, const MachineModel &M,
+               const ModelSelection &S);
 
 struct AnalysisReport {
   const KernelIR *IR = nullptr;
   const MachineModel *Machine = nullptr;
   std::vector<LoopReport> Loops;
   std::vector<std::string> Notes; ///< run-level notes (machine choice, ...)
+  ModelSelection Models;          ///< what was asked for
 };
 
 void printText(llvm::raw_ostream &OS, const AnalysisReport &R);

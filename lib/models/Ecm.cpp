@@ -1,0 +1,165 @@
+//===- Ecm.cpp - Execution-Cache-Memory model ------------------------------===//
+#include "perfmodel/Ecm.h"
+#include "perfmodel/Roofline.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace perfmodel;
+
+namespace {
+std::string cyc(double V) { return formatCycles(V); }
+} // namespace
+
+std::string EcmResult::contributions() const {
+  std::string S = "{ " + cyc(TOL) + " || " + cyc(TnOL);
+  for (double T : Transfers)
+    S += " | " + cyc(T);
+  return S + " } cy/CL";
+}
+
+std::string EcmResult::predictions() const {
+  std::string S = "{ ";
+  for (size_t I = 0; I < Predictions.size(); ++I)
+    S += (I ? " ] " : "") + cyc(Predictions[I]);
+  return S + " } cy/CL";
+}
+
+EcmResult perfmodel::ecm(const ModelInput &In) {
+  EcmResult R;
+  const MachineModel &M = *In.Machine;
+  const LoopKernel &K = *In.Loop;
+  R.Summary.Model = "ECM";
+  R.Overlap = M.EcmOverlap;
+  if (M.Caches.empty()) {
+    R.Reason = R.Summary.Reason = "the machine model has no caches";
+    return R;
+  }
+  R.ItersPerCL = iterationsPerLine(In);
+  R.FlopsPerCL = K.flops() * R.ItersPerCL;
+
+  // In-core contributions: the in-core model's split of port cycles, else
+  // the flop mix and the L1 port bandwidths.
+  if (In.InCore && In.InCore->Ok && In.InCore->SourceItersPerIter > 0) {
+    double PerIt = R.ItersPerCL / In.InCore->SourceItersPerIter;
+    R.TOL = In.InCore->TOL * PerIt;
+    R.TnOL = In.InCore->TnOL * PerIt;
+    // A recurrence or the front end can be slower than both port groups.
+    double Core = In.InCore->Cycles * PerIt;
+    if (Core > std::max(R.TOL, R.TnOL) * (1 + 1e-9)) {
+      R.Notes.push_back("T_OL raised from " + cyc(R.TOL) + " to " + cyc(Core) +
+                        " cy/CL: the in-core bound (" + In.InCore->Bottleneck +
+                        ") exceeds the port cycles");
+      R.TOL = Core;
+    }
+  } else {
+    R.InCoreEstimated = true;
+    unsigned Elem = flopElementBytes(K);
+    const FlopCounts &F = Elem == 4 ? K.Single : K.Double;
+    R.TOL = flopMixCycles(F, M.Core, M.Core.SimdBits / (8 * Elem), true) * R.ItersPerCL;
+    NaiveTraffic T = naiveTraffic(K, M);
+    R.TnOL = std::max(M.Core.LoadBytesPerCycle > 0 ? T.LoadBytes / M.Core.LoadBytesPerCycle : 0,
+                      M.Core.StoreBytesPerCycle > 0 ? T.StoreBytes / M.Core.StoreBytesPerCycle
+                                                    : 0) *
+             R.ItersPerCL;
+    R.Notes.push_back("T_OL and T_nOL estimated from the flop mix and the L1 port "
+                      "bandwidths (the in-core model did not run)");
+  }
+
+  for (size_t I = 0; I < M.Caches.size(); ++I) {
+    double BPC = linkBytesPerCycle(M, I);
+    R.Links.push_back(ecmLinkName(M, I));
+    if (BPC <= 0) {
+      R.Reason = R.Summary.Reason =
+          "no bandwidth for link " + R.Links.back() +
+          (I + 1 < M.Caches.size() ? " (caches." + M.Caches[I].Name +
+                                         ".bytes_per_cycle_from_next)"
+                                   : " (memory)");
+      return R;
+    }
+    R.Transfers.push_back(linkBytesPerIt(In, I) * R.ItersPerCL / BPC);
+  }
+
+  // Overlap rule: Intel's "none" serialises T_nOL and every transfer (they
+  // all need the L1 ports or the same buses), "full" overlaps everything.
+  R.Levels.push_back(M.Caches[0].Name);
+  R.Predictions.push_back(std::max(R.TOL, R.TnOL));
+  double Serial = R.TnOL, Widest = R.TnOL;
+  for (size_t I = 0; I < R.Transfers.size(); ++I) {
+    Serial += R.Transfers[I];
+    Widest = std::max(Widest, R.Transfers[I]);
+    R.Levels.push_back(I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM");
+    R.Predictions.push_back(std::max(R.TOL, M.EcmOverlap == "full" ? Widest : Serial));
+  }
+
+  // Multicore: each core adds its share until the memory link is full.
+  double TMem = R.Transfers.back(), TEcmMem = R.Predictions.back();
+  double Clock = M.ClockGHz;
+  auto GF = [&](double CyPerCL) {
+    return CyPerCL > 0 && R.FlopsPerCL > 0 ? R.FlopsPerCL / CyPerCL * Clock : 0;
+  };
+  if (TMem > 0) {
+    R.SaturationCores = unsigned(std::ceil(TEcmMem / TMem - 1e-9));
+    R.SaturatedGFlops = GF(TMem);
+    for (unsigned N = 1; N <= std::max(M.CoresPerSocket, 1u); ++N)
+      R.ScalingGFlops.push_back(std::min(N * GF(TEcmMem), R.SaturatedGFlops));
+    if (M.CoresPerSocket && R.SaturationCores > M.CoresPerSocket)
+      R.Notes.push_back("the memory bandwidth does not saturate with " +
+                        std::to_string(M.CoresPerSocket) + " cores (n_s = " +
+                        std::to_string(R.SaturationCores) + ")");
+  }
+
+  // The summary per level, for the cores asked for.
+  Prediction &P = R.Summary;
+  P.Ok = R.Ok = true;
+  P.DataLevel = residentLevel(M, In.WorkingSetBytes);
+  unsigned Cores = std::max(In.Cores, 1u);
+  for (size_t L = 0; L < R.Levels.size(); ++L) {
+    double T = R.Predictions[L];
+    bool Mem = L + 1 == R.Levels.size();
+    double CyPerIt = T / R.ItersPerCL / Cores;
+    // Only the memory link is shared, by the cores of a socket.
+    if (Mem && Cores > 1) {
+      unsigned PerSocket = std::max(M.CoresPerSocket, 1u);
+      unsigned Sockets = std::min(M.Sockets, (Cores + PerSocket - 1) / PerSocket);
+      CyPerIt = std::max(CyPerIt, TMem / R.ItersPerCL / std::max(Sockets, 1u));
+    }
+    std::string B;
+    double Data = L == 0 ? R.TnOL : M.EcmOverlap == "full" ? 0 : R.TnOL;
+    std::string Largest = "T_nOL";
+    double LargestT = R.TnOL;
+    for (size_t I = 0; I < L; ++I) {
+      Data = M.EcmOverlap == "full" ? std::max(Data, R.Transfers[I]) : Data + R.Transfers[I];
+      if (R.Transfers[I] > LargestT) {
+        LargestT = R.Transfers[I];
+        Largest = "T_" + R.Links[I];
+      }
+    }
+    if (R.TOL >= Data)
+      B = "in-core work (T_OL " + cyc(R.TOL) + " cy/CL)";
+    else if (L == 0)
+      B = "loads/stores into registers (T_nOL " + cyc(R.TnOL) + " cy/CL)";
+    else
+      B = "data transfers (" + cyc(Data) + " cy/CL, largest " + Largest + " " +
+          cyc(LargestT) + ")";
+    if (Mem && Cores >= R.SaturationCores && R.SaturationCores > 1)
+      B = "memory bandwidth (saturated at " + std::to_string(R.SaturationCores) + " cores)";
+    P.Levels.push_back({R.Levels[L], CyPerIt, K.flops() ? GF(CyPerIt * R.ItersPerCL) : 0, B});
+  }
+  if (const LevelPrediction *At = P.atDataLevel()) {
+    if (At->Bottleneck.rfind("in-core", 0) == 0)
+      P.Advice = "the core limits even with data in " + P.DataLevel +
+                 ": cut T_OL (see the in-core bottleneck)";
+    else if (P.DataLevel == R.Levels.front())
+      P.Advice = "loads and stores limit with data in " + P.DataLevel +
+                 ": fewer of them per CL (wider SIMD, register reuse)";
+    else if (P.DataLevel == "MEM")
+      P.Advice = "transfers dominate; " + std::to_string(R.SaturationCores) +
+                 " core(s) saturate memory: reduce the lines per CL (blocking, "
+                 "streaming stores avoid the write-allocate)";
+    else
+      P.Advice = "transfers dominate with data in " + P.DataLevel +
+                 ": fewer lines per CL (reuse in registers or L1, blocking)";
+  }
+  return R;
+}

@@ -1,0 +1,139 @@
+//===- Ppr.cpp - Probability-process-RAM model ------------------------------===//
+#include "perfmodel/Ppr.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace perfmodel;
+
+namespace {
+
+/// Counts PPR's instruction classes in the costed machine loop.
+void countInstructions(const InCoreResult &IC, PprResult &R) {
+  double PerIt = 1 / IC.SourceItersPerIter;
+  for (const InstrCost &C : IC.Instrs) {
+    llvm::StringRef Mn = llvm::StringRef(C.Text).split(' ').first;
+    bool Fp = Mn.ends_with("ps") || Mn.ends_with("pd") || Mn.ends_with("ss") ||
+              Mn.ends_with("sd");
+    llvm::StringRef Op = Mn.starts_with("v") ? Mn.drop_front() : Mn;
+    if (Fp && (Op.starts_with("fmadd") || Op.starts_with("fmsub") ||
+               Op.starts_with("fnmadd") || Op.starts_with("fnmsub")))
+      R.Fma += PerIt;
+    else if (Fp && (Op.starts_with("add") || Op.starts_with("sub")))
+      R.A += PerIt;
+    else if (Fp && Op.starts_with("mul"))
+      R.M += PerIt;
+    if (C.MayLoad)
+      R.L += PerIt;
+    if (C.MayStore)
+      R.S += PerIt;
+  }
+}
+
+} // namespace
+
+PprResult perfmodel::ppr(const ModelInput &In) {
+  PprResult R;
+  const MachineModel &M = *In.Machine;
+  const LoopKernel &K = *In.Loop;
+  R.Summary.Model = "PPR";
+  if (!In.InCore || !In.InCore->Ok || In.InCore->SourceItersPerIter <= 0) {
+    R.Reason = R.Summary.Reason =
+        "PPR needs the in-core schedule of the machine loop (run without --no-incore)";
+    return R;
+  }
+  if (M.Caches.empty()) {
+    R.Reason = R.Summary.Reason = "the machine model has no caches";
+    return R;
+  }
+  const InCoreResult &IC = *In.InCore;
+  countInstructions(IC, R);
+  // Eq. (1): the two instruction groups on their own ports. A loop-carried
+  // chain delays the compute group (the DAG schedule waits for it).
+  R.ComputeCy = IC.TOL / IC.SourceItersPerIter;
+  R.LoadStoreCy = IC.TnOL / IC.SourceItersPerIter;
+  double Chain = IC.RecurrenceBound / IC.SourceItersPerIter;
+  bool ChainBound = Chain > R.ComputeCy;
+  if (ChainBound) {
+    R.ComputeCy = Chain;
+    R.Notes.push_back("S_DAG(A, M, I_FMA) is the loop-carried chain of " +
+                      formatCycles(IC.RecurrenceBound) + " cy per machine iteration");
+  }
+
+  // Eq. (3): the simulator's misses of irregular accesses, at the bound sizes.
+  unsigned Line = M.Caches.front().LineBytes;
+  const TrafficResult *T = In.Traffic;
+  bool HaveIrregular = T && T->Ok && T->IrregularMissesPerIt.size() == M.Caches.size();
+  std::vector<double> IrregularBytes(M.Caches.size(), 0);
+  if (HaveIrregular)
+    for (size_t I = 0; I < M.Caches.size(); ++I) {
+      IrregularBytes[I] = T->IrregularMissesPerIt[I] * Line;
+      double BPC = linkBytesPerCycle(M, I);
+      if (BPC > 0)
+        R.IrregularCy += IrregularBytes[I] / BPC;
+    }
+  bool Indirect = std::any_of(K.Accesses.begin(), K.Accesses.end(),
+                              [](const Access &A) { return A.Indirect; });
+  if (Indirect && !HaveIrregular)
+    R.Notes.push_back("indirect accesses need the cache simulator for eq. (3) "
+                      "(--cache sim with --index); their transfers are missing");
+
+  // Eq. (2) per level: the regular data that level supplies, at the smallest
+  // bandwidth on its way to L1 (prefetching hides the latency).
+  R.Levels.push_back(M.Caches[0].Name);
+  R.RegularBytes.push_back(0);
+  R.RegularCy.push_back(0);
+  double MinBPC = 0;
+  for (size_t I = 0; I < M.Caches.size(); ++I) {
+    double BPC = linkBytesPerCycle(M, I);
+    MinBPC = I == 0 ? BPC : std::min(MinBPC, BPC);
+    double Bytes = std::max(0.0, linkBytesPerIt(In, I) - IrregularBytes[I]);
+    R.Levels.push_back(I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM");
+    R.RegularBytes.push_back(Bytes);
+    R.RegularCy.push_back(MinBPC > 0 ? Bytes / MinBPC : 0);
+  }
+
+  // Eq. (4).
+  Prediction &P = R.Summary;
+  P.Ok = R.Ok = true;
+  P.DataLevel = residentLevel(M, In.WorkingSetBytes);
+  double Flops = K.flops();
+  for (size_t L = 0; L < R.Levels.size(); ++L) {
+    double Memory = R.LoadStoreCy + R.RegularCy[L] + R.IrregularCy;
+    double Cy = std::max(R.ComputeCy, Memory);
+    R.TotalCy.push_back(Cy);
+    std::string B;
+    if (R.ComputeCy >= Memory)
+      B = ChainBound ? "loop-carried dependence chain" : "compute instructions (S_DAG(A,M,FMA))";
+    else if (R.LoadStoreCy >= R.RegularCy[L] + R.IrregularCy)
+      B = "load/store instructions (S_DAG(L,S))";
+    else if (R.IrregularCy >= R.RegularCy[L])
+      B = "irregular transfers (cache misses)";
+    else
+      B = "regular transfers from " + R.Levels[L];
+    P.Levels.push_back({R.Levels[L], Cy, Flops && Cy > 0 ? Flops / Cy * M.ClockGHz : 0, B});
+  }
+  if (const LevelPrediction *At = P.atDataLevel()) {
+    const std::string &B = At->Bottleneck;
+    if (B.rfind("loop-carried", 0) == 0)
+      P.Advice = IC.Advice.empty() ? "latency-bound: break the dependence chain "
+                                     "(more independent accumulators)"
+                                   : IC.Advice;
+    else if (B.rfind("compute", 0) == 0)
+      P.Advice = "compute-bound: vectorize (wider SIMD) and use FMA";
+    else if (B.rfind("load/store", 0) == 0)
+      P.Advice = "load/store-bound: fewer or wider loads (aligned vector loads, "
+                 "register reuse of neighbouring elements)";
+    else if (B.rfind("irregular", 0) == 0)
+      P.Advice = "irregular transfers dominate: improve the reuse of the indirect "
+                 "data (reordering, blocking such as BCSR)";
+    else
+      P.Advice = "regular transfers from " + P.DataLevel +
+                 " dominate: block so the data stays in a closer level";
+  }
+  if (In.Cores > 1)
+    R.Notes.push_back("PPR is a single-core model: the prediction is for one core");
+  return R;
+}

@@ -1,0 +1,79 @@
+//===- Model.h - What every performance model reads and answers -*- C++ -*-===//
+//
+// The models (Roofline, ECM, PPR; one file each) share one input, the results
+// of the earlier stages for one loop, and one summary: a prediction per
+// memory level (where the data lives) with its bottleneck. Each model also
+// returns its own detail (ECM contributions, Roofline links) for the views.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_MODEL_H
+#define PERFMODEL_MODEL_H
+
+#include "perfmodel/InCore.h"
+#include "perfmodel/KernelIR.h"
+#include "perfmodel/MachineModel.h"
+#include "perfmodel/Traffic.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct ModelInput {
+  const LoopKernel *Loop = nullptr;
+  const MachineModel *Machine = nullptr;
+  const TrafficResult *Traffic = nullptr; ///< beyond L1; null: naive count
+  const InCoreResult *InCore = nullptr;   ///< null or !Ok: estimated from counts
+  unsigned Cores = 1;                     ///< cores running the loop
+  std::optional<double> WorkingSetBytes;  ///< at the bound sizes
+};
+
+/// The prediction for data residing in one level.
+struct LevelPrediction {
+  std::string Level;      ///< "L1", "L2", ..., "MEM"
+  double CyclesPerIt = 0; ///< per source iteration (all cores together)
+  double GFlops = 0;      ///< 0 for loops without floating-point work
+  std::string Bottleneck; ///< what limits it, in words
+};
+
+struct Prediction {
+  std::string Model; ///< "Roofline", "ECM", "PPR"
+  bool Ok = false;
+  std::string Reason; ///< why not, when !Ok
+  std::vector<LevelPrediction> Levels; ///< L1 first, memory last
+  std::string DataLevel; ///< where the working set lives ("" if unknown)
+  std::string Advice;    ///< the next optimization, for the data level
+  /// The prediction at the data level, or memory when it is unknown.
+  const LevelPrediction *atDataLevel() const;
+};
+
+/// Level of the memory hierarchy that holds WS bytes (the first cache large
+/// enough), or "MEM".
+std::string residentLevel(const MachineModel &M, std::optional<double> WS);
+
+/// Source iterations that consume one cache line of the leading stream
+/// (ECM's unit of work): from the in-core model when it ran, else from the
+/// widest unit-stride access of the innermost loop.
+double iterationsPerLine(const ModelInput &In);
+
+/// Bytes per iteration on link I beyond L1 (0: L1-L2, last: LLC-MEM), loads
+/// plus evictions, from the traffic model or else the naive count.
+double linkBytesPerIt(const ModelInput &In, size_t I);
+/// Sustained bytes per cycle of link I (one core; memory: the socket's).
+double linkBytesPerCycle(const MachineModel &M, size_t I);
+/// "L1L2", "L2L3", "L3Mem": ECM's names of the links.
+std::string ecmLinkName(const MachineModel &M, size_t I);
+
+/// The in-core cycles per source iteration, or 0 when the model did not run.
+double inCoreCyclesPerIt(const ModelInput &In);
+
+/// Cycle counts in the models' own words: three significant digits.
+std::string formatCycles(double V);
+
+/// Element size of the loop's floating-point work (4 single, else 8).
+unsigned flopElementBytes(const LoopKernel &K);
+
+} // namespace perfmodel
+
+#endif

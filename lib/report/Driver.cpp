@@ -1,0 +1,42 @@
+//===- Driver.cpp - Running the models on one loop's stage results --------===//
+#include "perfmodel/Report.h"
+
+using namespace perfmodel;
+
+std::vector<const Prediction *> LoopReport::predictions() const {
+  std::vector<const Prediction *> P;
+  if (Roofline)
+    P.push_back(&Roofline->Summary);
+  if (Ecm)
+    P.push_back(&Ecm->Summary);
+  if (Ppr)
+    P.push_back(&Ppr->Summary);
+  return P;
+}
+
+void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel &M,
+                          const ModelSelection &S) {
+  const LoopKernel &K = *LR.Loop;
+  if (!K.Modelled)
+    return;
+  ModelInput In;
+  In.Loop = &K;
+  In.Machine = &M;
+  In.Cores = S.Cores;
+  // The simulator sees conflicts and reuse across outer loops; the layer
+  // conditions are the fallback, the naive count the last resort.
+  if (LR.Simulated && LR.Simulated->Ok)
+    In.Traffic = &*LR.Simulated;
+  else if (LR.Conditions && LR.Conditions->Ok)
+    In.Traffic = &*LR.Conditions;
+  if (LR.InCore && LR.InCore->Ok)
+    In.InCore = &*LR.InCore;
+  LR.WorkingSetBytes = workingSetBytes(K, IR);
+  In.WorkingSetBytes = LR.WorkingSetBytes;
+  // The Roofline table is the report's backbone (bytes, intensities): always.
+  LR.Roofline = roofline(In);
+  if (S.Ecm)
+    LR.Ecm = ecm(In);
+  if (S.Ppr)
+    LR.Ppr = ppr(In);
+}
