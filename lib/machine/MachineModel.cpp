@@ -486,7 +486,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     auto Size = R.size(E, "size", P, true);
     auto Ways = R.count(E, "ways", P, true);
     auto Line = R.count(E, "line", P, true);
-    C.LatencyCy = R.num(E, "latency_cy", P, true).value_or(0);
+    C.LatencyCy = R.num(E, "latency_cy", P, false).value_or(0); // 0: unknown
     C.BytesPerCycleFromNext = R.num(E, "bytes_per_cycle_from_next", P, false);
     C.SharedBy = R.count(E, "shared_by", P, false).value_or(1);
     C.Policy = R.choice<CachePolicy>(E, "policy", P,
@@ -515,9 +515,9 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
       C.LineBytes = *Line;
     }
     if (I + 1 < N.size() && !C.BytesPerCycleFromNext)
-      R.error(E, P + ".bytes_per_cycle_from_next",
-              "required key is missing (bandwidth from the next level into " +
-                  C.Name + ")");
+      R.warning(E, P + ".bytes_per_cycle_from_next",
+                "not given: the bandwidth from the next level into " + C.Name +
+                    " is unknown, so Roofline and ECM leave that link unbounded");
     Out.push_back(std::move(C));
   }
   for (size_t I = 1; I < Out.size(); ++I) {

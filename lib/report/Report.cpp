@@ -744,7 +744,7 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
                                                             : "stream";
     Rows.push_back({L.Name, formatByteSize(L.SizeBytes), std::to_string(L.Ways),
                     std::to_string(L.sets()), std::to_string(L.LineBytes) + " B",
-                    formatNumber(L.LatencyCy) + " cy",
+                    L.LatencyCy > 0 ? formatNumber(L.LatencyCy) + " cy" : "?",
                     L.BytesPerCycleFromNext ? formatNumber(*L.BytesPerCycleFromNext) + " B/cy"
                                             : "-",
                     std::to_string(L.SharedBy), Pol, Pf});
