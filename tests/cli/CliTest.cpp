@@ -101,7 +101,7 @@ TEST(Cli, JsonHasVersionAndParses) {
   auto V = llvm::json::parse(R.Out);
   ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
   const llvm::json::Object *O = V->getAsObject();
-  EXPECT_EQ(O->getInteger("version"), 1);
+  EXPECT_EQ(O->getInteger("version"), 2);
   EXPECT_EQ(O->getString("schema"), "perfmodel-analysis");
   const llvm::json::Array *Loops = O->getArray("loops");
   ASSERT_TRUE(Loops && Loops->size() == 1);
@@ -237,4 +237,92 @@ TEST(Cli, HostileInputCorpus) {
     ++Cases;
   }
   EXPECT_GE(Cases, 25u);
+}
+
+namespace {
+
+/// The "ecm" object of loop LOOP (0-based) of `perfmodel analyze ARGS --format json`.
+llvm::json::Object ecmOf(const std::string &Args, size_t Loop) {
+  CmdResult R = perfmodel("analyze " + Args + " --format json");
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  auto V = llvm::json::parse(R.Out);
+  if (!V) {
+    ADD_FAILURE() << llvm::toString(V.takeError());
+    return {};
+  }
+  const llvm::json::Array *Loops = V->getAsObject()->getArray("loops");
+  if (!Loops || Loops->size() <= Loop || !(*Loops)[Loop].getAsObject()->getObject("ecm")) {
+    ADD_FAILURE() << "no ecm for loop " << Loop << "\n" << R.Out;
+    return {};
+  }
+  return *(*Loops)[Loop].getAsObject()->getObject("ecm");
+}
+
+std::vector<double> nums(const llvm::json::Object &O, llvm::StringRef Key) {
+  std::vector<double> V;
+  if (const llvm::json::Array *A = O.getArray(Key))
+    for (const llvm::json::Value &X : *A)
+      V.push_back(X.getAsNumber().value_or(-1));
+  return V;
+}
+
+} // namespace
+
+// STREAM triad a[i] = b[i] + s * c[i] on Haswell-EP, by hand, per cache line
+// of work (8 iterations, 2 AVX vectors per stream):
+//   T_OL  = 2 FMAs on ports 0/1                            = 1 cy
+//   T_nOL = 4 loads on ports 2/3 = 2 cy; 2 stores on port 4 = 2 cy -> 2 cy
+//   lines per CL on every link: b, c, a (write-allocate) in, a evicted = 4
+//   T_L1L2 = 4 x 64 B / 64 B/cy = 4; T_L2L3 = 4 x 64 / 32 = 8;
+//   T_L3Mem = 256 B / (42.6 GB/s / 2.7 GHz = 15.78 B/cy) = 16.22 cy
+//   predictions (overlap none): 2 ] 2+4 = 6 ] 6+8 = 14 ] 14+16.22 = 30.22
+//   saturation n_s = ceil(30.22 / 16.22) = 2 cores.
+TEST(Cli, EcmTriadByHand) {
+  llvm::json::Object E = ecmOf("examples/triad.c -m hsw -D n=10000000", 0);
+  EXPECT_EQ(E.getNumber("iterations_per_cl"), 8);
+  EXPECT_NEAR(E.getNumber("t_ol").value_or(0), 1, 1e-9);
+  EXPECT_NEAR(E.getNumber("t_nol").value_or(0), 2, 1e-9);
+  double Mem = 256 / (42.6 / 2.7);
+  std::vector<double> T = nums(E, "transfers_cy_per_cl"), P = nums(E, "predictions_cy_per_cl");
+  ASSERT_EQ(T.size(), 3u);
+  EXPECT_NEAR(T[0], 4, 1e-4);
+  EXPECT_NEAR(T[1], 8, 1e-4);
+  EXPECT_NEAR(T[2], Mem, 1e-3);
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_NEAR(P[0], 2, 1e-4);
+  EXPECT_NEAR(P[1], 6, 1e-4);
+  EXPECT_NEAR(P[2], 14, 1e-4);
+  EXPECT_NEAR(P[3], 14 + Mem, 1e-3);
+  EXPECT_EQ(E.getInteger("saturation_cores"), 2);
+  EXPECT_EQ(E.getString("notation"),
+            "{ 1 || 2 | 4 | 8 | 16.2 } cy/CL -> { 2 ] 6 ] 14 ] 30.2 } cy/CL");
+}
+
+// 2D 5-point stencil C[j][i] = c0*A[j][i] + c1*(A[j][i-1] + A[j][i+1] +
+// A[j-1][i] + A[j+1][i]), N = 2048 doubles per row, on Haswell-EP, by hand per
+// CL (8 points, 2 AVX vectors):
+//   per vector 3 adds (port 1 only), 1 mul and 1 FMA (ports 0/1): the add
+//   port carries 6 adds per CL, the pair 10 ops / 2 -> T_OL = 6 cy
+//   T_nOL = 5 streams x 2 loads / 2 ports = 5 cy (2 stores: 2 cy)
+//   layer conditions: 3 rows of A (48 KiB) miss L1 but fit L2:
+//     L1L2: 3 A lines + C write-allocate + C eviction = 5 lines -> 5 cy
+//     L2L3: 1 A line + 2 C lines = 3 lines x 64 / 32 -> 6 cy
+//     L3Mem: 3 lines = 192 B / 15.78 B/cy -> 12.17 cy
+//   predictions: max(6, 5) = 6 ] 5+5 = 10 ] 16 ] 28.17; n_s = ceil(28.17 / 12.17) = 3.
+TEST(Cli, EcmStencilByHand) {
+  llvm::json::Object E = ecmOf("examples/williams-fig9.2.c -m hsw -D n=1000000", 1);
+  EXPECT_NEAR(E.getNumber("t_ol").value_or(0), 6, 1e-9);
+  EXPECT_NEAR(E.getNumber("t_nol").value_or(0), 5, 1e-9);
+  double Mem = 192 / (42.6 / 2.7);
+  std::vector<double> T = nums(E, "transfers_cy_per_cl"), P = nums(E, "predictions_cy_per_cl");
+  ASSERT_EQ(T.size(), 3u);
+  EXPECT_NEAR(T[0], 5, 1e-4);
+  EXPECT_NEAR(T[1], 6, 1e-4);
+  EXPECT_NEAR(T[2], Mem, 1e-3);
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_NEAR(P[0], 6, 1e-4);
+  EXPECT_NEAR(P[1], 10, 1e-4);
+  EXPECT_NEAR(P[2], 16, 1e-4);
+  EXPECT_NEAR(P[3], 16 + Mem, 1e-3);
+  EXPECT_EQ(E.getInteger("saturation_cores"), 3);
 }
