@@ -162,8 +162,9 @@ void printTraffic(llvm::raw_ostream &OS, const LoopReport &LR) {
 
 bool NoFlopsOf(const LoopKernel &K) { return K.flops() == 0; }
 
-/// "229 MiB": three significant digits in the largest binary unit below it.
-std::string formatBytes(double B) {
+} // namespace
+
+std::string perfmodel::formatBytes(double B) {
   const char *Units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   unsigned U = 0;
   while (B >= 1024 && U < 4) {
@@ -172,6 +173,8 @@ std::string formatBytes(double B) {
   }
   return formatNumber(B) + " " + Units[U];
 }
+
+namespace {
 
 std::string gflops(double V, bool NoFlops) { return NoFlops ? "-" : formatNumber(V); }
 
@@ -266,6 +269,12 @@ void printSummaryText(llvm::raw_ostream &OS, const LoopReport &LR) {
       OS << "      " << P->Model << ": " << P->Advice << "\n";
 }
 } // namespace
+
+void perfmodel::printTextTable(llvm::raw_ostream &OS,
+                               const std::vector<std::vector<std::string>> &Rows,
+                               unsigned Indent, const std::vector<bool> &RightAlign) {
+  printTable(OS, Rows, Indent, RightAlign);
+}
 
 void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
   const KernelIR &IR = *R.IR;

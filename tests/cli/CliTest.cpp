@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <sys/wait.h>
 
@@ -325,4 +326,45 @@ TEST(Cli, EcmStencilByHand) {
   EXPECT_NEAR(P[2], 16, 1e-4);
   EXPECT_NEAR(P[3], 16 + Mem, 1e-3);
   EXPECT_EQ(E.getInteger("saturation_cores"), 3);
+}
+
+namespace {
+
+/// The B/A ratios of `compare` rows, per model name, for the first loop.
+std::map<std::string, double> compareRatios(const std::string &Out) {
+  std::map<std::string, double> R;
+  std::istringstream In(Out);
+  for (std::string Line; std::getline(In, Line);) {
+    std::istringstream W(Line);
+    std::string Model, ALevel, AValue, BLevel, BValue, Ratio;
+    W >> Model >> ALevel >> AValue >> BLevel >> BValue >> Ratio;
+    if ((Model == "Roofline" || Model == "ECM" || Model == "PPR") && !R.count(Model) &&
+        !Ratio.empty() && Ratio.back() == 'x')
+      R[Model] = std::stod(Ratio.substr(0, Ratio.size() - 1));
+  }
+  return R;
+}
+
+} // namespace
+
+// Doubling the memory bandwidth speeds a memory-bound loop up by more than 1
+// and at most 2 in every model, and leaves a loop whose data is in L1 alone.
+TEST(Cli, CompareDoubledMemoryBandwidth) {
+  std::string Machines = " -m hsw -m hsw --set memory.bandwidth_gbs=85.2";
+  CmdResult Mem = perfmodel("compare examples/triad.c -D n=10000000" + Machines);
+  ASSERT_EQ(Mem.Code, 0) << Mem.Err;
+  auto R = compareRatios(Mem.Out);
+  ASSERT_EQ(R.size(), 3u) << Mem.Out;
+  for (const auto &[Model, Ratio] : R) {
+    EXPECT_GT(Ratio, 1.05) << Model << "\n" << Mem.Out;
+    EXPECT_LE(Ratio, 2.0 + 1e-9) << Model << "\n" << Mem.Out;
+  }
+  EXPECT_NEAR(R["Roofline"], 2, 1e-9); // purely bandwidth-bound
+  EXPECT_NE(Mem.Out.find("--set memory.bandwidth_gbs=85.2"), std::string::npos);
+  CmdResult L1 = perfmodel("compare examples/triad.c -D n=1000" + Machines);
+  ASSERT_EQ(L1.Code, 0) << L1.Err;
+  for (const auto &[Model, Ratio] : compareRatios(L1.Out))
+    EXPECT_EQ(Ratio, 1) << Model << "\n" << L1.Out;
+  // One machine is not a comparison.
+  EXPECT_EQ(perfmodel("compare examples/triad.c -m hsw").Code, 2);
 }

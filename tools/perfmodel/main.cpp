@@ -226,13 +226,20 @@ void startTimeLimit(unsigned Seconds) {
   }).detach();
 }
 
-int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
-               bool HasCompileArgs) {
+/// Reads and analyses the source (with -D sizes and --index data); prints
+/// what is wrong and returns nullopt when it cannot.
+std::optional<FrontendResult> prepareSource(const AnalyzeArgs &A,
+                                            const std::vector<std::string> &CompileArgs,
+                                            bool HasCompileArgs, IndexData &Index,
+                                            int &RC) {
+  RC = ExitFailed;
   // Sources larger than this are generated code, not kernels; refuse clearly.
   uint64_t Size = 0;
-  if (!llvm::sys::fs::file_size(A.File, Size) && Size > (uint64_t(64) << 20))
-    return error(A.File + ": " + std::to_string(Size >> 20) +
-                 " MiB is more source than perfmodel analyses (at most 64 MiB)");
+  if (!llvm::sys::fs::file_size(A.File, Size) && Size > (uint64_t(64) << 20)) {
+    error(A.File + ": " + std::to_string(Size >> 20) +
+          " MiB is more source than perfmodel analyses (at most 64 MiB)");
+    return std::nullopt;
+  }
   FrontendOptions FO;
   FO.File = A.File;
   FO.CompileArgs = CompileArgs;
@@ -240,29 +247,24 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
   FO.CompileCommandsDir = A.CompileCommandsDir;
   for (const std::string &D : A.Defines) {
     std::string Err;
-    if (!parseDefine(D, FO.Defines, Err))
-      return error(Err, ExitUsage);
+    if (!parseDefine(D, FO.Defines, Err)) {
+      RC = error(Err, ExitUsage);
+      return std::nullopt;
+    }
   }
-  std::vector<std::string> Notes;
-  std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
-  if (!M)
-    return ExitFailed;
-
   FrontendResult FR = runFrontend(FO);
   if (!FR.Diagnostics.empty())
     llvm::errs() << FR.Diagnostics;
-  if (!FR.Ok)
-    return error(FR.Error);
-
-  if (!M->Memory.SustainedGBs)
-    Notes.push_back("memory: the machine model has no sustained bandwidth; the "
-                    "theoretical " + formatNumber(M->Memory.BandwidthGBs) +
-                    " GB/s bounds the memory level");
-  IndexData Index;
+  if (!FR.Ok) {
+    error(FR.Error);
+    return std::nullopt;
+  }
   for (const std::string &Spec : A.Index) {
     std::string Err;
-    if (!loadIndexSpec(Spec, FR.IR, Index, Err))
-      return error(Err);
+    if (!loadIndexSpec(Spec, FR.IR, Index, Err)) {
+      error(Err);
+      return std::nullopt;
+    }
   }
   // A matrix file fixes the sizes the loops run over (rows of a CSR matrix).
   for (const auto &Size : Index.Sizes) {
@@ -281,12 +283,22 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
                            }),
             N.end());
   }
+  RC = ExitOk;
+  return FR;
+}
 
-  AnalysisReport R;
-  R.IR = &FR.IR;
-  R.Machine = &*M;
-  R.Notes = Notes;
+/// Runs the in-core model, the cache model and the performance models for
+/// every loop of IR on machine M.
+void modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
+                const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
+                const IndexData &Index) {
+  R.IR = &IR;
+  R.Machine = &M;
   R.Models = A.Models;
+  if (!M.Memory.SustainedGBs)
+    R.Notes.push_back("memory: the machine model has no sustained bandwidth; the "
+                      "theoretical " + formatNumber(M.Memory.BandwidthGBs) +
+                      " GB/s bounds the memory level");
   // auto: the analytic layer conditions, and the simulator only where they
   // do not apply (indirect or non-uniform accesses); replaying every loop of
   // a large file would cost far more than compiling it.
@@ -299,22 +311,39 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
   SO.Index = &Index;
   std::vector<InCoreResult> InCore;
   if (!A.NoInCore)
-    InCore = analyzeKernelLoops(FR.IR, CompileArgs, inCoreOptionsFor(*M));
-  for (size_t LI = 0; LI < FR.IR.Loops.size(); ++LI) {
-    const LoopKernel &K = FR.IR.Loops[LI];
+    InCore = analyzeKernelLoops(IR, CompileArgs, inCoreOptionsFor(M));
+  for (size_t LI = 0; LI < IR.Loops.size(); ++LI) {
+    const LoopKernel &K = IR.Loops[LI];
     LoopReport LR;
     LR.Loop = &K;
     if (LI < InCore.size() && K.Modelled)
       LR.InCore = InCore[LI];
     if (K.Modelled) {
       if (RunLC)
-        LR.Conditions = layerConditionTraffic(K, FR.IR, *M);
+        LR.Conditions = layerConditionTraffic(K, IR, M);
       if (RunSim || (Auto && !LR.Conditions->Ok))
-        LR.Simulated = simulateTraffic(K, FR.IR, *M, SO);
-      runModels(LR, FR.IR, *M, R.Models);
+        LR.Simulated = simulateTraffic(K, IR, M, SO);
+      runModels(LR, IR, M, R.Models);
     }
     R.Loops.push_back(std::move(LR));
   }
+}
+
+int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
+               bool HasCompileArgs) {
+  std::vector<std::string> Notes;
+  std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
+  if (!M)
+    return ExitFailed;
+  IndexData Index;
+  int RC;
+  std::optional<FrontendResult> FR =
+      prepareSource(A, CompileArgs, HasCompileArgs, Index, RC);
+  if (!FR)
+    return RC;
+  AnalysisReport R;
+  R.Notes = Notes;
+  modelLoops(R, FR->IR, *M, A, CompileArgs, Index);
 
   std::string Text;
   llvm::raw_string_ostream OS(Text);
@@ -328,6 +357,125 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
     return ExitOk;
   }
   return writeOutput(A.Output, Text);
+}
+
+/// The kind of a bottleneck without its figures: "data transfers (30 cy/CL)"
+/// and "data transfers (22 cy/CL)" are the same kind.
+std::string category(const std::string &Bottleneck) {
+  return Bottleneck.substr(0, Bottleneck.find(" ("));
+}
+
+/// One machine of `compare`: a name and the --set lines that follow it.
+struct ComparedMachine {
+  std::string Name;
+  std::vector<std::string> Sets;
+};
+
+/// `perfmodel compare`: the same loops on several machines, per model the
+/// prediction where the working set lives, the ratio to the first machine and
+/// how the bottleneck changes.
+int runCompare(const AnalyzeArgs &A, const std::vector<ComparedMachine> &Machines,
+               const std::vector<std::string> &CompileArgs, bool HasCompileArgs) {
+  if (Machines.size() < 2)
+    return error("compare needs at least two machines (-m A -m B; --set after an -m "
+                 "changes that machine only)",
+                 ExitUsage);
+  std::vector<MachineModel> Ms;
+  std::vector<std::string> Notes;
+  for (const ComparedMachine &CM : Machines) {
+    std::optional<MachineModel> M = loadMachine(CM.Name, CM.Sets, Notes);
+    if (!M)
+      return ExitFailed;
+    Ms.push_back(std::move(*M));
+  }
+  IndexData Index;
+  int RC;
+  std::optional<FrontendResult> FR =
+      prepareSource(A, CompileArgs, HasCompileArgs, Index, RC);
+  if (!FR)
+    return RC;
+  std::vector<AnalysisReport> Rs(Ms.size());
+  for (size_t I = 0; I < Ms.size(); ++I)
+    modelLoops(Rs[I], FR->IR, Ms[I], A, CompileArgs, Index);
+
+  llvm::raw_ostream &OS = llvm::outs();
+  OS << "perfmodel compare " << A.File << "\n";
+  for (size_t I = 0; I < Ms.size(); ++I) {
+    OS << "  [" << char('A' + I) << "] " << Ms[I].Name << " ("
+       << llvm::sys::path::filename(Ms[I].File) << "), " << formatNumber(Ms[I].ClockGHz)
+       << " GHz";
+    for (const std::string &S : Ms[I].Overrides)
+      OS << ", --set " << S;
+    OS << "\n";
+  }
+  if (A.Models.Cores > 1)
+    OS << "  cores: " << A.Models.Cores << "\n";
+  unsigned Id = 0;
+  for (size_t LI = 0; LI < FR->IR.Loops.size(); ++LI) {
+    const LoopKernel &K = FR->IR.Loops[LI];
+    OS << "\n[" << ++Id << "] " << K.Loc.str() << "  in " << K.Function << "\n";
+    if (!K.Modelled) {
+      OS << "    not modelled: " << K.Reason << "\n";
+      continue;
+    }
+    const LoopReport &Base = Rs[0].Loops[LI];
+    if (Base.WorkingSetBytes)
+      OS << "    working set " << formatBytes(*Base.WorkingSetBytes) << "\n";
+    bool NoFlops = K.flops() == 0;
+    std::vector<std::string> Head = {"model"};
+    for (size_t I = 0; I < Ms.size(); ++I) {
+      std::string L(1, char('A' + I));
+      Head.push_back(L + " data in");
+      Head.push_back(L + (NoFlops ? " cy/it" : " GFLOP/s"));
+      if (I)
+        Head.push_back(L + "/A");
+    }
+    Head.push_back("bottleneck");
+    std::vector<std::vector<std::string>> Rows = {Head};
+    std::vector<std::string> Changes;
+    std::vector<const Prediction *> BaseP = Base.predictions();
+    for (size_t P = 0; P < BaseP.size(); ++P) {
+      std::vector<std::string> Row = {BaseP[P]->Model};
+      const LevelPrediction *B0 = BaseP[P]->Ok ? BaseP[P]->atDataLevel() : nullptr;
+      std::string Bottlenecks;
+      for (size_t I = 0; I < Ms.size(); ++I) {
+        std::vector<const Prediction *> Ps = Rs[I].Loops[LI].predictions();
+        const Prediction *Pr = P < Ps.size() ? Ps[P] : nullptr;
+        const LevelPrediction *At = Pr && Pr->Ok ? Pr->atDataLevel() : nullptr;
+        if (!At) {
+          if (Pr && !Pr->Ok)
+            Changes.push_back(Pr->Model + " on " + std::string(1, char('A' + I)) +
+                              ": not modelled: " + Pr->Reason);
+          Row.insert(Row.end(), {"-", "-"});
+          if (I)
+            Row.push_back("-");
+          continue;
+        }
+        Row.push_back(At->Level);
+        Row.push_back(NoFlops ? formatNumber(At->CyclesPerIt) : formatNumber(At->GFlops));
+        // Speed-up of this machine over A: time ratio, so it also works
+        // without floating-point work.
+        if (I)
+          Row.push_back(B0 && At->CyclesPerIt > 0
+                            ? formatNumber(B0->CyclesPerIt / At->CyclesPerIt) + "x"
+                            : "-");
+        if (I == 0)
+          Bottlenecks = At->Bottleneck;
+        else if (B0 && category(At->Bottleneck) != category(B0->Bottleneck))
+          Changes.push_back(Pr->Model + ": " + std::string(1, char('A' + I)) + " moves the "
+                            "bottleneck from " + B0->Bottleneck + " to " + At->Bottleneck);
+      }
+      Row.push_back(Bottlenecks.empty() ? "-" : "A: " + Bottlenecks);
+      Rows.push_back(Row);
+    }
+    std::vector<bool> Right(Head.size(), false);
+    for (size_t C = 1; C + 1 < Head.size(); ++C)
+      Right[C] = Head[C].find("data in") == std::string::npos;
+    printTextTable(OS, Rows, 4, Right);
+    for (const std::string &C : Changes)
+      OS << "    " << C << "\n";
+  }
+  return ExitOk;
 }
 
 int runInCore(const std::string &File, const std::string &Hex, const std::string &Batch,
@@ -507,6 +655,33 @@ int main(int argc, char **argv) {
   Analyze->footer("Compile flags for the file may follow a bare `--`, e.g. "
                   "perfmodel analyze k.c -- -O3 -Iinclude");
 
+  // compare: the analyze options, several -m, --set bound to the -m before it.
+  AnalyzeArgs CA;
+  std::vector<std::string> CompareMachines, CompareSets, CompareModels;
+  CLI::App *Compare = App.add_subcommand(
+      "compare", "The same loops on several machines, side by side (-m A -m B "
+                 "[--set ...]; a --set after an -m changes that machine only)");
+  Compare->add_option("file", CA.File, "C or C++ source file")->required();
+  CLI::Option *CmpM = Compare->add_option("-m,--machine", CompareMachines,
+                                          "machine model: file or name (repeat)")
+                          ->allow_extra_args(false);
+  CLI::Option *CmpSet =
+      Compare->add_option("--set", CompareSets, "override a value of the preceding -m")
+          ->allow_extra_args(false);
+  Compare->add_option("-D,--define", CA.Defines, "bind a size parameter")
+      ->allow_extra_args(false);
+  Compare->add_option("--model", CompareModels, "models: roofline, ecm, ppr or all")
+      ->allow_extra_args(false);
+  Compare->add_option("--cores", CA.Models.Cores, "cores running the loop")
+      ->check(CLI::Range(1u, 4096u));
+  Compare->add_option("--cache", CA.Cache, "traffic beyond L1 (as for analyze)")
+      ->check(CLI::IsMember({"auto", "lc", "sim", "both", "none"}));
+  Compare->add_option("--index", CA.Index, "index data (as for analyze)")
+      ->allow_extra_args(false);
+  Compare->add_flag("--no-incore", CA.NoInCore, "skip the in-core model");
+  Compare->add_option("-p,--compile-commands", CA.CompileCommandsDir,
+                      "directory with compile_commands.json");
+
   std::string InCoreFile, InCoreHex, InCoreMachine, InCoreCpu, InCoreFormat = "text";
   std::string InCoreBatch;
   std::vector<std::string> InCoreSets;
@@ -542,7 +717,7 @@ int main(int argc, char **argv) {
     Known |= Args.size() > 1 && Sub->get_name() == Args[1];
   if (Args.size() > 1 && Args[1][0] != '-' && !Known)
     return error(std::string("unknown command '") + Args[1] +
-                     "' (commands: analyze, incore, machine; see perfmodel --help)",
+                     "' (commands: analyze, compare, incore, machine; see perfmodel --help)",
                  ExitUsage);
   try {
     App.parse(int(Args.size()), Args.data());
@@ -550,7 +725,7 @@ int main(int argc, char **argv) {
     int RC = App.exit(E);
     return RC == 0 ? ExitOk : ExitUsage;
   }
-  if (HasCompileArgs && !Analyze->parsed())
+  if (HasCompileArgs && !Analyze->parsed() && !Compare->parsed())
     return error("`-- compile flags` are only accepted by analyze", ExitUsage);
 
   startTimeLimit(TimeLimit);
@@ -559,6 +734,26 @@ int main(int argc, char **argv) {
     if (!parseModels(ModelNames, A.Models, Err))
       return error(Err, ExitUsage);
     return runAnalyze(A, CompileArgs, HasCompileArgs);
+  }
+  if (Compare->parsed()) {
+    std::string Err;
+    if (!parseModels(CompareModels, CA.Models, Err))
+      return error(Err, ExitUsage);
+    // Walk the options in command-line order to bind each --set to its -m.
+    std::vector<ComparedMachine> Machines;
+    std::vector<std::string> Common;
+    size_t MI = 0, SI = 0;
+    for (CLI::Option *O : Compare->parse_order()) {
+      if (O == CmpM && MI < CompareMachines.size()) {
+        Machines.push_back({CompareMachines[MI++], Common});
+      } else if (O == CmpSet && SI < CompareSets.size()) {
+        if (Machines.empty())
+          Common.push_back(CompareSets[SI++]);
+        else
+          Machines.back().Sets.push_back(CompareSets[SI++]);
+      }
+    }
+    return runCompare(CA, Machines, CompileArgs, HasCompileArgs);
   }
   if (InCoreCmd->parsed())
     return runInCore(InCoreFile, InCoreHex, InCoreBatch, InCoreMachine, InCoreCpu,

@@ -72,6 +72,13 @@ llvm::json::Object inCoreJSON(const InCoreResult &R);
 std::optional<int64_t> tripCount(const LoopLevel &L,
                                  const std::map<std::string, int64_t> &Bindings);
 
+/// An aligned text table, the first row the header; RIGHTALIGN per column.
+void printTextTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::string>> &Rows,
+                    unsigned Indent, const std::vector<bool> &RightAlign = {});
+
+/// "229 MiB": three significant digits in the largest binary unit below it.
+std::string formatBytes(double Bytes);
+
 /// Compact number formatting used by every text view: up to SIG significant
 /// digits, no trailing zeros, no exponent for ordinary magnitudes.
 std::string formatNumber(double V, int Sig = 3);
