@@ -102,7 +102,7 @@ TEST(Cli, JsonHasVersionAndParses) {
   auto V = llvm::json::parse(R.Out);
   ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
   const llvm::json::Object *O = V->getAsObject();
-  EXPECT_EQ(O->getInteger("version"), 2);
+  EXPECT_EQ(O->getInteger("version"), 1);
   EXPECT_EQ(O->getString("schema"), "perfmodel-analysis");
   const llvm::json::Array *Loops = O->getArray("loops");
   ASSERT_TRUE(Loops && Loops->size() == 1);

@@ -23,7 +23,7 @@
 namespace perfmodel {
 
 /// Version of the JSON output; see docs/json-schema.md.
-constexpr int JsonSchemaVersion = 2;
+constexpr int JsonSchemaVersion = 1;
 
 struct LoopReport {
   const LoopKernel *Loop = nullptr;
