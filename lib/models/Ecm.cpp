@@ -7,21 +7,18 @@
 
 using namespace perfmodel;
 
-namespace {
-std::string cyc(double V) { return formatCycles(V); }
-} // namespace
 
 std::string EcmResult::contributions() const {
-  std::string S = "{ " + cyc(TOL) + " || " + cyc(TnOL);
+  std::string S = "{ " + formatCycles(TOL) + " || " + formatCycles(TnOL);
   for (double T : Transfers)
-    S += " | " + cyc(T);
+    S += " | " + formatCycles(T);
   return S + " } cy/CL";
 }
 
 std::string EcmResult::predictions() const {
   std::string S = "{ ";
   for (size_t I = 0; I < Predictions.size(); ++I)
-    S += (I ? " ] " : "") + cyc(Predictions[I]);
+    S += (I ? " ] " : "") + formatCycles(Predictions[I]);
   return S + " } cy/CL";
 }
 
@@ -47,7 +44,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     // A recurrence or the front end can be slower than both port groups.
     double Core = In.InCore->Cycles * PerIt;
     if (Core > std::max(R.TOL, R.TnOL) * (1 + 1e-9)) {
-      R.Notes.push_back("T_OL raised from " + cyc(R.TOL) + " to " + cyc(Core) +
+      R.Notes.push_back("T_OL raised from " + formatCycles(R.TOL) + " to " + formatCycles(Core) +
                         " cy/CL: the in-core bound (" + In.InCore->Bottleneck +
                         ") exceeds the port cycles");
       R.TOL = Core;
@@ -58,10 +55,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     const FlopCounts &F = Elem == 4 ? K.Single : K.Double;
     R.TOL = flopMixCycles(F, M.Core, M.Core.SimdBits / (8 * Elem), true) * R.ItersPerCL;
     NaiveTraffic T = naiveTraffic(K, M);
-    R.TnOL = std::max(M.Core.LoadBytesPerCycle > 0 ? T.LoadBytes / M.Core.LoadBytesPerCycle : 0,
-                      M.Core.StoreBytesPerCycle > 0 ? T.StoreBytes / M.Core.StoreBytesPerCycle
-                                                    : 0) *
-             R.ItersPerCL;
+    R.TnOL = l1PortCycles(T, M.Core) * R.ItersPerCL;
     R.Notes.push_back("T_OL and T_nOL estimated from the flop mix and the L1 port "
                       "bandwidths (the in-core model did not run)");
   }
@@ -136,12 +130,12 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
       }
     }
     if (R.TOL >= Data)
-      B = "in-core work (T_OL " + cyc(R.TOL) + " cy/CL)";
+      B = "in-core work (T_OL " + formatCycles(R.TOL) + " cy/CL)";
     else if (L == 0)
-      B = "loads/stores into registers (T_nOL " + cyc(R.TnOL) + " cy/CL)";
+      B = "loads/stores into registers (T_nOL " + formatCycles(R.TnOL) + " cy/CL)";
     else
-      B = "data transfers (" + cyc(Data) + " cy/CL, largest " + Largest + " " +
-          cyc(LargestT) + ")";
+      B = "data transfers (" + formatCycles(Data) + " cy/CL, largest " + Largest + " " +
+          formatCycles(LargestT) + ")";
     if (Mem && Cores >= R.SaturationCores && R.SaturationCores > 1)
       B = "memory bandwidth (saturated at " + std::to_string(R.SaturationCores) + " cores)";
     P.Levels.push_back({R.Levels[L], CyPerIt, K.flops() ? GF(CyPerIt * R.ItersPerCL) : 0, B});

@@ -23,6 +23,18 @@ NaiveTraffic perfmodel::naiveTraffic(const LoopKernel &K, const MachineModel &M)
   return T;
 }
 
+double perfmodel::l1PortCycles(const NaiveTraffic &T, const CoreModel &C) {
+  return std::max(C.LoadBytesPerCycle > 0 ? T.LoadBytes / C.LoadBytesPerCycle : 0,
+                  C.StoreBytesPerCycle > 0 ? T.StoreBytes / C.StoreBytesPerCycle : 0);
+}
+
+const RooflineLink &RooflineResult::atDataLevel() const {
+  for (const RooflineLink &L : Levels)
+    if (L.Level == Summary.DataLevel)
+      return L;
+  return Levels.back();
+}
+
 double perfmodel::flopMixCycles(const FlopCounts &F, const CoreModel &C, unsigned Lanes,
                                 bool UseFma) {
   std::vector<FpUnit> Units = C.FpUnits;
@@ -197,10 +209,7 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   };
 
   const NaiveTraffic &T = R.Traffic;
-  // Registers <-> L1: loads and stores use separate ports, so they overlap.
-  double L1Cycles = std::max(
-      M.Core.LoadBytesPerCycle > 0 ? T.LoadBytes / M.Core.LoadBytesPerCycle : 0,
-      M.Core.StoreBytesPerCycle > 0 ? T.StoreBytes / M.Core.StoreBytesPerCycle : 0);
+  double L1Cycles = l1PortCycles(T, M.Core);
   if (M.Caches.empty())
     return R;
   AddLevel(M.Caches[0].Name, M.Caches[0].Name + "-reg", T.l1Bytes(), L1Cycles / Cores);

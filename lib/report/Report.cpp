@@ -378,11 +378,7 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
                         formatNumber(L.BoundCyclesPerIt), L.Binding});
       printTable(OS, Rows, 6, {false, false, true, true, true, true, true, true, false});
       if (!RF.Levels.empty()) {
-        const RooflineLink *At = &RF.Levels.back();
-        for (const RooflineLink &L : RF.Levels)
-          if (L.Level == RF.Summary.DataLevel)
-            At = &L;
-        const RooflineLink &Mem = *At;
+        const RooflineLink &Mem = RF.atDataLevel();
         OS << "    bound: data in " << (Mem.Level == "MEM" ? "memory" : Mem.Level) << " -> ";
         if (NoFlops)
           OS << formatNumber(Mem.BoundCyclesPerIt) << " cy/it, ";

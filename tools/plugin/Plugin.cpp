@@ -117,11 +117,7 @@ Remark remarkFor(const LoopReport &LR, const MachineModel &M) {
   R.Name = "LoopModel";
   const RooflineResult &RF = *LR.Roofline;
   // The level the working set lives in; memory when unknown.
-  const RooflineLink *At = &RF.Levels.back();
-  for (const RooflineLink &L : RF.Levels)
-    if (L.Level == RF.Summary.DataLevel)
-      At = &L;
-  const RooflineLink &Mem = *At;
+  const RooflineLink &Mem = RF.atDataLevel();
   double L1Bytes = RF.Traffic.l1Bytes();
   R.Args = {{"Flops", formatNumber(RF.FlopsPerIt)},
             {"String", " flop/it, "},

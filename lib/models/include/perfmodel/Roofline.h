@@ -30,6 +30,10 @@ struct NaiveTraffic {
 
 NaiveTraffic naiveTraffic(const LoopKernel &K, const MachineModel &M);
 
+/// Cycles per iteration the L1 ports need for T's loads and stores; loads and
+/// stores use separate ports, so they overlap.
+double l1PortCycles(const NaiveTraffic &T, const CoreModel &C);
+
 /// One link of the memory hierarchy, as the data of one level reaches the core.
 struct RooflineLink {
   std::string Level;    ///< where the data lives: "L1", "L2", ..., "MEM"
@@ -68,6 +72,8 @@ struct RooflineResult {
   double MixCyclesPerIt = 0;  ///< the loop's flop mix on the FP pipes (SIMD)
   std::vector<ComputeCeiling> Ceilings; ///< peak first
   Prediction Summary;
+  /// The level the working set lives in (Summary.DataLevel), else memory.
+  const RooflineLink &atDataLevel() const;
   NaiveTraffic Traffic;
   std::vector<RooflineLink> Levels; ///< L1 first, memory last
   std::vector<std::string> Notes;
