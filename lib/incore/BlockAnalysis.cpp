@@ -5,6 +5,7 @@
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCSchedule.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
 #include <cmath>
@@ -72,9 +73,20 @@ demandsOf(const MCSubtargetInfo &STI, const MCSchedClassDesc *SC, const PortMap 
       continue;
     W.push_back({It->second, Cycles});
   }
+  // TableGen lists every group containing a used resource with the same
+  // cycles, so several groups with the same ports (Zen 4's FPFMul01,
+  // FPVAdd01, FPAES01, ... for one FMA) describe one demand, not several.
   std::stable_sort(W.begin(), W.end(), [](const auto &A, const auto &B) {
-    return A.first.size() < B.first.size();
+    return A.first.size() < B.first.size() ||
+           (A.first.size() == B.first.size() && A.first < B.first);
   });
+  for (size_t I = 0; I + 1 < W.size();)
+    if (W[I].first == W[I + 1].first) {
+      W[I].second = std::max(W[I].second, W[I + 1].second);
+      W.erase(W.begin() + I + 1);
+    } else {
+      ++I;
+    }
   for (size_t I = 0; I < W.size(); ++I)
     for (size_t J = I + 1; J < W.size(); ++J)
       if (W[J].first.size() > W[I].first.size() && subset(W[I].first, W[J].first))
@@ -345,6 +357,9 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.Cpu = M.Cpu;
   O.IssueWidth = M.Core.IssueWidth;
   O.Overrides = M.Core.Overrides;
+  if (llvm::Triple(M.Triple).isAArch64() && M.Core.SimdBits >= 128 &&
+      M.Core.SimdBits % 128 == 0)
+    O.CompileFlags.push_back("-msve-vector-bits=" + std::to_string(M.Core.SimdBits));
   return O;
 }
 

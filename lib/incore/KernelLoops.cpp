@@ -112,14 +112,29 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
       Imm = I.getOperand(4).getImm();
       Found = true;
     }
+    // AArch64 post-indexed access, `ldr q0, [x9], #32`: operand 0 is the
+    // written-back base, the last operand the increment.
+    if (!Found && Name.contains("post") && I.getOperand(I.getNumOperands() - 1).isImm()) {
+      Imm = I.getOperand(I.getNumOperands() - 1).getImm();
+      Found = true;
+    }
     if (Found && Imm != 0)
       Increments[Reg] = Imm;
+  }
+  // Post-indexed forms define the base as well as the data register.
+  for (const MCInst &I : L.Insts) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    if (Name.contains("post") && I.getNumOperands() >= 3 && I.getOperand(0).isReg() &&
+        I.getOperand(I.getNumOperands() - 1).isImm() &&
+        I.getOperand(I.getNumOperands() - 1).getImm() != 0)
+      Increments[I.getOperand(0).getReg()] = I.getOperand(I.getNumOperands() - 1).getImm();
   }
   std::map<long, unsigned> Votes;
   for (const MCInst &I : L.Insts) {
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
     if (!D.mayLoad() && !D.mayStore())
       continue;
+    bool Voted = false;
     for (unsigned K = 0; K + 2 < I.getNumOperands() && K < D.getNumOperands(); ++K) {
       if (D.operands()[K].OperandType != MCOI::OPERAND_MEMORY || !I.getOperand(K).isReg())
         continue;
@@ -139,7 +154,24 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
       }
       for (long Kx : Ks)
         ++Votes[Kx];
+      Voted = true;
       break; // one memory operand per instruction on x86
+    }
+    // Targets without memory operand types (AArch64): the address is the
+    // first incremented register the instruction reads, `[x9, #-16]`.
+    for (unsigned K = D.getNumDefs(); !Voted && K < I.getNumOperands(); ++K) {
+      if (!I.getOperand(K).isReg() || !Increments.count(I.getOperand(K).getReg()))
+        continue;
+      double Bytes = double(std::llabs(Increments[I.getOperand(K).getReg()]));
+      std::set<long> Ks;
+      for (double S : Strides) {
+        double K2 = Bytes / S;
+        if (K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
+          Ks.insert(long(std::round(K2)));
+      }
+      for (long Kx : Ks)
+        ++Votes[Kx];
+      Voted = true;
     }
   }
   long Best = 1;
@@ -172,6 +204,13 @@ std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR) {
   return Out;
 }
 
+std::vector<std::string> withMachineFlags(const InCoreOptions &O,
+                                          const std::vector<std::string> &Args) {
+  std::vector<std::string> All = O.CompileFlags;
+  All.insert(All.end(), Args.begin(), Args.end());
+  return All;
+}
+
 std::string baseName(const std::string &Mangled) {
   std::string D = demangle(Mangled);
   size_t Paren = D.find('(');
@@ -198,7 +237,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
   std::string Error;
   TargetBundle TB;
   if (!TB.init(O.Triple, O.Cpu, Error) ||
-      !compileKernel(IR.File, Args, O.Triple, O.Cpu, Obj, Error)) {
+      !compileKernel(IR.File, withMachineFlags(O, Args), O.Triple, O.Cpu, Obj, Error)) {
     for (InCoreResult &R : Results)
       if (R.Reason.empty())
         R.Reason = "cannot compile the file for the in-core model: " + Error;

@@ -362,7 +362,7 @@ std::string shortNumber(double V) {
 
 void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   const std::string P = "core";
-  if (!R.checkMap(N, P, {"issue_width", "simd_bits", "fma_units",
+  if (!R.checkMap(N, P, {"issue_width", "simd_bits", "fp_pipe_bits", "fma_units",
                          "peak_flops_per_cycle", "loads_per_cycle",
                          "load_bytes_per_cycle", "stores_per_cycle",
                          "store_bytes_per_cycle", "fp_units",
@@ -371,6 +371,12 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);
   C.FmaUnits = R.count(N, "fma_units", P, true, Reader::NonNegative).value_or(0);
+  C.FpPipeBits = R.count(N, "fp_pipe_bits", P, false).value_or(0);
+  if (C.FpPipeBits && C.SimdBits && C.FpPipeBits > C.SimdBits)
+    R.error(R.child(N, "fp_pipe_bits", P, false), "core.fp_pipe_bits",
+            "a pipe (" + std::to_string(C.FpPipeBits) +
+                " bits) cannot be wider than the widest register (simd_bits " +
+                std::to_string(C.SimdBits) + ")");
   YAML::Node Peak = R.child(N, "peak_flops_per_cycle", P, true);
   if (Peak.IsDefined() && !Peak.IsNull() &&
       R.checkMap(Peak, "core.peak_flops_per_cycle", {"double", "single"})) {
@@ -413,20 +419,28 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
         }
         C.FpUnits.push_back(Unit);
       }
-      // The pipes must add up to the stated peak: one vector operation per
-      // pipe and cycle, an FMA counting two flops.
-      if (C.FpUnits.size() == U.size() && C.SimdBits >= 64)
+      // The pipes must give the stated peak, counted the vendors' way: the
+      // FMA pipes at two flops per lane when there are any (Zen's extra add
+      // pipes do not raise the quoted peak), otherwise every add/mul pipe.
+      unsigned FmaPipes = 0;
+      for (const FpUnit &F : C.FpUnits)
+        FmaPipes += F.Fma;
+      if (FmaPipes && C.FmaUnits && FmaPipes != C.FmaUnits)
+        R.error(U, "core.fp_units",
+                std::to_string(FmaPipes) + " of these pipes run FMA, but core.fma_units is " +
+                    std::to_string(C.FmaUnits));
+      unsigned Bits = C.pipeBits();
+      if (C.FpUnits.size() == U.size() && Bits >= 64)
         for (auto [Key, Bytes, Peak] :
              {std::tuple<const char *, unsigned, double>{"double", 8, C.PeakFlopsPerCycleDouble},
               {"single", 4, C.PeakFlopsPerCycleSingle}}) {
-          double FromUnits = 0;
-          for (const FpUnit &F : C.FpUnits)
-            FromUnits += (F.Fma ? 2.0 : 1.0) * (C.SimdBits / (8.0 * Bytes));
+          double Lanes = Bits / (8.0 * Bytes);
+          double FromUnits = FmaPipes ? 2.0 * FmaPipes * Lanes : C.FpUnits.size() * Lanes;
           if (Peak > 0 && std::fabs(FromUnits - Peak) > 1e-9)
             R.error(U, "core.fp_units",
-                    "these pipes give " + shortNumber(FromUnits) + " " +
-                        Key + " flop/cycle at " + std::to_string(C.SimdBits) +
-                        " bits, but core.peak_flops_per_cycle." + Key + " is " +
+                    "these pipes give " + shortNumber(FromUnits) + " " + Key +
+                        " flop/cycle at " + std::to_string(Bits) +
+                        " bits per pipe, but core.peak_flops_per_cycle." + Key + " is " +
                         shortNumber(Peak));
         }
     }
@@ -684,7 +698,7 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
     if (R.failed())
       return Result;
 
-    R.checkMap(Root, "", {"name", "aliases", "llvm", "clock_ghz",
+    R.checkMap(Root, "", {"name", "aliases", "llvm", "clock_ghz", "base_clock_ghz",
                           "cores_per_socket", "sockets", "core", "caches",
                           "memory", "ecm", "cpuid", "sources"});
     M.Name = R.str(Root, "name", "", true).value_or("");
@@ -705,6 +719,7 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
         R.error(L["cpu"], "llvm.cpu", Err);
     }
     M.ClockGHz = R.num(Root, "clock_ghz", "", true).value_or(0);
+    M.BaseClockGHz = R.num(Root, "base_clock_ghz", "", false);
     M.CoresPerSocket = R.count(Root, "cores_per_socket", "", true).value_or(0);
     M.Sockets = R.count(Root, "sockets", "", false).value_or(1);
     if (YAML::Node C = R.child(Root, "core", "", true); C.IsDefined() && !C.IsNull())

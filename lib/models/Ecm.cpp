@@ -53,7 +53,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     R.InCoreEstimated = true;
     unsigned Elem = flopElementBytes(K);
     const FlopCounts &F = Elem == 4 ? K.Single : K.Double;
-    R.TOL = flopMixCycles(F, M.Core, M.Core.SimdBits / (8 * Elem), true) * R.ItersPerCL;
+    R.TOL = flopMixCycles(F, M.Core, M.Core.lanes(Elem), true) * R.ItersPerCL;
     NaiveTraffic T = naiveTraffic(K, M);
     R.TnOL = l1PortCycles(T, M.Core) * R.ItersPerCL;
     R.Notes.push_back("T_OL and T_nOL estimated from the flop mix and the L1 port "

@@ -42,8 +42,8 @@ double perfmodel::flopMixCycles(const FlopCounts &F, const CoreModel &C, unsigne
     // Unstated pipes: every FMA unit does everything; without FMA, as many
     // add+mul pipes as the peak implies.
     unsigned N = C.FmaUnits;
-    if (!N && C.SimdBits >= 64)
-      N = unsigned(std::lround(C.PeakFlopsPerCycleDouble / (C.SimdBits / 64.0)));
+    if (!N && C.pipeBits() >= 64)
+      N = unsigned(std::lround(C.PeakFlopsPerCycleDouble / (C.pipeBits() / 64.0)));
     Units.assign(std::max(N, 1u), FpUnit{true, true, C.FmaUnits > 0});
   }
   bool HasFma = std::any_of(Units.begin(), Units.end(), [](const FpUnit &U) { return U.Fma; });
@@ -142,7 +142,7 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
 
   // Horizontal roofs: the machine's, then this loop's flop mix on the pipes.
   const FlopCounts &F = ElemBytes == 4 ? K.Single : K.Double;
-  unsigned Lanes = M.Core.SimdBits / (8 * ElemBytes);
+  unsigned Lanes = M.Core.lanes(ElemBytes);
   auto GF = [&](double Cy) { return Cy > 0 ? R.FlopsPerIt / Cy * M.ClockGHz : 0; };
   R.Ceilings.push_back({"peak", R.PeakGFlops});
   if (M.Core.FmaUnits > 0)

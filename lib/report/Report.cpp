@@ -716,11 +716,16 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
     OS << "\n";
   }
   OS << "  llvm:        " << M.Triple << ", -mcpu=" << M.Cpu << "\n";
-  OS << "  clock:       " << formatNumber(M.ClockGHz) << " GHz, " << M.CoresPerSocket
+  OS << "  clock:       " << formatNumber(M.ClockGHz) << " GHz";
+  if (M.BaseClockGHz)
+    OS << " (base " << formatNumber(*M.BaseClockGHz) << " GHz)";
+  OS << ", " << M.CoresPerSocket
      << " cores/socket x " << M.Sockets << " socket(s)\n";
   const CoreModel &C = M.Core;
-  OS << "  core:        issue " << C.IssueWidth << "/cy, SIMD " << C.SimdBits
-     << " bit, " << C.FmaUnits << " FMA unit(s)\n";
+  OS << "  core:        issue " << C.IssueWidth << "/cy, SIMD " << C.SimdBits << " bit";
+  if (C.pipeBits() != C.SimdBits)
+    OS << " on " << C.pipeBits() << "-bit pipes";
+  OS << ", " << C.FmaUnits << " FMA unit(s)\n";
   if (!C.FpUnits.empty()) {
     OS << "  fp pipes:   ";
     for (const FpUnit &U : C.FpUnits) {

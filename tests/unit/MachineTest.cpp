@@ -128,9 +128,16 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"SustainedAboveTheoretical",
                 edited("bandwidth_gbs: 42.6,", "bandwidth_gbs: 42.6, sustained_gbs: 50,"),
                 35, "memory.sustained_gbs", "exceeds"},
-        BadCase{"FpUnitsDisagreeWithPeak",
+        BadCase{"FpUnitsDisagreeWithFmaUnits",
                 edited("[[fma, mul], [fma, mul, add]]", "[[fma, mul], [mul, add]]"), 23,
-                "core.fp_units", "give 12 double flop/cycle"},
+                "core.fp_units", "1 of these pipes run FMA, but core.fma_units is 2"},
+        // 2 FMA pipes x 4 lanes x 2 = 16 double flop/cycle, not the 12 stated.
+        BadCase{"FpUnitsDisagreeWithPeak",
+                edited("{double: 16, single: 32}", "{double: 12, single: 32}"), 23,
+                "core.fp_units", "give 16 double flop/cycle"},
+        BadCase{"PipeWiderThanRegisters",
+                edited("simd_bits: 256", "simd_bits: 256\n  fp_pipe_bits: 512"), 16,
+                "core.fp_pipe_bits", "cannot be wider"},
         BadCase{"UnknownFpOperation",
                 edited("[[fma, mul], [fma, mul, add]]", "[[fma, mul], [fma, div]]"), 23,
                 "core.fp_units.1", "among add, mul, fma"},
@@ -211,5 +218,9 @@ TEST(Machine, ResolvesByStemAndAlias) {
   HostCpu H{"GenuineIntel", 6, 0x3f, "test"};
   EXPECT_EQ(machineForHost(H), HaswellFile);
   H.Model = 0x55;
+  EXPECT_EQ(machineForHost(H), resolveMachine("skx"));
+  H.Model = 0x0e; // Core Duo: no model in the library
   EXPECT_EQ(machineForHost(H), "");
+  HostCpu Milan{"AuthenticAMD", 0x19, 0x01, "test"};
+  EXPECT_EQ(machineForHost(Milan), resolveMachine("zen3"));
 }

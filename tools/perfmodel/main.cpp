@@ -453,11 +453,14 @@ int runCompare(const AnalyzeArgs &A, const std::vector<ComparedMachine> &Machine
         }
         Row.push_back(At->Level);
         Row.push_back(NoFlops ? formatNumber(At->CyclesPerIt) : formatNumber(At->GFlops));
-        // Speed-up of this machine over A: time ratio, so it also works
-        // without floating-point work.
+        // Speed-up of this machine over A: ratio of the times per iteration
+        // (cycles at each machine's own clock), so it also works without
+        // floating-point work.
         if (I)
           Row.push_back(B0 && At->CyclesPerIt > 0
-                            ? formatNumber(B0->CyclesPerIt / At->CyclesPerIt) + "x"
+                            ? formatNumber(B0->CyclesPerIt / Ms[0].ClockGHz /
+                                           (At->CyclesPerIt / Ms[I].ClockGHz)) +
+                                  "x"
                             : "-");
         if (I == 0)
           Bottlenecks = At->Bottleneck;

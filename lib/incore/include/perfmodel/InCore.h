@@ -71,6 +71,9 @@ struct InCoreOptions {
   std::string Cpu = "haswell";
   unsigned IssueWidth = 0; ///< 0: take it from LLVM's scheduling model
   std::vector<InstructionOverride> Overrides;
+  /// Compiler flags the machine implies, before the user's (AArch64: the SVE
+  /// width, so vector loops advance by a known number of bytes).
+  std::vector<std::string> CompileFlags;
 };
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);

@@ -7,6 +7,7 @@
 #ifndef PERFMODEL_MACHINEMODEL_H
 #define PERFMODEL_MACHINEMODEL_H
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -42,6 +43,9 @@ struct FpUnit {
 struct CoreModel {
   unsigned IssueWidth = 0;   ///< micro-ops issued per cycle
   unsigned SimdBits = 0;     ///< widest vector register
+  /// Width of one floating-point pipe when narrower than the registers
+  /// (Zen 4 runs 512-bit operations on 256-bit pipes); 0 = SimdBits.
+  unsigned FpPipeBits = 0;
   unsigned FmaUnits = 0;     ///< 0 means no FMA
   double PeakFlopsPerCycleDouble = 0;
   double PeakFlopsPerCycleSingle = 0;
@@ -53,6 +57,13 @@ struct CoreModel {
   /// unit is assumed to do add, mul and FMA).
   std::vector<FpUnit> FpUnits;
   std::vector<InstructionOverride> Overrides;
+
+  unsigned pipeBits() const { return FpPipeBits ? FpPipeBits : SimdBits; }
+  /// Elements of ElemBytes one pipe operation processes: the SIMD factor of
+  /// the compute ceilings.
+  unsigned lanes(unsigned ElemBytes) const {
+    return ElemBytes ? std::max(1u, pipeBits() / (8 * ElemBytes)) : 1;
+  }
 };
 
 enum class CachePolicy { Inclusive, NonInclusive, Victim };
@@ -103,7 +114,8 @@ struct MachineModel {
   std::vector<std::string> Aliases;
   std::string Triple;
   std::string Cpu; ///< LLVM CPU name, also used for -march/-mcpu
-  double ClockGHz = 0;
+  double ClockGHz = 0;     ///< the clock the models use (base, all-core or AVX)
+  std::optional<double> BaseClockGHz; ///< nominal base clock, when ClockGHz differs
   unsigned CoresPerSocket = 0;
   unsigned Sockets = 1;
   CoreModel Core;
