@@ -9,6 +9,8 @@ PKGS=(
   libclang-rt-19-dev
   libyaml-cpp-dev libgtest-dev libcli11-dev
   hyperfine valgrind libbenchmark-dev python3 python3-yaml python3-pygments
+  # C and C++ library headers for compiling kernels for the AArch64 models.
+  libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross
 )
 
 missing=()

@@ -4,7 +4,9 @@
 
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCSchedule.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
@@ -357,9 +359,33 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.Cpu = M.Cpu;
   O.IssueWidth = M.Core.IssueWidth;
   O.Overrides = M.Core.Overrides;
-  if (llvm::Triple(M.Triple).isAArch64() && M.Core.SimdBits >= 128 &&
-      M.Core.SimdBits % 128 == 0)
+  llvm::Triple T(M.Triple);
+  if (T.isAArch64() && M.Core.SimdBits >= 128 && M.Core.SimdBits % 128 == 0)
     O.CompileFlags.push_back("-msve-vector-bits=" + std::to_string(M.Core.SimdBits));
+  // Cross targets: clang finds Debian's cross C library headers
+  // (libc6-dev-<arch>-cross) only next to a cross GCC, so name them.
+  llvm::Triple Host(llvm::sys::getDefaultTargetTriple());
+  if (T.getArch() != Host.getArch()) {
+    std::string Triple = T.getArchName().str() + "-linux-gnu";
+    std::string Inc = "/usr/" + Triple + "/include";
+    // libstdc++ first (C++ only), newest version present.
+    std::string Cxx;
+    std::error_code EC;
+    for (llvm::sys::fs::directory_iterator It(Inc + "/c++", EC), End; !EC && It != End;
+         It.increment(EC))
+      if (Cxx.empty() || It->path() > Cxx)
+        Cxx = It->path();
+    if (!Cxx.empty())
+      for (const std::string &D : {Cxx, Cxx + "/" + Triple})
+        if (llvm::sys::fs::is_directory(D)) {
+          O.CompileFlags.push_back("-cxx-isystem");
+          O.CompileFlags.push_back(D);
+        }
+    if (llvm::sys::fs::is_directory(Inc)) {
+      O.CompileFlags.push_back("-isystem");
+      O.CompileFlags.push_back(Inc);
+    }
+  }
   return O;
 }
 

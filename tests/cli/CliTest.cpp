@@ -368,3 +368,64 @@ TEST(Cli, CompareDoubledMemoryBandwidth) {
   // One machine is not a comparison.
   EXPECT_EQ(perfmodel("compare examples/triad.c -m hsw").Code, 2);
 }
+
+// Four real machines side by side on the triad in memory (n = 1e8, 32 B/it
+// with the write-allocate, 2 flop/it, one core). By hand, the Roofline bound
+// is the slowest link a core sees:
+//   hsw:  memory 42.6 GB/s              -> 2/32 x 42.6        = 2.6625 GFLOP/s
+//   skx:  L3->L2 16 B/cy at 2.2 GHz     -> 2/32 x 35.2        = 2.2
+//   zen4: L2->L1 32 B/cy at 2.4 GHz     -> 2/32 x 76.8        = 4.8
+//   grace: L3->L2 32 B/cy at 3.1 GHz    -> 2/32 x 99.2        = 6.2
+// and the ratios are of times at each machine's own clock.
+TEST(Cli, CompareFourMachinesOnTriad) {
+  CmdResult R = perfmodel(
+      "compare examples/triad.c -D n=100000000 -m hsw -m skx -m zen4 -m grace");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  for (const char *Name : {"Haswell-EP", "Skylake-SP", "Zen 4", "Neoverse V2"})
+    EXPECT_NE(R.Out.find(Name), std::string::npos) << Name;
+  std::istringstream In(R.Out);
+  std::vector<std::string> Roof;
+  for (std::string Line; std::getline(In, Line);) {
+    std::istringstream W(Line);
+    std::string First;
+    W >> First;
+    if (First == "Roofline")
+      for (std::string T; W >> T;)
+        Roof.push_back(T);
+    if (!Roof.empty())
+      break;
+  }
+  ASSERT_GE(Roof.size(), 11u) << R.Out;
+  // [level, GF] for A, then [level, GF, ratio] for B, C, D.
+  EXPECT_EQ(Roof[0], "MEM");
+  EXPECT_NEAR(std::stod(Roof[1]), 2.6625, 0.01);
+  EXPECT_NEAR(std::stod(Roof[3]), 2.2, 0.01);
+  EXPECT_NEAR(std::stod(Roof[4]), 2.2 / 2.6625, 0.002);
+  EXPECT_NEAR(std::stod(Roof[6]), 4.8, 0.01);
+  EXPECT_NEAR(std::stod(Roof[9]), 6.2, 0.01);
+  EXPECT_NEAR(std::stod(Roof[10]), 6.2 / 2.6625, 0.01);
+  // The AArch64 machine's kernel was compiled and costed (in-core at L1).
+  CmdResult L1 = perfmodel("analyze examples/triad.c -m grace");
+  ASSERT_EQ(L1.Code, 0) << L1.Err;
+  EXPECT_NE(L1.Out.find("in-core (neoverse-v2, data in L1)"), std::string::npos) << L1.Out;
+  EXPECT_NE(L1.Out.find("(4 source iterations per trip)"), std::string::npos) << L1.Out;
+}
+
+// `machine diff` shows what a hypothetical change amounts to: doubling the
+// memory bandwidth halves the ridge point, 518.4 / 42.6 = 12.17 -> 6.085.
+TEST(Cli, MachineListAndDiff) {
+  CmdResult L = perfmodel("machine list");
+  ASSERT_EQ(L.Code, 0) << L.Err;
+  for (const char *Alias : {"hsw", "skx", "icx", "spr", "zen3", "zen4", "zen5", "graviton3",
+                            "grace", "barcelona"})
+    EXPECT_NE(L.Out.find(std::string("\n") + Alias + " "), std::string::npos) << Alias;
+  CmdResult D = perfmodel("machine diff hsw hsw --set-b memory.bandwidth_gbs=85.2");
+  ASSERT_EQ(D.Code, 0) << D.Err;
+  EXPECT_NE(D.Out.find("3 field(s) differ"), std::string::npos) << D.Out;
+  EXPECT_NE(D.Out.find("12.17"), std::string::npos) << D.Out;
+  EXPECT_NE(D.Out.find("6.085"), std::string::npos) << D.Out;
+  CmdResult Same = perfmodel("machine diff hsw haswell");
+  EXPECT_NE(Same.Out.find("no differences"), std::string::npos) << Same.Out;
+  EXPECT_EQ(perfmodel("machine diff hsw").Code, 2);
+  EXPECT_EQ(perfmodel("machine diff hsw no-such-machine").Code, 1);
+}

@@ -560,6 +560,39 @@ int runMachineShow(const std::string &Name, const std::vector<std::string> &Sets
   return ExitOk;
 }
 
+/// `machine list`: every model on the search path, one row each. A file
+/// that does not load is named with its first error instead.
+int runMachineList(const std::string &Format) {
+  std::vector<MachineModel> Ms;
+  int RC = ExitOk;
+  for (const std::string &File : listMachineFiles()) {
+    MachineLoadResult R = loadMachineModel(File);
+    if (!R.ok()) {
+      printDiags(R.Diags, /*Warnings=*/false);
+      RC = ExitFailed;
+      continue;
+    }
+    Ms.push_back(std::move(*R.Model));
+  }
+  if (Ms.empty())
+    return error("no machine models found (searched PERFMODEL_MACHINE_PATH, the "
+                 "installed and the source tree's machine-models)");
+  printMachineList(llvm::outs(), Ms, Format == "markdown");
+  return RC;
+}
+
+int runMachineDiff(const std::vector<std::string> &Names,
+                   const std::vector<std::string> &SetsA,
+                   const std::vector<std::string> &SetsB) {
+  std::vector<std::string> Notes;
+  std::optional<MachineModel> A = loadMachine(Names[0], SetsA, Notes);
+  std::optional<MachineModel> B = A ? loadMachine(Names[1], SetsB, Notes) : std::nullopt;
+  if (!A || !B)
+    return ExitFailed;
+  printMachineDiff(llvm::outs(), *A, *B);
+  return ExitOk;
+}
+
 int runMachineCheck(const std::vector<std::string> &Files,
                     const std::vector<std::string> &Sets) {
   int RC = ExitOk;
@@ -715,6 +748,20 @@ int main(int argc, char **argv) {
   Check->add_option("files", CheckFiles, "files or names")->required();
   Check->add_option("--set", MachineSets, "override a value")->allow_extra_args(false);
 
+  std::string ListFormat = "text";
+  CLI::App *List = Machine->add_subcommand("list", "List the known machine models");
+  List->add_option("--format", ListFormat, "text or markdown (the table of docs/machine-models.md)")
+      ->check(CLI::IsMember({"text", "markdown"}));
+  std::vector<std::string> DiffNames, DiffSetsA, DiffSetsB;
+  CLI::App *Diff = Machine->add_subcommand(
+      "diff", "Compare two machine models field by field (--set-a/--set-b derive "
+              "hypothetical ones)");
+  Diff->add_option("machines", DiffNames, "two files or names")->required()->expected(2);
+  Diff->add_option("--set-a", DiffSetsA, "override a value of the first")
+      ->allow_extra_args(false);
+  Diff->add_option("--set-b", DiffSetsB, "override a value of the second")
+      ->allow_extra_args(false);
+
   bool Known = false;
   for (const CLI::App *Sub : App.get_subcommands([](CLI::App *) { return true; }))
     Known |= Args.size() > 1 && Sub->get_name() == Args[1];
@@ -763,6 +810,10 @@ int main(int argc, char **argv) {
                      InCoreSets, InCoreFormat);
   if (Show->parsed())
     return runMachineShow(ShowName, MachineSets);
+  if (List->parsed())
+    return runMachineList(ListFormat);
+  if (Diff->parsed())
+    return runMachineDiff(DiffNames, DiffSetsA, DiffSetsB);
   if (Check->parsed())
     return runMachineCheck(CheckFiles, MachineSets);
   return ExitUsage;

@@ -61,6 +61,16 @@ struct AnalysisReport {
 void printText(llvm::raw_ostream &OS, const AnalysisReport &R);
 void printJSON(llvm::raw_ostream &OS, const AnalysisReport &R);
 void printMachineText(llvm::raw_ostream &OS, const MachineModel &M);
+/// `machine list`: one row per model (header first) with its key figures.
+std::vector<std::vector<std::string>> machineListRows(const std::vector<MachineModel> &Ms);
+/// The list as an aligned text table or as a Markdown table.
+void printMachineList(llvm::raw_ostream &OS, const std::vector<MachineModel> &Ms,
+                      bool Markdown);
+/// Every field of a model as (key path, value) in file order, plus derived
+/// figures (peak per node, ridge point); unknown values read "unknown".
+std::vector<std::pair<std::string, std::string>> machineFields(const MachineModel &M);
+/// `machine diff`: the fields that differ; returns how many.
+unsigned printMachineDiff(llvm::raw_ostream &OS, const MachineModel &A, const MachineModel &B);
 /// The in-core section: bounds, port pressure per instruction, critical chain.
 /// LINEBYTES > 0 adds cycles per cache line of work.
 void printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R, unsigned Indent,
