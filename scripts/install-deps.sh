@@ -11,6 +11,8 @@ PKGS=(
   hyperfine valgrind libbenchmark-dev python3 python3-yaml python3-pygments
   # C and C++ library headers for compiling kernels for the AArch64 models.
   libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross
+  # rsvg-convert: the chart test rasterises the SVG report.
+  librsvg2-bin
 )
 
 missing=()

@@ -17,4 +17,8 @@ norm() { sed "s|$ROOT|\$SRC|g"; }
 "$P" analyze examples/spmv-csr.c -m hsw --index rowptr=examples/matrices/laplace2d-30.mtx \
   --index col=examples/matrices/laplace2d-30.mtx --format json | norm > "$G/spmv-mtx.json"
 "$P" incore tests/incore/fma-4acc.s -m hsw | norm > "$G/incore-fma-4acc-hsw.txt"
+
+# The README's chart (reviewed like a golden file).
+"$P" analyze examples/williams-fig9.2.c -m hsw -D n=1000000 -D N=2048 --format svg \
+  | norm > "$ROOT/docs/images/roofline-williams-hsw.svg"
 echo "golden files updated in $G"

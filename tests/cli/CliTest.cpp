@@ -6,6 +6,8 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
+#include <regex>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -428,4 +430,65 @@ TEST(Cli, MachineListAndDiff) {
   EXPECT_NE(Same.Out.find("no differences"), std::string::npos) << Same.Out;
   EXPECT_EQ(perfmodel("machine diff hsw").Code, 2);
   EXPECT_EQ(perfmodel("machine diff hsw no-such-machine").Code, 1);
+}
+
+// The SVG chart is well-formed XML, rasterises, and draws what the Roofline
+// computed: the stencil of Williams' Figure 9.2 with data in memory (AI 1/4,
+// bound 42.6 GB/s x 1/4 = 10.65 GFLOP/s on Haswell) sits on the MEM-L3
+// diagonal, at the x of the "1/4" tick.
+TEST(Cli, RooflineChartSvgAndHtml) {
+  char Dir[] = "/tmp/perfmodel-chart-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  std::string Svg = std::string(Dir) + "/r.svg", Png = std::string(Dir) + "/r.png",
+              Html = std::string(Dir) + "/r.html";
+  CmdResult R = perfmodel("analyze examples/williams-fig9.2.c -m hsw --format svg -o " + Svg);
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  std::string S = slurp(Svg);
+  EXPECT_EQ(std::system(("python3 -c 'import sys, xml.etree.ElementTree as E; "
+                         "E.parse(sys.argv[1])' " + Svg).c_str()),
+            0)
+      << "not well-formed XML";
+  ASSERT_EQ(std::system(("rsvg-convert " + Svg + " -o " + Png).c_str()), 0);
+  std::string P = slurp(Png);
+  EXPECT_EQ(P.substr(1, 3), "PNG");
+  EXPECT_GT(P.size(), 10000u) << "a blank raster is far smaller";
+  for (const char *Label : {"peak 43.2 GFLOP/s", "no SIMD 10.8 GFLOP/s", "MEM-L3 42.6 GB/s",
+                            "[2] MEM", "[1] magnitude:21", "[3] dgemm:36"})
+    EXPECT_NE(S.find(Label), std::string::npos) << Label;
+
+  // The MEM-L3 roof: the last thick diagonal.
+  std::regex LineRe("<line x1=\"([0-9.]+)\" y1=\"([0-9.]+)\" x2=\"([0-9.]+)\" y2=\"([0-9.]+)\" "
+                    "stroke=\"(#[0-9A-F]+)\" stroke-width=\"2\" class=\"roof\"/>");
+  std::smatch M;
+  double X1 = 0, Y1 = 0, X2 = 0, Y2 = 0;
+  std::string Colour;
+  for (auto It = std::sregex_iterator(S.begin(), S.end(), LineRe); It != std::sregex_iterator();
+       ++It) {
+    X1 = std::stod((*It)[1]), Y1 = std::stod((*It)[2]);
+    X2 = std::stod((*It)[3]), Y2 = std::stod((*It)[4]);
+    Colour = (*It)[5];
+  }
+  ASSERT_FALSE(Colour.empty());
+  std::regex PointRe("data in MEM: 10.6 GFLOP/s at 0.25 flop/B[^<]*</title><circle "
+                     "cx=\"([0-9.]+)\" cy=\"([0-9.]+)\" r=\"4.5\" fill=\"(#[0-9A-F]+)\"");
+  ASSERT_TRUE(std::regex_search(S, M, PointRe)) << S.substr(0, 2000);
+  double CX = std::stod(M[1]), CY = std::stod(M[2]);
+  EXPECT_EQ(M[3], Colour) << "the point takes its link's colour";
+  double Cross = (X2 - X1) * (CY - Y1) - (Y2 - Y1) * (CX - X1);
+  EXPECT_LT(std::fabs(Cross) / std::hypot(X2 - X1, Y2 - Y1), 1.0) << "off the MEM roof";
+  std::regex TickRe("<text x=\"([0-9.]+)\" y=\"[0-9.]+\" text-anchor=\"middle\">1/4</text>");
+  ASSERT_TRUE(std::regex_search(S, M, TickRe));
+  EXPECT_NEAR(std::stod(M[1]), CX, 0.11);
+
+  CmdResult H = perfmodel("analyze examples/williams-fig9.2.c -m hsw --format html -o " + Html);
+  ASSERT_EQ(H.Code, 0) << H.Err;
+  std::string T = slurp(Html);
+  EXPECT_NE(T.find("<svg"), std::string::npos);
+  EXPECT_EQ(T.find("<?xml"), std::string::npos) << "inline SVG has no XML declaration";
+  EXPECT_NE(T.find("<th>Roofline GFLOP/s</th>"), std::string::npos);
+  EXPECT_NE(T.find("stencil"), std::string::npos);
+  // A second run may replace its own output, never a foreign file.
+  EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw --format svg -o " + Svg).Code, 0);
+  EXPECT_NE(perfmodel("analyze examples/triad.c -m hsw --format svg -o " + Png).Code, 0);
+  std::system(("rm -rf " + std::string(Dir)).c_str());
 }

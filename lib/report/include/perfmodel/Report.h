@@ -61,6 +61,11 @@ struct AnalysisReport {
 void printText(llvm::raw_ostream &OS, const AnalysisReport &R);
 void printJSON(llvm::raw_ostream &OS, const AnalysisReport &R);
 void printMachineText(llvm::raw_ostream &OS, const MachineModel &M);
+/// A self-contained SVG Roofline chart: the machine's roofs and ceilings and
+/// each modelled loop as a point per memory level.
+void printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R);
+/// One HTML page: the chart, a prediction table per loop, the text report.
+void printHTML(llvm::raw_ostream &OS, const AnalysisReport &R);
 /// `machine list`: one row per model (header first) with its key figures.
 std::vector<std::vector<std::string>> machineListRows(const std::vector<MachineModel> &Ms);
 /// The list as an aligned text table or as a Markdown table.
