@@ -492,3 +492,54 @@ TEST(Cli, RooflineChartSvgAndHtml) {
   EXPECT_NE(perfmodel("analyze examples/triad.c -m hsw --format svg -o " + Png).Code, 0);
   std::system(("rm -rf " + std::string(Dir)).c_str());
 }
+
+// The triad swept over n on Haswell-EP: 24 B per iteration of working set,
+// so n = 1000 (23.4 KiB) is in L1 (32 KiB), 4000 (93.8 KiB) in L2 (256 KiB),
+// 16000 .. 1024000 (23.4 MiB) in L3 (30 MiB), 4096000 in memory. Roofline by
+// hand, 32 B/it beyond L1 (write-allocate), 2 flop/it at 2.7 GHz:
+// L2 64 B/cy -> 0.5 cy/it -> 10.8; L3 32 B/cy -> 5.4; memory 42.6 GB/s ->
+// 2/32 x 42.6 = 2.66 GFLOP/s.
+TEST(Cli, SweepCrossesTheCacheLevels) {
+  CmdResult R = perfmodel("sweep examples/triad.c -m hsw -D n=1e3:5e6:x4");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  EXPECT_EQ(R.Err, "") << "no progress bar when stderr is not a terminal";
+  std::map<long, std::pair<std::string, double>> Rows; // n -> level, Roofline
+  std::istringstream In(R.Out);
+  for (std::string Line; std::getline(In, Line);) {
+    std::istringstream W(Line);
+    long N;
+    std::string Size, Unit, Level, Roof;
+    if (W >> N >> Size >> Unit >> Level >> Roof)
+      Rows[N] = {Level, std::stod(Roof)};
+  }
+  ASSERT_EQ(Rows.size(), 7u) << R.Out;
+  EXPECT_EQ(Rows[1000].first, "L1");
+  EXPECT_EQ(Rows[4000].first, "L2");
+  EXPECT_NEAR(Rows[4000].second, 10.8, 0.01);
+  EXPECT_EQ(Rows[16000].first, "L3");
+  EXPECT_NEAR(Rows[16000].second, 5.4, 0.01);
+  EXPECT_EQ(Rows[1024000].first, "L3");
+  EXPECT_EQ(Rows[4096000].first, "MEM");
+  EXPECT_NEAR(Rows[4096000].second, 2.66, 0.01);
+
+  char Dir[] = "/tmp/perfmodel-sweep-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  std::string Svg = std::string(Dir) + "/s.svg";
+  ASSERT_EQ(perfmodel("sweep examples/triad.c -m hsw -D n=1e3:5e6:x4 --format svg -o " + Svg)
+                .Code,
+            0);
+  EXPECT_EQ(std::system(("rsvg-convert " + Svg + " -o " + Svg + ".png").c_str()), 0);
+  std::string S = slurp(Svg);
+  EXPECT_EQ(std::count(S.begin(), S.end(), '\n') > 10, true);
+  EXPECT_NE(S.find("class=\"model\""), std::string::npos);
+  EXPECT_NE(S.find("L3 30 MiB"), std::string::npos);
+  std::system(("rm -rf " + std::string(Dir)).c_str());
+
+  // Bad ranges are usage errors that say what is expected.
+  for (const char *Bad : {"-D n=1e3:1e8", "-D n=5e3:1e3:x2", "-D n=1e3:1e8:x1",
+                          "-D n=1e3:1e9:+1", "-D q=1:10:x2", ""}) {
+    CmdResult B = perfmodel(std::string("sweep examples/triad.c -m hsw ") + Bad);
+    EXPECT_EQ(B.Code, 2) << Bad << ": " << B.Err;
+    EXPECT_NE(B.Err.find("error:"), std::string::npos) << Bad;
+  }
+}

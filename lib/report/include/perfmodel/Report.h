@@ -61,6 +61,32 @@ struct AnalysisReport {
 void printText(llvm::raw_ostream &OS, const AnalysisReport &R);
 void printJSON(llvm::raw_ostream &OS, const AnalysisReport &R);
 void printMachineText(llvm::raw_ostream &OS, const MachineModel &M);
+/// `perfmodel sweep`: predictions of each loop while one size parameter
+/// runs over a range.
+struct SweepRow {
+  int64_t Value = 0;
+  std::optional<double> WorkingSetBytes;
+  std::string DataLevel;
+  std::vector<double> Values;           ///< per model: GFLOP/s (cy/it without flops); NaN: not modelled
+  std::vector<std::string> Bottlenecks; ///< per model, at the data level
+};
+struct SweepLoop {
+  std::string Title; ///< "[1] file:line:col in function"
+  bool NoFlops = false;
+  std::string Reason; ///< not modelled
+  std::vector<std::string> Models;
+  std::vector<SweepRow> Rows;
+};
+struct SweepReport {
+  std::string File, Param;
+  const MachineModel *Machine = nullptr;
+  std::vector<SweepLoop> Loops;
+};
+void printSweepText(llvm::raw_ostream &OS, const SweepReport &R);
+/// Performance against working-set size, a line per model, the cache
+/// capacities marked; one panel per loop.
+void printSweepSVG(llvm::raw_ostream &OS, const SweepReport &R);
+
 /// A self-contained SVG Roofline chart: the machine's roofs and ceilings and
 /// each modelled loop as a point per memory level.
 void printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R);
