@@ -1012,6 +1012,7 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes) {
   std::vector<const Expr *> Index;
   const Expr *Root = nullptr;
   bool IsDeref = false;
+  Poly PeeledOffset; // element offsets folded out of a nested pointer sum
   const Expr *R = strip(Ref);
   if (Field && cast<MemberExpr>(E)->isArrow()) {
     Root = R; // p->x
@@ -1042,6 +1043,20 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes) {
       Index.push_back(PtrLeft ? BO->getRHS() : BO->getLHS());
       if (BO->getOpcode() == BO_Sub) // *(p - k): handled as a negated index below
         Index.back() = nullptr;
+      // *(p + i + k) parses as *((p + i) + k): fold the inner offsets into
+      // the base's offset while the element type stays the same.
+      while (const auto *In = dyn_cast<BinaryOperator>(Root)) {
+        if (In->getOpcode() != BO_Add || !In->getType()->isPointerType() ||
+            !Ctx.hasSameUnqualifiedType(In->getType()->getPointeeType(),
+                                        P->getType()->getPointeeType()))
+          break;
+        bool InLeft = In->getLHS()->getType()->isPointerType();
+        PolyResult O = toPoly(InLeft ? In->getRHS() : In->getLHS());
+        if (!O.affine())
+          break;
+        PeeledOffset = PeeledOffset + O.P;
+        Root = strip(InLeft ? In->getLHS() : In->getRHS());
+      }
     } else {
       Root = P;
     }
@@ -1093,7 +1108,7 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes) {
   // Resolve the base: a named array or pointer, maybe through a local alias
   // (`const double *row = &A[i*n];`), or a pointer loaded from memory.
   const VarDecl *BaseVar = nullptr;
-  Poly AliasOffset;
+  Poly AliasOffset = PeeledOffset;
   const Expr *B = Root;
   for (unsigned Hop = 0; Hop < 4; ++Hop) {
     const VarDecl *V = refVar(B);

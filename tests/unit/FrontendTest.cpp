@@ -467,3 +467,27 @@ TEST(Frontend, AvxIntrinsics) {
   EXPECT_EQ(access(B, "k[i]")->ElementBytes, 4u);
   EXPECT_EQ(access(B, "*(x + i)")->ElementBytes, 32u);
 }
+
+TEST(Frontend, NestedPointerSumsAreOneAccess) {
+  // *((in + i) + k): the PPR paper's convolution addresses its input as
+  // IN + offset + l; the access is in[i + k + 1], not data loaded via in + i.
+  FrontendResult R = analyzeCode(R"(
+    #include <immintrin.h>
+    void conv(int n, const float *in, const float *kr, float *out) {
+      for (int i = 0; i < n; i += 8)
+        for (int k = 0; k < 16; ++k)
+          _mm256_storeu_ps(out + i, _mm256_fmadd_ps(_mm256_broadcast_ss(kr + k),
+                                                    _mm256_loadu_ps(in + i + k + 1),
+                                                    _mm256_loadu_ps(out + i)));
+    }
+  )");
+  ASSERT_EQ(R.IR.Loops.size(), 1u);
+  const LoopKernel &K = R.IR.Loops[0];
+  ASSERT_TRUE(K.Modelled) << K.Reason;
+  const Access *In = access(K, "*(in + i + k + 1)");
+  ASSERT_TRUE(In);
+  EXPECT_FALSE(In->Indirect);
+  EXPECT_EQ(In->Array, "in");
+  EXPECT_EQ(In->ElementBytes, 32u);
+  EXPECT_EQ(In->Linear, Poly::symbol("i") + Poly::symbol("k") + Poly::constant(1));
+}
