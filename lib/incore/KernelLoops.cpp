@@ -130,6 +130,18 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
       Increments[I.getOperand(0).getReg()] = I.getOperand(I.getNumOperands() - 1).getImm();
   }
   std::map<long, unsigned> Votes;
+  // An operand advancing BYTES per trip votes for every k that is a whole
+  // number of some access's stride.
+  auto Vote = [&](double Bytes) {
+    std::set<long> Ks;
+    for (double S : Strides) {
+      double K2 = Bytes / S;
+      if (Bytes > 0 && K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
+        Ks.insert(long(std::round(K2)));
+    }
+    for (long Kx : Ks)
+      ++Votes[Kx];
+  };
   for (const MCInst &I : L.Insts) {
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
     if (!D.mayLoad() && !D.mayStore())
@@ -146,14 +158,7 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
         Bytes = double(std::llabs(Increments[Index])) * double(Scale);
       else if (Increments.count(Base))
         Bytes = double(std::llabs(Increments[Base]));
-      std::set<long> Ks;
-      for (double S : Strides) {
-        double K2 = Bytes / S;
-        if (Bytes > 0 && K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
-          Ks.insert(long(std::round(K2)));
-      }
-      for (long Kx : Ks)
-        ++Votes[Kx];
+      Vote(Bytes);
       Voted = true;
       break; // one memory operand per instruction on x86
     }
@@ -162,15 +167,7 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
     for (unsigned K = D.getNumDefs(); !Voted && K < I.getNumOperands(); ++K) {
       if (!I.getOperand(K).isReg() || !Increments.count(I.getOperand(K).getReg()))
         continue;
-      double Bytes = double(std::llabs(Increments[I.getOperand(K).getReg()]));
-      std::set<long> Ks;
-      for (double S : Strides) {
-        double K2 = Bytes / S;
-        if (K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
-          Ks.insert(long(std::round(K2)));
-      }
-      for (long Kx : Ks)
-        ++Votes[Kx];
+      Vote(double(std::llabs(Increments[I.getOperand(K).getReg()])));
       Voted = true;
     }
   }

@@ -170,6 +170,15 @@ int writeOutput(const std::string &Path, const std::string &Text) {
   return ExitOk;
 }
 
+/// Standard output for "" or "-", otherwise the file OUTPUT.
+int emitReport(const std::string &Output, const std::string &Text) {
+  if (Output.empty() || Output == "-") {
+    llvm::outs() << Text;
+    return ExitOk;
+  }
+  return writeOutput(Output, Text);
+}
+
 struct AnalyzeArgs {
   std::string File;
   std::string Machine;
@@ -289,6 +298,25 @@ std::optional<FrontendResult> prepareSource(const AnalyzeArgs &A,
   return FR;
 }
 
+/// The machine and the analysed source of one analyze or sweep.
+struct Inputs {
+  std::vector<std::string> Notes;
+  std::optional<MachineModel> Machine;
+  IndexData Index;
+  std::optional<FrontendResult> FR;
+};
+
+/// Loads -m and the source; 0 when both are there, else the exit status.
+int loadInputs(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
+               bool HasCompileArgs, Inputs &In) {
+  In.Machine = loadMachine(A.Machine, A.Sets, In.Notes);
+  if (!In.Machine)
+    return ExitFailed;
+  int RC;
+  In.FR = prepareSource(A, CompileArgs, HasCompileArgs, In.Index, RC);
+  return In.FR ? 0 : RC;
+}
+
 /// Runs the in-core model, the cache model and the performance models for
 /// every loop of IR on machine M.
 void modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
@@ -335,16 +363,13 @@ void modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
 
 int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
                bool HasCompileArgs) {
-  std::vector<std::string> Notes;
-  std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
-  if (!M)
-    return ExitFailed;
-  IndexData Index;
-  int RC;
-  std::optional<FrontendResult> FR =
-      prepareSource(A, CompileArgs, HasCompileArgs, Index, RC);
-  if (!FR)
+  Inputs In;
+  if (int RC = loadInputs(A, CompileArgs, HasCompileArgs, In))
     return RC;
+  std::vector<std::string> &Notes = In.Notes;
+  std::optional<MachineModel> &M = In.Machine;
+  IndexData &Index = In.Index;
+  std::optional<FrontendResult> &FR = In.FR;
   AnalysisReport R;
   R.Notes = Notes;
   modelLoops(R, FR->IR, *M, A, CompileArgs, Index);
@@ -360,11 +385,7 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
   else
     printText(OS, R);
   OS.flush();
-  if (A.Output.empty() || A.Output == "-") {
-    llvm::outs() << Text;
-    return ExitOk;
-  }
-  return writeOutput(A.Output, Text);
+  return emitReport(A.Output, Text);
 }
 
 /// "N=1e3:1e8:x2" (geometric) or "N=1000:64000:+1000" (arithmetic).
@@ -458,15 +479,12 @@ int runSweep(AnalyzeArgs A, const std::vector<std::string> &CompileArgs, bool Ha
   // Bind the first value so the front end accepts the name.
   A.Defines = Fixed;
   A.Defines.push_back(Spec->Name + "=" + std::to_string(Spec->Values.front()));
-  std::vector<std::string> Notes;
-  std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
-  if (!M)
-    return ExitFailed;
-  IndexData Index;
-  int RC;
-  std::optional<FrontendResult> FR = prepareSource(A, CompileArgs, HasCompileArgs, Index, RC);
-  if (!FR)
+  Inputs In;
+  if (int RC = loadInputs(A, CompileArgs, HasCompileArgs, In))
     return RC;
+  std::optional<MachineModel> &M = In.Machine;
+  IndexData &Index = In.Index;
+  std::optional<FrontendResult> &FR = In.FR;
   KernelIR &IR = FR->IR;
   if (!IR.Parameters.count(Spec->Name)) {
     std::string Known;
@@ -534,11 +552,7 @@ int runSweep(AnalyzeArgs A, const std::vector<std::string> &CompileArgs, bool Ha
   else
     printSweepText(OS, SR);
   OS.flush();
-  if (A.Output.empty() || A.Output == "-") {
-    llvm::outs() << Text;
-    return ExitOk;
-  }
-  return writeOutput(A.Output, Text);
+  return emitReport(A.Output, Text);
 }
 
 /// The kind of a bottleneck without its figures: "data transfers (30 cy/CL)"
