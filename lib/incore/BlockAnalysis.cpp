@@ -353,6 +353,15 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
   return (IterEnd(B) - IterEnd(A)) / double(B - A);
 }
 
+unsigned perfmodel::llvmIssueWidth(const std::string &Triple, const std::string &Cpu) {
+  TargetBundle TB;
+  std::string Error;
+  if (!TB.init(Triple, Cpu, Error))
+    return 0;
+  const MCSchedModel &SM = TB.STI->getSchedModel();
+  return SM.hasInstrSchedModel() ? SM.IssueWidth : 0;
+}
+
 InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   InCoreOptions O;
   O.Triple = M.Triple;

@@ -543,3 +543,35 @@ TEST(Cli, SweepCrossesTheCacheLevels) {
     EXPECT_NE(B.Err.find("error:"), std::string::npos) << Bad;
   }
 }
+
+// `probe` measures this host and writes a model that validates; the figures
+// must be physically plausible for any x86-64 core (timings are not tests:
+// only ranges no real machine falls outside of are checked).
+TEST(Cli, ProbeWritesAValidModel) {
+  char Dir[] = "/tmp/perfmodel-probe-XXXXXX";
+  ASSERT_NE(mkdtemp(Dir), nullptr);
+  std::string Out = std::string(Dir) + "/host.yml";
+  CmdResult R = perfmodel("probe --quick -o " + Out);
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  CmdResult C = perfmodel("machine check " + Out);
+  EXPECT_EQ(C.Code, 0) << C.Err;
+  EXPECT_NE(C.Out.find(": ok ("), std::string::npos) << C.Out;
+  EXPECT_EQ(C.Err.find("no entry in 'sources'"), std::string::npos) << C.Err;
+  std::string Y = slurp(Out);
+  std::smatch M;
+  ASSERT_TRUE(std::regex_search(Y, M, std::regex("clock_ghz: ([0-9.]+)")));
+  double GHz = std::stod(M[1]);
+  EXPECT_GT(GHz, 0.5);
+  EXPECT_LT(GHz, 8);
+  ASSERT_TRUE(std::regex_search(Y, M, std::regex("double: ([0-9]+)")));
+  EXPECT_GE(std::stoi(M[1]), 2); // SSE2 alone gives 2 flop/cy
+  EXPECT_NE(Y.find("measured by perfmodel probe on "), std::string::npos);
+  // The model is usable: analyze runs on it.
+  CmdResult A = perfmodel("analyze examples/triad.c --no-incore -m " + Out);
+  EXPECT_EQ(A.Code, 0) << A.Err;
+  // An existing file is never overwritten.
+  CmdResult Again = perfmodel("probe --quick -o " + Out);
+  EXPECT_EQ(Again.Code, 1);
+  EXPECT_NE(Again.Err.find("exists"), std::string::npos) << Again.Err;
+  std::system(("rm -rf " + std::string(Dir)).c_str());
+}

@@ -11,6 +11,7 @@
 #include "perfmodel/InCore.h"
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/MachineRegistry.h"
+#include "perfmodel/Probe.h"
 #include "perfmodel/Report.h"
 #include "perfmodel/Roofline.h"
 #include "perfmodel/Traffic.h"
@@ -23,6 +24,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 #include <CLI/CLI.hpp>
 
@@ -443,6 +446,12 @@ class ProgressBar {
 
 public:
   explicit ProgressBar(size_t Total) : Total(Total), Shown(llvm::errs().is_displayed()) {}
+  void setTotal(size_t T) { Total = T; }
+  void clear() {
+    if (Shown)
+      llvm::errs() << "\r\x1b[K";
+    Shown = false;
+  }
   void update(size_t Done, const std::string &What) {
     if (!Shown)
       return;
@@ -452,10 +461,7 @@ public:
                  << Done << "/" << Total << " " << What << "\x1b[K";
     llvm::errs().flush();
   }
-  ~ProgressBar() {
-    if (Shown)
-      llvm::errs() << "\r\x1b[K";
-  }
+  ~ProgressBar() { clear(); }
 };
 
 int runSweep(AnalyzeArgs A, const std::vector<std::string> &CompileArgs, bool HasCompileArgs) {
@@ -789,6 +795,48 @@ int runMachineDiff(const std::vector<std::string> &Names,
   return ExitOk;
 }
 
+/// `perfmodel probe`: measures this host and writes a machine model.
+int runProbe(const std::string &Output, bool Quick, unsigned Threads) {
+  ProbeOptions O;
+  O.Quick = Quick;
+  O.Threads = Threads;
+  ProgressBar Bar(1);
+  O.Progress = [&](unsigned Done, unsigned Total, const std::string &What) {
+    Bar.setTotal(Total);
+    Bar.update(Done, What);
+  };
+  ProbeResult R = runProbe(O);
+  Bar.clear();
+  if (R.ClockGHz.Median <= 0)
+    return error("cannot measure this host" +
+                 (R.Notes.empty() ? std::string() : ": " + R.Notes.front()));
+  std::string Triple = llvm::Triple::normalize(llvm::sys::getDefaultTargetTriple());
+  std::string Cpu = llvm::sys::getHostCPUName().str();
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  writeProbedMachine(OS, R, Triple, Cpu, llvmIssueWidth(Triple, Cpu));
+  OS.flush();
+  // What was written must load: a probe that cannot be used is an error.
+  MachineLoadResult Check = parseMachineModel(Text, Output.empty() ? "<probe>" : Output);
+  printDiags(Check.Diags, /*Warnings=*/true);
+  if (!Check.ok())
+    return error("the probed machine model does not validate (see above)");
+  if (Output.empty() || Output == "-") {
+    llvm::outs() << Text;
+    return ExitOk;
+  }
+  if (llvm::sys::fs::exists(Output))
+    return error("-o " + Output + ": exists; the probe does not overwrite files");
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Output, EC);
+  if (EC)
+    return error("cannot write " + Output + ": " + EC.message());
+  Out << Text;
+  llvm::errs() << "perfmodel: wrote " << Output << " (" << formatNumber(R.ClockGHz.Median)
+               << " GHz; check it with `perfmodel machine check " << Output << "`)\n";
+  return ExitOk;
+}
+
 int runMachineCheck(const std::vector<std::string> &Files,
                     const std::vector<std::string> &Sets) {
   int RC = ExitOk;
@@ -943,6 +991,17 @@ int main(int argc, char **argv) {
   Sweep->add_option("-p,--compile-commands", SA.CompileCommandsDir,
                     "directory with compile_commands.json");
 
+  std::string ProbeOut;
+  bool ProbeQuick = false;
+  unsigned ProbeThreads = 0;
+  CLI::App *Probe = App.add_subcommand(
+      "probe", "Measure this host (CPUID, clock, peak flop/s, bandwidth per level) and "
+               "write a machine model");
+  Probe->add_option("-o,--output", ProbeOut, "write the model to this (new) file");
+  Probe->add_flag("--quick", ProbeQuick, "fewer repetitions, smaller memory working set");
+  Probe->add_option("--threads", ProbeThreads, "cores for the all-core bandwidth (default: all)")
+      ->check(CLI::Range(1u, 4096u));
+
   std::string InCoreFile, InCoreHex, InCoreMachine, InCoreCpu, InCoreFormat = "text";
   std::string InCoreBatch;
   std::vector<std::string> InCoreSets;
@@ -992,7 +1051,7 @@ int main(int argc, char **argv) {
     Known |= Args.size() > 1 && Sub->get_name() == Args[1];
   if (Args.size() > 1 && Args[1][0] != '-' && !Known)
     return error(std::string("unknown command '") + Args[1] +
-                     "' (commands: analyze, compare, sweep, incore, machine; see perfmodel --help)",
+                     "' (commands: analyze, compare, sweep, incore, machine, probe; see perfmodel --help)",
                  ExitUsage);
   try {
     App.parse(int(Args.size()), Args.data());
@@ -1030,6 +1089,8 @@ int main(int argc, char **argv) {
     }
     return runCompare(CA, Machines, CompileArgs, HasCompileArgs);
   }
+  if (Probe->parsed())
+    return runProbe(ProbeOut, ProbeQuick, ProbeThreads);
   if (Sweep->parsed()) {
     std::string Err;
     if (!parseModels(SweepModels, SA.Models, Err))

@@ -78,6 +78,10 @@ struct InCoreOptions {
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);
 
+/// Micro-ops LLVM 19's scheduling model of CPU issues per cycle; 0 when it
+/// has no model for it.
+unsigned llvmIssueWidth(const std::string &Triple, const std::string &Cpu);
+
 /// Costs the instructions in BYTES (machine code of one loop iteration; a
 /// trailing backward branch is part of it).
 InCoreResult analyzeBlockBytes(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,

@@ -1,0 +1,203 @@
+//===- Kernels.cpp - Micro-kernels of the probe ---------------------------===//
+//
+// Written with intrinsics and per-function target attributes so that one
+// binary runs on any x86-64 and picks the widest ISA the CPU has. Chains are
+// independent and numerous enough (12) to cover FMA latency x pipes on
+// current cores; the values stay finite and normal.
+//
+//===----------------------------------------------------------------------===//
+#include "Kernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace perfmodel::probe {
+
+volatile double Sink;
+
+#if defined(__x86_64__)
+
+void addChain(uint64_t N) {
+  uint64_t X = 0;
+  for (uint64_t I = 0; I < N; ++I)
+    asm volatile(".rept 64\n\tadd $1, %0\n\t.endr" : "+r"(X));
+  Sink = double(X);
+}
+
+// One kernel per (ISA, FMA, precision): 12 accumulators, each iteration one
+// operation per accumulator. Without FMA, half multiply and half add.
+#define PM_PEAK(NAME, TARGET, VEC, SET1, FMA, MUL, ADD, LANES, STORE)                    \
+  __attribute__((target(TARGET))) static double NAME(uint64_t N, bool UseFma) {            \
+    VEC A0 = SET1(1.0), A1 = SET1(1.1), A2 = SET1(1.2), A3 = SET1(1.3), A4 = SET1(1.4),     \
+        A5 = SET1(1.5), A6 = SET1(1.6), A7 = SET1(1.7), A8 = SET1(1.8), A9 = SET1(1.9),     \
+        A10 = SET1(2.0), A11 = SET1(2.1);                                                   \
+    volatile double XV = 0.9999999, YV = 1e-7;                                              \
+    VEC X = SET1(XV), Y = SET1(YV);                                                         \
+    if (UseFma) {                                                                           \
+      for (uint64_t I = 0; I < N; ++I) {                                                    \
+        A0 = FMA(A0, X, Y); A1 = FMA(A1, X, Y); A2 = FMA(A2, X, Y); A3 = FMA(A3, X, Y);     \
+        A4 = FMA(A4, X, Y); A5 = FMA(A5, X, Y); A6 = FMA(A6, X, Y); A7 = FMA(A7, X, Y);     \
+        A8 = FMA(A8, X, Y); A9 = FMA(A9, X, Y); A10 = FMA(A10, X, Y); A11 = FMA(A11, X, Y); \
+        asm volatile("" ::: "memory");                                                      \
+      }                                                                                     \
+    } else {                                                                                \
+      for (uint64_t I = 0; I < N; ++I) {                                                    \
+        A0 = MUL(A0, X); A1 = ADD(A1, Y); A2 = MUL(A2, X); A3 = ADD(A3, Y);                 \
+        A4 = MUL(A4, X); A5 = ADD(A5, Y); A6 = MUL(A6, X); A7 = ADD(A7, Y);                 \
+        A8 = MUL(A8, X); A9 = ADD(A9, Y); A10 = MUL(A10, X); A11 = ADD(A11, Y);             \
+        asm volatile("" ::: "memory");                                                      \
+      }                                                                                     \
+    }                                                                                       \
+    VEC S = ADD(ADD(ADD(A0, A1), ADD(A2, A3)), ADD(ADD(A4, A5), ADD(A6, A7)));             \
+    S = ADD(S, ADD(ADD(A8, A9), ADD(A10, A11)));                                            \
+    STORE;                                                                                  \
+    return double(N) * 12 * (LANES) * (UseFma ? 2 : 1);                                     \
+  }
+
+PM_PEAK(scalarD, "fma", __m128d, _mm_set1_pd, _mm_fmadd_sd, _mm_mul_sd, _mm_add_sd, 1,
+        Sink = _mm_cvtsd_f64(S))
+PM_PEAK(scalarS, "fma", __m128, _mm_set1_ps, _mm_fmadd_ss, _mm_mul_ss, _mm_add_ss, 1,
+        Sink = _mm_cvtss_f32(S))
+PM_PEAK(sseD, "fma", __m128d, _mm_set1_pd, _mm_fmadd_pd, _mm_mul_pd, _mm_add_pd, 2,
+        Sink = _mm_cvtsd_f64(S))
+PM_PEAK(sseS, "fma", __m128, _mm_set1_ps, _mm_fmadd_ps, _mm_mul_ps, _mm_add_ps, 4,
+        Sink = _mm_cvtss_f32(S))
+PM_PEAK(avxD, "avx2,fma", __m256d, _mm256_set1_pd, _mm256_fmadd_pd, _mm256_mul_pd,
+        _mm256_add_pd, 4, Sink = _mm256_cvtsd_f64(S))
+PM_PEAK(avxS, "avx2,fma", __m256, _mm256_set1_ps, _mm256_fmadd_ps, _mm256_mul_ps,
+        _mm256_add_ps, 8, Sink = _mm256_cvtss_f32(S))
+PM_PEAK(avx512D, "avx512f", __m512d, _mm512_set1_pd, _mm512_fmadd_pd, _mm512_mul_pd,
+        _mm512_add_pd, 8, Sink = _mm512_reduce_add_pd(S))
+PM_PEAK(avx512S, "avx512f", __m512, _mm512_set1_ps, _mm512_fmadd_ps, _mm512_mul_ps,
+        _mm512_add_ps, 16, Sink = _mm512_reduce_add_ps(S))
+
+// Scalar and SSE without FMA must not need the FMA extension: plain SSE2.
+#define PM_PEAK_NOFMA(NAME, VEC, SET1, MUL, ADD, LANES, STORE)                              \
+  static double NAME(uint64_t N) {                                                          \
+    VEC A0 = SET1(1.0), A1 = SET1(1.1), A2 = SET1(1.2), A3 = SET1(1.3), A4 = SET1(1.4),     \
+        A5 = SET1(1.5), A6 = SET1(1.6), A7 = SET1(1.7), A8 = SET1(1.8), A9 = SET1(1.9),     \
+        A10 = SET1(2.0), A11 = SET1(2.1);                                                   \
+    volatile double XV = 0.9999999, YV = 1e-7;                                              \
+    VEC X = SET1(XV), Y = SET1(YV);                                                         \
+    for (uint64_t I = 0; I < N; ++I) {                                                      \
+      A0 = MUL(A0, X); A1 = ADD(A1, Y); A2 = MUL(A2, X); A3 = ADD(A3, Y);                   \
+      A4 = MUL(A4, X); A5 = ADD(A5, Y); A6 = MUL(A6, X); A7 = ADD(A7, Y);                   \
+      A8 = MUL(A8, X); A9 = ADD(A9, Y); A10 = MUL(A10, X); A11 = ADD(A11, Y);               \
+      asm volatile("" ::: "memory");                                                        \
+    }                                                                                       \
+    VEC S = ADD(ADD(ADD(A0, A1), ADD(A2, A3)), ADD(ADD(A4, A5), ADD(A6, A7)));             \
+    S = ADD(S, ADD(ADD(A8, A9), ADD(A10, A11)));                                            \
+    STORE;                                                                                  \
+    return double(N) * 12 * (LANES);                                                        \
+  }
+PM_PEAK_NOFMA(scalarDNoFma, __m128d, _mm_set1_pd, _mm_mul_sd, _mm_add_sd, 1,
+              Sink = _mm_cvtsd_f64(S))
+PM_PEAK_NOFMA(scalarSNoFma, __m128, _mm_set1_ps, _mm_mul_ss, _mm_add_ss, 1,
+              Sink = _mm_cvtss_f32(S))
+PM_PEAK_NOFMA(sseDNoFma, __m128d, _mm_set1_pd, _mm_mul_pd, _mm_add_pd, 2,
+              Sink = _mm_cvtsd_f64(S))
+PM_PEAK_NOFMA(sseSNoFma, __m128, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, 4,
+              Sink = _mm_cvtss_f32(S))
+
+double peakKernel(Isa I, bool Fma, bool Single, uint64_t N) {
+  switch (I) {
+  case Isa::Scalar:
+    if (!Fma)
+      return Single ? scalarSNoFma(N) : scalarDNoFma(N);
+    return Single ? scalarS(N, true) : scalarD(N, true);
+  case Isa::Sse:
+    if (!Fma)
+      return Single ? sseSNoFma(N) : sseDNoFma(N);
+    return Single ? sseS(N, true) : sseD(N, true);
+  case Isa::Avx2:
+    return Single ? avxS(N, Fma) : avxD(N, Fma);
+  case Isa::Avx512:
+    return Single ? avx512S(N, Fma) : avx512D(N, Fma);
+  }
+  return 0;
+}
+
+// Eight independent sums: enough to keep two to four loads per cycle in
+// flight past the add latency.
+__attribute__((target("avx2"))) static double loadAvx(const double *A, size_t N) {
+  __m256d S[8];
+  for (__m256d &X : S)
+    X = _mm256_setzero_pd();
+  for (size_t I = 0; I < N; I += 32)
+    for (unsigned K = 0; K < 8; ++K)
+      S[K] = _mm256_add_pd(S[K], _mm256_load_pd(A + I + 4 * K));
+  for (unsigned K = 1; K < 8; ++K)
+    S[0] = _mm256_add_pd(S[0], S[K]);
+  Sink = _mm256_cvtsd_f64(S[0]);
+  return 8.0 * N;
+}
+
+static double loadSse(const double *A, size_t N) {
+  __m128d S[8];
+  for (__m128d &X : S)
+    X = _mm_setzero_pd();
+  for (size_t I = 0; I < N; I += 16)
+    for (unsigned K = 0; K < 8; ++K)
+      S[K] = _mm_add_pd(S[K], _mm_load_pd(A + I + 2 * K));
+  for (unsigned K = 1; K < 8; ++K)
+    S[0] = _mm_add_pd(S[0], S[K]);
+  Sink = _mm_cvtsd_f64(S[0]);
+  return 8.0 * N;
+}
+
+__attribute__((target("avx2"))) static double copyAvx(double *D, const double *S, size_t N) {
+  for (size_t I = 0; I < N; I += 8) {
+    _mm256_store_pd(D + I, _mm256_load_pd(S + I));
+    _mm256_store_pd(D + I + 4, _mm256_load_pd(S + I + 4));
+  }
+  return 24.0 * N;
+}
+
+static double copySse(double *D, const double *S, size_t N) {
+  for (size_t I = 0; I < N; I += 4) {
+    _mm_store_pd(D + I, _mm_load_pd(S + I));
+    _mm_store_pd(D + I + 2, _mm_load_pd(S + I + 2));
+  }
+  return 24.0 * N;
+}
+
+__attribute__((target("avx2,fma"))) static double triadAvx(double *A, const double *B,
+                                                           const double *C, size_t N) {
+  __m256d S = _mm256_set1_pd(Sink + 1.5);
+  for (size_t I = 0; I < N; I += 8) {
+    _mm256_store_pd(A + I, _mm256_fmadd_pd(S, _mm256_load_pd(C + I), _mm256_load_pd(B + I)));
+    _mm256_store_pd(A + I + 4, _mm256_fmadd_pd(S, _mm256_load_pd(C + I + 4),
+                                               _mm256_load_pd(B + I + 4)));
+  }
+  return 32.0 * N;
+}
+
+static double triadSse(double *A, const double *B, const double *C, size_t N) {
+  __m128d S = _mm_set1_pd(Sink + 1.5);
+  for (size_t I = 0; I < N; I += 2)
+    _mm_store_pd(A + I, _mm_add_pd(_mm_load_pd(B + I), _mm_mul_pd(S, _mm_load_pd(C + I))));
+  return 32.0 * N;
+}
+
+double loadKernel(const double *A, size_t N, bool UseAvx) {
+  return UseAvx ? loadAvx(A, N) : loadSse(A, N);
+}
+double copyKernel(double *D, const double *S, size_t N, bool UseAvx) {
+  return UseAvx ? copyAvx(D, S, N) : copySse(D, S, N);
+}
+double triadKernel(double *A, const double *B, const double *C, size_t N, bool UseAvx) {
+  return UseAvx ? triadAvx(A, B, C, N) : triadSse(A, B, C, N);
+}
+
+#else // not x86-64: the probe reports that it cannot measure
+
+void addChain(uint64_t) {}
+double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
+double loadKernel(const double *, size_t, bool) { return 0; }
+double copyKernel(double *, const double *, size_t, bool) { return 0; }
+double triadKernel(double *, const double *, const double *, size_t, bool) { return 0; }
+
+#endif
+
+} // namespace perfmodel::probe

@@ -1,0 +1,28 @@
+//===- Kernels.h - Micro-kernels of the probe (private) -------------------===//
+#ifndef PERFMODEL_PROBE_KERNELS_H
+#define PERFMODEL_PROBE_KERNELS_H
+
+#include <cstddef>
+#include <cstdint>
+
+namespace perfmodel::probe {
+
+/// N x 64 dependent integer adds (1 cycle each on every x86 core).
+void addChain(uint64_t N);
+
+/// Floating-point throughput kernels: N iterations of independent chains.
+/// Each returns the flops executed; the result is stored to a sink so the
+/// work cannot be removed.
+enum class Isa { Scalar, Sse, Avx2, Avx512 };
+double peakKernel(Isa I, bool Fma, bool Single, uint64_t N);
+
+/// Streaming kernels over doubles (AVX2 when USEAVX, else SSE2); N elements
+/// each, a multiple of 32. Return the bytes they move, write-allocates
+/// included (load: 8N, copy: 24N, triad: 32N).
+double loadKernel(const double *A, size_t N, bool UseAvx);
+double copyKernel(double *Dst, const double *Src, size_t N, bool UseAvx);
+double triadKernel(double *A, const double *B, const double *C, size_t N, bool UseAvx);
+
+} // namespace perfmodel::probe
+
+#endif

@@ -1,0 +1,264 @@
+//===- Probe.cpp - Timed measurements of the host -------------------------===//
+//
+// Every figure is the median of repetitions, each long enough (>= 20 ms, or
+// 5 ms in quick mode) for the clock to be meaningful; the spread of the
+// repetitions is kept so the report can say how noisy the machine was.
+//
+//===----------------------------------------------------------------------===//
+#include "perfmodel/Probe.h"
+
+#include "Kernels.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <memory>
+#include <thread>
+
+#if defined(__linux__)
+#include <pthread.h>
+#include <sched.h>
+#include <unistd.h>
+#endif
+
+using namespace perfmodel;
+using namespace perfmodel::probe;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds(Clock::time_point A, Clock::time_point B) {
+  return std::chrono::duration<double>(B - A).count();
+}
+
+Measured summarise(std::vector<double> V) {
+  Measured M;
+  if (V.empty())
+    return M;
+  std::sort(V.begin(), V.end());
+  M.Reps = unsigned(V.size());
+  M.Min = V.front();
+  M.Max = V.back();
+  M.Median = V.size() % 2 ? V[V.size() / 2] : (V[V.size() / 2 - 1] + V[V.size() / 2]) / 2;
+  return M;
+}
+
+/// Runs WORK(n) with n doubling until one call lasts MINSECONDS, then REPS
+/// more calls; returns the rates (what WORK returns per second) of those.
+template <typename F> std::vector<double> rates(F Work, double MinSeconds, unsigned Reps) {
+  uint64_t N = 1;
+  for (;;) {
+    auto T0 = Clock::now();
+    Work(N);
+    if (seconds(T0, Clock::now()) >= MinSeconds || N >= (uint64_t(1) << 40))
+      break;
+    N *= 2;
+  }
+  std::vector<double> Out;
+  for (unsigned R = 0; R < Reps; ++R) {
+    auto T0 = Clock::now();
+    double Amount = Work(N);
+    double S = seconds(T0, Clock::now());
+    if (S > 0)
+      Out.push_back(Amount / S);
+  }
+  return Out;
+}
+
+void pin(unsigned Cpu) {
+#if defined(__linux__)
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  CPU_SET(Cpu, &Set);
+  pthread_setaffinity_np(pthread_self(), sizeof(Set), &Set);
+#else
+  (void)Cpu;
+#endif
+}
+
+struct AlignedFree {
+  void operator()(double *P) const { std::free(P); }
+};
+using Buffer = std::unique_ptr<double[], AlignedFree>;
+
+Buffer allocate(size_t Doubles) {
+  size_t Bytes = (Doubles * sizeof(double) + 4095) / 4096 * 4096;
+  auto *P = static_cast<double *>(std::aligned_alloc(4096, Bytes));
+  for (size_t I = 0; P && I < Doubles; ++I) // first touch by the measuring thread
+    P[I] = 1.0 + double(I % 7) * 1e-3;
+  return Buffer(P);
+}
+
+/// Load, copy and triad over WS bytes per thread on THREADS pinned threads;
+/// the rates of all threads add up.
+BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads, bool Avx,
+                         double MinSeconds, unsigned Reps) {
+  BandwidthPoint P;
+  P.Level = Level;
+  P.WorkingSet = WS;
+  P.Threads = Threads;
+  // Element counts: multiples of 32 doubles.
+  auto Round = [](uint64_t Doubles) { return std::max<uint64_t>(32, Doubles / 32 * 32); };
+  std::vector<std::vector<double>> Load(Threads), Copy(Threads), Triad(Threads);
+  std::atomic<unsigned> Ready{0};
+  auto Body = [&](unsigned T) {
+    pin(T);
+    size_t NL = Round(WS / 8), NC = Round(WS / 16), NT = Round(WS / 24);
+    Buffer A = allocate(NL), B = allocate(NC), C = allocate(NC), X = allocate(NT),
+           Y = allocate(NT), Z = allocate(NT);
+    if (!A || !B || !C || !X || !Y || !Z)
+      return;
+    // Start together so the threads share the memory system while timed.
+    Ready.fetch_add(1);
+    while (Ready.load() < Threads)
+      std::this_thread::yield();
+    Load[T] = rates(
+        [&](uint64_t N) {
+          double Bytes = 0;
+          for (uint64_t I = 0; I < N; ++I)
+            Bytes += loadKernel(A.get(), NL, Avx);
+          return Bytes;
+        },
+        MinSeconds, Reps);
+    Copy[T] = rates(
+        [&](uint64_t N) {
+          double Bytes = 0;
+          for (uint64_t I = 0; I < N; ++I)
+            Bytes += copyKernel(C.get(), B.get(), NC, Avx);
+          return Bytes;
+        },
+        MinSeconds, Reps);
+    Triad[T] = rates(
+        [&](uint64_t N) {
+          double Bytes = 0;
+          for (uint64_t I = 0; I < N; ++I)
+            Bytes += triadKernel(X.get(), Y.get(), Z.get(), NT, Avx);
+          return Bytes;
+        },
+        MinSeconds, Reps);
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned T = 1; T < Threads; ++T)
+    Pool.emplace_back(Body, T);
+  Body(0);
+  for (std::thread &Th : Pool)
+    Th.join();
+  // Per repetition, the sum over threads (GB/s).
+  auto Sum = [&](const std::vector<std::vector<double>> &V) {
+    std::vector<double> S(Reps, 0);
+    for (const auto &PerThread : V)
+      for (size_t R = 0; R < PerThread.size() && R < Reps; ++R)
+        S[R] += PerThread[R] / 1e9;
+    return summarise(S);
+  };
+  P.LoadGBs = Sum(Load);
+  P.CopyGBs = Sum(Copy);
+  P.TriadGBs = Sum(Triad);
+  return P;
+}
+
+std::string today() {
+  std::time_t T = std::time(nullptr);
+  char Buf[16];
+  std::strftime(Buf, sizeof Buf, "%Y-%m-%d", std::gmtime(&T));
+  return Buf;
+}
+
+} // namespace
+
+ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
+  ProbeResult R;
+  R.Date = today();
+  R.Cpu = identifyCpu(hostCpuid());
+#if defined(__linux__)
+  long N = sysconf(_SC_NPROCESSORS_ONLN);
+  R.OnlineCpus = N > 0 ? unsigned(N) : 1;
+#endif
+  unsigned Threads = O.Threads ? std::min(O.Threads, R.OnlineCpus) : R.OnlineCpus;
+  double MinSeconds = O.Quick ? 0.005 : 0.02;
+  unsigned Reps = O.Quick ? 3 : 7;
+#if !defined(__x86_64__)
+  R.Notes.push_back("not an x86-64 host: the probe cannot measure here");
+  return R;
+#endif
+  const CpuIdentity &C = R.Cpu;
+  bool Avx = C.Avx2;
+  std::vector<std::pair<Isa, std::string>> Isas = {{Isa::Scalar, "scalar"}, {Isa::Sse, "sse"}};
+  if (C.Avx2 && C.Fma)
+    Isas.push_back({Isa::Avx2, "avx2"});
+  if (C.Avx512f)
+    Isas.push_back({Isa::Avx512, "avx512"});
+
+  // Working sets per level, from CPUID (shared levels: a share that surely
+  // fits, as CPUID may describe the whole package).
+  auto Size = [&](unsigned Level) -> uint64_t {
+    for (const ProbedCache &K : C.Caches)
+      if (K.Level == Level)
+        return K.SizeBytes;
+    return 0;
+  };
+  uint64_t L1 = Size(1) ? Size(1) : 32 << 10, L2 = Size(2) ? Size(2) : 256 << 10,
+           L3 = Size(3);
+  std::vector<std::pair<std::string, uint64_t>> Sets = {{"L1", L1 / 2}, {"L2", L2 / 2}};
+  if (L3)
+    Sets.push_back({"L3", std::clamp<uint64_t>(L3 / 4, 4 * L2, 16 << 20)});
+  uint64_t Mem = O.Quick ? (uint64_t(96) << 20) : (uint64_t(512) << 20);
+  Sets.push_back({"MEM", Mem});
+  if (Size(1) == 0)
+    R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
+                      "and a 256 KiB L2");
+
+  unsigned Total = 1 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) + 2;
+  unsigned Done = 0;
+  auto Step = [&](const std::string &What) {
+    if (O.Progress)
+      O.Progress(Done++, Total, What);
+  };
+
+  Step("clock (dependent add chain)");
+  R.ClockGHz = summarise(rates(
+      [](uint64_t N) {
+        addChain(N);
+        return double(N) * 64 / 1e9; // giga-cycles
+      },
+      MinSeconds, Reps));
+  for (const auto &IsaName : Isas)
+    for (bool Fma : {true, false}) {
+      Isa I = IsaName.first;
+      const std::string &Name = IsaName.second;
+      if (Fma && !C.Fma)
+        continue;
+      Step("peak flop/s, " + Name + (Fma ? " FMA" : " add+mul"));
+      PeakPoint P;
+      P.Isa = Name;
+      P.Fma = Fma;
+      double GHz = R.ClockGHz.Median;
+      for (bool Single : {false, true}) {
+        std::vector<double> V = rates(
+            [&](uint64_t N) { return peakKernel(I, Fma, Single, N * 4096); }, MinSeconds, Reps);
+        for (double &X : V)
+          X = GHz > 0 ? X / (GHz * 1e9) : 0; // flop per cycle
+        (Single ? P.SingleFlopsPerCycle : P.DoubleFlopsPerCycle) = summarise(V);
+      }
+      R.Peaks.push_back(P);
+    }
+  for (const auto &[Level, WS] : Sets) {
+    Step("bandwidth, " + Level + ", one core");
+    R.Bandwidth.push_back(bandwidth(Level, WS, 1, Avx, MinSeconds, Reps));
+  }
+  if (Threads > 1)
+    for (const auto &[Level, WS] : Sets) {
+      if (Level != "L3" && Level != "MEM")
+        continue;
+      Step("bandwidth, " + Level + ", " + std::to_string(Threads) + " cores");
+      uint64_t PerThread = Level == "MEM" ? std::max<uint64_t>(32 << 20, WS / Threads)
+                                          : std::max<uint64_t>(L2, WS / Threads);
+      R.Bandwidth.push_back(bandwidth(Level, PerThread, Threads, Avx, MinSeconds, Reps));
+    }
+  Step("done");
+  return R;
+}

@@ -1,0 +1,184 @@
+//===- Writer.cpp - A probe result as a machine model ---------------------===//
+#include "perfmodel/Probe.h"
+
+#include "llvm/Support/Format.h"
+
+#include <algorithm>
+#include <cmath>
+
+using namespace perfmodel;
+
+namespace {
+
+std::string num(double V, int Decimals = 1) {
+  std::string S;
+  llvm::raw_string_ostream(S) << llvm::format(("%." + std::to_string(Decimals) + "f").c_str(), V);
+  // 16.0 -> 16
+  if (S.find('.') != std::string::npos) {
+    while (S.back() == '0')
+      S.pop_back();
+    if (S.back() == '.')
+      S.pop_back();
+  }
+  return S;
+}
+
+std::string spread(const Measured &M) {
+  return "median of " + std::to_string(M.Reps) + ", spread " + num(100 * M.spread(), 1) + " %";
+}
+
+std::string bytes(uint64_t B) {
+  if (B % (1 << 20) == 0)
+    return std::to_string(B >> 20) + "MiB";
+  if (B % (1 << 10) == 0)
+    return std::to_string(B >> 10) + "KiB";
+  return std::to_string(B) + "B";
+}
+
+const BandwidthPoint *point(const ProbeResult &R, const std::string &Level, bool AllCores) {
+  const BandwidthPoint *Best = nullptr;
+  for (const BandwidthPoint &P : R.Bandwidth)
+    if (P.Level == Level && (P.Threads > 1) == AllCores)
+      Best = &P;
+  return Best;
+}
+
+} // namespace
+
+void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
+                                   const std::string &Triple, const std::string &Cpu,
+                                   unsigned IssueWidth) {
+  const CpuIdentity &C = R.Cpu;
+  double GHz = R.ClockGHz.Median;
+  std::string Src = "measured by perfmodel probe on " + R.Date;
+  OS << "# Machine model of this host, " << Src << ".\n"
+     << "# CPU: " << (C.Brand.empty() ? "unknown" : C.Brand) << " (" << C.Vendor
+     << ", family 0x" << llvm::format_hex_no_prefix(C.Family, 2) << " model 0x"
+     << llvm::format_hex_no_prefix(C.Model, 2) << "), " << R.OnlineCpus << " online CPUs.\n"
+     << "# Measured figures are medians of repeated runs (spreads in the comments);\n"
+     << "# the rest comes from CPUID or LLVM, or is marked as assumed in `sources`.\n"
+     << "# Review before use: a virtual machine may hide caches or share cores.\n";
+  for (const std::string &N : R.Notes)
+    OS << "# note: " << N << "\n";
+  OS << "name: \"" << (C.Brand.empty() ? std::string("Probed host") : C.Brand)
+     << " (probed " << R.Date << ")\"\n";
+  OS << "aliases: [probed-" << Cpu << "]\n";
+  OS << "llvm: {triple: " << Triple << ", cpu: " << Cpu << "}\n\n";
+  OS << "# dependent add chain, " << spread(R.ClockGHz) << "\n";
+  OS << "clock_ghz: " << num(GHz, 2) << "\n";
+  OS << "cores_per_socket: " << R.OnlineCpus << "\n\n";
+
+  // Peaks: the widest ISA measured, FMA when present.
+  const PeakPoint *Best = nullptr, *NoFma = nullptr;
+  for (const PeakPoint &P : R.Peaks) {
+    if (P.Fma && (!Best || P.DoubleFlopsPerCycle.Median > Best->DoubleFlopsPerCycle.Median))
+      Best = &P;
+    if (!P.Fma && (!NoFma || P.DoubleFlopsPerCycle.Median > NoFma->DoubleFlopsPerCycle.Median))
+      NoFma = &P;
+  }
+  if (!Best)
+    Best = NoFma;
+  unsigned Simd = C.simdBits();
+  double PeakD = Best ? std::max(1.0, std::round(Best->DoubleFlopsPerCycle.Median)) : 1;
+  double PeakS = Best ? std::max(1.0, std::round(Best->SingleFlopsPerCycle.Median)) : 2;
+  unsigned Lanes = std::max(1u, Simd / 64);
+  unsigned FmaUnits = Best && Best->Fma ? unsigned(std::lround(PeakD / (2.0 * Lanes))) : 0;
+  if (Best && Best->Fma && FmaUnits == 0)
+    FmaUnits = 1;
+  OS << "core:\n";
+  OS << "  issue_width: " << (IssueWidth ? IssueWidth : 4) << "\n";
+  OS << "  simd_bits: " << Simd << "\n";
+  OS << "  fma_units: " << FmaUnits << "\n";
+  if (Best)
+    OS << "  # " << Best->Isa << (Best->Fma ? " FMA" : " add+mul") << " kernel: "
+       << num(Best->DoubleFlopsPerCycle.Median, 2) << " double, "
+       << num(Best->SingleFlopsPerCycle.Median, 2) << " single flop/cy ("
+       << spread(Best->DoubleFlopsPerCycle) << ")\n";
+  for (const PeakPoint &P : R.Peaks)
+    OS << "  #   " << P.Isa << (P.Fma ? " FMA    " : " add+mul") << ": "
+       << num(P.DoubleFlopsPerCycle.Median, 2) << " / " << num(P.SingleFlopsPerCycle.Median, 2)
+       << " flop/cy\n";
+  OS << "  peak_flops_per_cycle: {double: " << num(PeakD, 0) << ", single: " << num(PeakS, 0)
+     << "}\n";
+  const BandwidthPoint *L1 = point(R, "L1", false);
+  double LoadBPC = L1 && GHz > 0 ? L1->LoadGBs.Median / GHz : Simd / 8.0;
+  double StoreBPC = L1 && GHz > 0 ? L1->CopyGBs.Median / 3 / GHz : Simd / 8.0;
+  unsigned VecBytes = std::min(Simd, 256u) / 8; // the kernels use AVX2 at most
+  if (L1)
+    OS << "  # L1 load kernel " << num(L1->LoadGBs.Median) << " GB/s, copy "
+       << num(L1->CopyGBs.Median) << " GB/s (" << spread(L1->LoadGBs) << ")\n";
+  OS << "  loads_per_cycle: " << std::max(1L, std::lround(LoadBPC / VecBytes)) << "\n";
+  OS << "  load_bytes_per_cycle: " << num(std::max(1.0, LoadBPC)) << "\n";
+  OS << "  stores_per_cycle: " << std::max(1L, std::lround(StoreBPC / VecBytes)) << "\n";
+  OS << "  store_bytes_per_cycle: " << num(std::max(1.0, StoreBPC)) << "\n\n";
+
+  OS << "caches:\n";
+  bool AssumedWays = false;
+  std::vector<std::string> Levels;
+  for (size_t I = 0; I < C.Caches.size(); ++I) {
+    const ProbedCache &K = C.Caches[I];
+    std::string Name = "L" + std::to_string(K.Level);
+    Levels.push_back(Name);
+    unsigned Ways = K.Ways;
+    unsigned Line = K.LineBytes ? K.LineBytes : 64;
+    if (!Ways || K.SizeBytes % (uint64_t(Ways) * Line)) {
+      Ways = 16;
+      while (Ways > 1 && K.SizeBytes % (uint64_t(Ways) * Line))
+        Ways /= 2;
+      AssumedWays = true;
+    }
+    OS << "  - {name: " << Name << ", size: " << bytes(K.SizeBytes) << ", ways: " << Ways
+       << ", line: " << Line;
+    if (K.SharedByThreads > 1)
+      OS << ", shared_by: " << std::min(K.SharedByThreads, R.OnlineCpus);
+    if (K.Inclusive)
+      OS << ", policy: " << (*K.Inclusive ? "inclusive" : "non-inclusive");
+    // The bandwidth from the next level, measured with the data there.
+    std::string Next = I + 1 < C.Caches.size() ? "L" + std::to_string(C.Caches[I + 1].Level)
+                                               : std::string();
+    if (const BandwidthPoint *P = Next.empty() ? nullptr : point(R, Next, false);
+        P && GHz > 0)
+      OS << ",\n     bytes_per_cycle_from_next: " << num(P->LoadGBs.Median / GHz)
+         << "}  # load kernel in " << Next << ": " << num(P->LoadGBs.Median) << " GB/s\n";
+    else
+      OS << "}\n";
+  }
+  const BandwidthPoint *Mem = point(R, "MEM", true);
+  if (!Mem)
+    Mem = point(R, "MEM", false);
+  double MemGBs = Mem ? Mem->TriadGBs.Median : 1;
+  OS << "\n# Triad with write-allocate (4 streams) on " << (Mem ? Mem->Threads : 1)
+     << " core(s), " << (Mem ? spread(Mem->TriadGBs) : std::string("not measured"))
+     << ".\n# The theoretical bandwidth is unknown to the probe: replace bandwidth_gbs\n"
+     << "# with channels x MT/s x 8 B from the platform's documentation.\n";
+  OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs)
+     << "}\n\n";
+  OS << "cpuid: {vendor: " << C.Vendor << ", family: " << C.Family << ", models: [0x"
+     << llvm::format_hex_no_prefix(C.Model, 2) << "]}\n\n";
+
+  OS << "sources:\n";
+  OS << "  - id: probe\n    cite: >-\n      " << Src
+     << ": clock from a dependent add chain; peak flop/s from 12-chain FMA and add+mul "
+        "kernels per ISA; bandwidths from load, copy and triad kernels with the working "
+        "set in each level (one core) and in memory (all cores, pinned).\n"
+     << "    covers: [clock_ghz, core.fma_units, core.peak_flops_per_cycle, "
+        "core.loads_per_cycle, core.load_bytes_per_cycle, core.stores_per_cycle, "
+        "core.store_bytes_per_cycle, caches.*.bytes_per_cycle_from_next, "
+        "memory.bandwidth_gbs, memory.sustained_gbs]\n";
+  OS << "  - id: cpuid\n    cite: >-\n      CPUID of this host: vendor, family and model, "
+        "SIMD width from the feature flags, cache geometry from "
+     << (C.Caches.empty() ? std::string("(none given)") : C.Caches.front().From) << ".\n"
+     << "    covers: [cpuid, core.simd_bits, caches.*.size, caches.*.line, "
+        "caches.*.shared_by"
+     << (AssumedWays ? "" : ", caches.*.ways") << "]\n";
+  OS << "  - id: host\n    cite: >-\n      Online CPUs of this host (sysconf), taken as "
+        "the cores of one socket.\n    covers: [cores_per_socket]\n";
+  OS << "  - id: llvm\n    cite: >-\n      "
+     << (IssueWidth ? "LLVM 19 scheduling model of " + Cpu + ": issue width."
+                    : std::string("assumed: LLVM 19 has no issue width for " + Cpu + "."))
+     << "\n    covers: [core.issue_width]\n";
+  if (AssumedWays)
+    OS << "  - id: assumed-ways\n    cite: >-\n      CPUID does not give the associativity "
+          "of every level; 16 ways (or the largest power of two dividing the size) "
+          "assumed.\n    covers: [caches.*.ways]\n";
+}

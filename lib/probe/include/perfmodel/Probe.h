@@ -1,0 +1,102 @@
+//===- Probe.h - Measure the host: CPUID and micro-benchmarks ---*- C++ -*-===//
+//
+// `perfmodel probe`: identifies the CPU from CPUID (cache geometry from leaf
+// 4 on Intel, 0x8000001D or the legacy 0x80000005/6 on AMD), estimates the
+// clock from a dependent add chain, and runs ERT-style kernels for peak
+// flop/s and per-level bandwidth. The result is plain data; writing it as a
+// machine model is the report's business (writeProbedMachine).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_PROBE_H
+#define PERFMODEL_PROBE_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct CpuidRegs {
+  uint32_t Eax = 0, Ebx = 0, Ecx = 0, Edx = 0;
+};
+/// CPUID(leaf, subleaf); a recorded table in tests, the instruction on a host.
+using CpuidFn = std::function<CpuidRegs(uint32_t Leaf, uint32_t Subleaf)>;
+/// The host's CPUID instruction (x86-64), all zeros elsewhere.
+CpuidFn hostCpuid();
+
+/// One data or unified cache level as CPUID describes it.
+struct ProbedCache {
+  unsigned Level = 0;
+  uint64_t SizeBytes = 0;
+  unsigned Ways = 0;        ///< 0: CPUID does not say
+  unsigned LineBytes = 0;
+  unsigned SharedByThreads = 0; ///< 0: CPUID does not say
+  std::optional<bool> Inclusive;
+  std::string From; ///< the CPUID leaf that gave it, e.g. "leaf 4"
+};
+
+struct CpuIdentity {
+  std::string Vendor, Brand;
+  unsigned Family = 0, Model = 0;
+  bool Sse2 = false, Avx = false, Avx2 = false, Fma = false, Avx512f = false;
+  std::vector<ProbedCache> Caches; ///< data/unified levels, L1 first
+  unsigned simdBits() const { return Avx512f ? 512 : Avx ? 256 : Sse2 ? 128 : 64; }
+};
+
+/// Decodes vendor, family/model, brand, SIMD features and the data caches.
+CpuIdentity identifyCpu(const CpuidFn &Cpuid);
+
+/// A timed quantity: the median of the repetitions and their spread.
+struct Measured {
+  double Median = 0, Min = 0, Max = 0;
+  unsigned Reps = 0;
+  /// (max - min) / median: how noisy the repetitions were.
+  double spread() const { return Median > 0 ? (Max - Min) / Median : 0; }
+};
+
+struct BandwidthPoint {
+  std::string Level;     ///< where the working set lives: "L1", "L2", "L3", "MEM"
+  uint64_t WorkingSet = 0; ///< bytes per thread
+  unsigned Threads = 1;
+  Measured LoadGBs, CopyGBs, TriadGBs; ///< triad counts 4 streams (write-allocate)
+};
+
+struct PeakPoint {
+  std::string Isa;   ///< "scalar", "sse", "avx2", "avx512"
+  bool Fma = false;  ///< FMA kernel, else separate adds and multiplies
+  Measured DoubleFlopsPerCycle, SingleFlopsPerCycle;
+};
+
+struct ProbeOptions {
+  bool Quick = false;    ///< fewer repetitions and smaller memory sets (tests)
+  unsigned Threads = 0;  ///< 0: every online CPU
+  std::function<void(unsigned Done, unsigned Total, const std::string &What)> Progress;
+};
+
+struct ProbeResult {
+  CpuIdentity Cpu;
+  std::string Date;        ///< YYYY-MM-DD of the measurement
+  unsigned OnlineCpus = 1;
+  Measured ClockGHz;
+  std::vector<PeakPoint> Peaks;
+  std::vector<BandwidthPoint> Bandwidth;
+  std::vector<std::string> Notes;
+};
+
+/// Runs the whole probe on this machine.
+ProbeResult runProbe(const ProbeOptions &O);
+
+/// Writes R as a machine model (docs/machine-model.md) with every measured
+/// number sourced "measured by perfmodel probe on DATE" and the rest from
+/// CPUID, LLVM, or marked as assumed. ISSUEWIDTH comes from LLVM's
+/// scheduling model of CPU (0: unknown, then 4 is assumed and said so).
+void writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R, const std::string &Triple,
+                        const std::string &Cpu, unsigned IssueWidth);
+
+} // namespace perfmodel
+
+#endif

@@ -1,0 +1,107 @@
+// CPUID decoding of the probe against register values recorded on real CPUs
+// (the public libcpuid test corpus: tests/intel/haswell/haswell-i7.test and
+// tests/amd/zen/ryzen7-summit-ridge.test), checked against the caches those
+// CPUs have: Core i7 Haswell 32 KiB 8-way L1D, 256 KiB 8-way L2, 6 MiB
+// 12-way inclusive L3 shared by 8 threads; Ryzen 7 1800X 32 KiB 8-way L1D,
+// 512 KiB 8-way L2, 16 MiB 16-way L3.
+#include "perfmodel/Probe.h"
+
+#include <gtest/gtest.h>
+
+#include <map>
+
+using namespace perfmodel;
+
+namespace {
+
+using Table = std::map<std::pair<uint32_t, uint32_t>, CpuidRegs>;
+
+CpuidFn recorded(const Table &T) {
+  return [T](uint32_t Leaf, uint32_t Sub) {
+    auto It = T.find({Leaf, Sub});
+    if (It == T.end())
+      It = T.find({Leaf, 0}); // leaves without subleaves ignore ECX
+    bool HasSub = Leaf == 4 || Leaf == 7 || Leaf == 0x8000001D;
+    if (It == T.end() || (HasSub && It->first.second != Sub))
+      return CpuidRegs{};
+    return It->second;
+  };
+}
+
+TEST(Probe, IntelLeaf4Haswell) {
+  Table T = {
+      {{0, 0}, {0x0000000d, 0x756e6547, 0x6c65746e, 0x49656e69}},
+      {{1, 0}, {0x000306c3, 0x03100800, 0x7fdafbbf, 0xbfebfbff}},
+      {{7, 0}, {0x00000000, 0x000027ab, 0x00000000, 0x00000000}},
+      {{4, 0}, {0x1c004121, 0x01c0003f, 0x0000003f, 0x00000000}},
+      {{4, 1}, {0x1c004122, 0x01c0003f, 0x0000003f, 0x00000000}},
+      {{4, 2}, {0x1c004143, 0x01c0003f, 0x000001ff, 0x00000000}},
+      {{4, 3}, {0x1c03c163, 0x02c0003f, 0x00001fff, 0x00000006}},
+      {{0x80000000, 0}, {0x80000008, 0, 0, 0}},
+      {{0x80000002, 0}, {0x65746e49, 0x2952286c, 0x726f4320, 0x4d542865}},
+      {{0x80000003, 0}, {0x37692029, 0x3137342d, 0x20514d30, 0x20555043}},
+      {{0x80000004, 0}, {0x2e322040, 0x48473035, 0x0000007a, 0x00000000}},
+  };
+  CpuIdentity Id = identifyCpu(recorded(T));
+  EXPECT_EQ(Id.Vendor, "GenuineIntel");
+  EXPECT_EQ(Id.Family, 6u);
+  EXPECT_EQ(Id.Model, 0x3cu);
+  EXPECT_EQ(Id.Brand, "Intel(R) Core(TM) i7-4710MQ CPU @ 2.50GHz");
+  EXPECT_TRUE(Id.Avx && Id.Avx2 && Id.Fma);
+  EXPECT_FALSE(Id.Avx512f);
+  EXPECT_EQ(Id.simdBits(), 256u);
+  ASSERT_EQ(Id.Caches.size(), 3u) << "the instruction cache is left out";
+  EXPECT_EQ(Id.Caches[0].Level, 1u);
+  EXPECT_EQ(Id.Caches[0].SizeBytes, 32u << 10);
+  EXPECT_EQ(Id.Caches[0].Ways, 8u);
+  EXPECT_EQ(Id.Caches[0].LineBytes, 64u);
+  EXPECT_EQ(Id.Caches[0].SharedByThreads, 2u); // hyper-threads
+  EXPECT_EQ(Id.Caches[1].SizeBytes, 256u << 10);
+  EXPECT_EQ(Id.Caches[1].Ways, 8u);
+  EXPECT_EQ(Id.Caches[2].Level, 3u);
+  EXPECT_EQ(Id.Caches[2].SizeBytes, 6u << 20);
+  EXPECT_EQ(Id.Caches[2].Ways, 12u);
+  EXPECT_EQ(Id.Caches[2].SharedByThreads, 16u);
+  EXPECT_EQ(Id.Caches[2].Inclusive, std::optional<bool>(true));
+}
+
+TEST(Probe, AmdZenLeaves) {
+  Table T = {
+      {{0, 0}, {0x0000000d, 0x68747541, 0x444d4163, 0x69746e65}},
+      {{1, 0}, {0x00800f11, 0x00100800, 0x7ed8320b, 0x178bfbff}},
+      {{7, 0}, {0x00000000, 0x209c01a9, 0x00000000, 0x00000000}},
+      {{0x80000000, 0}, {0x8000001f, 0x68747541, 0x444d4163, 0x69746e65}},
+      {{0x80000002, 0}, {0x20444d41, 0x657a7952, 0x2037206e, 0x30303831}},
+      {{0x80000003, 0}, {0x69452058, 0x2d746867, 0x65726f43, 0x6f725020}},
+      {{0x80000004, 0}, {0x73736563, 0x2020726f, 0x20202020, 0x00202020}},
+      {{0x80000005, 0}, {0xff40ff40, 0xff40ff40, 0x20080140, 0x40040140}},
+      {{0x80000006, 0}, {0x26006400, 0x66006400, 0x02006140, 0x00808140}},
+  };
+  // Only the legacy leaves: L1 from 0x80000005, L2 and L3 from 0x80000006
+  // with AMD's associativity code (6 -> 8 ways, 8 -> 16 ways).
+  CpuIdentity Id = identifyCpu(recorded(T));
+  EXPECT_EQ(Id.Vendor, "AuthenticAMD");
+  EXPECT_EQ(Id.Family, 0x17u);
+  EXPECT_EQ(Id.Model, 0x01u);
+  EXPECT_EQ(Id.Brand, "AMD Ryzen 7 1800X Eight-Core Processor");
+  EXPECT_TRUE(Id.Avx2 && Id.Fma);
+  ASSERT_EQ(Id.Caches.size(), 3u);
+  EXPECT_EQ(Id.Caches[0].SizeBytes, 32u << 10);
+  EXPECT_EQ(Id.Caches[0].Ways, 8u);
+  EXPECT_EQ(Id.Caches[1].SizeBytes, 512u << 10);
+  EXPECT_EQ(Id.Caches[1].Ways, 8u);
+  EXPECT_EQ(Id.Caches[2].SizeBytes, 16u << 20);
+  EXPECT_EQ(Id.Caches[2].Ways, 16u);
+  EXPECT_EQ(Id.Caches[2].LineBytes, 64u);
+  EXPECT_EQ(Id.Caches[2].From, "leaf 0x80000006");
+
+  // With leaf 0x8000001D (its L1D subleaf as recorded) that leaf wins.
+  T[{0x8000001D, 0}] = {0x00004121, 0x01c0003f, 0x0000003f, 0x00000000};
+  Id = identifyCpu(recorded(T));
+  ASSERT_EQ(Id.Caches.size(), 1u);
+  EXPECT_EQ(Id.Caches[0].From, "leaf 0x8000001D");
+  EXPECT_EQ(Id.Caches[0].SizeBytes, 32u << 10);
+  EXPECT_EQ(Id.Caches[0].SharedByThreads, 2u);
+}
+
+} // namespace
