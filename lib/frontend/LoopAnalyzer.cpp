@@ -466,11 +466,60 @@ std::string LoopAnalyzer::findExit(const Stmt *S, bool NestedLoop) const {
   return "";
 }
 
+void LoopAnalyzer::recordSignature(const FunctionDecl *F) {
+  FunctionInfo Info;
+  Info.Name = FunctionName;
+  IR.Cxx = Ctx.getLangOpts().CPlusPlus;
+  if (isa<CXXMethodDecl>(F))
+    Info.Why = "a member function";
+  else if (F->isTemplated() || F->isTemplateInstantiation())
+    Info.Why = "a template";
+  else if (F->isVariadic())
+    Info.Why = "variadic";
+  else if (!F->getIdentifier())
+    Info.Why = "not a plain named function";
+  else if (F->getDeclContext()->isNamespace() || F->getDeclContext()->isRecord())
+    Info.Why = "inside a namespace or class";
+  Info.Callable = Info.Why.empty();
+  PrintingPolicy PP(Ctx.getLangOpts());
+  PP.SuppressTagKeyword = false;
+  for (const ParmVarDecl *P : F->parameters()) {
+    FunctionParam FP;
+    FP.Name = P->getNameAsString();
+    QualType T = P->getType().getCanonicalType();
+    FP.Type = P->getType().getAsString(PP);
+    if (T->isIntegerType() || T->isEnumeralType()) {
+      FP.What = FunctionParam::Kind::Integer;
+    } else if (T->isRealFloatingType()) {
+      FP.What = FunctionParam::Kind::Floating;
+    } else if (T->isPointerType() || T->isArrayType()) {
+      QualType E = T->isPointerType() ? T->getPointeeType()
+                                      : QualType(T->getArrayElementTypeNoTypeQual(), 0);
+      FP.What = FunctionParam::Kind::Pointer;
+      // `double C[N][N]` is a pointer to rows: the harness allocates the
+      // scalars, and the subscripts are linearised in scalar elements.
+      if (E->isArrayType())
+        E = Ctx.getBaseElementType(E);
+      FP.Pointee = E.getUnqualifiedType().getAsString(PP);
+      if (!E->isIncompleteType() && !E->isFunctionType())
+        FP.PointeeBytes = unsigned(Ctx.getTypeSizeInChars(E).getQuantity());
+      FP.PointeeIsFloating = E->isRealFloatingType();
+    }
+    if (FP.Name.empty() && Info.Callable) {
+      Info.Callable = false;
+      Info.Why = "an unnamed parameter";
+    }
+    Info.Params.push_back(FP);
+  }
+  IR.Functions[Info.Name] = Info;
+}
+
 void LoopAnalyzer::analyzeFunction(const FunctionDecl *F) {
   FunctionName.clear();
   llvm::raw_string_ostream OS(FunctionName);
   F->getNameForDiagnostic(OS, Ctx.getPrintingPolicy(), /*Qualified=*/true);
   OS.flush();
+  recordSignature(F);
   FunctionBody = F->getBody();
   AssignedInFunction.clear();
   collectAssigned(FunctionBody, AssignedInFunction);

@@ -91,6 +91,7 @@ private:
 
   // State of the function being walked.
   std::string FunctionName;
+  void recordSignature(const clang::FunctionDecl *F);
   const clang::Stmt *FunctionBody = nullptr;
   std::set<const clang::VarDecl *> AssignedInFunction;
   std::set<const clang::VarDecl *> AssignedInNest; ///< in the outermost loop

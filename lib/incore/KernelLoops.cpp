@@ -121,6 +121,37 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
     if (Found && Imm != 0)
       Increments[Reg] = Imm;
   }
+  // `lea rbx, [r11 + 4]` ... `mov r11, rbx`: the counter advances through a
+  // copy (clang's rotated loops).
+  std::map<unsigned, std::pair<unsigned, int64_t>> LeaFrom; // dst -> (src, imm)
+  for (const MCInst &I : L.Insts) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    if (Name.starts_with("LEA") && I.getNumOperands() >= 6 && I.getOperand(0).isReg() &&
+        I.getOperand(1).isReg() && I.getOperand(3).isReg() && I.getOperand(3).getReg() == 0 &&
+        I.getOperand(4).isImm() && I.getOperand(4).getImm() != 0)
+      LeaFrom[I.getOperand(0).getReg()] = {I.getOperand(1).getReg(), I.getOperand(4).getImm()};
+  }
+  for (const MCInst &I : L.Insts) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    if ((Name == "MOV64rr" || Name == "MOV32rr") && I.getNumOperands() == 2 &&
+        I.getOperand(0).isReg() && I.getOperand(1).isReg()) {
+      auto It = LeaFrom.find(I.getOperand(1).getReg());
+      if (It != LeaFrom.end() && It->second.first == I.getOperand(0).getReg() &&
+          !Increments.count(It->second.first))
+        Increments[It->second.first] = It->second.second;
+    }
+  }
+  // `imul r11, r10, 1448` with r10 a counter: r11 advances 1448 times as far
+  // (a row index scaled to bytes).
+  for (const MCInst &I : L.Insts) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    if (Name.starts_with("IMUL64rri") && I.getNumOperands() >= 3 && I.getOperand(0).isReg() &&
+        I.getOperand(1).isReg() && I.getOperand(2).isImm()) {
+      auto It = Increments.find(I.getOperand(1).getReg());
+      if (It != Increments.end() && !Increments.count(I.getOperand(0).getReg()))
+        Increments[I.getOperand(0).getReg()] = It->second * I.getOperand(2).getImm();
+    }
+  }
   // Post-indexed forms define the base as well as the data register.
   for (const MCInst &I : L.Insts) {
     StringRef Name = TB.MII->getName(I.getOpcode());
@@ -183,9 +214,9 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
 
 /// Bytes each access advances per source iteration (distinct, nonzero);
 /// the smallest is the unit of cycles per cache line.
-std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR) {
+std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
+                                  const LoopLevel &In) {
   auto B = IR.bindings();
-  const LoopLevel &In = K.innermost();
   std::vector<double> Out;
   for (const Access &A : K.Accesses) {
     if (!A.Linear)
@@ -278,7 +309,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
                           "the object code)";
       continue;
     }
-    std::vector<double> Strides = accessStrides(K, IR);
+    std::vector<double> Strides = accessStrides(K, IR, K.innermost());
     double PerIt = Strides.empty() ? 0 : Strides.front();
     const MachineLoop *Best = nullptr;
     double BestK = 0;
@@ -287,6 +318,30 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       if (!Best || Kx > BestK || (Kx == BestK && L->Insts.size() > Best->Insts.size())) {
         Best = L;
         BestK = Kx;
+      }
+    }
+    // A machine loop that also runs code of the enclosing loop's body (lines
+    // outside the innermost loop) is the enclosing loop with the innermost
+    // one fully unrolled: a trip covers all of the innermost iterations.
+    std::string Unrolled;
+    if (K.Nest.size() >= 2) {
+      const LoopLevel &Inner = K.innermost(), &Outer = K.Nest[K.Nest.size() - 2];
+      bool OuterCode = false;
+      for (uint64_t B = Best->Begin; B < Best->End; ++B) {
+        unsigned Line = Best->F->Lines[B];
+        OuterCode |= Line && Line >= Outer.Loc.Line && (Line < First || Line > Last);
+      }
+      auto Bind = IR.bindings();
+      auto Lo = Inner.Lower.evaluate(Bind), Hi = Inner.Upper.evaluate(Bind);
+      bool Fixed = Lo && Hi && !Inner.Lower.symbols().count(Outer.Var) &&
+                   !Inner.Upper.symbols().count(Outer.Var);
+      if (OuterCode && Fixed && *Hi > *Lo) {
+        int64_t Step = std::abs(Inner.Step ? Inner.Step : 1);
+        int64_t Trips = (*Hi - *Lo + Step - 1) / Step;
+        double OuterK = estimateIterations(*Best, TB, accessStrides(K, IR, Outer));
+        BestK = double(Trips) * OuterK;
+        Unrolled = "the innermost loop (" + std::to_string(Trips) +
+                   " iterations) is fully unrolled into the loop over " + Outer.Var;
       }
     }
     std::vector<uint8_t> Bytes(Best->F->Bytes.begin() + Best->Begin,
@@ -300,6 +355,8 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     snprintf(Buf, sizeof(Buf), "%s+0x%llx..0x%llx", demangle(Best->F->Name).c_str(),
              (unsigned long long)Best->Begin, (unsigned long long)Best->End);
     R.MachineLoop = Buf;
+    if (!Unrolled.empty())
+      R.Notes.push_back(Unrolled);
     if (Cands.size() > 1)
       R.Notes.push_back("the compiler emitted " + std::to_string(Cands.size()) +
                         " machine loops for this source loop; costed the one covering " +

@@ -100,8 +100,28 @@ struct DataRef {
   unsigned ElementBytes = 0;
 };
 
+/// A parameter of a function with loops, as far as a timing harness needs it.
+struct FunctionParam {
+  std::string Name;
+  enum class Kind { Integer, Floating, Pointer, Other } What = Kind::Other;
+  std::string Type;        ///< the parameter's type as C spells it: "const double *"
+  std::string Pointee;     ///< for pointers: the element type, unqualified ("double")
+  unsigned PointeeBytes = 0;
+  bool PointeeIsFloating = false;
+};
+
+/// The signature of a function that contains analysed loops.
+struct FunctionInfo {
+  std::string Name;  ///< as in LoopKernel::Function
+  bool Callable = false; ///< a plain function a C harness can call by name
+  std::string Why;   ///< when not callable
+  std::vector<FunctionParam> Params;
+};
+
 struct KernelIR {
   std::string File;
+  bool Cxx = false; ///< parsed as C++
+  std::map<std::string, FunctionInfo> Functions; ///< by LoopKernel::Function
   std::vector<LoopKernel> Loops; ///< in source order
   std::map<std::string, Parameter> Parameters;
   /// Symbols in bounds and subscripts that are values loaded from memory

@@ -1,0 +1,328 @@
+//===- Harness.cpp - Timing harness generation and execution --------------===//
+#include "perfmodel/Validate.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <sstream>
+
+using namespace perfmodel;
+using namespace llvm;
+
+namespace {
+
+/// Walks the corners of the nest's iteration box (lower and last value of
+/// every level, outer levels substituted into inner bounds) and calls F with
+/// the bindings of each corner.
+bool forEachCorner(const LoopKernel &K, const std::map<std::string, int64_t> &Base,
+                   const std::function<void(const std::map<std::string, int64_t> &)> &F) {
+  std::function<bool(size_t, std::map<std::string, int64_t> &)> Rec =
+      [&](size_t D, std::map<std::string, int64_t> &B) -> bool {
+    if (D == K.Nest.size()) {
+      F(B);
+      return true;
+    }
+    const LoopLevel &L = K.Nest[D];
+    auto Lo = L.Lower.evaluate(B), Hi = L.Upper.evaluate(B);
+    if (!Lo || !Hi)
+      return false;
+    if (*Hi <= *Lo)
+      return true; // empty at this corner
+    int64_t Step = std::abs(L.Step ? L.Step : 1);
+    int64_t Last = *Lo + (*Hi - 1 - *Lo) / Step * Step;
+    for (int64_t V : {*Lo, Last}) {
+      B[L.Var] = V;
+      if (!Rec(D + 1, B))
+        return false;
+    }
+    B.erase(L.Var);
+    return true;
+  };
+  std::map<std::string, int64_t> B = Base;
+  return Rec(0, B);
+}
+
+bool isCIdentifier(const std::string &S) {
+  if (S.empty() || !(isalpha(static_cast<unsigned char>(S[0])) || S[0] == '_'))
+    return false;
+  return std::all_of(S.begin(), S.end(),
+                     [](char C) { return isalnum(static_cast<unsigned char>(C)) || C == '_'; });
+}
+
+} // namespace
+
+std::optional<double> perfmodel::nestIterations(const LoopKernel &K, const KernelIR &IR) {
+  // Exact by recursion over the outer levels while that stays cheap, then
+  // the inner levels' counts at their midpoint.
+  std::function<std::optional<double>(size_t, std::map<std::string, int64_t> &, double)> Rec =
+      [&](size_t D, std::map<std::string, int64_t> &B,
+          double Budget) -> std::optional<double> {
+    if (D == K.Nest.size())
+      return 1.0;
+    const LoopLevel &L = K.Nest[D];
+    auto Lo = L.Lower.evaluate(B), Hi = L.Upper.evaluate(B);
+    if (!Lo || !Hi)
+      return std::nullopt;
+    if (*Hi <= *Lo)
+      return 0.0;
+    int64_t Step = std::abs(L.Step ? L.Step : 1);
+    int64_t Trips = (*Hi - *Lo + Step - 1) / Step;
+    // Do the inner bounds depend on this counter?
+    bool Dependent = false;
+    for (size_t E = D + 1; E < K.Nest.size(); ++E)
+      Dependent |= K.Nest[E].Lower.symbols().count(L.Var) ||
+                   K.Nest[E].Upper.symbols().count(L.Var);
+    if (!Dependent || double(Trips) > Budget) {
+      B[L.Var] = *Lo + (Trips / 2) * Step;
+      auto Inner = Rec(D + 1, B, Budget);
+      B.erase(L.Var);
+      if (!Inner)
+        return std::nullopt;
+      return double(Trips) * *Inner;
+    }
+    double Sum = 0;
+    for (int64_t T = 0; T < Trips; ++T) {
+      B[L.Var] = *Lo + T * Step;
+      auto Inner = Rec(D + 1, B, Budget / double(Trips));
+      if (!Inner)
+        return std::nullopt;
+      Sum += *Inner;
+    }
+    B.erase(L.Var);
+    return Sum;
+  };
+  std::map<std::string, int64_t> B = IR.bindings();
+  return Rec(0, B, 1e6);
+}
+
+std::optional<std::vector<std::string>>
+perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why) {
+  auto FI = IR.Functions.find(K.Function);
+  if (FI == IR.Functions.end()) {
+    Why = "the function of the loop was not recorded";
+    return std::nullopt;
+  }
+  std::map<std::string, int64_t> B = IR.bindings();
+  std::vector<std::string> Out;
+  for (const FunctionParam &P : FI->second.Params) {
+    if (P.What == FunctionParam::Kind::Integer) {
+      auto It = B.find(P.Name);
+      // Integers that are not size parameters (flags, strides) get 1.
+      Out.push_back(std::to_string(It == B.end() ? 1 : It->second));
+      continue;
+    }
+    if (P.What == FunctionParam::Kind::Floating) {
+      Out.push_back("0");
+      continue;
+    }
+    // Arrays: the largest element any access of the nest reaches.
+    int64_t Max = -1, Min = 0;
+    bool Seen = false, Bounded = true;
+    for (const Access &A : K.Accesses) {
+      if (A.Array != P.Name)
+        continue;
+      Seen = true;
+      if (A.Indirect || !A.Linear || A.FieldOffset || (P.PointeeBytes && A.StrideBytes != P.PointeeBytes)) {
+        Bounded = false;
+        break;
+      }
+      Poly Off = *A.Linear;
+      bool Ok = forEachCorner(K, B, [&](const std::map<std::string, int64_t> &C) {
+        if (auto V = Off.evaluate(C)) {
+          Max = std::max(Max, *V + int64_t(A.ElementBytes / std::max(1u, A.StrideBytes)));
+          Min = std::min(Min, *V);
+        } else {
+          Bounded = false;
+        }
+      });
+      Bounded &= Ok;
+    }
+    if (!Seen) {
+      Why = "array '" + P.Name + "' is not accessed in the innermost loop: its length is unknown";
+      return std::nullopt;
+    }
+    if (!Bounded) {
+      Why = "array '" + P.Name + "' is accessed through data or a field: its contents cannot be "
+            "synthesised";
+      return std::nullopt;
+    }
+    if (Min < 0) {
+      Why = "array '" + P.Name + "' is accessed before its start";
+      return std::nullopt;
+    }
+    Out.push_back(std::to_string(Max + 64)); // a line of slack for vector remainders
+  }
+  return Out;
+}
+
+Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned Reps,
+                               double MinSeconds) {
+  Harness H;
+  H.Function = K.Function;
+  auto FI = IR.Functions.find(K.Function);
+  if (FI == IR.Functions.end()) {
+    H.Why = "the function of the loop was not recorded";
+    return H;
+  }
+  const FunctionInfo &F = FI->second;
+  if (!F.Callable) {
+    H.Why = "'" + F.Name + "' is " + F.Why + ": the harness calls plain functions only";
+    return H;
+  }
+  if (!isCIdentifier(F.Name)) {
+    H.Why = "'" + F.Name + "' is not a plain C identifier";
+    return H;
+  }
+  for (const FunctionParam &P : F.Params) {
+    if (P.What == FunctionParam::Kind::Other) {
+      H.Why = "parameter '" + P.Name + "' of type " + P.Type + " cannot be synthesised";
+      return H;
+    }
+    if (P.What == FunctionParam::Kind::Pointer &&
+        (!P.PointeeBytes || (!P.PointeeIsFloating && P.Pointee.find("int") == std::string::npos &&
+                             P.Pointee != "long" && P.Pointee != "short" &&
+                             P.Pointee != "char" && P.Pointee != "size_t"))) {
+      H.Why = "parameter '" + P.Name + "' points to " + P.Pointee + ", which cannot be synthesised";
+      return H;
+    }
+    if (P.What == FunctionParam::Kind::Pointer && !P.PointeeIsFloating) {
+      H.Why = "parameter '" + P.Name + "' is an integer array (index data): its contents "
+              "would be guessed";
+      return H;
+    }
+  }
+  SmallString<256> Path(IR.File);
+  sys::fs::make_absolute(Path);
+  std::string Quoted;
+  for (char C : Path.str())
+    Quoted += C == '"' || C == '\\' ? std::string("\\") + C : std::string(1, C);
+  std::ostringstream S;
+  S << "// Timing harness generated by perfmodel validate for " << F.Name << ".\n"
+    << "#define main perfmodel_user_main\n"
+    << "#include \"" << Quoted << "\"\n"
+    << "#undef main\n"
+    << "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include <time.h>\n\n"
+    << "static double perfmodel_now(void) {\n"
+    << "  struct timespec T;\n  clock_gettime(CLOCK_MONOTONIC, &T);\n"
+    << "  return (double)T.tv_sec + 1e-9 * (double)T.tv_nsec;\n}\n\n"
+    << "static int perfmodel_cmp(const void *A, const void *B) {\n"
+    << "  double X = *(const double *)A, Y = *(const double *)B;\n"
+    << "  return X < Y ? -1 : X > Y;\n}\n\n"
+    << "int main(int argc, char **argv) {\n"
+    << "  if (argc != " << F.Params.size() + 1 << ") {\n"
+    << "    fprintf(stderr, \"usage: harness " << F.Params.size() << " arguments\\n\");\n"
+    << "    return 2;\n  }\n";
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const FunctionParam &P = F.Params[I];
+    std::string V = "a" + std::to_string(I);
+    if (P.What == FunctionParam::Kind::Integer) {
+      S << "  long long " << V << " = atoll(argv[" << I + 1 << "]);\n";
+    } else if (P.What == FunctionParam::Kind::Floating) {
+      // A scale factor near 1 keeps repeated updates finite and normal.
+      S << "  double " << V << " = 1.0000001;\n";
+    } else {
+      S << "  size_t " << V << "_n = (size_t)atoll(argv[" << I + 1 << "]);\n"
+        << "  " << P.Pointee << " *" << V << " = (" << P.Pointee << " *)aligned_alloc(64, ("
+        << V << "_n * sizeof(" << P.Pointee << ") + 63) / 64 * 64);\n"
+        << "  if (!" << V << ") { fprintf(stderr, \"out of memory\\n\"); return 1; }\n"
+        << "  for (size_t i = 0; i < " << V << "_n; ++i) " << V << "[i] = ("
+        << P.Pointee << ")(1.0 + (double)(i % 7) * 1e-3);\n";
+    }
+  }
+  // C converts void * to any object pointer, whatever its qualifiers or
+  // array shape; C++ needs the parameter's own type.
+  std::string Call = F.Name + "(";
+  for (size_t I = 0; I < F.Params.size(); ++I) {
+    const FunctionParam &P = F.Params[I];
+    std::string Cast = P.What == FunctionParam::Kind::Pointer && !IR.Cxx ? "void *" : P.Type;
+    Call += (I ? ", " : "") + std::string("(") + Cast + ")a" + std::to_string(I);
+  }
+  Call += ")";
+  S << "  " << Call << "; /* warm-up */\n"
+    << "  long long calls = 1;\n"
+    << "  for (;;) {\n"
+    << "    double t0 = perfmodel_now();\n"
+    << "    for (long long c = 0; c < calls; ++c) " << Call << ";\n"
+    << "    if (perfmodel_now() - t0 >= " << MinSeconds << " || calls >= (1LL << 40)) break;\n"
+    << "    calls *= 2;\n  }\n"
+    << "  double samples[" << Reps << "];\n"
+    << "  for (int r = 0; r < " << Reps << "; ++r) {\n"
+    << "    double t0 = perfmodel_now();\n"
+    << "    for (long long c = 0; c < calls; ++c) " << Call << ";\n"
+    << "    samples[r] = (perfmodel_now() - t0) / (double)calls;\n  }\n"
+    << "  qsort(samples, " << Reps << ", sizeof(double), perfmodel_cmp);\n"
+    << "  printf(\"%.9g %.9g %.9g\\n\", samples[" << Reps / 2 << "], samples[0], samples["
+    << Reps - 1 << "]);\n"
+    << "  return 0;\n}\n";
+  H.Source = S.str();
+  H.Ok = true;
+  return H;
+}
+
+bool perfmodel::buildHarness(const std::string &Source, bool Cxx,
+                             const std::vector<std::string> &Flags, const std::string &Exe,
+                             std::string &Error) {
+  auto Clang = sys::findProgramByName(Cxx ? "clang++-19" : "clang-19");
+  if (!Clang) {
+    Error = std::string(Cxx ? "clang++-19" : "clang-19") + " not found on PATH";
+    return false;
+  }
+  SmallString<128> Src, Log;
+  int FD;
+  if (sys::fs::createTemporaryFile("perfmodel-harness", Cxx ? "cpp" : "c", FD, Src) ||
+      sys::fs::createTemporaryFile("perfmodel-harness", "log", Log)) {
+    Error = "cannot create a temporary file";
+    return false;
+  }
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/true);
+    OS << Source;
+  }
+  std::vector<std::string> Args = {*Clang, "-O3", "-w"};
+  Args.insert(Args.end(), Flags.begin(), Flags.end());
+  Args.insert(Args.end(), {std::string(Src), "-o", Exe, "-lm"});
+  std::vector<StringRef> Argv(Args.begin(), Args.end());
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Log), StringRef(Log)};
+  std::string ExecError;
+  int RC = sys::ExecuteAndWait(*Clang, Argv, std::nullopt, Redirects, 300, 0, &ExecError);
+  auto Buf = MemoryBuffer::getFile(Log);
+  sys::fs::remove(Src);
+  sys::fs::remove(Log);
+  if (RC == 0)
+    return true;
+  Error = "the compiler failed" + (ExecError.empty() ? "" : " (" + ExecError + ")") +
+          (Buf ? ":\n" + (*Buf)->getBuffer().trim().str() : "");
+  return false;
+}
+
+std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
+                                            const std::vector<std::string> &Args,
+                                            std::string &Error, unsigned TimeoutSeconds) {
+  SmallString<128> Out;
+  if (sys::fs::createTemporaryFile("perfmodel-harness", "out", Out)) {
+    Error = "cannot create a temporary file";
+    return std::nullopt;
+  }
+  std::vector<std::string> All = {Exe};
+  All.insert(All.end(), Args.begin(), Args.end());
+  std::vector<StringRef> Argv(All.begin(), All.end());
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), StringRef(Out)};
+  std::string ExecError;
+  int RC = sys::ExecuteAndWait(Exe, Argv, std::nullopt, Redirects, TimeoutSeconds, 0, &ExecError);
+  auto Buf = MemoryBuffer::getFile(Out);
+  sys::fs::remove(Out);
+  std::string Text = Buf ? (*Buf)->getBuffer().trim().str() : "";
+  Timing T;
+  if (RC != 0 || std::sscanf(Text.c_str(), "%lf %lf %lf", &T.Median, &T.Min, &T.Max) != 3) {
+    Error = "the harness failed" +
+            (RC < 0 ? " (" + ExecError + ")" : " with status " + std::to_string(RC)) +
+            (Text.empty() ? "" : ": " + Text);
+    return std::nullopt;
+  }
+  return T;
+}

@@ -1,0 +1,56 @@
+//===- Validate.h - Timing harnesses for analysed loop kernels --*- C++ -*-===//
+//
+// `perfmodel validate`: the function holding a loop is compiled with the
+// flags of the prediction into a harness that allocates and initialises its
+// arguments from the KernelIR sizes, and timed; the measured cycles per
+// iteration sit beside each model's prediction.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_VALIDATE_H
+#define PERFMODEL_VALIDATE_H
+
+#include "perfmodel/KernelIR.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+/// The C (or C++) source of a harness for the function of loop K: it
+/// includes the analysed file and its main() takes, per function parameter,
+/// an integer value or an array length, calls the function once to warm up,
+/// then times calls until each sample lasts MINSECONDS and prints
+/// "median min max" seconds per call over REPS samples.
+struct Harness {
+  bool Ok = false;
+  std::string Why; ///< when the arguments cannot be synthesised
+  std::string Function;
+  std::string Source;
+};
+Harness makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned Reps = 5,
+                    double MinSeconds = 0.02);
+
+/// The command-line arguments of the harness at IR's current sizes: scalar
+/// values and array lengths (elements, with room for every access of the
+/// nest). Empty with WHY set when an extent cannot be bounded.
+std::optional<std::vector<std::string>> harnessArgs(const KernelIR &IR, const LoopKernel &K,
+                                                    std::string &Why);
+
+/// Iterations of the innermost body in one execution of the whole nest.
+std::optional<double> nestIterations(const LoopKernel &K, const KernelIR &IR);
+
+/// Compiles SOURCE with clang-19 -O3 and FLAGS into an executable at EXE.
+bool buildHarness(const std::string &Source, bool Cxx, const std::vector<std::string> &Flags,
+                  const std::string &Exe, std::string &Error);
+
+/// Seconds per call (median, min, max) from running EXE with ARGS.
+struct Timing {
+  double Median = 0, Min = 0, Max = 0;
+};
+std::optional<Timing> runHarness(const std::string &Exe, const std::vector<std::string> &Args,
+                                 std::string &Error, unsigned TimeoutSeconds = 300);
+
+} // namespace perfmodel
+
+#endif
