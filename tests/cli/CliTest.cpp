@@ -575,3 +575,37 @@ TEST(Cli, ProbeWritesAValidModel) {
   EXPECT_NE(Again.Err.find("exists"), std::string::npos) << Again.Err;
   std::system(("rm -rf " + std::string(Dir)).c_str());
 }
+
+// `validate` times the triad on this host and prints measured beside
+// predicted cycles per iteration with the error of each model. Timings are
+// not tests: only the shape of the output and positive figures are checked.
+TEST(Cli, ValidateTriad) {
+  CmdResult R = perfmodel("validate examples/triad.c --levels L1,L2 --reps 3");
+  ASSERT_EQ(R.Code, 0) << R.Err << R.Out;
+  EXPECT_NE(R.Out.find("measured cy/it"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find("Roofline cy/it"), std::string::npos) << R.Out;
+  std::istringstream In(R.Out);
+  unsigned Rows = 0;
+  for (std::string Line; std::getline(In, Line);) {
+    std::istringstream W(Line);
+    long N;
+    std::string Size, Unit, Level, Measured;
+    if (W >> N >> Size >> Unit >> Level >> Measured && (Level == "L1" || Level == "L2")) {
+      EXPECT_GT(std::stod(Measured), 0) << Line;
+      EXPECT_NE(Line.find('%'), std::string::npos) << Line;
+      ++Rows;
+    }
+  }
+  EXPECT_EQ(Rows, 2u) << R.Out;
+}
+
+TEST(Cli, ValidateFailsCleanly) {
+  CmdResult Link = perfmodel("validate tests/validate/unlinkable.c --levels L1");
+  EXPECT_EQ(Link.Code, 1) << Link.Out;
+  EXPECT_NE(Link.Out.find("cannot build the timing harness"), std::string::npos) << Link.Out;
+  EXPECT_NE(Link.Err.find("could be validated"), std::string::npos) << Link.Err;
+  CmdResult Struct = perfmodel("validate tests/validate/struct-arg.c --levels L1");
+  EXPECT_EQ(Struct.Code, 1);
+  EXPECT_NE(Struct.Out.find("cannot be synthesised"), std::string::npos) << Struct.Out;
+  EXPECT_EQ(perfmodel("validate examples/triad.c -m grace").Code, 1);
+}

@@ -1,0 +1,97 @@
+// The timing harness of `perfmodel validate`: arguments synthesised from the
+// KernelIR sizes, checked against hand derivations of the arrays' extents.
+#include "perfmodel/Frontend.h"
+#include "perfmodel/Validate.h"
+
+#include <gtest/gtest.h>
+
+using namespace perfmodel;
+
+namespace {
+
+const std::string Src = PERFMODEL_SOURCE_DIR;
+
+KernelIR parse(const std::string &File, std::map<std::string, int64_t> Defines) {
+  FrontendOptions O;
+  O.File = Src + "/" + File;
+  O.Defines = std::move(Defines);
+  FrontendResult R = runFrontend(O);
+  EXPECT_TRUE(R.Ok) << R.Error << R.Diagnostics;
+  return R.IR;
+}
+
+const LoopKernel *loopIn(const KernelIR &IR, const std::string &Function) {
+  for (const LoopKernel &K : IR.Loops)
+    if (K.Function == Function)
+      return &K;
+  return nullptr;
+}
+
+// triad(n, a, b, c, s), n = 1000: a[i], b[i], c[i] for i < 1000 reach
+// element 999, so each array needs 1000 elements, plus 64 of slack for
+// vector remainders; s is a floating scalar (the harness sets it), n = 1000.
+TEST(Validate, TriadHarness) {
+  KernelIR IR = parse("examples/triad.c", {{"n", 1000}});
+  const LoopKernel *K = loopIn(IR, "triad");
+  ASSERT_TRUE(K);
+  Harness H = makeHarness(IR, *K);
+  ASSERT_TRUE(H.Ok) << H.Why;
+  EXPECT_NE(H.Source.find("#include \"" + Src + "/examples/triad.c\""), std::string::npos);
+  EXPECT_NE(H.Source.find("triad((size_t)a0, (void *)a1, (void *)a2, (void *)a3, (double)a4)"),
+            std::string::npos)
+      << H.Source;
+  std::string Why;
+  auto Args = harnessArgs(IR, *K, Why);
+  ASSERT_TRUE(Args) << Why;
+  EXPECT_EQ(*Args, (std::vector<std::string>{"1000", "1064", "1064", "1064", "0"}));
+  EXPECT_EQ(nestIterations(*K, IR), std::optional<double>(1000));
+}
+
+// stencil(C[N][N], A[N][N], c0, c1) with N = 100: j and i run over [1, 98].
+// C[j][i] reaches 100*98 + 98 = 9898 -> 9899 elements; A[j+1][i] reaches
+// 100*99 + 98 = 9998 -> 9999 elements; A[j-1][i] starts at element 1 >= 0.
+// Plus 64 elements of slack each; 98 x 98 = 9604 iterations.
+TEST(Validate, StencilHarness) {
+  KernelIR IR = parse("examples/williams-fig9.2.c", {{"N", 100}});
+  const LoopKernel *K = loopIn(IR, "stencil");
+  ASSERT_TRUE(K);
+  Harness H = makeHarness(IR, *K);
+  ASSERT_TRUE(H.Ok) << H.Why;
+  // Two-dimensional parameters are allocated as their scalars.
+  EXPECT_NE(H.Source.find("double *a0 = (double *)aligned_alloc"), std::string::npos) << H.Source;
+  std::string Why;
+  auto Args = harnessArgs(IR, *K, Why);
+  ASSERT_TRUE(Args) << Why;
+  EXPECT_EQ(*Args, (std::vector<std::string>{"9963", "10063", "0", "0"}));
+  EXPECT_EQ(nestIterations(*K, IR), std::optional<double>(98 * 98));
+}
+
+// Triangular nests are counted exactly: sum over i < 100 of i = 4950.
+TEST(Validate, TriangularIterations) {
+  KernelIR IR;
+  LoopKernel K;
+  LoopLevel I, J;
+  I.Var = "i";
+  I.Lower = Poly::constant(0);
+  I.Upper = Poly::symbol("n");
+  J.Var = "j";
+  J.Lower = Poly::constant(0);
+  J.Upper = Poly::symbol("i");
+  K.Nest = {I, J};
+  Parameter P;
+  P.Name = "n";
+  P.Value = 100;
+  IR.Parameters["n"] = P;
+  EXPECT_EQ(nestIterations(K, IR), std::optional<double>(4950));
+}
+
+// Kernels whose arguments would have to be guessed are refused with the reason.
+TEST(Validate, RefusesIndexData) {
+  KernelIR IR = parse("examples/spmv-csr.c", {});
+  ASSERT_FALSE(IR.Loops.empty());
+  Harness H = makeHarness(IR, IR.Loops.front());
+  EXPECT_FALSE(H.Ok);
+  EXPECT_NE(H.Why.find("index data"), std::string::npos) << H.Why;
+}
+
+} // namespace
