@@ -505,12 +505,20 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     C.Uops = SC->NumMicroOps;
     C.Latency = std::max(0, MCSchedModel::computeInstrLatency(*TB.STI, *SC));
     C.Demands = demandsOf(*TB.STI, SC, PM);
+    // An override's latency is the operation's (register to register); a
+    // folded load adds its part, which LLVM models as the ReadAdvance of the
+    // register source. DefShift moves every def latency by the difference.
+    double DefShift = 0;
+    double ModelOpLatency =
+        C.Latency - (C.MayLoad ? std::max(0, TB.STI->getReadAdvanceCycles(SC, 0, 0)) : 0);
     // Machine-file overrides: matched on the mnemonic and operand kinds.
     for (const InstructionOverride &Ov : O.Overrides) {
       if (StringRef(C.Text).starts_with(Ov.Form + " ") || C.Text == Ov.Form ||
           StringRef(C.Text).starts_with(Ov.Form)) {
-        if (Ov.LatencyCy)
-          C.Latency = *Ov.LatencyCy;
+        if (Ov.LatencyCy) {
+          DefShift = *Ov.LatencyCy - ModelOpLatency;
+          C.Latency = std::max(0.0, C.Latency + DefShift);
+        }
         if (Ov.Uops)
           C.Uops = unsigned(*Ov.Uops);
         if (!Ov.Ports.empty()) {
@@ -542,7 +550,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       if (D < SC->NumWriteLatencyEntries) {
         const MCWriteLatencyEntry *WL = TB.STI->getWriteLatencyEntry(SC, D);
         if (WL->Cycles >= 0)
-          Lat = WL->Cycles;
+          Lat = std::max(0.0, WL->Cycles + DefShift);
         WID = WL->WriteResourceID;
       }
       Defs[I].push_back({Op.getReg(), Lat, WID});
@@ -565,7 +573,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       if (DefIdx < SC->NumWriteLatencyEntries) {
         const MCWriteLatencyEntry *WL = TB.STI->getWriteLatencyEntry(SC, DefIdx);
         if (WL->Cycles >= 0)
-          Lat = WL->Cycles;
+          Lat = std::max(0.0, WL->Cycles + DefShift);
         WID = WL->WriteResourceID;
       }
       Defs[I].push_back({Reg, Lat, WID});

@@ -236,14 +236,19 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
   }
   // C converts void * to any object pointer, whatever its qualifiers or
   // array shape; C++ needs the parameter's own type.
-  std::string Call = F.Name + "(";
+  // Calls go through a volatile function pointer: the compiler can neither
+  // inline the kernel into the timing loop nor drop repeated identical
+  // calls (a copy into the same buffer is idempotent).
+  std::string Call = "perfmodel_kernel(";
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const FunctionParam &P = F.Params[I];
     std::string Cast = P.What == FunctionParam::Kind::Pointer && !IR.Cxx ? "void *" : P.Type;
     Call += (I ? ", " : "") + std::string("(") + Cast + ")a" + std::to_string(I);
   }
   Call += ")";
-  S << "  " << Call << "; /* warm-up */\n"
+  S << "  " << (IR.Cxx ? "decltype(&" : "__typeof__(&") << F.Name
+    << ") volatile perfmodel_kernel = &" << F.Name << ";\n"
+    << "  " << Call << "; /* warm-up */\n"
     << "  long long calls = 1;\n"
     << "  for (;;) {\n"
     << "    double t0 = perfmodel_now();\n"
