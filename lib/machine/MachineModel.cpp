@@ -728,10 +728,14 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
       readCaches(R, C, M.Caches);
     YAML::Node Mem = R.child(Root, "memory", "", true);
     if (Mem.IsDefined() && !Mem.IsNull() &&
-        R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs", "latency_ns",
-                                   "channels"})) {
+        R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs",
+                                   "sustained_one_core_gbs", "latency_ns", "channels"})) {
       M.Memory.BandwidthGBs = R.num(Mem, "bandwidth_gbs", "memory", true).value_or(0);
       M.Memory.SustainedGBs = R.num(Mem, "sustained_gbs", "memory", false);
+      M.Memory.OneCoreGBs = R.num(Mem, "sustained_one_core_gbs", "memory", false);
+      if (M.Memory.OneCoreGBs && *M.Memory.OneCoreGBs > M.Memory.effectiveGBs())
+        R.error(Mem["sustained_one_core_gbs"], "memory.sustained_one_core_gbs",
+                "one core's bandwidth exceeds the socket's (sustained_gbs, else bandwidth_gbs)");
       M.Memory.LatencyNs = R.num(Mem, "latency_ns", "memory", false);
       M.Memory.Channels = R.count(Mem, "channels", "memory", false);
       if (M.Memory.SustainedGBs && *M.Memory.SustainedGBs > M.Memory.BandwidthGBs)

@@ -67,10 +67,11 @@ double perfmodel::linkBytesPerIt(const ModelInput &In, size_t I) {
   return naiveTraffic(*In.Loop, M).beyondL1Bytes();
 }
 
-double perfmodel::linkBytesPerCycle(const MachineModel &M, size_t I) {
+double perfmodel::linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore) {
   if (I + 1 < M.Caches.size())
     return M.Caches[I].BytesPerCycleFromNext.value_or(0);
-  return M.ClockGHz > 0 ? M.Memory.effectiveGBs() / M.ClockGHz : 0;
+  double GBs = OneCore ? M.Memory.gbsFor(1, 1) : M.Memory.effectiveGBs();
+  return M.ClockGHz > 0 ? GBs / M.ClockGHz : 0;
 }
 
 std::string perfmodel::ecmLinkName(const MachineModel &M, size_t I) {

@@ -135,7 +135,7 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   R.PeakCyclesPerIt = PeakPerCy > 0 ? R.FlopsPerIt / (PeakPerCy * Cores) : 0;
   R.InCoreCyclesPerIt = InCore / Cores;
   R.InCoreGFlops = InCore > 0 ? R.FlopsPerIt / R.InCoreCyclesPerIt * M.ClockGHz : 0;
-  double MemGBs = M.Memory.effectiveGBs() * Sockets;
+  double MemGBs = M.Memory.gbsFor(Cores, Sockets);
   R.RidgeIntensity = MemGBs > 0 ? R.PeakGFlops / MemGBs : 0;
   if (R.FlopsPerIt == 0)
     R.Notes.push_back("no floating-point work: bounds are given as cycles per iteration");

@@ -151,8 +151,14 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << " core(s), " << (Mem ? spread(Mem->TriadGBs) : std::string("not measured"))
      << ".\n# The theoretical bandwidth is unknown to the probe: replace bandwidth_gbs\n"
      << "# with channels x MT/s x 8 B from the platform's documentation.\n";
-  OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs)
-     << "}\n\n";
+  const BandwidthPoint *Mem1 = point(R, "MEM", false);
+  OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs);
+  if (Mem1 && Mem != Mem1)
+    OS << ",\n         sustained_one_core_gbs: "
+       << num(std::min(MemGBs, Mem1->TriadGBs.Median)) << "}  # one core, "
+       << spread(Mem1->TriadGBs) << "\n\n";
+  else
+    OS << "}\n\n";
   OS << "cpuid: {vendor: " << C.Vendor << ", family: " << C.Family << ", models: [0x"
      << llvm::format_hex_no_prefix(C.Model, 2) << "]}\n\n";
 
@@ -164,7 +170,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << "    covers: [clock_ghz, core.fma_units, core.peak_flops_per_cycle, "
         "core.loads_per_cycle, core.load_bytes_per_cycle, core.stores_per_cycle, "
         "core.store_bytes_per_cycle, caches.*.bytes_per_cycle_from_next, "
-        "memory.bandwidth_gbs, memory.sustained_gbs]\n";
+        "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs]\n";
   OS << "  - id: cpuid\n    cite: >-\n      CPUID of this host: vendor, family and model, "
         "SIMD width from the feature flags, cache geometry from "
      << (C.Caches.empty() ? std::string("(none given)") : C.Caches.front().From) << ".\n"

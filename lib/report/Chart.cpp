@@ -69,7 +69,7 @@ std::vector<Roof> machineRoofs(const MachineModel &M, unsigned Cores) {
                    *M.Caches[I - 1].BytesPerCycleFromNext * M.ClockGHz * Cores});
   unsigned Sockets = std::max(1u, std::min(M.Sockets, (Cores + M.CoresPerSocket - 1) /
                                                          std::max(1u, M.CoresPerSocket)));
-  R.push_back({"MEM-" + M.Caches.back().Name, M.Memory.effectiveGBs() * Sockets});
+  R.push_back({"MEM-" + M.Caches.back().Name, M.Memory.gbsFor(Cores, Sockets)});
   // Links of equal bandwidth are one line on the chart.
   std::vector<Roof> Merged;
   for (const Roof &X : R) {

@@ -763,6 +763,8 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
   OS << "  memory:      " << formatNumber(M.Memory.BandwidthGBs) << " GB/s theoretical";
   if (M.Memory.SustainedGBs)
     OS << ", " << formatNumber(*M.Memory.SustainedGBs) << " GB/s sustained";
+  if (M.Memory.OneCoreGBs)
+    OS << " (" << formatNumber(*M.Memory.OneCoreGBs) << " GB/s by one core)";
   if (M.Memory.Channels)
     OS << ", " << *M.Memory.Channels << " channels";
   if (M.Memory.LatencyNs)

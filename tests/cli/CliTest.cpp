@@ -609,3 +609,22 @@ TEST(Cli, ValidateFailsCleanly) {
   EXPECT_NE(Struct.Out.find("cannot be synthesised"), std::string::npos) << Struct.Out;
   EXPECT_EQ(perfmodel("validate examples/triad.c -m grace").Code, 1);
 }
+
+// One core cannot draw the socket's bandwidth: with one core's sustained
+// memory bandwidth at a quarter of the socket's (10.65 of 42.6 GB/s), the
+// triad in memory is 4 times slower in the Roofline on one core, and on 4
+// cores min(4 x 10.65, 42.6) = 42.6 GB/s gives the socket's bound again.
+TEST(Cli, OneCoreMemoryBandwidthBoundsOneCore) {
+  std::string Machines = " -m hsw -m hsw --set memory.sustained_one_core_gbs=10.65";
+  CmdResult One = perfmodel("compare examples/triad.c -D n=10000000 --no-incore" + Machines);
+  ASSERT_EQ(One.Code, 0) << One.Err;
+  EXPECT_NEAR(compareRatios(One.Out)["Roofline"], 0.25, 1e-9) << One.Out;
+  CmdResult Four =
+      perfmodel("compare examples/triad.c -D n=10000000 --no-incore --cores 4" + Machines);
+  ASSERT_EQ(Four.Code, 0) << Four.Err;
+  EXPECT_NEAR(compareRatios(Four.Out)["Roofline"], 1, 1e-9) << Four.Out;
+  // Above the socket's figure it is an error naming the key.
+  CmdResult Bad = perfmodel("machine show hsw --set memory.sustained_one_core_gbs=50");
+  EXPECT_EQ(Bad.Code, 1);
+  EXPECT_NE(Bad.Err.find("memory.sustained_one_core_gbs"), std::string::npos) << Bad.Err;
+}

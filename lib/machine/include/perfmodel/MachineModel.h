@@ -89,11 +89,20 @@ struct CacheLevel {
 struct MemoryModel {
   double BandwidthGBs = 0;              ///< theoretical peak, 1e9 B/s
   std::optional<double> SustainedGBs;   ///< measured (STREAM-like), if known
+  /// What one core alone sustains (measured), if known: a core cannot pull
+  /// the whole socket's bandwidth.
+  std::optional<double> OneCoreGBs;
   std::optional<double> LatencyNs;
   std::optional<unsigned> Channels;
 
   /// The bandwidth models should use: sustained when known.
   double effectiveGBs() const { return SustainedGBs ? *SustainedGBs : BandwidthGBs; }
+  /// Bandwidth for CORES cores over SOCKETS sockets: the sockets' figure,
+  /// or less when the cores cannot draw it (CORES x one core's).
+  double gbsFor(unsigned Cores, unsigned Sockets) const {
+    double All = effectiveGBs() * std::max(1u, Sockets);
+    return OneCoreGBs ? std::min(All, *OneCoreGBs * std::max(1u, Cores)) : All;
+  }
 };
 
 struct CpuidMatch {

@@ -60,8 +60,9 @@ double iterationsPerLine(const ModelInput &In);
 /// Bytes per iteration on link I beyond L1 (0: L1-L2, last: LLC-MEM), loads
 /// plus evictions, from the traffic model or else the naive count.
 double linkBytesPerIt(const ModelInput &In, size_t I);
-/// Sustained bytes per cycle of link I (one core; memory: the socket's).
-double linkBytesPerCycle(const MachineModel &M, size_t I);
+/// Sustained bytes per cycle of link I (one core; memory: the socket's, or
+/// with ONECORE what one core alone draws when the machine says).
+double linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore = false);
 /// "L1L2", "L2L3", "L3Mem": ECM's names of the links.
 std::string ecmLinkName(const MachineModel &M, size_t I);
 
