@@ -289,6 +289,46 @@ FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
   }
   if (!DBNote.empty())
     Result.IR.Notes.push_back(DBNote);
+  {
+    llvm::SmallString<256> Abs(Opts.File);
+    llvm::sys::fs::make_absolute(Abs);
+    std::vector<tooling::CompileCommand> Cmds = DB->getCompileCommands(Abs);
+    if (Cmds.empty())
+      Cmds = DB->getCompileCommands(Opts.File);
+    if (!Cmds.empty() && Cmds.front().CommandLine.size() > 1) {
+      // Without the compiler, the input and the output; relative include
+      // paths made absolute, as later compiles run elsewhere.
+      const tooling::CompileCommand &C = Cmds.front();
+      auto AbsPath = [&](llvm::StringRef P) {
+        llvm::SmallString<256> X(P);
+        if (!llvm::sys::path::is_absolute(X))
+          llvm::sys::fs::make_absolute(C.Directory, X);
+        return std::string(X);
+      };
+      std::string Input = AbsPath(C.Filename);
+      for (size_t I = 1; I < C.CommandLine.size(); ++I) {
+        llvm::StringRef A = C.CommandLine[I];
+        if (A == "-o" || A == "-MF" || A == "-MT" || A == "-MQ") {
+          ++I;
+          continue;
+        }
+        if (A == "-c" || AbsPath(A) == Input)
+          continue;
+        if ((A == "-I" || A == "-isystem" || A == "-include") && I + 1 < C.CommandLine.size()) {
+          Result.CompileArgs.push_back(A.str());
+          Result.CompileArgs.push_back(AbsPath(C.CommandLine[++I]));
+          continue;
+        }
+        if (A.starts_with("-I") && A.size() > 2) {
+          Result.CompileArgs.push_back("-I" + AbsPath(A.drop_front(2)));
+          continue;
+        }
+        Result.CompileArgs.push_back(A.str());
+      }
+    }
+    if (Opts.HasCompileArgs)
+      Result.CompileArgs = Opts.CompileArgs;
+  }
 
   tooling::ClangTool Tool(*DB, {Opts.File});
   // The builtin headers of Clang 19 (stddef.h, immintrin.h, omp.h), whatever

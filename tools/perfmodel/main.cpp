@@ -377,7 +377,7 @@ int runAnalyze(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs
   std::optional<FrontendResult> &FR = In.FR;
   AnalysisReport R;
   R.Notes = Notes;
-  modelLoops(R, FR->IR, *M, A, CompileArgs, Index);
+  modelLoops(R, FR->IR, *M, A, FR->CompileArgs, Index);
 
   std::string Text;
   llvm::raw_string_ostream OS(Text);
@@ -506,7 +506,7 @@ int runSweep(AnalyzeArgs A, const std::vector<std::string> &CompileArgs, bool Ha
   Bar.update(0, "compiling the kernel");
   std::vector<InCoreResult> InCore;
   if (!A.NoInCore)
-    InCore = analyzeKernelLoops(IR, CompileArgs, inCoreOptionsFor(*M));
+    InCore = analyzeKernelLoops(IR, In.FR->CompileArgs, inCoreOptionsFor(*M));
 
   SweepReport SR;
   SR.File = A.File;
@@ -528,7 +528,7 @@ int runSweep(AnalyzeArgs A, const std::vector<std::string> &CompileArgs, bool Ha
     P.Value = V;
     P.From = Parameter::Origin::CommandLine;
     AnalysisReport R;
-    modelLoops(R, IR, *M, A, CompileArgs, Index, A.NoInCore ? nullptr : &InCore);
+    modelLoops(R, IR, *M, A, In.FR->CompileArgs, Index, A.NoInCore ? nullptr : &InCore);
     for (size_t LI = 0; LI < R.Loops.size() && LI < SR.Loops.size(); ++LI) {
       SweepLoop &L = SR.Loops[LI];
       if (!L.Reason.empty())
@@ -613,6 +613,8 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const std::vector<std::str
   Inputs In;
   if (int RC = loadInputs(A, CompileArgs, HasCompileArgs, In))
     return RC;
+  // The file's own compile command (compile_commands.json or `--`).
+  const std::vector<std::string> &Cmd = In.FR->CompileArgs;
   MachineModel &M = *In.Machine;
   KernelIR &IR = In.FR->IR;
   if (llvm::Triple(M.Triple).getArch() != llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
@@ -625,11 +627,11 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const std::vector<std::str
   InCoreOptions IO = inCoreOptionsFor(M);
   std::vector<InCoreResult> InCore;
   if (!A.NoInCore)
-    InCore = analyzeKernelLoops(IR, CompileArgs, IO);
+    InCore = analyzeKernelLoops(IR, Cmd, IO);
   std::vector<std::string> Flags = {llvm::Triple(M.Triple).isX86() ? "-march=" + M.Cpu
                                                                    : "-mcpu=" + M.Cpu};
   Flags.insert(Flags.end(), IO.CompileFlags.begin(), IO.CompileFlags.end());
-  std::vector<std::string> User = harnessFlags(CompileArgs, A.File);
+  std::vector<std::string> User = harnessFlags(Cmd, A.File);
   Flags.insert(Flags.end(), User.begin(), User.end());
 
   llvm::raw_ostream &OS = llvm::outs();
@@ -752,12 +754,12 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const std::vector<std::str
       // The prediction costs the machine code of the same size.
       std::vector<InCoreResult> SizedInCore;
       if (CompiledIn && !A.NoInCore) {
-        std::vector<std::string> Sized = CompileArgs;
+        std::vector<std::string> Sized = Cmd;
         Sized.push_back("-D" + Size + "=" + std::to_string(*IR.Parameters[Size].Value));
         SizedInCore = analyzeKernelLoops(IR, Sized, IO);
       }
       AnalysisReport R;
-      modelLoops(R, IR, M, A, CompileArgs, In.Index,
+      modelLoops(R, IR, M, A, Cmd, In.Index,
                  A.NoInCore ? nullptr : CompiledIn ? &SizedInCore : &InCore);
       const LoopReport &LR = R.Loops[LI];
       // Skip sizes whose calls would take too long (dgemm in memory): the
@@ -859,7 +861,7 @@ int runCompare(const AnalyzeArgs &A, const std::vector<ComparedMachine> &Machine
     return RC;
   std::vector<AnalysisReport> Rs(Ms.size());
   for (size_t I = 0; I < Ms.size(); ++I)
-    modelLoops(Rs[I], FR->IR, Ms[I], A, CompileArgs, Index);
+    modelLoops(Rs[I], FR->IR, Ms[I], A, FR->CompileArgs, Index);
 
   llvm::raw_ostream &OS = llvm::outs();
   OS << "perfmodel compare " << A.File << "\n";

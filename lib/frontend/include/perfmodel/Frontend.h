@@ -29,6 +29,10 @@ struct FrontendResult {
   std::string Error;       ///< perfmodel's own message when !Ok
   std::string Diagnostics; ///< Clang's diagnostics, as Clang prints them
   KernelIR IR;
+  /// The file's compile command as found (compile_commands.json or the
+  /// flags after `--`), without the compiler: what later compiles of the
+  /// kernel (in-core, timing harness) must use too.
+  std::vector<std::string> CompileArgs;
 };
 
 /// Parses FILE with Clang 19 and extracts every loop nest.
