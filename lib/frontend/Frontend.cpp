@@ -190,6 +190,8 @@ void finalizeIR(KernelIR &IR,
     for (const Access &A : K.Accesses) {
       for (const Poly &P : A.Subscripts)
         Collect(P, Counters);
+      if (A.Linear) // pointer arithmetic: *(p + s*stride + i)
+        Collect(*A.Linear, Counters);
       for (const auto &D : A.Dims)
         if (D)
           Collect(*D, Counters);
