@@ -1127,6 +1127,18 @@ int runMachineCheck(const std::vector<std::string> &Files,
   return RC;
 }
 
+/// Options every command that runs the models shares with analyze.
+void addModelOptions(CLI::App *C, AnalyzeArgs &A, std::vector<std::string> &Models) {
+  C->add_option("--model", Models, "models: roofline, ecm, ppr or all")
+      ->allow_extra_args(false);
+  C->add_option("--cache", A.Cache, "traffic beyond L1 (as for analyze)")
+      ->check(CLI::IsMember({"auto", "lc", "sim", "both", "none"}));
+  C->add_option("--index", A.Index, "index data (as for analyze)")->allow_extra_args(false);
+  C->add_flag("--no-incore", A.NoInCore, "skip the in-core model");
+  C->add_option("-p,--compile-commands", A.CompileCommandsDir,
+                "directory with compile_commands.json");
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -1214,17 +1226,9 @@ int main(int argc, char **argv) {
           ->allow_extra_args(false);
   Compare->add_option("-D,--define", CA.Defines, "bind a size parameter")
       ->allow_extra_args(false);
-  Compare->add_option("--model", CompareModels, "models: roofline, ecm, ppr or all")
-      ->allow_extra_args(false);
+  addModelOptions(Compare, CA, CompareModels);
   Compare->add_option("--cores", CA.Models.Cores, "cores running the loop")
       ->check(CLI::Range(1u, 4096u));
-  Compare->add_option("--cache", CA.Cache, "traffic beyond L1 (as for analyze)")
-      ->check(CLI::IsMember({"auto", "lc", "sim", "both", "none"}));
-  Compare->add_option("--index", CA.Index, "index data (as for analyze)")
-      ->allow_extra_args(false);
-  Compare->add_flag("--no-incore", CA.NoInCore, "skip the in-core model");
-  Compare->add_option("-p,--compile-commands", CA.CompileCommandsDir,
-                      "directory with compile_commands.json");
 
   // sweep: the analyze options, one -D a range.
   AnalyzeArgs SA;
@@ -1241,18 +1245,11 @@ int main(int argc, char **argv) {
   Sweep->add_option("--format", SA.Format, "text or svg")
       ->check(CLI::IsMember({"text", "svg"}));
   Sweep->add_option("-o,--output", SA.Output, "write the result to this file");
-  Sweep->add_option("--model", SweepModels, "models: roofline, ecm, ppr or all")
-      ->allow_extra_args(false);
+  addModelOptions(Sweep, SA, SweepModels);
   Sweep->add_option("--cores", SA.Models.Cores, "cores running the loop")
       ->check(CLI::Range(1u, 4096u));
-  Sweep->add_option("--cache", SA.Cache, "traffic beyond L1 (as for analyze)")
-      ->check(CLI::IsMember({"auto", "lc", "sim", "both", "none"}));
-  Sweep->add_option("--index", SA.Index, "index data (as for analyze)")->allow_extra_args(false);
   Sweep->add_option("--sim-accesses", SA.SimAccesses, "replay budget of the simulator")
       ->check(CLI::Range(uint64_t(1000), uint64_t(1) << 40));
-  Sweep->add_flag("--no-incore", SA.NoInCore, "skip the in-core model");
-  Sweep->add_option("-p,--compile-commands", SA.CompileCommandsDir,
-                    "directory with compile_commands.json");
 
   // validate: the analyze options plus the size to vary and the levels.
   AnalyzeArgs VA;
@@ -1274,13 +1271,7 @@ int main(int argc, char **argv) {
       ->check(CLI::PositiveNumber);
   Validate->add_option("--reps", VV.Reps, "timed repetitions per size (median)")
       ->check(CLI::Range(1u, 101u));
-  Validate->add_option("--model", ValidateModels, "models: roofline, ecm, ppr or all")
-      ->allow_extra_args(false);
-  Validate->add_option("--cache", VA.Cache, "traffic beyond L1 (as for analyze)")
-      ->check(CLI::IsMember({"auto", "lc", "sim", "both", "none"}));
-  Validate->add_flag("--no-incore", VA.NoInCore, "skip the in-core model");
-  Validate->add_option("-p,--compile-commands", VA.CompileCommandsDir,
-                       "directory with compile_commands.json");
+  addModelOptions(Validate, VA, ValidateModels);
 
   std::string ProbeOut;
   bool ProbeQuick = false;
