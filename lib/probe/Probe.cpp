@@ -212,7 +212,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                       "and a 256 KiB L2");
 
-  unsigned Total = 1 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) + 2;
+  unsigned Total = 1 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
   auto Step = [&](const std::string &What) {
     if (O.Progress)
@@ -252,11 +252,12 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   }
   if (Threads > 1)
     for (const auto &[Level, WS] : Sets) {
-      if (Level != "L3" && Level != "MEM")
-        continue;
       Step("bandwidth, " + Level + ", " + std::to_string(Threads) + " cores");
-      uint64_t PerThread = Level == "MEM" ? std::max<uint64_t>(32 << 20, WS / Threads)
-                                          : std::max<uint64_t>(L2, WS / Threads);
+      // Private levels: each core its own set of the same size; shared ones
+      // (L3, memory): the set split between the cores.
+      uint64_t PerThread = Level == "MEM"  ? std::max<uint64_t>(32 << 20, WS / Threads)
+                           : Level == "L3" ? std::max<uint64_t>(L2, WS / Threads)
+                                           : WS;
       R.Bandwidth.push_back(bandwidth(Level, PerThread, Threads, Avx, MinSeconds, Reps));
     }
   Step("done");

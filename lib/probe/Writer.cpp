@@ -60,6 +60,12 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << "# Review before use: a virtual machine may hide caches or share cores.\n";
   for (const std::string &N : R.Notes)
     OS << "# note: " << N << "\n";
+  // Every bandwidth measured, for the record (the model uses some of them).
+  OS << "# bandwidth (GB/s, median of repetitions; triad counts 4 streams):\n";
+  for (const BandwidthPoint &P : R.Bandwidth)
+    OS << "#   " << P.Level << " " << bytes(P.WorkingSet) << " per core x " << P.Threads
+       << ": load " << num(P.LoadGBs.Median) << ", copy " << num(P.CopyGBs.Median)
+       << ", triad " << num(P.TriadGBs.Median) << "\n";
   OS << "name: \"" << (C.Brand.empty() ? std::string("Probed host") : C.Brand)
      << " (probed " << R.Date << ")\"\n";
   OS << "aliases: [probed-" << Cpu << "]\n";
