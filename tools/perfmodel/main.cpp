@@ -620,6 +620,16 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const std::vector<std::str
   if (llvm::Triple(M.Triple).getArch() != llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
     return error("validate runs the kernel on this host; the machine model " + M.Name +
                  " is for " + M.Triple);
+  for (const std::string &Lv : V.Levels)
+    if (Lv != "MEM" && !M.cache(Lv)) {
+      std::string Known;
+      for (const CacheLevel &C : M.Caches)
+        Known += C.Name + ", ";
+      return error("--levels " + Lv + ": " + M.Name + " has no such level (" + Known + "MEM)",
+                   ExitUsage);
+    }
+  if (IR.Loops.empty())
+    return error(A.File + " has no loops to validate");
   std::vector<std::string> Notes = In.Notes;
   if (auto Host = detectHostCpu(); Host && machineForHost(*Host) != M.File)
     Notes.push_back("the machine model is not this host's (CPUID " + Host->Brand +
@@ -1060,6 +1070,9 @@ int runMachineDiff(const std::vector<std::string> &Names,
 
 /// `perfmodel probe`: measures this host and writes a machine model.
 int runProbe(const std::string &Output, bool Quick, unsigned Threads) {
+  // Refuse before measuring, not after.
+  if (!Output.empty() && Output != "-" && llvm::sys::fs::exists(Output))
+    return error("-o " + Output + ": exists; the probe does not overwrite files");
   ProbeOptions O;
   O.Quick = Quick;
   O.Threads = Threads;
