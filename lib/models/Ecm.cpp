@@ -114,9 +114,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     double CyPerIt = T / R.ItersPerCL / Cores;
     // Only the memory link is shared, by the cores of a socket.
     if (Mem && Cores > 1) {
-      unsigned PerSocket = std::max(M.CoresPerSocket, 1u);
-      unsigned Sockets = std::min(M.Sockets, (Cores + PerSocket - 1) / PerSocket);
-      CyPerIt = std::max(CyPerIt, TMem / R.ItersPerCL / std::max(Sockets, 1u));
+      CyPerIt = std::max(CyPerIt, TMem / R.ItersPerCL / M.socketsFor(Cores));
     }
     std::string B;
     double Data = L == 0 ? R.TnOL : M.EcmOverlap == "full" ? 0 : R.TnOL;

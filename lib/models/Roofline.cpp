@@ -123,10 +123,7 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   // Cores run disjoint iterations: per-iteration cycles of the machine are a
   // core's cycles divided by the cores; every cache link is per core, memory
   // bandwidth per socket.
-  unsigned Sockets =
-      std::min(M.Sockets, (Cores + std::max(M.CoresPerSocket, 1u) - 1) /
-                              std::max(M.CoresPerSocket, 1u));
-  Sockets = std::max(Sockets, 1u);
+  unsigned Sockets = M.socketsFor(Cores);
   if (M.CoresPerSocket && Cores > M.CoresPerSocket * M.Sockets)
     R.Notes.push_back("more cores (" + std::to_string(Cores) + ") than the machine has (" +
                       std::to_string(M.CoresPerSocket * M.Sockets) + ")");

@@ -67,9 +67,7 @@ std::vector<Roof> machineRoofs(const MachineModel &M, unsigned Cores) {
     if (M.Caches[I - 1].BytesPerCycleFromNext)
       R.push_back({M.Caches[I].Name + "-" + M.Caches[I - 1].Name,
                    *M.Caches[I - 1].BytesPerCycleFromNext * M.ClockGHz * Cores});
-  unsigned Sockets = std::max(1u, std::min(M.Sockets, (Cores + M.CoresPerSocket - 1) /
-                                                         std::max(1u, M.CoresPerSocket)));
-  R.push_back({"MEM-" + M.Caches.back().Name, M.Memory.gbsFor(Cores, Sockets)});
+  R.push_back({"MEM-" + M.Caches.back().Name, M.Memory.gbsFor(Cores, M.socketsFor(Cores))});
   // Links of equal bandwidth are one line on the chart.
   std::vector<Roof> Merged;
   for (const Roof &X : R) {

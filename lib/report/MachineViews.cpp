@@ -23,16 +23,6 @@ std::string cacheSummary(const CacheLevel &L) {
   return S;
 }
 
-const char *policyName(CachePolicy P) {
-  return P == CachePolicy::Inclusive      ? "inclusive"
-         : P == CachePolicy::NonInclusive ? "non-inclusive"
-                                          : "victim";
-}
-
-const char *prefetchName(PrefetchKind P) {
-  return P == PrefetchKind::None ? "none" : P == PrefetchKind::NextLine ? "next-line" : "stream";
-}
-
 std::string opt(const std::optional<double> &V, const char *Unit) {
   return V ? formatNumber(*V, 4) + Unit : "unknown";
 }
@@ -132,7 +122,7 @@ perfmodel::machineFields(const MachineModel &M) {
     F.push_back({P + "latency_cy", L.LatencyCy > 0 ? N(L.LatencyCy) : "unknown"});
     F.push_back({P + "bytes_per_cycle_from_next", opt(L.BytesPerCycleFromNext, "")});
     F.push_back({P + "shared_by", std::to_string(L.SharedBy)});
-    F.push_back({P + "policy", policyName(L.Policy)});
+    F.push_back({P + "policy", cachePolicyName(L.Policy)});
     F.push_back({P + "prefetch", prefetchName(L.Prefetch)});
     F.push_back({P + "write_allocate", L.WriteAllocate ? "true" : "false"});
   }

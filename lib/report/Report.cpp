@@ -746,18 +746,13 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
       {"cache", "size", "ways", "sets", "line", "latency", "from next", "shared", "policy",
        "prefetch"}};
   for (const CacheLevel &L : M.Caches) {
-    const char *Pol = L.Policy == CachePolicy::Inclusive      ? "inclusive"
-                      : L.Policy == CachePolicy::NonInclusive ? "non-inclusive"
-                                                              : "victim";
-    const char *Pf = L.Prefetch == PrefetchKind::None       ? "none"
-                     : L.Prefetch == PrefetchKind::NextLine ? "next-line"
-                                                            : "stream";
     Rows.push_back({L.Name, formatByteSize(L.SizeBytes), std::to_string(L.Ways),
                     std::to_string(L.sets()), std::to_string(L.LineBytes) + " B",
                     L.LatencyCy > 0 ? formatNumber(L.LatencyCy) + " cy" : "?",
                     L.BytesPerCycleFromNext ? formatNumber(*L.BytesPerCycleFromNext) + " B/cy"
                                             : "-",
-                    std::to_string(L.SharedBy), Pol, Pf});
+                    std::to_string(L.SharedBy), cachePolicyName(L.Policy),
+                    prefetchName(L.Prefetch)});
   }
   printTable(OS, Rows, 2);
   OS << "  memory:      " << formatNumber(M.Memory.BandwidthGBs) << " GB/s theoretical";

@@ -69,6 +69,16 @@ struct CoreModel {
 enum class CachePolicy { Inclusive, NonInclusive, Victim };
 enum class PrefetchKind { None, NextLine, Stream };
 
+/// The spelling of the machine-file values (policy: inclusive, ...).
+inline const char *cachePolicyName(CachePolicy P) {
+  return P == CachePolicy::Inclusive      ? "inclusive"
+         : P == CachePolicy::NonInclusive ? "non-inclusive"
+                                          : "victim";
+}
+inline const char *prefetchName(PrefetchKind P) {
+  return P == PrefetchKind::None ? "none" : P == PrefetchKind::NextLine ? "next-line" : "stream";
+}
+
 struct CacheLevel {
   std::string Name;       ///< "L1", "L2", ...
   uint64_t SizeBytes = 0; ///< per instance (per core unless SharedBy > 1)
@@ -135,6 +145,12 @@ struct MachineModel {
   std::vector<SourceRef> Sources;
   std::vector<std::string> Overrides; ///< the --set strings applied, in order
 
+  /// Sockets that CORES cores occupy, filling one socket before the next
+  /// (at least one): the memory bandwidth they share.
+  unsigned socketsFor(unsigned Cores) const {
+    unsigned PerSocket = std::max(CoresPerSocket, 1u);
+    return std::max(1u, std::min(Sockets, (Cores + PerSocket - 1) / PerSocket));
+  }
   /// Peak flop/s per cycle for the given element size (4 = single, else double).
   double peakFlopsPerCycle(unsigned ElementBytes) const {
     return ElementBytes == 4 ? Core.PeakFlopsPerCycleSingle
