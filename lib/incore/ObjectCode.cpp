@@ -1,5 +1,6 @@
 //===- ObjectCode.cpp - Compile with clang-19, read objects ---------------===//
 #include "ObjectCode.h"
+#include "perfmodel/InCore.h"
 
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -123,6 +124,24 @@ bool perfmodel::assembleToText(const std::string &File, const std::string &Tripl
   return readObject(std::string(Obj.Path), Out, Error);
 }
 
+std::vector<std::string> perfmodel::codeFlags(const std::vector<std::string> &Args,
+                                              const std::string &Source) {
+  std::vector<std::string> Out;
+  for (size_t I = 0; I < Args.size(); ++I) {
+    StringRef X(Args[I]);
+    if (X == "-o" || X == "-MF" || X == "-MT" || X == "-MQ") {
+      ++I;
+      continue;
+    }
+    if (X == "-c" || X == "-S" || X == "-E" || X.starts_with("-M") || X == Source ||
+        (!X.starts_with("-") && (X.ends_with(".c") || X.ends_with(".cc") ||
+                                 X.ends_with(".cpp") || X.ends_with(".cxx"))))
+      continue;
+    Out.push_back(Args[I]);
+  }
+  return Out;
+}
+
 bool perfmodel::compileKernel(const std::string &Source,
                               const std::vector<std::string> &Args,
                               const std::string &Triple, const std::string &Cpu,
@@ -130,18 +149,9 @@ bool perfmodel::compileKernel(const std::string &Source,
   TempFile Obj("perfmodel-kernel", "o");
   std::vector<std::string> A = {"-c", "-O3", "-g", "--target=" + Triple};
   A.push_back(llvm::Triple(Triple).isX86() ? "-march=" + Cpu : "-mcpu=" + Cpu);
-  // The user's flags come after ours, so an explicit -O2 or -march wins;
-  // output and dependency flags of a build command are dropped.
-  for (size_t I = 0; I < Args.size(); ++I) {
-    StringRef X(Args[I]);
-    if (X == "-o" || X == "-MF" || X == "-MT" || X == "-MQ") {
-      ++I;
-      continue;
-    }
-    if (X == "-c" || X == "-S" || X == "-E" || X.starts_with("-M") || X == Source)
-      continue;
-    A.push_back(Args[I]);
-  }
+  // The user's flags come after ours, so an explicit -O2 or -march wins.
+  for (const std::string &F : codeFlags(Args, Source))
+    A.push_back(F);
   A.push_back(Source);
   A.push_back("-o");
   A.push_back(std::string(Obj.Path));

@@ -563,26 +563,6 @@ int runSweep(AnalyzeArgs A, const std::vector<std::string> &CompileArgs, bool Ha
   return emitReport(A.Output, Text);
 }
 
-/// Flags of a build command that make sense for linking a harness: the
-/// user's -D, -I, -O, -f, -m ... without inputs, outputs and dependency flags.
-std::vector<std::string> harnessFlags(const std::vector<std::string> &Args,
-                                      const std::string &File) {
-  std::vector<std::string> Out;
-  for (size_t I = 0; I < Args.size(); ++I) {
-    llvm::StringRef X(Args[I]);
-    if (X == "-o" || X == "-MF" || X == "-MT" || X == "-MQ") {
-      ++I;
-      continue;
-    }
-    if (X == "-c" || X == "-S" || X == "-E" || X.starts_with("-M") || X == File ||
-        (!X.starts_with("-") && (X.ends_with(".c") || X.ends_with(".cc") ||
-                                 X.ends_with(".cpp") || X.ends_with(".cxx"))))
-      continue;
-    Out.push_back(Args[I]);
-  }
-  return Out;
-}
-
 /// The size parameters loop K depends on (bounds and subscripts).
 std::set<std::string> sizeParams(const LoopKernel &K, const KernelIR &IR) {
   std::set<std::string> S;
@@ -641,7 +621,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const std::vector<std::str
   std::vector<std::string> Flags = {llvm::Triple(M.Triple).isX86() ? "-march=" + M.Cpu
                                                                    : "-mcpu=" + M.Cpu};
   Flags.insert(Flags.end(), IO.CompileFlags.begin(), IO.CompileFlags.end());
-  std::vector<std::string> User = harnessFlags(Cmd, A.File);
+  std::vector<std::string> User = codeFlags(Cmd, A.File);
   Flags.insert(Flags.end(), User.begin(), User.end());
 
   llvm::raw_ostream &OS = llvm::outs();

@@ -78,6 +78,13 @@ struct InCoreOptions {
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);
 
+/// The flags of a build command that shape the code (macros, include paths,
+/// optimisation, target): without the compiler's inputs (SOURCE and other
+/// source files), outputs, -c/-S/-E and dependency-file options. What every
+/// later compile of the kernel (in-core, timing harness) passes on.
+std::vector<std::string> codeFlags(const std::vector<std::string> &Args,
+                                   const std::string &Source);
+
 /// Micro-ops LLVM 19's scheduling model of CPU issues per cycle; 0 when it
 /// has no model for it.
 unsigned llvmIssueWidth(const std::string &Triple, const std::string &Cpu);
