@@ -269,6 +269,27 @@ std::vector<double> nums(const llvm::json::Object &O, llvm::StringRef Key) {
   return V;
 }
 
+/// The hand derivation of one loop's ECM: T_OL, T_nOL, the transfers
+/// {L1L2, L2L3, L3Mem} and the predictions {L1, L2, L3, Mem} in cy/CL.
+struct EcmByHand {
+  double TOL, TnOL;
+  std::vector<double> Transfers, Predictions;
+  int SaturationCores;
+};
+
+void expectEcm(const llvm::json::Object &E, const EcmByHand &H) {
+  EXPECT_NEAR(E.getNumber("t_ol").value_or(0), H.TOL, 1e-9);
+  EXPECT_NEAR(E.getNumber("t_nol").value_or(0), H.TnOL, 1e-9);
+  std::vector<double> T = nums(E, "transfers_cy_per_cl"), P = nums(E, "predictions_cy_per_cl");
+  ASSERT_EQ(T.size(), H.Transfers.size());
+  for (size_t I = 0; I < T.size(); ++I)
+    EXPECT_NEAR(T[I], H.Transfers[I], I + 1 < T.size() ? 1e-4 : 1e-3) << "transfer " << I;
+  ASSERT_EQ(P.size(), H.Predictions.size());
+  for (size_t I = 0; I < P.size(); ++I)
+    EXPECT_NEAR(P[I], H.Predictions[I], I + 1 < P.size() ? 1e-4 : 1e-3) << "prediction " << I;
+  EXPECT_EQ(E.getInteger("saturation_cores"), H.SaturationCores);
+}
+
 } // namespace
 
 // STREAM triad a[i] = b[i] + s * c[i] on Haswell-EP, by hand, per cache line
@@ -283,20 +304,8 @@ std::vector<double> nums(const llvm::json::Object &O, llvm::StringRef Key) {
 TEST(Cli, EcmTriadByHand) {
   llvm::json::Object E = ecmOf("examples/triad.c -m hsw -D n=10000000", 0);
   EXPECT_EQ(E.getNumber("iterations_per_cl"), 8);
-  EXPECT_NEAR(E.getNumber("t_ol").value_or(0), 1, 1e-9);
-  EXPECT_NEAR(E.getNumber("t_nol").value_or(0), 2, 1e-9);
   double Mem = 256 / (42.6 / 2.7);
-  std::vector<double> T = nums(E, "transfers_cy_per_cl"), P = nums(E, "predictions_cy_per_cl");
-  ASSERT_EQ(T.size(), 3u);
-  EXPECT_NEAR(T[0], 4, 1e-4);
-  EXPECT_NEAR(T[1], 8, 1e-4);
-  EXPECT_NEAR(T[2], Mem, 1e-3);
-  ASSERT_EQ(P.size(), 4u);
-  EXPECT_NEAR(P[0], 2, 1e-4);
-  EXPECT_NEAR(P[1], 6, 1e-4);
-  EXPECT_NEAR(P[2], 14, 1e-4);
-  EXPECT_NEAR(P[3], 14 + Mem, 1e-3);
-  EXPECT_EQ(E.getInteger("saturation_cores"), 2);
+  expectEcm(E, {1, 2, {4, 8, Mem}, {2, 6, 14, 14 + Mem}, 2});
   EXPECT_EQ(E.getString("notation"),
             "{ 1 || 2 | 4 | 8 | 16.2 } cy/CL -> { 2 ] 6 ] 14 ] 30.2 } cy/CL");
 }
@@ -314,20 +323,8 @@ TEST(Cli, EcmTriadByHand) {
 //   predictions: max(6, 5) = 6 ] 5+5 = 10 ] 16 ] 28.17; n_s = ceil(28.17 / 12.17) = 3.
 TEST(Cli, EcmStencilByHand) {
   llvm::json::Object E = ecmOf("examples/williams-fig9.2.c -m hsw -D n=1000000", 1);
-  EXPECT_NEAR(E.getNumber("t_ol").value_or(0), 6, 1e-9);
-  EXPECT_NEAR(E.getNumber("t_nol").value_or(0), 5, 1e-9);
   double Mem = 192 / (42.6 / 2.7);
-  std::vector<double> T = nums(E, "transfers_cy_per_cl"), P = nums(E, "predictions_cy_per_cl");
-  ASSERT_EQ(T.size(), 3u);
-  EXPECT_NEAR(T[0], 5, 1e-4);
-  EXPECT_NEAR(T[1], 6, 1e-4);
-  EXPECT_NEAR(T[2], Mem, 1e-3);
-  ASSERT_EQ(P.size(), 4u);
-  EXPECT_NEAR(P[0], 6, 1e-4);
-  EXPECT_NEAR(P[1], 10, 1e-4);
-  EXPECT_NEAR(P[2], 16, 1e-4);
-  EXPECT_NEAR(P[3], 16 + Mem, 1e-3);
-  EXPECT_EQ(E.getInteger("saturation_cores"), 3);
+  expectEcm(E, {6, 5, {5, 6, Mem}, {6, 10, 16, 16 + Mem}, 3});
 }
 
 namespace {
