@@ -1,4 +1,5 @@
 //===- Writer.cpp - A probe result as a machine model ---------------------===//
+#include "perfmodel/MachineModel.h"
 #include "perfmodel/Probe.h"
 
 #include "llvm/Support/Format.h"
@@ -25,14 +26,6 @@ std::string num(double V, int Decimals = 1) {
 
 std::string spread(const Measured &M) {
   return "median of " + std::to_string(M.Reps) + ", spread " + num(100 * M.spread(), 1) + " %";
-}
-
-std::string bytes(uint64_t B) {
-  if (B % (1 << 20) == 0)
-    return std::to_string(B >> 20) + "MiB";
-  if (B % (1 << 10) == 0)
-    return std::to_string(B >> 10) + "KiB";
-  return std::to_string(B) + "B";
 }
 
 const BandwidthPoint *point(const ProbeResult &R, const std::string &Level, bool AllCores) {
@@ -63,7 +56,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   // Every bandwidth measured, for the record (the model uses some of them).
   OS << "# bandwidth (GB/s, median of repetitions; triad counts 4 streams):\n";
   for (const BandwidthPoint &P : R.Bandwidth)
-    OS << "#   " << P.Level << " " << bytes(P.WorkingSet) << " per core x " << P.Threads
+    OS << "#   " << P.Level << " " << formatByteSize(P.WorkingSet) << " per core x " << P.Threads
        << ": load " << num(P.LoadGBs.Median) << ", copy " << num(P.CopyGBs.Median)
        << ", triad " << num(P.TriadGBs.Median) << "\n";
   OS << "name: \"" << (C.Brand.empty() ? std::string("Probed host") : C.Brand)
@@ -133,7 +126,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
         Ways /= 2;
       AssumedWays = true;
     }
-    OS << "  - {name: " << Name << ", size: " << bytes(K.SizeBytes) << ", ways: " << Ways
+    OS << "  - {name: " << Name << ", size: " << formatByteSize(K.SizeBytes) << ", ways: " << Ways
        << ", line: " << Line;
     if (K.SharedByThreads > 1)
       OS << ", shared_by: " << std::min(K.SharedByThreads, R.OnlineCpus);
