@@ -181,6 +181,14 @@ FlopCounts &LoopAnalyzer::flopsFor(QualType T, unsigned &Lanes) {
   return Current->Double;
 }
 
+FlopCounts &LoopAnalyzer::opsFor(QualType T) {
+  unsigned Lanes;
+  QualType E = fpElement(T, Lanes);
+  if (!E.isNull() && E->isSpecificBuiltinType(BuiltinType::Float))
+    return Current->SingleOps[Lanes];
+  return Current->DoubleOps[Lanes];
+}
+
 //===----------------------------------------------------------------------===//
 // Affine analysis
 //===----------------------------------------------------------------------===//
@@ -830,26 +838,35 @@ void LoopAnalyzer::countFlop(const Expr *E, QualType T, char Op) {
   if (fpElement(T, Lanes).isNull())
     return;
   FlopCounts &FC = flopsFor(T, Lanes);
+  FlopCounts &Ops = opsFor(T);
   switch (Op) {
   case '+':
     FC.Add += Lanes;
+    ++Ops.Add;
     break;
   case '*':
     FC.Mul += Lanes;
+    ++Ops.Mul;
     break;
   case '/':
     FC.Div += Lanes;
+    ++Ops.Div;
     break;
   case 's':
     FC.Sqrt += Lanes;
+    ++Ops.Sqrt;
     break;
   case 'f':
     FC.Add += Lanes;
     FC.Mul += Lanes;
     FC.FmaContractible += Lanes;
+    ++Ops.Add;
+    ++Ops.Mul;
+    ++Ops.FmaContractible;
     break;
   default:
     FC.Other += Lanes;
+    ++Ops.Other;
     break;
   }
 }
@@ -963,7 +980,12 @@ bool LoopAnalyzer::visitIntrinsic(const CallExpr *C, const std::string &Name) {
       Bytes = sizeOf(Arg(0)->getType()->getPointeeType());
     for (unsigned I = 1; I < C->getNumArgs(); ++I)
       visit(C->getArg(I), Use::Read);
-    if (Bytes && recordAccess(Arg(0), Load ? Use::Read : Use::Write, Bytes))
+    // _mm256_load_ps, _mm_store_pd, _mm256_stream_ps: the address must be a
+    // multiple of the width (the instruction faults otherwise).
+    bool Aligned = !Scalar && !N.contains("_broadcast") && !N.contains("_ps1") &&
+              (N.contains("_load_") || N.contains("_store_") || N.contains("_stream_"));
+    if (Bytes &&
+        recordAccess(Arg(0), Load ? Use::Read : Use::Write, Bytes, Aligned))
       return true;
     visit(Arg(0), Use::Read);
     Current->Notes.push_back("address of " + Name + " not analysed: " + text(Arg(0)));
@@ -1020,6 +1042,8 @@ void LoopAnalyzer::visitLValue(const Expr *E, Use U) {
 
 void LoopAnalyzer::mergeAccess(Access A, const std::string &Key) {
   // Repeated references to one element are one access, read and/or written.
+  A.ReadRefs = A.Read;
+  A.WriteRefs = A.Write;
   auto It = AccessIndex.find(Key);
   if (It == AccessIndex.end()) {
     AccessIndex[Key] = Current->Accesses.size();
@@ -1029,17 +1053,21 @@ void LoopAnalyzer::mergeAccess(Access A, const std::string &Key) {
   Access &Old = Current->Accesses[It->second];
   Old.Read |= A.Read;
   Old.Write |= A.Write;
+  Old.AlignedByContract |= A.AlignedByContract; // one address: one promise
+  Old.ReadRefs += A.ReadRefs;
+  Old.WriteRefs += A.WriteRefs;
   ++Old.Occurrences;
 }
 
-bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes) {
+bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
+                                bool AlignedByContract) {
   E = E->IgnoreParens();
   // Address mode (intrinsic loads and stores): E is a pointer to the data.
   bool AddressMode = OverrideBytes > 0 && E->getType()->isPointerType();
   if (AddressMode) {
     const Expr *P = E->IgnoreParenCasts();
     if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_AddrOf)
-      return recordAccess(UO->getSubExpr(), U, OverrideBytes);
+      return recordAccess(UO->getSubExpr(), U, OverrideBytes, AlignedByContract);
   }
   // Peel a field access: a[i].x reads sizeof(x) at offsetof(x) in element a[i].
   unsigned FieldOffset = 0;
@@ -1198,6 +1226,9 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes) {
     BaseVar = TV;
   }
   A.Array = BaseVar ? BaseVar->getNameAsString() : text(Root);
+  A.AlignedByContract = AlignedByContract;
+  if (BaseVar && BaseVar->getType()->isArrayType())
+    A.BaseAlignBytes = Ctx.getDeclAlign(BaseVar).getQuantity();
   bool BaseLoaded = !BaseVar && !isa<MemberExpr>(Root);
   if (const auto *ME = dyn_cast<MemberExpr>(Root)) {
     // s.a[i], p->a[i] and this->a[i] address the array directly; only a base
@@ -1305,8 +1336,10 @@ void LoopAnalyzer::visit(const Stmt *S, Use U) {
           unsigned Lanes;
           const auto *M = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParens());
           if (M && M->getOpcode() == BO_Mul && !fpElement(T, Lanes).isNull() &&
-              !fpElement(M->getType(), Lanes).isNull())
+              !fpElement(M->getType(), Lanes).isNull()) {
             flopsFor(T, Lanes).FmaContractible += Lanes;
+            ++opsFor(T).FmaContractible;
+          }
           break;
         }
         case BO_MulAssign:
@@ -1334,6 +1367,7 @@ void LoopAnalyzer::visit(const Stmt *S, Use U) {
         const auto *M = dyn_cast<BinaryOperator>(Op->IgnoreParens());
         if (M && M->getOpcode() == BO_Mul) {
           flopsFor(BO->getType(), Lanes).FmaContractible += Lanes;
+          ++opsFor(BO->getType()).FmaContractible;
           break; // one add fuses with one multiply
         }
       }

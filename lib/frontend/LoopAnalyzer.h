@@ -65,7 +65,8 @@ private:
   void visitCall(const clang::CallExpr *C);
   /// OVERRIDEBYTES > 0: E may be a pointer (intrinsic load/store address)
   /// and the access moves that many bytes.
-  bool recordAccess(const clang::Expr *E, Use U, unsigned OverrideBytes = 0);
+  bool recordAccess(const clang::Expr *E, Use U, unsigned OverrideBytes = 0,
+                    bool AlignedByContract = false);
   bool visitIntrinsic(const clang::CallExpr *C, const std::string &Name);
   void mergeAccess(Access A, const std::string &Key);
   void countFlop(const clang::Expr *E, clang::QualType T, char Op);
@@ -85,6 +86,7 @@ private:
   bool isAssignedIn(const clang::VarDecl *V, const clang::Stmt *Scope) const;
   void collectAssigned(const clang::Stmt *S, std::set<const clang::VarDecl *> &Out) const;
   FlopCounts &flopsFor(clang::QualType T, unsigned &Lanes);
+  FlopCounts &opsFor(clang::QualType T); ///< the loop's operations of T's width
 
   clang::ASTContext &Ctx;
   KernelIR &IR;

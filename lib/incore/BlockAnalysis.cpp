@@ -353,6 +353,33 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
   return (IterEnd(B) - IterEnd(A)) / double(B - A);
 }
 
+namespace {
+/// PPR's classes by mnemonic: x86 (v)add/sub/mul/fmadd.. on ss/sd/ps/pd,
+/// AArch64 fadd/fsub/fmul/fmla/fmadd...
+InstrClasses instrClasses(const std::vector<InstrCost> &Instrs) {
+  InstrClasses K;
+  for (const InstrCost &C : Instrs) {
+    StringRef Mn = StringRef(C.Text).split(' ').first;
+    bool X86Fp = Mn.ends_with("ps") || Mn.ends_with("pd") || Mn.ends_with("ss") ||
+                 Mn.ends_with("sd");
+    StringRef Op = X86Fp && Mn.starts_with("v") ? Mn.drop_front() : Mn;
+    if (X86Fp ? (Op.starts_with("fmadd") || Op.starts_with("fmsub") ||
+                 Op.starts_with("fnmadd") || Op.starts_with("fnmsub"))
+              : (Mn == "fmla" || Mn == "fmls" || Mn == "fmadd" || Mn == "fmsub" ||
+                 Mn == "fnmadd" || Mn == "fnmsub"))
+      K.Fma += 1;
+    else if (X86Fp ? (Op.starts_with("add") || Op.starts_with("sub"))
+                   : (Mn == "fadd" || Mn == "fsub"))
+      K.Add += 1;
+    else if (X86Fp ? Op.starts_with("mul") : Mn == "fmul")
+      K.Mul += 1;
+    K.Load += C.MayLoad;
+    K.Store += C.MayStore;
+  }
+  return K;
+}
+} // namespace
+
 unsigned perfmodel::llvmIssueWidth(const std::string &Triple, const std::string &Cpu) {
   TargetBundle TB;
   std::string Error;
@@ -818,6 +845,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     R.Advice = "issue-bound: " + std::to_string(R.Uops) + " uops at " +
                std::to_string(Width) + " per cycle; fewer instructions per iteration help";
   }
+  R.Classes = instrClasses(R.Instrs);
   R.Ok = true;
   return R;
 }

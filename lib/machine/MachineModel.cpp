@@ -366,7 +366,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "peak_flops_per_cycle", "loads_per_cycle",
                          "load_bytes_per_cycle", "stores_per_cycle",
                          "store_bytes_per_cycle", "fp_units",
-                         "instruction_overrides"}))
+                         "unaligned_vector_cost", "instruction_overrides"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);
@@ -389,6 +389,10 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   C.LoadBytesPerCycle = R.num(N, "load_bytes_per_cycle", P, true).value_or(0);
   C.StoresPerCycle = R.count(N, "stores_per_cycle", P, true).value_or(0);
   C.StoreBytesPerCycle = R.num(N, "store_bytes_per_cycle", P, true).value_or(0);
+  C.UnalignedVectorCost = R.num(N, "unaligned_vector_cost", P, false).value_or(1);
+  if (C.UnalignedVectorCost < 1)
+    R.error(R.child(N, "unaligned_vector_cost", P, false), "core.unaligned_vector_cost",
+            "an unaligned access cannot cost fewer port slots than an aligned one (>= 1)");
 
   // Which vector operations each floating-point pipe executes; decides the
   // compute ceiling of a given add/mul/FMA mix.

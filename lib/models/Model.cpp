@@ -59,12 +59,14 @@ double perfmodel::iterationsPerLine(const ModelInput &In) {
   return Line / (Bytes > 0 ? Bytes : 8);
 }
 
-double perfmodel::linkBytesPerIt(const ModelInput &In, size_t I) {
+double perfmodel::linkBytesPerIt(const ModelInput &In, size_t I, bool Inward) {
   const MachineModel &M = *In.Machine;
   if (In.Traffic && In.Traffic->Ok && In.Traffic->Links.size() == M.Caches.size() &&
       I < In.Traffic->Links.size())
-    return In.Traffic->Links[I].totalBytesPerIt();
-  return naiveTraffic(*In.Loop, M).beyondL1Bytes();
+    return Inward ? In.Traffic->Links[I].LoadBytesPerIt
+                  : In.Traffic->Links[I].totalBytesPerIt();
+  NaiveTraffic T = naiveTraffic(*In.Loop, M);
+  return Inward ? T.LoadBytes + T.WriteAllocateBytes : T.beyondL1Bytes();
 }
 
 double perfmodel::linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore) {

@@ -1,38 +1,10 @@
 //===- Ppr.cpp - Probability-process-RAM model ------------------------------===//
 #include "perfmodel/Ppr.h"
 
-#include "llvm/ADT/StringRef.h"
-
 #include <algorithm>
 #include <cmath>
 
 using namespace perfmodel;
-
-namespace {
-
-/// Counts PPR's instruction classes in the costed machine loop.
-void countInstructions(const InCoreResult &IC, PprResult &R) {
-  double PerIt = 1 / IC.SourceItersPerIter;
-  for (const InstrCost &C : IC.Instrs) {
-    llvm::StringRef Mn = llvm::StringRef(C.Text).split(' ').first;
-    bool Fp = Mn.ends_with("ps") || Mn.ends_with("pd") || Mn.ends_with("ss") ||
-              Mn.ends_with("sd");
-    llvm::StringRef Op = Mn.starts_with("v") ? Mn.drop_front() : Mn;
-    if (Fp && (Op.starts_with("fmadd") || Op.starts_with("fmsub") ||
-               Op.starts_with("fnmadd") || Op.starts_with("fnmsub")))
-      R.Fma += PerIt;
-    else if (Fp && (Op.starts_with("add") || Op.starts_with("sub")))
-      R.A += PerIt;
-    else if (Fp && Op.starts_with("mul"))
-      R.M += PerIt;
-    if (C.MayLoad)
-      R.L += PerIt;
-    if (C.MayStore)
-      R.S += PerIt;
-  }
-}
-
-} // namespace
 
 PprResult perfmodel::ppr(const ModelInput &In) {
   PprResult R;
@@ -49,7 +21,12 @@ PprResult perfmodel::ppr(const ModelInput &In) {
     return R;
   }
   const InCoreResult &IC = *In.InCore;
-  countInstructions(IC, R);
+  double PerIt = 1 / IC.SourceItersPerIter;
+  R.A = IC.Classes.Add * PerIt;
+  R.M = IC.Classes.Mul * PerIt;
+  R.Fma = IC.Classes.Fma * PerIt;
+  R.L = IC.Classes.Load * PerIt;
+  R.S = IC.Classes.Store * PerIt;
   // Eq. (1): the two instruction groups on their own ports. A loop-carried
   // chain delays the compute group (the DAG schedule waits for it).
   R.ComputeCy = IC.TOL / IC.SourceItersPerIter;
@@ -81,7 +58,10 @@ PprResult perfmodel::ppr(const ModelInput &In) {
                       "(--cache sim with --index); their transfers are missing");
 
   // Eq. (2) per level: the regular data that level supplies, at the smallest
-  // bandwidth on its way to L1 (prefetching hides the latency).
+  // bandwidth on its way to L1 (prefetching hides the latency). Like the
+  // paper's simulator (eq. 3 counts misses), PPR moves the lines brought
+  // towards the core, write-allocates included; write-backs of dirty lines
+  // are not in its equations (ECM counts them).
   R.Levels.push_back(M.Caches[0].Name);
   R.RegularBytes.push_back(0);
   R.RegularCy.push_back(0);
@@ -89,11 +69,18 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   for (size_t I = 0; I < M.Caches.size(); ++I) {
     double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true); // PPR models one core
     MinBPC = I == 0 ? BPC : std::min(MinBPC, BPC);
-    double Bytes = std::max(0.0, linkBytesPerIt(In, I) - IrregularBytes[I]);
+    double Bytes = std::max(0.0, linkBytesPerIt(In, I, /*Inward=*/true) - IrregularBytes[I]);
     R.Levels.push_back(I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM");
     R.RegularBytes.push_back(Bytes);
     R.RegularCy.push_back(MinBPC > 0 ? Bytes / MinBPC : 0);
   }
+
+  double WriteBack = linkBytesPerIt(In, 0) - linkBytesPerIt(In, 0, /*Inward=*/true);
+  if (WriteBack > 1e-9)
+    R.Notes.push_back("PPR moves the lines brought in (eq. 2-3); the " +
+                      formatCycles(WriteBack) +
+                      " B/it written back from L1 are not in it (ECM and the Roofline "
+                      "count them)");
 
   // Eq. (4).
   Prediction &P = R.Summary;

@@ -774,9 +774,12 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
                                 unsigned Indent, unsigned LineBytes) {
   std::string Pad(Indent, ' ');
   double K = R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1;
-  OS << Pad << "in-core (" << R.Cpu << ", data in L1): " << formatNumber(R.Cycles)
-     << " cy per machine iteration";
-  if (K != 1 || R.BytesPerSourceIt > 0)
+  bool Source = R.Basis == "source";
+  OS << Pad << "in-core ("
+     << (Source ? "source as written on the machine file's " + R.Cpu + " ports" : R.Cpu)
+     << ", data in L1): " << formatNumber(R.Cycles)
+     << (Source ? " cy per iteration" : " cy per machine iteration");
+  if (!Source && (K != 1 || R.BytesPerSourceIt > 0))
     OS << " = " << formatNumber(R.Cycles / K) << " cy/it (" << formatNumber(K)
        << " source iterations per trip)";
   if (LineBytes && R.BytesPerSourceIt > 0)
@@ -786,17 +789,18 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
     OS << Pad << "  machine loop: " << R.MachineLoop << "\n";
   OS << Pad << "  bounds: ports " << formatNumber(R.PortBound) << " | front end "
      << formatNumber(R.FrontEndBound) << " (" << R.Uops << " uops) | recurrence "
-     << formatNumber(R.RecurrenceBound) << "  -> " << R.Bottleneck
-     << " (list schedule: " << formatNumber(R.ScheduledCycles) << ")"
-     << "; ECM T_OL " << formatNumber(R.TOL) << ", T_nOL " << formatNumber(R.TnOL)
-     << " cy per machine iteration\n";
+     << formatNumber(R.RecurrenceBound) << "  -> " << R.Bottleneck;
+  if (!Source)
+    OS << " (list schedule: " << formatNumber(R.ScheduledCycles) << ")";
+  OS << "; ECM T_OL " << formatNumber(R.TOL) << ", T_nOL " << formatNumber(R.TnOL)
+     << (Source ? " cy per iteration\n" : " cy per machine iteration\n");
   // Port pressure per instruction, only the ports in use.
   std::vector<size_t> Used;
   for (size_t P = 0; P < R.PortLoad.size(); ++P)
     if (R.PortLoad[P] > 1e-9)
       Used.push_back(P);
   std::vector<std::vector<std::string>> Rows;
-  std::vector<std::string> Head = {"uops", "lat"};
+  std::vector<std::string> Head = {"uops", Source ? "" : "lat"};
   for (size_t P : Used)
     Head.push_back(R.Ports[P]);
   Head.push_back("instruction");
@@ -805,7 +809,8 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
     const InstrCost &C = R.Instrs[I];
     bool OnChain =
         std::find(R.CriticalChain.begin(), R.CriticalChain.end(), I) != R.CriticalChain.end();
-    std::vector<std::string> Row = {std::to_string(C.Uops), formatNumber(C.Latency)};
+    std::vector<std::string> Row = {std::to_string(C.Uops),
+                                    Source ? "" : formatNumber(C.Latency)};
     for (size_t P : Used)
       Row.push_back(C.PortCycles.size() > P && C.PortCycles[P] > 1e-9
                         ? formatNumber(C.PortCycles[P], 2)
@@ -833,7 +838,7 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
 llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
   using llvm::json::Array;
   using llvm::json::Object;
-  Object O{{"ok", R.Ok}, {"cpu", R.Cpu}};
+  Object O{{"ok", R.Ok}, {"cpu", R.Cpu}, {"basis", R.Basis}};
   if (!R.Ok) {
     O["reason"] = R.Reason;
     return O;

@@ -117,17 +117,17 @@ INSTANTIATE_TEST_SUITE_P(
                 "clock_ghz", "expected a number, got 'fast'"},
         BadCase{"Negative", edited("cores_per_socket: 12", "cores_per_socket: -12"), 11,
                 "cores_per_socket", "greater than zero"},
-        BadCase{"ZeroSize", edited("size: 256KiB", "size: 0KiB"), 28, "caches.L2.size",
+        BadCase{"ZeroSize", edited("size: 256KiB", "size: 0KiB"), 33, "caches.L2.size",
                 "greater than zero"},
         BadCase{"WaysDoNotDivide", edited("size: 256KiB, ways: 8", "size: 256KiB, ways: 6"),
-                28, "caches.L2.ways", "do not divide"},
+                33, "caches.L2.ways", "do not divide"},
         BadCase{"UnknownKeyTypo", edited("  simd_bits: 256", "  simd_bit: 256"), 15,
                 "core.simd_bit", "did you mean 'simd_bits'"},
         BadCase{"UnknownLLVMCpu", edited("cpu: haswell}", "cpu: haswel}"), 7, "llvm.cpu",
                 "does not know CPU 'haswel'"},
         BadCase{"SustainedAboveTheoretical",
                 edited("bandwidth_gbs: 42.6,", "bandwidth_gbs: 42.6, sustained_gbs: 50,"),
-                35, "memory.sustained_gbs", "exceeds"},
+                42, "memory.sustained_gbs", "exceeds"},
         BadCase{"FpUnitsDisagreeWithFmaUnits",
                 edited("[[fma, mul], [fma, mul, add]]", "[[fma, mul], [mul, add]]"), 23,
                 "core.fp_units", "1 of these pipes run FMA, but core.fma_units is 2"},
@@ -141,7 +141,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"UnknownFpOperation",
                 edited("[[fma, mul], [fma, mul, add]]", "[[fma, mul], [fma, div]]"), 23,
                 "core.fp_units.1", "among add, mul, fma"},
-        BadCase{"NotANumberSize", edited("size: 32KiB", "size: 32KB"), 26,
+        BadCase{"NotANumberSize", edited("size: 32KiB", "size: 32KB"), 31,
                 "caches.L1.size", "binary units"},
         BadCase{"Malformed", "name: x\nllvm: {triple: a\nclock_ghz: 1\n", 3, "",
                 "malformed YAML"},
@@ -160,14 +160,15 @@ TEST(Machine, NonexistentFileIsAnError) {
 }
 
 TEST(Machine, NumberWithoutSourceIsReported) {
-  std::string T = edited("memory: {bandwidth_gbs: 42.6, channels: 4}",
-                         "memory: {bandwidth_gbs: 42.6, channels: 4, latency_ns: 90}");
+  std::string T = edited("memory: {bandwidth_gbs: 42.6, sustained_one_core_gbs: 34.56, channels: 4}",
+                         "memory: {bandwidth_gbs: 42.6, sustained_one_core_gbs: 34.56, channels: 4, "
+                         "latency_ns: 90}");
   MachineLoadResult R = parseMachineModel(T, "m.yml");
   ASSERT_TRUE(R.ok());
   ASSERT_EQ(R.Diags.size(), 1u);
   EXPECT_EQ(R.Diags[0].Severity, MachineDiag::Kind::Warning);
   EXPECT_EQ(R.Diags[0].Key, "memory.latency_ns");
-  EXPECT_EQ(R.Diags[0].Line, 35u);
+  EXPECT_EQ(R.Diags[0].Line, 42u);
 }
 
 TEST(Machine, SetDerivesAHypotheticalMachine) {

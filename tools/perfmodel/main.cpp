@@ -197,6 +197,7 @@ struct AnalyzeArgs {
   uint64_t SimAccesses = 40'000'000;
   bool Prefetch = false;
   bool NoInCore = false;
+  std::string InCoreBasis = "compiled"; ///< --incore compiled|source
   ModelSelection Models;
 };
 
@@ -333,7 +334,10 @@ void modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
   if (!M.Memory.SustainedGBs)
     R.Notes.push_back("memory: the machine model has no sustained bandwidth; the "
                       "theoretical " + formatNumber(M.Memory.BandwidthGBs) +
-                      " GB/s bounds the memory level");
+                      " GB/s bounds the memory level" +
+                      (M.Memory.OneCoreGBs ? " of the socket (one core alone: " +
+                                                 formatNumber(*M.Memory.OneCoreGBs) + " GB/s)"
+                                           : std::string()));
   // auto: the analytic layer conditions, and the simulator only where they
   // do not apply (indirect or non-uniform accesses); replaying every loop of
   // a large file would cost far more than compiling it.
@@ -353,7 +357,9 @@ void modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
     const LoopKernel &K = IR.Loops[LI];
     LoopReport LR;
     LR.Loop = &K;
-    if (LI < InCore.size() && K.Modelled)
+    if (K.Modelled && A.InCoreBasis == "source")
+      LR.InCore = sourceInCore(K, M, LI < InCore.size() ? &InCore[LI] : nullptr);
+    else if (LI < InCore.size() && K.Modelled)
       LR.InCore = InCore[LI];
     if (K.Modelled) {
       if (RunLC)
@@ -1128,6 +1134,8 @@ void addModelOptions(CLI::App *C, AnalyzeArgs &A, std::vector<std::string> &Mode
       ->check(CLI::IsMember({"auto", "lc", "sim", "both", "none"}));
   C->add_option("--index", A.Index, "index data (as for analyze)")->allow_extra_args(false);
   C->add_flag("--no-incore", A.NoInCore, "skip the in-core model");
+  C->add_option("--incore", A.InCoreBasis, "in-core basis (as for analyze)")
+      ->check(CLI::IsMember({"compiled", "source"}));
   C->add_option("-p,--compile-commands", A.CompileCommandsDir,
                 "directory with compile_commands.json");
 }
@@ -1195,6 +1203,11 @@ int main(int argc, char **argv) {
       ->check(CLI::Range(1u, 4096u));
   Analyze->add_flag("--no-incore", A.NoInCore,
                     "skip the in-core model (no compilation of the kernel)");
+  Analyze->add_option("--incore", A.InCoreBasis,
+                      "what the in-core model costs: compiled (the compiled machine loop, "
+                      "default) or source (the operations as written, the PPR paper's "
+                      "counting, on the machine file's ports)")
+      ->check(CLI::IsMember({"compiled", "source"}));
   Analyze->add_flag("--prefetch", A.Prefetch,
                     "simulate the machine's prefetchers (next-line on demand misses of "
                     "levels whose prefetch is not none)");

@@ -53,6 +53,14 @@ struct Access {
   std::string NonAffine;      ///< why the subscript is not affine, if it is not
   SourceLoc Loc;
   unsigned Occurrences = 1;   ///< references merged into this one
+  unsigned ReadRefs = 0;      ///< of those, the ones that read (a += reads and writes)
+  unsigned WriteRefs = 0;     ///< and the ones that write
+  /// The code promises every address is a multiple of ElementBytes (aligned
+  /// SIMD intrinsics such as _mm256_load_ps; vmovaps faults otherwise).
+  bool AlignedByContract = false;
+  /// Declared alignment of the base (an array variable), 0 when unknown
+  /// (pointers): with the offsets it proves an access aligned.
+  unsigned BaseAlignBytes = 0;
 };
 
 /// Floating-point operations per source iteration of one precision.
@@ -69,6 +77,11 @@ struct FlopCounts {
   FlopCounts &operator+=(const FlopCounts &O);
 };
 
+/// The same operations counted as written, one per operation whatever its
+/// width, grouped by the number of lanes (1: scalar, 8: __m256): what a
+/// compiler that translates the source literally issues.
+using OpsByLanes = std::map<unsigned, FlopCounts>;
+
 struct LoopKernel {
   std::string Function;
   SourceLoc Loc;                ///< the innermost loop's `for`
@@ -79,6 +92,8 @@ struct LoopKernel {
   std::vector<Access> Accesses;
   FlopCounts Single;            ///< float
   FlopCounts Double;            ///< double and long double
+  OpsByLanes SingleOps;         ///< float operations by width
+  OpsByLanes DoubleOps;
   std::vector<std::string> Reductions; ///< scalars carried across iterations
   std::vector<std::string> Notes;
 

@@ -37,8 +37,17 @@ struct InstrCost {
   std::vector<double> PortCycles; ///< this instruction's share per port
 };
 
+/// The PPR paper's instruction classes (its eq. 1): floating-point adds,
+/// multiplies and FMAs, loads and stores, per machine iteration.
+struct InstrClasses {
+  double Add = 0, Mul = 0, Fma = 0, Load = 0, Store = 0;
+};
+
 struct InCoreResult {
   bool Ok = false;
+  /// What was costed: "compiled" (the machine loop) or "source" (the
+  /// operations as the source writes them, on the machine file's ports).
+  std::string Basis = "compiled";
   std::string Reason;
   std::string Cpu;                ///< LLVM CPU whose scheduling model was used
   std::vector<std::string> Ports; ///< port (processor resource unit) names
@@ -63,6 +72,7 @@ struct InCoreResult {
   double SourceItersPerIter = 1;  ///< source iterations one machine iteration covers
   std::string MachineLoop;        ///< which machine loop: function, address range
   double BytesPerSourceIt = 0;    ///< of the leading unit-stride stream (cy/CL)
+  InstrClasses Classes;           ///< per machine iteration
   std::vector<std::string> Notes;
 };
 
@@ -105,6 +115,18 @@ InCoreResult analyzeAssemblyFile(const std::string &File, const InCoreOptions &O
 std::vector<InCoreResult> analyzeKernelLoops(const KernelIR &IR,
                                              const std::vector<std::string> &CompileArgs,
                                              const InCoreOptions &O);
+
+/// The in-core estimate from the source as written, the way the PPR paper
+/// counts its kernels: one instruction per operation (a SIMD intrinsic is
+/// one, FMA where the source's multiply feeds an add and the machine has
+/// FMA), one load or store per memory reference except loop-invariant ones
+/// (kept in registers), a vector access not provably aligned to its width at
+/// the machine's core.unaligned_vector_cost port slots; scheduled on the
+/// machine file's pipes and load/store ports. The loop-carried recurrence
+/// comes from COMPILED (the compiled loop) when given. One source iteration
+/// per "machine iteration".
+InCoreResult sourceInCore(const LoopKernel &K, const MachineModel &M,
+                          const InCoreResult *Compiled);
 
 /// Parses "c5 fd 58 c1 ..." or "c5fd58c1"; nullopt with Error on bad input.
 std::optional<std::vector<uint8_t>> parseHex(const std::string &Text, std::string &Error);

@@ -53,6 +53,9 @@ struct CoreModel {
   double LoadBytesPerCycle = 0;  ///< L1 -> registers, all load ports together
   unsigned StoresPerCycle = 0;
   double StoreBytesPerCycle = 0; ///< registers -> L1
+  /// Load/store port slots of a vector access whose address is not known
+  /// to be a multiple of its width (the PPR paper's Haswell: 2).
+  double UnalignedVectorCost = 1;
   /// Floating-point pipes; empty when the file does not say (then every FMA
   /// unit is assumed to do add, mul and FMA).
   std::vector<FpUnit> FpUnits;

@@ -58,8 +58,10 @@ std::string residentLevel(const MachineModel &M, std::optional<double> WS);
 double iterationsPerLine(const ModelInput &In);
 
 /// Bytes per iteration on link I beyond L1 (0: L1-L2, last: LLC-MEM), loads
-/// plus evictions, from the traffic model or else the naive count.
-double linkBytesPerIt(const ModelInput &In, size_t I);
+/// plus evictions, from the traffic model or else the naive count. With
+/// INWARD only the lines brought towards the core (misses, write-allocates),
+/// not the write-backs.
+double linkBytesPerIt(const ModelInput &In, size_t I, bool Inward = false);
 /// Sustained bytes per cycle of link I (one core; memory: the socket's, or
 /// with ONECORE what one core alone draws when the machine says).
 double linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore = false);
