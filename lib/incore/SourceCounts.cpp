@@ -274,8 +274,9 @@ InCoreResult perfmodel::sourceInCore(const LoopKernel &K, const MachineModel &M,
                " cy per iteration)";
     if (R.TnOL > R.TOL && Unaligned)
       R.Advice += ": " + std::to_string(Unaligned) +
-                  " vector accesses are not known to be aligned; aligned data "
-                  "(_mm256_load_ps on aligned copies) halves their port time";
+                  " vector accesses are not known to be aligned (" + fmt(C.UnalignedVectorCost) +
+                  " slots each instead of 1): align the data (aligned copies, padded rows) "
+                  "and say so (aligned loads, alignas)";
   } else {
     R.Bottleneck = "front end";
     R.Advice = "issue-bound: " + std::to_string(R.Uops) + " uops at " +

@@ -491,3 +491,56 @@ TEST(Frontend, NestedPointerSumsAreOneAccess) {
   EXPECT_EQ(In->ElementBytes, 32u);
   EXPECT_EQ(In->Linear, Poly::symbol("i") + Poly::symbol("k") + Poly::constant(1));
 }
+
+// Operations as written, by width, and what the source says about alignment
+// (the counts --incore source schedules), by hand from the PPR convolutions:
+//   scalar: 16 `tmp += in*kernel` per output: 16 scalar adds, muls, FMA pairs;
+//   AVX: 32 _mm256_fmadd_ps per block: 32 8-lane FMAs; tap k's `in + i + k + 8`
+//     is tap k+8's `in + i + k'` (k' = k + 8): one access, two references.
+TEST(Frontend, OperationsByWidthAndAlignmentAsWritten) {
+  FrontendResult N = analyzeFile("examples/ppr-conv1d/conv1d_naive.c");
+  const LoopKernel &KN = loopIn(N, "conv1d_naive");
+  ASSERT_EQ(KN.SingleOps.size(), 1u);
+  const FlopCounts &S = KN.SingleOps.at(1);
+  EXPECT_EQ(S.Add, 16u);
+  EXPECT_EQ(S.Mul, 16u);
+  EXPECT_EQ(S.FmaContractible, 16u);
+  EXPECT_TRUE(KN.DoubleOps.empty());
+
+  FrontendResult U = analyzeFile("examples/ppr-conv1d/conv1d_avx_unaligned.c", {},
+                                 {"-mavx2", "-mfma"}, true);
+  const LoopKernel &KU = loopIn(U, "conv1d_avx_unaligned");
+  ASSERT_EQ(KU.SingleOps.count(8), 1u);
+  EXPECT_EQ(KU.SingleOps.at(8).FmaContractible, 32u);
+  EXPECT_EQ(KU.Single.FmaContractible, 256u); // flops count the lanes
+  unsigned Reads = 0, Twice = 0;
+  for (const Access &A : KU.Accesses)
+    if (A.Array == "in") {
+      Reads += A.ReadRefs;
+      Twice += A.ReadRefs == 2;
+      EXPECT_FALSE(A.AlignedByContract) << A.Text;
+      EXPECT_EQ(A.BaseAlignBytes, 0u) << "a pointer's alignment is unknown";
+    }
+  EXPECT_EQ(Reads, 32u);
+  EXPECT_EQ(Twice, 8u); // offsets i+8 .. i+15
+
+  FrontendResult A = analyzeFile("examples/ppr-conv1d/conv1d_avx_aligned.c", {},
+                                 {"-mavx2", "-mfma"}, true);
+  for (const Access &X : loopIn(A, "conv1d_avx_aligned").Accesses)
+    EXPECT_EQ(X.AlignedByContract, X.Array != "kernel") << X.Text; // broadcasts are scalar
+
+  FrontendResult C = analyzeCode("_Alignas(64) double g[1024];\n"
+                                 "void f(double *a, const double *b) {\n"
+                                 "  for (int i = 0; i < 1000; ++i) { a[i] += b[i]; g[i] = a[i]; }\n"
+                                 "}\n");
+  const LoopKernel &KC = loopIn(C, "f");
+  const Access *AI = access(KC, "a[i]");
+  ASSERT_NE(AI, nullptr);
+  EXPECT_EQ(AI->ReadRefs, 2u); // a[i] += reads; g[i] = a[i] reads again
+  EXPECT_EQ(AI->WriteRefs, 1u);
+  const Access *G = access(KC, "g[i]");
+  ASSERT_NE(G, nullptr);
+  EXPECT_EQ(G->BaseAlignBytes, 64u);
+  EXPECT_EQ(G->ReadRefs, 0u);
+  EXPECT_EQ(G->WriteRefs, 1u);
+}

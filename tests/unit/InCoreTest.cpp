@@ -7,6 +7,10 @@
 #include "perfmodel/InCore.h"
 #include "perfmodel/MachineModel.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -236,4 +240,156 @@ TEST(InCore, LatencyOverrideAppliesToTheOperationOfALoadOpForm) {
   ASSERT_TRUE(R.Ok) << R.Reason;
   EXPECT_DOUBLE_EQ(R.RecurrenceBound, 2);
   EXPECT_DOUBLE_EQ(R.Cycles, 2);
+}
+
+//===----------------------------------------------------------------------===//
+// Counting the source as written (--incore source), by hand.
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+MachineModel machineFile(const std::string &Name, std::vector<std::string> Sets = {}) {
+  MachineLoadResult R = loadMachineModel(Src + "/machine-models/" + Name, Sets);
+  EXPECT_TRUE(R.ok());
+  return R.ok() ? *R.Model : MachineModel();
+}
+
+/// Loop 0 of FILE (relative to the source tree) counted from the source.
+InCoreResult fromSource(const std::string &File, const MachineModel &M,
+                        std::vector<std::string> Args = {"-mavx2", "-mfma"}) {
+  FrontendOptions F;
+  F.File = Src + "/" + File;
+  F.CompileArgs = std::move(Args);
+  F.HasCompileArgs = true;
+  FrontendResult FR = runFrontend(F);
+  EXPECT_TRUE(FR.Ok) << FR.Error;
+  if (!FR.Ok || FR.IR.Loops.empty())
+    return {};
+  InCoreResult R = sourceInCore(FR.IR.Loops[0], M, nullptr);
+  EXPECT_TRUE(R.Ok) << R.Reason;
+  return R;
+}
+
+} // namespace
+
+// The PPR paper's counts (section 5) follow from its three algorithms and the
+// Haswell file (2 FMA pipes, 2 load ports of 32 B, 1 store port, unaligned
+// vector accesses at 2 slots):
+//   scalar, per output: 16 multiply-adds -> 16 FMAs / 2 = 8 cy; 16 input loads
+//     (the 16 taps do not move with i: registers) / 2 = 8 cy; 1 store.
+//   AVX unaligned, per block of 16 outputs: 32 FMAs / 2 = 16 cy; 32
+//     _mm256_loadu_ps of `in` (no alignment known) x 2 slots / 2 ports = 32 cy;
+//     2 unaligned stores x 2 slots on 1 port = 4 cy.
+//   AVX aligned: 32 _mm256_load_ps (aligned by contract) / 2 = 16 cy.
+TEST(InCore, SourceCountsReproduceThePprPapersInstructionCosts) {
+  MachineModel Hsw = machineFile("haswell-ep-e5-2680v3.yml");
+  InCoreResult N = fromSource("examples/ppr-conv1d/conv1d_naive.c", Hsw);
+  EXPECT_EQ(N.Basis, "source");
+  EXPECT_DOUBLE_EQ(N.TOL, 8);
+  EXPECT_DOUBLE_EQ(N.TnOL, 8);
+  EXPECT_DOUBLE_EQ(N.Classes.Fma, 16);
+  EXPECT_DOUBLE_EQ(N.Classes.Add + N.Classes.Mul, 0);
+  EXPECT_DOUBLE_EQ(N.Classes.Load, 16);
+  EXPECT_DOUBLE_EQ(N.Classes.Store, 1);
+  InCoreResult U = fromSource("examples/ppr-conv1d/conv1d_avx_unaligned.c", Hsw);
+  EXPECT_DOUBLE_EQ(U.TOL, 16);
+  EXPECT_DOUBLE_EQ(U.TnOL, 32);
+  EXPECT_DOUBLE_EQ(U.Classes.Load, 32);
+  EXPECT_DOUBLE_EQ(portLoad(U, "ST0"), 4);
+  EXPECT_NE(U.Advice.find("34 vector accesses are not known to be aligned"), std::string::npos)
+      << U.Advice;
+  InCoreResult A = fromSource("examples/ppr-conv1d/conv1d_avx_aligned.c", Hsw);
+  EXPECT_DOUBLE_EQ(A.TOL, 16);
+  EXPECT_DOUBLE_EQ(A.TnOL, 16);
+  // Without the unaligned cost the unaligned loads take one slot: 16 cy.
+  MachineModel Plain = machineFile("haswell-ep-e5-2680v3.yml", {"core.unaligned_vector_cost=1"});
+  EXPECT_DOUBLE_EQ(fromSource("examples/ppr-conv1d/conv1d_avx_unaligned.c", Plain).TnOL, 16);
+}
+
+// Which pipe runs what decides the compute time: Haswell adds only on port 1,
+// K10 (Opteron 2356) adds on one pipe and multiplies on the other.
+//   x[i] = a[i] + b[i] + c[i] + d[i] (3 adds, scalar double):
+//     Haswell 3 adds on 1 pipe = 3 cy; K10: 3 cy.
+//   y[i] = a[i] * b[i] + c[i] * d[i] (2 mul + 1 add, one pair contracts):
+//     Haswell FMA 1 + mul 1 on 2 pipes = 1 cy; K10 (no FMA) 2 mul on the mul
+//     pipe = 2 cy, 1 add on the add pipe.
+// The 4-5 loads per iteration on 2 ports take 2-2.5 cy.
+TEST(InCore, SourceCountsUseTheMachineFilesPipes) {
+  llvm::SmallString<128> Path;
+  llvm::sys::fs::createTemporaryFile("perfmodel-pipes", "c", Path);
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    OS << "void adds(long n, double *restrict x, const double *a, const double *b,\n"
+          "          const double *c, const double *d) {\n"
+          "  for (long i = 0; i < n; ++i) x[i] = a[i] + b[i] + c[i] + d[i];\n}\n"
+          "void muls(long n, double *restrict y, const double *a, const double *b,\n"
+          "          const double *c, const double *d) {\n"
+          "  for (long i = 0; i < n; ++i) y[i] = a[i] * b[i] + c[i] * d[i];\n}\n";
+  }
+  FrontendOptions F;
+  F.File = std::string(Path);
+  F.HasCompileArgs = true;
+  FrontendResult FR = runFrontend(F);
+  llvm::sys::fs::remove(Path);
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  ASSERT_EQ(FR.IR.Loops.size(), 2u);
+  MachineModel Hsw = machineFile("haswell-ep-e5-2680v3.yml");
+  MachineModel K10 = machineFile("opteron-2356-barcelona.yml");
+  InCoreResult HA = sourceInCore(FR.IR.Loops[0], Hsw, nullptr);
+  ASSERT_TRUE(HA.Ok) << HA.Reason;
+  EXPECT_DOUBLE_EQ(HA.TOL, 3);
+  EXPECT_DOUBLE_EQ(portLoad(HA, "FP1"), 3);
+  EXPECT_DOUBLE_EQ(HA.TnOL, 2);
+  InCoreResult HM = sourceInCore(FR.IR.Loops[1], Hsw, nullptr);
+  EXPECT_DOUBLE_EQ(HM.TOL, 1);
+  EXPECT_DOUBLE_EQ(HM.Classes.Fma, 1);
+  EXPECT_DOUBLE_EQ(HM.Classes.Mul, 1);
+  InCoreResult KA = sourceInCore(FR.IR.Loops[0], K10, nullptr);
+  ASSERT_TRUE(KA.Ok) << KA.Reason;
+  EXPECT_DOUBLE_EQ(KA.TOL, 3);
+  InCoreResult KM = sourceInCore(FR.IR.Loops[1], K10, nullptr);
+  EXPECT_DOUBLE_EQ(KM.TOL, 2);
+  EXPECT_DOUBLE_EQ(KM.Classes.Fma, 0);
+}
+
+// Alignment is proven from a declared array's alignment and the offsets
+// every iteration takes: `alignas(32) float x[]` read with _mm256_loadu_ps at
+// x + i (i = 0, 8, 16, ...) is aligned; at x + i + 4 it is not; through a
+// pointer parameter nothing is known. Unaligned loads cost 2 slots of 2 ports:
+//   aligned:   1 load  -> 0.5 cy;  offset 4: 2 slots -> 1 cy;  pointer: 1 cy.
+TEST(InCore, SourceCountsProveAlignmentFromDeclarationsAndOffsets) {
+  llvm::SmallString<128> Path;
+  llvm::sys::fs::createTemporaryFile("perfmodel-align", "c", Path);
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    OS << "#include <immintrin.h>\n"
+          "_Alignas(32) float x[4096];\n"
+          "float s0(void) { __m256 a = _mm256_setzero_ps();\n"
+          "  for (long i = 0; i < 4000; i += 8) a = _mm256_add_ps(a, _mm256_loadu_ps(x + i));\n"
+          "  return a[0]; }\n"
+          "float s4(void) { __m256 a = _mm256_setzero_ps();\n"
+          "  for (long i = 0; i < 4000; i += 8) a = _mm256_add_ps(a, _mm256_loadu_ps(x + i + 4));\n"
+          "  return a[0]; }\n"
+          "float sp(const float *p) { __m256 a = _mm256_setzero_ps();\n"
+          "  for (long i = 0; i < 4000; i += 8) a = _mm256_add_ps(a, _mm256_loadu_ps(p + i));\n"
+          "  return a[0]; }\n";
+  }
+  FrontendOptions F;
+  F.File = std::string(Path);
+  F.CompileArgs = {"-mavx2"};
+  F.HasCompileArgs = true;
+  FrontendResult FR = runFrontend(F);
+  llvm::sys::fs::remove(Path);
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  ASSERT_EQ(FR.IR.Loops.size(), 3u);
+  MachineModel Hsw = machineFile("haswell-ep-e5-2680v3.yml");
+  double Expect[] = {0.5, 1, 1};
+  for (size_t I = 0; I < 3; ++I) {
+    InCoreResult R = sourceInCore(FR.IR.Loops[I], Hsw, nullptr);
+    ASSERT_TRUE(R.Ok) << R.Reason;
+    EXPECT_DOUBLE_EQ(R.TnOL, Expect[I]) << FR.IR.Loops[I].Function;
+    EXPECT_DOUBLE_EQ(R.TOL, 1); // one vector add on Haswell's one add pipe
+  }
 }
