@@ -114,6 +114,7 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"core.load_bytes_per_cycle", N(C.LoadBytesPerCycle)});
   F.push_back({"core.stores_per_cycle", std::to_string(C.StoresPerCycle)});
   F.push_back({"core.store_bytes_per_cycle", N(C.StoreBytesPerCycle)});
+  F.push_back({"core.unaligned_vector_cost", N(C.UnalignedVectorCost)});
   for (const CacheLevel &L : M.Caches) {
     std::string P = "caches." + L.Name + ".";
     F.push_back({P + "size", formatByteSize(L.SizeBytes)});

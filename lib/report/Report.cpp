@@ -741,7 +741,10 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
      << formatNumber(C.PeakFlopsPerCycleSingle * M.ClockGHz) << " GFLOP/s per core\n";
   OS << "  L1 ports:    " << C.LoadsPerCycle << " loads (" << formatNumber(C.LoadBytesPerCycle)
      << " B/cy) + " << C.StoresPerCycle << " store(s) (" << formatNumber(C.StoreBytesPerCycle)
-     << " B/cy)\n";
+     << " B/cy)";
+  if (C.UnalignedVectorCost != 1)
+    OS << "; unaligned vector access " << formatNumber(C.UnalignedVectorCost) << " slots";
+  OS << "\n";
   std::vector<std::vector<std::string>> Rows = {
       {"cache", "size", "ways", "sets", "line", "latency", "from next", "shared", "policy",
        "prefetch"}};
