@@ -270,6 +270,25 @@ InCoreResult fromSource(const std::string &File, const MachineModel &M,
   return R;
 }
 
+/// CODE written to a temporary C file and run through the front end.
+FrontendResult frontendOf(const std::string &Code, std::vector<std::string> Args = {}) {
+  llvm::SmallString<128> Path;
+  llvm::sys::fs::createTemporaryFile("perfmodel-source", "c", Path);
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    OS << Code;
+  }
+  FrontendOptions F;
+  F.File = std::string(Path);
+  F.CompileArgs = std::move(Args);
+  F.HasCompileArgs = true;
+  FrontendResult FR = runFrontend(F);
+  llvm::sys::fs::remove(Path);
+  EXPECT_TRUE(FR.Ok) << FR.Error;
+  return FR;
+}
+
 } // namespace
 
 // The PPR paper's counts (section 5) follow from its three algorithms and the
@@ -315,23 +334,13 @@ TEST(InCore, SourceCountsReproduceThePprPapersInstructionCosts) {
 //     pipe = 2 cy, 1 add on the add pipe.
 // The 4-5 loads per iteration on 2 ports take 2-2.5 cy.
 TEST(InCore, SourceCountsUseTheMachineFilesPipes) {
-  llvm::SmallString<128> Path;
-  llvm::sys::fs::createTemporaryFile("perfmodel-pipes", "c", Path);
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    OS << "void adds(long n, double *restrict x, const double *a, const double *b,\n"
-          "          const double *c, const double *d) {\n"
-          "  for (long i = 0; i < n; ++i) x[i] = a[i] + b[i] + c[i] + d[i];\n}\n"
-          "void muls(long n, double *restrict y, const double *a, const double *b,\n"
-          "          const double *c, const double *d) {\n"
-          "  for (long i = 0; i < n; ++i) y[i] = a[i] * b[i] + c[i] * d[i];\n}\n";
-  }
-  FrontendOptions F;
-  F.File = std::string(Path);
-  F.HasCompileArgs = true;
-  FrontendResult FR = runFrontend(F);
-  llvm::sys::fs::remove(Path);
+  FrontendResult FR = frontendOf(
+      "void adds(long n, double *restrict x, const double *a, const double *b,\n"
+      "          const double *c, const double *d) {\n"
+      "  for (long i = 0; i < n; ++i) x[i] = a[i] + b[i] + c[i] + d[i];\n}\n"
+      "void muls(long n, double *restrict y, const double *a, const double *b,\n"
+      "          const double *c, const double *d) {\n"
+      "  for (long i = 0; i < n; ++i) y[i] = a[i] * b[i] + c[i] * d[i];\n}\n");
   ASSERT_TRUE(FR.Ok) << FR.Error;
   ASSERT_EQ(FR.IR.Loops.size(), 2u);
   MachineModel Hsw = machineFile("haswell-ep-e5-2680v3.yml");
@@ -359,29 +368,19 @@ TEST(InCore, SourceCountsUseTheMachineFilesPipes) {
 // pointer parameter nothing is known. Unaligned loads cost 2 slots of 2 ports:
 //   aligned:   1 load  -> 0.5 cy;  offset 4: 2 slots -> 1 cy;  pointer: 1 cy.
 TEST(InCore, SourceCountsProveAlignmentFromDeclarationsAndOffsets) {
-  llvm::SmallString<128> Path;
-  llvm::sys::fs::createTemporaryFile("perfmodel-align", "c", Path);
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    OS << "#include <immintrin.h>\n"
-          "_Alignas(32) float x[4096];\n"
-          "float s0(void) { __m256 a = _mm256_setzero_ps();\n"
-          "  for (long i = 0; i < 4000; i += 8) a = _mm256_add_ps(a, _mm256_loadu_ps(x + i));\n"
-          "  return a[0]; }\n"
-          "float s4(void) { __m256 a = _mm256_setzero_ps();\n"
-          "  for (long i = 0; i < 4000; i += 8) a = _mm256_add_ps(a, _mm256_loadu_ps(x + i + 4));\n"
-          "  return a[0]; }\n"
-          "float sp(const float *p) { __m256 a = _mm256_setzero_ps();\n"
-          "  for (long i = 0; i < 4000; i += 8) a = _mm256_add_ps(a, _mm256_loadu_ps(p + i));\n"
-          "  return a[0]; }\n";
-  }
-  FrontendOptions F;
-  F.File = std::string(Path);
-  F.CompileArgs = {"-mavx2"};
-  F.HasCompileArgs = true;
-  FrontendResult FR = runFrontend(F);
-  llvm::sys::fs::remove(Path);
+  FrontendResult FR = frontendOf(
+      "#include <immintrin.h>\n"
+      "_Alignas(32) float x[4096];\n"
+      "float s0(void) { __m256 a = _mm256_setzero_ps();\n"
+      "  for (long i = 0; i < 4000; i += 8) a = _mm256_add_ps(a, _mm256_loadu_ps(x + i));\n"
+      "  return a[0]; }\n"
+      "float s4(void) { __m256 a = _mm256_setzero_ps();\n"
+      "  for (long i = 0; i < 4000; i += 8) a = _mm256_add_ps(a, _mm256_loadu_ps(x + i + 4));\n"
+      "  return a[0]; }\n"
+      "float sp(const float *p) { __m256 a = _mm256_setzero_ps();\n"
+      "  for (long i = 0; i < 4000; i += 8) a = _mm256_add_ps(a, _mm256_loadu_ps(p + i));\n"
+      "  return a[0]; }\n",
+      {"-mavx2"});
   ASSERT_TRUE(FR.Ok) << FR.Error;
   ASSERT_EQ(FR.IR.Loops.size(), 3u);
   MachineModel Hsw = machineFile("haswell-ep-e5-2680v3.yml");
