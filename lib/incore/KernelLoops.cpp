@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace perfmodel;
@@ -26,10 +27,25 @@ namespace {
 
 struct MachineLoop {
   const FunctionCode *F = nullptr;
-  uint64_t Begin = 0, End = 0; ///< byte offsets in the function
+  uint64_t Begin = 0, End = 0; ///< byte offsets in the function: the first and last piece
+  /// The costed blocks as byte ranges in address order: the loop's blocks
+  /// minus avoidable ones that call out (errno paths), including hot blocks
+  /// the compiler placed out of line.
+  std::vector<std::pair<uint64_t, uint64_t>> Pieces;
+  unsigned ColdBlocks = 0; ///< blocks with calls left out
   std::vector<MCInst> Insts;
+
+  template <typename Fn> void forEachByte(Fn F) const {
+    for (const auto &[B, E] : Pieces)
+      for (uint64_t O = B; O < E; ++O)
+        F(O);
+  }
 };
 
+/// The innermost natural loops of F's control-flow graph (back edges to a
+/// block that dominates their source). A block inside a loop that calls out
+/// is left out when the loop's latches stay reachable without it: the
+/// compiler's cold paths (sqrt's errno call) are not the steady state.
 std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB) {
   struct Decoded {
     uint64_t Off, Size;
@@ -48,29 +64,206 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB) {
     All.push_back({Off, Size, Inst});
     Off += Size;
   }
-  std::vector<std::pair<uint64_t, uint64_t>> Ranges;
-  for (const Decoded &D : All) {
-    uint64_t Target;
-    if (TB.MIA && TB.MIA->isBranch(D.Inst) &&
-        TB.MIA->evaluateBranch(D.Inst, D.Off, D.Size, Target) && Target <= D.Off)
-      Ranges.push_back({Target, D.Off + D.Size});
+  if (All.empty() || !TB.MIA)
+    return {};
+  auto Target = [&](const Decoded &D) -> std::optional<uint64_t> {
+    uint64_t T;
+    if (TB.MIA->isBranch(D.Inst) && TB.MIA->evaluateBranch(D.Inst, D.Off, D.Size, T) &&
+        T < F.Bytes.size())
+      return T;
+    return std::nullopt;
+  };
+  auto EndsBlock = [&](const Decoded &D) {
+    return TB.MIA->isBranch(D.Inst) || TB.MIA->isReturn(D.Inst) ||
+           TB.MIA->isIndirectBranch(D.Inst);
+  };
+
+  // Basic blocks: leaders are the entry, branch targets and the instruction
+  // after a branch or return.
+  std::set<uint64_t> Leaders = {All.front().Off};
+  for (size_t I = 0; I < All.size(); ++I) {
+    if (auto T = Target(All[I]))
+      Leaders.insert(*T);
+    if (EndsBlock(All[I]) && I + 1 < All.size())
+      Leaders.insert(All[I + 1].Off);
   }
+  struct Block {
+    size_t First = 0, Last = 0; ///< instruction indices, inclusive
+    std::vector<size_t> Succs, Preds;
+    bool Calls = false;
+  };
+  std::vector<Block> Blocks;
+  std::map<uint64_t, size_t> BlockAt;
+  for (size_t I = 0; I < All.size(); ++I) {
+    if (Leaders.count(All[I].Off) || Blocks.empty()) {
+      BlockAt[All[I].Off] = Blocks.size();
+      Blocks.push_back({I, I, {}, {}, false});
+    }
+    Blocks.back().Last = I;
+    Blocks.back().Calls |= TB.MIA->isCall(All[I].Inst);
+  }
+  for (size_t B = 0; B < Blocks.size(); ++B) {
+    const Decoded &L = All[Blocks[B].Last];
+    bool FallsThrough = !TB.MIA->isReturn(L.Inst) && !TB.MIA->isIndirectBranch(L.Inst) &&
+                        !TB.MIA->isUnconditionalBranch(L.Inst);
+    if (auto T = Target(L); T && BlockAt.count(*T))
+      Blocks[B].Succs.push_back(BlockAt[*T]);
+    if (FallsThrough && B + 1 < Blocks.size())
+      Blocks[B].Succs.push_back(B + 1);
+  }
+  for (size_t B = 0; B < Blocks.size(); ++B)
+    for (size_t S : Blocks[B].Succs)
+      Blocks[S].Preds.push_back(B);
+
+  // Dominators (Cooper, Harvey, Kennedy) over the blocks reachable from the entry.
+  std::vector<size_t> Order; // reverse post-order
+  std::vector<int> Rpo(Blocks.size(), -1);
+  {
+    std::vector<char> Seen(Blocks.size(), 0);
+    std::vector<std::pair<size_t, size_t>> Stack = {{0, 0}};
+    Seen[0] = 1;
+    std::vector<size_t> Post;
+    while (!Stack.empty()) {
+      auto &[B, NextSucc] = Stack.back();
+      if (NextSucc < Blocks[B].Succs.size()) {
+        size_t S = Blocks[B].Succs[NextSucc++];
+        if (!Seen[S]) {
+          Seen[S] = 1;
+          Stack.push_back({S, 0});
+        }
+        continue;
+      }
+      Post.push_back(B);
+      Stack.pop_back();
+    }
+    Order.assign(Post.rbegin(), Post.rend());
+    for (size_t I = 0; I < Order.size(); ++I)
+      Rpo[Order[I]] = int(I);
+  }
+  std::vector<int> Idom(Blocks.size(), -1);
+  Idom[0] = 0;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t B : Order) {
+      if (B == 0)
+        continue;
+      int New = -1;
+      for (size_t P : Blocks[B].Preds) {
+        if (Idom[P] < 0)
+          continue;
+        if (New < 0) {
+          New = int(P);
+          continue;
+        }
+        int X = int(P), Y = New;
+        while (X != Y) {
+          while (Rpo[X] > Rpo[Y])
+            X = Idom[X];
+          while (Rpo[Y] > Rpo[X])
+            Y = Idom[Y];
+        }
+        New = X;
+      }
+      if (New >= 0 && Idom[B] != New) {
+        Idom[B] = New;
+        Changed = true;
+      }
+    }
+  }
+  auto Dominates = [&](size_t H, size_t B) {
+    if (Rpo[B] < 0 || Rpo[H] < 0)
+      return false;
+    for (int X = int(B);; X = Idom[X]) {
+      if (size_t(X) == H)
+        return true;
+      if (X == 0)
+        return false;
+    }
+  };
+
+  // Natural loops, one per header.
+  std::map<size_t, std::set<size_t>> Body;
+  std::map<size_t, std::vector<size_t>> Latches;
+  for (size_t B = 0; B < Blocks.size(); ++B)
+    for (size_t H : Blocks[B].Succs)
+      if (Dominates(H, B)) {
+        Latches[H].push_back(B);
+        std::set<size_t> &L = Body[H];
+        L.insert(H);
+        std::vector<size_t> Work = {B};
+        while (!Work.empty()) {
+          size_t X = Work.back();
+          Work.pop_back();
+          if (!L.insert(X).second && X != B)
+            continue;
+          if (X == H)
+            continue;
+          for (size_t P : Blocks[X].Preds)
+            if (!L.count(P))
+              Work.push_back(P);
+        }
+      }
+
   std::vector<MachineLoop> Out;
-  for (const auto &R : Ranges) {
+  for (const auto &[H, L] : Body) {
     bool Innermost = true;
-    for (const auto &Q : Ranges)
-      if (Q != R && Q.first >= R.first && Q.second <= R.second)
+    for (const auto &[H2, L2] : Body)
+      if (H2 != H && L.count(H2))
         Innermost = false;
     if (!Innermost)
       continue;
-    MachineLoop L;
-    L.F = &F;
-    L.Begin = R.first;
-    L.End = R.second;
-    for (const Decoded &D : All)
-      if (D.Off >= R.first && D.Off < R.second)
-        L.Insts.push_back(D.Inst);
-    Out.push_back(std::move(L));
+    // Leave out calls the loop can go around: keep the blocks on a path
+    // from the header to a latch that avoids every calling block.
+    std::set<size_t> Kept = L;
+    unsigned Cold = 0;
+    if (!Blocks[H].Calls) {
+      std::set<size_t> Fwd = {H}, Bwd;
+      std::vector<size_t> Work = {H};
+      while (!Work.empty()) {
+        size_t X = Work.back();
+        Work.pop_back();
+        for (size_t S : Blocks[X].Succs)
+          if (L.count(S) && !Blocks[S].Calls && Fwd.insert(S).second)
+            Work.push_back(S);
+      }
+      for (size_t Lt : Latches.at(H))
+        if (Fwd.count(Lt) && Bwd.insert(Lt).second)
+          Work.push_back(Lt);
+      while (!Work.empty()) {
+        size_t X = Work.back();
+        Work.pop_back();
+        if (X == H)
+          continue;
+        for (size_t P : Blocks[X].Preds)
+          if (Fwd.count(P) && Bwd.insert(P).second)
+            Work.push_back(P);
+      }
+      if (Bwd.count(H)) {
+        std::set<size_t> Hot;
+        for (size_t X : L)
+          if (Fwd.count(X) && Bwd.count(X))
+            Hot.insert(X);
+        for (size_t X : L)
+          Cold += Blocks[X].Calls;
+        Kept = std::move(Hot);
+      }
+    }
+    MachineLoop M;
+    M.F = &F;
+    M.ColdBlocks = Cold;
+    for (size_t X : Kept) { // std::set: address order
+      uint64_t B = All[Blocks[X].First].Off,
+               E = All[Blocks[X].Last].Off + All[Blocks[X].Last].Size;
+      if (!M.Pieces.empty() && M.Pieces.back().second == B)
+        M.Pieces.back().second = E;
+      else
+        M.Pieces.push_back({B, E});
+      for (size_t I = Blocks[X].First; I <= Blocks[X].Last; ++I)
+        M.Insts.push_back(All[I].Inst);
+    }
+    M.Begin = M.Pieces.front().first;
+    M.End = M.Pieces.back().second;
+    Out.push_back(std::move(M));
   }
   return Out;
 }
@@ -285,13 +478,13 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     unsigned First = K.Loc.Line, Last = std::max(K.EndLine, K.Loc.Line);
     auto InLoop = [&](const MachineLoop &L) {
       unsigned Inside = 0, Known = 0;
-      for (uint64_t B = L.Begin; B < L.End; ++B) {
+      L.forEachByte([&](uint64_t B) {
         unsigned Line = L.F->Lines[B];
         if (!Line)
-          continue;
+          return;
         ++Known;
         Inside += Line >= First && Line <= Last;
-      }
+      });
       return Known && Inside * 2 >= Known;
     };
     std::vector<const MachineLoop *> Cands;
@@ -327,10 +520,10 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     if (K.Nest.size() >= 2) {
       const LoopLevel &Inner = K.innermost(), &Outer = K.Nest[K.Nest.size() - 2];
       bool OuterCode = false;
-      for (uint64_t B = Best->Begin; B < Best->End; ++B) {
+      Best->forEachByte([&](uint64_t B) {
         unsigned Line = Best->F->Lines[B];
         OuterCode |= Line && Line >= Outer.Loc.Line && (Line < First || Line > Last);
-      }
+      });
       auto Bind = IR.bindings();
       auto Lo = Inner.Lower.evaluate(Bind), Hi = Inner.Upper.evaluate(Bind);
       bool Fixed = Lo && Hi && !Inner.Lower.symbols().count(Outer.Var) &&
@@ -344,17 +537,31 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
                    " iterations) is fully unrolled into the loop over " + Outer.Var;
       }
     }
-    std::vector<uint8_t> Bytes(Best->F->Bytes.begin() + Best->Begin,
-                               Best->F->Bytes.begin() + Best->End);
-    std::vector<unsigned> Lines(Best->F->Lines.begin() + Best->Begin,
-                                Best->F->Lines.begin() + Best->End);
+    std::vector<uint8_t> Bytes;
+    std::vector<unsigned> Lines;
+    Best->forEachByte([&](uint64_t B) {
+      Bytes.push_back(Best->F->Bytes[B]);
+      Lines.push_back(Best->F->Lines[B]);
+    });
     InCoreResult R = analyzeBlockBytes(Bytes, O, Lines);
     R.SourceItersPerIter = BestK;
     R.BytesPerSourceIt = PerIt;
-    char Buf[160];
-    snprintf(Buf, sizeof(Buf), "%s+0x%llx..0x%llx", demangle(Best->F->Name).c_str(),
-             (unsigned long long)Best->Begin, (unsigned long long)Best->End);
-    R.MachineLoop = Buf;
+    std::string Where = demangle(Best->F->Name);
+    for (size_t P = 0; P < Best->Pieces.size(); ++P) {
+      char Buf[64];
+      snprintf(Buf, sizeof(Buf), "%s0x%llx..0x%llx", P ? ", " : "+",
+               (unsigned long long)Best->Pieces[P].first,
+               (unsigned long long)Best->Pieces[P].second);
+      Where += Buf;
+    }
+    R.MachineLoop = Where;
+    if (Best->ColdBlocks)
+      R.Notes.push_back(std::to_string(Best->ColdBlocks) +
+                        " block(s) of the loop that call out (such as an errno path) are "
+                        "left out: the loop can go around them");
+    if (Best->Pieces.size() > 1)
+      R.Notes.push_back("the loop's hot path is in " + std::to_string(Best->Pieces.size()) +
+                        " pieces of the function (blocks placed out of line)");
     if (!Unrolled.empty())
       R.Notes.push_back(Unrolled);
     if (Cands.size() > 1)

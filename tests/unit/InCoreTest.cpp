@@ -270,8 +270,10 @@ InCoreResult fromSource(const std::string &File, const MachineModel &M,
   return R;
 }
 
-/// CODE written to a temporary C file and run through the front end.
-FrontendResult frontendOf(const std::string &Code, std::vector<std::string> Args = {}) {
+/// CODE written to a temporary C file and run through the front end; the
+/// file is removed unless KEEP (then KEEP names it, for compiling it too).
+FrontendResult frontendOf(const std::string &Code, std::vector<std::string> Args = {},
+                          std::string *Keep = nullptr) {
   llvm::SmallString<128> Path;
   llvm::sys::fs::createTemporaryFile("perfmodel-source", "c", Path);
   {
@@ -284,7 +286,10 @@ FrontendResult frontendOf(const std::string &Code, std::vector<std::string> Args
   F.CompileArgs = std::move(Args);
   F.HasCompileArgs = true;
   FrontendResult FR = runFrontend(F);
-  llvm::sys::fs::remove(Path);
+  if (Keep)
+    *Keep = std::string(Path);
+  else
+    llvm::sys::fs::remove(Path);
   EXPECT_TRUE(FR.Ok) << FR.Error;
   return FR;
 }
@@ -391,4 +396,39 @@ TEST(InCore, SourceCountsProveAlignmentFromDeclarationsAndOffsets) {
     EXPECT_DOUBLE_EQ(R.TnOL, Expect[I]) << FR.IR.Loops[I].Function;
     EXPECT_DOUBLE_EQ(R.TOL, 1); // one vector add on Haswell's one add pipe
   }
+}
+
+// `a[i] = sqrt(b[i])` without -fno-math-errno: clang-19 -O3 for Haswell
+// unrolls by 8 and tests each input; a negative one calls sqrt (errno). The
+// calls sit in the loop's address range and the hot vsqrtsd blocks after it.
+// The costed body must be the hot path: 8 loads, 8 vsqrtsd, 8 stores, no
+// call; LLVM 19's Haswell model holds the divider 14 cycles per vsqrtsd:
+// 8 x 14 = 112 cy per trip, 14 cy per element.
+TEST(InCore, ColdCallsAreLeftOutAndOutOfLineHotBlocksCounted) {
+  std::string File;
+  FrontendResult FR = frontendOf("#include <math.h>\n"
+                                 "void root(long n, double *restrict a, const double *restrict b) {\n"
+                                 "  for (long i = 0; i < n; ++i)\n"
+                                 "    a[i] = sqrt(b[i]);\n"
+                                 "}\n",
+                                 {}, &File);
+  ASSERT_EQ(FR.IR.Loops.size(), 1u);
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, InCoreOptions());
+  llvm::sys::fs::remove(File);
+  ASSERT_EQ(R.size(), 1u);
+  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
+  unsigned Sqrt = 0, Calls = 0, Loads = 0;
+  for (const InstrCost &C : R[0].Instrs) {
+    Sqrt += llvm::StringRef(C.Text).starts_with("vsqrtsd");
+    Calls += llvm::StringRef(C.Text).starts_with("call");
+    Loads += C.MayLoad;
+  }
+  EXPECT_EQ(Sqrt, 8u);
+  EXPECT_EQ(Calls, 0u);
+  EXPECT_EQ(Loads, 8u);
+  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 8);
+  EXPECT_DOUBLE_EQ(portLoad(R[0], "HWFPDivider"), 112);
+  EXPECT_DOUBLE_EQ(R[0].Cycles / R[0].SourceItersPerIter, 14);
+  EXPECT_NE(R[0].MachineLoop.find(", 0x"), std::string::npos) << "out-of-line piece: "
+                                                               << R[0].MachineLoop;
 }
