@@ -2,14 +2,32 @@
 #include "perfmodel/Poly.h"
 
 #include <algorithm>
+#include <cstdint>
 
 using namespace perfmodel;
+
+namespace {
+// Saturating arithmetic: hostile sizes (-D n=1e18) and the layer-condition
+// search's probes must not overflow; evaluate() reports overflow instead.
+int64_t satAdd(int64_t A, int64_t B) {
+  int64_t R;
+  if (__builtin_add_overflow(A, B, &R))
+    return B > 0 ? INT64_MAX : INT64_MIN;
+  return R;
+}
+int64_t satMul(int64_t A, int64_t B) {
+  int64_t R;
+  if (__builtin_mul_overflow(A, B, &R))
+    return (A < 0) != (B < 0) ? INT64_MIN : INT64_MAX;
+  return R;
+}
+} // namespace
 
 void Poly::add(const Monomial &M, int64_t C) {
   if (C == 0)
     return;
   int64_t &Slot = Terms[M];
-  Slot += C;
+  Slot = satAdd(Slot, C);
   if (Slot == 0)
     Terms.erase(M);
 }
@@ -47,7 +65,7 @@ Poly Poly::operator*(const Poly &O) const {
       Monomial M = M1;
       M.insert(M.end(), M2.begin(), M2.end());
       std::sort(M.begin(), M.end());
-      R.add(M, C1 * C2);
+      R.add(M, satMul(C1, C2));
     }
   return R;
 }
@@ -98,7 +116,7 @@ Poly Poly::substitute(const std::map<std::string, int64_t> &Values) const {
     for (const std::string &S : M) {
       auto It = Values.find(S);
       if (It != Values.end())
-        Coef *= It->second;
+        Coef = satMul(Coef, It->second);
       else
         Rest.push_back(S);
     }
@@ -108,10 +126,18 @@ Poly Poly::substitute(const std::map<std::string, int64_t> &Values) const {
 }
 
 std::optional<int64_t> Poly::evaluate(const std::map<std::string, int64_t> &Values) const {
-  Poly R = substitute(Values);
-  if (!R.isConstant())
-    return std::nullopt;
-  return R.constantTerm();
+  int64_t Sum = 0;
+  for (const auto &[M, C] : Terms) {
+    int64_t T = C;
+    for (const std::string &S : M) {
+      auto It = Values.find(S);
+      if (It == Values.end() || __builtin_mul_overflow(T, It->second, &T))
+        return std::nullopt; // unbound, or beyond 64 bits
+    }
+    if (__builtin_add_overflow(Sum, T, &Sum))
+      return std::nullopt;
+  }
+  return Sum;
 }
 
 std::string Poly::str() const {

@@ -34,3 +34,13 @@ TEST(Poly, SubstitutePartially) {
   EXPECT_EQ(Q, Poly::constant(100) * Poly::symbol("i") + Poly::constant(3));
   EXPECT_EQ(Q.symbols(), std::set<std::string>{"i"});
 }
+
+// Values beyond 64 bits are unknown, not wrapped: the layer-condition search
+// probes sizes up to 2^40, and 2^40 cubed (a 3D nest's working set) overflows.
+TEST(Poly, EvaluateReportsOverflow) {
+  Poly N = Poly::symbol("n");
+  Poly Cube = N * N * N * Poly::constant(8);
+  EXPECT_EQ(Cube.evaluate({{"n", 1000}}), 8'000'000'000);
+  EXPECT_EQ(Cube.evaluate({{"n", int64_t(1) << 40}}), std::nullopt);
+  EXPECT_EQ((N + Poly::constant(INT64_MAX)).evaluate({{"n", 1}}), std::nullopt);
+}
