@@ -549,14 +549,26 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         if (Ov.Uops)
           C.Uops = unsigned(*Ov.Uops);
         if (!Ov.Ports.empty()) {
-          C.Demands.clear();
+          // The named ports' cycles replace what the model charges to them;
+          // the rest (a folded load's AGU) stays.
+          std::vector<unsigned> Named;
+          for (const auto &[Port, Cy] : Ov.Ports) {
+            auto It = std::find(PM.Names.begin(), PM.Names.end(), Port);
+            if (It != PM.Names.end())
+              Named.push_back(unsigned(It - PM.Names.begin()));
+            else
+              R.Notes.push_back("override for '" + Ov.Form + "' names unknown port '" +
+                                Port + "'");
+          }
+          llvm::erase_if(C.Demands, [&](const auto &D) {
+            return std::any_of(D.first.begin(), D.first.end(), [&](unsigned P) {
+              return std::find(Named.begin(), Named.end(), P) != Named.end();
+            });
+          });
           for (const auto &[Port, Cy] : Ov.Ports) {
             auto It = std::find(PM.Names.begin(), PM.Names.end(), Port);
             if (It != PM.Names.end())
               C.Demands.push_back({{unsigned(It - PM.Names.begin())}, Cy});
-            else
-              R.Notes.push_back("override for '" + Ov.Form + "' names unknown port '" +
-                                Port + "'");
           }
         }
       }

@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "Kernels.h"
 
+#include <string_view>
+
 #if defined(__x86_64__)
 #include <immintrin.h>
 #endif
@@ -15,6 +17,10 @@
 namespace perfmodel::probe {
 
 volatile double Sink;
+
+const char *const DividerForms[8] = {"vdivsd",      "vdivpd xmm",  "vdivpd ymm",
+                                     "vdivpd zmm",  "vsqrtsd",     "vsqrtpd xmm",
+                                     "vsqrtpd ymm", "vsqrtpd zmm"};
 
 #if defined(__x86_64__)
 
@@ -99,6 +105,51 @@ PM_PEAK_NOFMA(sseDNoFma, __m128d, _mm_set1_pd, _mm_mul_pd, _mm_add_pd, 2,
               Sink = _mm_cvtsd_f64(S))
 PM_PEAK_NOFMA(sseSNoFma, __m128, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, 4,
               Sink = _mm_cvtss_f32(S))
+
+// Eight independent operations per iteration; the empty asm makes the
+// inputs unknown and the results used, so each one is executed every time.
+#define PM_DIV(NAME, TARGET, VEC, SET1, EXPR, REG)                                           \
+  __attribute__((target(TARGET))) static double NAME(uint64_t N) {                          \
+    volatile double V = 1.2345;                                                             \
+    VEC X0 = SET1(V), X1 = SET1(V + 1), X2 = SET1(V + 2), X3 = SET1(V + 3),                \
+        X4 = SET1(V + 4), X5 = SET1(V + 5), X6 = SET1(V + 6), X7 = SET1(V + 7);            \
+    VEC D = SET1(V * 0.7);                                                                  \
+    for (uint64_t I = 0; I < N; ++I) {                                                      \
+      asm volatile("" : "+" REG(X0), "+" REG(X1), "+" REG(X2), "+" REG(X3), "+" REG(X4),    \
+                   "+" REG(X5), "+" REG(X6), "+" REG(X7), "+" REG(D));                      \
+      VEC R0 = EXPR(X0), R1 = EXPR(X1), R2 = EXPR(X2), R3 = EXPR(X3);                       \
+      VEC R4 = EXPR(X4), R5 = EXPR(X5), R6 = EXPR(X6), R7 = EXPR(X7);                       \
+      asm volatile("" ::REG(R0), REG(R1), REG(R2), REG(R3), REG(R4), REG(R5), REG(R6),      \
+                   REG(R7));                                                                \
+    }                                                                                       \
+    return double(N) * 8;                                                                   \
+  }
+
+#define PM_DIVSD(X) _mm_div_sd(X, D)
+#define PM_DIVPD(X) _mm_div_pd(X, D)
+#define PM_DIVPD256(X) _mm256_div_pd(X, D)
+#define PM_DIVPD512(X) _mm512_div_pd(X, D)
+#define PM_SQRTSD(X) _mm_sqrt_sd(X, X)
+#define PM_SQRTPD(X) _mm_sqrt_pd(X)
+#define PM_SQRTPD256(X) _mm256_sqrt_pd(X)
+#define PM_SQRTPD512(X) _mm512_sqrt_pd(X)
+PM_DIV(divSd, "avx", __m128d, _mm_set1_pd, PM_DIVSD, "x")
+PM_DIV(divPd128, "avx", __m128d, _mm_set1_pd, PM_DIVPD, "x")
+PM_DIV(divPd256, "avx", __m256d, _mm256_set1_pd, PM_DIVPD256, "x")
+PM_DIV(divPd512, "avx512f", __m512d, _mm512_set1_pd, PM_DIVPD512, "v")
+PM_DIV(sqrtSd, "avx", __m128d, _mm_set1_pd, PM_SQRTSD, "x")
+PM_DIV(sqrtPd128, "avx", __m128d, _mm_set1_pd, PM_SQRTPD, "x")
+PM_DIV(sqrtPd256, "avx", __m256d, _mm256_set1_pd, PM_SQRTPD256, "x")
+PM_DIV(sqrtPd512, "avx512f", __m512d, _mm512_set1_pd, PM_SQRTPD512, "v")
+
+double dividerKernel(const char *Form, uint64_t N) {
+  static double (*const Fns[8])(uint64_t) = {divSd,  divPd128,  divPd256,  divPd512,
+                                              sqrtSd, sqrtPd128, sqrtPd256, sqrtPd512};
+  for (unsigned I = 0; I < 8; ++I)
+    if (std::string_view(Form) == DividerForms[I])
+      return Fns[I](N);
+  return 0;
+}
 
 double peakKernel(Isa I, bool Fma, bool Single, uint64_t N) {
   switch (I) {
@@ -194,6 +245,7 @@ double triadKernel(double *A, const double *B, const double *C, size_t N, bool U
 
 void addChain(uint64_t) {}
 double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
+double dividerKernel(const char *, uint64_t) { return 0; }
 double loadKernel(const double *, size_t, bool) { return 0; }
 double copyKernel(double *, const double *, size_t, bool) { return 0; }
 double triadKernel(double *, const double *, const double *, size_t, bool) { return 0; }

@@ -16,6 +16,14 @@ void addChain(uint64_t N);
 enum class Isa { Scalar, Sse, Avx2, Avx512 };
 double peakKernel(Isa I, bool Fma, bool Single, uint64_t N);
 
+/// Divider throughput: N x 8 independent double-precision divisions or
+/// square roots of FORM ("vdivsd", "vdivpd xmm", "vdivpd ymm", "vdivpd zmm",
+/// "vsqrtsd", "vsqrtpd xmm", ...), inputs kept opaque so none is hoisted.
+/// Returns the instructions executed (0 for an unknown form).
+double dividerKernel(const char *Form, uint64_t N);
+/// The forms dividerKernel knows; the zmm ones need AVX-512F.
+extern const char *const DividerForms[8];
+
 /// Streaming kernels over doubles (AVX2 when USEAVX, else SSE2); N elements
 /// each, a multiple of 32. Return the bytes they move, write-allocates
 /// included (load: 8N, copy: 24N, triad: 32N).

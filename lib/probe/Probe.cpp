@@ -161,6 +161,24 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
   return P;
 }
 
+} // namespace
+
+const std::vector<std::pair<std::string, std::vector<uint8_t>>> &perfmodel::dividerForms() {
+  // Register forms as llvm-mc-19 encodes them (xmm0, xmm1, xmm2 operands).
+  static const std::vector<std::pair<std::string, std::vector<uint8_t>>> Forms = {
+      {"vdivsd", {0xc5, 0xf3, 0x5e, 0xc2}},
+      {"vdivpd xmm", {0xc5, 0xf1, 0x5e, 0xc2}},
+      {"vdivpd ymm", {0xc5, 0xf5, 0x5e, 0xc2}},
+      {"vdivpd zmm", {0x62, 0xf1, 0xf5, 0x48, 0x5e, 0xc2}},
+      {"vsqrtsd", {0xc5, 0xf3, 0x51, 0xc2}},
+      {"vsqrtpd xmm", {0xc5, 0xf9, 0x51, 0xc1}},
+      {"vsqrtpd ymm", {0xc5, 0xfd, 0x51, 0xc1}},
+      {"vsqrtpd zmm", {0x62, 0xf1, 0xfd, 0x48, 0x51, 0xc1}}};
+  return Forms;
+}
+
+namespace {
+
 std::string today() {
   std::time_t T = std::time(nullptr);
   char Buf[16];
@@ -212,7 +230,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                       "and a 256 KiB L2");
 
-  unsigned Total = 1 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+  unsigned Total = 2 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
   auto Step = [&](const std::string &What) {
     if (O.Progress)
@@ -246,6 +264,18 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
       }
       R.Peaks.push_back(P);
     }
+  Step("divider throughput");
+  for (const auto &[Form, Encoding] : dividerForms()) {
+    if (!C.Avx2 || (Form.find("zmm") != std::string::npos && !C.Avx512f))
+      continue;
+    double GHz = R.ClockGHz.Median;
+    std::vector<double> V = rates(
+        [&, F = Form](uint64_t N) { return dividerKernel(F.c_str(), N * 256); }, MinSeconds,
+        Reps);
+    for (double &X : V)
+      X = X > 0 ? GHz * 1e9 / X : 0; // cycles per instruction
+    R.Dividers.push_back({Form, summarise(V)});
+  }
   for (const auto &[Level, WS] : Sets) {
     Step("bandwidth, " + Level + ", one core");
     R.Bandwidth.push_back(bandwidth(Level, WS, 1, Avx, MinSeconds, Reps));

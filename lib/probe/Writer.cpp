@@ -40,7 +40,8 @@ const BandwidthPoint *point(const ProbeResult &R, const std::string &Level, bool
 
 void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
                                    const std::string &Triple, const std::string &Cpu,
-                                   unsigned IssueWidth) {
+                                   unsigned IssueWidth,
+                                   const std::map<std::string, std::string> &DividerPorts) {
   const CpuIdentity &C = R.Cpu;
   double GHz = R.ClockGHz.Median;
   std::string Src = "measured by perfmodel probe on " + R.Date;
@@ -109,7 +110,21 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   OS << "  loads_per_cycle: " << std::max(1L, std::lround(LoadBPC / VecBytes)) << "\n";
   OS << "  load_bytes_per_cycle: " << num(std::max(1.0, LoadBPC)) << "\n";
   OS << "  stores_per_cycle: " << std::max(1L, std::lround(StoreBPC / VecBytes)) << "\n";
-  OS << "  store_bytes_per_cycle: " << num(std::max(1.0, StoreBPC)) << "\n\n";
+  OS << "  store_bytes_per_cycle: " << num(std::max(1.0, StoreBPC)) << "\n";
+  // Divider throughputs on the resource LLVM's model charges them to; the
+  // scheduling models of new cores often carry an older core's figures.
+  bool Overrides = false;
+  for (const DividerPoint &D : R.Dividers) {
+    auto Port = DividerPorts.find(D.Form);
+    if (Port == DividerPorts.end() || Port->second.empty() || D.CyclesPerInstr.Median <= 0)
+      continue;
+    if (!Overrides)
+      OS << "  instruction_overrides:  # reciprocal throughput, 8 independent operations\n";
+    Overrides = true;
+    OS << "    - {form: " << D.Form << ", ports: {" << Port->second << ": "
+       << num(D.CyclesPerInstr.Median, 2) << "}}  # " << spread(D.CyclesPerInstr) << "\n";
+  }
+  OS << "\n";
 
   OS << "caches:\n";
   bool AssumedWays = false;
@@ -164,12 +179,14 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   OS << "sources:\n";
   OS << "  - id: probe\n    cite: >-\n      " << Src
      << ": clock from a dependent add chain; peak flop/s from 12-chain FMA and add+mul "
-        "kernels per ISA; bandwidths from load, copy and triad kernels with the working "
+        "kernels per ISA; divide and square-root throughput from 8 independent "
+        "operations per form; bandwidths from load, copy and triad kernels with the working "
         "set in each level (one core) and in memory (all cores, pinned).\n"
      << "    covers: [clock_ghz, core.fma_units, core.peak_flops_per_cycle, "
         "core.loads_per_cycle, core.load_bytes_per_cycle, core.stores_per_cycle, "
         "core.store_bytes_per_cycle, caches.*.bytes_per_cycle_from_next, "
-        "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs]\n";
+        "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs"
+     << (Overrides ? ", core.instruction_overrides" : "") << "]\n";
   OS << "  - id: cpuid\n    cite: >-\n      CPUID of this host: vendor, family and model, "
         "SIMD width from the feature flags, cache geometry from "
      << (C.Caches.empty() ? std::string("(none given)") : C.Caches.front().From) << ".\n"

@@ -432,3 +432,21 @@ TEST(InCore, ColdCallsAreLeftOutAndOutOfLineHotBlocksCounted) {
   EXPECT_NE(R[0].MachineLoop.find(", 0x"), std::string::npos) << "out-of-line piece: "
                                                                << R[0].MachineLoop;
 }
+
+// A measured divider throughput (what `perfmodel probe` writes) replaces the
+// cycles LLVM charges to the named resource and keeps the rest: two vdivpd
+// ymm at 5 cycles of HWFPDivider each = 10 cy per iteration (LLVM: 2 x 28),
+// and the folded load of the first still occupies the load ports (0.5 + 0.5).
+TEST(InCore, PortOverrideReplacesOnlyTheNamedResource) {
+  InCoreOptions O;
+  O.Cpu = "haswell";
+  InstructionOverride Ov;
+  Ov.Form = "vdivpd ymm";
+  Ov.Ports = {{"HWFPDivider", 5}};
+  O.Overrides = {Ov};
+  InCoreResult R = analyzeAssemblyFile(Src + "/tests/incore/vdivpd-load.s", O);
+  ASSERT_TRUE(R.Ok) << R.Reason;
+  EXPECT_DOUBLE_EQ(portLoad(R, "HWFPDivider"), 10);
+  EXPECT_DOUBLE_EQ(portLoad(R, "HWPort2") + portLoad(R, "HWPort3"), 1);
+  EXPECT_DOUBLE_EQ(R.Cycles, 10);
+}

@@ -4,7 +4,10 @@
 // CPUs have: Core i7 Haswell 32 KiB 8-way L1D, 256 KiB 8-way L2, 6 MiB
 // 12-way inclusive L3 shared by 8 threads; Ryzen 7 1800X 32 KiB 8-way L1D,
 // 512 KiB 8-way L2, 16 MiB 16-way L3.
+#include "perfmodel/MachineModel.h"
 #include "perfmodel/Probe.h"
+
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -28,8 +31,8 @@ CpuidFn recorded(const Table &T) {
   };
 }
 
-TEST(Probe, IntelLeaf4Haswell) {
-  Table T = {
+Table haswellI7() {
+  return {
       {{0, 0}, {0x0000000d, 0x756e6547, 0x6c65746e, 0x49656e69}},
       {{1, 0}, {0x000306c3, 0x03100800, 0x7fdafbbf, 0xbfebfbff}},
       {{7, 0}, {0x00000000, 0x000027ab, 0x00000000, 0x00000000}},
@@ -42,6 +45,10 @@ TEST(Probe, IntelLeaf4Haswell) {
       {{0x80000003, 0}, {0x37692029, 0x3137342d, 0x20514d30, 0x20555043}},
       {{0x80000004, 0}, {0x2e322040, 0x48473035, 0x0000007a, 0x00000000}},
   };
+}
+
+TEST(Probe, IntelLeaf4Haswell) {
+  Table T = haswellI7();
   CpuIdentity Id = identifyCpu(recorded(T));
   EXPECT_EQ(Id.Vendor, "GenuineIntel");
   EXPECT_EQ(Id.Family, 6u);
@@ -105,3 +112,31 @@ TEST(Probe, AmdZenLeaves) {
 }
 
 } // namespace
+
+// A probe's divider throughputs become instruction_overrides on the resource
+// LLVM charges each form to; forms without a known resource are left out,
+// and the file loads with them.
+TEST(Probe, WriterEmitsDividerOverrides) {
+  ProbeResult R;
+  R.Cpu = identifyCpu(recorded(haswellI7()));
+  R.Date = "2026-11-23";
+  R.ClockGHz.Median = 2.7;
+  Measured Div, Sqrt;
+  Div.Median = Div.Min = Div.Max = 16.5;
+  Div.Reps = 7;
+  Sqrt.Median = Sqrt.Min = Sqrt.Max = 9;
+  Sqrt.Reps = 7;
+  R.Dividers = {{"vdivpd ymm", Div}, {"vsqrtsd", Sqrt}};
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  writeProbedMachine(OS, R, "x86_64-unknown-linux-gnu", "haswell", 4,
+                     {{"vdivpd ymm", "HWFPDivider"}});
+  OS.flush();
+  MachineLoadResult M = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(M.ok()) << Text;
+  ASSERT_EQ(M.Model->Core.Overrides.size(), 1u) << Text;
+  const InstructionOverride &Ov = M.Model->Core.Overrides[0];
+  EXPECT_EQ(Ov.Form, "vdivpd ymm");
+  ASSERT_EQ(Ov.Ports.count("HWFPDivider"), 1u);
+  EXPECT_DOUBLE_EQ(Ov.Ports.at("HWFPDivider"), 16.5);
+}

@@ -1076,7 +1076,19 @@ int runProbe(const std::string &Output, bool Quick, unsigned Threads) {
   std::string Cpu = llvm::sys::getHostCPUName().str();
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  writeProbedMachine(OS, R, Triple, Cpu, llvmIssueWidth(Triple, Cpu));
+  // The resource LLVM's model of this CPU charges each divider form to: the
+  // busiest port of the lone instruction.
+  std::map<std::string, std::string> DividerPorts;
+  InCoreOptions IO;
+  IO.Triple = Triple;
+  IO.Cpu = Cpu;
+  for (const auto &[Form, Encoding] : dividerForms()) {
+    InCoreResult One = analyzeBlockBytes(Encoding, IO);
+    if (One.Ok && !One.PortBottleneck.empty() &&
+        One.PortBottleneck.find(',') == std::string::npos)
+      DividerPorts[Form] = One.PortBottleneck;
+  }
+  writeProbedMachine(OS, R, Triple, Cpu, llvmIssueWidth(Triple, Cpu), DividerPorts);
   OS.flush();
   // What was written must load: a probe that cannot be used is an error.
   MachineLoadResult Check = parseMachineModel(Text, Output.empty() ? "<probe>" : Output);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -71,6 +72,16 @@ struct PeakPoint {
   Measured DoubleFlopsPerCycle, SingleFlopsPerCycle;
 };
 
+/// Throughput of one divider instruction form ("vdivpd zmm").
+struct DividerPoint {
+  std::string Form;
+  Measured CyclesPerInstr; ///< reciprocal throughput, 8 independent operations
+};
+
+/// The divider forms the probe measures, each with one encoding (register
+/// operands) for finding the resource a scheduling model charges it to.
+const std::vector<std::pair<std::string, std::vector<uint8_t>>> &dividerForms();
+
 struct ProbeOptions {
   bool Quick = false;    ///< fewer repetitions and smaller memory sets (tests)
   unsigned Threads = 0;  ///< 0: every online CPU
@@ -83,6 +94,7 @@ struct ProbeResult {
   unsigned OnlineCpus = 1;
   Measured ClockGHz;
   std::vector<PeakPoint> Peaks;
+  std::vector<DividerPoint> Dividers;
   std::vector<BandwidthPoint> Bandwidth;
   std::vector<std::string> Notes;
 };
@@ -94,8 +106,11 @@ ProbeResult runProbe(const ProbeOptions &O);
 /// number sourced "measured by perfmodel probe on DATE" and the rest from
 /// CPUID, LLVM, or marked as assumed. ISSUEWIDTH comes from LLVM's
 /// scheduling model of CPU (0: unknown, then 4 is assumed and said so).
+/// DIVIDERPORTS names, per divider form, the resource LLVM's model of CPU
+/// charges it to: the measured throughputs become instruction_overrides on it.
 void writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R, const std::string &Triple,
-                        const std::string &Cpu, unsigned IssueWidth);
+                        const std::string &Cpu, unsigned IssueWidth,
+                        const std::map<std::string, std::string> &DividerPorts = {});
 
 } // namespace perfmodel
 
