@@ -151,6 +151,33 @@ double dividerKernel(const char *Form, uint64_t N) {
   return 0;
 }
 
+// One dependent chain through X, 16 links per iteration, in assembly so the
+// compiler can neither reassociate nor reorder it.
+__attribute__((target("avx,fma"))) double latencyKernel(const char *Kind, uint64_t N) {
+  std::string_view K(Kind);
+  __m128d X = _mm_set_sd(1.25), Y = _mm_set_sd(1.0000001), Z = _mm_set_sd(1.7);
+  if (K == "add" || K == "fma")
+    Y = _mm_set_sd(1e-12);
+  for (uint64_t I = 0; I < N; ++I) {
+    if (K == "add")
+      asm volatile(".rept 16\n\tvaddsd %1, %0, %0\n\t.endr" : "+x"(X) : "x"(Y));
+    else if (K == "mul")
+      asm volatile(".rept 16\n\tvmulsd %1, %0, %0\n\t.endr" : "+x"(X) : "x"(Y));
+    else if (K == "fma")
+      asm volatile(".rept 16\n\tvfmadd231sd %1, %2, %0\n\t.endr" : "+x"(X) : "x"(Y), "x"(Z));
+    else if (K == "div")
+      asm volatile(".rept 16\n\tvdivsd %1, %0, %0\n\t.endr" : "+x"(X) : "x"(Y));
+    else if (K == "sqrt+add")
+      asm volatile(".rept 16\n\tvsqrtsd %0, %0, %0\n\tvaddsd %1, %0, %0\n\t.endr"
+                   : "+x"(X)
+                   : "x"(Z));
+    else
+      return 0;
+  }
+  Sink = _mm_cvtsd_f64(X);
+  return double(N) * 16;
+}
+
 double peakKernel(Isa I, bool Fma, bool Single, uint64_t N) {
   switch (I) {
   case Isa::Scalar:
@@ -246,6 +273,7 @@ double triadKernel(double *A, const double *B, const double *C, size_t N, bool U
 void addChain(uint64_t) {}
 double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
 double dividerKernel(const char *, uint64_t) { return 0; }
+double latencyKernel(const char *, uint64_t) { return 0; }
 double loadKernel(const double *, size_t, bool) { return 0; }
 double copyKernel(double *, const double *, size_t, bool) { return 0; }
 double triadKernel(double *, const double *, const double *, size_t, bool) { return 0; }

@@ -24,6 +24,12 @@ double dividerKernel(const char *Form, uint64_t N);
 /// The forms dividerKernel knows; the zmm ones need AVX-512F.
 extern const char *const DividerForms[8];
 
+/// Latency: N x 16 dependent scalar double operations of KIND ("add", "mul",
+/// "fma", "div", "sqrt+add": each square root followed by an add, so the
+/// value stays away from exact results). Returns the operations chained
+/// (pairs for sqrt+add), 0 for an unknown kind.
+double latencyKernel(const char *Kind, uint64_t N);
+
 /// Streaming kernels over doubles (AVX2 when USEAVX, else SSE2); N elements
 /// each, a multiple of 32. Return the bytes they move, write-allocates
 /// included (load: 8N, copy: 24N, triad: 32N).

@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <memory>
+#include <string_view>
 #include <thread>
 
 #if defined(__linux__)
@@ -230,7 +231,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                       "and a 256 KiB L2");
 
-  unsigned Total = 2 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+  unsigned Total = 3 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
   auto Step = [&](const std::string &What) {
     if (O.Progress)
@@ -264,6 +265,19 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
       }
       R.Peaks.push_back(P);
     }
+  Step("latencies (dependent chains)");
+  if (C.Avx2 && C.Fma) {
+    double GHz = R.ClockGHz.Median;
+    for (const char *Kind : {"add", "mul", "fma", "div", "sqrt+add"}) {
+      bool Sqrt = std::string_view(Kind) == "sqrt+add";
+      double AddCy = R.Latencies.count("add") ? R.Latencies["add"].Median : 0;
+      std::vector<double> V = rates(
+          [&](uint64_t N) { return latencyKernel(Kind, N * 64); }, MinSeconds, Reps);
+      for (double &X : V) // cycles per link; less the add that keeps sqrt inexact
+        X = X > 0 ? GHz * 1e9 / X - (Sqrt ? AddCy : 0) : 0;
+      R.Latencies[Sqrt ? "sqrt" : Kind] = summarise(V);
+    }
+  }
   Step("divider throughput");
   for (const auto &[Form, Encoding] : dividerForms()) {
     if (!C.Avx2 || (Form.find("zmm") != std::string::npos && !C.Avx512f))

@@ -111,18 +111,59 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   OS << "  load_bytes_per_cycle: " << num(std::max(1.0, LoadBPC)) << "\n";
   OS << "  stores_per_cycle: " << std::max(1L, std::lround(StoreBPC / VecBytes)) << "\n";
   OS << "  store_bytes_per_cycle: " << num(std::max(1.0, StoreBPC)) << "\n";
-  // Divider throughputs on the resource LLVM's model charges them to; the
-  // scheduling models of new cores often carry an older core's figures.
-  bool Overrides = false;
+  // Measured latencies and divider throughputs (on the resource LLVM's model
+  // charges them to): the scheduling models of new cores often carry an
+  // older core's figures.
+  struct Entry {
+    std::string Form;
+    const Measured *Latency = nullptr, *Throughput = nullptr;
+    std::string Port;
+  };
+  std::vector<Entry> Entries;
+  auto At = [&](const std::string &Form) -> Entry & {
+    for (Entry &E : Entries)
+      if (E.Form == Form)
+        return E;
+    Entries.push_back({Form});
+    return Entries.back();
+  };
+  static const std::vector<std::pair<const char *, std::vector<const char *>>> LatencyForms = {
+      {"add", {"vaddsd", "vaddss", "vaddpd", "vaddps", "vsubsd", "vsubss", "vsubpd", "vsubps"}},
+      {"mul", {"vmulsd", "vmulss", "vmulpd", "vmulps"}},
+      {"fma", {"vfmadd", "vfmsub", "vfnmadd", "vfnmsub"}},
+      {"div", {"vdivsd"}}, // single precision divides and roots are faster: not measured
+      {"sqrt", {"vsqrtsd"}}};
+  for (const auto &[Kind, Forms] : LatencyForms)
+    if (auto L = R.Latencies.find(Kind); L != R.Latencies.end() && L->second.Median > 0)
+      for (const char *F : Forms)
+        At(F).Latency = &L->second;
   for (const DividerPoint &D : R.Dividers) {
     auto Port = DividerPorts.find(D.Form);
     if (Port == DividerPorts.end() || Port->second.empty() || D.CyclesPerInstr.Median <= 0)
       continue;
-    if (!Overrides)
-      OS << "  instruction_overrides:  # reciprocal throughput, 8 independent operations\n";
-    Overrides = true;
-    OS << "    - {form: " << D.Form << ", ports: {" << Port->second << ": "
-       << num(D.CyclesPerInstr.Median, 2) << "}}  # " << spread(D.CyclesPerInstr) << "\n";
+    Entry &E = At(D.Form);
+    E.Throughput = &D.CyclesPerInstr;
+    E.Port = Port->second;
+  }
+  bool Overrides = !Entries.empty();
+  if (Overrides)
+    OS << "  # latencies of dependent scalar chains; divider: reciprocal throughput of 8\n"
+          "  # independent operations\n  instruction_overrides:\n";
+  for (const Entry &E : Entries) {
+    OS << "    - {form: " << E.Form;
+    // Latencies are whole cycles: a chain within 5 % of one (the clock
+    // estimate's own error) is that one.
+    double Lat = E.Latency ? E.Latency->Median : 0;
+    if (E.Latency && std::round(Lat) > 0 && std::fabs(Lat - std::round(Lat)) <= 0.05 * Lat)
+      Lat = std::round(Lat);
+    if (E.Latency)
+      OS << ", latency_cy: " << num(Lat, 2);
+    if (E.Throughput)
+      OS << ", ports: {" << E.Port << ": " << num(E.Throughput->Median, 2) << "}";
+    OS << "}  # ";
+    if (E.Latency)
+      OS << "chain " << num(E.Latency->Median, 2) << " cy, ";
+    OS << spread(E.Throughput ? *E.Throughput : *E.Latency) << "\n";
   }
   OS << "\n";
 
@@ -179,7 +220,8 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   OS << "sources:\n";
   OS << "  - id: probe\n    cite: >-\n      " << Src
      << ": clock from a dependent add chain; peak flop/s from 12-chain FMA and add+mul "
-        "kernels per ISA; divide and square-root throughput from 8 independent "
+        "kernels per ISA; add, multiply, FMA, divide and square-root latency from "
+        "dependent scalar chains; divide and square-root throughput from 8 independent "
         "operations per form; bandwidths from load, copy and triad kernels with the working "
         "set in each level (one core) and in memory (all cores, pinned).\n"
      << "    covers: [clock_ghz, core.fma_units, core.peak_flops_per_cycle, "

@@ -95,6 +95,8 @@ struct ProbeResult {
   Measured ClockGHz;
   std::vector<PeakPoint> Peaks;
   std::vector<DividerPoint> Dividers;
+  /// Scalar double latencies in cycles: "add", "mul", "fma", "div", "sqrt".
+  std::map<std::string, Measured> Latencies;
   std::vector<BandwidthPoint> Bandwidth;
   std::vector<std::string> Notes;
 };
