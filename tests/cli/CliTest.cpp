@@ -369,6 +369,16 @@ TEST(Cli, CompareDoubledMemoryBandwidth) {
     EXPECT_EQ(Ratio, 1) << Model << "\n" << L1.Out;
   // One machine is not a comparison.
   EXPECT_EQ(perfmodel("compare examples/triad.c -m hsw").Code, 2);
+  // The socket's figure alone does not reach one core bounded by its own:
+  // the Roofline does not move, and the report says which key to set.
+  CmdResult Socket = perfmodel("compare examples/triad.c -D n=10000000 --no-incore -m hsw "
+                               "-m hsw --set memory.bandwidth_gbs=85.2");
+  ASSERT_EQ(Socket.Code, 0) << Socket.Err;
+  EXPECT_NEAR(compareRatios(Socket.Out)["Roofline"], 1, 1e-9) << Socket.Out;
+  EXPECT_NE(Socket.Out.find("note: memory: one core stays bounded by "
+                            "memory.sustained_one_core_gbs = 34.6 GB/s"),
+            std::string::npos)
+      << Socket.Out;
 }
 
 // Four real machines side by side on the triad in memory (n = 1e8, 32 B/it

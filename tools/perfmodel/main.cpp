@@ -94,6 +94,18 @@ std::optional<MachineModel> loadMachine(const std::string &Name,
     llvm::errs() << "perfmodel: error: machine model " << File << " is not valid\n";
     return std::nullopt;
   }
+  // A what-if on the socket's bandwidth does not reach a single core that
+  // the file bounds by its own figure: say so rather than show no change.
+  auto IsSet = [&](llvm::StringRef Key) {
+    return std::any_of(Sets.begin(), Sets.end(), [&](const std::string &S) {
+      return llvm::StringRef(S).starts_with((Key + "=").str());
+    });
+  };
+  if (R.Model->Memory.OneCoreGBs && !IsSet("memory.sustained_one_core_gbs") &&
+      (IsSet("memory.bandwidth_gbs") || IsSet("memory.sustained_gbs")))
+    Notes.push_back("memory: one core stays bounded by memory.sustained_one_core_gbs = " +
+                    formatNumber(*R.Model->Memory.OneCoreGBs) +
+                    " GB/s; --set it too for a single-core what-if");
   return R.Model;
 }
 
@@ -871,6 +883,10 @@ int runCompare(const AnalyzeArgs &A, const std::vector<ComparedMachine> &Machine
   }
   if (A.Models.Cores > 1)
     OS << "  cores: " << A.Models.Cores << "\n";
+  for (size_t I = 0; I < Notes.size(); ++I)
+    if (!Notes[I].empty() && std::find(Notes.begin(), Notes.begin() + I, Notes[I]) ==
+                                 Notes.begin() + I)
+      OS << "  note: " << Notes[I] << "\n";
   unsigned Id = 0;
   for (size_t LI = 0; LI < FR->IR.Loops.size(); ++LI) {
     const LoopKernel &K = FR->IR.Loops[LI];
