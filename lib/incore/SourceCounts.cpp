@@ -85,11 +85,17 @@ InCoreResult perfmodel::sourceInCore(const LoopKernel &K, const MachineModel &M,
   // Floating-point operations in pipe operations: FMA where the source's
   // multiply feeds an add and the machine has FMA, a vector wider than one
   // pipe taking several (Zen 4's 512-bit operations on 256-bit pipes).
-  bool HasFma = C.FmaUnits > 0;
+  std::vector<FpUnit> Units = C.fpPipes(); // the file's, or assumed as the Roofline does
+  bool HasFma = std::any_of(Units.begin(), Units.end(), [](const FpUnit &U) { return U.Fma; });
   FpDemand Add{"add", 0, [](const FpUnit &U) { return U.Add; }};
   FpDemand Mul{"mul", 0, [](const FpUnit &U) { return U.Mul; }};
   FpDemand Fma{"FMA", 0, [](const FpUnit &U) { return U.Fma; }};
-  std::vector<std::pair<std::string, double>> OpRows; // what, pipe operations
+  struct OpRow {
+    std::string What;
+    double PipeOps;
+    const FpDemand *Kind;
+  };
+  std::vector<OpRow> OpRows;
   unsigned FpOps = 0;
   for (auto [Ops, Bytes, Type] :
        {std::tuple<const OpsByLanes *, unsigned, const char *>{&K.SingleOps, 4, "float"},
@@ -109,17 +115,13 @@ InCoreResult perfmodel::sourceInCore(const LoopKernel &K, const MachineModel &M,
         if (N) {
           D->Ops += N * Pipes;
           FpOps += N;
-          OpRows.push_back({std::to_string(N) + " " + D->Name + " (" + Width + ")", N * Pipes});
+          OpRows.push_back({std::to_string(N) + " " + D->Name + " (" + Width + ")", N * Pipes, D});
         }
       R.Classes.Fma += Fused;
       R.Classes.Add += F.Add - Fused;
       R.Classes.Mul += F.Mul - Fused;
     }
 
-  // The pipes: the machine file's, or every FMA unit doing everything.
-  std::vector<FpUnit> Units = C.FpUnits;
-  if (Units.empty())
-    Units.assign(std::max(1u, C.FmaUnits), FpUnit{true, true, HasFma});
   for (size_t I = 0; I < Units.size(); ++I)
     R.Ports.push_back("FP" + std::to_string(I));
   for (unsigned I = 0; I < C.LoadsPerCycle; ++I)
@@ -129,9 +131,12 @@ InCoreResult perfmodel::sourceInCore(const LoopKernel &K, const MachineModel &M,
   R.PortUnits.assign(R.Ports.size(), 1);
   R.PortLoad.assign(R.Ports.size(), 0);
 
-  // Operations go to the pipes that can run them, the most constrained
-  // class first, each to the least loaded capable pipe (water filling):
-  // optimal for nested capabilities such as Haswell's add-on-one-pipe.
+  // The bound is the machine's optimal spread (Hall's condition, shared with
+  // the Roofline's flop-mix ceiling). The table's per-pipe shares: the most
+  // constrained class first, each to the least loaded capable pipe (water
+  // filling), the same spread for nested capabilities such as Haswell's
+  // add-on-one-pipe.
+  std::optional<double> FpBound = C.fpMixCycles(Add.Ops, Mul.Ops, Fma.Ops);
   std::vector<FpDemand *> Classes = {&Add, &Mul, &Fma};
   auto Capable = [&](const FpDemand *D) {
     unsigned N = 0;
@@ -173,19 +178,14 @@ InCoreResult perfmodel::sourceInCore(const LoopKernel &K, const MachineModel &M,
       Left -= Step * AtLow;
     }
   }
-  double FpBound = 0;
-  for (size_t U = 0; U < Units.size(); ++U)
-    FpBound = std::max(FpBound, R.PortLoad[U]);
-  for (const auto &[What, Pipe] : OpRows) {
+  for (const OpRow &Row : OpRows) {
     InstrCost IC;
-    IC.Text = What;
-    const FpDemand *D = What.find(" FMA ") != std::string::npos   ? &Fma
-                        : What.find(" add ") != std::string::npos ? &Add
-                                                                   : &Mul;
+    IC.Text = Row.What;
+    const FpDemand *D = Row.Kind;
     IC.PortCycles.assign(R.Ports.size(), 0);
     for (size_t U = 0; U < Units.size(); ++U)
-      IC.PortCycles[U] = D->Ops > 0 ? Share[D][U] * Pipe / D->Ops : 0;
-    IC.Uops = unsigned(std::lround(Pipe));
+      IC.PortCycles[U] = Share[D][U] * Row.PipeOps / D->Ops;
+    IC.Uops = unsigned(std::lround(Row.PipeOps));
     R.Instrs.push_back(std::move(IC));
   }
 
@@ -247,7 +247,7 @@ InCoreResult perfmodel::sourceInCore(const LoopKernel &K, const MachineModel &M,
     }
   R.Classes.Store = Stores;
 
-  R.TOL = FpBound;
+  R.TOL = FpBound.value_or(0);
   R.TnOL = std::max(LoadSlots / C.LoadsPerCycle, StoreSlots / C.StoresPerCycle);
   R.PortBound = std::max(R.TOL, R.TnOL);
   R.PortBottleneck = R.TOL >= R.TnOL ? "the floating-point pipes" : "the load/store ports";

@@ -83,6 +83,36 @@ std::optional<uint64_t> perfmodel::parseByteSize(const std::string &Text,
   return std::nullopt;
 }
 
+std::vector<FpUnit> CoreModel::fpPipes() const {
+  if (!FpUnits.empty())
+    return FpUnits;
+  unsigned N = FmaUnits;
+  if (!N && pipeBits() >= 64)
+    N = unsigned(std::lround(PeakFlopsPerCycleDouble / (pipeBits() / 64.0)));
+  return std::vector<FpUnit>(std::max(N, 1u), FpUnit{true, true, FmaUnits > 0});
+}
+
+std::optional<double> CoreModel::fpMixCycles(double Add, double Mul, double Fma) const {
+  std::vector<FpUnit> Units = fpPipes();
+  double Need[3] = {Add, Mul, Fma};
+  double Worst = 0;
+  for (unsigned S = 1; S < 8; ++S) { // every set of kinds, exact for three
+    double Ops = 0;
+    unsigned Able = 0;
+    for (unsigned K = 0; K < 3; ++K)
+      if (S & (1u << K))
+        Ops += Need[K];
+    if (Ops == 0)
+      continue;
+    for (const FpUnit &U : Units)
+      Able += ((S & 1) && U.Add) || ((S & 2) && U.Mul) || ((S & 4) && U.Fma);
+    if (!Able)
+      return std::nullopt;
+    Worst = std::max(Worst, Ops / Able);
+  }
+  return Worst;
+}
+
 std::string perfmodel::formatByteSize(uint64_t Bytes) {
   static const char *Names[] = {"B", "KiB", "MiB", "GiB", "TiB"};
   unsigned U = 0;

@@ -37,37 +37,13 @@ const RooflineLink &RooflineResult::atDataLevel() const {
 
 double perfmodel::flopMixCycles(const FlopCounts &F, const CoreModel &C, unsigned Lanes,
                                 bool UseFma) {
-  std::vector<FpUnit> Units = C.FpUnits;
-  if (Units.empty()) {
-    // Unstated pipes: every FMA unit does everything; without FMA, as many
-    // add+mul pipes as the peak implies.
-    unsigned N = C.FmaUnits;
-    if (!N && C.pipeBits() >= 64)
-      N = unsigned(std::lround(C.PeakFlopsPerCycleDouble / (C.pipeBits() / 64.0)));
-    Units.assign(std::max(N, 1u), FpUnit{true, true, C.FmaUnits > 0});
-  }
+  std::vector<FpUnit> Units = C.fpPipes();
   bool HasFma = std::any_of(Units.begin(), Units.end(), [](const FpUnit &U) { return U.Fma; });
   double Fma = UseFma && HasFma ? std::min({F.FmaContractible, F.Add, F.Mul}) : 0;
-  double Need[3] = {F.Add - Fma, F.Mul - Fma, Fma}; // add, mul, fma operations
-  // Fractional assignment of operations to pipes: the busiest pipe carries
-  // max over operation sets S of (operations in S) / (pipes able to run one
-  // of S) (Hall's condition); exact for three kinds by enumeration.
-  double Worst = 0;
-  for (unsigned S = 1; S < 8; ++S) {
-    double Ops = 0;
-    unsigned Able = 0;
-    for (unsigned K = 0; K < 3; ++K)
-      if (S & (1u << K))
-        Ops += Need[K];
-    if (Ops == 0)
-      continue;
-    for (const FpUnit &U : Units)
-      Able += ((S & 1) && U.Add) || ((S & 2) && U.Mul) || ((S & 4) && U.Fma);
-    if (!Able)
-      return 0; // the machine cannot run this mix: no statement
-    Worst = std::max(Worst, Ops / Able);
-  }
-  return Worst / std::max(Lanes, 1u);
+  std::optional<double> Busiest = C.fpMixCycles(F.Add - Fma, F.Mul - Fma, Fma);
+  if (!Busiest)
+    return 0; // the machine cannot run this mix: no statement
+  return *Busiest / std::max(Lanes, 1u);
 }
 
 RooflineResult perfmodel::roofline(const ModelInput &In) {

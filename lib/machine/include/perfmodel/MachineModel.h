@@ -67,6 +67,15 @@ struct CoreModel {
   unsigned lanes(unsigned ElemBytes) const {
     return ElemBytes ? std::max(1u, pipeBits() / (8 * ElemBytes)) : 1;
   }
+  /// The floating-point pipes: the file's, or when it does not say, every
+  /// FMA unit running everything (without FMA, as many add+mul pipes as the
+  /// peak implies).
+  std::vector<FpUnit> fpPipes() const;
+  /// Operations on the busiest pipe when ADD, MUL and FMA operations (one
+  /// per pipe and cycle) are spread optimally over fpPipes(): the largest
+  /// (operations of a set of kinds) / (pipes running one of them), Hall's
+  /// condition. nullopt when no pipe runs a kind that is needed.
+  std::optional<double> fpMixCycles(double Add, double Mul, double Fma) const;
 };
 
 enum class CachePolicy { Inclusive, NonInclusive, Victim };
