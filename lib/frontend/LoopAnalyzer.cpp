@@ -189,6 +189,13 @@ FlopCounts &LoopAnalyzer::opsFor(QualType T) {
   return Current->DoubleOps[Lanes];
 }
 
+void LoopAnalyzer::countContractible(QualType T) {
+  unsigned Lanes;
+  FlopCounts &F = flopsFor(T, Lanes); // sets Lanes
+  F.FmaContractible += Lanes;
+  ++opsFor(T).FmaContractible;
+}
+
 //===----------------------------------------------------------------------===//
 // Affine analysis
 //===----------------------------------------------------------------------===//
@@ -1336,10 +1343,8 @@ void LoopAnalyzer::visit(const Stmt *S, Use U) {
           unsigned Lanes;
           const auto *M = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParens());
           if (M && M->getOpcode() == BO_Mul && !fpElement(T, Lanes).isNull() &&
-              !fpElement(M->getType(), Lanes).isNull()) {
-            flopsFor(T, Lanes).FmaContractible += Lanes;
-            ++opsFor(T).FmaContractible;
-          }
+              !fpElement(M->getType(), Lanes).isNull())
+            countContractible(T);
           break;
         }
         case BO_MulAssign:
@@ -1366,8 +1371,7 @@ void LoopAnalyzer::visit(const Stmt *S, Use U) {
       for (const Expr *Op : {BO->getLHS(), BO->getRHS()}) {
         const auto *M = dyn_cast<BinaryOperator>(Op->IgnoreParens());
         if (M && M->getOpcode() == BO_Mul) {
-          flopsFor(BO->getType(), Lanes).FmaContractible += Lanes;
-          ++opsFor(BO->getType()).FmaContractible;
+          countContractible(BO->getType());
           break; // one add fuses with one multiply
         }
       }

@@ -87,6 +87,7 @@ private:
   void collectAssigned(const clang::Stmt *S, std::set<const clang::VarDecl *> &Out) const;
   FlopCounts &flopsFor(clang::QualType T, unsigned &Lanes);
   FlopCounts &opsFor(clang::QualType T); ///< the loop's operations of T's width
+  void countContractible(clang::QualType T); ///< a multiply feeding an add of type T
 
   clang::ASTContext &Ctx;
   KernelIR &IR;
