@@ -551,25 +551,21 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         if (!Ov.Ports.empty()) {
           // The named ports' cycles replace what the model charges to them;
           // the rest (a folded load's AGU) stays.
-          std::vector<unsigned> Named;
+          std::vector<std::pair<std::vector<unsigned>, double>> Named;
           for (const auto &[Port, Cy] : Ov.Ports) {
             auto It = std::find(PM.Names.begin(), PM.Names.end(), Port);
             if (It != PM.Names.end())
-              Named.push_back(unsigned(It - PM.Names.begin()));
+              Named.push_back({{unsigned(It - PM.Names.begin())}, Cy});
             else
               R.Notes.push_back("override for '" + Ov.Form + "' names unknown port '" +
                                 Port + "'");
           }
           llvm::erase_if(C.Demands, [&](const auto &D) {
-            return std::any_of(D.first.begin(), D.first.end(), [&](unsigned P) {
-              return std::find(Named.begin(), Named.end(), P) != Named.end();
+            return std::any_of(Named.begin(), Named.end(), [&](const auto &N) {
+              return llvm::is_contained(D.first, N.first.front());
             });
           });
-          for (const auto &[Port, Cy] : Ov.Ports) {
-            auto It = std::find(PM.Names.begin(), PM.Names.end(), Port);
-            if (It != PM.Names.end())
-              C.Demands.push_back({{unsigned(It - PM.Names.begin())}, Cy});
-          }
+          C.Demands.insert(C.Demands.end(), Named.begin(), Named.end());
         }
       }
     }
