@@ -18,9 +18,6 @@ namespace perfmodel::probe {
 
 volatile double Sink;
 
-const char *const DividerForms[8] = {"vdivsd",      "vdivpd xmm",  "vdivpd ymm",
-                                     "vdivpd zmm",  "vsqrtsd",     "vsqrtpd xmm",
-                                     "vsqrtpd ymm", "vsqrtpd zmm"};
 
 #if defined(__x86_64__)
 
@@ -133,23 +130,6 @@ PM_PEAK_NOFMA(sseSNoFma, __m128, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, 4,
 #define PM_SQRTPD(X) _mm_sqrt_pd(X)
 #define PM_SQRTPD256(X) _mm256_sqrt_pd(X)
 #define PM_SQRTPD512(X) _mm512_sqrt_pd(X)
-PM_DIV(divSd, "avx", __m128d, _mm_set1_pd, PM_DIVSD, "x")
-PM_DIV(divPd128, "avx", __m128d, _mm_set1_pd, PM_DIVPD, "x")
-PM_DIV(divPd256, "avx", __m256d, _mm256_set1_pd, PM_DIVPD256, "x")
-PM_DIV(divPd512, "avx512f", __m512d, _mm512_set1_pd, PM_DIVPD512, "v")
-PM_DIV(sqrtSd, "avx", __m128d, _mm_set1_pd, PM_SQRTSD, "x")
-PM_DIV(sqrtPd128, "avx", __m128d, _mm_set1_pd, PM_SQRTPD, "x")
-PM_DIV(sqrtPd256, "avx", __m256d, _mm256_set1_pd, PM_SQRTPD256, "x")
-PM_DIV(sqrtPd512, "avx512f", __m512d, _mm512_set1_pd, PM_SQRTPD512, "v")
-
-double dividerKernel(const char *Form, uint64_t N) {
-  static double (*const Fns[8])(uint64_t) = {divSd,  divPd128,  divPd256,  divPd512,
-                                              sqrtSd, sqrtPd128, sqrtPd256, sqrtPd512};
-  for (unsigned I = 0; I < 8; ++I)
-    if (std::string_view(Form) == DividerForms[I])
-      return Fns[I](N);
-  return 0;
-}
 
 // One dependent chain through X, 16 links per iteration, in assembly so the
 // compiler can neither reassociate nor reorder it.
@@ -272,12 +252,36 @@ double triadKernel(double *A, const double *B, const double *C, size_t N, bool U
 
 void addChain(uint64_t) {}
 double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
-double dividerKernel(const char *, uint64_t) { return 0; }
+#define PM_DIV(NAME, ...)                                                                   \
+  static double NAME(uint64_t) { return 0; }
 double latencyKernel(const char *, uint64_t) { return 0; }
 double loadKernel(const double *, size_t, bool) { return 0; }
 double copyKernel(double *, const double *, size_t, bool) { return 0; }
 double triadKernel(double *, const double *, const double *, size_t, bool) { return 0; }
 
 #endif
+
+PM_DIV(divSd, "avx", __m128d, _mm_set1_pd, PM_DIVSD, "x")
+PM_DIV(divPd128, "avx", __m128d, _mm_set1_pd, PM_DIVPD, "x")
+PM_DIV(divPd256, "avx", __m256d, _mm256_set1_pd, PM_DIVPD256, "x")
+PM_DIV(divPd512, "avx512f", __m512d, _mm512_set1_pd, PM_DIVPD512, "v")
+PM_DIV(sqrtSd, "avx", __m128d, _mm_set1_pd, PM_SQRTSD, "x")
+PM_DIV(sqrtPd128, "avx", __m128d, _mm_set1_pd, PM_SQRTPD, "x")
+PM_DIV(sqrtPd256, "avx", __m256d, _mm256_set1_pd, PM_SQRTPD256, "x")
+PM_DIV(sqrtPd512, "avx512f", __m512d, _mm512_set1_pd, PM_SQRTPD512, "v")
+
+const std::vector<DividerKernel> &dividerKernels() {
+  // Register forms as llvm-mc-19 encodes them (xmm0, xmm1, xmm2 operands).
+  static const std::vector<DividerKernel> Kernels = {
+      {"vdivsd", {0xc5, 0xf3, 0x5e, 0xc2}, divSd},
+      {"vdivpd xmm", {0xc5, 0xf1, 0x5e, 0xc2}, divPd128},
+      {"vdivpd ymm", {0xc5, 0xf5, 0x5e, 0xc2}, divPd256},
+      {"vdivpd zmm", {0x62, 0xf1, 0xf5, 0x48, 0x5e, 0xc2}, divPd512},
+      {"vsqrtsd", {0xc5, 0xf3, 0x51, 0xc2}, sqrtSd},
+      {"vsqrtpd xmm", {0xc5, 0xf9, 0x51, 0xc1}, sqrtPd128},
+      {"vsqrtpd ymm", {0xc5, 0xfd, 0x51, 0xc1}, sqrtPd256},
+      {"vsqrtpd zmm", {0x62, 0xf1, 0xfd, 0x48, 0x51, 0xc1}, sqrtPd512}};
+  return Kernels;
+}
 
 } // namespace perfmodel::probe

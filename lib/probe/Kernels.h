@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace perfmodel::probe {
 
@@ -16,13 +17,17 @@ void addChain(uint64_t N);
 enum class Isa { Scalar, Sse, Avx2, Avx512 };
 double peakKernel(Isa I, bool Fma, bool Single, uint64_t N);
 
-/// Divider throughput: N x 8 independent double-precision divisions or
-/// square roots of FORM ("vdivsd", "vdivpd xmm", "vdivpd ymm", "vdivpd zmm",
-/// "vsqrtsd", "vsqrtpd xmm", ...), inputs kept opaque so none is hoisted.
-/// Returns the instructions executed (0 for an unknown form).
-double dividerKernel(const char *Form, uint64_t N);
-/// The forms dividerKernel knows; the zmm ones need AVX-512F.
-extern const char *const DividerForms[8];
+/// A divider form the probe measures: its name as instruction_overrides
+/// match it ("vdivpd zmm"), one encoding (register operands) and the kernel
+/// that runs N x 8 independent operations of it, inputs kept opaque so none
+/// is hoisted; it returns the operations (0 off x86-64). The zmm forms need
+/// AVX-512F, the others AVX.
+struct DividerKernel {
+  const char *Form;
+  std::vector<uint8_t> Encoding;
+  double (*Run)(uint64_t N);
+};
+const std::vector<DividerKernel> &dividerKernels();
 
 /// Latency: N x 16 dependent scalar double operations of KIND ("add", "mul",
 /// "fma", "div", "sqrt+add": each square root followed by an add, so the

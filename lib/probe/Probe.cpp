@@ -165,16 +165,12 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
 } // namespace
 
 const std::vector<std::pair<std::string, std::vector<uint8_t>>> &perfmodel::dividerForms() {
-  // Register forms as llvm-mc-19 encodes them (xmm0, xmm1, xmm2 operands).
-  static const std::vector<std::pair<std::string, std::vector<uint8_t>>> Forms = {
-      {"vdivsd", {0xc5, 0xf3, 0x5e, 0xc2}},
-      {"vdivpd xmm", {0xc5, 0xf1, 0x5e, 0xc2}},
-      {"vdivpd ymm", {0xc5, 0xf5, 0x5e, 0xc2}},
-      {"vdivpd zmm", {0x62, 0xf1, 0xf5, 0x48, 0x5e, 0xc2}},
-      {"vsqrtsd", {0xc5, 0xf3, 0x51, 0xc2}},
-      {"vsqrtpd xmm", {0xc5, 0xf9, 0x51, 0xc1}},
-      {"vsqrtpd ymm", {0xc5, 0xfd, 0x51, 0xc1}},
-      {"vsqrtpd zmm", {0x62, 0xf1, 0xfd, 0x48, 0x51, 0xc1}}};
+  static const std::vector<std::pair<std::string, std::vector<uint8_t>>> Forms = [] {
+    std::vector<std::pair<std::string, std::vector<uint8_t>>> F;
+    for (const DividerKernel &K : dividerKernels())
+      F.push_back({K.Form, K.Encoding});
+    return F;
+  }();
   return Forms;
 }
 
@@ -279,16 +275,16 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     }
   }
   Step("divider throughput");
-  for (const auto &[Form, Encoding] : dividerForms()) {
-    if (!C.Avx2 || (Form.find("zmm") != std::string::npos && !C.Avx512f))
+  for (const DividerKernel &K : dividerKernels()) {
+    if (!C.Avx2 || (std::string_view(K.Form).find("zmm") != std::string_view::npos &&
+                    !C.Avx512f))
       continue;
     double GHz = R.ClockGHz.Median;
-    std::vector<double> V = rates(
-        [&, F = Form](uint64_t N) { return dividerKernel(F.c_str(), N * 256); }, MinSeconds,
-        Reps);
+    std::vector<double> V =
+        rates([&](uint64_t N) { return K.Run(N * 256); }, MinSeconds, Reps);
     for (double &X : V)
       X = X > 0 ? GHz * 1e9 / X : 0; // cycles per instruction
-    R.Dividers.push_back({Form, summarise(V)});
+    R.Dividers.push_back({K.Form, summarise(V)});
   }
   for (const auto &[Level, WS] : Sets) {
     Step("bandwidth, " + Level + ", one core");

@@ -124,7 +124,8 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
     for (Entry &E : Entries)
       if (E.Form == Form)
         return E;
-    Entries.push_back({Form});
+    Entries.emplace_back();
+    Entries.back().Form = Form;
     return Entries.back();
   };
   static const std::vector<std::pair<const char *, std::vector<const char *>>> LatencyForms = {
