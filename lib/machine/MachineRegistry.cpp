@@ -141,3 +141,25 @@ std::string perfmodel::defaultMachine(std::string &Note) {
          "); using Haswell-EP E5-2680 v3. Choose one with -m.";
   return resolveMachine("haswell-ep-e5-2680v3");
 }
+
+std::string perfmodel::machineForLlvmCpu(const std::string &Cpu) {
+  if (Cpu.empty() || Cpu.find('/') != std::string::npos)
+    return "";
+  std::vector<std::string> Files = listMachineFiles();
+  // A model that names the CPU among its aliases is the one meant for it
+  // (zen5 for znver5, not the development VM that also runs znver5).
+  for (const std::string &F : Files) {
+    MachineLoadResult R = loadMachineModel(F);
+    if (!R.ok())
+      continue;
+    const auto &A = R.Model->Aliases;
+    if (std::find(A.begin(), A.end(), Cpu) != A.end())
+      return F;
+  }
+  for (const std::string &F : Files) {
+    MachineLoadResult R = loadMachineModel(F);
+    if (R.ok() && R.Model->Cpu == Cpu)
+      return F;
+  }
+  return "";
+}

@@ -56,50 +56,6 @@ bool isCIdentifier(const std::string &S) {
 
 } // namespace
 
-std::optional<double> perfmodel::nestIterations(const LoopKernel &K, const KernelIR &IR) {
-  // Exact by recursion over the outer levels while that stays cheap, then
-  // the inner levels' counts at their midpoint.
-  std::function<std::optional<double>(size_t, std::map<std::string, int64_t> &, double)> Rec =
-      [&](size_t D, std::map<std::string, int64_t> &B,
-          double Budget) -> std::optional<double> {
-    if (D == K.Nest.size())
-      return 1.0;
-    const LoopLevel &L = K.Nest[D];
-    auto Lo = L.Lower.evaluate(B), Hi = L.Upper.evaluate(B);
-    if (!Lo || !Hi)
-      return std::nullopt;
-    if (*Hi <= *Lo)
-      return 0.0;
-    int64_t Step = std::abs(L.Step ? L.Step : 1);
-    int64_t Trips = (*Hi - *Lo + Step - 1) / Step;
-    // Do the inner bounds depend on this counter?
-    bool Dependent = false;
-    for (size_t E = D + 1; E < K.Nest.size(); ++E)
-      Dependent |= K.Nest[E].Lower.symbols().count(L.Var) ||
-                   K.Nest[E].Upper.symbols().count(L.Var);
-    if (!Dependent || double(Trips) > Budget) {
-      B[L.Var] = *Lo + (Trips / 2) * Step;
-      auto Inner = Rec(D + 1, B, Budget);
-      B.erase(L.Var);
-      if (!Inner)
-        return std::nullopt;
-      return double(Trips) * *Inner;
-    }
-    double Sum = 0;
-    for (int64_t T = 0; T < Trips; ++T) {
-      B[L.Var] = *Lo + T * Step;
-      auto Inner = Rec(D + 1, B, Budget / double(Trips));
-      if (!Inner)
-        return std::nullopt;
-      Sum += *Inner;
-    }
-    B.erase(L.Var);
-    return Sum;
-  };
-  std::map<std::string, int64_t> B = IR.bindings();
-  return Rec(0, B, 1e6);
-}
-
 std::optional<std::vector<std::string>>
 perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why) {
   auto FI = IR.Functions.find(K.Function);

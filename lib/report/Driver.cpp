@@ -14,6 +14,23 @@ std::vector<const Prediction *> LoopReport::predictions() const {
   return P;
 }
 
+const Prediction *LoopReport::headline() const {
+  // Additive models (in-core plus every transfer) predict; the Roofline is
+  // an optimistic bound, so it heads only when nothing else ran.
+  if (Ecm && Ecm->Summary.Ok)
+    return &Ecm->Summary;
+  if (Ppr && Ppr->Summary.Ok)
+    return &Ppr->Summary;
+  if (Roofline && Roofline->Summary.Ok)
+    return &Roofline->Summary;
+  return nullptr;
+}
+
+const LevelPrediction *LoopReport::headlineLevel() const {
+  const Prediction *P = headline();
+  return P ? P->atDataLevel() : nullptr;
+}
+
 void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel &M,
                           const ModelSelection &S) {
   const LoopKernel &K = *LR.Loop;
@@ -32,6 +49,7 @@ void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel
   if (LR.InCore && LR.InCore->Ok)
     In.InCore = &*LR.InCore;
   LR.WorkingSetBytes = workingSetBytes(K, IR);
+  LR.Iterations = nestIterations(K, IR);
   In.WorkingSetBytes = LR.WorkingSetBytes;
   // The Roofline table is the report's backbone (bytes, intensities): always.
   LR.Roofline = roofline(In);

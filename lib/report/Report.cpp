@@ -1,5 +1,6 @@
 //===- Report.cpp - Text and JSON views of an analysis -------------------===//
 #include "perfmodel/Report.h"
+#include "perfmodel/Pipeline.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -251,6 +252,8 @@ void printSummaryText(llvm::raw_ostream &OS, const LoopReport &LR) {
   else
     OS << " (working set unknown: data in memory assumed)";
   OS << ":\n";
+  if (LR.headline())
+    OS << "      headline: " << headlineText(LR) << "\n";
   bool NoFlops = LR.Loop->flops() == 0;
   std::vector<std::vector<std::string>> Rows = {
       {"model", "cy/it", "GFLOP/s", "bottleneck"}};
@@ -269,6 +272,17 @@ void printSummaryText(llvm::raw_ostream &OS, const LoopReport &LR) {
       OS << "      " << P->Model << ": " << P->Advice << "\n";
 }
 } // namespace
+
+std::string perfmodel::headlineText(const LoopReport &LR) {
+  const Prediction *P = LR.headline();
+  const LevelPrediction *At = LR.headlineLevel();
+  if (!P || !At)
+    return "";
+  std::string S = P->Model + " " + formatNumber(At->CyclesPerIt) + " cy/it";
+  if (At->GFlops > 0)
+    S += ", " + formatNumber(At->GFlops) + " GFLOP/s";
+  return S + " with data in " + At->Level + "; bound by " + At->Bottleneck;
+}
 
 void perfmodel::printTextTable(llvm::raw_ostream &OS,
                                const std::vector<std::vector<std::string>> &Rows,
@@ -415,9 +429,7 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
   }
 }
 
-namespace {
-
-llvm::json::Value num(double V) {
+llvm::json::Value perfmodel::jsonNumber(double V) {
   if (!std::isfinite(V))
     return nullptr;
   // Round to 6 significant digits so golden files do not churn on last bits.
@@ -426,6 +438,10 @@ llvm::json::Value num(double V) {
   double Scale = std::pow(10.0, 5 - int(std::floor(std::log10(std::fabs(V)))));
   return std::round(V * Scale) / Scale;
 }
+
+namespace {
+
+llvm::json::Value num(double V) { return jsonNumber(V); }
 
 
 llvm::json::Array strings(const std::vector<std::string> &V) {
@@ -447,6 +463,25 @@ llvm::json::Array ceilingsJSON(const RooflineResult &R) {
   for (const ComputeCeiling &C : R.Ceilings)
     A.push_back(llvm::json::Object{{"name", C.Name}, {"gflops", num(C.GFlops)}});
   return A;
+}
+
+llvm::json::Value headlineJSON(const LoopReport &LR, const MachineModel &M) {
+  const Prediction *P = LR.headline();
+  const LevelPrediction *At = LR.headlineLevel();
+  if (!P || !At)
+    return nullptr;
+  llvm::json::Object O{{"model", P->Model},
+                       {"data_level", At->Level},
+                       {"cy_per_it", num(At->CyclesPerIt)},
+                       {"gflops", num(At->GFlops)},
+                       {"bottleneck", At->Bottleneck},
+                       {"advice", P->Advice},
+                       {"promised_gain_cy_per_it", num(promisedGainCyclesPerIt(LR))}};
+  if (LR.Iterations && M.ClockGHz > 0)
+    O["seconds"] = num(At->CyclesPerIt * *LR.Iterations / (M.ClockGHz * 1e9));
+  else
+    O["seconds"] = nullptr;
+  return O;
 }
 
 llvm::json::Object predictionJSON(const Prediction &P) {
@@ -681,6 +716,8 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
       for (const Prediction *P : LR.predictions())
         Ps.push_back(predictionJSON(*P));
       L["predictions"] = std::move(Ps);
+      L["iterations"] = LR.Iterations ? num(*LR.Iterations) : Value(nullptr);
+      L["prediction"] = headlineJSON(LR, M);
     }
     Array LN;
     for (const std::string &N : K.Notes)

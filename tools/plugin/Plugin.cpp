@@ -8,11 +8,14 @@
 // any internal problem becomes one remark.
 //
 // Options (-fplugin-arg-perfmodel-NAME=VALUE):
-//   machine=FILE|NAME   machine model (default: the host's, else Haswell-EP)
+//   machine=FILE|NAME   machine model (default: the library model of the
+//                       -march/-mcpu/-mtune target, else the host's, else
+//                       Haswell-EP; the remark says which)
 //   yaml=FILE           also write LLVM optimization records (opt-viewer)
 //   D=NAME=VALUE        bind a size parameter (repeatable)
 //   incore=1            also compile the file once more for the in-core model
-//   cache=lc|none       traffic model beyond L1 (default lc)
+//   cache=lc|auto|sim|both|none  traffic model beyond L1 (default lc: the
+//                       simulator's replay would cost more than the build)
 //   fault=internal      fault injection for tests
 //
 //===----------------------------------------------------------------------===//
@@ -20,6 +23,7 @@
 #include "perfmodel/InCore.h"
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/MachineRegistry.h"
+#include "perfmodel/Pipeline.h"
 #include "perfmodel/Report.h"
 #include "perfmodel/Roofline.h"
 #include "perfmodel/Traffic.h"
@@ -29,7 +33,9 @@
 #include "clang/Basic/SourceManager.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/FrontendPluginRegistry.h"
+#include "clang/Basic/TargetOptions.h"
 #include "clang/Lex/PreprocessorOptions.h"
+#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/YAMLTraits.h"
@@ -104,7 +110,52 @@ void writeYaml(const std::string &File, const std::vector<Remark> &Remarks,
   }
 }
 
-Remark remarkFor(const LoopReport &LR, const MachineModel &M) {
+/// The machine of this compile: machine= when given, else the library model
+/// of the CPU the compile targets, else the host's. WHY names the choice.
+std::string chooseMachine(const PluginOptions &O, const TargetOptions &T, std::string &Why) {
+  if (!O.Machine.empty()) {
+    Why = "machine=" + O.Machine;
+    return resolveMachine(O.Machine);
+  }
+  auto Generic = [](llvm::StringRef C) {
+    return C.empty() || C == "generic" || C.starts_with("x86-64") || C == "i386" ||
+           C == "i686" || C == "pentium4";
+  };
+  std::string Flag, Cpu;
+  if (!Generic(T.CPU)) {
+    Flag = "-march/-mcpu";
+    Cpu = T.CPU;
+  } else if (!Generic(T.TuneCPU)) {
+    Flag = "-mtune";
+    Cpu = T.TuneCPU;
+  }
+  std::string Note;
+  if (Cpu.empty()) {
+    std::string F = defaultMachine(Note);
+    Why = "no target CPU named; " + Note;
+    return F;
+  }
+  if (Cpu == llvm::sys::getHostCPUName())
+    // -march=native: the host's own model (matched by CPUID) knows it best.
+    if (auto Host = detectHostCpu())
+      if (std::string F = machineForHost(*Host); !F.empty()) {
+        Why = Flag + " " + Cpu + " (this host, model matched by CPUID)";
+        return F;
+      }
+  if (std::string F = machineForLlvmCpu(Cpu); !F.empty()) {
+    Why = Flag + " " + Cpu;
+    return F;
+  }
+  std::string F = defaultMachine(Note);
+  Why = "no library model for " + Flag + " " + Cpu + "; " + Note;
+  return F;
+}
+
+std::string shortName(const MachineModel &M) {
+  return M.Aliases.empty() ? llvm::sys::path::stem(M.File).str() : M.Aliases.front();
+}
+
+Remark remarkFor(const LoopReport &LR, const MachineModel &M, const std::string &Why) {
   const LoopKernel &K = *LR.Loop;
   Remark R;
   R.Loc = K.Loc;
@@ -142,7 +193,11 @@ Remark remarkFor(const LoopReport &LR, const MachineModel &M) {
     R.Args.push_back({"String", " at "});
     R.Args.push_back({"Bandwidth", formatNumber(Mem.BandwidthGBs) + " GB/s"});
   }
-  R.Args.push_back({"String", " (Roofline, " + M.Cpu + ")"});
+  R.Args.push_back({"String", " (Roofline on "});
+  R.Args.push_back({"Machine", shortName(M)});
+  R.Args.push_back({"String", ", " + M.Cpu + ", from "});
+  R.Args.push_back({"MachineFrom", Why});
+  R.Args.push_back({"String", ")"});
   if (LR.Ecm && LR.Ecm->Ok) {
     R.Args.push_back({"String", "; ECM "});
     R.Args.push_back({"ECM", LR.Ecm->contributions()});
@@ -216,12 +271,8 @@ private:
       FO.File = F->getName().str();
     FO.Defines = O.Defines;
     KernelIR IR = analyzeTranslationUnit(Ctx, FO);
-    bool Modellable = false;
-    for (const LoopKernel &K : IR.Loops)
-      Modellable |= K.Modelled;
-
-    std::string File, Note;
-    File = O.Machine.empty() ? defaultMachine(Note) : resolveMachine(O.Machine);
+    std::string Why;
+    std::string File = chooseMachine(O, CI.getTargetOpts(), Why);
     if (File.empty()) {
       O.Problems.push_back("machine model '" + O.Machine +
                            "' not found; no analysis (the build is unaffected)");
@@ -241,33 +292,22 @@ private:
     }
     const MachineModel &M = *ML.Model;
 
-    // The in-core model compiles the file once more: only on request, and
-    // only when some loop can be modelled.
-    std::vector<InCoreResult> InCore;
-    if (O.InCore && Modellable) {
-      // The build's include paths and macros, so the kernel compiles the same.
-      std::vector<std::string> Args;
-      for (const auto &Entry : CI.getHeaderSearchOpts().UserEntries)
-        Args.push_back("-I" + Entry.Path);
-      for (const auto &Macro : CI.getPreprocessorOpts().Macros)
-        Args.push_back((Macro.second ? "-U" : "-D") + Macro.first);
-      InCore = analyzeKernelLoops(IR, Args, inCoreOptionsFor(M));
-    }
-    for (size_t I = 0; I < IR.Loops.size(); ++I) {
-      const LoopKernel &K = IR.Loops[I];
-      if (!SM.isInMainFile(locationOf(SM, K.Loc)))
-        continue;
-      LoopReport LR;
-      LR.Loop = &K;
-      if (K.Modelled) {
-        if (O.Cache == "lc")
-          LR.Conditions = layerConditionTraffic(K, IR, M);
-        if (I < InCore.size())
-          LR.InCore = InCore[I];
-        runModels(LR, IR, M, O.Models);
-      }
-      Remarks.push_back(remarkFor(LR, M));
-    }
+    // The command line's pipeline, on the loops of this file only. The
+    // in-core model compiles the file once more: only on request.
+    PipelineOptions PO;
+    PO.Models = O.Models;
+    PO.Cache = O.Cache;
+    PO.InCore = O.InCore;
+    // The build's include paths and macros, so the kernel compiles the same.
+    for (const auto &Entry : CI.getHeaderSearchOpts().UserEntries)
+      PO.CompileArgs.push_back("-I" + Entry.Path);
+    for (const auto &Macro : CI.getPreprocessorOpts().Macros)
+      PO.CompileArgs.push_back((Macro.second ? "-U" : "-D") + Macro.first);
+    PO.Select = [&](const LoopKernel &K) { return SM.isInMainFile(locationOf(SM, K.Loc)); };
+    AnalysisReport R;
+    modelLoops(R, IR, M, PO);
+    for (const LoopReport &LR : R.Loops)
+      Remarks.push_back(remarkFor(LR, M, Why));
   }
 
   CompilerInstance &CI;
@@ -286,7 +326,7 @@ public:
         O.Yaml = Value.str();
       } else if (Key == "incore") {
         O.InCore = Value == "1" || Value == "on" || Value == "true";
-      } else if (Key == "cache" && (Value == "lc" || Value == "none")) {
+      } else if (Key == "cache" && isCachePolicy(Value.str())) {
         O.Cache = Value.str();
       } else if (Key == "models") {
         O.Models.Roofline = true;

@@ -150,6 +150,10 @@ struct KernelIR {
   std::map<std::string, int64_t> bindings() const;
 };
 
+/// Iterations of the innermost body in one execution of the whole nest of K
+/// at IR's bound sizes; nullopt when a bound depends on loaded data.
+std::optional<double> nestIterations(const LoopKernel &K, const KernelIR &IR);
+
 } // namespace perfmodel
 
 #endif

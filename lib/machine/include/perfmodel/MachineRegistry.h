@@ -34,6 +34,11 @@ std::string resolveMachine(const std::string &NameOrPath);
 /// The machine file whose cpuid block matches HOST, if any.
 std::string machineForHost(const HostCpu &Host);
 
+/// The library model for an LLVM CPU name (what -march/-mcpu select): one
+/// listing it among its aliases, else one whose llvm_cpu it is. Empty when
+/// the library has none.
+std::string machineForLlvmCpu(const std::string &Cpu);
+
 /// The file used when the user names none: the host's model when one exists,
 /// otherwise Haswell-EP. Note is set to a one-line explanation of the choice.
 std::string defaultMachine(std::string &Note);

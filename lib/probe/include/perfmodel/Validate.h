@@ -37,9 +37,6 @@ Harness makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned Reps = 5,
 std::optional<std::vector<std::string>> harnessArgs(const KernelIR &IR, const LoopKernel &K,
                                                     std::string &Why);
 
-/// Iterations of the innermost body in one execution of the whole nest.
-std::optional<double> nestIterations(const LoopKernel &K, const KernelIR &IR);
-
 /// Compiles SOURCE with clang-19 -O3 and FLAGS into an executable at EXE.
 bool buildHarness(const std::string &Source, bool Cxx, const std::vector<std::string> &Flags,
                   const std::string &Exe, std::string &Error);

@@ -32,10 +32,16 @@ struct LoopReport {
   std::optional<TrafficResult> Simulated;  ///< cache simulator, if run
   std::optional<InCoreResult> InCore;      ///< in-core model, if run
   std::optional<double> WorkingSetBytes;   ///< at the bound sizes
+  std::optional<double> Iterations;        ///< of the whole nest, at the bound sizes
   std::optional<EcmResult> Ecm;
   std::optional<PprResult> Ppr;
   /// The summaries of the models that ran, in the order Roofline, ECM, PPR.
   std::vector<const Prediction *> predictions() const;
+  /// The one prediction to believe, by a rule fixed in advance (docs/models.md):
+  /// ECM, else PPR, else the Roofline, the first that ran and succeeded.
+  const Prediction *headline() const;
+  /// The headline at the data level (null when no model succeeded).
+  const LevelPrediction *headlineLevel() const;
 };
 
 /// Which models to run and for how many cores.
@@ -59,6 +65,12 @@ struct AnalysisReport {
 };
 
 void printText(llvm::raw_ostream &OS, const AnalysisReport &R);
+/// The headline in one line: "ECM 3.78 cy/it, 1.43 GFLOP/s with data in MEM;
+/// bound by ..." ("" when no model succeeded).
+std::string headlineText(const LoopReport &LR);
+/// SARIF 2.1.0 (docs/sarif.md): one result per loop at its location, the
+/// headline and bottleneck as the message, the advice beside it.
+void printSARIF(llvm::raw_ostream &OS, const AnalysisReport &R);
 void printJSON(llvm::raw_ostream &OS, const AnalysisReport &R);
 void printMachineText(llvm::raw_ostream &OS, const MachineModel &M);
 /// `perfmodel sweep`: predictions of each loop while one size parameter
@@ -116,6 +128,10 @@ std::optional<int64_t> tripCount(const LoopLevel &L,
 /// An aligned text table, the first row the header; RIGHTALIGN per column.
 void printTextTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::string>> &Rows,
                     unsigned Indent, const std::vector<bool> &RightAlign = {});
+
+/// A JSON number rounded to 6 significant digits (null when not finite), so
+/// outputs do not churn on last bits.
+llvm::json::Value jsonNumber(double V);
 
 /// "229 MiB": three significant digits in the largest binary unit below it.
 std::string formatBytes(double Bytes);

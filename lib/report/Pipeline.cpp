@@ -1,0 +1,78 @@
+//===- Pipeline.cpp - In-core, traffic and models for every loop ----------===//
+#include "perfmodel/Pipeline.h"
+
+#include <algorithm>
+
+using namespace perfmodel;
+
+bool perfmodel::isCachePolicy(const std::string &Cache) {
+  return Cache == "auto" || Cache == "lc" || Cache == "sim" || Cache == "both" ||
+         Cache == "none";
+}
+
+void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
+                           const PipelineOptions &O, const std::vector<InCoreResult> *Known) {
+  R.IR = &IR;
+  R.Machine = &M;
+  R.Models = O.Models;
+  if (!M.Memory.SustainedGBs)
+    R.Notes.push_back("memory: the machine model has no sustained bandwidth; the "
+                      "theoretical " + formatNumber(M.Memory.BandwidthGBs) +
+                      " GB/s bounds the memory level" +
+                      (M.Memory.OneCoreGBs ? " of the socket (one core alone: " +
+                                                 formatNumber(*M.Memory.OneCoreGBs) + " GB/s)"
+                                           : std::string()));
+  // auto: the analytic layer conditions, and the simulator only where they
+  // do not apply (indirect or non-uniform accesses); replaying every loop of
+  // a large file would cost far more than compiling it.
+  bool Auto = O.Cache == "auto";
+  bool RunLC = Auto || O.Cache == "lc" || O.Cache == "both";
+  bool RunSim = O.Cache == "sim" || O.Cache == "both";
+  auto Selected = [&](const LoopKernel &K) { return K.Modelled && (!O.Select || O.Select(K)); };
+  std::vector<InCoreResult> InCore;
+  if (Known)
+    InCore = *Known;
+  else if (O.InCore && std::any_of(IR.Loops.begin(), IR.Loops.end(), Selected))
+    InCore = analyzeKernelLoops(IR, O.CompileArgs, inCoreOptionsFor(M));
+  for (size_t LI = 0; LI < IR.Loops.size(); ++LI) {
+    const LoopKernel &K = IR.Loops[LI];
+    if (O.Select && !O.Select(K))
+      continue;
+    LoopReport LR;
+    LR.Loop = &K;
+    if (K.Modelled && O.InCoreBasis == "source")
+      LR.InCore = sourceInCore(K, M, LI < InCore.size() ? &InCore[LI] : nullptr);
+    else if (LI < InCore.size() && K.Modelled)
+      LR.InCore = InCore[LI];
+    if (K.Modelled) {
+      if (RunLC)
+        LR.Conditions = layerConditionTraffic(K, IR, M);
+      if (RunSim || (Auto && !LR.Conditions->Ok))
+        LR.Simulated = simulateTraffic(K, IR, M, O.Sim);
+      runModels(LR, IR, M, R.Models);
+    }
+    R.Loops.push_back(std::move(LR));
+  }
+}
+
+double perfmodel::promisedGainCyclesPerIt(const LoopReport &LR) {
+  const Prediction *P = LR.headline();
+  const LevelPrediction *At = P ? P->atDataLevel() : nullptr;
+  if (!At || P->Levels.empty())
+    return 0;
+  // Transfers bind when the same model is faster with the data in L1:
+  // blocking or fusing can save at most the difference.
+  double InL1 = P->Levels.front().CyclesPerIt;
+  if (At->CyclesPerIt > InL1 * 1.0001)
+    return At->CyclesPerIt - InL1;
+  // The core binds: lifting its binding bound leaves the next one.
+  if (!LR.InCore || !LR.InCore->Ok || LR.InCore->Cycles <= 0)
+    return 0;
+  const InCoreResult &IC = *LR.InCore;
+  std::vector<double> Bounds = {IC.PortBound, IC.FrontEndBound, IC.RecurrenceBound};
+  std::sort(Bounds.rbegin(), Bounds.rend());
+  double PerIt = IC.SourceItersPerIter > 0 ? IC.SourceItersPerIter : 1;
+  double Next = Bounds[1] / PerIt, Now = Bounds[0] / PerIt;
+  // Scale to the headline's own in-core figure (it may add load/store time).
+  return std::max(0.0, (Now - Next) * std::min(1.0, At->CyclesPerIt / std::max(Now, 1e-12)));
+}

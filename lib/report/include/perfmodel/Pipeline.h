@@ -1,0 +1,52 @@
+//===- Pipeline.h - The per-loop pipeline every entry point runs -*- C++ -*-===//
+//
+// In-core model, then traffic beyond L1 (layer conditions or the simulator,
+// by the cache policy), then the performance models and the headline
+// prediction. The command line (each subcommand, the project mode) and the
+// Clang plugin all call modelLoops, so a change of policy lands everywhere.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_PIPELINE_H
+#define PERFMODEL_PIPELINE_H
+
+#include "perfmodel/Report.h"
+#include "perfmodel/Traffic.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+struct PipelineOptions {
+  ModelSelection Models;
+  /// Traffic beyond L1: auto (layer conditions, the simulator where they do
+  /// not apply), lc, sim, both (simulator preferred), none (naive count).
+  std::string Cache = "auto";
+  /// Compile the kernel for the in-core model (with CompileArgs).
+  bool InCore = true;
+  /// compiled: the machine loop; source: the operations as written.
+  std::string InCoreBasis = "compiled";
+  std::vector<std::string> CompileArgs;
+  SimOptions Sim;
+  /// Loops to report (null: all); the in-core compile runs only for these.
+  std::function<bool(const LoopKernel &)> Select;
+};
+
+/// True when CACHE names a policy modelLoops knows.
+bool isCachePolicy(const std::string &Cache);
+
+/// Runs the pipeline on every loop of IR on machine M and appends the loops
+/// to R (with run-level notes). KNOWN, when given, is the in-core result per
+/// loop from an earlier call (the machine code does not depend on -D sizes).
+void modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
+                const PipelineOptions &O, const std::vector<InCoreResult> *Known = nullptr);
+
+/// What following the loop's bottleneck advice can save at most, per source
+/// iteration: data in L1 instead of its level when transfers bind, else the
+/// in-core time down to the next in-core bound. 0 when nothing is promised.
+double promisedGainCyclesPerIt(const LoopReport &LR);
+
+} // namespace perfmodel
+
+#endif

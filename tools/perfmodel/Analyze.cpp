@@ -1,0 +1,140 @@
+//===- Analyze.cpp - perfmodel analyze ------------------------------------===//
+//
+// One file (or standard input with `-`), or with -p BUILD_DIR and no file
+// every translation unit of the compilation database (Project.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+
+#include "perfmodel/Report.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+using namespace perfmodel;
+using namespace perfmodel::tool;
+
+namespace {
+
+/// Names the source NAME in everything the report prints (standard input
+/// was kept in a temporary file for Clang).
+void renameSource(KernelIR &IR, const std::string &From, const std::string &To) {
+  auto Fix = [&](SourceLoc &L) {
+    if (L.File == From)
+      L.File = To;
+  };
+  if (IR.File == From)
+    IR.File = To;
+  for (LoopKernel &K : IR.Loops) {
+    Fix(K.Loc);
+    for (LoopLevel &L : K.Nest)
+      Fix(L.Loc);
+    for (Access &A : K.Accesses)
+      Fix(A.Loc);
+  }
+}
+
+bool wantsCxx(const std::vector<std::string> &Args) {
+  for (size_t I = 0; I < Args.size(); ++I)
+    if (Args[I] == "-xc++" || (Args[I] == "-x" && I + 1 < Args.size() && Args[I + 1] == "c++"))
+      return true;
+  return false;
+}
+
+struct AnalyzeState {
+  AnalyzeArgs A;
+  ProjectArgs P;
+  std::string JsonCopy; ///< hidden: also write the JSON report here (project mode)
+};
+
+int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &JsonCopy) {
+  std::string Shown;
+  if (A.File == "-") {
+    A.File = stdinToTempFile(wantsCxx(CC.Args) ? "cpp" : "c");
+    if (A.File.empty())
+      return ExitFailed;
+    Shown = "<stdin>";
+  }
+  Inputs In;
+  if (int RC = loadInputs(A, CC, In))
+    return RC;
+  AnalysisReport R;
+  R.Notes = In.Notes;
+  modelLoops(R, In.FR->IR, *In.Machine, pipelineOptions(A, In.FR->CompileArgs, In.Index));
+  if (!Shown.empty())
+    renameSource(In.FR->IR, A.File, Shown);
+
+  auto Render = [&](const std::string &Format) {
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    if (Format == "json")
+      printJSON(OS, R);
+    else if (Format == "svg")
+      printRooflineSVG(OS, R);
+    else if (Format == "html")
+      printHTML(OS, R);
+    else if (Format == "sarif")
+      printSARIF(OS, R);
+    else
+      printText(OS, R);
+    OS.flush();
+    return Text;
+  };
+  if (!JsonCopy.empty())
+    if (int RC = emitReport(JsonCopy, Render("json")))
+      return RC;
+  return emitReport(A.Output, Render(A.Format));
+}
+
+} // namespace
+
+Command perfmodel::tool::addAnalyze(CLI::App &App, const CompileCommand &CC) {
+  auto S = std::make_shared<AnalyzeState>();
+  CLI::App *C = App.add_subcommand(
+      "analyze", "Model every loop of a C/C++ file (or of a whole project with -p "
+                 "BUILD_DIR): flops, bytes, traffic, Roofline, ECM and PPR predictions");
+  AnalyzeArgs &A = S->A;
+  addSourceOptions(C, A, /*FileRequired=*/false);
+  addMachineOptions(C, A);
+  addModelOptions(C, A);
+  C->add_option("--format", A.Format,
+                "text, json, sarif (SARIF 2.1.0), svg (Roofline chart) or html (chart "
+                "and tables)")
+      ->check(CLI::IsMember({"text", "json", "sarif", "svg", "html"}));
+  C->add_option("-o,--output", A.Output, "write the report to this file");
+  C->add_option("--files", S->P.Globs,
+                "project mode: analyse only the database's files matching this glob "
+                "(repeatable; matched against the path as the database gives it)")
+      ->allow_extra_args(false);
+  C->add_option("-j,--jobs", S->P.Jobs, "project mode: files analysed at once (default: the cores)")
+      ->check(CLI::Range(1u, 256u));
+  C->add_option("--file-time-limit", S->P.FileTimeLimit,
+                "project mode: seconds one file may take before it is reported as timed out")
+      ->check(CLI::Range(1u, 86400u));
+  C->add_option("--json-copy", S->JsonCopy, "also write the JSON report to this file")
+      ->group("");
+  C->footer("Compile flags for the file may follow a bare `--`, e.g. "
+            "perfmodel analyze k.c -- -O3 -Iinclude. With -p BUILD_DIR and no file, every "
+            "translation unit of BUILD_DIR/compile_commands.json is analysed.");
+  Command Cmd;
+  Cmd.App = C;
+  Cmd.TakesCompileCommand = true;
+  Cmd.Run = [S, &CC]() -> int {
+    std::string Err;
+    if (!parseModels(S->A, Err))
+      return error(Err, ExitUsage);
+    if (S->A.File.empty()) {
+      if (S->A.CompileCommandsDir.empty())
+        return error("analyze needs a source file, - for standard input, or -p BUILD_DIR "
+                     "for every file of a compilation database",
+                     ExitUsage);
+      return runProject(S->A, S->P, CC);
+    }
+    if (!S->P.Globs.empty())
+      return error("--files selects files of a project (-p BUILD_DIR without a file)",
+                   ExitUsage);
+    return analyzeFile(S->A, CC, S->JsonCopy);
+  };
+  return Cmd;
+}

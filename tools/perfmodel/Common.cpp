@@ -1,0 +1,387 @@
+//===- Common.cpp - What the perfmodel subcommands share -------------------===//
+#include "Common.h"
+
+#include "perfmodel/MachineRegistry.h"
+#include "perfmodel/Report.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <iterator>
+
+using namespace perfmodel;
+using namespace perfmodel::tool;
+
+int perfmodel::tool::error(const std::string &Msg, int Code) {
+  llvm::errs() << "perfmodel: error: " << Msg << "\n";
+  return Code;
+}
+
+/// Prints machine-file diagnostics, at most 20 (like a compiler's error limit).
+void perfmodel::tool::printDiags(const std::vector<MachineDiag> &Diags, bool Warnings) {
+  unsigned Shown = 0, Hidden = 0;
+  for (const MachineDiag &D : Diags) {
+    if (!Warnings && D.Severity != MachineDiag::Kind::Error)
+      continue;
+    if (Shown++ < 20)
+      llvm::errs() << D.str() << "\n";
+    else
+      ++Hidden;
+  }
+  if (Hidden)
+    llvm::errs() << "... and " << Hidden << " more\n";
+}
+
+/// Loads -m NAME|FILE (or the default) with --set overrides; prints problems.
+std::optional<MachineModel> perfmodel::tool::loadMachine(const std::string &Name,
+                                        const std::vector<std::string> &Sets,
+                                        std::vector<std::string> &Notes) {
+  std::string File;
+  if (Name.empty()) {
+    std::string Note;
+    File = defaultMachine(Note);
+    Notes.push_back(Note);
+    if (File.empty()) {
+      error("no machine model found (searched PERFMODEL_MACHINE_PATH and the "
+            "installed machine-models); pass -m FILE");
+      return std::nullopt;
+    }
+  } else {
+    File = resolveMachine(Name);
+    if (File.empty()) {
+      std::string Known;
+      for (const std::string &F : listMachineFiles())
+        Known += " " + llvm::sys::path::stem(F).str();
+      error("machine '" + Name + "' is neither a file nor a known model (known:" +
+            Known + ")");
+      return std::nullopt;
+    }
+  }
+  MachineLoadResult R = loadMachineModel(File, Sets);
+  printDiags(R.Diags, /*Warnings=*/false);
+  if (!R.ok()) {
+    llvm::errs() << "perfmodel: error: machine model " << File << " is not valid\n";
+    return std::nullopt;
+  }
+  // A what-if on the socket's bandwidth does not reach a single core that
+  // the file bounds by its own figure: say so rather than show no change.
+  auto IsSet = [&](llvm::StringRef Key) {
+    return std::any_of(Sets.begin(), Sets.end(), [&](const std::string &S) {
+      return llvm::StringRef(S).starts_with((Key + "=").str());
+    });
+  };
+  if (R.Model->Memory.OneCoreGBs && !IsSet("memory.sustained_one_core_gbs") &&
+      (IsSet("memory.bandwidth_gbs") || IsSet("memory.sustained_gbs")))
+    Notes.push_back("memory: one core stays bounded by memory.sustained_one_core_gbs = " +
+                    formatNumber(*R.Model->Memory.OneCoreGBs) +
+                    " GB/s; --set it too for a single-core what-if");
+  return R.Model;
+}
+
+/// "N=4096", "N=1e6", "N=1<<20" -> binding.
+bool perfmodel::tool::parseDefine(const std::string &S, std::map<std::string, int64_t> &Out,
+                 std::string &Err) {
+  size_t Eq = S.rfind('=');
+  if (Eq == std::string::npos || Eq == 0) {
+    Err = "-D " + S + ": expected name=value, e.g. -D N=4096";
+    return false;
+  }
+  std::string Name = llvm::StringRef(S.substr(0, Eq)).trim().str();
+  llvm::StringRef V = llvm::StringRef(S).substr(Eq + 1).trim();
+  int64_t Value;
+  double D;
+  if (!V.getAsInteger(0, Value)) {
+  } else if (!V.getAsDouble(D) && D == std::floor(D) && std::fabs(D) < 9e18) {
+    Value = int64_t(D);
+  } else if (size_t Sh = V.find("<<"); Sh != llvm::StringRef::npos) {
+    int64_t A, B;
+    if (V.substr(0, Sh).trim().getAsInteger(0, A) ||
+        V.substr(Sh + 2).trim().getAsInteger(0, B) || B < 0 || B > 62) {
+      Err = "-D " + S + ": '" + V.str() + "' is not an integer";
+      return false;
+    }
+    Value = A << B;
+  } else {
+    Err = "-D " + S + ": '" + V.str() + "' is not an integer";
+    return false;
+  }
+  if (Value < 0) {
+    Err = "-D " + S + ": sizes must not be negative";
+    return false;
+  }
+  Out[Name] = Value;
+  return true;
+}
+
+namespace {
+
+/// Writes TEXT to PATH atomically (a temporary beside it, then rename). An
+/// existing file is replaced only if it is a perfmodel report itself, so a
+/// mistyped -o never destroys a user's source or data.
+int writeOutput(const std::string &Path, const std::string &Text) {
+  if (llvm::sys::fs::is_directory(Path))
+    return error("-o " + Path + ": is a directory");
+  if (llvm::sys::fs::exists(Path)) {
+    auto Old = llvm::MemoryBuffer::getFile(Path);
+    llvm::StringRef Prev = Old ? (*Old)->getBuffer() : "";
+    bool Ours = Prev.starts_with("perfmodel analyze ") ||
+                Prev.starts_with("perfmodel sweep ") ||
+                Prev.take_front(300).contains("<!-- generated by perfmodel ") ||
+                (Prev.starts_with("{") &&
+                 (Prev.contains("\"schema\": \"perfmodel-analysis\"") ||
+                  Prev.contains("\"schema\": \"perfmodel-project\"") ||
+                  (Prev.contains("sarif-2.1.0") &&
+                   Prev.contains("\"name\": \"perfmodel\""))));
+    if (!Ours)
+      return error("-o " + Path + ": refusing to overwrite a file that is not a "
+                   "perfmodel report");
+  }
+  llvm::SmallString<256> Tmp;
+  llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Path));
+  if (Dir.empty())
+    Dir = ".";
+  llvm::sys::path::append(Dir, llvm::sys::path::filename(Path) + ".tmp%%%%%%");
+  int FD;
+  if (std::error_code EC = llvm::sys::fs::createUniqueFile(Dir, FD, Tmp))
+    return error("cannot write " + Path + ": " + EC.message());
+  {
+    llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
+    Out << Text;
+    Out.close();
+    if (Out.has_error()) {
+      Out.clear_error();
+      llvm::sys::fs::remove(Tmp);
+      return error("cannot write " + Path);
+    }
+  }
+  if (std::error_code EC = llvm::sys::fs::rename(Tmp, Path)) {
+    llvm::sys::fs::remove(Tmp);
+    return error("cannot write " + Path + ": " + EC.message());
+  }
+  return ExitOk;
+}
+
+} // namespace
+
+int perfmodel::tool::emitReport(const std::string &Output, const std::string &Text) {
+  if (Output.empty() || Output == "-") {
+    llvm::outs() << Text;
+    return ExitOk;
+  }
+  return writeOutput(Output, Text);
+}
+
+
+void perfmodel::tool::addMachineOptions(CLI::App *C, AnalyzeArgs &A) {
+  C->add_option("-m,--machine", A.Machine,
+                "machine model: file or name (default: the host's, else Haswell-EP)");
+  C->add_option("--set", A.Sets, "override a machine value, e.g. caches.L2.size=2MiB")
+      ->allow_extra_args(false);
+}
+
+void perfmodel::tool::addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired) {
+  CLI::Option *F = C->add_option("file", A.File, "C or C++ source file (- reads standard input)");
+  if (FileRequired)
+    F->required();
+  C->add_option("-D,--define", A.Defines, "bind a size parameter, e.g. -D N=4096")
+      ->allow_extra_args(false);
+  C->add_option("-p,--compile-commands", A.CompileCommandsDir,
+                "build directory with compile_commands.json");
+}
+
+void perfmodel::tool::addModelOptions(CLI::App *C, AnalyzeArgs &A) {
+  C->add_option("--model", A.ModelNames,
+                "models to report: roofline, ecm, ppr or all (default all; "
+                "comma-separated or repeated)")
+      ->allow_extra_args(false);
+  C->add_option("--cores", A.Models.Cores,
+                "cores running the loop (Roofline peaks and bandwidths, ECM "
+                "scaling; default 1)")
+      ->check(CLI::Range(1u, 4096u));
+  C->add_option("--cache", A.Cache,
+                "traffic beyond L1: auto (layer conditions, simulator where they "
+                "do not apply), lc, sim, both, or none (naive)")
+      ->check(CLI::IsMember({"auto", "lc", "sim", "both", "none"}));
+  C->add_option("--index", A.Index,
+                "contents of an index array for the simulator: NAME=FILE.mtx, "
+                "NAME=uniform:LO:HI[:COUNT[:SEED]], NAME=banded:WIDTH or NAME=FILE")
+      ->allow_extra_args(false);
+  C->add_flag("--no-incore", A.NoInCore, "skip the in-core model (no compilation of the kernel)");
+  C->add_option("--incore", A.InCoreBasis,
+                "what the in-core model costs: compiled (the compiled machine loop, "
+                "default) or source (the operations as written, the PPR paper's "
+                "counting, on the machine file's ports)")
+      ->check(CLI::IsMember({"compiled", "source"}));
+  C->add_flag("--prefetch", A.Prefetch,
+              "simulate the machine's prefetchers (next-line on demand misses of "
+              "levels whose prefetch is not none)");
+  C->add_option("--sim-accesses", A.SimAccesses,
+                "replay budget of the cache simulator (larger nests are sliced)")
+      ->check(CLI::Range(uint64_t(1000), uint64_t(1) << 40));
+}
+
+bool perfmodel::tool::parseModels(AnalyzeArgs &A, std::string &Err) {
+  if (A.ModelNames.empty())
+    return true;
+  ModelSelection &S = A.Models;
+  S.Roofline = S.Ecm = S.Ppr = false;
+  for (const std::string &List : A.ModelNames) {
+    llvm::SmallVector<llvm::StringRef, 4> Parts;
+    llvm::StringRef(List).split(Parts, ',', -1, false);
+    for (llvm::StringRef P : Parts) {
+      P = P.trim();
+      if (P == "all")
+        S.Roofline = S.Ecm = S.Ppr = true;
+      else if (P == "roofline")
+        S.Roofline = true;
+      else if (P == "ecm")
+        S.Ecm = true;
+      else if (P == "ppr")
+        S.Ppr = true;
+      else {
+        Err = "--model " + P.str() + ": expected roofline, ecm, ppr or all";
+        return false;
+      }
+    }
+  }
+  return true;
+}
+
+PipelineOptions perfmodel::tool::pipelineOptions(const AnalyzeArgs &A,
+                                                 const std::vector<std::string> &CompileArgs,
+                                                 const IndexData &Index) {
+  PipelineOptions O;
+  O.Models = A.Models;
+  O.Cache = A.Cache;
+  O.InCore = !A.NoInCore;
+  O.InCoreBasis = A.InCoreBasis;
+  O.CompileArgs = CompileArgs;
+  O.Sim.MaxAccesses = A.SimAccesses;
+  O.Sim.Prefetch = A.Prefetch;
+  O.Sim.Index = &Index;
+  return O;
+}
+
+std::optional<FrontendResult> perfmodel::tool::prepareSource(const AnalyzeArgs &A,
+                                                             const CompileCommand &CC,
+                                                             IndexData &Index, int &RC) {
+  RC = ExitFailed;
+  // Sources larger than this are generated code, not kernels; refuse clearly.
+  uint64_t Size = 0;
+  if (!llvm::sys::fs::file_size(A.File, Size) && Size > (uint64_t(64) << 20)) {
+    error(A.File + ": " + std::to_string(Size >> 20) +
+          " MiB is more source than perfmodel analyses (at most 64 MiB)");
+    return std::nullopt;
+  }
+  FrontendOptions FO;
+  FO.File = A.File;
+  FO.CompileArgs = CC.Args;
+  FO.HasCompileArgs = CC.Given;
+  FO.CompileCommandsDir = A.CompileCommandsDir;
+  for (const std::string &D : A.Defines) {
+    std::string Err;
+    if (!parseDefine(D, FO.Defines, Err)) {
+      RC = error(Err, ExitUsage);
+      return std::nullopt;
+    }
+  }
+  FrontendResult FR = runFrontend(FO);
+  if (!FR.Diagnostics.empty())
+    llvm::errs() << FR.Diagnostics;
+  if (!FR.Ok) {
+    error(FR.Error);
+    return std::nullopt;
+  }
+  for (const std::string &Spec : A.Index) {
+    std::string Err;
+    if (!loadIndexSpec(Spec, FR.IR, Index, Err)) {
+      error(Err);
+      return std::nullopt;
+    }
+  }
+  // A matrix file fixes the sizes the loops run over (rows of a CSR matrix).
+  for (const auto &Size : Index.Sizes) {
+    const std::string Name = Size.first;
+    int64_t Value = Size.second;
+    auto It = FR.IR.Parameters.find(Name);
+    if (It == FR.IR.Parameters.end() || It->second.From != Parameter::Origin::Default)
+      continue;
+    It->second.Value = Value;
+    It->second.From = Parameter::Origin::Source;
+    It->second.Where = "index data";
+    auto &N = FR.IR.Notes;
+    N.erase(std::remove_if(N.begin(), N.end(),
+                           [&](const std::string &S) {
+                             return S.rfind("size parameter '" + Name + "'", 0) == 0;
+                           }),
+            N.end());
+  }
+  RC = ExitOk;
+  return FR;
+}
+
+
+int perfmodel::tool::loadInputs(const AnalyzeArgs &A, const CompileCommand &CC, Inputs &In) {
+  In.Machine = loadMachine(A.Machine, A.Sets, In.Notes);
+  if (!In.Machine)
+    return ExitFailed;
+  int RC;
+  In.FR = prepareSource(A, CC, In.Index, RC);
+  return In.FR ? 0 : RC;
+}
+
+ProgressBar::ProgressBar(size_t Total) : Total(Total), Shown(llvm::errs().is_displayed()) {}
+
+void ProgressBar::clear() {
+  if (Shown)
+    llvm::errs() << "\r\x1b[K";
+  Shown = false;
+}
+
+void ProgressBar::update(size_t Done, const std::string &What) {
+  if (!Shown)
+    return;
+  const unsigned Width = 30;
+  unsigned Fill = unsigned(Width * std::min(Done, Total) / std::max<size_t>(Total, 1));
+  llvm::errs() << "\r[" << std::string(Fill, '#') << std::string(Width - Fill, '.') << "] "
+               << Done << "/" << Total << " " << What << "\x1b[K";
+  llvm::errs().flush();
+}
+
+namespace {
+std::vector<std::string> &tempFiles() {
+  static std::vector<std::string> Files;
+  return Files;
+}
+void removeTempFiles() {
+  for (const std::string &F : tempFiles())
+    llvm::sys::fs::remove(F);
+}
+} // namespace
+
+std::string perfmodel::tool::stdinToTempFile(const std::string &Suffix) {
+  std::string Text((std::istreambuf_iterator<char>(std::cin)), std::istreambuf_iterator<char>());
+  llvm::SmallString<128> Path;
+  int FD;
+  if (std::error_code EC =
+          llvm::sys::fs::createTemporaryFile("perfmodel-stdin", Suffix, FD, Path)) {
+    error("cannot keep standard input in a temporary file: " + EC.message());
+    return "";
+  }
+  {
+    llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
+    Out << Text;
+  }
+  if (tempFiles().empty())
+    std::atexit(removeTempFiles);
+  tempFiles().push_back(std::string(Path));
+  return std::string(Path);
+}

@@ -1,0 +1,144 @@
+//===- Common.h - What the perfmodel subcommands share ---------*- C++ -*-===//
+//
+// Exit codes, messages, machine loading, the option groups (machine, source,
+// models) defined once, and the per-file inputs of analyze, compare, sweep
+// and validate. Each subcommand lives in its own file and registers itself
+// with an add* function that returns its driver.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_TOOL_COMMON_H
+#define PERFMODEL_TOOL_COMMON_H
+
+#include "perfmodel/Frontend.h"
+#include "perfmodel/MachineModel.h"
+#include "perfmodel/Pipeline.h"
+#include "perfmodel/Traffic.h"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfmodel::tool {
+
+constexpr int ExitOk = 0, ExitFailed = 1, ExitUsage = 2;
+
+/// Prints "perfmodel: error: MSG" and returns CODE.
+int error(const std::string &Msg, int Code = ExitFailed);
+
+/// Prints machine-file diagnostics, at most 20 (like a compiler's error limit).
+void printDiags(const std::vector<MachineDiag> &Diags, bool Warnings);
+
+/// Loads -m NAME|FILE (or the host's default) with --set overrides; prints
+/// problems and returns nullopt when it cannot. Notes gain the choice made.
+std::optional<MachineModel> loadMachine(const std::string &Name,
+                                        const std::vector<std::string> &Sets,
+                                        std::vector<std::string> &Notes);
+
+/// "N=4096", "N=1e6", "N=1<<20" -> binding.
+bool parseDefine(const std::string &S, std::map<std::string, int64_t> &Out, std::string &Err);
+
+/// Standard output for "" or "-", otherwise the file OUTPUT (atomically; an
+/// existing file only when it is a perfmodel report itself).
+int emitReport(const std::string &Output, const std::string &Text);
+
+/// What follows a bare `--`: the compile command of the analysed file.
+struct CompileCommand {
+  std::vector<std::string> Args;
+  bool Given = false;
+};
+
+/// Options of the commands that analyse a source file.
+struct AnalyzeArgs {
+  std::string File; ///< "-": standard input
+  std::string Machine;
+  std::vector<std::string> Sets;
+  std::vector<std::string> Defines;
+  std::string Format = "text";
+  std::string CompileCommandsDir;
+  std::string Output;
+  std::string Cache = "auto";
+  std::vector<std::string> Index;
+  uint64_t SimAccesses = 40'000'000;
+  bool Prefetch = false;
+  bool NoInCore = false;
+  std::string InCoreBasis = "compiled"; ///< --incore compiled|source
+  std::vector<std::string> ModelNames;  ///< --model, parsed into Models
+  ModelSelection Models;
+};
+
+/// The option groups, each defined once.
+void addMachineOptions(CLI::App *C, AnalyzeArgs &A);
+void addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired = true);
+void addModelOptions(CLI::App *C, AnalyzeArgs &A);
+
+/// Turns --model names into A.Models; false with ERR set when one is unknown.
+bool parseModels(AnalyzeArgs &A, std::string &Err);
+
+/// The pipeline's options from the command line's.
+PipelineOptions pipelineOptions(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
+                                const IndexData &Index);
+
+/// The machine and the analysed source of one analyze, sweep or validate.
+struct Inputs {
+  std::vector<std::string> Notes;
+  std::optional<MachineModel> Machine;
+  IndexData Index;
+  std::optional<FrontendResult> FR;
+};
+
+/// Reads and analyses the source (with -D sizes and --index data); prints
+/// what is wrong and returns nullopt (RC the exit status) when it cannot.
+std::optional<FrontendResult> prepareSource(const AnalyzeArgs &A, const CompileCommand &CC,
+                                            IndexData &Index, int &RC);
+
+/// Loads -m and the source; 0 when both are there, else the exit status.
+int loadInputs(const AnalyzeArgs &A, const CompileCommand &CC, Inputs &In);
+
+/// A one-line progress bar on standard error, only when it is a terminal.
+class ProgressBar {
+  size_t Total;
+  bool Shown;
+
+public:
+  explicit ProgressBar(size_t Total);
+  void setTotal(size_t T) { Total = T; }
+  void clear();
+  void update(size_t Done, const std::string &What);
+  ~ProgressBar() { clear(); }
+};
+
+/// A registered subcommand: its CLI11 node and what runs when it is chosen.
+struct Command {
+  CLI::App *App = nullptr;
+  std::function<int()> Run;
+  bool TakesCompileCommand = false; ///< accepts `-- FLAGS`
+};
+
+Command addAnalyze(CLI::App &App, const CompileCommand &CC);
+Command addCompare(CLI::App &App, const CompileCommand &CC);
+Command addSweep(CLI::App &App, const CompileCommand &CC);
+Command addValidate(CLI::App &App, const CompileCommand &CC);
+Command addInCore(CLI::App &App);
+Command addProbe(CLI::App &App);
+std::vector<Command> addMachine(CLI::App &App);
+
+/// Project mode of analyze (-p BUILD_DIR without a file): every translation
+/// unit of the compilation database. SELF is this executable.
+struct ProjectArgs {
+  std::vector<std::string> Globs; ///< --files
+  unsigned Jobs = 0;              ///< -j (0: the cores)
+  unsigned FileTimeLimit = 300;   ///< seconds per file
+  std::string Self;
+};
+int runProject(const AnalyzeArgs &A, const ProjectArgs &P, const CompileCommand &CC);
+
+/// Reads standard input into a temporary file with SUFFIX; "" and an error
+/// printed when it cannot. The file is removed at exit.
+std::string stdinToTempFile(const std::string &Suffix);
+
+} // namespace perfmodel::tool
+
+#endif

@@ -1,0 +1,117 @@
+//===- Machine.cpp - perfmodel machine list|show|diff|check ---------------===//
+#include "Common.h"
+
+#include "perfmodel/MachineRegistry.h"
+#include "perfmodel/Report.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+using namespace perfmodel;
+using namespace perfmodel::tool;
+
+namespace {
+
+int runMachineShow(const std::string &Name, const std::vector<std::string> &Sets) {
+  std::vector<std::string> Notes;
+  std::optional<MachineModel> M = loadMachine(Name, Sets, Notes);
+  if (!M)
+    return ExitFailed;
+  printMachineText(llvm::outs(), *M);
+  return ExitOk;
+}
+
+/// `machine list`: every model on the search path, one row each. A file
+/// that does not load is named with its first error instead.
+int runMachineList(const std::string &Format) {
+  std::vector<MachineModel> Ms;
+  int RC = ExitOk;
+  for (const std::string &File : listMachineFiles()) {
+    MachineLoadResult R = loadMachineModel(File);
+    if (!R.ok()) {
+      printDiags(R.Diags, /*Warnings=*/false);
+      RC = ExitFailed;
+      continue;
+    }
+    Ms.push_back(std::move(*R.Model));
+  }
+  if (Ms.empty())
+    return error("no machine models found (searched PERFMODEL_MACHINE_PATH, the "
+                 "installed and the source tree's machine-models)");
+  printMachineList(llvm::outs(), Ms, Format == "markdown");
+  return RC;
+}
+
+int runMachineDiff(const std::vector<std::string> &Names,
+                   const std::vector<std::string> &SetsA,
+                   const std::vector<std::string> &SetsB) {
+  std::vector<std::string> Notes;
+  std::optional<MachineModel> A = loadMachine(Names[0], SetsA, Notes);
+  std::optional<MachineModel> B = A ? loadMachine(Names[1], SetsB, Notes) : std::nullopt;
+  if (!A || !B)
+    return ExitFailed;
+  printMachineDiff(llvm::outs(), *A, *B);
+  return ExitOk;
+}
+
+int runMachineCheck(const std::vector<std::string> &Files,
+                    const std::vector<std::string> &Sets) {
+  int RC = ExitOk;
+  for (const std::string &Name : Files) {
+    std::string File = resolveMachine(Name);
+    if (File.empty()) {
+      llvm::errs() << Name << ": error: no such file or machine model\n";
+      RC = ExitFailed;
+      continue;
+    }
+    MachineLoadResult R = loadMachineModel(File, Sets);
+    unsigned Warnings = 0;
+    for (const MachineDiag &D : R.Diags)
+      Warnings += D.Severity == MachineDiag::Kind::Warning;
+    printDiags(R.Diags, /*Warnings=*/true);
+    if (!R.ok()) {
+      RC = ExitFailed;
+      continue;
+    }
+    llvm::outs() << File << ": ok (" << R.Model->Name << ")";
+    if (Warnings)
+      llvm::outs() << ", " << Warnings << " warning(s)";
+    llvm::outs() << "\n";
+  }
+  return RC;
+}
+
+} // namespace
+
+std::vector<Command> perfmodel::tool::addMachine(CLI::App &App) {
+  struct State {
+    std::string ShowName, ListFormat = "text";
+    std::vector<std::string> Sets, CheckFiles, DiffNames, DiffSetsA, DiffSetsB;
+  };
+  auto S = std::make_shared<State>();
+  CLI::App *Machine = App.add_subcommand("machine", "Inspect machine models");
+  Machine->require_subcommand(1);
+  CLI::App *Show = Machine->add_subcommand("show", "Print a machine model");
+  Show->add_option("machine", S->ShowName, "file or name")->required();
+  Show->add_option("--set", S->Sets, "override a value")->allow_extra_args(false);
+  CLI::App *Check = Machine->add_subcommand("check", "Validate machine model files");
+  Check->add_option("files", S->CheckFiles, "files or names")->required();
+  Check->add_option("--set", S->Sets, "override a value")->allow_extra_args(false);
+  CLI::App *List = Machine->add_subcommand("list", "List the known machine models");
+  List->add_option("--format", S->ListFormat,
+                   "text or markdown (the table of docs/machine-models.md)")
+      ->check(CLI::IsMember({"text", "markdown"}));
+  CLI::App *Diff = Machine->add_subcommand(
+      "diff", "Compare two machine models field by field (--set-a/--set-b derive "
+              "hypothetical ones)");
+  Diff->add_option("machines", S->DiffNames, "two files or names")->required()->expected(2);
+  Diff->add_option("--set-a", S->DiffSetsA, "override a value of the first")
+      ->allow_extra_args(false);
+  Diff->add_option("--set-b", S->DiffSetsB, "override a value of the second")
+      ->allow_extra_args(false);
+  return {{Show, [S] { return runMachineShow(S->ShowName, S->Sets); }, false},
+          {Check, [S] { return runMachineCheck(S->CheckFiles, S->Sets); }, false},
+          {List, [S] { return runMachineList(S->ListFormat); }, false},
+          {Diff, [S] { return runMachineDiff(S->DiffNames, S->DiffSetsA, S->DiffSetsB); }, false}};
+}

@@ -1,0 +1,95 @@
+//===- Probe.cpp - perfmodel probe ----------------------------------------===//
+#include "Common.h"
+
+#include "perfmodel/InCore.h"
+#include "perfmodel/MachineModel.h"
+#include "perfmodel/Probe.h"
+#include "perfmodel/Report.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+
+using namespace perfmodel;
+using namespace perfmodel::tool;
+
+namespace {
+
+/// `perfmodel probe`: measures this host and writes a machine model.
+int probeHost(const std::string &Output, bool Quick, unsigned Threads) {
+  // Refuse before measuring, not after.
+  if (!Output.empty() && Output != "-" && llvm::sys::fs::exists(Output))
+    return error("-o " + Output + ": exists; the probe does not overwrite files");
+  ProbeOptions O;
+  O.Quick = Quick;
+  O.Threads = Threads;
+  ProgressBar Bar(1);
+  O.Progress = [&](unsigned Done, unsigned Total, const std::string &What) {
+    Bar.setTotal(Total);
+    Bar.update(Done, What);
+  };
+  ProbeResult R = runProbe(O);
+  Bar.clear();
+  if (R.ClockGHz.Median <= 0)
+    return error("cannot measure this host" +
+                 (R.Notes.empty() ? std::string() : ": " + R.Notes.front()));
+  std::string Triple = llvm::Triple::normalize(llvm::sys::getDefaultTargetTriple());
+  std::string Cpu = llvm::sys::getHostCPUName().str();
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  // The resource LLVM's model of this CPU charges each divider form to: the
+  // busiest port of the lone instruction.
+  std::map<std::string, std::string> DividerPorts;
+  InCoreOptions IO;
+  IO.Triple = Triple;
+  IO.Cpu = Cpu;
+  for (const auto &[Form, Encoding] : dividerForms()) {
+    InCoreResult One = analyzeBlockBytes(Encoding, IO);
+    if (One.Ok && !One.PortBottleneck.empty() &&
+        One.PortBottleneck.find(',') == std::string::npos)
+      DividerPorts[Form] = One.PortBottleneck;
+  }
+  writeProbedMachine(OS, R, Triple, Cpu, llvmIssueWidth(Triple, Cpu), DividerPorts);
+  OS.flush();
+  // What was written must load: a probe that cannot be used is an error.
+  MachineLoadResult Check = parseMachineModel(Text, Output.empty() ? "<probe>" : Output);
+  printDiags(Check.Diags, /*Warnings=*/true);
+  if (!Check.ok())
+    return error("the probed machine model does not validate (see above)");
+  if (Output.empty() || Output == "-") {
+    llvm::outs() << Text;
+    return ExitOk;
+  }
+  if (llvm::sys::fs::exists(Output))
+    return error("-o " + Output + ": exists; the probe does not overwrite files");
+  std::error_code EC;
+  llvm::raw_fd_ostream Out(Output, EC);
+  if (EC)
+    return error("cannot write " + Output + ": " + EC.message());
+  Out << Text;
+  llvm::errs() << "perfmodel: wrote " << Output << " (" << formatNumber(R.ClockGHz.Median)
+               << " GHz; check it with `perfmodel machine check " << Output << "`)\n";
+  return ExitOk;
+}
+
+} // namespace
+
+Command perfmodel::tool::addProbe(CLI::App &App) {
+  struct State {
+    std::string Output;
+    bool Quick = false;
+    unsigned Threads = 0;
+  };
+  auto S = std::make_shared<State>();
+  CLI::App *C = App.add_subcommand(
+      "probe", "Measure this host (CPUID, clock, peak flop/s, bandwidth per level) and "
+               "write a machine model");
+  C->add_option("-o,--output", S->Output, "write the model to this (new) file");
+  C->add_flag("--quick", S->Quick, "fewer repetitions, smaller memory working set");
+  C->add_option("--threads", S->Threads, "cores for the all-core bandwidth (default: all)")
+      ->check(CLI::Range(1u, 4096u));
+  return {C, [S] { return probeHost(S->Output, S->Quick, S->Threads); }, false};
+}

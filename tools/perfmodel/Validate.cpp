@@ -1,0 +1,308 @@
+//===- Validate.cpp - perfmodel validate ----------------------------------===//
+#include "Common.h"
+
+#include "perfmodel/InCore.h"
+#include "perfmodel/MachineRegistry.h"
+#include "perfmodel/Probe.h"
+#include "perfmodel/Report.h"
+#include "perfmodel/Validate.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <algorithm>
+#include <memory>
+#include <set>
+
+using namespace perfmodel;
+using namespace perfmodel::tool;
+
+namespace {
+
+/// The size parameters loop K depends on (bounds and subscripts).
+std::set<std::string> sizeParams(const LoopKernel &K, const KernelIR &IR) {
+  std::set<std::string> S;
+  auto Add = [&](const Poly &P) {
+    for (const std::string &X : P.symbols())
+      if (IR.Parameters.count(X))
+        S.insert(X);
+  };
+  for (const LoopLevel &L : K.Nest) {
+    Add(L.Lower);
+    Add(L.Upper);
+  }
+  for (const Access &A : K.Accesses)
+    if (A.Linear)
+      Add(*A.Linear);
+  return S;
+}
+
+struct ValidateArgs {
+  std::string Size;     ///< the parameter varied per level
+  std::vector<std::string> Levels;
+  unsigned Reps = 5;
+  double MaxCallSeconds = 2; ///< sizes whose one call is predicted slower are skipped
+};
+
+int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) {
+  Inputs In;
+  if (int RC = loadInputs(A, CC, In))
+    return RC;
+  // The file's own compile command (compile_commands.json or `--`).
+  const std::vector<std::string> &Cmd = In.FR->CompileArgs;
+  MachineModel &M = *In.Machine;
+  KernelIR &IR = In.FR->IR;
+  if (llvm::Triple(M.Triple).getArch() != llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
+    return error("validate runs the kernel on this host; the machine model " + M.Name +
+                 " is for " + M.Triple);
+  for (const std::string &Lv : V.Levels)
+    if (Lv != "MEM" && !M.cache(Lv)) {
+      std::string Known;
+      for (const CacheLevel &C : M.Caches)
+        Known += C.Name + ", ";
+      return error("--levels " + Lv + ": " + M.Name + " has no such level (" + Known + "MEM)",
+                   ExitUsage);
+    }
+  if (IR.Loops.empty())
+    return error(A.File + " has no loops to validate");
+  std::vector<std::string> Notes = In.Notes;
+  if (auto Host = detectHostCpu(); Host && machineForHost(*Host) != M.File)
+    Notes.push_back("the machine model is not this host's (CPUID " + Host->Brand +
+                    "): the measurements are of this host, the predictions of " + M.Name);
+  InCoreOptions IO = inCoreOptionsFor(M);
+  std::vector<InCoreResult> InCore;
+  if (!A.NoInCore)
+    InCore = analyzeKernelLoops(IR, Cmd, IO);
+  std::vector<std::string> Flags = {llvm::Triple(M.Triple).isX86() ? "-march=" + M.Cpu
+                                                                   : "-mcpu=" + M.Cpu};
+  Flags.insert(Flags.end(), IO.CompileFlags.begin(), IO.CompileFlags.end());
+  std::vector<std::string> User = codeFlags(Cmd, A.File);
+  Flags.insert(Flags.end(), User.begin(), User.end());
+
+  llvm::raw_ostream &OS = llvm::outs();
+  OS << "perfmodel validate " << A.File << "\nmachine: " << M.Name << ", "
+     << formatNumber(M.ClockGHz) << " GHz (measured seconds x this clock = cycles)\n";
+  for (const std::string &N : Notes)
+    OS << "note: " << N << "\n";
+  std::map<std::string, unsigned> LoopsPerFunction;
+  for (const LoopKernel &K : IR.Loops)
+    ++LoopsPerFunction[K.Function];
+
+  unsigned Validated = 0, Id = 0;
+  std::string LastError;
+  ProgressBar Bar(IR.Loops.size() * std::max<size_t>(1, V.Levels.size()));
+  size_t Step = 0;
+  for (size_t LI = 0; LI < IR.Loops.size(); ++LI) {
+    const LoopKernel &K = IR.Loops[LI];
+    OS << "\n[" << ++Id << "] " << K.Loc.str() << "  in " << K.Function << "\n";
+    auto Skip = [&](const std::string &Why) {
+      OS << "    not validated: " << Why << "\n";
+      LastError = Why;
+    };
+    if (!K.Modelled) {
+      Skip("not modelled: " + K.Reason);
+      continue;
+    }
+    if (LoopsPerFunction[K.Function] > 1) {
+      Skip("'" + K.Function + "' holds " + std::to_string(LoopsPerFunction[K.Function]) +
+           " innermost loops; timing the function would mix them");
+      continue;
+    }
+    Harness H = makeHarness(IR, K, V.Reps);
+    if (!H.Ok) {
+      Skip(H.Why);
+      continue;
+    }
+    std::set<std::string> Params = sizeParams(K, IR);
+    std::string Size = V.Size;
+    if (Size.empty() && Params.size() == 1)
+      Size = *Params.begin();
+    if (Size.empty() && Params.size() > 1) {
+      std::string L;
+      for (const std::string &P : Params)
+        L += (L.empty() ? "" : ", ") + P;
+      Skip("several size parameters (" + L + "): name the one to vary with --size");
+      continue;
+    }
+    // A size that is not an argument of the function (a macro, a global)
+    // is compiled in: the harness is rebuilt per size with -DNAME=value.
+    bool CompiledIn = false;
+    if (!Size.empty()) {
+      const FunctionInfo &FI = IR.Functions.at(K.Function);
+      CompiledIn = std::none_of(FI.Params.begin(), FI.Params.end(),
+                                [&](const FunctionParam &P) { return P.Name == Size; });
+    }
+    if (CompiledIn)
+      OS << "    " << Size << " is not an argument of " << K.Function
+         << ": the harness is rebuilt per size with -D" << Size << "=...\n";
+    llvm::SmallString<128> Exe;
+    if (llvm::sys::fs::createTemporaryFile("perfmodel-harness", "exe", Exe)) {
+      Skip("cannot create a temporary file");
+      continue;
+    }
+    std::string Err;
+    auto Build = [&](std::vector<std::string> F) {
+      if (CompiledIn)
+        F.push_back("-D" + Size + "=" + std::to_string(*IR.Parameters[Size].Value));
+      return buildHarness(H.Source, IR.Cxx, F, std::string(Exe), Err);
+    };
+    if (!CompiledIn && !Build(Flags)) {
+      llvm::sys::fs::remove(Exe);
+      Skip("cannot build the timing harness: " + Err);
+      continue;
+    }
+    // One size per level: the working set half the capacity (memory: well
+    // beyond the last level), found by bisection on the size parameter.
+    std::vector<std::pair<std::string, double>> Targets;
+    for (const std::string &Lv : V.Levels) {
+      if (Lv == "MEM") {
+        double Last = M.Caches.empty() ? 0 : double(M.Caches.back().SizeBytes);
+        Targets.push_back({Lv, std::clamp(4 * Last, 256.0 * (1 << 20), 1024.0 * (1 << 20))});
+      } else if (const CacheLevel *C = M.cache(Lv)) {
+        Targets.push_back({Lv, 0.5 * double(C->SizeBytes)});
+      }
+    }
+    std::vector<std::vector<std::string>> Rows;
+    std::vector<std::string> Head = {Size.empty() ? "size" : Size, "working set", "data in",
+                                     "measured cy/it", "GFLOP/s", "spread"};
+    std::vector<std::string> Models;
+    for (const auto &[Lv, Target] : Targets) {
+      Bar.update(++Step, K.Function + " " + Lv);
+      if (!Size.empty()) {
+        Parameter &P = IR.Parameters[Size];
+        auto WS = [&](int64_t X) {
+          P.Value = X;
+          P.From = Parameter::Origin::CommandLine;
+          return workingSetBytes(K, IR).value_or(0);
+        };
+        int64_t Lo = 1, Hi = 8;
+        while (WS(Hi) < Target && Hi < (int64_t(1) << 40))
+          Hi *= 2;
+        Lo = Hi / 2;
+        while (Hi - Lo > 1) {
+          int64_t Mid = Lo + (Hi - Lo) / 2;
+          (WS(Mid) < Target ? Lo : Hi) = Mid;
+        }
+        WS(Lo);
+      }
+      std::string Why;
+      auto Args = harnessArgs(IR, K, Why);
+      auto Iters = nestIterations(K, IR);
+      if (!Args || !Iters || *Iters <= 0) {
+        Skip(Args ? "the nest's iteration count is unknown" : Why);
+        break;
+      }
+      if (CompiledIn && !Build(Flags)) {
+        Skip("cannot build the timing harness: " + Err);
+        break;
+      }
+      // The prediction costs the machine code of the same size.
+      std::vector<InCoreResult> SizedInCore;
+      if (CompiledIn && !A.NoInCore) {
+        std::vector<std::string> Sized = Cmd;
+        Sized.push_back("-D" + Size + "=" + std::to_string(*IR.Parameters[Size].Value));
+        SizedInCore = analyzeKernelLoops(IR, Sized, IO);
+      }
+      AnalysisReport R;
+      modelLoops(R, IR, M, pipelineOptions(A, Cmd, In.Index),
+                 A.NoInCore ? nullptr : CompiledIn ? &SizedInCore : &InCore);
+      const LoopReport &LR = R.Loops[LI];
+      // Skip sizes whose calls would take too long (dgemm in memory): the
+      // slowest prediction estimates one call.
+      double SlowestCy = 0;
+      for (const Prediction *P : LR.predictions())
+        if (const LevelPrediction *At = P->Ok ? P->atDataLevel() : nullptr)
+          SlowestCy = std::max(SlowestCy, At->CyclesPerIt);
+      double CallSeconds = SlowestCy * *Iters / (M.ClockGHz * 1e9);
+      if (CallSeconds > V.MaxCallSeconds) {
+        OS << "    " << Lv << ": skipped, one call would take about " << formatNumber(CallSeconds)
+           << " s (more than --max-call " << formatNumber(V.MaxCallSeconds) << " s)\n";
+        continue;
+      }
+      auto T = runHarness(std::string(Exe), *Args, Err,
+                          unsigned(std::max(60.0, 40 * CallSeconds * V.Reps)));
+      if (!T) {
+        Skip(Err);
+        break;
+      }
+      double Cy = T->Median * M.ClockGHz * 1e9 / *Iters;
+      double Flops = K.flops();
+      std::vector<std::string> Row = {
+          Size.empty() ? "-" : std::to_string(*IR.Parameters[Size].Value),
+          LR.WorkingSetBytes ? formatBytes(*LR.WorkingSetBytes) : "?", "", formatNumber(Cy),
+          Flops > 0 ? formatNumber(Flops / Cy * M.ClockGHz) : "-",
+          formatNumber(100 * (T->Max - T->Min) / T->Median, 2) + "%"};
+      std::vector<const Prediction *> Ps = LR.predictions();
+      if (Models.empty())
+        for (const Prediction *P : Ps) {
+          Models.push_back(P->Model);
+          Head.push_back(P->Model + " cy/it");
+          Head.push_back("error");
+        }
+      for (const Prediction *P : Ps) {
+        const LevelPrediction *At = P->Ok ? P->atDataLevel() : nullptr;
+        if (Row[2].empty() && P->Ok)
+          Row[2] = P->DataLevel;
+        if (!At || At->CyclesPerIt <= 0) {
+          Row.insert(Row.end(), {"-", "-"});
+          continue;
+        }
+        double E = (At->CyclesPerIt - Cy) / Cy * 100;
+        Row.push_back(formatNumber(At->CyclesPerIt));
+        Row.push_back((E >= 0 ? "+" : "") + formatNumber(E, 2) + "%");
+      }
+      Rows.push_back(Row);
+    }
+    llvm::sys::fs::remove(Exe);
+    if (Rows.empty())
+      continue;
+    Rows.insert(Rows.begin(), Head);
+    std::vector<bool> Right(Head.size(), true);
+    Right[2] = false;
+    printTextTable(OS, Rows, 4, Right);
+    ++Validated;
+  }
+  Bar.clear();
+  if (!Validated)
+    return error("no loop of " + A.File + " could be validated" +
+                 (LastError.empty() ? "" : " (" + LastError + ")"));
+  return ExitOk;
+}
+
+
+} // namespace
+
+Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
+  struct State {
+    AnalyzeArgs A;
+    ValidateArgs V;
+    std::string Levels = "L1,L2,L3,MEM";
+  };
+  auto S = std::make_shared<State>();
+  CLI::App *C = App.add_subcommand(
+      "validate", "Time the analysed loops on this host at one size per memory level and "
+                  "print measured beside predicted cycles per iteration");
+  addSourceOptions(C, S->A);
+  addMachineOptions(C, S->A);
+  addModelOptions(C, S->A);
+  C->add_option("--size", S->V.Size, "the size parameter to vary per level");
+  C->add_option("--levels", S->Levels, "levels to measure (default L1,L2,L3,MEM)");
+  C->add_option("--max-call", S->V.MaxCallSeconds,
+                "skip sizes where one call is predicted to take longer (seconds)")
+      ->check(CLI::PositiveNumber);
+  C->add_option("--reps", S->V.Reps, "timed repetitions per size (median)")
+      ->check(CLI::Range(1u, 101u));
+  return {C, [S, &CC]() -> int {
+            std::string Err;
+            if (!parseModels(S->A, Err))
+              return error(Err, ExitUsage);
+            llvm::SmallVector<llvm::StringRef, 4> Parts;
+            llvm::StringRef(S->Levels).split(Parts, ',', -1, false);
+            for (llvm::StringRef P : Parts)
+              S->V.Levels.push_back(P.trim().upper());
+            return runValidate(S->A, S->V, CC);
+          },
+          true};
+}
