@@ -11,6 +11,8 @@ PKGS=(
   hyperfine valgrind libbenchmark-dev python3 python3-yaml python3-pygments
   # C and C++ library headers for compiling kernels for the AArch64 models.
   libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross
+  # The SARIF test checks the output against the SARIF 2.1.0 schema.
+  python3-jsonschema python3-rfc3987
   # rsvg-convert: the chart test rasterises the SVG report.
   librsvg2-bin
 )

@@ -284,6 +284,28 @@ std::string perfmodel::headlineText(const LoopReport &LR) {
   return S + " with data in " + At->Level + "; bound by " + At->Bottleneck;
 }
 
+void perfmodel::printBrief(llvm::raw_ostream &OS, const AnalysisReport &R) {
+  for (const LoopReport &LR : R.Loops) {
+    const LoopKernel &K = *LR.Loop;
+    OS << K.Loc.str() << ": note: perfmodel: " << K.Function << ": ";
+    if (!K.Modelled) {
+      OS << "not modelled: " << K.Reason << "\n";
+      continue;
+    }
+    const Prediction *P = LR.headline();
+    if (!P) {
+      OS << "no model succeeded\n";
+      continue;
+    }
+    OS << headlineText(LR) << " (" << R.Machine->Name << ")";
+    if (!P->Advice.empty())
+      OS << "; " << P->Advice;
+    OS << "\n";
+  }
+  if (R.Loops.empty())
+    OS << R.IR->File << ": note: perfmodel: no loops found\n";
+}
+
 void perfmodel::printTextTable(llvm::raw_ostream &OS,
                                const std::vector<std::vector<std::string>> &Rows,
                                unsigned Indent, const std::vector<bool> &RightAlign) {

@@ -1,6 +1,8 @@
 // The perfmodel command line: golden text/JSON output and bad-input exits.
 // Regenerate the golden files with scripts/update-golden.sh after a change
 // that is meant to alter the output, and review the diff.
+#include "Run.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <gtest/gtest.h>
@@ -16,40 +18,6 @@
 #include <sys/wait.h>
 
 namespace {
-
-const std::string Src = PERFMODEL_SOURCE_DIR;
-
-struct CmdResult {
-  int Code = -1;
-  std::string Out, Err;
-};
-
-std::string slurp(const std::string &Path) {
-  std::ifstream In(Path);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
-
-/// Runs perfmodel ARGS from the source directory.
-CmdResult perfmodel(const std::string &Args) {
-  char ErrPath[] = "/tmp/perfmodel-cli-XXXXXX";
-  int Fd = mkstemp(ErrPath);
-  close(Fd);
-  std::string Cmd = "cd '" + Src + "' && '" + PERFMODEL_BINARY + "' " + Args + " 2>" +
-                    ErrPath;
-  CmdResult R;
-  FILE *P = popen(Cmd.c_str(), "r");
-  std::array<char, 4096> Buf;
-  size_t N;
-  while ((N = fread(Buf.data(), 1, Buf.size(), P)) > 0)
-    R.Out.append(Buf.data(), N);
-  int Status = pclose(P);
-  R.Code = WIFEXITED(Status) ? WEXITSTATUS(Status) : -1;
-  R.Err = slurp(ErrPath);
-  std::remove(ErrPath);
-  return R;
-}
 
 /// Replaces the checkout location so golden files do not depend on it.
 std::string normalise(std::string S) {

@@ -49,12 +49,11 @@ struct AnalyzeState {
 };
 
 int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &JsonCopy) {
-  std::string Shown;
   if (A.File == "-") {
     A.File = stdinToTempFile(wantsCxx(CC.Args) ? "cpp" : "c");
     if (A.File.empty())
       return ExitFailed;
-    Shown = "<stdin>";
+    A.Shown = "<stdin>";
   }
   Inputs In;
   if (int RC = loadInputs(A, CC, In))
@@ -62,8 +61,8 @@ int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &Json
   AnalysisReport R;
   R.Notes = In.Notes;
   modelLoops(R, In.FR->IR, *In.Machine, pipelineOptions(A, In.FR->CompileArgs, In.Index));
-  if (!Shown.empty())
-    renameSource(In.FR->IR, A.File, Shown);
+  if (!A.Shown.empty())
+    renameSource(In.FR->IR, A.File, A.Shown);
 
   auto Render = [&](const std::string &Format) {
     std::string Text;
@@ -76,6 +75,8 @@ int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &Json
       printHTML(OS, R);
     else if (Format == "sarif")
       printSARIF(OS, R);
+    else if (Format == "brief")
+      printBrief(OS, R);
     else
       printText(OS, R);
     OS.flush();
@@ -99,9 +100,9 @@ Command perfmodel::tool::addAnalyze(CLI::App &App, const CompileCommand &CC) {
   addMachineOptions(C, A);
   addModelOptions(C, A);
   C->add_option("--format", A.Format,
-                "text, json, sarif (SARIF 2.1.0), svg (Roofline chart) or html (chart "
-                "and tables)")
-      ->check(CLI::IsMember({"text", "json", "sarif", "svg", "html"}));
+                "text, brief (a line per loop, file:line:col: note: ...), json, sarif "
+                "(SARIF 2.1.0), svg (Roofline chart) or html (chart and tables)")
+      ->check(CLI::IsMember({"text", "brief", "json", "sarif", "svg", "html"}));
   C->add_option("-o,--output", A.Output, "write the report to this file");
   C->add_option("--files", S->P.Globs,
                 "project mode: analyse only the database's files matching this glob "

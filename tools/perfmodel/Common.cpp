@@ -294,6 +294,10 @@ std::optional<FrontendResult> perfmodel::tool::prepareSource(const AnalyzeArgs &
     }
   }
   FrontendResult FR = runFrontend(FO);
+  if (!A.Shown.empty())
+    for (std::string *Text : {&FR.Diagnostics, &FR.Error})
+      for (size_t At; (At = Text->find(A.File)) != std::string::npos;)
+        Text->replace(At, A.File.size(), A.Shown);
   if (!FR.Diagnostics.empty())
     llvm::errs() << FR.Diagnostics;
   if (!FR.Ok) {

@@ -53,6 +53,7 @@ struct CompileCommand {
 /// Options of the commands that analyse a source file.
 struct AnalyzeArgs {
   std::string File; ///< "-": standard input
+  std::string Shown; ///< the name messages give File ("<stdin>"); empty: File
   std::string Machine;
   std::vector<std::string> Sets;
   std::vector<std::string> Defines;

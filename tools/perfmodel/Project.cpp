@@ -205,7 +205,7 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
   if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("perfmodel-project", Tmp))
     return error("cannot create a temporary directory: " + EC.message());
   std::vector<std::string> Common = childArgs(A, M->File, P.FileTimeLimit);
-  std::string ChildFormat = A.Format == "sarif" ? "sarif" : A.Format == "json" ? "json" : "text";
+  std::string ChildFormat = A.Format;
 
   std::vector<FileJob> Jobs(Files.size());
   for (size_t I = 0; I < Files.size(); ++I) {
@@ -309,7 +309,14 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
                ByGain.end());
 
   auto Why = [](const FileJob &J) {
-    std::string E = tail(slurp(J.Err), 3);
+    std::string Err = slurp(J.Err), E;
+    llvm::SmallVector<llvm::StringRef, 16> Lines;
+    llvm::StringRef(Err).split(Lines, '\n', -1, false);
+    for (llvm::StringRef L : Lines)
+      if (L.contains("error:") && !L.starts_with("perfmodel: error: the analysis"))
+        E += (E.empty() ? "" : "; ") + L.trim().str();
+    if (E.empty())
+      E = tail(Err, 3);
     if (J.TimedOut && E.empty())
       E = "no result within the time limit";
     return E.empty() ? "exit status " + std::to_string(J.Status) : E;
@@ -402,13 +409,18 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
     if (Skipped)
       OS << " (" << Skipped << " not C or C++ skipped)";
     OS << "\n";
+    bool Brief = A.Format == "brief";
     for (FileJob &J : Jobs) {
-      OS << "\n";
+      if (!Brief)
+        OS << "\n";
       if (J.Status == 0 && !J.TimedOut) {
         OS << slurp(J.Out);
         continue;
       }
-      OS << "perfmodel analyze " << J.File << "\n" << statusText(J) << ": " << Why(J) << "\n";
+      if (Brief)
+        OS << J.File << ": error: perfmodel: " << statusText(J) << ": " << Why(J) << "\n";
+      else
+        OS << "perfmodel analyze " << J.File << "\n" << statusText(J) << ": " << Why(J) << "\n";
     }
     OS << "\nproject summary: " << Jobs.size() << " file(s), " << (Jobs.size() - Failed)
        << " analysed";
@@ -426,7 +438,8 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
                          : (Total > 0 ? L.Seconds / Total : 0);
         Rows.push_back({std::to_string(I + 1), L.Location, L.Function,
                         seconds(Gain ? L.GainSeconds : L.Seconds),
-                        formatNumber(100 * Of, 3) + "%", L.Model, L.Level, L.Bottleneck});
+                        100 * Of < 0.01 ? "<0.01%" : formatNumber(100 * Of, 3) + "%", L.Model,
+                        L.Level, L.Bottleneck});
       }
       printTextTable(OS, Rows, 2, {true, false, false, true, true, false, false, false});
       if (V.size() > 20)

@@ -68,6 +68,9 @@ void printText(llvm::raw_ostream &OS, const AnalysisReport &R);
 /// The headline in one line: "ECM 3.78 cy/it, 1.43 GFLOP/s with data in MEM;
 /// bound by ..." ("" when no model succeeded).
 std::string headlineText(const LoopReport &LR);
+/// One line per loop in the compilers' diagnostic form ("file:line:col: note:
+/// perfmodel: ..."), which editors and Compiler Explorer link to the source.
+void printBrief(llvm::raw_ostream &OS, const AnalysisReport &R);
 /// SARIF 2.1.0 (docs/sarif.md): one result per loop at its location, the
 /// headline and bottleneck as the message, the advice beside it.
 void printSARIF(llvm::raw_ostream &OS, const AnalysisReport &R);
