@@ -3,4 +3,4 @@
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 bash "$ROOT/scripts/build.sh"
-"${BUILD_DIR:-$ROOT/build}/bin/perfmodel" analyze "$ROOT/examples/triad.c" -D N=10000000 "$@"
+"${BUILD_DIR:-$ROOT/build}/bin/perfmodel" analyze "$ROOT/examples/triad.c" -D n=10000000 "$@"

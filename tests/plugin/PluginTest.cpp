@@ -154,3 +154,30 @@ TEST(Plugin, WrapperWorksAsCC) {
   EXPECT_EQ(R.Code, 0) << R.Out;
   EXPECT_NE(R.Out.find("matmul.c:5:7: remark: perfmodel:"), std::string::npos) << R.Out;
 }
+
+// Without machine=, the remark's machine is the library model of the CPU the
+// build targets, and the remark says where it came from.
+TEST(Plugin, MachineFollowsTheTargetCpu) {
+  struct Case {
+    std::string Flags, Says;
+  };
+  for (const Case &C : {
+           Case{"-march=haswell", "(Roofline on hsw, haswell, from -march/-mcpu haswell)"},
+           Case{"-march=skylake-avx512",
+                "(Roofline on skx, skylake-avx512, from -march/-mcpu skylake-avx512)"},
+           Case{"-mtune=znver3", "(Roofline on zen3, znver3, from -mtune znver3)"},
+           Case{"-march=haswell -fplugin-arg-perfmodel-machine=zen4",
+                "(Roofline on zen4, znver4, from machine=zen4)"},
+           Case{"-march=btver2", "from no library model for -march/-mcpu btver2; machine: "},
+       }) {
+    CmdResult R = sh(clang("-Rpass-analysis=perfmodel -O2 " + C.Flags +
+                           " -c examples/triad.c -o /tmp/perfmodel-plugin-march.o"));
+    EXPECT_EQ(R.Code, 0) << C.Flags << "\n" << R.Out;
+    EXPECT_NE(R.Out.find(C.Says), std::string::npos) << C.Flags << "\n" << R.Out;
+  }
+  // The figures are that model's: Haswell-EP's one-core memory bandwidth.
+  CmdResult R = sh(clang("-Rpass-analysis=perfmodel -O2 -march=haswell "
+                         "-fplugin-arg-perfmodel-D=n=10000000 -c examples/triad.c "
+                         "-o /tmp/perfmodel-plugin-march.o"));
+  EXPECT_NE(R.Out.find("GFLOP/s at 34.6 GB/s"), std::string::npos) << R.Out;
+}
