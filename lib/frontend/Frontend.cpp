@@ -232,13 +232,7 @@ void finalizeIR(KernelIR &IR,
     if (P == AbsFile)
       L.File = Opts.File;
   };
-  for (LoopKernel &K : IR.Loops) {
-    Relabel(K.Loc);
-    for (LoopLevel &L : K.Nest)
-      Relabel(L.Loc);
-    for (Access &A : K.Accesses)
-      Relabel(A.Loc);
-  }
+  forEachLocation(IR, Relabel);
   for (auto &[Name, P] : IR.Parameters) {
     llvm::StringRef W(P.Where);
     if (W.starts_with(AbsFile.str()))

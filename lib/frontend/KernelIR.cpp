@@ -71,3 +71,13 @@ std::optional<double> perfmodel::nestIterations(const LoopKernel &K, const Kerne
   std::map<std::string, int64_t> B = IR.bindings();
   return Rec(0, B, 1e6);
 }
+
+void perfmodel::forEachLocation(KernelIR &IR, const std::function<void(SourceLoc &)> &F) {
+  for (LoopKernel &K : IR.Loops) {
+    F(K.Loc);
+    for (LoopLevel &L : K.Nest)
+      F(L.Loc);
+    for (Access &A : K.Accesses)
+      F(A.Loc);
+  }
+}

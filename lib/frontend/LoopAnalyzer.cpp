@@ -1076,6 +1076,11 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
     if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_AddrOf)
       return recordAccess(UO->getSubExpr(), U, OverrideBytes, AlignedByContract);
   }
+  // An lvalue of array type (`*B` for `double (*B)[N][N]`) is not read or
+  // written as a whole: it decays to a pointer, and the subscripts that
+  // follow are the access.
+  if (!AddressMode && E->getType()->isArrayType())
+    return false;
   // Peel a field access: a[i].x reads sizeof(x) at offsetof(x) in element a[i].
   unsigned FieldOffset = 0;
   const FieldDecl *Field = nullptr;

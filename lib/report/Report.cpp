@@ -487,7 +487,9 @@ llvm::json::Array ceilingsJSON(const RooflineResult &R) {
   return A;
 }
 
-llvm::json::Value headlineJSON(const LoopReport &LR, const MachineModel &M) {
+} // namespace
+
+llvm::json::Value perfmodel::headlineJSON(const LoopReport &LR, const MachineModel &M) {
   const Prediction *P = LR.headline();
   const LevelPrediction *At = LR.headlineLevel();
   if (!P || !At)
@@ -505,6 +507,8 @@ llvm::json::Value headlineJSON(const LoopReport &LR, const MachineModel &M) {
     O["seconds"] = nullptr;
   return O;
 }
+
+namespace {
 
 llvm::json::Object predictionJSON(const Prediction &P) {
   llvm::json::Object O{{"model", P.Model}, {"ok", P.Ok}};

@@ -81,18 +81,10 @@ Object resultFor(const LoopReport &LR, const MachineModel &M) {
   if (!P->Advice.empty())
     Text += " Advice: " + P->Advice + ".";
   R["message"] = Object{{"text", Text}};
-  Object Props{{"function", K.Function},
-               {"model", P->Model},
-               {"data_level", At->Level},
-               {"cy_per_it", number(At->CyclesPerIt)},
-               {"gflops", number(At->GFlops)},
-               {"bottleneck", At->Bottleneck},
-               {"advice", P->Advice},
-               {"promised_gain_cy_per_it", number(promisedGainCyclesPerIt(LR))}};
-  Props["iterations"] = LR.Iterations ? number(*LR.Iterations) : Value(nullptr);
-  Props["seconds"] = LR.Iterations && M.ClockGHz > 0
-                         ? number(At->CyclesPerIt * *LR.Iterations / (M.ClockGHz * 1e9))
-                         : Value(nullptr);
+  Value Props = headlineJSON(LR, M);
+  Props.getAsObject()->insert({"function", K.Function});
+  Props.getAsObject()->insert(
+      {"iterations", LR.Iterations ? number(*LR.Iterations) : Value(nullptr)});
   R["properties"] = std::move(Props);
   return R;
 }

@@ -20,19 +20,12 @@ namespace {
 /// Names the source NAME in everything the report prints (standard input
 /// was kept in a temporary file for Clang).
 void renameSource(KernelIR &IR, const std::string &From, const std::string &To) {
-  auto Fix = [&](SourceLoc &L) {
-    if (L.File == From)
-      L.File = To;
-  };
   if (IR.File == From)
     IR.File = To;
-  for (LoopKernel &K : IR.Loops) {
-    Fix(K.Loc);
-    for (LoopLevel &L : K.Nest)
-      Fix(L.Loc);
-    for (Access &A : K.Accesses)
-      Fix(A.Loc);
-  }
+  forEachLocation(IR, [&](SourceLoc &L) {
+    if (L.File == From)
+      L.File = To;
+  });
 }
 
 bool wantsCxx(const std::vector<std::string> &Args) {

@@ -164,6 +164,9 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
     return error("--format " + A.Format + " draws one file; project mode writes text, json "
                                           "or sarif",
                  ExitUsage);
+  if (!llvm::sys::fs::exists(A.CompileCommandsDir + "/compile_commands.json"))
+    return error("-p " + A.CompileCommandsDir + ": no compile_commands.json there (CMake "
+                 "writes one with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON; Bear for make)");
   std::string Err;
   auto DB = clang::tooling::JSONCompilationDatabase::loadFromDirectory(A.CompileCommandsDir,
                                                                        Err);

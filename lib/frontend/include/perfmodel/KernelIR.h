@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <map>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -149,6 +150,9 @@ struct KernelIR {
   /// Parameter values for evaluating polynomials.
   std::map<std::string, int64_t> bindings() const;
 };
+
+/// Calls F on every source location of IR's loops (loop, levels, accesses).
+void forEachLocation(KernelIR &IR, const std::function<void(SourceLoc &)> &F);
 
 /// Iterations of the innermost body in one execution of the whole nest of K
 /// at IR's bound sizes; nullopt when a bound depends on loaded data.

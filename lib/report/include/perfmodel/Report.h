@@ -68,6 +68,9 @@ void printText(llvm::raw_ostream &OS, const AnalysisReport &R);
 /// The headline in one line: "ECM 3.78 cy/it, 1.43 GFLOP/s with data in MEM;
 /// bound by ..." ("" when no model succeeded).
 std::string headlineText(const LoopReport &LR);
+/// The headline as JSON ({model, data_level, cy_per_it, gflops, bottleneck,
+/// advice, promised_gain_cy_per_it, seconds}); null when no model succeeded.
+llvm::json::Value headlineJSON(const LoopReport &LR, const MachineModel &M);
 /// One line per loop in the compilers' diagnostic form ("file:line:col: note:
 /// perfmodel: ..."), which editors and Compiler Explorer link to the source.
 void printBrief(llvm::raw_ostream &OS, const AnalysisReport &R);
