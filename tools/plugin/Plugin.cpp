@@ -207,6 +207,10 @@ Remark remarkFor(const LoopReport &LR, const MachineModel &M, const std::string 
     R.Args.push_back({"String", "; PPR "});
     R.Args.push_back({"PPR", formatNumber(At->GFlops) + " GFLOP/s"});
   }
+  if (const Prediction *H = LR.headline(); H && H != &RF.Summary) {
+    R.Args.push_back({"String", "; headline "});
+    R.Args.push_back({"Headline", headlineText(LR)});
+  }
   if (LR.InCore && LR.InCore->Ok) {
     double K2 = LR.InCore->SourceItersPerIter > 0 ? LR.InCore->SourceItersPerIter : 1;
     R.Args.push_back({"String", "; in-core "});
