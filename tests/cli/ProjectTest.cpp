@@ -143,6 +143,20 @@ TEST(Project, FailedFilesAreReportedAndTheRunFails) {
   CmdResult Usage = perfmodel("analyze -p " + Db + " -m hsw --format svg");
   EXPECT_EQ(Usage.Code, 2);
   EXPECT_NE(Usage.Err.find("project mode writes text"), std::string::npos) << Usage.Err;
+  // A file past its time bound is reported as timed out; the others stand.
+  // The simulator's 60 M accesses on dgemm take seconds, above 2 s.
+  std::string Slow = makeDatabase({"examples/triad.c", "examples/williams-fig9.2.c"});
+  CmdResult TO = perfmodel("--time-limit 1 analyze -p " + Slow + " -m hsw --no-incore --cache sim "
+                           "-D N=2048 --file-time-limit 2 --format json");
+  EXPECT_EQ(TO.Code, 1);
+  Value TJ = parse(TO.Out);
+  const Array *TF = TJ.getAsObject() ? TJ.getAsObject()->getArray("files") : nullptr;
+  ASSERT_TRUE(TF && TF->size() == 2) << TO.Out;
+  EXPECT_EQ((*TF)[0].getAsObject()->getString("status").value_or(""), "ok");
+  EXPECT_EQ((*TF)[1].getAsObject()->getString("status").value_or(""), "timed out");
+  EXPECT_NE((*TF)[1].getAsObject()->getString("error").value_or("").find("time limit of 2 s"),
+            llvm::StringRef::npos);
+  shell("rm -rf '" + Slow + "'");
   CmdResult None = perfmodel("analyze -p " + Db + " -m hsw --files '*/nothing*'");
   EXPECT_EQ(None.Code, 1);
   EXPECT_NE(None.Err.find("matches --files"), std::string::npos) << None.Err;

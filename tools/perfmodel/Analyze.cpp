@@ -104,7 +104,8 @@ Command perfmodel::tool::addAnalyze(CLI::App &App, const CompileCommand &CC) {
   C->add_option("-j,--jobs", S->P.Jobs, "project mode: files analysed at once (default: the cores)")
       ->check(CLI::Range(1u, 256u));
   C->add_option("--file-time-limit", S->P.FileTimeLimit,
-                "project mode: seconds one file may take before it is reported as timed out")
+                "project mode: seconds one file may take before it is reported as timed "
+                "out (default 300; --time-limit does not bound a project run)")
       ->check(CLI::Range(1u, 86400u));
   C->add_option("--json-copy", S->JsonCopy, "also write the JSON report to this file")
       ->group("");
@@ -130,5 +131,6 @@ Command perfmodel::tool::addAnalyze(CLI::App &App, const CompileCommand &CC) {
                    ExitUsage);
     return analyzeFile(S->A, CC, S->JsonCopy);
   };
+  Cmd.BoundsItsParts = [S] { return S->A.File.empty() && !S->A.CompileCommandsDir.empty(); };
   return Cmd;
 }

@@ -116,6 +116,9 @@ struct Command {
   CLI::App *App = nullptr;
   std::function<int()> Run;
   bool TakesCompileCommand = false; ///< accepts `-- FLAGS`
+  /// True when this run bounds its own parts' time (project mode: each
+  /// file by --file-time-limit), so --time-limit does not stop the whole.
+  std::function<bool()> BoundsItsParts;
 };
 
 Command addAnalyze(CLI::App &App, const CompileCommand &CC);

@@ -89,7 +89,8 @@ int main(int argc, char **argv) {
       return error("`-- compile flags` are only accepted by analyze, compare, sweep and "
                    "validate",
                    ExitUsage);
-    startTimeLimit(TimeLimit);
+    if (!C.BoundsItsParts || !C.BoundsItsParts())
+      startTimeLimit(TimeLimit);
     return C.Run();
   }
   return ExitUsage;
