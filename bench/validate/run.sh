@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Measured vs predicted on this host: `perfmodel validate` over the kernel
 # suite examples/validate/kernels.c (one size per memory level), then per
-# model and level the mean absolute percentage error (MAPE) and the kernels
-# off by more than 30 %.
+# model and level the mean absolute percentage error (MAPE), the same for the
+# headline prediction (one model per loop by the fixed rule of
+# docs/models.md, never the best one picked after measuring) and the
+# kernels where the headline is off by more than 30 %.
 #
 #   bench/validate/run.sh [MACHINE]      (default: this host's model)
 set -euo pipefail
@@ -30,6 +32,7 @@ for line in text.splitlines():
     if cells and cells[0] == "n":
         # n, working, set, data, in, measured, cy/it, GFLOP/s, spread, then pairs
         head = [c for c in cells[9:] if c != "cy/it"]
+        head = ["headline" if c == "headline" else c for c in head]
         continue
     if head and len(cells) >= 7 and cells[0].isdigit() and cells[3] in ("L1", "L2", "L3", "MEM"):
         level, measured = cells[3], float(cells[4])
@@ -39,7 +42,7 @@ for line in text.splitlines():
         for k, model in enumerate([h for h in head if h != "error"]):
             if 2 * k < len(preds) and preds[2 * k] != "-":
                 rows.append((kernel, level, model, measured, float(preds[2 * k])))
-models = sorted({r[2] for r in rows}, key=["Roofline", "ECM", "PPR"].index)
+models = sorted({r[2] for r in rows}, key=["Roofline", "ECM", "PPR", "headline"].index)
 levels = ["L1", "L2", "L3", "MEM"]
 print("| model | " + " | ".join(levels) + " | all |")
 print("|---|" + "---:|" * (len(levels) + 1))
@@ -49,15 +52,9 @@ for m in models:
         e = [abs(p - meas) / meas for (k, l, mm, meas, p) in rows if mm == m and (lv is None or l == lv)]
         cells.append(f"{100 * sum(e) / len(e):.0f} % (n={len(e)})" if e else "-")
     print(f"| {m} | " + " | ".join(cells) + " |")
-best = collections.defaultdict(lambda: 1e9)
-for (k, l, m, meas, p) in rows:
-    best[(k, l)] = min(best[(k, l)], abs(p - meas) / meas)
-print()
-print("Best model per kernel and level, MAPE by level: " + ", ".join(
-    f"{lv} {100 * sum(v for (k, l), v in best.items() if l == lv) / max(1, sum(1 for (k, l) in best if l == lv)):.0f} %"
-    for lv in levels))
-off = sorted({(k, l, round(100 * v)) for (k, l), v in best.items() if v > 0.30})
-print(f"\nKernel/level pairs where even the best model is off by more than 30 % ({len(off)}):")
+head_err = {(k, l): abs(p - meas) / meas for (k, l, m, meas, p) in rows if m == "headline"}
+off = sorted((k, l, round(100 * v)) for (k, l), v in head_err.items() if v > 0.30)
+print(f"\nKernel/level pairs where the headline is off by more than 30 % ({len(off)}):")
 for k, l, v in off:
     print(f"  {k} {l}: {v} %")
 if skipped:

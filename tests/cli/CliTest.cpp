@@ -576,10 +576,18 @@ TEST(Cli, ValidateTriad) {
     if (W >> N >> Size >> Unit >> Level >> Measured && (Level == "L1" || Level == "L2")) {
       EXPECT_GT(std::stod(Measured), 0) << Line;
       EXPECT_NE(Line.find('%'), std::string::npos) << Line;
+      // GFLOP/s, spread, then (cy/it, error) for Roofline, ECM, PPR and the
+      // headline, which is ECM's by the rule of docs/models.md.
+      std::vector<std::string> Cells;
+      for (std::string C; W >> C;)
+        Cells.push_back(C);
+      ASSERT_EQ(Cells.size(), 10u) << Line;
+      EXPECT_EQ(Cells[8], Cells[4]) << Line;
       ++Rows;
     }
   }
   EXPECT_EQ(Rows, 2u) << R.Out;
+  EXPECT_NE(R.Out.find("headline cy/it"), std::string::npos) << R.Out;
 }
 
 TEST(Cli, ValidateFailsCleanly) {

@@ -235,15 +235,19 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           Flops > 0 ? formatNumber(Flops / Cy * M.ClockGHz) : "-",
           formatNumber(100 * (T->Max - T->Min) / T->Median, 2) + "%"};
       std::vector<const Prediction *> Ps = LR.predictions();
-      if (Models.empty())
+      if (Models.empty()) {
         for (const Prediction *P : Ps) {
           Models.push_back(P->Model);
           Head.push_back(P->Model + " cy/it");
           Head.push_back("error");
         }
+        Head.insert(Head.end(), {"headline cy/it", "error"});
+      }
+      // Each model, then the headline (the rule of docs/models.md) again.
+      Ps.push_back(LR.headline());
       for (const Prediction *P : Ps) {
-        const LevelPrediction *At = P->Ok ? P->atDataLevel() : nullptr;
-        if (Row[2].empty() && P->Ok)
+        const LevelPrediction *At = P && P->Ok ? P->atDataLevel() : nullptr;
+        if (Row[2].empty() && P && P->Ok)
           Row[2] = P->DataLevel;
         if (!At || At->CyclesPerIt <= 0) {
           Row.insert(Row.end(), {"-", "-"});
