@@ -91,6 +91,21 @@ std::vector<std::string> perfmodel::listMachineFiles() {
   return Files;
 }
 
+namespace {
+/// The first of FILES that lists NAME among its aliases, or "".
+std::string fileWithAlias(const std::vector<std::string> &Files, const std::string &Name) {
+  for (const std::string &F : Files) {
+    MachineLoadResult R = loadMachineModel(F);
+    if (!R.ok())
+      continue;
+    const auto &A = R.Model->Aliases;
+    if (std::find(A.begin(), A.end(), Name) != A.end())
+      return F;
+  }
+  return "";
+}
+} // namespace
+
 std::string perfmodel::resolveMachine(const std::string &NameOrPath) {
   if (llvm::sys::fs::exists(NameOrPath))
     return NameOrPath;
@@ -101,15 +116,7 @@ std::string perfmodel::resolveMachine(const std::string &NameOrPath) {
   for (const std::string &F : Files)
     if (llvm::sys::path::stem(F) == NameOrPath)
       return F;
-  for (const std::string &F : Files) {
-    MachineLoadResult R = loadMachineModel(F);
-    if (!R.ok())
-      continue;
-    const auto &A = R.Model->Aliases;
-    if (std::find(A.begin(), A.end(), NameOrPath) != A.end())
-      return F;
-  }
-  return "";
+  return fileWithAlias(Files, NameOrPath);
 }
 
 std::string perfmodel::machineForHost(const HostCpu &Host) {
@@ -148,14 +155,8 @@ std::string perfmodel::machineForLlvmCpu(const std::string &Cpu) {
   std::vector<std::string> Files = listMachineFiles();
   // A model that names the CPU among its aliases is the one meant for it
   // (zen5 for znver5, not the development VM that also runs znver5).
-  for (const std::string &F : Files) {
-    MachineLoadResult R = loadMachineModel(F);
-    if (!R.ok())
-      continue;
-    const auto &A = R.Model->Aliases;
-    if (std::find(A.begin(), A.end(), Cpu) != A.end())
-      return F;
-  }
+  if (std::string F = fileWithAlias(Files, Cpu); !F.empty())
+    return F;
   for (const std::string &F : Files) {
     MachineLoadResult R = loadMachineModel(F);
     if (R.ok() && R.Model->Cpu == Cpu)
