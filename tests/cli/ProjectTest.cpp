@@ -144,10 +144,14 @@ TEST(Project, FailedFilesAreReportedAndTheRunFails) {
   EXPECT_EQ(Usage.Code, 2);
   EXPECT_NE(Usage.Err.find("project mode writes text"), std::string::npos) << Usage.Err;
   // A file past its time bound is reported as timed out; the others stand.
-  // The simulator's 60 M accesses on dgemm take seconds, above 2 s.
+  // Not a timing: dgemm at N = 8192 with a replay budget of 1e11 accesses
+  // (5.5e11 in the nest) cannot finish in 2 s on any machine (it would take
+  // minutes at a billion accesses a second), while the triad takes
+  // milliseconds of simulation. A --time-limit of 1 s must not stop the run.
   std::string Slow = makeDatabase({"examples/triad.c", "examples/williams-fig9.2.c"});
   CmdResult TO = perfmodel("--time-limit 1 analyze -p " + Slow + " -m hsw --no-incore --cache sim "
-                           "-D N=2048 --file-time-limit 2 --format json");
+                           "-D N=8192 --sim-accesses 100000000000 --file-time-limit 2 "
+                           "--format json");
   EXPECT_EQ(TO.Code, 1);
   Value TJ = parse(TO.Out);
   const Array *TF = TJ.getAsObject() ? TJ.getAsObject()->getArray("files") : nullptr;
