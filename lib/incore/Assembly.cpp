@@ -21,6 +21,14 @@ InCoreResult perfmodel::analyzeAssemblyFile(const std::string &File,
     R.Reason = Err;
     return R;
   }
+  // A whole function (a compiler's listing): its loop, not the prologue and
+  // remainder around it. A bare loop body or a block is costed as given.
+  std::string Note;
+  if (auto Loop = innermostLoopOfListing(Obj.Text, O, Note)) {
+    R = analyzeBlockBytes(*Loop, O);
+    R.Notes.insert(R.Notes.begin(), Note);
+    return R;
+  }
   R = analyzeBlockBytes(Obj.Text, O);
   return R;
 }

@@ -577,3 +577,42 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
   }
   return Results;
 }
+
+std::optional<std::vector<uint8_t>>
+perfmodel::innermostLoopOfListing(const std::vector<uint8_t> &Text, const InCoreOptions &O,
+                                  std::string &Note) {
+  TargetBundle TB;
+  std::string Error;
+  if (!TB.init(O.Triple, O.Cpu, Error))
+    return std::nullopt;
+  FunctionCode F;
+  F.Name = "listing";
+  F.Bytes = Text;
+  F.Lines.assign(Text.size(), 0);
+  std::vector<MachineLoop> Loops = findLoops(F, TB);
+  if (Loops.empty())
+    return std::nullopt; // straight-line code: the block is the body
+  // The biggest innermost loop: a vectorised body beats its scalar remainder.
+  const MachineLoop *Best = nullptr;
+  uint64_t BestBytes = 0;
+  for (const MachineLoop &L : Loops) {
+    uint64_t Bytes = 0;
+    for (const auto &[B, E] : L.Pieces)
+      Bytes += E - B;
+    if (Bytes > BestBytes) {
+      Best = &L;
+      BestBytes = Bytes;
+    }
+  }
+  if (BestBytes == Text.size())
+    return std::nullopt; // the listing is the loop
+  std::vector<uint8_t> Bytes;
+  Best->forEachByte([&](uint64_t B) { Bytes.push_back(Text[B]); });
+  char Buf[96];
+  snprintf(Buf, sizeof(Buf), "bytes 0x%llx..0x%llx", (unsigned long long)Best->Begin,
+           (unsigned long long)Best->End);
+  Note = "the listing holds " + std::to_string(Loops.size()) + " innermost loop(s); costed " +
+         "the largest (" + Buf + " of " + std::to_string(Text.size()) +
+         "), as one iteration; a listing without a loop is costed whole";
+  return Bytes;
+}

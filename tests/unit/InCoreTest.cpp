@@ -450,3 +450,24 @@ TEST(InCore, PortOverrideReplacesOnlyTheNamedResource) {
   EXPECT_DOUBLE_EQ(portLoad(R, "HWPort2") + portLoad(R, "HWPort3"), 1);
   EXPECT_DOUBLE_EQ(R.Cycles, 10);
 }
+
+TEST(InCore, ListingOfAWholeFunctionIsCostedByItsLargestInnermostLoop) {
+  // listing-dot.s is fma-1acc.s's loop inside its function: prologue, the
+  // vector loop (20 bytes), the horizontal reduction and a scalar remainder
+  // loop (18 bytes). The vector loop alone: 4 fused uops, 5 cy of FMA chain
+  // on Haswell. Costing the listing whole would count its 21 instructions and
+  // both chains.
+  InCoreResult Whole = run("listing-dot.s", "haswell");
+  InCoreResult Loop = run("fma-1acc.s", "haswell");
+  EXPECT_EQ(Whole.Uops, 4u);
+  EXPECT_DOUBLE_EQ(Whole.Cycles, 5);
+  EXPECT_EQ(Whole.Instrs.size(), 5u);
+  EXPECT_EQ(Whole.Uops, Loop.Uops);
+  EXPECT_DOUBLE_EQ(Whole.Cycles, Loop.Cycles);
+  ASSERT_FALSE(Whole.Notes.empty());
+  EXPECT_NE(Whole.Notes[0].find("2 innermost loop(s); costed the largest"), std::string::npos)
+      << Whole.Notes[0];
+  // A bare loop body (one loop that is the whole listing) gets no such note.
+  for (const std::string &N : Loop.Notes)
+    EXPECT_EQ(N.find("innermost loop"), std::string::npos) << N;
+}

@@ -108,6 +108,13 @@ InCoreResult analyzeBlockBytes(const std::vector<uint8_t> &Bytes, const InCoreOp
 /// and costs its .text as one loop body.
 InCoreResult analyzeAssemblyFile(const std::string &File, const InCoreOptions &O);
 
+/// In a listing of machine code (a whole function, as a compiler prints it),
+/// the bytes of its largest innermost loop, with a note saying so; nullopt
+/// when the listing has no loop or is one loop as a whole.
+std::optional<std::vector<uint8_t>>
+innermostLoopOfListing(const std::vector<uint8_t> &Text, const InCoreOptions &O,
+                       std::string &Note);
+
 /// Compiles the analysed file once (clang-19 -O3 -g for the machine's CPU,
 /// then the user's flags) and costs the machine loop that implements each
 /// innermost source loop. The result parallels IR.Loops; loops that are not
