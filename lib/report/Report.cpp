@@ -57,9 +57,11 @@ const char *originName(Parameter::Origin O) {
   return "default";
 }
 
-/// A left-aligned text table: the first row is the header.
-void printTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::string>> &Rows,
-                unsigned Indent, const std::vector<bool> &RightAlign = {}) {
+} // namespace
+
+void perfmodel::printTable(llvm::raw_ostream &OS,
+                           const std::vector<std::vector<std::string>> &Rows, unsigned Indent,
+                           const std::vector<bool> &RightAlign) {
   std::vector<size_t> W;
   for (const auto &Row : Rows)
     for (size_t I = 0; I < Row.size(); ++I) {
@@ -81,6 +83,8 @@ void printTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::string
     OS << Line << "\n";
   }
 }
+
+namespace {
 
 std::string flopBreakdown(const FlopCounts &F) {
   std::string S;

@@ -113,6 +113,9 @@ public:
 
 /// A registered subcommand: its CLI11 node and what runs when it is chosen.
 struct Command {
+  Command() = default;
+  Command(CLI::App *App, std::function<int()> Run, bool TakesCompileCommand = false)
+      : App(App), Run(std::move(Run)), TakesCompileCommand(TakesCompileCommand) {}
   CLI::App *App = nullptr;
   std::function<int()> Run;
   bool TakesCompileCommand = false; ///< accepts `-- FLAGS`
@@ -128,6 +131,7 @@ Command addValidate(CLI::App &App, const CompileCommand &CC);
 Command addInCore(CLI::App &App);
 Command addProbe(CLI::App &App);
 std::vector<Command> addMachine(CLI::App &App);
+std::vector<Command> addChoose(CLI::App &App, const CompileCommand &CC);
 
 /// Project mode of analyze (-p BUILD_DIR without a file): every translation
 /// unit of the compilation database. SELF is this executable.

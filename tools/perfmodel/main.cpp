@@ -65,6 +65,8 @@ int main(int argc, char **argv) {
                                    addInCore(App),      addProbe(App)};
   for (Command &C : addMachine(App))
     Commands.push_back(std::move(C));
+  for (Command &C : addChoose(App, CC))
+    Commands.push_back(std::move(C));
 
   std::string Names;
   bool Known = false;

@@ -96,6 +96,10 @@ TrafficResult layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
 struct SimOptions {
   uint64_t MaxAccesses = 40'000'000; ///< replay budget (slice larger nests)
   bool Prefetch = false;             ///< the machine's prefetchers
+  /// The nest runs again and again (an SpMV in a solver, a timed loop): a
+  /// nest that ends before the caches are warm is replayed a second time and
+  /// that replay is measured, with its dirty lines left in the caches.
+  bool Repeated = false;
   const IndexData *Index = nullptr;
 };
 

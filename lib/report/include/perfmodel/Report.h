@@ -142,6 +142,11 @@ llvm::json::Value jsonNumber(double V);
 /// "229 MiB": three significant digits in the largest binary unit below it.
 std::string formatBytes(double Bytes);
 
+/// A text table, columns two spaces apart: the first row is the header;
+/// RIGHTALIGN[i] right-aligns column i (numbers).
+void printTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::string>> &Rows,
+                unsigned Indent, const std::vector<bool> &RightAlign = {});
+
 /// Compact number formatting used by every text view: up to SIG significant
 /// digits, no trailing zeros, no exponent for ordinary magnitudes.
 std::string formatNumber(double V, int Sig = 3);

@@ -1,0 +1,105 @@
+//===- Choose.h - Choosing a variant from the models ----------*- C++ -*-===//
+//
+// The PPR paper's feedback stage: predict every candidate and pick the
+// fastest before running any. BCSR block sizes for a sparse matrix (the
+// block structure from the matrix, the in-core cost of each compiled r x c
+// kernel, the traffic of its block-column index and vector accesses from the
+// cache simulator on the real index data), and code variants (functions
+// computing the same thing) at given sizes.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_CHOOSE_H
+#define PERFMODEL_CHOOSE_H
+
+#include "perfmodel/MachineModel.h"
+#include "perfmodel/Traffic.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace perfmodel {
+
+/// The nonzero pattern of a sparse matrix in CSR (0-based, sorted rows).
+struct CsrPattern {
+  int64_t Rows = 0, Cols = 0;
+  std::vector<int64_t> RowPtr, Col;
+  int64_t nonzeros() const { return int64_t(Col.size()); }
+};
+
+/// The BCSR structure for r x c blocks: the CSR pattern of the block matrix
+/// (block rows of R rows, block columns of C columns, a block wherever the
+/// matrix has a nonzero in it; the last block row and column are padded).
+struct BlockPattern {
+  unsigned R = 1, C = 1;
+  int64_t BlockRows = 0, BlockCols = 0;
+  std::vector<int64_t> RowPtr, Col;
+  int64_t blocks() const { return int64_t(Col.size()); }
+};
+
+BlockPattern buildBlockPattern(const CsrPattern &A, unsigned R, unsigned C);
+
+/// Blocks of every shape r x c, 1 <= r <= MAXR, 1 <= c <= MAXC, indexed
+/// [r - 1][c - 1]; one pass over the matrix per r.
+std::vector<std::vector<int64_t>> countBlocks(const CsrPattern &A, unsigned MaxR,
+                                              unsigned MaxC);
+
+/// C source of the r x c BCSR SpMV kernels (functions bcsr_RxC, fully
+/// unrolled block, one accumulator per block row), as choose models them and
+/// bench/choose times them.
+std::string bcsrKernelSource(const std::vector<std::pair<unsigned, unsigned>> &Shapes);
+std::string bcsrKernelName(unsigned R, unsigned C);
+
+struct BcsrCandidate {
+  unsigned R = 1, C = 1;
+  int64_t Blocks = 0;
+  double Fill = 1; ///< stored values (blocks x r x c) per nonzero
+  bool Ok = false;
+  std::string Reason;        ///< why it could not be predicted
+  double CyclesPerBlock = 0; ///< the chosen model, data where the simulator puts it
+  double InCoreCyclesPerBlock = 0;
+  double MemoryBytesPerBlock = 0; ///< beyond the last cache, loads and write-backs
+  double Seconds = 0;             ///< one SpMV: blocks x cycles per block / clock
+  double GFlops = 0;              ///< useful flops (2 per nonzero) / Seconds
+  std::string Bottleneck;
+};
+
+struct BcsrChoice {
+  std::string Matrix;
+  int64_t Rows = 0, Cols = 0, Nonzeros = 0;
+  std::string Model; ///< the model whose predictions rank the candidates
+  std::vector<BcsrCandidate> Candidates; ///< fastest first; failed ones last
+  double SpeedupOverCsr = 1;             ///< predicted, chosen vs 1 x 1
+  double AnalysisSeconds = 0;            ///< wall time of the choice
+  std::vector<std::string> Notes;
+  const BcsrCandidate *chosen() const {
+    return !Candidates.empty() && Candidates.front().Ok ? &Candidates.front() : nullptr;
+  }
+};
+
+struct ChooseOptions {
+  unsigned MaxR = 8, MaxC = 8;
+  /// "ECM", "PPR" or "Roofline"; empty: the headline rule (ECM, else PPR,
+  /// else Roofline), fixed before any measurement.
+  std::string Model;
+  SimOptions Sim;
+  /// Extra clang flags for the kernels (after -O3 and the machine's CPU).
+  std::vector<std::string> CompileArgs;
+  /// Called with (candidates done, candidates in all, what is running).
+  std::function<void(size_t, size_t, const std::string &)> Progress;
+};
+
+/// Predicts one SpMV with every block size and ranks them. False with
+/// ERROR when nothing can be predicted (the kernels do not compile).
+bool chooseBcsr(const CsrPattern &A, const std::string &Name, const MachineModel &M,
+                const ChooseOptions &O, BcsrChoice &Out, std::string &Error);
+
+void printBcsrChoice(llvm::raw_ostream &OS, const BcsrChoice &C, const MachineModel &M);
+void printBcsrChoiceJSON(llvm::raw_ostream &OS, const BcsrChoice &C, const MachineModel &M);
+
+} // namespace perfmodel
+
+#endif

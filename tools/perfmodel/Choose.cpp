@@ -1,0 +1,133 @@
+//===- Choose.cpp - perfmodel choose bcsr | choose FILE --variant ... -----===//
+//
+// The PPR paper's feedback stage as a command: predict every candidate and
+// name the fastest before any of them runs.
+//
+//===----------------------------------------------------------------------===//
+#include "Common.h"
+
+#include "perfmodel/Choose.h"
+#include "perfmodel/Report.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+
+using namespace perfmodel;
+using namespace perfmodel::tool;
+
+namespace {
+
+struct BcsrArgs {
+  std::string Matrix, Machine, MaxBlock = "8x8", Model, Format = "text", Output, EmitKernels;
+  std::vector<std::string> Sets;
+  uint64_t SimAccesses = 40'000'000;
+  bool Prefetch = false;
+};
+
+int runChooseBcsr(const BcsrArgs &A, const CompileCommand &CC) {
+  unsigned MaxR = 0, MaxC = 0;
+  auto [RS, CS] = llvm::StringRef(A.MaxBlock).lower().find('x') == std::string::npos
+                      ? std::make_pair(llvm::StringRef(), llvm::StringRef())
+                      : llvm::StringRef(A.MaxBlock).split('x');
+  if (RS.getAsInteger(10, MaxR) || CS.getAsInteger(10, MaxC) || MaxR < 1 || MaxC < 1 ||
+      MaxR > 16 || MaxC > 16)
+    return error("--max-block " + A.MaxBlock + ": expected RxC with 1 <= R, C <= 16, e.g. 8x8",
+                 ExitUsage);
+  std::string Model;
+  if (!A.Model.empty()) {
+    std::string L = llvm::StringRef(A.Model).lower();
+    Model = L == "ecm" ? "ECM" : L == "ppr" ? "PPR" : L == "roofline" ? "Roofline" : "";
+    if (Model.empty())
+      return error("--model " + A.Model + ": expected ecm, ppr or roofline", ExitUsage);
+  }
+  std::vector<std::pair<unsigned, unsigned>> Shapes;
+  for (unsigned R = 1; R <= MaxR; ++R)
+    for (unsigned C = 1; C <= MaxC; ++C)
+      Shapes.push_back({R, C});
+  if (!A.EmitKernels.empty()) {
+    // The kernels exactly as modelled, for a harness that times them.
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(A.EmitKernels, EC);
+    if (EC)
+      return error(A.EmitKernels + ": cannot write: " + EC.message());
+    OS << bcsrKernelSource(Shapes);
+    if (A.Matrix.empty())
+      return ExitOk;
+  }
+  if (A.Matrix.empty())
+    return error("choose bcsr needs a Matrix Market file", ExitUsage);
+  std::vector<std::string> Notes;
+  std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
+  if (!M)
+    return ExitFailed;
+  CsrPattern P;
+  std::string Err;
+  if (!readMatrixMarket(A.Matrix, P.RowPtr, P.Col, P.Rows, P.Cols, Err))
+    return error(Err);
+  ChooseOptions O;
+  O.MaxR = MaxR;
+  O.MaxC = MaxC;
+  O.Model = Model;
+  O.Sim.MaxAccesses = A.SimAccesses;
+  O.Sim.Prefetch = A.Prefetch;
+  O.CompileArgs = CC.Given ? CC.Args : std::vector<std::string>{"-O3"};
+  ProgressBar Bar(Shapes.size() + 1);
+  O.Progress = [&](size_t Done, size_t Total, const std::string &What) {
+    Bar.setTotal(Total);
+    Bar.update(Done, What);
+  };
+  BcsrChoice Ch;
+  bool Ok = chooseBcsr(P, A.Matrix, *M, O, Ch, Err);
+  Bar.clear();
+  if (!Ok)
+    return error(Err);
+  for (const std::string &N : Notes)
+    Ch.Notes.insert(Ch.Notes.begin(), N);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (A.Format == "json")
+    printBcsrChoiceJSON(OS, Ch, *M);
+  else
+    printBcsrChoice(OS, Ch, *M);
+  OS.flush();
+  return emitReport(A.Output, Text);
+}
+
+} // namespace
+
+std::vector<Command> perfmodel::tool::addChoose(CLI::App &App, const CompileCommand &CC) {
+  auto B = std::make_shared<BcsrArgs>();
+  CLI::App *Choose = App.add_subcommand(
+      "choose", "Choose the fastest variant before running any: BCSR block sizes for a "
+                "sparse matrix (choose bcsr), or functions computing the same thing");
+  Choose->require_subcommand(1);
+  CLI::App *Bcsr = Choose->add_subcommand(
+      "bcsr", "Predict SpMV with every r x c block size of a Matrix Market matrix and "
+              "rank them (the PPR paper's block choice)");
+  Bcsr->add_option("matrix", B->Matrix, "Matrix Market file (coordinate format)");
+  Bcsr->add_option("-m,--machine", B->Machine,
+                   "machine model: a name (perfmodel machine list) or a YAML file; "
+                   "default: the host's");
+  Bcsr->add_option("--set", B->Sets, "override a machine value, e.g. caches.L2.size=2MiB")
+      ->allow_extra_args(false);
+  Bcsr->add_option("--max-block", B->MaxBlock, "largest block, RxC (default 8x8)");
+  Bcsr->add_option("--model", B->Model,
+                   "rank by ecm, ppr or roofline (default: the headline rule, ECM first)");
+  Bcsr->add_option("--format", B->Format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  Bcsr->add_option("-o,--output", B->Output, "write the report to this file");
+  Bcsr->add_option("--sim-accesses", B->SimAccesses,
+                   "replay budget of the cache simulator per candidate")
+      ->check(CLI::Range(uint64_t(1000), uint64_t(1) << 40));
+  Bcsr->add_flag("--prefetch", B->Prefetch, "simulate the machine's prefetchers");
+  Bcsr->add_option("--emit-kernels", B->EmitKernels,
+                   "write the C source of the modelled kernels to this file (a timing "
+                   "harness compiles the same code)");
+  Bcsr->footer("Flags for compiling the kernels may follow a bare `--` (default -O3; the "
+               "machine's CPU is targeted as in analyze).");
+  std::vector<Command> Cmds;
+  Cmds.push_back({Bcsr, [B, &CC] { return runChooseBcsr(*B, CC); }, true});
+  return Cmds;
+}
