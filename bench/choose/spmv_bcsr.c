@@ -97,7 +97,7 @@ int main(int argc, char **argv) {
         for (long p = bp[bi]; p < bp[bi + 1]; ++p) slot[bc[p]] = p;
         for (long k = a0; k < at; ++k) {
           long p = slot[e[k].c / c];
-          val[p * r * c + (e[k].r - bi * r) * c + (e[k].c % c)] = e[k].v;
+          val[p * r * c + (e[k].c % c) * r + (e[k].r - bi * r)] = e[k].v; /* column-major */
         }
       }
       /* x is read up to nbc * c, y written up to nbr * r */

@@ -42,6 +42,13 @@ void perfmodel::printBcsrChoice(llvm::raw_ostream &OS, const BcsrChoice &Ch,
                       "", "", "", "not predicted: " + C.Reason});
       continue;
     }
+    if (C.Pruned) {
+      Rows.push_back({std::to_string(Rank), shape(C), std::to_string(C.Blocks),
+                      formatNumber(C.Fill), ">= " + formatNumber(C.CyclesPerBlock), "", "",
+                      ">= " + formatNumber(C.Seconds * 1e6) + " us",
+                      "<= " + formatNumber(C.GFlops), C.Bottleneck});
+      continue;
+    }
     Rows.push_back({std::to_string(Rank), shape(C), std::to_string(C.Blocks),
                     formatNumber(C.Fill), formatNumber(C.CyclesPerBlock),
                     formatNumber(C.InCoreCyclesPerBlock), formatNumber(C.MemoryBytesPerBlock),
@@ -75,6 +82,8 @@ void perfmodel::printBcsrChoiceJSON(llvm::raw_ostream &OS, const BcsrChoice &Ch,
     Object O{{"r", C.R}, {"c", C.C}, {"blocks", C.Blocks}, {"fill", jsonNumber(C.Fill)},
              {"ok", C.Ok}};
     if (C.Ok) {
+      O["pruned"] = C.Pruned;
+      O["lower_bound_seconds"] = jsonNumber(C.LowerBoundSeconds);
       O["cy_per_block"] = jsonNumber(C.CyclesPerBlock);
       O["incore_cy_per_block"] = jsonNumber(C.InCoreCyclesPerBlock);
       O["memory_bytes_per_block"] = jsonNumber(C.MemoryBytesPerBlock);

@@ -616,3 +616,45 @@ perfmodel::innermostLoopOfListing(const std::vector<uint8_t> &Text, const InCore
          "), as one iteration; a listing without a loop is costed whole";
   return Bytes;
 }
+
+void perfmodel::overlapOuterIterations(InCoreResult &R, const std::vector<int64_t> &Trips,
+                                       unsigned Rob) {
+  if (!R.Ok || !Rob || !R.Uops || R.RecurrenceBound <= 0 || Trips.empty())
+    return;
+  double PerIter = R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1;
+  double Window = double(Rob) / R.Uops; // machine iterations in flight
+  // Chain cycles summed over the outer iterations, each sharing the window
+  // with the k = W / m others around it (at least itself).
+  double Chain = 0, Iters = 0;
+  for (int64_t T : Trips) {
+    double M = double(T) / PerIter;
+    if (M <= 0)
+      continue;
+    double K = std::max(1.0, Window / M);
+    Chain += M * R.RecurrenceBound / K;
+    Iters += M;
+  }
+  if (Iters <= 0)
+    return;
+  double Rec = Chain / Iters;
+  if (Rec >= R.RecurrenceBound * (1 - 1e-9))
+    return;
+  double Old = R.Cycles;
+  R.RecurrenceBound = Rec;
+  R.Cycles = std::max({R.PortBound, R.FrontEndBound, Rec});
+  if (R.Cycles < Old * (1 - 1e-9) && R.Bottleneck == "recurrence" && Rec < R.Cycles) {
+    bool Ports = R.PortBound >= R.FrontEndBound;
+    R.Bottleneck = Ports ? "ports" : "front end";
+    R.Advice = std::string("the out-of-order window overlaps the chains of neighbouring outer "
+                           "iterations; ") +
+               (Ports ? "port-bound on " + R.PortBottleneck + ": remove work from the ports"
+                      : "issue-bound: fewer instructions per iteration help");
+  }
+  char Buf[200];
+  snprintf(Buf, sizeof(Buf),
+           "out-of-order overlap: %g machine iterations per outer iteration on average, "
+           "%g in a %u-entry window: the loop-carried chain binds %.3g cy per iteration "
+           "instead of its latency",
+           Iters / double(Trips.size()), Window, Rob, Rec);
+  R.Notes.push_back(Buf);
+}

@@ -392,13 +392,14 @@ std::string shortNumber(double V) {
 
 void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   const std::string P = "core";
-  if (!R.checkMap(N, P, {"issue_width", "simd_bits", "fp_pipe_bits", "fma_units",
+  if (!R.checkMap(N, P, {"issue_width", "reorder_buffer", "simd_bits", "fp_pipe_bits", "fma_units",
                          "peak_flops_per_cycle", "loads_per_cycle",
                          "load_bytes_per_cycle", "stores_per_cycle",
                          "store_bytes_per_cycle", "fp_units",
                          "unaligned_vector_cost", "instruction_overrides"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
+  C.ReorderBuffer = R.count(N, "reorder_buffer", P, false).value_or(0);
   C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);
   C.FmaUnits = R.count(N, "fma_units", P, true, Reader::NonNegative).value_or(0);
   C.FpPipeBits = R.count(N, "fp_pipe_bits", P, false).value_or(0);

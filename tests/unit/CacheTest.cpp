@@ -305,3 +305,33 @@ TEST(IndexData, SyntheticDistributions) {
   EXPECT_FALSE(loadIndexSpec("c=banded:-1", IR, D, Err));
   EXPECT_FALSE(loadIndexSpec("nonsense", IR, D, Err));
 }
+
+TEST(TraceSim, RepeatedNestIsMeasuredWarm) {
+  // Triad at n = 1000: 3 x 8 KB = 24 KB, inside Haswell's 32 KB L1. Once,
+  // from cold caches: every line of b, c and a comes in (3 x 8 B per
+  // iteration) and a's 8 B are written back at the end. Repeated, the
+  // second execution finds all three arrays in L1: no traffic beyond it.
+  FrontendResult F = analyze("examples/triad.c", {{"n", 1000}});
+  MachineModel M = haswell();
+  SimOptions Once;
+  TrafficResult Cold = simulateTraffic(loop(F, "triad"), F.IR, M, Once);
+  ASSERT_TRUE(Cold.Ok) << Cold.Reason;
+  EXPECT_DOUBLE_EQ(Cold.Links[0].LoadBytesPerIt, 24);
+  EXPECT_DOUBLE_EQ(Cold.Links[0].EvictBytesPerIt, 8);
+  SimOptions Again;
+  Again.Repeated = true;
+  TrafficResult Warm = simulateTraffic(loop(F, "triad"), F.IR, M, Again);
+  ASSERT_TRUE(Warm.Ok) << Warm.Reason;
+  EXPECT_EQ(Warm.SimulatedIterations, 1000u);
+  for (const LinkTraffic &L : Warm.Links)
+    EXPECT_DOUBLE_EQ(L.totalBytesPerIt(), 0) << L.Inner;
+  // At n = 100,000 (2.4 MB, beyond L1 and L2, inside the 30 MB L3) the
+  // warm execution still streams every line from L3 into L2 and L1, and
+  // none from memory.
+  FrontendResult Big = analyze("examples/triad.c", {{"n", 100000}});
+  TrafficResult L3 = simulateTraffic(loop(Big, "triad"), Big.IR, M, Again);
+  ASSERT_TRUE(L3.Ok) << L3.Reason;
+  EXPECT_NEAR(L3.Links[0].LoadBytesPerIt, 24, 0.01);
+  EXPECT_NEAR(L3.Links[1].LoadBytesPerIt, 24, 0.01);
+  EXPECT_NEAR(L3.Links[2].LoadBytesPerIt, 0, 0.01);
+}

@@ -63,6 +63,12 @@ struct BcsrCandidate {
   double InCoreCyclesPerBlock = 0;
   double MemoryBytesPerBlock = 0; ///< beyond the last cache, loads and write-backs
   double Seconds = 0;             ///< one SpMV: blocks x cycles per block / clock
+  /// The model with the data in L1 (no traffic beyond it): a lower bound of
+  /// Seconds known without the simulator.
+  double LowerBoundSeconds = 0;
+  /// Not simulated: its lower bound is already above a simulated
+  /// candidate's time, so it cannot be the fastest (Seconds is the bound).
+  bool Pruned = false;
   double GFlops = 0;              ///< useful flops (2 per nonzero) / Seconds
   std::string Bottleneck;
 };

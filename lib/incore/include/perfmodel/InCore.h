@@ -115,6 +115,15 @@ std::optional<std::vector<uint8_t>>
 innermostLoopOfListing(const std::vector<uint8_t> &Text, const InCoreOptions &O,
                        std::string &Note);
 
+/// The in-core cost of an inner loop whose loop-carried chains start anew in
+/// every iteration of the loop around it (an accumulator set to zero per
+/// row): the out-of-order window of ROB micro-ops holds W = ROB / uops
+/// machine iterations, so outer iterations of m < W machine iterations run
+/// W / m chains at once and the recurrence binds m / W as much. TRIPS are
+/// the inner loop's source iterations in each outer iteration. Ports and the
+/// front end still bind; a note says what changed. R unchanged when ROB is 0.
+void overlapOuterIterations(InCoreResult &R, const std::vector<int64_t> &Trips, unsigned Rob);
+
 /// Compiles the analysed file once (clang-19 -O3 -g for the machine's CPU,
 /// then the user's flags) and costs the machine loop that implements each
 /// innermost source loop. The result parallels IR.Loops; loops that are not
