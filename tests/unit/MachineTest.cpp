@@ -107,7 +107,7 @@ TEST_P(MachineBad, NamesFileLineAndKey) {
   EXPECT_NE(D->str().find(C.Says), std::string::npos) << D->str();
 }
 
-// Line numbers refer to machine-models/haswell-ep-e5-2680v3.yml.
+// Line numbers refer to machine-models/haswell-ep-e5-2680v3.yml (core.reorder_buffer is line 15).
 INSTANTIATE_TEST_SUITE_P(
     Validation, MachineBad,
     ::testing::Values(
@@ -117,34 +117,34 @@ INSTANTIATE_TEST_SUITE_P(
                 "clock_ghz", "expected a number, got 'fast'"},
         BadCase{"Negative", edited("cores_per_socket: 12", "cores_per_socket: -12"), 11,
                 "cores_per_socket", "greater than zero"},
-        BadCase{"ZeroSize", edited("size: 256KiB", "size: 0KiB"), 33, "caches.L2.size",
+        BadCase{"ZeroSize", edited("size: 256KiB", "size: 0KiB"), 34, "caches.L2.size",
                 "greater than zero"},
         BadCase{"WaysDoNotDivide", edited("size: 256KiB, ways: 8", "size: 256KiB, ways: 6"),
-                33, "caches.L2.ways", "do not divide"},
-        BadCase{"UnknownKeyTypo", edited("  simd_bits: 256", "  simd_bit: 256"), 15,
+                34, "caches.L2.ways", "do not divide"},
+        BadCase{"UnknownKeyTypo", edited("  simd_bits: 256", "  simd_bit: 256"), 16,
                 "core.simd_bit", "did you mean 'simd_bits'"},
         BadCase{"UnknownLLVMCpu", edited("cpu: haswell}", "cpu: haswel}"), 7, "llvm.cpu",
                 "does not know CPU 'haswel'"},
         BadCase{"SustainedAboveTheoretical",
                 edited("bandwidth_gbs: 42.6,", "bandwidth_gbs: 42.6, sustained_gbs: 50,"),
-                42, "memory.sustained_gbs", "exceeds"},
+                43, "memory.sustained_gbs", "exceeds"},
         BadCase{"UnalignedCheaperThanAligned",
-                edited("unaligned_vector_cost: 2", "unaligned_vector_cost: 0.5"), 28,
+                edited("unaligned_vector_cost: 2", "unaligned_vector_cost: 0.5"), 29,
                 "core.unaligned_vector_cost", "cannot cost fewer port slots"},
         BadCase{"FpUnitsDisagreeWithFmaUnits",
-                edited("[[fma, mul], [fma, mul, add]]", "[[fma, mul], [mul, add]]"), 23,
+                edited("[[fma, mul], [fma, mul, add]]", "[[fma, mul], [mul, add]]"), 24,
                 "core.fp_units", "1 of these pipes run FMA, but core.fma_units is 2"},
         // 2 FMA pipes x 4 lanes x 2 = 16 double flop/cycle, not the 12 stated.
         BadCase{"FpUnitsDisagreeWithPeak",
-                edited("{double: 16, single: 32}", "{double: 12, single: 32}"), 23,
+                edited("{double: 16, single: 32}", "{double: 12, single: 32}"), 24,
                 "core.fp_units", "give 16 double flop/cycle"},
         BadCase{"PipeWiderThanRegisters",
-                edited("simd_bits: 256", "simd_bits: 256\n  fp_pipe_bits: 512"), 16,
+                edited("simd_bits: 256", "simd_bits: 256\n  fp_pipe_bits: 512"), 17,
                 "core.fp_pipe_bits", "cannot be wider"},
         BadCase{"UnknownFpOperation",
-                edited("[[fma, mul], [fma, mul, add]]", "[[fma, mul], [fma, div]]"), 23,
+                edited("[[fma, mul], [fma, mul, add]]", "[[fma, mul], [fma, div]]"), 24,
                 "core.fp_units.1", "among add, mul, fma"},
-        BadCase{"NotANumberSize", edited("size: 32KiB", "size: 32KB"), 31,
+        BadCase{"NotANumberSize", edited("size: 32KiB", "size: 32KB"), 32,
                 "caches.L1.size", "binary units"},
         BadCase{"Malformed", "name: x\nllvm: {triple: a\nclock_ghz: 1\n", 3, "",
                 "malformed YAML"},
@@ -171,7 +171,7 @@ TEST(Machine, NumberWithoutSourceIsReported) {
   ASSERT_EQ(R.Diags.size(), 1u);
   EXPECT_EQ(R.Diags[0].Severity, MachineDiag::Kind::Warning);
   EXPECT_EQ(R.Diags[0].Key, "memory.latency_ns");
-  EXPECT_EQ(R.Diags[0].Line, 42u);
+  EXPECT_EQ(R.Diags[0].Line, 43u);
 }
 
 TEST(Machine, SetDerivesAHypotheticalMachine) {
