@@ -285,14 +285,20 @@ public:
     if (!Warm && (Iterations & 63) == 0 &&
         (Sim.stats().back().LinesIn >= WarmLines || Count >= WarmupCap)) {
       WarmedByCap = Sim.stats().back().LinesIn < WarmLines;
-      Sim.resetStats();
-      std::fill(IrregularMisses.begin(), IrregularMisses.end(), 0);
-      Warm = true;
-      MeasuredFrom = Iterations;
-      MeasureEnd = Count + Measure;
+      startMeasuring(Sim, Measure);
     }
     if (Warm && Count >= MeasureEnd)
       Stop = true;
+  }
+
+  /// Counts from here on: the caches stay as they are, the statistics start
+  /// at zero and MEASURE accesses are replayed.
+  void startMeasuring(CacheSim &Sim, uint64_t Measure) {
+    Sim.resetStats();
+    std::fill(IrregularMisses.begin(), IrregularMisses.end(), 0);
+    Warm = true;
+    MeasuredFrom = Iterations;
+    MeasureEnd = Count + Measure;
   }
 
   const LoopKernel &K;
@@ -353,12 +359,8 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
   if (O.Repeated && !Sliced && Rp.Error.empty()) {
     // The first execution warmed the caches; measure the next one (up to
     // the budget), as a loop that is run again and again sees it.
-    Sim.resetStats();
-    std::fill(Rp.IrregularMisses.begin(), Rp.IrregularMisses.end(), 0);
-    Rp.Warm = true;
     Rp.Stop = false;
-    Rp.MeasuredFrom = Rp.Iterations;
-    Rp.MeasureEnd = Rp.Count + std::max<uint64_t>(O.MaxAccesses, 1);
+    Rp.startMeasuring(Sim, std::max<uint64_t>(O.MaxAccesses, 1));
     Rp.run(Sim, 0, 0);
     Replayed = true;
   }
