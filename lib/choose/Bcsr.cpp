@@ -62,6 +62,14 @@ std::vector<std::vector<int64_t>> perfmodel::countBlocks(const CsrPattern &A, un
   return Count;
 }
 
+std::vector<std::pair<unsigned, unsigned>> perfmodel::bcsrShapes(unsigned MaxR, unsigned MaxC) {
+  std::vector<std::pair<unsigned, unsigned>> Shapes;
+  for (unsigned R = 1; R <= MaxR; ++R)
+    for (unsigned C = 1; C <= MaxC; ++C)
+      Shapes.push_back({R, C});
+  return Shapes;
+}
+
 std::string perfmodel::bcsrKernelName(unsigned R, unsigned C) {
   return "bcsr_" + std::to_string(R) + "x" + std::to_string(C);
 }

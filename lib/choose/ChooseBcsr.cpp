@@ -57,10 +57,7 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     Error = Name + ": the matrix has no nonzeros";
     return false;
   }
-  std::vector<std::pair<unsigned, unsigned>> Shapes;
-  for (unsigned R = 1; R <= O.MaxR; ++R)
-    for (unsigned C = 1; C <= O.MaxC; ++C)
-      Shapes.push_back({R, C});
+  std::vector<std::pair<unsigned, unsigned>> Shapes = bcsrShapes(O.MaxR, O.MaxC);
   auto Progress = [&](size_t Done, const std::string &What) {
     if (O.Progress)
       O.Progress(Done, Shapes.size() + 1, What);
@@ -114,16 +111,7 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     PO.Sim.Repeated = true; // an SpMV runs again and again (solvers, timing)
     PO.Sim.Index = Index;
     PO.Select = [&](const LoopKernel &K) { return K.Function == Fn; };
-    // Each block row starts its accumulators anew: short block rows overlap
-    // in the out-of-order window (the trip counts are the matrix's).
-    std::vector<InCoreResult> Known = InCore;
-    std::vector<int64_t> Trips(size_t(B.BlockRows));
-    for (int64_t I = 0; I < B.BlockRows; ++I)
-      Trips[size_t(I)] = B.RowPtr[size_t(I) + 1] - B.RowPtr[size_t(I)];
-    for (size_t LI = 0; LI < IR.Loops.size() && LI < Known.size(); ++LI)
-      if (IR.Loops[LI].Function == Fn)
-        overlapOuterIterations(Known[LI], Trips, M.Core.ReorderBuffer);
-    modelLoops(Rep, IR, M, PO, &Known);
+    modelLoops(Rep, IR, M, PO, &InCore);
     LR = nullptr;
     for (const LoopReport &L : Rep.Loops)
       if (L.Loop && L.Loop->Nest.size() == 2)
@@ -137,12 +125,20 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     BcsrCandidate Cand;
     Cand.R = R;
     Cand.C = C;
-    Blocks[SI] = buildBlockPattern(A, R, C);
-    Cand.Blocks = Blocks[SI].blocks();
+    const BlockPattern &B = Blocks[SI] = buildBlockPattern(A, R, C);
+    Cand.Blocks = B.blocks();
     Cand.Fill = double(Cand.Blocks) * R * C / double(A.nonzeros());
+    // Each block row starts its accumulators anew: short block rows overlap
+    // in the out-of-order window (the trip counts are the matrix's).
+    std::vector<int64_t> Trips(size_t(B.BlockRows));
+    for (int64_t I = 0; I < B.BlockRows; ++I)
+      Trips[size_t(I)] = B.RowPtr[size_t(I) + 1] - B.RowPtr[size_t(I)];
+    for (size_t LI = 0; LI < IR.Loops.size() && LI < InCore.size(); ++LI)
+      if (IR.Loops[LI].Function == bcsrKernelName(R, C))
+        overlapOuterIterations(InCore[LI], Trips, M.Core.ReorderBuffer);
     AnalysisReport Rep;
     const LoopReport *LR;
-    const Prediction *P = Model(Blocks[SI], bcsrKernelName(R, C), "none", nullptr, LR, Rep);
+    const Prediction *P = Model(B, bcsrKernelName(R, C), "none", nullptr, LR, Rep);
     if (!LR || !LR->Loop->Modelled)
       Cand.Reason = LR ? LR->Loop->Reason : "no loop nest found in " + bcsrKernelName(R, C);
     else if (!P || P->Levels.empty() || !(P->Levels.front().CyclesPerIt > 0))

@@ -4,7 +4,6 @@
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
-#include "llvm/Support/Path.h"
 
 using namespace perfmodel;
 
@@ -19,8 +18,7 @@ std::string shape(const BcsrCandidate &C) {
 void perfmodel::printBcsrChoice(llvm::raw_ostream &OS, const BcsrChoice &Ch,
                                 const MachineModel &M) {
   OS << "perfmodel choose bcsr " << Ch.Matrix << "\n";
-  OS << "machine: " << M.Name << " (" << llvm::sys::path::filename(M.File) << "), "
-     << formatNumber(M.ClockGHz) << " GHz, " << M.Cpu << "\n";
+  OS << "machine: " << machineSummary(M) << "\n";
   OS << "matrix: " << Ch.Rows << " x " << Ch.Cols << ", " << Ch.Nonzeros << " nonzeros\n";
   OS << "model: " << Ch.Model << " on simulated traffic (an SpMV repeated: warm caches)\n";
   std::vector<std::vector<std::string>> Rows = {{"rank", "block", "blocks", "fill", "cy/block",

@@ -316,12 +316,16 @@ void perfmodel::printTextTable(llvm::raw_ostream &OS,
   printTable(OS, Rows, Indent, RightAlign);
 }
 
+std::string perfmodel::machineSummary(const MachineModel &M) {
+  return M.Name + " (" + llvm::sys::path::filename(M.File).str() + "), " +
+         formatNumber(M.ClockGHz) + " GHz, " + M.Cpu;
+}
+
 void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
   const KernelIR &IR = *R.IR;
   const MachineModel &M = *R.Machine;
   OS << "perfmodel analyze " << displayPath(IR.File) << "\n";
-  OS << "machine: " << M.Name << " (" << llvm::sys::path::filename(M.File) << "), "
-     << formatNumber(M.ClockGHz) << " GHz, " << M.Cpu << "\n";
+  OS << "machine: " << machineSummary(M) << "\n";
   for (const std::string &S : M.Overrides)
     OS << "  hypothetical: --set " << S << "\n";
   if (!IR.Parameters.empty()) {

@@ -19,44 +19,41 @@ using namespace perfmodel::tool;
 
 namespace {
 
+/// The machine options, --format, -o and the simulator's come from
+/// AnalyzeArgs (the shared option groups); the rest is choose's own.
 struct BcsrArgs {
-  std::string Matrix, Machine, MaxBlock = "8x8", Model, Format = "text", Output, EmitKernels;
-  std::vector<std::string> Sets;
-  uint64_t SimAccesses = 40'000'000;
-  bool Prefetch = false;
+  AnalyzeArgs A;
+  std::string Matrix, MaxBlock = "8x8", Model, EmitKernels;
 };
 
-int runChooseBcsr(const BcsrArgs &A, const CompileCommand &CC) {
+int runChooseBcsr(const BcsrArgs &B, const CompileCommand &CC) {
+  const AnalyzeArgs &A = B.A;
   unsigned MaxR = 0, MaxC = 0;
-  auto [RS, CS] = llvm::StringRef(A.MaxBlock).lower().find('x') == std::string::npos
-                      ? std::make_pair(llvm::StringRef(), llvm::StringRef())
-                      : llvm::StringRef(A.MaxBlock).split('x');
+  // Without an 'x' the column part is empty and does not parse.
+  auto [RS, CS] = llvm::StringRef(B.MaxBlock).split('x');
   if (RS.getAsInteger(10, MaxR) || CS.getAsInteger(10, MaxC) || MaxR < 1 || MaxC < 1 ||
       MaxR > 16 || MaxC > 16)
-    return error("--max-block " + A.MaxBlock + ": expected RxC with 1 <= R, C <= 16, e.g. 8x8",
+    return error("--max-block " + B.MaxBlock + ": expected RxC with 1 <= R, C <= 16, e.g. 8x8",
                  ExitUsage);
   std::string Model;
-  if (!A.Model.empty()) {
-    std::string L = llvm::StringRef(A.Model).lower();
+  if (!B.Model.empty()) {
+    std::string L = llvm::StringRef(B.Model).lower();
     Model = L == "ecm" ? "ECM" : L == "ppr" ? "PPR" : L == "roofline" ? "Roofline" : "";
     if (Model.empty())
-      return error("--model " + A.Model + ": expected ecm, ppr or roofline", ExitUsage);
+      return error("--model " + B.Model + ": expected ecm, ppr or roofline", ExitUsage);
   }
-  std::vector<std::pair<unsigned, unsigned>> Shapes;
-  for (unsigned R = 1; R <= MaxR; ++R)
-    for (unsigned C = 1; C <= MaxC; ++C)
-      Shapes.push_back({R, C});
-  if (!A.EmitKernels.empty()) {
+  std::vector<std::pair<unsigned, unsigned>> Shapes = bcsrShapes(MaxR, MaxC);
+  if (!B.EmitKernels.empty()) {
     // The kernels exactly as modelled, for a harness that times them.
     std::error_code EC;
-    llvm::raw_fd_ostream OS(A.EmitKernels, EC);
+    llvm::raw_fd_ostream OS(B.EmitKernels, EC);
     if (EC)
-      return error(A.EmitKernels + ": cannot write: " + EC.message());
+      return error(B.EmitKernels + ": cannot write: " + EC.message());
     OS << bcsrKernelSource(Shapes);
-    if (A.Matrix.empty())
+    if (B.Matrix.empty())
       return ExitOk;
   }
-  if (A.Matrix.empty())
+  if (B.Matrix.empty())
     return error("choose bcsr needs a Matrix Market file", ExitUsage);
   std::vector<std::string> Notes;
   std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
@@ -64,7 +61,7 @@ int runChooseBcsr(const BcsrArgs &A, const CompileCommand &CC) {
     return ExitFailed;
   CsrPattern P;
   std::string Err;
-  if (!readMatrixMarket(A.Matrix, P.RowPtr, P.Col, P.Rows, P.Cols, Err))
+  if (!readMatrixMarket(B.Matrix, P.RowPtr, P.Col, P.Rows, P.Cols, Err))
     return error(Err);
   ChooseOptions O;
   O.MaxR = MaxR;
@@ -79,7 +76,7 @@ int runChooseBcsr(const BcsrArgs &A, const CompileCommand &CC) {
     Bar.update(Done, What);
   };
   BcsrChoice Ch;
-  bool Ok = chooseBcsr(P, A.Matrix, *M, O, Ch, Err);
+  bool Ok = chooseBcsr(P, B.Matrix, *M, O, Ch, Err);
   Bar.clear();
   if (!Ok)
     return error(Err);
@@ -107,21 +104,17 @@ std::vector<Command> perfmodel::tool::addChoose(CLI::App &App, const CompileComm
       "bcsr", "Predict SpMV with every r x c block size of a Matrix Market matrix and "
               "rank them (the PPR paper's block choice)");
   Bcsr->add_option("matrix", B->Matrix, "Matrix Market file (coordinate format)");
-  Bcsr->add_option("-m,--machine", B->Machine,
-                   "machine model: a name (perfmodel machine list) or a YAML file; "
-                   "default: the host's");
-  Bcsr->add_option("--set", B->Sets, "override a machine value, e.g. caches.L2.size=2MiB")
-      ->allow_extra_args(false);
+  addMachineOptions(Bcsr, B->A);
   Bcsr->add_option("--max-block", B->MaxBlock, "largest block, RxC (default 8x8)");
   Bcsr->add_option("--model", B->Model,
                    "rank by ecm, ppr or roofline (default: the headline rule, ECM first)");
-  Bcsr->add_option("--format", B->Format, "text or json")
+  Bcsr->add_option("--format", B->A.Format, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
-  Bcsr->add_option("-o,--output", B->Output, "write the report to this file");
-  Bcsr->add_option("--sim-accesses", B->SimAccesses,
+  Bcsr->add_option("-o,--output", B->A.Output, "write the report to this file");
+  Bcsr->add_option("--sim-accesses", B->A.SimAccesses,
                    "replay budget of the cache simulator per candidate")
       ->check(CLI::Range(uint64_t(1000), uint64_t(1) << 40));
-  Bcsr->add_flag("--prefetch", B->Prefetch, "simulate the machine's prefetchers");
+  Bcsr->add_flag("--prefetch", B->A.Prefetch, "simulate the machine's prefetchers");
   Bcsr->add_option("--emit-kernels", B->EmitKernels,
                    "write the C source of the modelled kernels to this file (a timing "
                    "harness compiles the same code)");

@@ -52,6 +52,8 @@ std::vector<std::vector<int64_t>> countBlocks(const CsrPattern &A, unsigned MaxR
 /// bench/choose times them.
 std::string bcsrKernelSource(const std::vector<std::pair<unsigned, unsigned>> &Shapes);
 std::string bcsrKernelName(unsigned R, unsigned C);
+/// Every shape r x c, 1 <= r <= MAXR, 1 <= c <= MAXC, rows first.
+std::vector<std::pair<unsigned, unsigned>> bcsrShapes(unsigned MaxR, unsigned MaxC);
 
 struct BcsrCandidate {
   unsigned R = 1, C = 1;

@@ -65,6 +65,8 @@ struct AnalysisReport {
 };
 
 void printText(llvm::raw_ostream &OS, const AnalysisReport &R);
+/// "Name (file.yml), 2.7 GHz, haswell": the machine line of the text reports.
+std::string machineSummary(const MachineModel &M);
 /// The headline in one line: "ECM 3.78 cy/it, 1.43 GFLOP/s with data in MEM;
 /// bound by ..." ("" when no model succeeded).
 std::string headlineText(const LoopReport &LR);
