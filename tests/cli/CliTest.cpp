@@ -101,6 +101,13 @@ TEST(Cli, OutputFilesAreWrittenAtomicallyAndNeverClobbered) {
             0);
   EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw --no-incore -o " + Dir + "/r.txt").Code, 0);
   EXPECT_EQ(slurp(Dir + "/r.txt").rfind("perfmodel analyze", 0), 0u);
+  // choose bcsr replaces its own reports too (text over JSON, JSON over text).
+  std::string Choose = "choose bcsr examples/matrices/laplace2d-30.mtx -m hsw --max-block 2x2 ";
+  EXPECT_EQ(perfmodel(Choose + "-o " + Dir + "/r.txt").Code, 0);
+  EXPECT_EQ(perfmodel(Choose + "--format json -o " + Dir + "/r.txt").Code, 0);
+  EXPECT_EQ(perfmodel(Choose + "-o " + Dir + "/r.txt").Code, 0);
+  EXPECT_EQ(slurp(Dir + "/r.txt").rfind("perfmodel choose bcsr", 0), 0u);
+  EXPECT_EQ(perfmodel(Choose + "-o " + Dir + "/victim.c").Code, 1);
   EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw -o " + Dir).Code, 1);
   EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw -o /proc/none/x.txt").Code, 1);
 }
