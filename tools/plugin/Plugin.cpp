@@ -278,8 +278,9 @@ private:
     std::string Why;
     std::string File = chooseMachine(O, CI.getTargetOpts(), Why);
     if (File.empty()) {
-      O.Problems.push_back("machine model '" + O.Machine +
-                           "' not found; no analysis (the build is unaffected)");
+      O.Problems.push_back((O.Machine.empty() ? "no machine model found (" + Why + ")"
+                                              : "machine model '" + O.Machine + "' not found") +
+                           "; no analysis (the build is unaffected)");
       return;
     }
     MachineLoadResult ML = loadMachineModel(File);
