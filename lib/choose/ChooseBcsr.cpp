@@ -33,7 +33,9 @@ const LevelPrediction *slowestLevel(const Prediction &P) {
   return Worst;
 }
 
-const Prediction *modelNamed(const LoopReport &LR, const std::string &Model) {
+} // namespace
+
+const Prediction *perfmodel::rankingPrediction(const LoopReport &LR, const std::string &Model) {
   if (Model.empty())
     return LR.headline();
   for (const Prediction *P : LR.predictions())
@@ -41,8 +43,6 @@ const Prediction *modelNamed(const LoopReport &LR, const std::string &Model) {
       return P->Ok ? P : nullptr;
   return nullptr;
 }
-
-} // namespace
 
 bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const MachineModel &M,
                            const ChooseOptions &O, BcsrChoice &Out, std::string &Error) {
@@ -116,7 +116,7 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     for (const LoopReport &L : Rep.Loops)
       if (L.Loop && L.Loop->Nest.size() == 2)
         LR = &L;
-    const Prediction *P = LR ? modelNamed(*LR, O.Model) : nullptr;
+    const Prediction *P = LR ? rankingPrediction(*LR, O.Model) : nullptr;
     return P;
   };
   std::vector<BlockPattern> Blocks(Shapes.size());

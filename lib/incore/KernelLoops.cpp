@@ -275,9 +275,7 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB) {
 /// source access's stride; the k most operands agree on wins (dgemm's
 /// `add r11, 65536` is 4 rows of B, not 8192 elements of A).
 double estimateIterations(const MachineLoop &L, TargetBundle &TB,
-                          const std::vector<double> &Strides) {
-  if (Strides.empty())
-    return 1;
+                          const std::vector<double> &Strides, int64_t SourceStep = 1) {
   std::map<unsigned, int64_t> Increments; // register -> bytes or elements per trip
   for (const MCInst &I : L.Insts) {
     StringRef Name = TB.MII->getName(I.getOpcode());
@@ -352,6 +350,19 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
         I.getOperand(I.getNumOperands() - 1).isImm() &&
         I.getOperand(I.getNumOperands() - 1).getImm() != 0)
       Increments[I.getOperand(0).getReg()] = I.getOperand(I.getNumOperands() - 1).getImm();
+  }
+  if (Strides.empty()) {
+    // No access advances with the loop (a recurrence in registers): the
+    // counter itself tells the unrolling, when every register that advances
+    // by a constant advances by the same amount (`add rcx, -8` for eight
+    // source iterations of i += 1).
+    std::set<int64_t> Steps;
+    for (const auto &[Reg, Imm] : Increments)
+      Steps.insert(std::llabs(Imm));
+    int64_t S = std::llabs(SourceStep ? SourceStep : 1);
+    if (Steps.size() == 1 && *Steps.begin() % S == 0)
+      return double(*Steps.begin() / S);
+    return 1;
   }
   std::map<long, unsigned> Votes;
   // An operand advancing BYTES per trip votes for every k that is a whole
@@ -507,7 +518,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     const MachineLoop *Best = nullptr;
     double BestK = 0;
     for (const MachineLoop *L : Cands) {
-      double Kx = estimateIterations(*L, TB, Strides);
+      double Kx = estimateIterations(*L, TB, Strides, K.innermost().Step);
       if (!Best || Kx > BestK || (Kx == BestK && L->Insts.size() > Best->Insts.size())) {
         Best = L;
         BestK = Kx;
@@ -531,7 +542,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       if (OuterCode && Fixed && *Hi > *Lo) {
         int64_t Step = std::abs(Inner.Step ? Inner.Step : 1);
         int64_t Trips = (*Hi - *Lo + Step - 1) / Step;
-        double OuterK = estimateIterations(*Best, TB, accessStrides(K, IR, Outer));
+        double OuterK = estimateIterations(*Best, TB, accessStrides(K, IR, Outer), Outer.Step);
         BestK = double(Trips) * OuterK;
         Unrolled = "the innermost loop (" + std::to_string(Trips) +
                    " iterations) is fully unrolled into the loop over " + Outer.Var;
@@ -570,9 +581,13 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
                         std::to_string(long(BestK)) +
                         " source iterations per trip (the others are remainder or "
                         "alternative versions)");
-    if (PerIt <= 0)
-      R.Notes.push_back("no unit-stride access: one machine iteration is taken as one "
-                        "source iteration");
+    if (PerIt <= 0 && Unrolled.empty())
+      R.Notes.push_back(
+          BestK > 1 ? "no access advances with the loop: its counter steps " +
+                          std::to_string(long(BestK)) +
+                          " source iterations per machine iteration"
+                    : "no access advances with the loop: one machine iteration is taken as "
+                      "one source iteration");
     Results[I] = std::move(R);
   }
   return Results;

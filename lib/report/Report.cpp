@@ -9,6 +9,14 @@
 
 using namespace perfmodel;
 
+std::string perfmodel::formatSeconds(double S) {
+  if (S >= 1)
+    return formatNumber(S) + " s";
+  if (S >= 1e-3)
+    return formatNumber(S * 1e3) + " ms";
+  return formatNumber(S * 1e6) + " us";
+}
+
 std::string perfmodel::formatNumber(double V, int Sig) {
   if (std::isinf(V))
     return V > 0 ? "inf" : "-inf";

@@ -2,6 +2,7 @@
 // of short inner loops by hand, and choices on matrices whose answer is
 // known from their structure.
 #include "perfmodel/Choose.h"
+#include "perfmodel/Frontend.h"
 #include "perfmodel/InCore.h"
 #include "perfmodel/MachineModel.h"
 
@@ -196,4 +197,125 @@ TEST(ChooseBcsr, RandomUnstructuredMatrixGainsNothingFromBlocks) {
   ASSERT_TRUE(Best);
   EXPECT_TRUE((Best->R == 1 && Best->C == 1) || Ch.SpeedupOverCsr < 1.05)
       << Best->R << "x" << Best->C << " predicted " << Ch.SpeedupOverCsr << "x CSR";
+}
+
+namespace {
+
+struct TripCounts {
+  FrontendResult FR;
+  std::vector<InCoreResult> InCore;
+  MachineModel M = machine("haswell-ep-e5-2680v3.yml");
+  TripCounts() {
+    FrontendOptions F;
+    F.File = Src + "/tests/choose/trip-counts.c";
+    F.Defines["n"] = 100;
+    FR = runFrontend(F);
+    EXPECT_TRUE(FR.Ok) << FR.Error;
+    InCore = analyzeKernelLoops(FR.IR, {}, inCoreOptionsFor(M));
+  }
+  std::vector<VariantInput> variants(std::vector<std::string> Fns) {
+    std::vector<VariantInput> Vs;
+    for (const std::string &Fn : Fns) {
+      VariantInput V;
+      V.Name = V.Function = Fn;
+      V.IR = &FR.IR;
+      V.InCore = &InCore;
+      Vs.push_back(V);
+    }
+    return Vs;
+  }
+};
+
+} // namespace
+
+TEST(ChooseVariants, WinnerChangesWhereTheTripCountsCross) {
+  // tests/choose/trip-counts.c: the same loop body (5 cy per iteration on
+  // Haswell, the FMA latency) run 2n times (twice_n), n + 1000 times (n_plus)
+  // and n + 1000 times in two loops (split). twice_n wins while 2n < n + 1000;
+  // at n = 1000 the two tie and the first given keeps it; from n = 1001 on
+  // n_plus wins, and split always ties with n_plus (a function's time is the
+  // sum of its loops').
+  TripCounts T;
+  std::vector<VariantInput> Vs = T.variants({"twice_n", "n_plus", "split"});
+  VariantOptions O;
+  O.Param = "n";
+  O.Values = {100, 1000, 10000};
+  VariantChoice Ch;
+  std::string Err;
+  ASSERT_TRUE(chooseVariants(Vs, T.M, O, Ch, Err)) << Err;
+  ASSERT_EQ(Ch.Points.size(), 3u);
+  for (const VariantPoint &P : Ch.Points) {
+    for (const VariantEstimate &E : P.Variants)
+      ASSERT_TRUE(E.Ok) << E.Reason;
+    double Twice = P.Variants[0].Seconds, Plus = P.Variants[1].Seconds;
+    // Iterations by hand; 5 cy each at 2.7 GHz.
+    EXPECT_NEAR(Twice, 2.0 * double(P.Value) * 5 / 2.7e9, 1e-9 * Twice) << P.Value;
+    EXPECT_NEAR(Plus, (double(P.Value) + 1000) * 5 / 2.7e9, 1e-9 * Plus) << P.Value;
+    EXPECT_NEAR(P.Variants[2].Seconds, Plus, 1e-9 * Plus) << P.Value;
+  }
+  EXPECT_EQ(Ch.Points[0].Winner, 0);
+  EXPECT_EQ(Ch.Points[1].Winner, 0); // the tie at n = 1000
+  EXPECT_EQ(Ch.Points[2].Winner, 1); // split ties with n_plus, given later
+  ASSERT_EQ(Ch.Crossovers.size(), 1u);
+  const VariantCrossover &X = Ch.Crossovers[0];
+  EXPECT_EQ(X.From, 0);
+  EXPECT_EQ(X.To, 1);
+  // Bisection stops within 1 % of the lower end: 1000 <= Last < First <= 1011.
+  EXPECT_GE(X.Last, 1000);
+  EXPECT_LT(X.Last, X.First);
+  EXPECT_LE(X.First, 1011);
+  EXPECT_LE(double(X.First - X.Last), 0.01 * double(X.Last) + 1);
+}
+
+TEST(ChooseVariants, RefusesWhatCannotBeRanked) {
+  TripCounts T;
+  VariantOptions O;
+  O.Param = "n";
+  O.Values = {100, 1000};
+  VariantChoice Ch;
+  std::string Err;
+  // fixed runs 1000 iterations whatever n is: sweeping n ranks nothing.
+  std::vector<VariantInput> Vs = T.variants({"twice_n", "fixed"});
+  EXPECT_FALSE(chooseVariants(Vs, T.M, O, Ch, Err));
+  EXPECT_NE(Err.find("--variant fixed: its loops do not depend on 'n'"), std::string::npos)
+      << Err;
+  Vs = T.variants({"twice_n", "no_such"});
+  EXPECT_FALSE(chooseVariants(Vs, T.M, O, Ch, Err));
+  EXPECT_NE(Err.find("no function 'no_such' with loops (functions with loops: fixed, n_plus, "
+                     "split, twice_n)"),
+            std::string::npos)
+      << Err;
+  Vs = T.variants({"twice_n"});
+  EXPECT_FALSE(chooseVariants(Vs, T.M, O, Ch, Err));
+  EXPECT_NE(Err.find("at least two variants"), std::string::npos) << Err;
+}
+
+TEST(ChooseVariants, FastestAndWinnerChangesOnMeasuredTimes) {
+  std::vector<VariantEstimate> E(3);
+  E[0].Ok = E[1].Ok = E[2].Ok = true;
+  E[0].Seconds = 2;
+  E[1].Seconds = 1;
+  E[2].Seconds = 1; // a tie with E[1]: the first given wins
+  EXPECT_EQ(fastestVariant(E, false), 1);
+  EXPECT_EQ(fastestVariant(E, true), -1); // nothing timed
+  E[0].Measured = 0.5;
+  E[2].Measured = 0.7;
+  EXPECT_EQ(fastestVariant(E, true), 0);
+  E[1].Ok = E[2].Ok = false;
+  EXPECT_EQ(fastestVariant(E, false), 0);
+  std::vector<VariantPoint> Ps(4);
+  int Winners[] = {0, 0, 2, 1};
+  for (int I = 0; I < 4; ++I) {
+    Ps[I].Value = (I + 1) * 10;
+    Ps[I].MeasuredWinner = Winners[I];
+  }
+  std::vector<VariantCrossover> X = winnerChanges(Ps, true);
+  ASSERT_EQ(X.size(), 2u);
+  EXPECT_EQ(X[0].Last, 20);
+  EXPECT_EQ(X[0].First, 30);
+  EXPECT_EQ(X[0].From, 0);
+  EXPECT_EQ(X[0].To, 2);
+  EXPECT_EQ(X[1].From, 2);
+  EXPECT_EQ(X[1].To, 1);
+  EXPECT_TRUE(winnerChanges(Ps, false).empty()); // no predicted winners
 }

@@ -169,6 +169,25 @@ TEST(InCore, FindsTheVectorBodyOfACompiledTriad) {
     EXPECT_TRUE(C.Line == 6 || C.Line == 7) << C.Text << " line " << C.Line;
 }
 
+TEST(InCore, ARecurrenceWithoutAccessesIsUnrolledByItsCounterStep) {
+  // s = s * 1.0001 + 1.0 contracts to one vfmadd213sd per iteration; clang
+  // -O3 -march=haswell unrolls by 8 (`add rcx, -8`), a chain of 8 FMAs of
+  // 5 cy each (uops.info, Haswell) = 40 cy per trip. With no access to tell
+  // the unrolling, the counter's step does: 8 source iterations per trip,
+  // 5 cy per source iteration (it was taken as 1 and read 40).
+  FrontendOptions F;
+  F.File = Src + "/tests/choose/trip-counts.c";
+  FrontendResult FR = runFrontend(F);
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, InCoreOptions());
+  ASSERT_EQ(R.size(), FR.IR.Loops.size());
+  for (size_t I = 0; I < R.size(); ++I) {
+    ASSERT_TRUE(R[I].Ok) << FR.IR.Loops[I].Function << ": " << R[I].Reason;
+    EXPECT_DOUBLE_EQ(R[I].Cycles / R[I].SourceItersPerIter, 5) << FR.IR.Loops[I].Function;
+  }
+  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 8);
+}
+
 TEST(InCore, UnmodelledAndMissingLoopsSayWhy) {
   FrontendOptions F;
   F.File = Src + "/examples/unsupported.c";

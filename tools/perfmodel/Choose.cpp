@@ -7,12 +7,22 @@
 #include "Common.h"
 
 #include "perfmodel/Choose.h"
+#include "perfmodel/InCore.h"
+#include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Report.h"
+#include "perfmodel/Validate.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
+#include <algorithm>
+#include <chrono>
+#include <list>
 #include <memory>
+#include <set>
 
 using namespace perfmodel;
 using namespace perfmodel::tool;
@@ -92,6 +102,248 @@ int runChooseBcsr(const BcsrArgs &B, const CompileCommand &CC) {
   return emitReport(A.Output, Text);
 }
 
+
+/// choose FILE --variant ...: the options of analyze plus choose's own.
+struct VariantArgs {
+  AnalyzeArgs A;
+  std::vector<std::string> Variants;
+  bool Measure = false;
+  unsigned Reps = 5;
+  double MaxCallSeconds = 2;
+};
+
+/// One analysed source file and what the variants in it share.
+struct VariantFile {
+  std::string Path;
+  IndexData Index;
+  std::optional<FrontendResult> FR;
+  std::vector<InCoreResult> InCore;
+};
+
+/// Times VARIANT's function at the sizes bound in its IR with the harness
+/// of `perfmodel validate`; nullopt with WHY when it cannot.
+std::optional<double> measureVariant(const VariantInput &V, const VariantFile &F,
+                                     const MachineModel &M, const VariantArgs &VA,
+                                     double PredictedSeconds,
+                                     std::string &Why) {
+  const KernelIR &IR = *V.IR;
+  const LoopKernel *First = nullptr;
+  std::vector<std::string> Args;
+  for (const LoopKernel &K : IR.Loops) {
+    if (K.Function != V.Function)
+      continue;
+    // Arrays big enough for every loop of the function: the largest extent.
+    auto KArgs = harnessArgs(IR, K, Why);
+    if (!KArgs)
+      return std::nullopt;
+    if (!First) {
+      First = &K;
+      Args = *KArgs;
+      continue;
+    }
+    for (size_t I = 0; I < Args.size() && I < KArgs->size(); ++I) {
+      double X, Y;
+      if (!llvm::StringRef(Args[I]).getAsDouble(X) &&
+          !llvm::StringRef((*KArgs)[I]).getAsDouble(Y) && Y > X)
+        Args[I] = (*KArgs)[I];
+    }
+  }
+  if (!First) {
+    Why = "no loops";
+    return std::nullopt;
+  }
+  if (PredictedSeconds > VA.MaxCallSeconds) {
+    Why = "one call is predicted at " + formatSeconds(PredictedSeconds) + " (above --max-call)";
+    return std::nullopt;
+  }
+  Harness H = makeHarness(IR, *First, VA.Reps);
+  if (!H.Ok) {
+    Why = H.Why;
+    return std::nullopt;
+  }
+  const std::vector<std::string> &Cmd = F.FR->CompileArgs;
+  InCoreOptions IO = inCoreOptionsFor(M);
+  std::vector<std::string> Flags = {llvm::Triple(M.Triple).isX86() ? "-march=" + M.Cpu
+                                                                   : "-mcpu=" + M.Cpu};
+  Flags.insert(Flags.end(), IO.CompileFlags.begin(), IO.CompileFlags.end());
+  std::vector<std::string> User = codeFlags(Cmd, F.Path);
+  Flags.insert(Flags.end(), User.begin(), User.end());
+  // Sizes that are not arguments of the function (macros) are compiled in.
+  const FunctionInfo &FI = IR.Functions.at(V.Function);
+  for (const auto &[Name, P] : IR.Parameters)
+    if (P.Value && std::none_of(FI.Params.begin(), FI.Params.end(),
+                                [&, &Name = Name](const FunctionParam &FP) {
+                                  return FP.Name == Name;
+                                }))
+      Flags.push_back("-D" + Name + "=" + std::to_string(*P.Value));
+  llvm::SmallString<128> Exe;
+  if (llvm::sys::fs::createTemporaryFile("perfmodel-choose", "exe", Exe)) {
+    Why = "cannot create a temporary file";
+    return std::nullopt;
+  }
+  std::optional<double> Seconds;
+  if (buildHarness(H.Source, IR.Cxx, Flags, std::string(Exe), Why)) {
+    auto T = runHarness(std::string(Exe), Args, Why,
+                        unsigned(std::max(60.0, 40 * PredictedSeconds * VA.Reps)));
+    if (T)
+      Seconds = T->Median;
+  }
+  llvm::sys::fs::remove(Exe);
+  return Seconds;
+}
+
+int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
+  auto Start = std::chrono::steady_clock::now();
+  AnalyzeArgs A = VA.A;
+  std::string Err;
+  if (!parseModels(A, Err))
+    return error(Err, ExitUsage);
+  if (VA.Variants.size() < 2)
+    return error("choose " + A.File + " needs two or more --variant FUNCTION (or "
+                 "FILE:FUNCTION) to compare, e.g. --variant f_scalar --variant f_avx",
+                 ExitUsage);
+  std::optional<SweepSpec> Spec;
+  std::vector<std::string> Fixed;
+  if (!splitSizeRange(A.Defines, Spec, Fixed, Err))
+    return error(Err, ExitUsage);
+  // Bind the first value so that the front end accepts the name.
+  A.Defines = Fixed;
+  if (Spec)
+    A.Defines.push_back(Spec->Name + "=" + std::to_string(Spec->Values.front()));
+  std::vector<std::string> Notes;
+  std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
+  if (!M)
+    return ExitFailed;
+  if (VA.Measure) {
+    if (llvm::Triple(M->Triple).getArch() !=
+        llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
+      return error("--measure runs the variants on this host; the machine model " + M->Name +
+                   " is for " + M->Triple);
+    if (auto Host = detectHostCpu(); Host && machineForHost(*Host) != M->File)
+      Notes.push_back("the machine model is not this host's (CPUID " + Host->Brand +
+                      "): the measurements are of this host, the predictions of " + M->Name);
+  }
+  // One front-end run and one in-core compile per file named.
+  std::list<VariantFile> Files;
+  auto FileFor = [&](const std::string &Path) -> VariantFile * {
+    for (VariantFile &F : Files)
+      if (F.Path == Path)
+        return &F;
+    VariantFile &F = Files.emplace_back();
+    F.Path = Path;
+    AnalyzeArgs FA = A;
+    FA.File = Path;
+    int RC;
+    F.FR = prepareSource(FA, CC, F.Index, RC);
+    if (!F.FR)
+      return nullptr;
+    if (!A.NoInCore)
+      F.InCore = analyzeKernelLoops(F.FR->IR, F.FR->CompileArgs, inCoreOptionsFor(*M));
+    return &F;
+  };
+  std::vector<VariantInput> Vs;
+  std::vector<VariantFile *> VFiles;
+  for (const std::string &Spec : VA.Variants) {
+    // FILE:FUNCTION, FUNCTION (in the file named first) or FILE (its one
+    // function with loops).
+    std::string Path = A.File, Fn = Spec;
+    size_t Colon = Spec.rfind(':');
+    if (Colon != std::string::npos) {
+      Path = Spec.substr(0, Colon);
+      Fn = Spec.substr(Colon + 1);
+    } else if (llvm::sys::fs::is_regular_file(Spec)) {
+      Path = Spec;
+      Fn.clear();
+    }
+    VariantFile *F = FileFor(Path);
+    if (!F)
+      return ExitFailed;
+    KernelIR &IR = F->FR->IR;
+    if (Fn.empty()) {
+      std::set<std::string> Fns;
+      for (const LoopKernel &K : IR.Loops)
+        Fns.insert(K.Function);
+      if (Fns.size() != 1)
+        return error("--variant " + Spec + ": the file has " + std::to_string(Fns.size()) +
+                         " functions with loops; name one as " + Spec + ":FUNCTION",
+                     ExitUsage);
+      Fn = *Fns.begin();
+    }
+    VariantInput V;
+    V.Name = Spec;
+    V.Function = Fn;
+    V.IR = &IR;
+    V.InCore = A.NoInCore ? nullptr : &F->InCore;
+    V.Pipeline = pipelineOptions(A, F->FR->CompileArgs, F->Index);
+    Vs.push_back(std::move(V));
+    VFiles.push_back(F);
+  }
+  VariantOptions O;
+  if (Spec) {
+    O.Param = Spec->Name;
+    O.Values = Spec->Values;
+  }
+  ProgressBar Bar(O.Values.size() + 1);
+  O.Progress = [&](size_t Done, size_t Total, const std::string &What) {
+    Bar.setTotal(Total);
+    Bar.update(Done, What);
+  };
+  VariantChoice Ch;
+  bool Ok = chooseVariants(Vs, *M, O, Ch, Err);
+  if (!Ok) {
+    Bar.clear();
+    return error(Err);
+  }
+  Ch.File = A.File;
+  // The cost of the choice: front end, compiles and predictions, not timing.
+  Ch.AnalysisSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
+  if (A.Models.Roofline + A.Models.Ecm + A.Models.Ppr == 1)
+    Ch.Model = A.Models.Ecm ? "ECM" : A.Models.Ppr ? "PPR" : "Roofline";
+  if (VA.Measure) {
+    std::set<std::string> Failed;
+    for (size_t PI = 0; PI < Ch.Points.size(); ++PI) {
+      VariantPoint &P = Ch.Points[PI];
+      if (!O.Param.empty())
+        for (VariantInput &V : Vs)
+          if (auto It = V.IR->Parameters.find(O.Param); It != V.IR->Parameters.end())
+            It->second.Value = P.Value;
+      bool All = true;
+      for (size_t I = 0; I < Vs.size(); ++I) {
+        Bar.update(PI, "timing " + Vs[I].Name);
+        std::string Why;
+        P.Variants[I].Measured = measureVariant(Vs[I], *VFiles[I], *M, VA,
+                                                P.Variants[I].Ok ? P.Variants[I].Seconds : 0,
+                                                Why);
+        if (!P.Variants[I].Measured) {
+          All = false;
+          if (Failed.insert(Vs[I].Name + ": " + Why).second)
+            Ch.Notes.push_back("not timed: " + Vs[I].Name +
+                               (O.Param.empty() ? "" : " at " + O.Param + "=" +
+                                                           std::to_string(P.Value)) +
+                               ": " + Why);
+        }
+      }
+      P.MeasuredWinner = All ? fastestVariant(P.Variants, true) : -1;
+    }
+    Ch.MeasuredCrossovers = winnerChanges(Ch.Points, true);
+  }
+  Bar.clear();
+  for (auto It = Notes.rbegin(); It != Notes.rend(); ++It)
+    Ch.Notes.insert(Ch.Notes.begin(), *It);
+  for (const VariantFile &F : Files)
+    for (const std::string &N : F.FR->IR.Notes)
+      Ch.Notes.push_back(F.Path + ": " + N);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  if (A.Format == "json")
+    printVariantChoiceJSON(OS, Ch, *M);
+  else
+    printVariantChoice(OS, Ch, *M);
+  OS.flush();
+  return emitReport(A.Output, Text);
+}
+
 } // namespace
 
 std::vector<Command> perfmodel::tool::addChoose(CLI::App &App, const CompileCommand &CC) {
@@ -99,7 +351,31 @@ std::vector<Command> perfmodel::tool::addChoose(CLI::App &App, const CompileComm
   CLI::App *Choose = App.add_subcommand(
       "choose", "Choose the fastest variant before running any: BCSR block sizes for a "
                 "sparse matrix (choose bcsr), or functions computing the same thing");
-  Choose->require_subcommand(1);
+  // choose FILE --variant ... runs on the parent; choose bcsr is its own.
+  auto V = std::make_shared<VariantArgs>();
+  Choose->require_subcommand(0, 1);
+  addSourceOptions(Choose, V->A, /*FileRequired=*/false);
+  addMachineOptions(Choose, V->A);
+  addModelOptions(Choose, V->A);
+  Choose->add_option("--variant", V->Variants,
+                     "a variant: FUNCTION in FILE, OTHER.c:FUNCTION, or OTHER.c (its one "
+                     "function with loops); two or more")
+      ->allow_extra_args(false);
+  Choose->add_flag("--measure", V->Measure,
+                   "also time every variant at every size on this host (the harness of "
+                   "validate) and print measured beside predicted");
+  Choose->add_option("--reps", V->Reps, "timed repetitions per size with --measure (median)")
+      ->check(CLI::Range(1u, 101u));
+  Choose->add_option("--max-call", V->MaxCallSeconds,
+                     "with --measure, skip sizes where one call is predicted to take longer "
+                     "(seconds)")
+      ->check(CLI::PositiveNumber);
+  Choose->add_option("--format", V->A.Format, "text or json")
+      ->check(CLI::IsMember({"text", "json"}));
+  Choose->add_option("-o,--output", V->A.Output, "write the report to this file");
+  Choose->footer("choose FILE --variant f --variant g [-D N=START:STOP:xFACTOR] [-- flags]: "
+                 "the variants ranked by predicted time per call at each size, and the "
+                 "sizes where the fastest changes.");
   CLI::App *Bcsr = Choose->add_subcommand(
       "bcsr", "Predict SpMV with every r x c block size of a Matrix Market matrix and "
               "rank them (the PPR paper's block choice)");
@@ -121,6 +397,16 @@ std::vector<Command> perfmodel::tool::addChoose(CLI::App &App, const CompileComm
   Bcsr->footer("Flags for compiling the kernels may follow a bare `--` (default -O3; the "
                "machine's CPU is targeted as in analyze).");
   std::vector<Command> Cmds;
+  // The subcommand first: a parsed `choose bcsr` has its parent parsed too.
   Cmds.push_back({Bcsr, [B, &CC] { return runChooseBcsr(*B, CC); }, true});
+  Cmds.push_back({Choose,
+                  [V, &CC]() -> int {
+                    if (V->A.File.empty())
+                      return error("choose needs a source file and --variant functions, or "
+                                   "the bcsr subcommand (see perfmodel choose --help)",
+                                   ExitUsage);
+                    return runChooseVariants(*V, CC);
+                  },
+                  true});
   return Cmds;
 }

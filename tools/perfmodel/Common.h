@@ -40,6 +40,18 @@ std::optional<MachineModel> loadMachine(const std::string &Name,
 /// "N=4096", "N=1e6", "N=1<<20" -> binding.
 bool parseDefine(const std::string &S, std::map<std::string, int64_t> &Out, std::string &Err);
 
+/// A size running over a range: "N=1e3:1e8:x2" (geometric) or
+/// "N=1000:64000:+1000" (arithmetic), at most 1000 values.
+struct SweepSpec {
+  std::string Name;
+  std::vector<int64_t> Values;
+};
+std::optional<SweepSpec> parseSweep(const std::string &S, std::string &Err);
+/// The one -D with a range into SPEC, the others (NAME=VALUE) into FIXED;
+/// false with ERR for a malformed range or a second one.
+bool splitSizeRange(const std::vector<std::string> &Defines, std::optional<SweepSpec> &Spec,
+                    std::vector<std::string> &Fixed, std::string &Err);
+
 /// Standard output for "" or "-", otherwise the file OUTPUT (atomically; an
 /// existing file only when it is a perfmodel report itself).
 int emitReport(const std::string &Output, const std::string &Text);

@@ -134,14 +134,6 @@ void rank(std::vector<SummaryLoop> &V, double SummaryLoop::*Key) {
   });
 }
 
-std::string seconds(double S) {
-  if (S >= 1)
-    return formatNumber(S) + " s";
-  if (S >= 1e-3)
-    return formatNumber(S * 1e3) + " ms";
-  return formatNumber(S * 1e6) + " us";
-}
-
 std::string statusText(const FileJob &J) {
   if (J.TimedOut)
     return "timed out";
@@ -430,7 +422,7 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
     if (Failed)
       OS << ", " << Failed << " failed";
     OS << "; " << Loops.size() << " loop(s) with a prediction on " << M->Name << ", "
-       << seconds(Total) << " predicted at the bound sizes\n";
+       << formatSeconds(Total) << " predicted at the bound sizes\n";
     auto Table = [&](const std::vector<SummaryLoop> &V, bool Gain) {
       std::vector<std::vector<std::string>> Rows = {
           {"#", "loop", "function", Gain ? "can save" : "time", Gain ? "of its" : "share",
@@ -440,7 +432,7 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
         double Of = Gain ? (L.Seconds > 0 ? L.GainSeconds / L.Seconds : 0)
                          : (Total > 0 ? L.Seconds / Total : 0);
         Rows.push_back({std::to_string(I + 1), L.Location, L.Function,
-                        seconds(Gain ? L.GainSeconds : L.Seconds),
+                        formatSeconds(Gain ? L.GainSeconds : L.Seconds),
                         100 * Of < 0.01 ? "<0.01%" : formatNumber(100 * Of, 3) + "%", L.Model,
                         L.Level, L.Bottleneck});
       }

@@ -15,70 +15,13 @@ using namespace perfmodel::tool;
 
 namespace {
 
-/// "N=1e3:1e8:x2" (geometric) or "N=1000:64000:+1000" (arithmetic).
-struct SweepSpec {
-  std::string Name;
-  std::vector<int64_t> Values;
-};
-
-std::optional<SweepSpec> parseSweep(const std::string &S, std::string &Err) {
-  size_t Eq = S.find('=');
-  llvm::SmallVector<llvm::StringRef, 3> Parts;
-  if (Eq != std::string::npos)
-    llvm::StringRef(S).substr(Eq + 1).split(Parts, ':');
-  if (Eq == std::string::npos || Eq == 0 || Parts.size() != 3 || Parts[2].size() < 2 ||
-      (Parts[2][0] != 'x' && Parts[2][0] != '+')) {
-    Err = "-D " + S + ": a sweep is NAME=START:STOP:xFACTOR or NAME=START:STOP:+STEP, "
-                      "e.g. -D N=1e3:1e8:x2";
-    return std::nullopt;
-  }
-  auto Num = [](llvm::StringRef T, double &V) {
-    std::string X = T.trim().str();
-    char *End = nullptr;
-    V = std::strtod(X.c_str(), &End);
-    return !X.empty() && End && *End == 0 && std::isfinite(V);
-  };
-  double Start, Stop, Step;
-  if (!Num(Parts[0], Start) || !Num(Parts[1], Stop) || !Num(Parts[2].drop_front(), Step) ||
-      Start < 1 || Stop < Start || Stop > 9e18) {
-    Err = "-D " + S + ": START and STOP must be numbers with 1 <= START <= STOP";
-    return std::nullopt;
-  }
-  bool Geometric = Parts[2][0] == 'x';
-  if ((Geometric && Step <= 1) || (!Geometric && Step < 1)) {
-    Err = "-D " + S + ": the factor must be above 1 (x2) and the step at least 1 (+1000)";
-    return std::nullopt;
-  }
-  SweepSpec Sp;
-  Sp.Name = S.substr(0, Eq);
-  for (double V = Start; V <= Stop * (1 + 1e-12); V = Geometric ? V * Step : V + Step) {
-    int64_t I = int64_t(std::llround(V));
-    if (Sp.Values.empty() || Sp.Values.back() != I)
-      Sp.Values.push_back(I);
-    if (Sp.Values.size() > 1000) {
-      Err = "-D " + S + ": more than 1000 sizes; use a larger factor or step";
-      return std::nullopt;
-    }
-  }
-  return Sp;
-}
-
 int runSweep(AnalyzeArgs A, const CompileCommand &CC) {
   // The swept -D is the one with a range; the others bind as in analyze.
   std::optional<SweepSpec> Spec;
   std::vector<std::string> Fixed;
-  for (const std::string &D : A.Defines) {
-    if (D.find(':') == std::string::npos) {
-      Fixed.push_back(D);
-      continue;
-    }
-    if (Spec)
-      return error("sweep takes one range (-D " + D + " is a second one)", ExitUsage);
-    std::string Err;
-    Spec = parseSweep(D, Err);
-    if (!Spec)
-      return error(Err, ExitUsage);
-  }
+  std::string RangeErr;
+  if (!splitSizeRange(A.Defines, Spec, Fixed, RangeErr))
+    return error(RangeErr, ExitUsage);
   if (!Spec)
     return error("sweep needs a range, e.g. -D N=1e3:1e8:x2", ExitUsage);
   // Bind the first value so the front end accepts the name.

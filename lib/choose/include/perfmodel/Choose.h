@@ -12,12 +12,14 @@
 #define PERFMODEL_CHOOSE_H
 
 #include "perfmodel/MachineModel.h"
+#include "perfmodel/Pipeline.h"
 #include "perfmodel/Traffic.h"
 
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -107,6 +109,89 @@ bool chooseBcsr(const CsrPattern &A, const std::string &Name, const MachineModel
 
 void printBcsrChoice(llvm::raw_ostream &OS, const BcsrChoice &C, const MachineModel &M);
 void printBcsrChoiceJSON(llvm::raw_ostream &OS, const BcsrChoice &C, const MachineModel &M);
+
+/// The prediction that ranks candidates: MODEL ("ECM", "PPR", "Roofline")
+/// when it succeeded, or the headline rule's for an empty MODEL; null when
+/// it did not succeed.
+const Prediction *rankingPrediction(const LoopReport &LR, const std::string &Model);
+
+//===----------------------------------------------------------------------===//
+// Code variants
+//===----------------------------------------------------------------------===//
+
+/// One variant: the loops of one function, as the front end found them in
+/// its file. The size being swept is rebound in IR for each prediction.
+struct VariantInput {
+  std::string Name;     ///< as the user named it ("f" or "file.c:f")
+  std::string Function; ///< the function whose loops are the variant
+  KernelIR *IR = nullptr;
+  /// In-core results for every loop of IR (the machine code does not
+  /// depend on the sizes); null with --no-incore.
+  const std::vector<InCoreResult> *InCore = nullptr;
+  PipelineOptions Pipeline;
+};
+
+/// One variant at one size: the time of one call of its function, the sum
+/// over its loops of cycles per iteration x iterations / clock.
+struct VariantEstimate {
+  bool Ok = false;
+  std::string Reason; ///< why it was not predicted
+  double Seconds = 0;
+  double GFlops = 0;      ///< 0 for loops without flops
+  std::string DataLevel;  ///< where the data of its longest loop sits
+  std::string Bottleneck; ///< of its longest loop
+  std::optional<double> Measured; ///< seconds per call, when timed
+};
+
+struct VariantPoint {
+  int64_t Value = 0;
+  std::vector<VariantEstimate> Variants; ///< in the order given
+  int Winner = -1;         ///< predicted fastest (ties: the first given)
+  int MeasuredWinner = -1; ///< when every variant was timed
+};
+
+/// Where the winner changes: FROM is fastest at LAST, TO at FIRST (the next
+/// size examined; LAST + 1 == FIRST when bisection resolved it exactly).
+struct VariantCrossover {
+  int64_t Last = 0, First = 0;
+  int From = -1, To = -1;
+};
+
+struct VariantChoice {
+  std::string File, Param; ///< Param empty: one point at the bound sizes
+  std::vector<std::string> Names;
+  std::string Model; ///< the model whose predictions rank the variants
+  std::vector<VariantPoint> Points; ///< the sizes asked for, in order
+  std::vector<VariantCrossover> Crossovers, MeasuredCrossovers;
+  double AnalysisSeconds = 0;
+  std::vector<std::string> Notes;
+};
+
+struct VariantOptions {
+  std::string Param;           ///< the swept size (empty: one point)
+  std::vector<int64_t> Values; ///< its values, ascending
+  std::string Model;           ///< as ChooseOptions::Model
+  /// Bisection steps per crossover between two sizes asked for (0: none);
+  /// it stops when the interval is within 1 % of its lower end.
+  unsigned RefineSteps = 24;
+  std::function<void(size_t, size_t, const std::string &)> Progress;
+};
+
+/// Predicts every variant at every size, names the fastest at each and
+/// where the winner changes. False with ERROR when the swept size is not a
+/// parameter of some variant or no variant can be predicted at all.
+bool chooseVariants(std::vector<VariantInput> &Variants, const MachineModel &M,
+                    const VariantOptions &O, VariantChoice &Out, std::string &Error);
+
+/// The index of the fastest Ok estimate (-1: none); ties go to the first.
+int fastestVariant(const std::vector<VariantEstimate> &E, bool Measured);
+/// The changes of winner between consecutive points (predicted or measured).
+std::vector<VariantCrossover> winnerChanges(const std::vector<VariantPoint> &Points,
+                                            bool Measured);
+
+void printVariantChoice(llvm::raw_ostream &OS, const VariantChoice &C, const MachineModel &M);
+void printVariantChoiceJSON(llvm::raw_ostream &OS, const VariantChoice &C,
+                            const MachineModel &M);
 
 } // namespace perfmodel
 

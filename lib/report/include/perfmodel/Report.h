@@ -144,6 +144,9 @@ llvm::json::Value jsonNumber(double V);
 /// "229 MiB": three significant digits in the largest binary unit below it.
 std::string formatBytes(double Bytes);
 
+/// "1.18 us", "4.6 ms", "2.1 s": three significant digits.
+std::string formatSeconds(double S);
+
 /// A text table, columns two spaces apart: the first row is the header;
 /// RIGHTALIGN[i] right-aligns column i (numbers).
 void printTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::string>> &Rows,
