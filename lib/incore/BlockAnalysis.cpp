@@ -5,6 +5,7 @@
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCSchedule.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -540,8 +541,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         C.Latency - (C.MayLoad ? std::max(0, TB.STI->getReadAdvanceCycles(SC, 0, 0)) : 0);
     // Machine-file overrides: matched on the mnemonic and operand kinds.
     for (const InstructionOverride &Ov : O.Overrides) {
-      if (StringRef(C.Text).starts_with(Ov.Form + " ") || C.Text == Ov.Form ||
-          StringRef(C.Text).starts_with(Ov.Form)) {
+      if (overrideMatches(Ov.Form, C.Text)) {
         if (Ov.LatencyCy) {
           DefShift = *Ov.LatencyCy - ModelOpLatency;
           C.Latency = std::max(0.0, C.Latency + DefShift);
@@ -856,4 +856,17 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   R.Classes = instrClasses(R.Instrs);
   R.Ok = true;
   return R;
+}
+
+bool perfmodel::overrideMatches(const std::string &Form, llvm::StringRef Text) {
+  if (Form.find_first_of("*?[") == std::string::npos)
+    return Text.starts_with(Form);
+  // A glob over the start of the disassembly: "vf*[0-9]s[sd] " is every
+  // scalar FMA form.
+  llvm::Expected<llvm::GlobPattern> G = llvm::GlobPattern::create(Form + "*");
+  if (!G) {
+    llvm::consumeError(G.takeError());
+    return false;
+  }
+  return G->match(Text);
 }

@@ -11,6 +11,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/GlobPattern.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
@@ -495,6 +496,14 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
       continue;
     InstructionOverride O;
     O.Form = R.str(E, "form", IP, true).value_or("");
+    if (O.Form.find_first_of("*?[") != std::string::npos) {
+      llvm::Expected<llvm::GlobPattern> G = llvm::GlobPattern::create(O.Form);
+      if (!G) {
+        R.error(E, IP + ".form", "'" + O.Form + "' is not a valid glob: " +
+                                     llvm::toString(G.takeError()));
+        continue;
+      }
+    }
     O.LatencyCy = R.num(E, "latency_cy", IP, false, Reader::NonNegative);
     O.Uops = R.num(E, "uops", IP, false, Reader::NonNegative);
     YAML::Node Ports = R.child(E, "ports", IP, false);

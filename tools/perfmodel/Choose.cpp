@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <chrono>
 #include <list>
+#include <map>
 #include <memory>
 #include <set>
 
@@ -120,11 +121,19 @@ struct VariantFile {
   std::vector<InCoreResult> InCore;
 };
 
+/// Built harnesses by source and flags; removed at the end of the run.
+struct HarnessCache : std::map<std::string, std::string> {
+  ~HarnessCache() {
+    for (const auto &[Key, Exe] : *this)
+      llvm::sys::fs::remove(Exe);
+  }
+};
+
 /// Times VARIANT's function at the sizes bound in its IR with the harness
 /// of `perfmodel validate`; nullopt with WHY when it cannot.
 std::optional<double> measureVariant(const VariantInput &V, const VariantFile &F,
                                      const MachineModel &M, const VariantArgs &VA,
-                                     double PredictedSeconds,
+                                     double PredictedSeconds, HarnessCache &Built,
                                      std::string &Why) {
   const KernelIR &IR = *V.IR;
   const LoopKernel *First = nullptr;
@@ -176,20 +185,28 @@ std::optional<double> measureVariant(const VariantInput &V, const VariantFile &F
                                   return FP.Name == Name;
                                 }))
       Flags.push_back("-D" + Name + "=" + std::to_string(*P.Value));
-  llvm::SmallString<128> Exe;
-  if (llvm::sys::fs::createTemporaryFile("perfmodel-choose", "exe", Exe)) {
-    Why = "cannot create a temporary file";
+  // A harness is built once per source and flags, then run at every size.
+  std::string Key = H.Source;
+  for (const std::string &Fl : Flags)
+    Key += "\n" + Fl;
+  auto It = Built.find(Key);
+  if (It == Built.end()) {
+    llvm::SmallString<128> Exe;
+    if (llvm::sys::fs::createTemporaryFile("perfmodel-choose", "exe", Exe)) {
+      Why = "cannot create a temporary file";
+      return std::nullopt;
+    }
+    if (!buildHarness(H.Source, IR.Cxx, Flags, std::string(Exe), Why)) {
+      llvm::sys::fs::remove(Exe);
+      return std::nullopt;
+    }
+    It = Built.emplace(Key, std::string(Exe)).first;
+  }
+  auto T = runHarness(It->second, Args, Why,
+                      unsigned(std::max(60.0, 40 * PredictedSeconds * VA.Reps)));
+  if (!T)
     return std::nullopt;
-  }
-  std::optional<double> Seconds;
-  if (buildHarness(H.Source, IR.Cxx, Flags, std::string(Exe), Why)) {
-    auto T = runHarness(std::string(Exe), Args, Why,
-                        unsigned(std::max(60.0, 40 * PredictedSeconds * VA.Reps)));
-    if (T)
-      Seconds = T->Median;
-  }
-  llvm::sys::fs::remove(Exe);
-  return Seconds;
+  return T->Median;
 }
 
 int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
@@ -302,6 +319,7 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
     Ch.Model = A.Models.Ecm ? "ECM" : A.Models.Ppr ? "PPR" : "Roofline";
   if (VA.Measure) {
     std::set<std::string> Failed;
+    HarnessCache Built;
     for (size_t PI = 0; PI < Ch.Points.size(); ++PI) {
       VariantPoint &P = Ch.Points[PI];
       if (!O.Param.empty())
@@ -314,7 +332,7 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
         std::string Why;
         P.Variants[I].Measured = measureVariant(Vs[I], *VFiles[I], *M, VA,
                                                 P.Variants[I].Ok ? P.Variants[I].Seconds : 0,
-                                                Why);
+                                                Built, Why);
         if (!P.Variants[I].Measured) {
           All = false;
           if (Failed.insert(Vs[I].Name + ": " + Why).second)

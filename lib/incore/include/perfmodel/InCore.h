@@ -16,6 +16,8 @@
 #include "perfmodel/KernelIR.h"
 #include "perfmodel/MachineModel.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -87,6 +89,11 @@ struct InCoreOptions {
 };
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);
+
+/// Whether an instruction override's FORM applies to the disassembly TEXT:
+/// TEXT starts with FORM, or FORM is a glob (`*`, `?`, `[...]`) matching the
+/// start of TEXT ("vf*[0-9]s[sd] " for every scalar FMA).
+bool overrideMatches(const std::string &Form, llvm::StringRef Text);
 
 /// The flags of a build command that shape the code (macros, include paths,
 /// optimisation, target): without the compiler's inputs (SOURCE and other
