@@ -863,7 +863,9 @@ bool perfmodel::overrideMatches(const std::string &Form, llvm::StringRef Text) {
     return Text.starts_with(Form);
   // A glob over the start of the disassembly: "vf*[0-9]s[sd] " is every
   // scalar FMA form.
-  llvm::Expected<llvm::GlobPattern> G = llvm::GlobPattern::create(Form + "*");
+  // The pattern's text must outlive it (GlobPattern keeps a StringRef).
+  std::string Pattern = Form + "*";
+  llvm::Expected<llvm::GlobPattern> G = llvm::GlobPattern::create(Pattern);
   if (!G) {
     llvm::consumeError(G.takeError());
     return false;

@@ -490,3 +490,30 @@ TEST(InCore, ListingOfAWholeFunctionIsCostedByItsLargestInnermostLoop) {
   for (const std::string &N : Loop.Notes)
     EXPECT_EQ(N.find("innermost loop"), std::string::npos) << N;
 }
+
+TEST(InCore, GlobOverridesReachEveryFormTheyName) {
+  // LLVM 19's znver5 (Zen 4's model) charges each scalar FMA and each
+  // 512-bit FMA a cycle on both Zn4FP0 and Zn4FP1: 16 FMAs, 16 cy. The Zen 5
+  // files' two globs halve that for every FMA variant, scalar single and
+  // double, folded load or not: 16 x 0.5 = 8 cy on each pipe, and 8 cy per
+  // iteration (two FMAs per cycle, as measured on the Zen 5 VM).
+  InCoreOptions O;
+  O.Cpu = "znver5";
+  InCoreResult Base = analyzeAssemblyFile(Src + "/tests/incore/fma-scalar-zmm.s", O);
+  ASSERT_TRUE(Base.Ok) << Base.Reason;
+  EXPECT_DOUBLE_EQ(portLoad(Base, "Zn4FP0"), 16);
+  EXPECT_DOUBLE_EQ(Base.Cycles, 16);
+  InstructionOverride Scalar, Zmm;
+  Scalar.Form = "vf*[0-9]s[sd] ";
+  Zmm.Form = "vf*[0-9]p[sd] zmm";
+  Scalar.Ports = Zmm.Ports = {{"Zn4FP0", 0.5}, {"Zn4FP1", 0.5}};
+  O.Overrides = {Scalar, Zmm};
+  InCoreResult R = analyzeAssemblyFile(Src + "/tests/incore/fma-scalar-zmm.s", O);
+  ASSERT_TRUE(R.Ok) << R.Reason;
+  EXPECT_DOUBLE_EQ(portLoad(R, "Zn4FP0"), 8);
+  EXPECT_DOUBLE_EQ(portLoad(R, "Zn4FP1"), 8);
+  EXPECT_DOUBLE_EQ(R.Cycles, 8);
+  EXPECT_TRUE(overrideMatches("vf*[0-9]s[sd] ", "vfnmsub132ss xmm1, xmm2, xmm3"));
+  EXPECT_FALSE(overrideMatches("vf*[0-9]s[sd] ", "vfmadd231ps xmm1, xmm2, xmm3"));
+  EXPECT_TRUE(overrideMatches("vdivpd ymm", "vdivpd ymm0, ymm1, ymm2")); // a plain prefix
+}

@@ -228,3 +228,16 @@ TEST(Machine, ResolvesByStemAndAlias) {
   HostCpu Milan{"AuthenticAMD", 0x19, 0x01, "test"};
   EXPECT_EQ(machineForHost(Milan), resolveMachine("zen3"));
 }
+
+TEST(Machine, AnOverrideFormThatIsNotAGlobIsAnError) {
+  // After line 15 of the Haswell file: the list on 16, its entry on 17.
+  std::string T = edited("  reorder_buffer: 192\n",
+                         "  reorder_buffer: 192\n  instruction_overrides:\n"
+                         "    - {form: \"vf[0-9\", ports: {HWPort0: 0.5}}\n");
+  MachineLoadResult R = parseMachineModel(T, "m.yml");
+  const MachineDiag *D = firstError(R);
+  ASSERT_NE(D, nullptr);
+  EXPECT_EQ(D->Key, "core.instruction_overrides.0.form") << D->str();
+  EXPECT_EQ(D->Line, 17u) << D->str();
+  EXPECT_NE(D->Message.find("'vf[0-9' is not a valid glob"), std::string::npos) << D->str();
+}
