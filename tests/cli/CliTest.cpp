@@ -755,3 +755,40 @@ TEST(Cli, CompareUnalignedLoadCostFromTheSource) {
             std::string::npos)
       << R.Out;
 }
+
+TEST(Cli, ChooseVariantsNamesTheCrossoverAndWritesJson) {
+  // tests/choose/trip-counts.c: 2n iterations against n + 1000 of the same
+  // body, so the fastest changes right after n = 1000 (by hand there).
+  std::string Args = "choose tests/choose/trip-counts.c -m hsw --variant twice_n "
+                     "--variant n_plus -D n=100:10000:x10";
+  CmdResult R = perfmodel(Args);
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  std::smatch M;
+  ASSERT_TRUE(std::regex_search(
+      R.Out, M, std::regex("chosen: twice_n up to n = (\\d+); n_plus from (\\d+)\n")))
+      << R.Out;
+  EXPECT_GE(std::stol(M[1]), 1000);
+  EXPECT_LE(std::stol(M[2]), 1011);
+  R = perfmodel(Args + " --format json");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(R.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *O = V->getAsObject();
+  ASSERT_NE(O, nullptr);
+  EXPECT_EQ(O->getString("schema").value_or(""), "perfmodel-choose-variants");
+  EXPECT_EQ(O->getString("param").value_or(""), "n");
+  ASSERT_NE(O->getArray("points"), nullptr);
+  EXPECT_EQ(O->getArray("points")->size(), 3u);
+  ASSERT_NE(O->getArray("crossovers"), nullptr);
+  EXPECT_EQ(O->getArray("crossovers")->size(), 1u);
+  // What cannot be ranked fails with a message, not a crash.
+  R = perfmodel("choose tests/choose/trip-counts.c -m hsw --variant twice_n");
+  EXPECT_EQ(R.Code, 2);
+  EXPECT_NE(R.Err.find("needs two or more --variant"), std::string::npos) << R.Err;
+  R = perfmodel("choose tests/choose/trip-counts.c -m hsw --variant twice_n --variant nope");
+  EXPECT_EQ(R.Code, 1);
+  EXPECT_NE(R.Err.find("no function 'nope' with loops"), std::string::npos) << R.Err;
+  R = perfmodel("choose -m hsw --variant a --variant b");
+  EXPECT_EQ(R.Code, 2);
+  EXPECT_NE(R.Err.find("choose needs a source file"), std::string::npos) << R.Err;
+}
