@@ -31,7 +31,7 @@ names = d["variants"]
 short = {n: n.replace("conv1d_", "") for n in names}
 def us(s):
     return f"{s*1e6:.3g}" if s < 1e-3 else f"{s*1e6:.0f}"
-print(f"Machine model: {d['machine']} ({d['machine_file']}), {d['clock_ghz']} GHz; ranked by {d['model']}.\n")
+print(f"Machine model: {d['machine']} ({os.path.basename(d['machine_file'])}), {d['clock_ghz']} GHz; ranked by {d['model']}.\n")
 print("| length | " + " | ".join(f"{short[n]} pred / meas (us)" for n in names) +
       " | predicted fastest | measured fastest | speed of predicted vs measured best |")
 print("|---:|" + "---:|" * len(names) + "---|---|---:|")
