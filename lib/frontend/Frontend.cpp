@@ -125,6 +125,8 @@ findDatabase(const perfmodel::FrontendOptions &Opts, std::string &Error, std::st
   // Look for compile_commands.json next to the file and in its parents.
   llvm::SmallString<256> Abs(Opts.File);
   llvm::sys::fs::make_absolute(Abs);
+  // build/../src/f.c lives in src/, not in build/ (whose database is not its).
+  llvm::sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
   for (llvm::StringRef Dir = llvm::sys::path::parent_path(Abs); !Dir.empty();
        Dir = llvm::sys::path::parent_path(Dir)) {
     llvm::SmallString<256> Candidate(Dir);

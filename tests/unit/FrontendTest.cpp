@@ -9,6 +9,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace perfmodel;
 
 namespace {
@@ -382,6 +384,40 @@ TEST(Frontend, CompileCommandsJsonIsFoundNextToTheFile) {
   O.CompileArgs = {"-DN=5"};
   R = runFrontend(O);
   EXPECT_EQ(R.IR.Parameters.at("N").Value, 5);
+  llvm::sys::fs::remove_directories(Dir);
+}
+
+TEST(Frontend, DotDotInThePathDoesNotBorrowAnotherDirectorysDatabase) {
+  // build/compile_commands.json defines N = 77 for build/k.c; src/k.c named
+  // as build/../src/k.c is in src/, which has no database: N stays unbound
+  // (the default size), instead of taking build/'s command by inference.
+  llvm::SmallString<128> Dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("perfmodel-dotdot", Dir));
+  std::string Build = std::string(Dir) + "/build", SrcDir = std::string(Dir) + "/src";
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Build));
+  ASSERT_FALSE(llvm::sys::fs::create_directories(SrcDir));
+  {
+    std::error_code EC;
+    const char *Text =
+        "void k(double *a, long N) { for (long i = 0; i < N; ++i) a[i] = 2.0 * a[i]; }\n";
+    llvm::raw_fd_ostream(Build + "/k.c", EC) << Text;
+    llvm::raw_fd_ostream(SrcDir + "/k.c", EC) << Text;
+    llvm::raw_fd_ostream DB(Build + "/compile_commands.json", EC);
+    DB << "[{\"directory\": \"" << Build << "\", \"file\": \"k.c\", "
+       << "\"command\": \"cc -DUNUSED=1 -c k.c\"}]\n";
+  }
+  FrontendOptions O;
+  O.File = Build + "/../src/k.c";
+  FrontendResult R = runFrontend(O);
+  ASSERT_TRUE(R.Ok) << R.Error << R.Diagnostics;
+  for (const std::string &A : R.CompileArgs)
+    EXPECT_EQ(A.find("UNUSED"), std::string::npos) << A;
+  O.File = Build + "/k.c"; // the database's own file still gets its command
+  R = runFrontend(O);
+  ASSERT_TRUE(R.Ok) << R.Error << R.Diagnostics;
+  EXPECT_TRUE(std::any_of(R.CompileArgs.begin(), R.CompileArgs.end(), [](const std::string &A) {
+    return A.find("UNUSED") != std::string::npos;
+  }));
   llvm::sys::fs::remove_directories(Dir);
 }
 
