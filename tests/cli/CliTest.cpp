@@ -792,3 +792,20 @@ TEST(Cli, ChooseVariantsNamesTheCrossoverAndWritesJson) {
   EXPECT_EQ(R.Code, 2);
   EXPECT_NE(R.Err.find("choose needs a source file"), std::string::npos) << R.Err;
 }
+
+TEST(Cli, TheHostsModelRunsAtTheMeasuredClock) {
+  // On a host with a model of its own (CPUID), the clock is measured and the
+  // report says so; --set clock_ghz keeps a fixed one, and another machine's
+  // model keeps its file's clock.
+  CmdResult R = perfmodel("analyze examples/triad.c -D n=1000 --no-incore");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  bool HostModel = R.Out.find("(matched by CPUID)") != std::string::npos;
+  EXPECT_EQ(R.Out.find("GHz measured on this host") != std::string::npos, HostModel) << R.Out;
+  R = perfmodel("analyze examples/triad.c -D n=1000 --no-incore --set clock_ghz=1.25");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  EXPECT_EQ(R.Out.find("measured on this host"), std::string::npos) << R.Out;
+  EXPECT_NE(R.Out.find(", 1.25 GHz, "), std::string::npos) << R.Out;
+  R = perfmodel("analyze examples/triad.c -D n=1000 --no-incore -m hsw");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  EXPECT_EQ(R.Out.find("measured on this host"), std::string::npos) << R.Out;
+}

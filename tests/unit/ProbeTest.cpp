@@ -154,3 +154,19 @@ TEST(Probe, WriterEmitsDividerOverrides) {
   EXPECT_TRUE(By["vdivsd"].Ports.empty()) << "no measured vdivsd throughput";
   EXPECT_EQ(By.count("vsqrtsd"), 0u) << "no resource known for it";
 }
+
+TEST(Probe, ClockFromTheAddChainIsAPlausibleFrequency) {
+#if defined(__x86_64__)
+  // 64 dependent adds per iteration, one cycle each: giga-adds per second
+  // is the clock in GHz. A wrong count per iteration (or a removed chain)
+  // puts it far outside what any x86-64 core runs at.
+  Measured C = measureClock(0.002, 5);
+  EXPECT_EQ(C.Reps, 5u);
+  EXPECT_GT(C.Min, 0.3);
+  EXPECT_LE(C.Min, C.Median);
+  EXPECT_LE(C.Median, C.Max);
+  EXPECT_LT(C.Max, 7.0);
+#else
+  EXPECT_EQ(measureClock(0.002, 5).Median, 0);
+#endif
+}

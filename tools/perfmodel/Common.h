@@ -33,9 +33,12 @@ void printDiags(const std::vector<MachineDiag> &Diags, bool Warnings);
 
 /// Loads -m NAME|FILE (or the host's default) with --set overrides; prints
 /// problems and returns nullopt when it cannot. Notes gain the choice made.
+/// HOSTCLOCK: when the model is this host's (CPUID) and clock_ghz is not
+/// --set, the clock is measured on the host and replaces the file's.
 std::optional<MachineModel> loadMachine(const std::string &Name,
                                         const std::vector<std::string> &Sets,
-                                        std::vector<std::string> &Notes);
+                                        std::vector<std::string> &Notes,
+                                        bool HostClock = true);
 
 /// "N=4096", "N=1e6", "N=1<<20" -> binding.
 bool parseDefine(const std::string &S, std::map<std::string, int64_t> &Out, std::string &Err);

@@ -36,7 +36,7 @@ int runInCore(std::string File, const std::string &Hex, const std::string &Batch
     if (!Machine.empty())
       return error("give -m or --mcpu, not both", ExitUsage);
   } else {
-    std::optional<MachineModel> M = loadMachine(Machine, Sets, Notes);
+    std::optional<MachineModel> M = loadMachine(Machine, Sets, Notes, /*HostClock=*/false);
     if (!M)
       return ExitFailed;
     O = inCoreOptionsFor(*M);

@@ -15,7 +15,7 @@ namespace {
 
 int runMachineShow(const std::string &Name, const std::vector<std::string> &Sets) {
   std::vector<std::string> Notes;
-  std::optional<MachineModel> M = loadMachine(Name, Sets, Notes);
+  std::optional<MachineModel> M = loadMachine(Name, Sets, Notes, /*HostClock=*/false);
   if (!M)
     return ExitFailed;
   printMachineText(llvm::outs(), *M);
@@ -47,8 +47,8 @@ int runMachineDiff(const std::vector<std::string> &Names,
                    const std::vector<std::string> &SetsA,
                    const std::vector<std::string> &SetsB) {
   std::vector<std::string> Notes;
-  std::optional<MachineModel> A = loadMachine(Names[0], SetsA, Notes);
-  std::optional<MachineModel> B = A ? loadMachine(Names[1], SetsB, Notes) : std::nullopt;
+  std::optional<MachineModel> A = loadMachine(Names[0], SetsA, Notes, /*HostClock=*/false);
+  std::optional<MachineModel> B = A ? loadMachine(Names[1], SetsB, Notes, /*HostClock=*/false) : std::nullopt;
   if (!A || !B)
     return ExitFailed;
   printMachineDiff(llvm::outs(), *A, *B);

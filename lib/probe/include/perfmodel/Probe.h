@@ -88,6 +88,11 @@ struct ProbeOptions {
   std::function<void(unsigned Done, unsigned Total, const std::string &What)> Progress;
 };
 
+/// The running clock from a dependent integer add chain (one cycle per add
+/// on every x86-64 core): REPS timings of at least MINSECONDS each after
+/// warming up. Median 0 where it cannot run (not x86-64).
+Measured measureClock(double MinSeconds = 0.002, unsigned Reps = 5);
+
 struct ProbeResult {
   CpuIdentity Cpu;
   std::string Date;        ///< YYYY-MM-DD of the measurement
