@@ -781,6 +781,12 @@ TEST(Cli, ChooseVariantsNamesTheCrossoverAndWritesJson) {
   EXPECT_EQ(O->getArray("points")->size(), 3u);
   ASSERT_NE(O->getArray("crossovers"), nullptr);
   EXPECT_EQ(O->getArray("crossovers")->size(), 1u);
+  // Standard input, as analyze reads it.
+  R = perfmodel("choose - -m hsw --variant twice_n --variant n_plus -D n=100:10000:x10 "
+                "< tests/choose/trip-counts.c");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  EXPECT_EQ(R.Out.rfind("perfmodel choose <stdin>\n", 0), 0u) << R.Out;
+  EXPECT_NE(R.Out.find("chosen: twice_n up to n = "), std::string::npos) << R.Out;
   // What cannot be ranked fails with a message, not a crash.
   R = perfmodel("choose tests/choose/trip-counts.c -m hsw --variant twice_n");
   EXPECT_EQ(R.Code, 2);

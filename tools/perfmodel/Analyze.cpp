@@ -28,13 +28,6 @@ void renameSource(KernelIR &IR, const std::string &From, const std::string &To) 
   });
 }
 
-bool wantsCxx(const std::vector<std::string> &Args) {
-  for (size_t I = 0; I < Args.size(); ++I)
-    if (Args[I] == "-xc++" || (Args[I] == "-x" && I + 1 < Args.size() && Args[I + 1] == "c++"))
-      return true;
-  return false;
-}
-
 struct AnalyzeState {
   AnalyzeArgs A;
   ProjectArgs P;
@@ -43,7 +36,7 @@ struct AnalyzeState {
 
 int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &JsonCopy) {
   if (A.File == "-") {
-    A.File = stdinToTempFile(wantsCxx(CC.Args) ? "cpp" : "c");
+    A.File = stdinToSourceFile(CC);
     if (A.File.empty())
       return ExitFailed;
     A.Shown = "<stdin>";

@@ -212,6 +212,12 @@ std::optional<double> measureVariant(const VariantInput &V, const VariantFile &F
 int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
   auto Start = std::chrono::steady_clock::now();
   AnalyzeArgs A = VA.A;
+  if (A.File == "-") {
+    A.File = stdinToSourceFile(CC);
+    if (A.File.empty())
+      return ExitFailed;
+    A.Shown = "<stdin>";
+  }
   std::string Err;
   if (!parseModels(A, Err))
     return error(Err, ExitUsage);
@@ -250,6 +256,8 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
     F.Path = Path;
     AnalyzeArgs FA = A;
     FA.File = Path;
+    if (Path != A.File)
+      FA.Shown.clear();
     int RC;
     F.FR = prepareSource(FA, CC, F.Index, RC);
     if (!F.FR)
@@ -311,7 +319,7 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
     Bar.clear();
     return error(Err);
   }
-  Ch.File = A.File;
+  Ch.File = A.Shown.empty() ? A.File : A.Shown;
   // The cost of the choice: front end, compiles and predictions, not timing.
   Ch.AnalysisSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
@@ -351,7 +359,7 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
     Ch.Notes.insert(Ch.Notes.begin(), *It);
   for (const VariantFile &F : Files)
     for (const std::string &N : F.FR->IR.Notes)
-      Ch.Notes.push_back(F.Path + ": " + N);
+      Ch.Notes.push_back((F.Path == A.File ? Ch.File : F.Path) + ": " + N);
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   if (A.Format == "json")

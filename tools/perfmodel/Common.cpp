@@ -474,3 +474,11 @@ bool perfmodel::tool::splitSizeRange(const std::vector<std::string> &Defines,
   }
   return true;
 }
+
+std::string perfmodel::tool::stdinToSourceFile(const CompileCommand &CC) {
+  const std::vector<std::string> &Args = CC.Args;
+  bool Cxx = false;
+  for (size_t I = 0; I < Args.size(); ++I)
+    Cxx |= Args[I] == "-xc++" || (Args[I] == "-x" && I + 1 < Args.size() && Args[I + 1] == "c++");
+  return stdinToTempFile(Cxx ? "cpp" : "c");
+}

@@ -161,6 +161,9 @@ int runProject(const AnalyzeArgs &A, const ProjectArgs &P, const CompileCommand 
 /// Reads standard input into a temporary file with SUFFIX; "" and an error
 /// printed when it cannot. The file is removed at exit.
 std::string stdinToTempFile(const std::string &Suffix);
+/// Standard input as a source file: .cpp when the compile flags say -x c++,
+/// else .c; "" (after an error message) when it cannot be kept.
+std::string stdinToSourceFile(const CompileCommand &CC);
 
 } // namespace perfmodel::tool
 
