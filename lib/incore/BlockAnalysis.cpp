@@ -14,7 +14,9 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <memory>
 #include <numeric>
+#include <optional>
 
 using namespace perfmodel;
 using namespace llvm;
@@ -61,6 +63,33 @@ struct PortMap {
 bool subset(const std::vector<unsigned> &A, const std::vector<unsigned> &B) {
   return std::includes(B.begin(), B.end(), A.begin(), A.end());
 }
+
+/// An instruction override's form, compiled once: a prefix of the
+/// disassembly, or a glob over its start ("vf*[0-9]s[sd] " is every scalar
+/// FMA). Not copyable: the glob refers to Pattern's text.
+class FormMatcher {
+  std::string Pattern;
+  bool IsGlob;
+  std::optional<llvm::GlobPattern> Glob;
+
+public:
+  explicit FormMatcher(const std::string &Form)
+      : Pattern(Form), IsGlob(Form.find_first_of("*?[") != std::string::npos) {
+    if (!IsGlob)
+      return;
+    Pattern += "*";
+    llvm::Expected<llvm::GlobPattern> G = llvm::GlobPattern::create(Pattern);
+    if (G)
+      Glob = std::move(*G);
+    else
+      llvm::consumeError(G.takeError()); // the machine loader reports it
+  }
+  FormMatcher(const FormMatcher &) = delete;
+  FormMatcher &operator=(const FormMatcher &) = delete;
+  bool matches(llvm::StringRef Text) const {
+    return IsGlob ? Glob && Glob->match(Text) : Text.starts_with(Pattern);
+  }
+};
 
 /// Resource demands of one scheduling class: cycles per leaf set, where a
 /// group's cycles exclude those already charged to a smaller set inside it.
@@ -510,6 +539,9 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   std::vector<const MCSchedClassDesc *> Classes(Insts.size());
   std::vector<std::pair<std::vector<unsigned>, double>> AllDemands;
   std::vector<size_t> DemandOwner;
+  std::vector<std::unique_ptr<FormMatcher>> Forms;
+  for (const InstructionOverride &Ov : O.Overrides)
+    Forms.push_back(std::make_unique<FormMatcher>(Ov.Form));
   for (size_t I = 0; I < Insts.size(); ++I) {
     const MCInst &Inst = Insts[I];
     const MCInstrDesc &Desc = TB.MII->get(Inst.getOpcode());
@@ -540,8 +572,9 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     double ModelOpLatency =
         C.Latency - (C.MayLoad ? std::max(0, TB.STI->getReadAdvanceCycles(SC, 0, 0)) : 0);
     // Machine-file overrides: matched on the mnemonic and operand kinds.
-    for (const InstructionOverride &Ov : O.Overrides) {
-      if (overrideMatches(Ov.Form, C.Text)) {
+    for (size_t OI = 0; OI < O.Overrides.size(); ++OI) {
+      const InstructionOverride &Ov = O.Overrides[OI];
+      if (Forms[OI]->matches(C.Text)) {
         if (Ov.LatencyCy) {
           DefShift = *Ov.LatencyCy - ModelOpLatency;
           C.Latency = std::max(0.0, C.Latency + DefShift);
@@ -859,16 +892,5 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
 }
 
 bool perfmodel::overrideMatches(const std::string &Form, llvm::StringRef Text) {
-  if (Form.find_first_of("*?[") == std::string::npos)
-    return Text.starts_with(Form);
-  // A glob over the start of the disassembly: "vf*[0-9]s[sd] " is every
-  // scalar FMA form.
-  // The pattern's text must outlive it (GlobPattern keeps a StringRef).
-  std::string Pattern = Form + "*";
-  llvm::Expected<llvm::GlobPattern> G = llvm::GlobPattern::create(Pattern);
-  if (!G) {
-    llvm::consumeError(G.takeError());
-    return false;
-  }
-  return G->match(Text);
+  return FormMatcher(Form).matches(Text);
 }
