@@ -61,9 +61,23 @@ VariantEstimate predictVariant(const VariantInput &V, const MachineModel &M,
   return E;
 }
 
-/// Binds the swept size in every variant's file (several variants may share
-/// one IR; binding twice is harmless).
-void bind(std::vector<VariantInput> &Vs, const std::string &Param, int64_t Value) {
+VariantPoint predictPoint(std::vector<VariantInput> &Vs, const MachineModel &M,
+                          const VariantOptions &O, int64_t Value) {
+  VariantPoint P;
+  P.Value = Value;
+  if (!O.Param.empty())
+    bindVariants(Vs, O.Param, Value);
+  for (const VariantInput &V : Vs)
+    P.Variants.push_back(predictVariant(V, M, O.Model));
+  P.Winner = fastestVariant(P.Variants, false);
+  return P;
+}
+
+} // namespace
+
+void perfmodel::bindVariants(std::vector<VariantInput> &Vs, const std::string &Param,
+                             int64_t Value) {
+  // Several variants may share one IR: binding twice is harmless.
   for (VariantInput &V : Vs) {
     auto It = V.IR->Parameters.find(Param);
     if (It == V.IR->Parameters.end())
@@ -72,20 +86,6 @@ void bind(std::vector<VariantInput> &Vs, const std::string &Param, int64_t Value
     It->second.From = Parameter::Origin::CommandLine;
   }
 }
-
-VariantPoint predictPoint(std::vector<VariantInput> &Vs, const MachineModel &M,
-                          const VariantOptions &O, int64_t Value) {
-  VariantPoint P;
-  P.Value = Value;
-  if (!O.Param.empty())
-    bind(Vs, O.Param, Value);
-  for (const VariantInput &V : Vs)
-    P.Variants.push_back(predictVariant(V, M, O.Model));
-  P.Winner = fastestVariant(P.Variants, false);
-  return P;
-}
-
-} // namespace
 
 int perfmodel::fastestVariant(const std::vector<VariantEstimate> &E, bool Measured) {
   int Best = -1;
@@ -207,7 +207,7 @@ bool perfmodel::chooseVariants(std::vector<VariantInput> &Vs, const MachineModel
   }
   // Leave the IR bound at the last size asked for.
   if (!O.Param.empty())
-    bind(Vs, O.Param, Values.back());
+    bindVariants(Vs, O.Param, Values.back());
   Out.AnalysisSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   return true;

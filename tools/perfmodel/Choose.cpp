@@ -8,15 +8,12 @@
 
 #include "perfmodel/Choose.h"
 #include "perfmodel/InCore.h"
-#include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Report.h"
 #include "perfmodel/Validate.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
 #include <chrono>
@@ -170,13 +167,7 @@ std::optional<double> measureVariant(const VariantInput &V, const VariantFile &F
     Why = H.Why;
     return std::nullopt;
   }
-  const std::vector<std::string> &Cmd = F.FR->CompileArgs;
-  InCoreOptions IO = inCoreOptionsFor(M);
-  std::vector<std::string> Flags = {llvm::Triple(M.Triple).isX86() ? "-march=" + M.Cpu
-                                                                   : "-mcpu=" + M.Cpu};
-  Flags.insert(Flags.end(), IO.CompileFlags.begin(), IO.CompileFlags.end());
-  std::vector<std::string> User = codeFlags(Cmd, F.Path);
-  Flags.insert(Flags.end(), User.begin(), User.end());
+  std::vector<std::string> Flags = harnessFlags(M, F.FR->CompileArgs, F.Path);
   // Sizes that are not arguments of the function (macros) are compiled in.
   const FunctionInfo &FI = IR.Functions.at(V.Function);
   for (const auto &[Name, P] : IR.Parameters)
@@ -237,15 +228,9 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
   std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
   if (!M)
     return ExitFailed;
-  if (VA.Measure) {
-    if (llvm::Triple(M->Triple).getArch() !=
-        llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
-      return error("--measure runs the variants on this host; the machine model " + M->Name +
-                   " is for " + M->Triple);
-    if (auto Host = detectHostCpu(); Host && machineForHost(*Host) != M->File)
-      Notes.push_back("the machine model is not this host's (CPUID " + Host->Brand +
-                      "): the measurements are of this host, the predictions of " + M->Name);
-  }
+  if (VA.Measure)
+    if (int RC = checkRunsOnHost(*M, "--measure runs the variants", Notes))
+      return RC;
   // One front-end run and one in-core compile per file named.
   std::list<VariantFile> Files;
   auto FileFor = [&](const std::string &Path) -> VariantFile * {
@@ -331,9 +316,7 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
     for (size_t PI = 0; PI < Ch.Points.size(); ++PI) {
       VariantPoint &P = Ch.Points[PI];
       if (!O.Param.empty())
-        for (VariantInput &V : Vs)
-          if (auto It = V.IR->Parameters.find(O.Param); It != V.IR->Parameters.end())
-            It->second.Value = P.Value;
+        bindVariants(Vs, O.Param, P.Value);
       bool All = true;
       for (size_t I = 0; I < Vs.size(); ++I) {
         Bar.update(PI, "timing " + Vs[I].Name);

@@ -1,6 +1,7 @@
 //===- Common.cpp - What the perfmodel subcommands share -------------------===//
 #include "Common.h"
 
+#include "perfmodel/InCore.h"
 #include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Probe.h"
 #include "perfmodel/Report.h"
@@ -10,6 +11,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Triple.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 #include <cmath>
@@ -481,4 +484,27 @@ std::string perfmodel::tool::stdinToSourceFile(const CompileCommand &CC) {
   for (size_t I = 0; I < Args.size(); ++I)
     Cxx |= Args[I] == "-xc++" || (Args[I] == "-x" && I + 1 < Args.size() && Args[I + 1] == "c++");
   return stdinToTempFile(Cxx ? "cpp" : "c");
+}
+
+int perfmodel::tool::checkRunsOnHost(const MachineModel &M, const std::string &What,
+                                     std::vector<std::string> &Notes) {
+  if (llvm::Triple(M.Triple).getArch() !=
+      llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
+    return error(What + " on this host; the machine model " + M.Name + " is for " + M.Triple);
+  if (auto Host = detectHostCpu(); Host && machineForHost(*Host) != M.File)
+    Notes.push_back("the machine model is not this host's (CPUID " + Host->Brand +
+                    "): the measurements are of this host, the predictions of " + M.Name);
+  return ExitOk;
+}
+
+std::vector<std::string> perfmodel::tool::harnessFlags(const MachineModel &M,
+                                                       const std::vector<std::string> &Cmd,
+                                                       const std::string &File) {
+  std::vector<std::string> Flags = {llvm::Triple(M.Triple).isX86() ? "-march=" + M.Cpu
+                                                                   : "-mcpu=" + M.Cpu};
+  InCoreOptions IO = inCoreOptionsFor(M);
+  Flags.insert(Flags.end(), IO.CompileFlags.begin(), IO.CompileFlags.end());
+  std::vector<std::string> User = codeFlags(Cmd, File);
+  Flags.insert(Flags.end(), User.begin(), User.end());
+  return Flags;
 }

@@ -40,6 +40,18 @@ std::optional<MachineModel> loadMachine(const std::string &Name,
                                         std::vector<std::string> &Notes,
                                         bool HostClock = true);
 
+/// For commands that time kernels on this host (validate, choose --measure):
+/// an error (WHAT says what runs) when M is for another architecture, else
+/// ExitOk, with a note when M is not the host's own model.
+int checkRunsOnHost(const MachineModel &M, const std::string &What,
+                    std::vector<std::string> &Notes);
+
+/// The flags a timing harness compiles a kernel of FILE with: the machine's
+/// CPU, the in-core model's flags and the code-shaping part of CMD, as the
+/// prediction compiled it.
+std::vector<std::string> harnessFlags(const MachineModel &M, const std::vector<std::string> &Cmd,
+                                      const std::string &File);
+
 /// "N=4096", "N=1e6", "N=1<<20" -> binding.
 bool parseDefine(const std::string &S, std::map<std::string, int64_t> &Out, std::string &Err);
 

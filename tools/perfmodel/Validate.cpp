@@ -2,15 +2,12 @@
 #include "Common.h"
 
 #include "perfmodel/InCore.h"
-#include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Probe.h"
 #include "perfmodel/Report.h"
 #include "perfmodel/Validate.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/TargetParser/Host.h"
-#include "llvm/TargetParser/Triple.h"
 
 #include <algorithm>
 #include <memory>
@@ -54,9 +51,9 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   const std::vector<std::string> &Cmd = In.FR->CompileArgs;
   MachineModel &M = *In.Machine;
   KernelIR &IR = In.FR->IR;
-  if (llvm::Triple(M.Triple).getArch() != llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
-    return error("validate runs the kernel on this host; the machine model " + M.Name +
-                 " is for " + M.Triple);
+  std::vector<std::string> Notes = In.Notes;
+  if (int RC = checkRunsOnHost(M, "validate runs the kernel", Notes))
+    return RC;
   for (const std::string &Lv : V.Levels)
     if (Lv != "MEM" && !M.cache(Lv)) {
       std::string Known;
@@ -67,19 +64,11 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     }
   if (IR.Loops.empty())
     return error(A.File + " has no loops to validate");
-  std::vector<std::string> Notes = In.Notes;
-  if (auto Host = detectHostCpu(); Host && machineForHost(*Host) != M.File)
-    Notes.push_back("the machine model is not this host's (CPUID " + Host->Brand +
-                    "): the measurements are of this host, the predictions of " + M.Name);
   InCoreOptions IO = inCoreOptionsFor(M);
   std::vector<InCoreResult> InCore;
   if (!A.NoInCore)
     InCore = analyzeKernelLoops(IR, Cmd, IO);
-  std::vector<std::string> Flags = {llvm::Triple(M.Triple).isX86() ? "-march=" + M.Cpu
-                                                                   : "-mcpu=" + M.Cpu};
-  Flags.insert(Flags.end(), IO.CompileFlags.begin(), IO.CompileFlags.end());
-  std::vector<std::string> User = codeFlags(Cmd, A.File);
-  Flags.insert(Flags.end(), User.begin(), User.end());
+  std::vector<std::string> Flags = harnessFlags(M, Cmd, A.File);
 
   llvm::raw_ostream &OS = llvm::outs();
   OS << "perfmodel validate " << A.File << "\nmachine: " << M.Name << ", "

@@ -183,6 +183,9 @@ struct VariantOptions {
 bool chooseVariants(std::vector<VariantInput> &Variants, const MachineModel &M,
                     const VariantOptions &O, VariantChoice &Out, std::string &Error);
 
+/// Binds size PARAM to VALUE in every variant's IR (as -D would).
+void bindVariants(std::vector<VariantInput> &Vs, const std::string &Param, int64_t Value);
+
 /// The index of the fastest Ok estimate (-1: none); ties go to the first.
 int fastestVariant(const std::vector<VariantEstimate> &E, bool Measured);
 /// The changes of winner between consecutive points (predicted or measured).
