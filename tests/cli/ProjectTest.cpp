@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <set>
+#include <sstream>
 #include <vector>
 
 namespace {
@@ -269,4 +271,28 @@ TEST(CompilerExplorer, ToolInvocations) {
   EXPECT_NE(I.Out.find("in-core (haswell"), std::string::npos) << I.Out;
   EXPECT_NE(I.Out.find("vfmadd"), std::string::npos) << I.Out;
   shell("rm -rf '" + Dir + "'");
+}
+
+// On the host's own model the project run measures the clock once and every
+// file converts cycles at it (measured per file under the others' load, the
+// files would each get a slightly different clock).
+TEST(Project, EveryFileRunsAtTheClockTheProjectMeasured) {
+  std::string Db = makeDatabase(ProjectFiles);
+  CmdResult R = perfmodel("analyze -j 2 -p " + Db + " --no-incore -D n=1000");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  std::set<std::string> Machines, Clocks;
+  std::istringstream In(R.Out);
+  for (std::string Line; std::getline(In, Line);) {
+    if (Line.rfind("machine: ", 0) == 0)
+      Machines.insert(Line);
+    if (Line.rfind("note: clock: ", 0) == 0)
+      Clocks.insert(Line);
+  }
+  EXPECT_EQ(Machines.size(), 1u) << R.Out;
+  // The files get -m FILE from the project run; a plain run says whether
+  // this host has a model of its own.
+  CmdResult One = perfmodel("analyze examples/triad.c --no-incore");
+  ASSERT_EQ(One.Code, 0) << One.Err;
+  bool HostModel = One.Out.find("(matched by CPUID)") != std::string::npos;
+  EXPECT_EQ(Clocks.size(), HostModel ? 1u : 0u) << R.Out;
 }

@@ -102,6 +102,9 @@ Command perfmodel::tool::addAnalyze(CLI::App &App, const CompileCommand &CC) {
       ->check(CLI::Range(1u, 86400u));
   C->add_option("--json-copy", S->JsonCopy, "also write the JSON report to this file")
       ->group("");
+  C->add_option("--host-clock-ghz", S->A.HostClockGHz,
+                "the host clock measured by the project run")
+      ->group("");
   C->footer("Compile flags for the file may follow a bare `--`, e.g. "
             "perfmodel analyze k.c -- -O3 -Iinclude. With -p BUILD_DIR and no file, every "
             "translation unit of BUILD_DIR/compile_commands.json is analysed.");

@@ -34,11 +34,14 @@ void printDiags(const std::vector<MachineDiag> &Diags, bool Warnings);
 /// Loads -m NAME|FILE (or the host's default) with --set overrides; prints
 /// problems and returns nullopt when it cannot. Notes gain the choice made.
 /// HOSTCLOCK: when the model is this host's (CPUID) and clock_ghz is not
-/// --set, the clock is measured on the host and replaces the file's.
+/// --set, the clock is measured on the host and replaces the file's;
+/// MEASUREDGHZ, when given, is that measurement made earlier (project mode
+/// measures once for all its files).
 std::optional<MachineModel> loadMachine(const std::string &Name,
                                         const std::vector<std::string> &Sets,
                                         std::vector<std::string> &Notes,
-                                        bool HostClock = true);
+                                        bool HostClock = true,
+                                        std::optional<double> MeasuredGHz = std::nullopt);
 
 /// For commands that time kernels on this host (validate, choose --measure):
 /// an error (WHAT says what runs) when M is for another architecture, else
@@ -95,6 +98,8 @@ struct AnalyzeArgs {
   std::string InCoreBasis = "compiled"; ///< --incore compiled|source
   std::vector<std::string> ModelNames;  ///< --model, parsed into Models
   ModelSelection Models;
+  /// Hidden: the host clock the project run measured, for its files.
+  std::optional<double> HostClockGHz;
 };
 
 /// The option groups, each defined once.

@@ -26,6 +26,7 @@
 #include <algorithm>
 #include <chrono>
 #include <csignal>
+#include <cstdio>
 #include <thread>
 
 using namespace perfmodel;
@@ -73,7 +74,7 @@ std::string tail(const std::string &Text, unsigned Lines) {
 
 /// The options of this run a child must see too.
 std::vector<std::string> childArgs(const AnalyzeArgs &A, const std::string &MachineFile,
-                                   unsigned TimeLimit) {
+                                   std::optional<double> HostClockGHz, unsigned TimeLimit) {
   std::vector<std::string> V = {"--time-limit", std::to_string(TimeLimit), "analyze",
                                 "-p",           A.CompileCommandsDir,      "-m",
                                 MachineFile};
@@ -82,6 +83,13 @@ std::vector<std::string> childArgs(const AnalyzeArgs &A, const std::string &Mach
       V.insert(V.end(), {Flag, X});
   };
   Add("--set", A.Sets);
+  // Every file at the clock the project run measured once (on the host's
+  // own model), not each at its own measurement under the others' load.
+  if (HostClockGHz) {
+    char Clock[64];
+    std::snprintf(Clock, sizeof(Clock), "%.17g", *HostClockGHz);
+    V.insert(V.end(), {"--host-clock-ghz", Clock});
+  }
   Add("-D", A.Defines);
   Add("--model", A.ModelNames);
   Add("--index", A.Index);
@@ -199,7 +207,13 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
   llvm::SmallString<128> Tmp;
   if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("perfmodel-project", Tmp))
     return error("cannot create a temporary directory: " + EC.message());
-  std::vector<std::string> Common = childArgs(A, M->File, P.FileTimeLimit);
+  // loadMachine measured the host's clock when it says so (a "clock: " note).
+  std::optional<double> HostClock;
+  if (std::any_of(Notes.begin(), Notes.end(), [](const std::string &N) {
+        return llvm::StringRef(N).starts_with("clock: ");
+      }))
+    HostClock = M->ClockGHz;
+  std::vector<std::string> Common = childArgs(A, M->File, HostClock, P.FileTimeLimit);
   std::string ChildFormat = A.Format;
 
   std::vector<FileJob> Jobs(Files.size());
