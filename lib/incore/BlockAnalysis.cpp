@@ -14,6 +14,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <map>
 #include <memory>
 #include <numeric>
 #include <optional>
@@ -133,16 +134,25 @@ demandsOf(const MCSubtargetInfo &STI, const MCSchedClassDesc *SC, const PortMap 
 /// makespan (max-flow / min-cut).
 double optimalBound(const std::vector<std::pair<std::vector<unsigned>, double>> &Demands,
                     const std::vector<unsigned> &Units) {
+  // Demands summed per port set: the ratio only needs the sums (a nest
+  // trace has thousands of demands on a dozen sets).
   std::vector<std::vector<unsigned>> Masks;
-  for (const auto &D : Demands)
-    if (std::find(Masks.begin(), Masks.end(), D.first) == Masks.end())
+  std::vector<double> MaskCycles;
+  for (const auto &D : Demands) {
+    auto It = std::find(Masks.begin(), Masks.end(), D.first);
+    if (It == Masks.end()) {
       Masks.push_back(D.first);
+      MaskCycles.push_back(D.second);
+    } else {
+      MaskCycles[It - Masks.begin()] += D.second;
+    }
+  }
   // (cycles of the demands inside S) / (units of S)
   auto Ratio = [&](const std::vector<unsigned> &S) {
     double Sum = 0, Cap = 0;
-    for (const auto &D : Demands)
-      if (subset(D.first, S))
-        Sum += D.second;
+    for (size_t M = 0; M < Masks.size(); ++M)
+      if (subset(Masks[M], S))
+        Sum += MaskCycles[M];
     for (unsigned P : S)
       Cap += Units[P];
     return Sum / Cap;
@@ -269,20 +279,23 @@ struct RegDef {
 } // namespace
 
 /// Cycle-driven list schedule over many iterations on the same resources.
-/// Each cycle the front end issues up to WIDTH fused uops in program order
-/// into a window of WINDOW instructions; then the oldest instructions whose
-/// inputs are ready dispatch, each demand taking a unit of its port set that
-/// is free this cycle (busy for the demand's cycles: dividers for many).
-/// Dependences are the edges of the recurrence analysis (IN over two
-/// iterations; positions >= N are the next iteration). Returns cycles per
-/// iteration in steady state (second half of the run).
+/// Each cycle the oldest completed instructions retire in order (up to WIDTH
+/// fused uops), the front end issues up to WIDTH fused uops in program order
+/// while the reorder buffer has ROB uops free (0: unbounded) and the
+/// scheduler WINDOW instructions; then the oldest instructions whose inputs
+/// are ready dispatch, each demand taking a unit of its port set that is free
+/// this cycle (busy for the demand's cycles: dividers for many). Dependences
+/// are the edges of the recurrence analysis (IN over two iterations;
+/// positions >= N are the next iteration). Returns cycles per iteration in
+/// steady state (second half of the run).
 template <typename EdgeList>
 double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
-                    unsigned Width) {
+                    unsigned Width, unsigned Rob) {
   size_t N = R.Instrs.size();
   if (N == 0)
     return 0;
-  const unsigned Iters = 120, Window = 192;
+  // Enough iterations for a steady state of long bodies (nest traces) too.
+  const unsigned Iters = unsigned(std::clamp<size_t>(24000 / N, 16, 120)), Window = 192;
   size_t Total = N * Iters;
   std::vector<std::vector<double>> Busy(R.Ports.size());
   for (size_t P = 0; P < R.Ports.size(); ++P)
@@ -293,14 +306,26 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
     const InstrCost &C = R.Instrs[I];
     Fused[I] = std::max(1u, C.Uops - ((C.Uops >= 2 && (C.MayLoad || C.MayStore)) ? 1 : 0));
   }
-  size_t Issued = 0, Dispatched = 0, OldestPending = 0;
+  size_t Issued = 0, Dispatched = 0, Retired = 0;
+  unsigned InFlight = 0; // fused uops issued and not retired
   std::vector<size_t> Pending; // issued, not dispatched, in age order
   double Cycle = 0;
   unsigned IssueStall = 0; // cycles the front end still spends on a long instruction
   for (unsigned Guard = 0; Dispatched < Total && Guard < 10'000'000; ++Guard, Cycle += 1) {
+    unsigned W = Width ? Width : 1000;
+    // Retire, oldest first, what has completed.
+    for (unsigned Slots = W; Retired < Issued && Slots > 0;) {
+      double S = Start[Retired];
+      if (S < 0 || S + std::max(1.0, R.Instrs[Retired % N].Latency) > Cycle)
+        break;
+      unsigned U = Fused[Retired % N];
+      Slots -= std::min(Slots, U);
+      InFlight -= U;
+      ++Retired;
+    }
     // Issue. An instruction of more uops than the width (microcoded) takes
     // the whole front end for several cycles.
-    unsigned W = Width ? Width : 1000, Slots = W;
+    unsigned Slots = W;
     if (IssueStall) {
       --IssueStall;
       Slots = 0;
@@ -309,12 +334,15 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
       unsigned U = Fused[Issued % N];
       if (U > Slots && !(U > W && Slots == W))
         break;
+      if (Rob && InFlight + U > Rob && InFlight > 0)
+        break;
       if (U > W) {
         IssueStall = (U + W - 1) / W - 1;
         Slots = 0;
       } else {
         Slots -= U;
       }
+      InFlight += U;
       Pending.push_back(Issued++);
     }
     // Dispatch, oldest first.
@@ -370,7 +398,6 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
       ++Dispatched;
       Pending.erase(Pending.begin() + K);
     }
-    (void)OldestPending;
   }
   // Steady state: dispatch time of the last instruction of each iteration.
   auto IterEnd = [&](unsigned It) {
@@ -424,6 +451,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.Triple = M.Triple;
   O.Cpu = M.Cpu;
   O.IssueWidth = M.Core.IssueWidth;
+  O.Rob = M.Core.ReorderBuffer;
   O.Overrides = M.Core.Overrides;
   llvm::Triple T(M.Triple);
   if (T.isAArch64() && M.Core.SimdBits >= 128 && M.Core.SimdBits % 128 == 0)
@@ -743,26 +771,31 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     double Lat;
   };
   std::vector<std::vector<Edge>> In(2 * N);
-  for (size_t Pos = 0; Pos < 2 * N; ++Pos) {
-    size_t I = Pos % N;
-    for (const RegUse &U : Uses[I]) {
-      // The last writer of an overlapping register before Pos.
-      for (size_t Back = 1; Back <= N && Back <= Pos; ++Back) {
-        size_t PPos = Pos - Back, P = PPos % N;
-        bool Found = false;
-        for (const RegDef &D : Defs[P]) {
-          if (!TB.MRI->regsOverlap(D.Reg, U.Reg))
-            continue;
-          double Lat = D.Latency;
-          if (Classes[I])
-            Lat -= TB.STI->getReadAdvanceCycles(Classes[I], U.UseIdx, D.WriteResID);
-          In[Pos].push_back({PPos, std::max(0.0, Lat)});
-          Found = true;
-          break;
+  {
+    // The last writer of an overlapping register before each use: the
+    // latest definition of any of its register units (a long nest trace
+    // would make a backward search per use quadratic).
+    std::map<unsigned, std::pair<size_t, size_t>> LastDef; // unit -> (position, def)
+    for (size_t Pos = 0; Pos < 2 * N; ++Pos) {
+      size_t I = Pos % N;
+      for (const RegUse &U : Uses[I]) {
+        const std::pair<size_t, size_t> *Last = nullptr;
+        for (MCRegUnit Unit : TB.MRI->regunits(U.Reg)) {
+          auto It = LastDef.find(Unit);
+          if (It != LastDef.end() && (!Last || It->second.first > Last->first))
+            Last = &It->second;
         }
-        if (Found)
-          break;
+        if (!Last)
+          continue;
+        const RegDef &D = Defs[Last->first % N][Last->second];
+        double Lat = D.Latency;
+        if (Classes[I])
+          Lat -= TB.STI->getReadAdvanceCycles(Classes[I], U.UseIdx, D.WriteResID);
+        In[Pos].push_back({Last->first, std::max(0.0, Lat)});
       }
+      for (size_t DI = 0; DI < Defs[I].size(); ++DI)
+        for (MCRegUnit Unit : TB.MRI->regunits(Defs[I][DI].Reg))
+          LastDef[Unit] = {Pos, DI};
     }
   }
   // Memory: a load from the same address expression as an earlier store,
@@ -827,7 +860,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
 
   // Verdict.
   R.Cycles = std::max({R.PortBound, R.FrontEndBound, R.RecurrenceBound});
-  R.ScheduledCycles = listSchedule(R, In, Width);
+  R.ScheduledCycles = listSchedule(R, In, Width, O.Rob);
   if (R.ScheduledCycles > R.Cycles * 1.05 + 0.05)
     R.Notes.push_back("the list schedule needs " + std::to_string(R.ScheduledCycles).substr(0, 5) +
                       " cy per iteration, more than the analytic bound: a microcoded "

@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 
@@ -25,8 +26,29 @@ using namespace llvm;
 
 namespace {
 
+struct Decoded {
+  uint64_t Off, Size;
+  MCInst Inst;
+};
+struct Block {
+  size_t First = 0, Last = 0; ///< instruction indices, inclusive
+  std::vector<size_t> Succs, Preds;
+  bool Calls = false;
+};
+/// A function's decoded instructions, basic blocks and natural loops
+/// (header -> blocks), kept for the nest around a machine loop.
+struct FunctionCFG {
+  const FunctionCode *F = nullptr;
+  std::vector<Decoded> All;
+  std::vector<Block> Blocks;
+  std::map<size_t, std::set<size_t>> Body;
+};
+
 struct MachineLoop {
   const FunctionCode *F = nullptr;
+  const FunctionCFG *Cfg = nullptr;
+  size_t Header = 0;
+  std::set<size_t> Kept; ///< the costed blocks
   uint64_t Begin = 0, End = 0; ///< byte offsets in the function: the first and last piece
   /// The costed blocks as byte ranges in address order: the loop's blocks
   /// minus avoidable ones that call out (errno paths), including hot blocks
@@ -46,12 +68,10 @@ struct MachineLoop {
 /// block that dominates their source). A block inside a loop that calls out
 /// is left out when the loop's latches stay reachable without it: the
 /// compiler's cold paths (sqrt's errno call) are not the steady state.
-std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB) {
-  struct Decoded {
-    uint64_t Off, Size;
-    MCInst Inst;
-  };
-  std::vector<Decoded> All;
+std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
+                                   FunctionCFG &Cfg) {
+  Cfg.F = &F;
+  std::vector<Decoded> &All = Cfg.All;
   for (uint64_t Off = 0; Off < F.Bytes.size();) {
     MCInst Inst;
     uint64_t Size = 0;
@@ -87,12 +107,7 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB) {
     if (EndsBlock(All[I]) && I + 1 < All.size())
       Leaders.insert(All[I + 1].Off);
   }
-  struct Block {
-    size_t First = 0, Last = 0; ///< instruction indices, inclusive
-    std::vector<size_t> Succs, Preds;
-    bool Calls = false;
-  };
-  std::vector<Block> Blocks;
+  std::vector<Block> &Blocks = Cfg.Blocks;
   std::map<uint64_t, size_t> BlockAt;
   for (size_t I = 0; I < All.size(); ++I) {
     if (Leaders.count(All[I].Off) || Blocks.empty()) {
@@ -182,7 +197,7 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB) {
   };
 
   // Natural loops, one per header.
-  std::map<size_t, std::set<size_t>> Body;
+  std::map<size_t, std::set<size_t>> &Body = Cfg.Body;
   std::map<size_t, std::vector<size_t>> Latches;
   for (size_t B = 0; B < Blocks.size(); ++B)
     for (size_t H : Blocks[B].Succs)
@@ -199,7 +214,7 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB) {
           if (X == H)
             continue;
           for (size_t P : Blocks[X].Preds)
-            if (!L.count(P))
+            if (!L.count(P) && Rpo[P] >= 0) // not alignment padding after a jump
               Work.push_back(P);
         }
       }
@@ -250,6 +265,9 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB) {
     }
     MachineLoop M;
     M.F = &F;
+    M.Cfg = &Cfg;
+    M.Header = H;
+    M.Kept = Kept;
     M.ColdBlocks = Cold;
     for (size_t X : Kept) { // std::set: address order
       uint64_t B = All[Blocks[X].First].Off,
@@ -443,6 +461,117 @@ std::vector<std::string> withMachineFlags(const InCoreOptions &O,
   return All;
 }
 
+/// Natural loops of its function that contain L's header (L included).
+size_t loopDepth(const MachineLoop &L) {
+  size_t D = 0;
+  for (const auto &[H, B] : L.Cfg->Body)
+    D += B.count(L.Header);
+  return D;
+}
+
+/// One trip of the machine loop enclosing BODY, as pieces: the inner machine
+/// loops of the same source loop (CANDS, with their source iterations per
+/// trip) where they start, and the enclosing loop's own blocks. Blocks of
+/// other inner loops (other source loops) and blocks that call out are left
+/// out.
+NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop *> &Cands,
+                    const std::vector<double> &CandIters) {
+  NestCode N;
+  const FunctionCFG &C = *Body.Cfg;
+  const std::set<size_t> &Inner = C.Body.at(Body.Header);
+  const std::set<size_t> *Parent = nullptr;
+  size_t ParentHeader = 0;
+  for (const auto &[H, L] : C.Body)
+    if (H != Body.Header && L.count(Body.Header) && L.size() > Inner.size() &&
+        (!Parent || L.size() < Parent->size())) {
+      Parent = &L;
+      ParentHeader = H;
+    }
+  if (!Parent) {
+    N.Reason = "no machine loop encloses the loop's machine code (an outermost loop, or "
+               "the loops around it were unrolled or are in the caller)";
+    return N;
+  }
+  // Inner machine loops of this source loop inside the parent.
+  std::vector<const MachineLoop *> Mine;
+  for (size_t I = 0; I < Cands.size(); ++I)
+    if (Cands[I]->Cfg == &C && Parent->count(Cands[I]->Header)) {
+      Mine.push_back(Cands[I]);
+      N.LoopIters.push_back(CandIters[I]);
+      if (Cands[I] == &Body)
+        N.Body = int(Mine.size() - 1);
+    }
+  auto LoopOf = [&](size_t X) -> int {
+    for (size_t I = 0; I < Mine.size(); ++I)
+      if (C.Body.at(Mine[I]->Header).count(X))
+        return int(I);
+    return -1;
+  };
+  auto InOtherLoop = [&](size_t X) {
+    for (const auto &[H, L] : C.Body)
+      if (H != ParentHeader && Parent->count(H) && L.count(X))
+        return true;
+    return false;
+  };
+  auto Bytes = [&](size_t X, NestCode::Piece &P) {
+    const Block &B = C.Blocks[X];
+    uint64_t Begin = C.All[B.First].Off, End = C.All[B.Last].Off + C.All[B.Last].Size;
+    for (uint64_t O = Begin; O < End; ++O) {
+      P.Bytes.push_back(C.F->Bytes[O]);
+      P.Lines.push_back(C.F->Lines[O]);
+    }
+  };
+  std::set<int> Placed;
+  size_t Straight = 0;
+  for (size_t X : *Parent) { // block order is address order
+    int L = LoopOf(X);
+    if (L >= 0) {
+      if (!Placed.insert(L).second)
+        continue;
+      NestCode::Piece P;
+      P.Loop = L;
+      for (size_t Y : Mine[L]->Kept)
+        Bytes(Y, P);
+      N.Pieces.push_back(std::move(P));
+      continue;
+    }
+    if (InOtherLoop(X) || C.Blocks[X].Calls)
+      continue;
+    NestCode::Piece P;
+    Bytes(X, P);
+    Straight += P.Bytes.size();
+    std::vector<size_t> Succs;
+    for (size_t S : C.Blocks[X].Succs)
+      if (Parent->count(S))
+        Succs.push_back(S);
+    if (Succs.size() == 1)
+      for (size_t I = 0; I < Mine.size(); ++I)
+        if (Succs[0] == Mine[I]->Header)
+          P.EntersLoop = int(I);
+    int From = -2;
+    for (size_t Q : C.Blocks[X].Preds) {
+      int LQ = Parent->count(Q) ? LoopOf(Q) : -1;
+      From = From == -2 || From == LQ ? LQ : -1;
+    }
+    P.LeavesLoop = From >= 0 ? From : -1;
+    N.Pieces.push_back(std::move(P));
+  }
+  if (Straight > 16384 || N.Body < 0) {
+    N.Pieces.clear();
+    N.LoopIters.clear();
+    N.Body = -1;
+    N.Reason = "the enclosing machine loop is too large to replay";
+    return N;
+  }
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "+0x%llx..0x%llx",
+           (unsigned long long)C.All[C.Blocks[*Parent->begin()].First].Off,
+           (unsigned long long)(C.All[C.Blocks[*Parent->rbegin()].Last].Off +
+                                C.All[C.Blocks[*Parent->rbegin()].Last].Size));
+  N.Where = demangle(C.F->Name) + Buf;
+  return N;
+}
+
 std::string baseName(const std::string &Mangled) {
   std::string D = demangle(Mangled);
   size_t Paren = D.find('(');
@@ -476,8 +605,10 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     return Results;
   }
   std::vector<MachineLoop> Loops;
+  std::vector<std::unique_ptr<FunctionCFG>> Cfgs;
   for (const FunctionCode &F : Obj.Functions) {
-    auto L = findLoops(F, TB);
+    Cfgs.push_back(std::make_unique<FunctionCFG>());
+    auto L = findLoops(F, TB, *Cfgs.back());
     Loops.insert(Loops.end(), std::make_move_iterator(L.begin()),
                  std::make_move_iterator(L.end()));
   }
@@ -517,9 +648,16 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     double PerIt = Strides.empty() ? 0 : Strides.front();
     const MachineLoop *Best = nullptr;
     double BestK = 0;
+    std::vector<double> CandIters;
     for (const MachineLoop *L : Cands) {
       double Kx = estimateIterations(*L, TB, Strides, K.innermost().Step);
-      if (!Best || Kx > BestK || (Kx == BestK && L->Insts.size() > Best->Insts.size())) {
+      CandIters.push_back(Kx);
+      // On a tie the copy inside more loops runs more often (clang peels an
+      // odd outer iteration into a copy outside the unrolled outer loop).
+      if (!Best || Kx > BestK ||
+          (Kx == BestK && (L->Insts.size() > Best->Insts.size() ||
+                           (L->Insts.size() == Best->Insts.size() &&
+                            loopDepth(*L) > loopDepth(*Best))))) {
         Best = L;
         BestK = Kx;
       }
@@ -566,6 +704,12 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       Where += Buf;
     }
     R.MachineLoop = Where;
+    if (!Unrolled.empty())
+      R.Nest.Reason = "the innermost loop is fully unrolled into its enclosing loop";
+    else if (K.Nest.size() < 2)
+      R.Nest.Reason = "a single loop: nothing encloses it in the source";
+    else
+      R.Nest = nestAround(*Best, Cands, CandIters);
     if (Best->ColdBlocks)
       R.Notes.push_back(std::to_string(Best->ColdBlocks) +
                         " block(s) of the loop that call out (such as an errno path) are "
@@ -604,7 +748,8 @@ perfmodel::innermostLoopOfListing(const std::vector<uint8_t> &Text, const InCore
   F.Name = "listing";
   F.Bytes = Text;
   F.Lines.assign(Text.size(), 0);
-  std::vector<MachineLoop> Loops = findLoops(F, TB);
+  FunctionCFG Cfg;
+  std::vector<MachineLoop> Loops = findLoops(F, TB, Cfg);
   if (Loops.empty())
     return std::nullopt; // straight-line code: the block is the body
   // The biggest innermost loop: a vectorised body beats its scalar remainder.

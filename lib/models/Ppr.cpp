@@ -38,6 +38,14 @@ PprResult perfmodel::ppr(const ModelInput &In) {
     R.Notes.push_back("S_DAG(A, M, I_FMA) is the loop-carried chain of " +
                       formatCycles(IC.RecurrenceBound) + " cy per machine iteration");
   }
+  // The nest as executed (remainder loops, outer code, chains the window
+  // cannot overlap) is the schedule of the compute group.
+  double Nest = IC.Executed.Ok ? IC.Cycles / IC.SourceItersPerIter : 0;
+  if (Nest > R.ComputeCy * (1 + 1e-9)) {
+    R.ComputeCy = Nest;
+    R.Notes.push_back("S_DAG is the nest as executed: " + formatCycles(Nest) +
+                      " cy per iteration with the remainder loops and the outer loop's code");
+  }
 
   // Eq. (3): the simulator's misses of irregular accesses, at the bound sizes.
   unsigned Line = M.Caches.front().LineBytes;

@@ -42,8 +42,11 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
     LR.Loop = &K;
     if (K.Modelled && O.InCoreBasis == "source")
       LR.InCore = sourceInCore(K, M, LI < InCore.size() ? &InCore[LI] : nullptr);
-    else if (LI < InCore.size() && K.Modelled)
+    else if (LI < InCore.size() && K.Modelled) {
       LR.InCore = InCore[LI];
+      if (O.InCoreBasis == "compiled")
+        executeNest(*LR.InCore, K, IR.bindings(), inCoreOptionsFor(M));
+    }
     if (K.Modelled) {
       if (RunLC)
         LR.Conditions = layerConditionTraffic(K, IR, M);

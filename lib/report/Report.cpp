@@ -867,8 +867,25 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
   if (LineBytes && R.BytesPerSourceIt > 0)
     OS << ", " << formatNumber(R.Cycles / K * LineBytes / R.BytesPerSourceIt) << " cy/CL";
   OS << "\n";
+  const NestResult &E = R.Executed;
+  if (E.Ok) {
+    OS << Pad << "  as executed: " << formatNumber(E.Cycles) << " cy/it = body "
+       << formatNumber(E.Body) << " + remainder " << formatNumber(E.Remainder)
+       << " + outer code " << formatNumber(E.Overhead) << " - overlap "
+       << formatNumber(E.Overlap) << " (" << formatNumber(E.TripsPerOuter)
+       << " iterations per outer iteration";
+    if (E.Copies > 1)
+      OS << ", " << E.Copies << " outer iterations per trip";
+    if (E.Rob)
+      OS << ", " << E.Rob << "-uop reorder buffer";
+    OS << "); the body's steady state alone: " << formatNumber(E.Steady) << " cy/it\n";
+  } else if (!Source && !E.Reason.empty()) {
+    OS << Pad << "  steady state of the machine loop (not the nest as executed: " << E.Reason
+       << ")\n";
+  }
   if (!R.MachineLoop.empty())
-    OS << Pad << "  machine loop: " << R.MachineLoop << "\n";
+    OS << Pad << "  machine loop: " << R.MachineLoop
+       << (E.Ok && !E.Where.empty() ? "; enclosing: " + E.Where : std::string()) << "\n";
   OS << Pad << "  bounds: ports " << formatNumber(R.PortBound) << " | front end "
      << formatNumber(R.FrontEndBound) << " (" << R.Uops << " uops) | recurrence "
      << formatNumber(R.RecurrenceBound) << "  -> " << R.Bottleneck;
@@ -910,8 +927,9 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
   Right.back() = false;
   printTable(OS, Rows, Indent + 2, Right);
   if (!R.CriticalChain.empty())
-    OS << Pad << "  * loop-carried critical chain: " << formatNumber(R.RecurrenceBound)
-       << " cy per iteration\n";
+    OS << Pad << "  * loop-carried critical chain: "
+       << formatNumber(E.Ok ? E.SteadyRecurrence : R.RecurrenceBound) << " cy per iteration"
+       << (E.Ok ? " of the body\n" : "\n");
   OS << Pad << "  bottleneck: " << R.Advice << "\n";
   for (const std::string &N : R.Notes)
     OS << Pad << "  note: " << N << "\n";
@@ -952,6 +970,29 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
                        {"front_end", num(R.FrontEndBound)},
                        {"recurrence", num(R.RecurrenceBound)},
                        {"list_schedule", num(R.ScheduledCycles)}};
+  if (R.Basis != "source") {
+    const NestResult &E = R.Executed;
+    Object N{{"ok", E.Ok}};
+    if (!E.Ok) {
+      N["reason"] = E.Reason;
+    } else {
+      Array Runs;
+      for (const auto &[Iters, Trips] : E.Runs)
+        Runs.push_back(Object{{"source_iterations_per_trip", num(Iters)}, {"trips", num(Trips)}});
+      N["cy_per_it"] = num(E.Cycles);
+      N["body"] = num(E.Body);
+      N["remainder"] = num(E.Remainder);
+      N["outer_code"] = num(E.Overhead);
+      N["overlap"] = num(E.Overlap);
+      N["steady_cy_per_it"] = num(E.Steady);
+      N["iterations_per_outer_iteration"] = num(E.TripsPerOuter);
+      N["outer_iterations_per_trip"] = E.Copies;
+      N["reorder_buffer"] = E.Rob;
+      N["enclosing_machine_loop"] = E.Where;
+      N["machine_loops"] = std::move(Runs);
+    }
+    O["nest"] = std::move(N);
+  }
   O["bottleneck"] = R.Bottleneck;
   O["advice"] = R.Advice;
   O["uops"] = R.Uops;

@@ -517,3 +517,108 @@ TEST(InCore, GlobOverridesReachEveryFormTheyName) {
   EXPECT_FALSE(overrideMatches("vf*[0-9]s[sd] ", "vfmadd231ps xmm1, xmm2, xmm3"));
   EXPECT_TRUE(overrideMatches("vdivpd ymm", "vdivpd ymm0, ymm1, ymm2")); // a plain prefix
 }
+
+namespace {
+
+/// The in-core results of FILE's loops with the nest executed at BIND.
+std::vector<InCoreResult> nestAt(const std::string &File,
+                                 const std::map<std::string, int64_t> &Bind,
+                                 const InCoreOptions &O) {
+  FrontendOptions F;
+  F.File = Src + "/tests/nest/" + File;
+  FrontendResult FR = runFrontend(F);
+  EXPECT_TRUE(FR.Ok) << FR.Error;
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
+  for (size_t I = 0; I < R.size(); ++I)
+    executeNest(R[I], FR.IR.Loops[I], Bind, O);
+  return R;
+}
+
+} // namespace
+
+TEST(InCore, TheRemainderLoopOfAShortStencilRowIsPaidInEveryRow) {
+  // clang-19 -O3 -march=haswell: the vector body covers 8 iterations per trip
+  // with 6 vaddpd (port 1 only on Haswell), 2 vmulpd (port 0); the scalar
+  // remainder 3 vaddsd and 1 vmulsd per iteration; the outer loop's code is
+  // integer work (ports 0156) and reloads. At n = 49 a row has 47 inner
+  // iterations: 5 body trips + 7 remainder iterations, and port 1 carries
+  // 5 x 6 + 7 x 3 = 51 cy per row = 51 / 47 = 1.0851 cy/it (ports 0, 5, 6
+  // take the integer work). The steady state of the body alone says
+  // 6 / 8 = 0.75. At n = 50 (48 = 6 trips, no remainder) it is 36 / 48 = 0.75.
+  InCoreOptions O; // haswell
+  O.Rob = 192;
+  std::vector<InCoreResult> R = nestAt("jacobi2d.c", {{"n", 49}}, O);
+  ASSERT_EQ(R.size(), 1u);
+  ASSERT_TRUE(R[0].Executed.Ok) << R[0].Executed.Reason;
+  const NestResult &E = R[0].Executed;
+  EXPECT_DOUBLE_EQ(E.TripsPerOuter, 47);
+  ASSERT_EQ(E.Runs.size(), 2u);
+  EXPECT_EQ(E.Runs[0], std::make_pair(8.0, 5.0));
+  EXPECT_EQ(E.Runs[1], std::make_pair(1.0, 7.0));
+  EXPECT_NEAR(E.Cycles, 51.0 / 47, 1e-3);
+  EXPECT_NEAR(R[0].Cycles / R[0].SourceItersPerIter, 51.0 / 47, 1e-3);
+  EXPECT_DOUBLE_EQ(E.Steady, 0.75);
+  EXPECT_NEAR(E.Body, 5 * 6 / 47.0, 1e-9);      // 5 trips at 6 cy
+  EXPECT_NEAR(E.Remainder, 7 * 3 / 47.0, 1e-9); // 7 iterations at 3 cy (port 1)
+  EXPECT_NEAR(E.Body + E.Remainder + E.Overhead - E.Overlap, E.Cycles, 1e-9);
+
+  std::vector<InCoreResult> Even = nestAt("jacobi2d.c", {{"n", 50}}, O);
+  ASSERT_TRUE(Even[0].Executed.Ok);
+  EXPECT_EQ(Even[0].Executed.Runs[1].second, 0);
+  EXPECT_NEAR(Even[0].Executed.Cycles, 36.0 / 48, 1e-3);
+  EXPECT_DOUBLE_EQ(Even[0].Executed.Remainder, 0);
+}
+
+TEST(InCore, TheWindowOverlapsShortReductionRowsAsFarAsItHoldsThem) {
+  // clang-19 -O3 -march=haswell unrolls the row's chain by 8: 8 loads and 8
+  // vfmadd with a memory operand (one fused uop each), add/cmp/jne; the
+  // row's trip of the outer loop adds 13 instructions (the store of c[i],
+  // counter and pointer updates, the zeroing vxorpd, the trip checks and an
+  // alignment nop): 8 x 19 + 13 = 165 uops per row at m = 64. The chain is
+  // 64 FMAs of 5 cy on the accumulator (Haswell), and the last FMA completes
+  // 5 cy later still (its load: LLVM's latency of the memory form is 10), so
+  // a row takes 64 x 5 + 5 = 325 cy from its first uop's entry to its last
+  // one's completion. A row enters the window only when the row q + 1
+  // places before it has retired, with q = ROB / 165 rows in the window
+  // behind it: q + 1 rows overlap, 325 / (q + 1) cy per row.
+  //   ROB 330 (2 rows): 325 / 3 = 108.3 cy per row = 1.693 cy/it
+  //   ROB 165 (halved): 325 / 2 = 162.5 cy per row = 2.539 cy/it
+  // (ports: 2 loads per iteration on ports 2 and 3 need only 1 cy/it; the
+  // steady state of the body alone is the chain, 5 cy/it).
+  InCoreOptions O;
+  O.Rob = 330;
+  std::vector<InCoreResult> Two = nestAt("rows.c", {{"n", 1000}, {"m", 64}}, O);
+  O.Rob = 165;
+  std::vector<InCoreResult> One = nestAt("rows.c", {{"n", 1000}, {"m", 64}}, O);
+  ASSERT_EQ(Two.size(), 1u);
+  ASSERT_TRUE(Two[0].Executed.Ok) << Two[0].Executed.Reason;
+  ASSERT_TRUE(One[0].Executed.Ok) << One[0].Executed.Reason;
+  EXPECT_DOUBLE_EQ(Two[0].Executed.Steady, 5);
+  EXPECT_NEAR(Two[0].Executed.Cycles, 325.0 / 3 / 64, 0.01 * 325.0 / 3 / 64);
+  EXPECT_NEAR(One[0].Executed.Cycles, 325.0 / 2 / 64, 0.01 * 325.0 / 2 / 64);
+  EXPECT_GT(Two[0].Executed.Overlap, 0);
+  // Unbounded window: the ports bind (1 cy/it plus the outer code's loads).
+  O.Rob = 0;
+  std::vector<InCoreResult> Free = nestAt("rows.c", {{"n", 1000}, {"m", 64}}, O);
+  EXPECT_LT(Free[0].Executed.Cycles, 1.1);
+}
+
+TEST(InCore, ANestWithoutAnEnclosingMachineLoopSaysWhy) {
+  InCoreOptions O;
+  O.Rob = 192;
+  // A single loop: the steady state stands alone.
+  FrontendOptions F;
+  F.File = Src + "/examples/triad.c";
+  FrontendResult FR = runFrontend(F);
+  ASSERT_TRUE(FR.Ok);
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
+  double Before = R[0].Cycles;
+  executeNest(R[0], FR.IR.Loops[0], {{"n", 1000}}, O);
+  EXPECT_FALSE(R[0].Executed.Ok);
+  EXPECT_NE(R[0].Executed.Reason.find("single loop"), std::string::npos);
+  EXPECT_EQ(R[0].Cycles, Before);
+  // Unbound sizes: the trip count is unknown.
+  std::vector<InCoreResult> S = nestAt("rows.c", {}, O);
+  EXPECT_FALSE(S[0].Executed.Ok);
+  EXPECT_NE(S[0].Executed.Reason.find("-D"), std::string::npos);
+}

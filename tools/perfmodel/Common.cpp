@@ -243,10 +243,12 @@ void perfmodel::tool::addModelOptions(CLI::App *C, AnalyzeArgs &A) {
       ->allow_extra_args(false);
   C->add_flag("--no-incore", A.NoInCore, "skip the in-core model (no compilation of the kernel)");
   C->add_option("--incore", A.InCoreBasis,
-                "what the in-core model costs: compiled (the compiled machine loop, "
-                "default) or source (the operations as written, the PPR paper's "
+                "what the in-core model costs: compiled (the compiled loop nest as "
+                "it executes at the bound sizes: vector body, remainder loops and the "
+                "outer loop's code, default), steady (the machine loop's steady state "
+                "alone) or source (the operations as written, the PPR paper's "
                 "counting, on the machine file's ports)")
-      ->check(CLI::IsMember({"compiled", "source"}));
+      ->check(CLI::IsMember({"compiled", "steady", "source"}));
   C->add_flag("--prefetch", A.Prefetch,
               "simulate the machine's prefetchers (next-line on demand misses of "
               "levels whose prefetch is not none)");

@@ -45,6 +45,45 @@ struct InstrClasses {
   double Add = 0, Mul = 0, Fma = 0, Load = 0, Store = 0;
 };
 
+/// The machine code around a source loop's hot machine loop: one trip of the
+/// machine loop that encloses it (the next outer source loop, possibly
+/// unrolled), as pieces in address order. Filled by analyzeKernelLoops; the
+/// trip counts come later, per size (executeNest).
+struct NestCode {
+  struct Piece {
+    std::vector<uint8_t> Bytes;
+    std::vector<unsigned> Lines;
+    int Loop = -1;       ///< index into LoopIters; -1: straight-line code
+    int EntersLoop = -1; ///< straight-line code that only leads into that loop
+    int LeavesLoop = -1; ///< straight-line code entered only from that loop
+  };
+  std::vector<Piece> Pieces;
+  /// Source iterations per trip of each inner machine loop of this source
+  /// loop in the enclosing one (vector bodies, epilogues, scalar remainders).
+  std::vector<double> LoopIters;
+  int Body = -1;       ///< the hot body among them
+  std::string Where;   ///< the enclosing machine loop: function+range
+  std::string Reason;  ///< why there are no pieces
+};
+
+/// The nest as executed: one trip of the enclosing machine loop replayed with
+/// the inner loop's trip count through the list scheduler (reorder buffer
+/// included). Cycles per source iteration of the inner loop; the split says
+/// where they go: Body + Remainder + Overhead - Overlap = Cycles.
+struct NestResult {
+  bool Ok = false;
+  std::string Reason;      ///< why the steady state stands alone
+  double TripsPerOuter = 0; ///< source iterations of the inner loop per outer iteration
+  unsigned Copies = 1;     ///< outer iterations per trip of the enclosing machine loop
+  double Cycles = 0, Body = 0, Remainder = 0, Overhead = 0, Overlap = 0;
+  double Steady = 0;       ///< the hot body's steady state per source iteration
+  double SteadyRecurrence = 0; ///< the body's loop-carried chain per machine iteration
+  unsigned Rob = 0;        ///< reorder buffer of the schedule (uops)
+  /// (source iterations per trip, trips per outer iteration) of each inner machine loop.
+  std::vector<std::pair<double, double>> Runs;
+  std::string Where;
+};
+
 struct InCoreResult {
   bool Ok = false;
   /// What was costed: "compiled" (the machine loop) or "source" (the
@@ -76,12 +115,16 @@ struct InCoreResult {
   double BytesPerSourceIt = 0;    ///< of the leading unit-stride stream (cy/CL)
   InstrClasses Classes;           ///< per machine iteration
   std::vector<std::string> Notes;
+  NestCode Nest;                  ///< the enclosing machine loop's code
+  NestResult Executed;            ///< the nest as executed (executeNest)
 };
 
 struct InCoreOptions {
   std::string Triple = "x86_64-unknown-linux-gnu";
   std::string Cpu = "haswell";
   unsigned IssueWidth = 0; ///< 0: take it from LLVM's scheduling model
+  /// Micro-ops in flight (reorder buffer) in the list schedule; 0: unbounded.
+  unsigned Rob = 0;
   std::vector<InstructionOverride> Overrides;
   /// Compiler flags the machine implies, before the user's (AArch64: the SVE
   /// width, so vector loops advance by a known number of bytes).
@@ -138,6 +181,16 @@ void overlapOuterIterations(InCoreResult &R, const std::vector<int64_t> &Trips, 
 std::vector<InCoreResult> analyzeKernelLoops(const KernelIR &IR,
                                              const std::vector<std::string> &CompileArgs,
                                              const InCoreOptions &O);
+
+/// The nest as executed: replays R.Nest for one trip of the enclosing machine
+/// loop with the inner loop's trips at the sizes BIND (its vector body,
+/// remainder loops, the outer loop's own code), schedules it with O's
+/// reorder buffer, and makes R's cycles (and T_OL, T_nOL, classes) those of
+/// the nest per source iteration; R.Executed says how they split. R keeps
+/// its steady state (and Executed.Reason says why) when the loop has no
+/// enclosing machine loop or its trips are unknown.
+void executeNest(InCoreResult &R, const LoopKernel &K,
+                 const std::map<std::string, int64_t> &Bind, const InCoreOptions &O);
 
 /// The in-core estimate from the source as written, the way the PPR paper
 /// counts its kernels: one instruction per operation (a SIMD intrinsic is

@@ -25,7 +25,9 @@ struct PipelineOptions {
   std::string Cache = "auto";
   /// Compile the kernel for the in-core model (with CompileArgs).
   bool InCore = true;
-  /// compiled: the machine loop; source: the operations as written.
+  /// compiled: the loop nest as executed (the machine loop with its
+  /// remainder loops and the outer loop's code at the bound sizes); steady:
+  /// the machine loop's steady state alone; source: the operations as written.
   std::string InCoreBasis = "compiled";
   std::vector<std::string> CompileArgs;
   SimOptions Sim;

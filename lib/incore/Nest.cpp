@@ -1,0 +1,225 @@
+//===- Nest.cpp - The loop nest as executed --------------------------------===//
+//
+// A short inner loop spends much of its time outside its vector body: the
+// remainder loop, the outer loop's own instructions (address arithmetic,
+// reloads, alias checks), and the start and drain of each row. One trip of
+// the enclosing machine loop is laid out as it executes at the bound sizes -
+// the body and remainder loops repeated by their trip counts, the enclosing
+// loop's blocks once - and run through the list scheduler with the machine's
+// reorder buffer, so that neighbouring outer iterations overlap as far as
+// the window allows.
+//
+//===----------------------------------------------------------------------===//
+#include "perfmodel/InCore.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <set>
+
+using namespace perfmodel;
+
+namespace {
+
+/// Source iterations of the innermost loop per iteration of the loop around
+/// it, with the outer counters at the middle of their ranges (the mean for
+/// triangular nests).
+std::optional<double> tripsPerOuter(const LoopKernel &K, std::map<std::string, int64_t> B) {
+  for (size_t D = 0; D < K.Nest.size(); ++D) {
+    const LoopLevel &L = K.Nest[D];
+    auto Lo = L.Lower.evaluate(B), Hi = L.Upper.evaluate(B);
+    if (!Lo || !Hi)
+      return std::nullopt;
+    if (*Hi <= *Lo)
+      return 0.0;
+    int64_t Step = std::abs(L.Step ? L.Step : 1);
+    int64_t Trips = (*Hi - *Lo + Step - 1) / Step;
+    if (D + 1 == K.Nest.size())
+      return double(Trips);
+    B[L.Var] = *Lo + (Trips / 2) * Step;
+  }
+  return std::nullopt;
+}
+
+/// Cycles of straight-line code run once: what its ports and issue need.
+double straightCycles(const InCoreResult &R) {
+  return R.Ok ? std::max(R.PortBound, R.FrontEndBound) : 0;
+}
+
+} // namespace
+
+void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
+                            const std::map<std::string, int64_t> &Bind,
+                            const InCoreOptions &O) {
+  NestResult &E = R.Executed;
+  E = NestResult();
+  E.Rob = O.Rob;
+  if (!R.Ok || R.SourceItersPerIter <= 0)
+    return;
+  const NestCode &N = R.Nest;
+  E.Steady = R.Cycles / R.SourceItersPerIter;
+  E.SteadyRecurrence = R.RecurrenceBound;
+  if (N.Pieces.empty() || N.Body < 0) {
+    E.Reason = N.Reason.empty() ? "no enclosing machine loop" : N.Reason;
+    return;
+  }
+  auto T = tripsPerOuter(K, Bind);
+  if (!T) {
+    E.Reason = "the loop bounds are not known at these sizes (bind them with -D)";
+    return;
+  }
+  if (*T < 1) {
+    E.Reason = "the inner loop runs no iteration at these sizes";
+    return;
+  }
+  // The enclosing machine loop may hold several copies of the inner loop
+  // (an unrolled outer loop): one per copy of the hot body.
+  double KB = N.LoopIters[N.Body];
+  unsigned Copies = 0;
+  for (double Kx : N.LoopIters)
+    Copies += Kx == KB;
+  Copies = std::max(1u, Copies);
+  // Each copy's iterations go to its machine loops from the widest down: the
+  // body takes whole trips, the epilogue and scalar loops the rest.
+  std::vector<double> Trips(N.LoopIters.size(), 0);
+  std::set<double, std::greater<double>> Levels(N.LoopIters.begin(), N.LoopIters.end());
+  double Left = std::round(*T);
+  for (double Kx : Levels) {
+    if (Kx <= 0)
+      continue;
+    double Tk = std::floor(Left / Kx + 1e-9);
+    Left -= Tk * Kx;
+    unsigned Given = 0;
+    for (size_t I = 0; I < N.LoopIters.size(); ++I)
+      if (N.LoopIters[I] == Kx && Given < Copies) {
+        Trips[I] = Tk;
+        ++Given;
+      }
+  }
+  double B = Trips[N.Body];
+
+  // The trace: the body at most BMax trips per copy (a long body's trips add
+  // its steady state), the rest as they run.
+  size_t BodyBytes = 0, OtherBytes = 0;
+  for (const NestCode::Piece &P : N.Pieces) {
+    if (P.Loop >= 0 && N.LoopIters[P.Loop] == KB)
+      BodyBytes += P.Bytes.size();
+    else if (P.Loop >= 0)
+      OtherBytes += P.Bytes.size() * size_t(Trips[P.Loop]);
+    else
+      OtherBytes += P.Bytes.size();
+  }
+  if (OtherBytes > 16384) {
+    E.Reason = "the remainder loops and outer code are too long to replay at these sizes";
+    return;
+  }
+  const size_t Budget = 6144;
+  double BMax = std::max(1.0, std::floor(double(Budget > OtherBytes ? Budget - OtherBytes : 0) /
+                                         double(std::max<size_t>(1, BodyBytes))));
+  double B1 = std::min(B, std::max(2.0, BMax));
+  auto Runs = [&](const NestCode::Piece &P) {
+    if (P.Loop < 0)
+      return (P.EntersLoop >= 0 && Trips[P.EntersLoop] == 0) ||
+                     (P.LeavesLoop >= 0 && Trips[P.LeavesLoop] == 0)
+                 ? 0.0
+                 : 1.0;
+    return N.LoopIters[P.Loop] == KB ? std::min(Trips[P.Loop], B1) : Trips[P.Loop];
+  };
+  std::vector<uint8_t> Trace, Straight;
+  std::vector<unsigned> TraceLines, StraightLines;
+  for (const NestCode::Piece &P : N.Pieces) {
+    double Times = Runs(P);
+    for (double I = 0; I < Times; ++I) {
+      Trace.insert(Trace.end(), P.Bytes.begin(), P.Bytes.end());
+      TraceLines.insert(TraceLines.end(), P.Lines.begin(), P.Lines.end());
+    }
+    if (P.Loop < 0 && Times > 0) {
+      Straight.insert(Straight.end(), P.Bytes.begin(), P.Bytes.end());
+      StraightLines.insert(StraightLines.end(), P.Lines.begin(), P.Lines.end());
+    }
+  }
+  InCoreResult RT = analyzeBlockBytes(Trace, O, TraceLines);
+  if (!RT.Ok) {
+    E.Reason = "the enclosing loop's code cannot be costed: " + RT.Reason;
+    return;
+  }
+  // Bodies counted at their steady state; what the schedule adds or saves
+  // beyond them is the rest of the nest.
+  double BodyTrips = 0, BodyTraced = 0;
+  for (size_t I = 0; I < Trips.size(); ++I)
+    if (N.LoopIters[I] == KB) {
+      BodyTrips += Trips[I];
+      BodyTraced += std::min(Trips[I], B1);
+    }
+  double Extra = RT.ScheduledCycles - BodyTraced * R.ScheduledCycles;
+  double Beyond = BodyTrips - BodyTraced; // body trips not in the trace
+  double Total = BodyTrips * R.Cycles + Extra;
+  // Never below what the whole trip's ports, issue and carried chains need.
+  Total = std::max(Total, RT.Cycles + Beyond * R.Cycles);
+
+  double Remainder = 0;
+  for (size_t I = 0; I < Trips.size(); ++I) {
+    if (N.LoopIters[I] == KB || Trips[I] <= 0)
+      continue;
+    for (const NestCode::Piece &P : N.Pieces)
+      if (P.Loop == int(I)) {
+        InCoreResult RL = analyzeBlockBytes(P.Bytes, O, P.Lines);
+        Remainder += Trips[I] * (RL.Ok ? RL.Cycles : 0);
+      }
+  }
+  double Overhead = Straight.empty() ? 0 : straightCycles(analyzeBlockBytes(Straight, O, StraightLines));
+  double Body = BodyTrips * R.Cycles;
+
+  double PerSource = 1 / (double(Copies) * *T);
+  E.Ok = true;
+  E.TripsPerOuter = *T;
+  E.Copies = Copies;
+  E.Cycles = Total * PerSource;
+  E.Body = Body * PerSource;
+  E.Remainder = Remainder * PerSource;
+  E.Overhead = Overhead * PerSource;
+  E.Overlap = (Body + Remainder + Overhead - Total) * PerSource;
+  E.Where = N.Where;
+  for (size_t I = 0; I < Trips.size(); ++I)
+    E.Runs.push_back({N.LoopIters[I], Trips[I]});
+
+  // R's figures per machine iteration of the body become the nest's, so that
+  // every model divides by the same source iterations per trip.
+  double F = R.SourceItersPerIter * PerSource;
+  auto Whole = [&](double Trace, double Body) { return (Trace + Beyond * Body) * F; };
+  R.TOL = Whole(RT.TOL, R.TOL);
+  R.TnOL = Whole(RT.TnOL, R.TnOL);
+  R.PortBound = Whole(RT.PortBound, R.PortBound);
+  R.FrontEndBound = Whole(RT.FrontEndBound, R.FrontEndBound);
+  R.RecurrenceBound = RT.RecurrenceBound * F;
+  R.Classes.Add = Whole(RT.Classes.Add, R.Classes.Add);
+  R.Classes.Mul = Whole(RT.Classes.Mul, R.Classes.Mul);
+  R.Classes.Fma = Whole(RT.Classes.Fma, R.Classes.Fma);
+  R.Classes.Load = Whole(RT.Classes.Load, R.Classes.Load);
+  R.Classes.Store = Whole(RT.Classes.Store, R.Classes.Store);
+  R.Cycles = Total * F;
+  R.ScheduledCycles = R.Cycles;
+  // What binds the nest: the ports or issue of the whole trip, else the
+  // remainder and outer code, else chains the window cannot overlap.
+  double Flow = std::max(R.PortBound, R.FrontEndBound);
+  char Buf[320];
+  if (R.Cycles <= Flow * 1.02) {
+    bool Ports = R.PortBound >= R.FrontEndBound;
+    R.Bottleneck = Ports ? "ports" : "front end";
+  } else if (E.Remainder + E.Overhead > E.Body) {
+    R.Bottleneck = "nest";
+    snprintf(Buf, sizeof(Buf),
+             "the remainder loops and the outer loop's code take %.0f %% of the time "
+             "(%.4g inner iterations per outer iteration): longer inner loops, trip "
+             "counts that are a multiple of %g, or fusing the outer iterations help",
+             100 * (E.Remainder + E.Overhead) / (E.Body + E.Remainder + E.Overhead), *T, KB);
+    R.Advice = Buf;
+  } else if (R.Bottleneck == "recurrence" || R.Cycles > Flow * 1.02) {
+    R.Bottleneck = "latency";
+    snprintf(Buf, sizeof(Buf),
+             "dependence chains that the %u-uop window overlaps only partly across outer "
+             "iterations (%.3g cy/it, the ports need %.3g): ",
+             O.Rob, E.Cycles, Flow / R.SourceItersPerIter);
+    R.Advice = Buf + R.Advice;
+  }
+}
