@@ -28,6 +28,17 @@ std::map<std::string, int64_t> KernelIR::bindings() const {
   return B;
 }
 
+std::optional<int64_t> perfmodel::tripCount(const LoopLevel &L,
+                                            const std::map<std::string, int64_t> &B) {
+  auto Lo = L.Lower.evaluate(B), Hi = L.Upper.evaluate(B);
+  if (!Lo || !Hi)
+    return std::nullopt;
+  if (*Hi <= *Lo)
+    return 0;
+  int64_t Step = std::abs(L.Step ? L.Step : 1);
+  return (*Hi - *Lo + Step - 1) / Step;
+}
+
 std::optional<double> perfmodel::nestIterations(const LoopKernel &K, const KernelIR &IR) {
   // Exact by recursion over the outer levels while that stays cheap, then
   // the inner levels' counts at their midpoint.
@@ -37,20 +48,19 @@ std::optional<double> perfmodel::nestIterations(const LoopKernel &K, const Kerne
     if (D == K.Nest.size())
       return 1.0;
     const LoopLevel &L = K.Nest[D];
-    auto Lo = L.Lower.evaluate(B), Hi = L.Upper.evaluate(B);
-    if (!Lo || !Hi)
+    auto T = tripCount(L, B);
+    if (!T)
       return std::nullopt;
-    if (*Hi <= *Lo)
+    if (*T == 0)
       return 0.0;
-    int64_t Step = std::abs(L.Step ? L.Step : 1);
-    int64_t Trips = (*Hi - *Lo + Step - 1) / Step;
+    int64_t Step = std::abs(L.Step ? L.Step : 1), Trips = *T, Lo = *L.Lower.evaluate(B);
     // Do the inner bounds depend on this counter?
     bool Dependent = false;
     for (size_t E = D + 1; E < K.Nest.size(); ++E)
       Dependent |= K.Nest[E].Lower.symbols().count(L.Var) ||
                    K.Nest[E].Upper.symbols().count(L.Var);
     if (!Dependent || double(Trips) > Budget) {
-      B[L.Var] = *Lo + (Trips / 2) * Step;
+      B[L.Var] = Lo + (Trips / 2) * Step;
       auto Inner = Rec(D + 1, B, Budget);
       B.erase(L.Var);
       if (!Inner)
@@ -59,7 +69,7 @@ std::optional<double> perfmodel::nestIterations(const LoopKernel &K, const Kerne
     }
     double Sum = 0;
     for (int64_t T = 0; T < Trips; ++T) {
-      B[L.Var] = *Lo + T * Step;
+      B[L.Var] = Lo + T * Step;
       auto Inner = Rec(D + 1, B, Budget / double(Trips));
       if (!Inner)
         return std::nullopt;

@@ -27,16 +27,10 @@ namespace {
 std::optional<double> tripsPerOuter(const LoopKernel &K, std::map<std::string, int64_t> B) {
   for (size_t D = 0; D < K.Nest.size(); ++D) {
     const LoopLevel &L = K.Nest[D];
-    auto Lo = L.Lower.evaluate(B), Hi = L.Upper.evaluate(B);
-    if (!Lo || !Hi)
-      return std::nullopt;
-    if (*Hi <= *Lo)
-      return 0.0;
-    int64_t Step = std::abs(L.Step ? L.Step : 1);
-    int64_t Trips = (*Hi - *Lo + Step - 1) / Step;
-    if (D + 1 == K.Nest.size())
-      return double(Trips);
-    B[L.Var] = *Lo + (Trips / 2) * Step;
+    auto Trips = tripCount(L, B);
+    if (!Trips || *Trips == 0 || D + 1 == K.Nest.size())
+      return Trips ? std::optional<double>(double(*Trips)) : std::nullopt;
+    B[L.Var] = *L.Lower.evaluate(B) + (*Trips / 2) * std::abs(L.Step ? L.Step : 1);
   }
   return std::nullopt;
 }

@@ -39,18 +39,6 @@ std::string perfmodel::formatNumber(double V, int Sig) {
   return S;
 }
 
-std::optional<int64_t> perfmodel::tripCount(const LoopLevel &L,
-                                            const std::map<std::string, int64_t> &B) {
-  auto Lo = L.Lower.evaluate(B), Hi = L.Upper.evaluate(B);
-  if (!Lo || !Hi)
-    return std::nullopt;
-  int64_t Span = *Hi - *Lo;
-  if (Span <= 0)
-    return 0;
-  int64_t Step = L.Step < 0 ? -L.Step : L.Step;
-  return (Span + Step - 1) / Step;
-}
-
 namespace {
 
 const char *originName(Parameter::Origin O) {

@@ -156,6 +156,11 @@ void forEachLocation(KernelIR &IR, const std::function<void(SourceLoc &)> &F);
 
 /// Iterations of the innermost body in one execution of the whole nest of K
 /// at IR's bound sizes; nullopt when a bound depends on loaded data.
+/// Iterations of level L with the symbols of its bounds bound by B (0 when
+/// empty); nullopt when a bound is not known (an enclosing counter or
+/// loaded data not in B).
+std::optional<int64_t> tripCount(const LoopLevel &L, const std::map<std::string, int64_t> &B);
+
 std::optional<double> nestIterations(const LoopKernel &K, const KernelIR &IR);
 
 } // namespace perfmodel

@@ -128,11 +128,6 @@ void printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R, unsigned Inde
                      unsigned LineBytes = 0);
 llvm::json::Object inCoreJSON(const InCoreResult &R);
 
-/// Trip count of one loop level under BINDINGS, when it does not depend on
-/// an enclosing counter or loaded data.
-std::optional<int64_t> tripCount(const LoopLevel &L,
-                                 const std::map<std::string, int64_t> &Bindings);
-
 /// An aligned text table, the first row the header; RIGHTALIGN per column.
 void printTextTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::string>> &Rows,
                     unsigned Indent, const std::vector<bool> &RightAlign = {});
