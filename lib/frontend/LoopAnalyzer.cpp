@@ -29,6 +29,33 @@ const VarDecl *refVar(const Expr *E) {
   return nullptr;
 }
 
+/// The alignment in bytes a pointer variable is promised where it is
+/// declared: its initialiser is __builtin_assume_aligned(p, N),
+/// aligned_alloc(N, s), memalign(N, s) or _mm_malloc(s, N), or a parameter
+/// carries align_value(N). 0 when nothing says.
+unsigned promisedAlign(const VarDecl *V, ASTContext &Ctx) {
+  auto Value = [&](const Expr *E) -> unsigned {
+    Expr::EvalResult R;
+    if (!E || E->isValueDependent() || !E->EvaluateAsInt(R, Ctx))
+      return 0;
+    int64_t N = R.Val.getInt().getExtValue();
+    return N > 0 && N <= 4096 && (N & (N - 1)) == 0 ? unsigned(N) : 0;
+  };
+  if (const auto *AV = V->getAttr<AlignValueAttr>())
+    return Value(AV->getAlignment());
+  if (!V->getType()->isPointerType() || !V->getInit())
+    return 0;
+  const auto *CE = dyn_cast<CallExpr>(V->getInit()->IgnoreParenCasts());
+  const FunctionDecl *FD = CE ? CE->getDirectCallee() : nullptr;
+  if (!FD || !FD->getIdentifier())
+    return 0;
+  llvm::StringRef N = FD->getName();
+  unsigned Arg = N == "__builtin_assume_aligned" || N == "_mm_malloc"  ? 1
+                 : N == "aligned_alloc" || N == "memalign"            ? 0
+                                                                       : ~0u;
+  return Arg < CE->getNumArgs() ? Value(CE->getArg(Arg)) : 0;
+}
+
 bool isSubscriptCall(const Expr *E) {
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
   return Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2;
@@ -1241,6 +1268,8 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
   A.AlignedByContract = AlignedByContract;
   if (BaseVar && BaseVar->getType()->isArrayType())
     A.BaseAlignBytes = Ctx.getDeclAlign(BaseVar).getQuantity();
+  else if (BaseVar && !AssignedInFunction.count(BaseVar))
+    A.BaseAlignBytes = promisedAlign(BaseVar, Ctx);
   bool BaseLoaded = !BaseVar && !isa<MemberExpr>(Root);
   if (const auto *ME = dyn_cast<MemberExpr>(Root)) {
     // s.a[i], p->a[i] and this->a[i] address the array directly; only a base

@@ -453,6 +453,10 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.IssueWidth = M.Core.IssueWidth;
   O.Rob = M.Core.ReorderBuffer;
   O.Overrides = M.Core.Overrides;
+  O.Splits.LoadCost = M.Core.LineSplitLoadCost;
+  O.Splits.StoreCost = M.Core.LineSplitStoreCost;
+  if (!M.Caches.empty() && M.Caches.front().LineBytes)
+    O.LineBytes = M.Caches.front().LineBytes;
   llvm::Triple T(M.Triple);
   if (T.isAArch64() && M.Core.SimdBits >= 128 && M.Core.SimdBits % 128 == 0)
     O.CompileFlags.push_back("-msve-vector-bits=" + std::to_string(M.Core.SimdBits));
@@ -509,11 +513,37 @@ std::optional<std::vector<uint8_t>> perfmodel::parseHex(const std::string &Text,
   return Out;
 }
 
+namespace {
+
+/// The fraction of instruction C's executions that cross a cache line (its
+/// width's share from the loop's streams; 0 when splits are free). Only
+/// vector moves and arithmetic on the loop's streams: gathers, constants
+/// (rip-relative) and stack slots are aligned or of their own kind.
+double splitShare(const LineSplits &LS, const InstrCost &C) {
+  if (!C.MayLoad && !C.MayStore)
+    return 0;
+  StringRef T(C.Text);
+  if (T.contains("gather") || T.contains("scatter") || T.contains("rip") ||
+      T.contains("[rsp") || T.contains("[rbp"))
+    return 0;
+  unsigned W = T.contains("zmmword ptr") ? 64 : T.contains("ymmword ptr") ? 32
+               : T.contains("xmmword ptr") ? 16 : 0;
+  if (!W)
+    return 0;
+  double Cost = C.MayStore ? LS.StoreCost : LS.LoadCost;
+  const std::map<unsigned, double> &F = C.MayStore ? LS.Store : LS.Load;
+  auto It = F.find(W);
+  return Cost > 1 && It != F.end() ? It->second : 0;
+}
+
+} // namespace
+
 InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
                                           const InCoreOptions &O,
                                           const std::vector<unsigned> &Lines) {
   InCoreResult R;
   R.Cpu = O.Cpu;
+  R.Splits = O.Splits;
   TargetBundle TB;
   if (!TB.init(O.Triple, O.Cpu, R.Reason))
     return R;
@@ -567,6 +597,23 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   std::vector<const MCSchedClassDesc *> Classes(Insts.size());
   std::vector<std::pair<std::vector<unsigned>, double>> AllDemands;
   std::vector<size_t> DemandOwner;
+  // The ports of a plain load and a plain store: what a split access
+  // occupies twice, and what the ECM model counts as data transfer.
+  std::vector<bool> LoadPort(PM.Names.size(), false), StorePort(PM.Names.size(), false);
+  for (unsigned Op = 0; Op < TB.MII->getNumOpcodes(); ++Op) {
+    StringRef Name = TB.MII->getName(Op);
+    bool Load = Name == "MOV64rm" || Name == "LDRXui", Store = Name == "MOV64mr" || Name == "STRXui";
+    if (!Load && !Store)
+      continue;
+    const MCSchedClassDesc *SC = SM.getSchedClassDesc(TB.MII->get(Op).getSchedClass());
+    if (!SC || !SC->isValid() || SC->isVariant())
+      continue;
+    for (const auto &D : demandsOf(*TB.STI, SC, PM))
+      for (unsigned P : D.first)
+        (Load ? LoadPort : StorePort)[P] = true;
+  }
+  const LineSplits &LS = O.Splits;
+  double SplitLoads = 0, SplitStores = 0; // per iteration
   std::vector<std::unique_ptr<FormMatcher>> Forms;
   for (const InstructionOverride &Ov : O.Overrides)
     Forms.push_back(std::make_unique<FormMatcher>(Ov.Form));
@@ -629,6 +676,16 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
           C.Demands.insert(C.Demands.end(), Named.begin(), Named.end());
         }
       }
+    }
+    if (double Split = splitShare(LS, C); Split > 0) {
+      // A split access takes its load or store slots COST times.
+      double Extra = Split * ((C.MayStore ? LS.StoreCost : LS.LoadCost) - 1);
+      for (auto &[Ports, Cy] : C.Demands) {
+        const std::vector<bool> &Mem = C.MayStore ? StorePort : LoadPort;
+        if (std::all_of(Ports.begin(), Ports.end(), [&](unsigned P) { return Mem[P]; }))
+          Cy *= 1 + Extra;
+      }
+      (C.MayStore ? SplitStores : SplitLoads) += Split;
     }
     for (const auto &D : C.Demands) {
       AllDemands.push_back(D);
@@ -720,6 +777,14 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       }
     }
   }
+  if (SplitLoads + SplitStores > 0) {
+    char Buf[200];
+    snprintf(Buf, sizeof(Buf),
+             "line splits: %.3g load(s) and %.3g store(s) per iteration cross a cache line, "
+             "each taking its port slots %g and %g times",
+             SplitLoads, SplitStores, LS.LoadCost, LS.StoreCost);
+    R.Notes.push_back(Buf);
+  }
   if (MicroFused)
     R.Notes.push_back(std::to_string(MicroFused) +
                       " memory-operand instruction(s) counted as one fused uop each "
@@ -747,17 +812,8 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
 
   // ECM split: ports a plain load or store uses carry data transfers.
   std::vector<bool> MemPort(PM.Names.size(), false);
-  for (unsigned Op = 0; Op < TB.MII->getNumOpcodes(); ++Op) {
-    StringRef Name = TB.MII->getName(Op);
-    if (Name != "MOV64rm" && Name != "MOV64mr" && Name != "LDRXui" && Name != "STRXui")
-      continue;
-    const MCSchedClassDesc *SC = SM.getSchedClassDesc(TB.MII->get(Op).getSchedClass());
-    if (!SC || !SC->isValid() || SC->isVariant())
-      continue;
-    for (const auto &D : demandsOf(*TB.STI, SC, PM))
-      for (unsigned P : D.first)
-        MemPort[P] = true;
-  }
+  for (size_t P = 0; P < MemPort.size(); ++P)
+    MemPort[P] = LoadPort[P] || StorePort[P];
   for (size_t P = 0; P < PM.Names.size(); ++P)
     (MemPort[P] ? R.TnOL : R.TOL) =
         std::max(MemPort[P] ? R.TnOL : R.TOL, R.PortLoad[P] / PM.Units[P]);

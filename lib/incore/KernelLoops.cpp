@@ -692,7 +692,12 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       Bytes.push_back(Best->F->Bytes[B]);
       Lines.push_back(Best->F->Lines[B]);
     });
-    InCoreResult R = analyzeBlockBytes(Bytes, O, Lines);
+    InCoreOptions LO = O;
+    LineSplits Own = lineSplitsOf(K, IR.bindings(), O.Splits.AssumedAlign, O.LineBytes);
+    LO.Splits.Load = Own.Load;
+    LO.Splits.Store = Own.Store;
+    LO.Splits.Streams = Own.Streams;
+    InCoreResult R = analyzeBlockBytes(Bytes, LO, Lines);
     R.SourceItersPerIter = BestK;
     R.BytesPerSourceIt = PerIt;
     std::string Where = demangle(Best->F->Name);

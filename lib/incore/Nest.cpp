@@ -52,6 +52,9 @@ void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
     return;
   const NestCode &N = R.Nest;
   E.Steady = R.Cycles / R.SourceItersPerIter;
+  // The remainder loops and outer code move the same streams as the body.
+  InCoreOptions LO = O;
+  LO.Splits = R.Splits;
   E.SteadyRecurrence = R.RecurrenceBound;
   if (N.Pieces.empty() || N.Body < 0) {
     E.Reason = N.Reason.empty() ? "no enclosing machine loop" : N.Reason;
@@ -132,7 +135,7 @@ void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
       StraightLines.insert(StraightLines.end(), P.Lines.begin(), P.Lines.end());
     }
   }
-  InCoreResult RT = analyzeBlockBytes(Trace, O, TraceLines);
+  InCoreResult RT = analyzeBlockBytes(Trace, LO, TraceLines);
   if (!RT.Ok) {
     E.Reason = "the enclosing loop's code cannot be costed: " + RT.Reason;
     return;
@@ -157,11 +160,11 @@ void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
       continue;
     for (const NestCode::Piece &P : N.Pieces)
       if (P.Loop == int(I)) {
-        InCoreResult RL = analyzeBlockBytes(P.Bytes, O, P.Lines);
+        InCoreResult RL = analyzeBlockBytes(P.Bytes, LO, P.Lines);
         Remainder += Trips[I] * (RL.Ok ? RL.Cycles : 0);
       }
   }
-  double Overhead = Straight.empty() ? 0 : straightCycles(analyzeBlockBytes(Straight, O, StraightLines));
+  double Overhead = Straight.empty() ? 0 : straightCycles(analyzeBlockBytes(Straight, LO, StraightLines));
   double Body = BodyTrips * R.Cycles;
 
   double PerSource = 1 / (double(Copies) * *T);

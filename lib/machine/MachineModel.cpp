@@ -397,7 +397,8 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "peak_flops_per_cycle", "loads_per_cycle",
                          "load_bytes_per_cycle", "stores_per_cycle",
                          "store_bytes_per_cycle", "fp_units",
-                         "unaligned_vector_cost", "instruction_overrides"}))
+                         "unaligned_vector_cost", "line_split_load_cost",
+                         "line_split_store_cost", "instruction_overrides"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.ReorderBuffer = R.count(N, "reorder_buffer", P, false).value_or(0);
@@ -425,6 +426,16 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   if (C.UnalignedVectorCost < 1)
     R.error(R.child(N, "unaligned_vector_cost", P, false), "core.unaligned_vector_cost",
             "an unaligned access cannot cost fewer port slots than an aligned one (>= 1)");
+
+  for (const char *Key : {"line_split_load_cost", "line_split_store_cost"}) {
+    double V = R.num(N, Key, P, false).value_or(0);
+    if (V != 0 && V < 1)
+      R.error(R.child(N, Key, P, false), std::string("core.") + Key,
+              "an access that crosses a cache line cannot cost fewer port slots than one "
+              "that does not (>= 1)");
+    (std::string_view(Key) == "line_split_load_cost" ? C.LineSplitLoadCost
+                                                     : C.LineSplitStoreCost) = V;
+  }
 
   // Which vector operations each floating-point pipe executes; decides the
   // compute ceiling of a given add/mul/FMA mix.

@@ -248,6 +248,31 @@ double triadKernel(double *A, const double *B, const double *C, size_t N, bool U
   return UseAvx ? triadAvx(A, B, C, N) : triadSse(A, B, C, N);
 }
 
+// The offset is part of the address, so each (kind, offset) is a loop of its
+// own; the accesses are independent (loads write a register nothing reads,
+// stores store one register). A contiguous stream, as vectorised loops
+// make: stores to one line commit together, which a sparse pattern (one
+// access per line) would not show.
+#define PM_LINE(NAME, OFF, INSN)                                                            \
+  __attribute__((target("avx"))) static void NAME(char *B, uint64_t N) {                 \
+    for (uint64_t I = 0; I < N; ++I)                                                        \
+      asm volatile(".irp k,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n\t" INSN "\n\t.endr"      \
+                   :                                                                        \
+                   : "r"(B + (OFF))                                                         \
+                   : "xmm0", "memory");                                                     \
+  }
+PM_LINE(loadInLine, 0, "vmovupd \\k*32(%0), %%ymm0")
+PM_LINE(loadSplit, 16, "vmovupd \\k*32(%0), %%ymm0")
+PM_LINE(storeInLine, 0, "vmovupd %%ymm0, \\k*32(%0)")
+PM_LINE(storeSplit, 16, "vmovupd %%ymm0, \\k*32(%0)")
+
+double lineAccessKernel(char *Buf, bool Store, unsigned Offset, uint64_t N) {
+  if (Offset != 0 && Offset != 16)
+    return 0;
+  (Store ? (Offset ? storeSplit : storeInLine) : (Offset ? loadSplit : loadInLine))(Buf, N);
+  return double(N) * 16;
+}
+
 #else // not x86-64: the probe reports that it cannot measure
 
 void addChain(uint64_t) {}
@@ -258,6 +283,7 @@ double latencyKernel(const char *, uint64_t) { return 0; }
 double loadKernel(const double *, size_t, bool) { return 0; }
 double copyKernel(double *, const double *, size_t, bool) { return 0; }
 double triadKernel(double *, const double *, const double *, size_t, bool) { return 0; }
+double lineAccessKernel(char *, bool, unsigned, uint64_t) { return 0; }
 
 #endif
 

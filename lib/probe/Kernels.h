@@ -42,6 +42,12 @@ double loadKernel(const double *A, size_t N, bool UseAvx);
 double copyKernel(double *Dst, const double *Src, size_t N, bool UseAvx);
 double triadKernel(double *A, const double *B, const double *C, size_t N, bool UseAvx);
 
+/// Line splits: N x 16 independent 32-byte loads (or stores) of a
+/// contiguous stream in BUF (576 bytes, 64-byte aligned, in L1) from byte
+/// OFFSET: 0 keeps every access inside a line, 16 makes every other one
+/// cross into the next. Returns the accesses made (0 off x86-64).
+double lineAccessKernel(char *Buf, bool Store, unsigned Offset, uint64_t N);
+
 } // namespace perfmodel::probe
 
 #endif

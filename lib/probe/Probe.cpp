@@ -162,6 +162,31 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
   return P;
 }
 
+/// The port slots of a split access (an in-line one: 1) from a stream where
+/// every other access splits: t_half = (1 + cost) / 2 x t_inline. The two
+/// kernels alternate within each repetition so both see the same clock and
+/// neighbours.
+Measured lineSplitCost(bool Store, double MinSeconds, unsigned Reps) {
+  char *Buf = static_cast<char *>(std::aligned_alloc(4096, 4096));
+  if (!Buf)
+    return Measured();
+  std::fill(Buf, Buf + 4096, char(0));
+  std::vector<double> Ratios;
+  for (unsigned R = 0; R < Reps; ++R) {
+    auto Rate = [&](unsigned Offset) {
+      std::vector<double> V = rates(
+          [&](uint64_t N) { return lineAccessKernel(Buf, Store, Offset, N * 64); },
+          MinSeconds / 2, 1);
+      return V.empty() ? 0.0 : V.front();
+    };
+    double InLine = Rate(0), Half = Rate(16);
+    if (InLine > 0 && Half > 0)
+      Ratios.push_back(2 * InLine / Half - 1);
+  }
+  std::free(Buf);
+  return summarise(Ratios);
+}
+
 } // namespace
 
 const std::vector<std::pair<std::string, std::vector<uint8_t>>> &perfmodel::dividerForms() {
@@ -227,7 +252,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                       "and a 256 KiB L2");
 
-  unsigned Total = 3 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+  unsigned Total = 4 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
   auto Step = [&](const std::string &What) {
     if (O.Progress)
@@ -280,6 +305,11 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     for (double &X : V)
       X = X > 0 ? GHz * 1e9 / X : 0; // cycles per instruction
     R.Dividers.push_back({K.Form, summarise(V)});
+  }
+  Step("line-split loads and stores");
+  if (C.Avx) {
+    R.LineSplitLoad = lineSplitCost(false, MinSeconds, Reps);
+    R.LineSplitStore = lineSplitCost(true, MinSeconds, Reps);
   }
   for (const auto &[Level, WS] : Sets) {
     Step("bandwidth, " + Level + ", one core");

@@ -111,6 +111,15 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   OS << "  load_bytes_per_cycle: " << num(std::max(1.0, LoadBPC)) << "\n";
   OS << "  stores_per_cycle: " << std::max(1L, std::lround(StoreBPC / VecBytes)) << "\n";
   OS << "  store_bytes_per_cycle: " << num(std::max(1.0, StoreBPC)) << "\n";
+  // A split costs at least what an access inside one line does; a ratio a
+  // little under 1 is noise.
+  for (const auto &[Key, M] : {std::pair<const char *, const Measured *>{
+                                   "line_split_load_cost", &R.LineSplitLoad},
+                               {"line_split_store_cost", &R.LineSplitStore}})
+    if (M->Median > 0)
+      OS << "  " << Key << ": " << num(std::max(1.0, M->Median), 2)
+         << "  # 32-byte stream, every other access split vs none, in L1 (" << spread(*M)
+         << ")\n";
   // Measured latencies and divider throughputs (on the resource LLVM's model
   // charges them to): the scheduling models of new cores often carry an
   // older core's figures.
@@ -223,12 +232,16 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << ": clock from a dependent add chain; peak flop/s from 12-chain FMA and add+mul "
         "kernels per ISA; add, multiply, FMA, divide and square-root latency from "
         "dependent scalar chains; divide and square-root throughput from 8 independent "
-        "operations per form; bandwidths from load, copy and triad kernels with the working "
+        "operations per form; line-split costs from a 32-byte load or store stream in L1 "
+        "with every other access crossing a line vs none; bandwidths from load, copy and "
+        "triad kernels with the working "
         "set in each level (one core) and in memory (all cores, pinned).\n"
      << "    covers: [clock_ghz, core.fma_units, core.peak_flops_per_cycle, "
         "core.loads_per_cycle, core.load_bytes_per_cycle, core.stores_per_cycle, "
         "core.store_bytes_per_cycle, caches.*.bytes_per_cycle_from_next, "
         "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs"
+     << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")
+     << (R.LineSplitStore.Median > 0 ? ", core.line_split_store_cost" : "")
      << (Overrides ? ", core.instruction_overrides" : "") << "]\n";
   OS << "  - id: cpuid\n    cite: >-\n      CPUID of this host: vendor, family and model, "
         "SIMD width from the feature flags, cache geometry from "

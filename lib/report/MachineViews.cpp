@@ -117,6 +117,10 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"core.stores_per_cycle", std::to_string(C.StoresPerCycle)});
   F.push_back({"core.store_bytes_per_cycle", N(C.StoreBytesPerCycle)});
   F.push_back({"core.unaligned_vector_cost", N(C.UnalignedVectorCost)});
+  F.push_back({"core.line_split_load_cost",
+               C.LineSplitLoadCost ? N(C.LineSplitLoadCost) : "unstated"});
+  F.push_back({"core.line_split_store_cost",
+               C.LineSplitStoreCost ? N(C.LineSplitStoreCost) : "unstated"});
   for (const CacheLevel &L : M.Caches) {
     std::string P = "caches." + L.Name + ".";
     F.push_back({P + "size", formatByteSize(L.SizeBytes)});

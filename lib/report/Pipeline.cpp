@@ -10,6 +10,12 @@ bool perfmodel::isCachePolicy(const std::string &Cache) {
          Cache == "none";
 }
 
+InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M, const PipelineOptions &O) {
+  InCoreOptions IO = inCoreOptionsFor(M);
+  IO.Splits.AssumedAlign = O.AssumeAlign;
+  return IO;
+}
+
 void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
                            const PipelineOptions &O, const std::vector<InCoreResult> *Known) {
   R.IR = &IR;
@@ -33,7 +39,7 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
   if (Known)
     InCore = *Known;
   else if (O.InCore && std::any_of(IR.Loops.begin(), IR.Loops.end(), Selected))
-    InCore = analyzeKernelLoops(IR, O.CompileArgs, inCoreOptionsFor(M));
+    InCore = analyzeKernelLoops(IR, O.CompileArgs, inCoreOptionsFor(M, O));
   for (size_t LI = 0; LI < IR.Loops.size(); ++LI) {
     const LoopKernel &K = IR.Loops[LI];
     if (O.Select && !O.Select(K))
@@ -45,7 +51,7 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
     else if (LI < InCore.size() && K.Modelled) {
       LR.InCore = InCore[LI];
       if (O.InCoreBasis == "compiled")
-        executeNest(*LR.InCore, K, IR.bindings(), inCoreOptionsFor(M));
+        executeNest(*LR.InCore, K, IR.bindings(), inCoreOptionsFor(M, O));
     }
     if (K.Modelled) {
       if (RunLC)

@@ -840,6 +840,61 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
     OS << "    [" << S.Id << "] " << S.Cite << "\n";
 }
 
+namespace {
+
+/// Where the loop's streams start and what their line splits cost: "a, b
+/// at 16 B (assumed: --assume-align), c at 64 B (declared); 1/4 of the
+/// 32-byte loads and stores cross a line, 2 slots each".
+std::string alignmentText(const InCoreResult &R) {
+  const LineSplits &S = R.Splits;
+  std::vector<std::pair<std::string, std::string>> Groups; // (what, arrays)
+  for (const LineSplits::Stream &St : S.Streams) {
+    std::string What = St.AlignBytes == 0 ? "aligned by its intrinsics"
+                       : "at " + std::to_string(St.AlignBytes) + " B" +
+                             (St.Declared ? " (declared)" : " (assumed; --assume-align)");
+    auto It = std::find_if(Groups.begin(), Groups.end(),
+                           [&](const auto &G) { return G.first == What; });
+    if (It == Groups.end())
+      Groups.push_back({What, St.Array});
+    else if (("," + It->second + ",").find("," + St.Array + ",") == std::string::npos)
+      It->second += "," + St.Array;
+  }
+  std::string Out;
+  for (const auto &[What, Arrays] : Groups) {
+    std::string List = Arrays;
+    for (size_t P = 0; (P = List.find(',', P)) != std::string::npos; P += 2)
+      List.replace(P, 1, ", ");
+    Out += (Out.empty() ? "" : "; ") + List + " " + What;
+  }
+  // The widest vector access of the machine loop decides the figure shown.
+  unsigned W = 0;
+  for (const InstrCost &C : R.Instrs) {
+    llvm::StringRef T(C.Text);
+    W = std::max(W, T.contains("zmmword ptr") ? 64u : T.contains("ymmword ptr") ? 32u
+                    : T.contains("xmmword ptr") ? 16u : 0u);
+  }
+  if (!W)
+    return ""; // scalar accesses of naturally aligned elements do not split
+  auto Frac = [&](const std::map<unsigned, double> &F) {
+    auto It = F.find(W);
+    return It == F.end() ? 0.0 : It->second;
+  };
+  std::string Width = std::to_string(W) + "-byte";
+  if (!S.LoadCost && !S.StoreCost)
+    return Out + "; line splits free (the machine file gives no core.line_split_*_cost)";
+  char Buf[200];
+  snprintf(Buf, sizeof(Buf),
+           "; %s of the %s loads and %s of the stores cross a cache line (%s and %s slots "
+           "each)",
+           (formatNumber(100 * Frac(S.Load)) + " %").c_str(), Width.c_str(),
+           (formatNumber(100 * Frac(S.Store)) + " %").c_str(),
+           S.LoadCost ? formatNumber(S.LoadCost).c_str() : "1",
+           S.StoreCost ? formatNumber(S.StoreCost).c_str() : "1");
+  return Out + Buf;
+}
+
+} // namespace
+
 void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
                                 unsigned Indent, unsigned LineBytes) {
   std::string Pad(Indent, ' ');
@@ -874,6 +929,8 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
   if (!R.MachineLoop.empty())
     OS << Pad << "  machine loop: " << R.MachineLoop
        << (E.Ok && !E.Where.empty() ? "; enclosing: " + E.Where : std::string()) << "\n";
+  if (std::string A = Source ? "" : alignmentText(R); !A.empty())
+    OS << Pad << "  alignment: " << A << "\n";
   OS << Pad << "  bounds: ports " << formatNumber(R.PortBound) << " | front end "
      << formatNumber(R.FrontEndBound) << " (" << R.Uops << " uops) | recurrence "
      << formatNumber(R.RecurrenceBound) << "  -> " << R.Bottleneck;
@@ -958,6 +1015,28 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
                        {"front_end", num(R.FrontEndBound)},
                        {"recurrence", num(R.RecurrenceBound)},
                        {"list_schedule", num(R.ScheduledCycles)}};
+  if (R.Basis != "source" && !R.Splits.Streams.empty()) {
+    const LineSplits &S = R.Splits;
+    Array Streams;
+    for (const LineSplits::Stream &St : S.Streams)
+      Streams.push_back(Object{{"array", St.Array},
+                               {"reference", St.Text},
+                               {"align_bytes", St.AlignBytes},
+                               {"declared", St.Declared},
+                               {"split_fraction_32b", num(St.Split32)}});
+    auto Fractions = [&](const std::map<unsigned, double> &F) {
+      Object Out;
+      for (const auto &[W, V] : F)
+        Out[std::to_string(W)] = num(V);
+      return Out;
+    };
+    O["alignment"] = Object{{"assumed_bytes", S.AssumedAlign},
+                            {"line_split_load_cost", num(S.LoadCost)},
+                            {"line_split_store_cost", num(S.StoreCost)},
+                            {"load_split_fraction", Fractions(S.Load)},
+                            {"store_split_fraction", Fractions(S.Store)},
+                            {"streams", std::move(Streams)}};
+  }
   if (R.Basis != "source") {
     const NestResult &E = R.Executed;
     Object N{{"ok", E.Ok}};

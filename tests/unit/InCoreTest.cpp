@@ -622,3 +622,79 @@ TEST(InCore, ANestWithoutAnEnclosingMachineLoopSaysWhy) {
   EXPECT_FALSE(S[0].Executed.Ok);
   EXPECT_NE(S[0].Executed.Reason.find("-D"), std::string::npos);
 }
+
+TEST(InCore, RowStartsDecideWhichVectorAccessesSplitALine) {
+  // jacobi2d at n = 50, bases 64-byte aligned: a row is 400 B, 400 mod 64 =
+  // 16, so row starts step through 4 residues 16 apart from the reference's
+  // constant offset c (i starts at 1):
+  //   b[j*n+i]      c = 8        residues 8, 24, 40, 56
+  //   a[j*n+i-1]    c = 0        0, 16, 32, 48
+  //   a[j*n+i+1]    c = 16       the same set
+  //   a[(j-1)*n+i]  c = 8 - 400  56, 8, 24, 40
+  //   a[(j+1)*n+i]  c = 408 = 24 (mod 64), 24, 40, 56, 8
+  // A W-byte stream from a residue that is not a multiple of W splits W/64
+  // of its accesses. 32 B: the store 1 x 1/2; the loads 1/2 x 1/2 twice and
+  // 1 x 1/2 twice: 0.375. 64 B: store 1; loads (3/4 + 3/4 + 1 + 1) / 4. 16 B:
+  // residues 8 mod 16 only: store 1/4; loads (0 + 0 + 1/4 + 1/4) / 4.
+  FrontendOptions F;
+  F.File = Src + "/tests/nest/jacobi2d.c";
+  FrontendResult FR = runFrontend(F);
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  ASSERT_EQ(FR.IR.Loops.size(), 1u);
+  LineSplits S = lineSplitsOf(FR.IR.Loops[0], {{"n", 50}}, 64, 64);
+  EXPECT_DOUBLE_EQ(S.Store[32], 0.5);
+  EXPECT_DOUBLE_EQ(S.Load[32], 0.375);
+  EXPECT_DOUBLE_EQ(S.Store[64], 1);
+  EXPECT_DOUBLE_EQ(S.Load[64], 0.875);
+  EXPECT_DOUBLE_EQ(S.Store[16], 0.25);
+  EXPECT_DOUBLE_EQ(S.Load[16], 0.125);
+  // n = 48: rows of 384 B keep every residue where it is; b's c = 8 still
+  // splits half its 32-byte stores, a[j*n+i-1] never.
+  S = lineSplitsOf(FR.IR.Loops[0], {{"n", 48}}, 64, 64);
+  EXPECT_DOUBLE_EQ(S.Store[32], 0.5);
+  EXPECT_DOUBLE_EQ(S.Load[32], (0 + 0.5 + 0.5 + 0.5) / 4);
+}
+
+TEST(InCore, SplitStoresOfSixteenByteAlignedArraysCostTheirSecondSlot) {
+  // Haswell, split costs 2 (as --set would give): 4 ymm stores on port 4
+  // bind the scale loop at 4 cy per trip of 16 iterations when the arrays
+  // are 64-byte aligned (__builtin_assume_aligned). At the allocator's 16
+  // bytes a stream starts at 0, 16, 32 or 48 mod 64: half of the starts are
+  // not a multiple of 32, and from those half of the ymm accesses cross a
+  // line: 1/4 of the stores take port 4 twice, 4 x 1.25 = 5 cy per trip
+  // (the loads: 4 x 1.25 on ports 2 and 3 with the stores' addresses on
+  // 2, 3, 7: 10 / 3 < 5).
+  InCoreOptions O; // haswell
+  O.Splits.LoadCost = 2;
+  O.Splits.StoreCost = 2;
+  std::vector<InCoreResult> R = nestAt("align.c", {}, O);
+  ASSERT_EQ(R.size(), 3u);
+  ASSERT_TRUE(R[0].Ok && R[1].Ok) << R[0].Reason << R[1].Reason;
+  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 16);
+  EXPECT_DOUBLE_EQ(R[1].SourceItersPerIter, 16);
+  EXPECT_NEAR(R[0].Cycles, 5, 1e-9);
+  EXPECT_NEAR(R[1].Cycles, 4, 1e-9);
+  EXPECT_DOUBLE_EQ(R[0].Splits.Store[32], 0.25);
+  EXPECT_DOUBLE_EQ(R[1].Splits.Store[32], 0);
+  // Splits free (a file without the keys), or every base assumed 64-byte
+  // aligned (--assume-align 64): both loops at 4.
+  InCoreOptions Free; // haswell
+  EXPECT_NEAR(nestAt("align.c", {}, Free)[0].Cycles, 4, 1e-9);
+  InCoreOptions Aligned = O;
+  Aligned.Splits.AssumedAlign = 64;
+  EXPECT_NEAR(nestAt("align.c", {}, Aligned)[0].Cycles, 4, 1e-9);
+}
+
+TEST(InCore, AlignmentPromisedWhereAPointerIsDeclaredIsKnown) {
+  FrontendOptions F;
+  F.File = Src + "/tests/nest/align.c";
+  FrontendResult FR = runFrontend(F);
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  ASSERT_EQ(FR.IR.Loops.size(), 3u);
+  for (const Access &A : FR.IR.Loops[0].Accesses)
+    EXPECT_EQ(A.BaseAlignBytes, 0u) << A.Text; // parameters: nothing said
+  for (const Access &A : FR.IR.Loops[1].Accesses)
+    EXPECT_EQ(A.BaseAlignBytes, 64u) << A.Text; // __builtin_assume_aligned
+  for (const Access &A : FR.IR.Loops[2].Accesses)
+    EXPECT_EQ(A.BaseAlignBytes, 64u) << A.Text; // aligned_alloc
+}

@@ -248,7 +248,8 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
     if (!F.FR)
       return nullptr;
     if (!A.NoInCore)
-      F.InCore = analyzeKernelLoops(F.FR->IR, F.FR->CompileArgs, inCoreOptionsFor(*M));
+      F.InCore = analyzeKernelLoops(F.FR->IR, F.FR->CompileArgs,
+                                    inCoreOptionsFor(*M, pipelineOptions(A, {}, F.Index)));
     return &F;
   };
   std::vector<VariantInput> Vs;

@@ -249,6 +249,12 @@ void perfmodel::tool::addModelOptions(CLI::App *C, AnalyzeArgs &A) {
                 "alone) or source (the operations as written, the PPR paper's "
                 "counting, on the machine file's ports)")
       ->check(CLI::IsMember({"compiled", "steady", "source"}));
+  C->add_option("--assume-align", A.AssumeAlign,
+                "alignment in bytes of arrays whose alignment the source does not "
+                "give (pointers not from aligned_alloc, _mm_malloc or "
+                "__builtin_assume_aligned); decides which vector accesses cross cache "
+                "lines (default 16: glibc's malloc)")
+      ->check(CLI::IsMember({1u, 2u, 4u, 8u, 16u, 32u, 64u, 128u, 256u, 512u, 1024u, 2048u, 4096u}));
   C->add_flag("--prefetch", A.Prefetch,
               "simulate the machine's prefetchers (next-line on demand misses of "
               "levels whose prefetch is not none)");
@@ -292,6 +298,7 @@ PipelineOptions perfmodel::tool::pipelineOptions(const AnalyzeArgs &A,
   O.Cache = A.Cache;
   O.InCore = !A.NoInCore;
   O.InCoreBasis = A.InCoreBasis;
+  O.AssumeAlign = A.AssumeAlign;
   O.CompileArgs = CompileArgs;
   O.Sim.MaxAccesses = A.SimAccesses;
   O.Sim.Prefetch = A.Prefetch;

@@ -96,6 +96,7 @@ struct AnalyzeArgs {
   bool Prefetch = false;
   bool NoInCore = false;
   std::string InCoreBasis = "compiled"; ///< --incore compiled|source
+  unsigned AssumeAlign = 16;            ///< --assume-align BYTES
   std::vector<std::string> ModelNames;  ///< --model, parsed into Models
   ModelSelection Models;
   /// Hidden: the host clock the project run measured, for its files.

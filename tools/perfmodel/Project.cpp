@@ -94,7 +94,8 @@ std::vector<std::string> childArgs(const AnalyzeArgs &A, const std::string &Mach
   Add("--model", A.ModelNames);
   Add("--index", A.Index);
   V.insert(V.end(), {"--cores", std::to_string(A.Models.Cores), "--cache", A.Cache, "--incore",
-                     A.InCoreBasis, "--sim-accesses", std::to_string(A.SimAccesses)});
+                     A.InCoreBasis, "--sim-accesses", std::to_string(A.SimAccesses),
+                     "--assume-align", std::to_string(A.AssumeAlign)});
   if (A.NoInCore)
     V.push_back("--no-incore");
   if (A.Prefetch)

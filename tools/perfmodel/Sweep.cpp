@@ -45,9 +45,9 @@ int runSweep(AnalyzeArgs A, const CompileCommand &CC) {
   ProgressBar Bar(Spec->Values.size() + 1);
   Bar.update(0, "compiling the kernel");
   std::vector<InCoreResult> InCore;
-  if (!A.NoInCore)
-    InCore = analyzeKernelLoops(IR, In.FR->CompileArgs, inCoreOptionsFor(*M));
   PipelineOptions PO = pipelineOptions(A, In.FR->CompileArgs, Index);
+  if (!A.NoInCore)
+    InCore = analyzeKernelLoops(IR, In.FR->CompileArgs, inCoreOptionsFor(*M, PO));
 
   SweepReport SR;
   SR.File = A.File;

@@ -84,6 +84,28 @@ struct NestResult {
   std::string Where;
 };
 
+/// Cache-line splits of a loop's vector loads and stores: the machine's cost
+/// and, per access width in bytes (16, 32, 64), the fraction that crosses a
+/// line, from where the rows of its contiguous streams start.
+struct LineSplits {
+  double LoadCost = 0, StoreCost = 0; ///< port slots of a split access; 0: free
+  std::map<unsigned, double> Load, Store;
+  unsigned AssumedAlign = 16; ///< bytes, for bases whose alignment the source does not give
+  struct Stream {
+    std::string Array, Text;
+    unsigned AlignBytes = 0; ///< base alignment used; 0: aligned by contract (intrinsics)
+    bool Declared = false;   ///< from the source, else assumed
+    double Split32 = 0;      ///< fraction of its 32-byte accesses that split
+  };
+  std::vector<Stream> Streams;
+  bool any() const;
+};
+
+/// The line splits of K's contiguous streams at the sizes BIND, bases the
+/// source does not align taken as ASSUMEDALIGN-byte aligned.
+LineSplits lineSplitsOf(const LoopKernel &K, const std::map<std::string, int64_t> &Bind,
+                        unsigned AssumedAlign, unsigned LineBytes);
+
 struct InCoreResult {
   bool Ok = false;
   /// What was costed: "compiled" (the machine loop) or "source" (the
@@ -117,6 +139,7 @@ struct InCoreResult {
   std::vector<std::string> Notes;
   NestCode Nest;                  ///< the enclosing machine loop's code
   NestResult Executed;            ///< the nest as executed (executeNest)
+  LineSplits Splits;              ///< what the vector accesses were charged for splits
 };
 
 struct InCoreOptions {
@@ -129,6 +152,10 @@ struct InCoreOptions {
   /// Compiler flags the machine implies, before the user's (AArch64: the SVE
   /// width, so vector loops advance by a known number of bytes).
   std::vector<std::string> CompileFlags;
+  /// Line splits charged to vector loads and stores (a loop's own fractions
+  /// are filled in per loop by analyzeKernelLoops).
+  LineSplits Splits;
+  unsigned LineBytes = 64; ///< L1 line
 };
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);

@@ -59,6 +59,9 @@ struct CoreModel {
   /// Load/store port slots of a vector access whose address is not known
   /// to be a multiple of its width (the PPR paper's Haswell: 2).
   double UnalignedVectorCost = 1;
+  /// Load/store port slots of an access that crosses a cache line (two
+  /// accesses on most cores); 0 when the file does not say (splits free).
+  double LineSplitLoadCost = 0, LineSplitStoreCost = 0;
   /// Floating-point pipes; empty when the file does not say (then every FMA
   /// unit is assumed to do add, mul and FMA).
   std::vector<FpUnit> FpUnits;

@@ -103,6 +103,9 @@ struct ProbeResult {
   /// Scalar double latencies in cycles: "add", "mul", "fma", "div", "sqrt".
   std::map<std::string, Measured> Latencies;
   std::vector<BandwidthPoint> Bandwidth;
+  /// Time of a 32-byte load (store) that crosses a cache line over one that
+  /// does not, in L1, throughput-bound: the port slots a split costs.
+  Measured LineSplitLoad, LineSplitStore;
   std::vector<std::string> Notes;
 };
 

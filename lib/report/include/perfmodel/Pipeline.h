@@ -30,6 +30,9 @@ struct PipelineOptions {
   /// the machine loop's steady state alone; source: the operations as written.
   std::string InCoreBasis = "compiled";
   std::vector<std::string> CompileArgs;
+  /// Alignment in bytes of arrays whose alignment the source does not give
+  /// (x86-64 glibc's malloc: 16); decides which vector accesses split lines.
+  unsigned AssumeAlign = 16;
   SimOptions Sim;
   /// Loops to report (null: all); the in-core compile runs only for these.
   std::function<bool(const LoopKernel &)> Select;
@@ -37,6 +40,9 @@ struct PipelineOptions {
 
 /// True when CACHE names a policy modelLoops knows.
 bool isCachePolicy(const std::string &Cache);
+
+/// The in-core options of machine M under the pipeline's options.
+InCoreOptions inCoreOptionsFor(const MachineModel &M, const PipelineOptions &O);
 
 /// Runs the pipeline on every loop of IR on machine M and appends the loops
 /// to R (with run-level notes). KNOWN, when given, is the in-core result per

@@ -1,0 +1,123 @@
+//===- LineSplits.cpp - Which vector accesses cross a cache line ----------===//
+//
+// A vectorised loop reads and writes its contiguous streams W bytes at a time
+// from where each row starts; clang does not peel for alignment on x86, so a
+// stream whose start is not a multiple of W crosses a line boundary once per
+// line: W / 64 of its accesses split. Where a row starts depends on the base
+// address (declared alignment, or the allocator's when the source does not
+// say), the constant offset of the reference and the outer loops' strides.
+//
+//===----------------------------------------------------------------------===//
+#include "perfmodel/InCore.h"
+
+#include <cstdlib>
+#include <numeric>
+
+using namespace perfmodel;
+
+namespace {
+
+/// Offsets of the row starts of A modulo LINE as {C + k G mod LINE}, each
+/// equally likely: the byte offset with the innermost counter at its lower
+/// bound, the other counters and unbound symbols taken as any integer
+/// (their coefficients join the lattice G), the base aligned to ALIGN.
+struct Residues {
+  int64_t C = 0, G = 64;
+};
+
+std::optional<Residues> rowStarts(const Access &A, const LoopKernel &K,
+                                  const std::map<std::string, int64_t> &Bind, unsigned Align,
+                                  unsigned Line) {
+  if (!A.Linear || A.Indirect || A.StrideBytes == 0)
+    return std::nullopt;
+  const LoopLevel &In = K.innermost();
+  Poly Off = A.Linear->substitute(Bind);
+  if (Off.degreeIn(In.Var) != 1)
+    return std::nullopt;
+  // Contiguous: one element per iteration of the innermost loop.
+  Poly Coef = Off.coefficientOf(In.Var);
+  int64_t Step = In.Step ? std::abs(In.Step) : 1;
+  if (!Coef.isConstant() ||
+      std::abs(Coef.constantTerm()) * Step * int64_t(A.StrideBytes) != int64_t(A.ElementBytes))
+    return std::nullopt;
+  auto Lower = In.Lower.substitute(Bind);
+  Off = (Off - Coef * Poly::symbol(In.Var)) + Coef * Lower;
+  int64_t G = std::min<int64_t>(Align, Line);
+  G = std::gcd(G, int64_t(Line));
+  int64_t C = int64_t(A.FieldOffset);
+  for (const auto &[Mono, V] : Off.terms()) {
+    int64_t Bytes = V * int64_t(A.StrideBytes);
+    if (Mono.empty())
+      C += Bytes;
+    else
+      G = std::gcd(G, Bytes);
+  }
+  Residues R;
+  R.G = G ? G : Line;
+  R.C = ((C % int64_t(Line)) + int64_t(Line)) % int64_t(Line);
+  return R;
+}
+
+/// Of the accesses of width W from row starts R, the fraction that crosses a
+/// line: W / LINE for each row start that is not a multiple of W.
+double splitFraction(const Residues &R, unsigned W, unsigned Line) {
+  if (W == 0 || W > Line || Line % W)
+    return 0;
+  unsigned N = unsigned(int64_t(Line) / R.G), Off = 0;
+  for (unsigned K = 0; K < N; ++K)
+    Off += (R.C + int64_t(K) * R.G) % W != 0;
+  return double(Off) / N * double(W) / Line;
+}
+
+} // namespace
+
+bool LineSplits::any() const {
+  auto Some = [](const std::map<unsigned, double> &F) {
+    for (const auto &[W, V] : F)
+      if (V > 0)
+        return true;
+    return false;
+  };
+  return (LoadCost > 1 && Some(Load)) || (StoreCost > 1 && Some(Store));
+}
+
+LineSplits perfmodel::lineSplitsOf(const LoopKernel &K, const std::map<std::string, int64_t> &Bind,
+                                   unsigned AssumedAlign, unsigned Line) {
+  LineSplits S;
+  S.AssumedAlign = AssumedAlign;
+  if (!Line || K.Nest.empty())
+    return S;
+  std::map<unsigned, double> Load, Store;
+  double Reads = 0, Writes = 0;
+  for (const Access &A : K.Accesses) {
+    std::optional<Residues> R;
+    unsigned Align = 0;
+    if (!A.AlignedByContract) {
+      Align = A.BaseAlignBytes ? A.BaseAlignBytes : AssumedAlign;
+      R = rowStarts(A, K, Bind, Align, Line);
+      if (!R)
+        continue;
+    }
+    double Rd = A.Read ? std::max(1u, A.ReadRefs) : 0;
+    double Wr = A.Write ? std::max(1u, A.WriteRefs) : 0;
+    Reads += Rd;
+    Writes += Wr;
+    for (unsigned W : {16u, 32u, 64u}) {
+      double F = R ? splitFraction(*R, W, Line) : 0;
+      Load[W] += Rd * F;
+      Store[W] += Wr * F;
+    }
+    LineSplits::Stream St;
+    St.Array = A.Array;
+    St.Text = A.Text;
+    St.AlignBytes = A.AlignedByContract ? 0 : Align;
+    St.Declared = A.AlignedByContract || A.BaseAlignBytes;
+    St.Split32 = R ? splitFraction(*R, 32, Line) : 0;
+    S.Streams.push_back(St);
+  }
+  for (unsigned W : {16u, 32u, 64u}) {
+    S.Load[W] = Reads > 0 ? Load[W] / Reads : 0;
+    S.Store[W] = Writes > 0 ? Store[W] / Writes : 0;
+  }
+  return S;
+}
