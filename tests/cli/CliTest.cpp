@@ -815,3 +815,31 @@ TEST(Cli, TheHostsModelRunsAtTheMeasuredClock) {
   ASSERT_EQ(R.Code, 0) << R.Err;
   EXPECT_EQ(R.Out.find("measured on this host"), std::string::npos) << R.Out;
 }
+
+TEST(Cli, AssumedAlignmentIsStatedAndMovesTheInCoreCost) {
+  // tests/nest/align.c, scale16 on Haswell with split costs 2: 5 cy per trip
+  // of 16 at the allocator's 16 bytes (InCore test derives it), 4 at 64.
+  std::string Cmd = "analyze tests/nest/align.c -m hsw --model roofline --set "
+                    "core.line_split_store_cost=2 --set core.line_split_load_cost=2 -D n=1000";
+  CmdResult A16 = perfmodel(Cmd);
+  ASSERT_EQ(A16.Code, 0) << A16.Err;
+  EXPECT_NE(A16.Out.find("alignment: a, b at 16 B (assumed; --assume-align); 25 % of the "
+                         "32-byte loads and 25 % of the stores cross a cache line (2 and 2 "
+                         "slots each)"),
+            std::string::npos)
+      << A16.Out;
+  EXPECT_NE(A16.Out.find("5 cy per machine iteration = 0.312 cy/it"), std::string::npos)
+      << A16.Out;
+  // scale64's pointers come from __builtin_assume_aligned.
+  EXPECT_NE(A16.Out.find("alignment: a, b at 64 B (declared); 0 % of the 32-byte loads"),
+            std::string::npos)
+      << A16.Out;
+  CmdResult A64 = perfmodel(Cmd + " --assume-align 64");
+  ASSERT_EQ(A64.Code, 0) << A64.Err;
+  EXPECT_EQ(A64.Out.find("5 cy per machine iteration"), std::string::npos) << A64.Out;
+  EXPECT_NE(A64.Out.find("4 cy per machine iteration = 0.25 cy/it"), std::string::npos)
+      << A64.Out;
+  CmdResult Bad = perfmodel(Cmd + " --assume-align 24");
+  EXPECT_EQ(Bad.Code, 2) << Bad.Out;
+  EXPECT_NE(Bad.Err.find("--assume-align"), std::string::npos) << Bad.Err;
+}
