@@ -6,12 +6,14 @@
 # docs/models.md, never the best one picked after measuring) and the
 # kernels where the headline is off by more than 30 %.
 #
-#   bench/validate/run.sh [MACHINE]      (default: this host's model)
+#   bench/validate/run.sh [MACHINE] [VALIDATE OPTIONS]   (default: this host's model)
+#   e.g. bench/validate/run.sh devvm --set core.line_split_store_cost=1
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
 M=()
-if [ $# -ge 1 ]; then M=(-m "$1"); fi
+if [ $# -ge 1 ] && [ "${1#-}" = "$1" ]; then M=(-m "$1"); shift; fi
+M+=("$@")
 OUT="$(mktemp)"
 trap 'rm -f "$OUT"' EXIT
 cd "$ROOT"

@@ -473,9 +473,10 @@ size_t loopDepth(const MachineLoop &L) {
 /// loops of the same source loop (CANDS, with their source iterations per
 /// trip) where they start, and the enclosing loop's own blocks. Blocks of
 /// other inner loops (other source loops) and blocks that call out are left
-/// out.
+/// out. WHOLEFUNCTION (an outermost source loop): the function's reachable
+/// blocks are the trip, one call.
 NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop *> &Cands,
-                    const std::vector<double> &CandIters) {
+                    const std::vector<double> &CandIters, bool WholeFunction) {
   NestCode N;
   const FunctionCFG &C = *Body.Cfg;
   const std::set<size_t> &Inner = C.Body.at(Body.Header);
@@ -487,6 +488,22 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
       Parent = &L;
       ParentHeader = H;
     }
+  std::set<size_t> Reachable;
+  if (!Parent && WholeFunction && !C.Blocks.empty()) {
+    // From the entry; alignment padding between blocks is never reached.
+    std::vector<size_t> Work = {0};
+    Reachable.insert(0);
+    while (!Work.empty()) {
+      size_t X = Work.back();
+      Work.pop_back();
+      for (size_t S : C.Blocks[X].Succs)
+        if (Reachable.insert(S).second)
+          Work.push_back(S);
+    }
+    Parent = &Reachable;
+    ParentHeader = SIZE_MAX;
+    N.WholeFunction = true;
+  }
   if (!Parent) {
     N.Reason = "no machine loop encloses the loop's machine code (an outermost loop, or "
                "the loops around it were unrolled or are in the caller)";
@@ -568,7 +585,7 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
            (unsigned long long)C.All[C.Blocks[*Parent->begin()].First].Off,
            (unsigned long long)(C.All[C.Blocks[*Parent->rbegin()].Last].Off +
                                 C.All[C.Blocks[*Parent->rbegin()].Last].Size));
-  N.Where = demangle(C.F->Name) + Buf;
+  N.Where = demangle(C.F->Name) + (N.WholeFunction ? std::string(" (one call)") : Buf);
   return N;
 }
 
@@ -711,10 +728,8 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     R.MachineLoop = Where;
     if (!Unrolled.empty())
       R.Nest.Reason = "the innermost loop is fully unrolled into its enclosing loop";
-    else if (K.Nest.size() < 2)
-      R.Nest.Reason = "a single loop: nothing encloses it in the source";
     else
-      R.Nest = nestAround(*Best, Cands, CandIters);
+      R.Nest = nestAround(*Best, Cands, CandIters, K.Nest.size() < 2);
     if (Best->ColdBlocks)
       R.Notes.push_back(std::to_string(Best->ColdBlocks) +
                         " block(s) of the loop that call out (such as an errno path) are "

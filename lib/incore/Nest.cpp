@@ -169,6 +169,7 @@ void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
 
   double PerSource = 1 / (double(Copies) * *T);
   E.Ok = true;
+  E.PerCall = N.WholeFunction;
   E.TripsPerOuter = *T;
   E.Copies = Copies;
   E.Cycles = Total * PerSource;
@@ -205,11 +206,19 @@ void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
     R.Bottleneck = Ports ? "ports" : "front end";
   } else if (E.Remainder + E.Overhead > E.Body) {
     R.Bottleneck = "nest";
-    snprintf(Buf, sizeof(Buf),
-             "the remainder loops and the outer loop's code take %.0f %% of the time "
-             "(%.4g inner iterations per outer iteration): longer inner loops, trip "
-             "counts that are a multiple of %g, or fusing the outer iterations help",
-             100 * (E.Remainder + E.Overhead) / (E.Body + E.Remainder + E.Overhead), *T, KB);
+    double Share = 100 * (E.Remainder + E.Overhead) / (E.Body + E.Remainder + E.Overhead);
+    if (E.PerCall)
+      snprintf(Buf, sizeof(Buf),
+               "the remainder loops and the function's code around the loop take %.0f %% "
+               "of the time (%.4g iterations per call): longer loops per call or trip "
+               "counts that are a multiple of %g help",
+               Share, *T, KB);
+    else
+      snprintf(Buf, sizeof(Buf),
+               "the remainder loops and the outer loop's code take %.0f %% of the time "
+               "(%.4g inner iterations per outer iteration): longer inner loops, trip "
+               "counts that are a multiple of %g, or fusing the outer iterations help",
+               Share, *T, KB);
     R.Advice = Buf;
   } else if (R.Bottleneck == "recurrence" || R.Cycles > Flow * 1.02) {
     R.Bottleneck = "latency";

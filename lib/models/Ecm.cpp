@@ -41,9 +41,10 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     double PerIt = R.ItersPerCL / In.InCore->SourceItersPerIter;
     R.TOL = In.InCore->TOL * PerIt;
     R.TnOL = In.InCore->TnOL * PerIt;
-    // A recurrence or the front end can be slower than both port groups.
+    // A recurrence or the front end can be slower than both port groups (by
+    // more than the rounding of a nest's schedule against its port sums).
     double Core = In.InCore->Cycles * PerIt;
-    if (Core > std::max(R.TOL, R.TnOL) * (1 + 1e-9)) {
+    if (Core > std::max(R.TOL, R.TnOL) * (1 + 1e-4)) {
       R.Notes.push_back("T_OL raised from " + formatCycles(R.TOL) + " to " + formatCycles(Core) +
                         " cy/CL: the in-core bound (" + In.InCore->Bottleneck +
                         ") exceeds the port cycles");

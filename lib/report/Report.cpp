@@ -914,9 +914,9 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
   if (E.Ok) {
     OS << Pad << "  as executed: " << formatNumber(E.Cycles) << " cy/it = body "
        << formatNumber(E.Body) << " + remainder " << formatNumber(E.Remainder)
-       << " + outer code " << formatNumber(E.Overhead) << " - overlap "
-       << formatNumber(E.Overlap) << " (" << formatNumber(E.TripsPerOuter)
-       << " iterations per outer iteration";
+       << (E.PerCall ? " + call code " : " + outer code ") << formatNumber(E.Overhead)
+       << " - overlap " << formatNumber(E.Overlap) << " (" << formatNumber(E.TripsPerOuter)
+       << (E.PerCall ? " iterations per call" : " iterations per outer iteration");
     if (E.Copies > 1)
       OS << ", " << E.Copies << " outer iterations per trip";
     if (E.Rob)
@@ -1053,6 +1053,7 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
       N["overlap"] = num(E.Overlap);
       N["steady_cy_per_it"] = num(E.Steady);
       N["iterations_per_outer_iteration"] = num(E.TripsPerOuter);
+      N["per_call"] = E.PerCall;
       N["outer_iterations_per_trip"] = E.Copies;
       N["reorder_buffer"] = E.Rob;
       N["enclosing_machine_loop"] = E.Where;

@@ -654,19 +654,30 @@ llvm::json::Object incoreOf(const std::string &Args, const std::string &Flags) {
 //     loop is unrolled into the loop over outputs: 1 output per trip.
 //   AVX (aligned and unaligned): per block of 16 outputs 32 FMAs on 2 ports =
 //     16 cy, the paper's compute figure; the loads do not exceed it.
+// These are the machine loop's steady state (--incore steady); as executed,
+// each call also runs the function's code around the loop once.
 TEST(Cli, PprConvolutionsInCore) {
-  llvm::json::Object N = incoreOf("examples/ppr-conv1d/conv1d_naive.c -m hsw -D length=2048",
-                                  "-O3 -fno-vectorize -fno-slp-vectorize");
+  llvm::json::Object N =
+      incoreOf("examples/ppr-conv1d/conv1d_naive.c -m hsw -D length=2048 --incore steady",
+               "-O3 -fno-vectorize -fno-slp-vectorize");
   EXPECT_NEAR(N.getNumber("cy_per_it").value_or(0), 8.5, 1e-9);
   EXPECT_NEAR(N.getNumber("t_ol").value_or(0), 8, 1e-9);   // 16 FMAs / 2 ports
   EXPECT_NEAR(N.getNumber("t_nol").value_or(0), 8.5, 1e-9); // 17 loads / 2 ports
   EXPECT_EQ(N.getNumber("source_iterations_per_trip"), 1);
   for (const char *V : {"avx_unaligned", "avx_aligned"}) {
-    llvm::json::Object A = incoreOf(std::string("examples/ppr-conv1d/conv1d_") + V +
-                                        ".c -m hsw -D length=2048 -D stride=2112",
-                                    "-O3 -mavx2 -mfma");
+    std::string File = std::string("examples/ppr-conv1d/conv1d_") + V +
+                       ".c -m hsw -D length=2048 -D stride=2112";
+    llvm::json::Object A = incoreOf(File + " --incore steady", "-O3 -mavx2 -mfma");
     EXPECT_NEAR(A.getNumber("cy_per_it").value_or(0), 16, 1e-9) << V;
     EXPECT_NEAR(A.getNumber("t_ol").value_or(0), 16, 1e-9) << V; // 32 FMAs / 2 ports
+    // As executed: 128 blocks per call, the call's own code on top.
+    llvm::json::Object E = incoreOf(File, "-O3 -mavx2 -mfma");
+    const llvm::json::Object *Nest = E.getObject("nest");
+    ASSERT_TRUE(Nest && Nest->getBoolean("per_call").value_or(false)) << V;
+    // (length - 32) / 16 = 126 blocks per call.
+    EXPECT_EQ(Nest->getNumber("iterations_per_outer_iteration"), 126) << V;
+    EXPECT_GT(E.getNumber("cy_per_it").value_or(0), 16) << V;
+    EXPECT_LT(E.getNumber("cy_per_it").value_or(0), 16 * 1.05) << V;
   }
 }
 
@@ -820,7 +831,8 @@ TEST(Cli, AssumedAlignmentIsStatedAndMovesTheInCoreCost) {
   // tests/nest/align.c, scale16 on Haswell with split costs 2: 5 cy per trip
   // of 16 at the allocator's 16 bytes (InCore test derives it), 4 at 64.
   std::string Cmd = "analyze tests/nest/align.c -m hsw --model roofline --set "
-                    "core.line_split_store_cost=2 --set core.line_split_load_cost=2 -D n=1000";
+                    "core.line_split_store_cost=2 --set core.line_split_load_cost=2 -D n=1000 "
+                    "--incore steady";
   CmdResult A16 = perfmodel(Cmd);
   ASSERT_EQ(A16.Code, 0) << A16.Err;
   EXPECT_NE(A16.Out.find("alignment: a, b at 16 B (assumed; --assume-align); 25 % of the "

@@ -119,8 +119,10 @@ TEST(Project, SameLoopsAsPerFileRunsForAnyJobs) {
     if (L->getString("function").value_or("") == "triad") {
       SawTriad = true;
       EXPECT_EQ(L->getString("data_level").value_or(""), "L2");
-      EXPECT_NEAR(L->getNumber("cy_per_it").value_or(0), 0.75, 1e-6);
-      EXPECT_NEAR(L->getNumber("seconds").value_or(0), 0.75 * 4096 / 2.7e9, 1e-11);
+      // The call's own code (once per 4096 iterations) adds well under 0.1 %.
+      EXPECT_NEAR(L->getNumber("cy_per_it").value_or(0), 0.75, 0.75e-3);
+      EXPECT_NEAR(L->getNumber("seconds").value_or(0), 0.75 * 4096 / 2.7e9,
+                  0.75e-3 * 4096 / 2.7e9);
     }
   }
   EXPECT_TRUE(SawTriad);

@@ -62,6 +62,9 @@ struct NestCode {
   /// loop in the enclosing one (vector bodies, epilogues, scalar remainders).
   std::vector<double> LoopIters;
   int Body = -1;       ///< the hot body among them
+  /// The trip is one call of the function (a loop no source loop encloses):
+  /// its code before and after the loop, run once per call.
+  bool WholeFunction = false;
   std::string Where;   ///< the enclosing machine loop: function+range
   std::string Reason;  ///< why there are no pieces
 };
@@ -75,6 +78,7 @@ struct NestResult {
   std::string Reason;      ///< why the steady state stands alone
   double TripsPerOuter = 0; ///< source iterations of the inner loop per outer iteration
   unsigned Copies = 1;     ///< outer iterations per trip of the enclosing machine loop
+  bool PerCall = false;    ///< the trip is one call of the function (an outermost loop)
   double Cycles = 0, Body = 0, Remainder = 0, Overhead = 0, Overlap = 0;
   double Steady = 0;       ///< the hot body's steady state per source iteration
   double SteadyRecurrence = 0; ///< the body's loop-carried chain per machine iteration
