@@ -584,8 +584,11 @@ TEST(InCore, TheWindowOverlapsShortReductionRowsAsFarAsItHoldsThem) {
   //   ROB 330 (2 rows): 325 / 3 = 108.3 cy per row = 1.693 cy/it
   //   ROB 165 (halved): 325 / 2 = 162.5 cy per row = 2.539 cy/it
   // (ports: 2 loads per iteration on ports 2 and 3 need only 1 cy/it; the
-  // steady state of the body alone is the chain, 5 cy/it).
+  // steady state of the body alone is the chain, 5 cy/it). This is the
+  // reorder buffer alone; Haswell's 60-entry reservation station holds the
+  // waiting FMAs of the rows in flight too, and binds before 330 uops.
   InCoreOptions O;
+  O.SchedulerQueues = false;
   O.Rob = 330;
   std::vector<InCoreResult> Two = nestAt("rows.c", {{"n", 1000}, {"m", 64}}, O);
   O.Rob = 165;
@@ -597,6 +600,13 @@ TEST(InCore, TheWindowOverlapsShortReductionRowsAsFarAsItHoldsThem) {
   EXPECT_NEAR(Two[0].Executed.Cycles, 325.0 / 3 / 64, 0.01 * 325.0 / 3 / 64);
   EXPECT_NEAR(One[0].Executed.Cycles, 325.0 / 2 / 64, 0.01 * 325.0 / 2 / 64);
   EXPECT_GT(Two[0].Executed.Overlap, 0);
+  // With the reservation station: rows still overlap (below one row's 325
+  // cy), less than the 330-uop buffer alone lets them.
+  InCoreOptions Rs;
+  Rs.Rob = 330;
+  double WithRs = nestAt("rows.c", {{"n", 1000}, {"m", 64}}, Rs)[0].Executed.Cycles;
+  EXPECT_GT(WithRs, Two[0].Executed.Cycles * 1.02);
+  EXPECT_LT(WithRs, 325.0 / 64);
   // Unbounded window: the ports bind (1 cy/it plus the outer code's loads).
   O.Rob = 0;
   std::vector<InCoreResult> Free = nestAt("rows.c", {{"n", 1000}, {"m", 64}}, O);
@@ -710,4 +720,26 @@ TEST(InCore, AlignmentPromisedWhereAPointerIsDeclaredIsKnown) {
     EXPECT_EQ(A.BaseAlignBytes, 64u) << A.Text; // __builtin_assume_aligned
   for (const Access &A : FR.IR.Loops[2].Accesses)
     EXPECT_EQ(A.BaseAlignBytes, 64u) << A.Text; // aligned_alloc
+}
+TEST(InCore, TheReservationStationLimitsHowFarLongRowsOverlap) {
+  // rows.c on Haswell with a reorder buffer too large to matter: the rows'
+  // FMA chains (5 cy a link) wait in the 60-entry reservation station of
+  // LLVM's model. A row's FMAs issue in order as entries free; when its last
+  // FMA has issued, the station holds the row's last 60 FMAs, and every link
+  // that completes lets one instruction of the next row in, whose chain then
+  // runs beside the tail: rows of m FMAs overlap by about 60 links,
+  // 5 (m - 60) cy per row (a few cycles more: the row's store of c[i] waits
+  // in the station too, and the last FMA's load adds 5).
+  for (long M : {256L, 512L}) {
+    InCoreOptions O;
+    O.Rob = 100000;
+    std::vector<InCoreResult> R = nestAt("rows.c", {{"n", 1000}, {"m", M}}, O);
+    ASSERT_TRUE(R[0].Executed.Ok) << R[0].Executed.Reason;
+    double Row = R[0].Executed.Cycles * double(M);
+    EXPECT_NEAR(Row, 5.0 * double(M - 60), 0.02 * 5.0 * double(M - 60)) << M;
+    // Without the station the same buffer overlaps far more.
+    O.SchedulerQueues = false;
+    std::vector<InCoreResult> Free = nestAt("rows.c", {{"n", 1000}, {"m", M}}, O);
+    EXPECT_LT(Free[0].Executed.Cycles * double(M), 0.75 * Row) << M;
+  }
 }

@@ -152,6 +152,10 @@ struct InCoreOptions {
   unsigned IssueWidth = 0; ///< 0: take it from LLVM's scheduling model
   /// Micro-ops in flight (reorder buffer) in the list schedule; 0: unbounded.
   unsigned Rob = 0;
+  /// With a reorder buffer, also LLVM's scheduler queues (instructions that
+  /// wait for their inputs hold an entry: Haswell's 60-entry reservation
+  /// station, Zen 4's 64-entry FP scheduler).
+  bool SchedulerQueues = true;
   std::vector<InstructionOverride> Overrides;
   /// Compiler flags the machine implies, before the user's (AArch64: the SVE
   /// width, so vector loops advance by a known number of bytes).
