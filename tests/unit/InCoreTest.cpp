@@ -520,13 +520,18 @@ TEST(InCore, GlobOverridesReachEveryFormTheyName) {
 
 namespace {
 
+/// The front end's result for FILE, relative to the source tree.
+FrontendResult frontendOfFile(const std::string &File) {
+  FrontendOptions F;
+  F.File = Src + "/" + File;
+  return runFrontend(F);
+}
+
 /// The in-core results of FILE's loops with the nest executed at BIND.
 std::vector<InCoreResult> nestAt(const std::string &File,
                                  const std::map<std::string, int64_t> &Bind,
                                  const InCoreOptions &O) {
-  FrontendOptions F;
-  F.File = Src + "/tests/nest/" + File;
-  FrontendResult FR = runFrontend(F);
+  FrontendResult FR = frontendOfFile("tests/nest/" + File);
   EXPECT_TRUE(FR.Ok) << FR.Error;
   std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
   for (size_t I = 0; I < R.size(); ++I)
@@ -622,9 +627,7 @@ TEST(InCore, AnOutermostLoopIsExecutedOneCallAtATime) {
   // the function's own code (checks, the broadcast, vzeroupper, ret) once.
   InCoreOptions O;
   O.Rob = 192;
-  FrontendOptions F;
-  F.File = Src + "/examples/triad.c";
-  FrontendResult FR = runFrontend(F);
+  FrontendResult FR = frontendOfFile("examples/triad.c");
   ASSERT_TRUE(FR.Ok);
   std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
   executeNest(R[0], FR.IR.Loops[0], {{"n", 1000}}, O);
@@ -659,9 +662,7 @@ TEST(InCore, RowStartsDecideWhichVectorAccessesSplitALine) {
   // of its accesses. 32 B: the store 1 x 1/2; the loads 1/2 x 1/2 twice and
   // 1 x 1/2 twice: 0.375. 64 B: store 1; loads (3/4 + 3/4 + 1 + 1) / 4. 16 B:
   // residues 8 mod 16 only: store 1/4; loads (0 + 0 + 1/4 + 1/4) / 4.
-  FrontendOptions F;
-  F.File = Src + "/tests/nest/jacobi2d.c";
-  FrontendResult FR = runFrontend(F);
+  FrontendResult FR = frontendOfFile("tests/nest/jacobi2d.c");
   ASSERT_TRUE(FR.Ok) << FR.Error;
   ASSERT_EQ(FR.IR.Loops.size(), 1u);
   LineSplits S = lineSplitsOf(FR.IR.Loops[0], {{"n", 50}}, 64, 64);
@@ -709,9 +710,7 @@ TEST(InCore, SplitStoresOfSixteenByteAlignedArraysCostTheirSecondSlot) {
 }
 
 TEST(InCore, AlignmentPromisedWhereAPointerIsDeclaredIsKnown) {
-  FrontendOptions F;
-  F.File = Src + "/tests/nest/align.c";
-  FrontendResult FR = runFrontend(F);
+  FrontendResult FR = frontendOfFile("tests/nest/align.c");
   ASSERT_TRUE(FR.Ok) << FR.Error;
   ASSERT_EQ(FR.IR.Loops.size(), 3u);
   for (const Access &A : FR.IR.Loops[0].Accesses)
