@@ -699,7 +699,9 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
               return llvm::is_contained(D.first, N.first.front());
             });
           });
-          C.Demands.insert(C.Demands.end(), Named.begin(), Named.end());
+          for (const auto &D : Named)
+            if (D.second > 0) // 0 cycles: the form does not use the port
+              C.Demands.push_back(D);
         }
       }
     }

@@ -524,7 +524,8 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
       } else {
         for (const auto &KV : Ports) {
           std::string Port = KV.first.Scalar();
-          if (auto V = R.num(Ports, Port.c_str(), IP + ".ports", true))
+          // 0: the form does not use that port at all.
+          if (auto V = R.num(Ports, Port.c_str(), IP + ".ports", true, Reader::NonNegative))
             O.Ports[Port] = *V;
         }
       }

@@ -518,6 +518,26 @@ TEST(InCore, GlobOverridesReachEveryFormTheyName) {
   EXPECT_TRUE(overrideMatches("vdivpd ymm", "vdivpd ymm0, ymm1, ymm2")); // a plain prefix
 }
 
+TEST(InCore, AZeroPortOverrideTakesTheStoreOffTheLoadPipes) {
+  // LLVM 19's Zen 4/5 model charges FP loads and stores to FP45 (2 units)
+  // and stores also to the one-unit FPSt: two loads and a store bind FP45 at
+  // 3 / 2 = 1.5 cy. The Zen 5 files take stores off FP45 (0 cycles) and give
+  // FPSt two per cycle, as measured: FP45 2 / 2 = 1 cy, FPSt 0.5 (the front
+  // end: 5 fused uops / 8 = 0.625).
+  InCoreOptions O;
+  O.Cpu = "znver5";
+  InCoreResult Llvm = analyzeAssemblyFile(Src + "/tests/incore/fp-load-store.s", O);
+  ASSERT_TRUE(Llvm.Ok) << Llvm.Reason;
+  EXPECT_DOUBLE_EQ(portLoad(Llvm, "Zn4FP45"), 3);
+  EXPECT_DOUBLE_EQ(Llvm.Cycles, 1.5);
+  O = inCoreOptionsFor(machineFile("dev-vm-zen5.yml"));
+  InCoreResult R = analyzeAssemblyFile(Src + "/tests/incore/fp-load-store.s", O);
+  ASSERT_TRUE(R.Ok) << R.Reason;
+  EXPECT_DOUBLE_EQ(portLoad(R, "Zn4FP45"), 2);
+  EXPECT_DOUBLE_EQ(portLoad(R, "Zn4FPSt"), 0.5);
+  EXPECT_DOUBLE_EQ(R.Cycles, 1);
+}
+
 namespace {
 
 /// The front end's result for FILE, relative to the source tree.
