@@ -292,8 +292,29 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
 /// memory operand votes for every k its advance is a whole multiple of some
 /// source access's stride; the k most operands agree on wins (dgemm's
 /// `add r11, 65536` is 4 rows of B, not 8192 elements of A).
+/// Lanes of an x86 gather or scatter opcode (VGATHERQPDZrm: 8), 0 for
+/// anything else: the register width over the wider of index and element.
+unsigned gatherLanes(StringRef Name) {
+  size_t At = Name.find("GATHER");
+  if (At == StringRef::npos)
+    At = Name.find("SCATTER");
+  if (At == StringRef::npos || !Name.starts_with("V"))
+    return 0;
+  StringRef T = Name.substr(Name.find_first_of("DQ", At + 6));
+  if (T.size() < 3)
+    return 0;
+  unsigned Index = T[0] == 'Q' ? 8 : 4;
+  StringRef Elem = T.substr(1);
+  unsigned Data = Elem.starts_with("PD") || Elem.starts_with("Q") ? 8 : 4;
+  StringRef Rest = Elem.drop_front(Elem.starts_with("P") ? 2 : 1);
+  unsigned Bits = Rest.starts_with("Z256") ? 256 : Rest.starts_with("Z128") ? 128
+                  : Rest.starts_with("Z")  ? 512 : Rest.starts_with("Y") ? 256 : 128;
+  return Bits / (8 * std::max(Index, Data));
+}
+
 double estimateIterations(const MachineLoop &L, TargetBundle &TB,
-                          const std::vector<double> &Strides, int64_t SourceStep = 1) {
+                          const std::vector<double> &Strides, int64_t SourceStep = 1,
+                          unsigned Gathered = 0) {
   std::map<unsigned, int64_t> Increments; // register -> bytes or elements per trip
   for (const MCInst &I : L.Insts) {
     StringRef Name = TB.MII->getName(I.getOpcode());
@@ -431,6 +452,20 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
       Best = K;
       BestVotes = V;
     }
+  if (Votes.empty() && Gathered) {
+    // Only gathers and scatters move data (strided or indirect accesses,
+    // addressed through a vector of indices): each covers its lanes of
+    // source iterations for one access; more of them than accesses are
+    // unrolled copies.
+    unsigned Lanes = 0, Ops = 0;
+    for (const MCInst &I : L.Insts)
+      if (unsigned G = gatherLanes(TB.MII->getName(I.getOpcode()))) {
+        Lanes = std::max(Lanes, G);
+        ++Ops;
+      }
+    if (Lanes)
+      return double(Lanes) * std::max(1.0, std::floor(double(Ops) / Gathered));
+  }
   return double(Best);
 }
 
@@ -662,12 +697,24 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       continue;
     }
     std::vector<double> Strides = accessStrides(K, IR, K.innermost());
+    // References a vector loop reaches through gathers or scatters: indirect
+    // ones and those that skip elements.
+    unsigned Gathered = 0;
+    for (const Access &A : K.Accesses) {
+      auto C = A.Linear ? A.Linear->substitute(IR.bindings())
+                              .coefficientOf(K.innermost().Var)
+                              .evaluate(IR.bindings())
+                        : std::nullopt;
+      Gathered += A.Indirect || (C && std::llabs(*C * K.innermost().Step) *
+                                              int64_t(A.StrideBytes) >
+                                          int64_t(A.ElementBytes));
+    }
     double PerIt = Strides.empty() ? 0 : Strides.front();
     const MachineLoop *Best = nullptr;
     double BestK = 0;
     std::vector<double> CandIters;
     for (const MachineLoop *L : Cands) {
-      double Kx = estimateIterations(*L, TB, Strides, K.innermost().Step);
+      double Kx = estimateIterations(*L, TB, Strides, K.innermost().Step, Gathered);
       CandIters.push_back(Kx);
       // On a tie the copy inside more loops runs more often (clang peels an
       // odd outer iteration into a copy outside the unrolled outer loop).

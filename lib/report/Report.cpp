@@ -847,6 +847,8 @@ namespace {
 /// 32-byte loads and stores cross a line, 2 slots each".
 std::string alignmentText(const InCoreResult &R) {
   const LineSplits &S = R.Splits;
+  if (S.Streams.empty())
+    return ""; // no contiguous stream: gathers, strides, scalars
   std::vector<std::pair<std::string, std::string>> Groups; // (what, arrays)
   for (const LineSplits::Stream &St : S.Streams) {
     std::string What = St.AlignBytes == 0 ? "aligned by its intrinsics"
