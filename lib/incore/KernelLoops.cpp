@@ -762,6 +762,8 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     LO.Splits.Store = Own.Store;
     LO.Splits.Streams = Own.Streams;
     InCoreResult R = analyzeBlockBytes(Bytes, LO, Lines);
+    R.BodyBytes = std::move(Bytes);
+    R.BodyLines = std::move(Lines);
     R.SourceItersPerIter = BestK;
     R.BytesPerSourceIt = PerIt;
     std::string Where = demangle(Best->F->Name);

@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 #include "perfmodel/InCore.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <numeric>
 
@@ -120,4 +121,36 @@ LineSplits perfmodel::lineSplitsOf(const LoopKernel &K, const std::map<std::stri
     S.Store[W] = Writes > 0 ? Store[W] / Writes : 0;
   }
   return S;
+}
+
+void perfmodel::splitsAtSizes(InCoreResult &R, const LoopKernel &K,
+                              const std::map<std::string, int64_t> &Bind,
+                              const InCoreOptions &O) {
+  if (!R.Ok || R.BodyBytes.empty() || (!R.Splits.LoadCost && !R.Splits.StoreCost))
+    return;
+  LineSplits Now = lineSplitsOf(K, Bind, R.Splits.AssumedAlign, O.LineBytes);
+  if (Now.Load == R.Splits.Load && Now.Store == R.Splits.Store)
+    return;
+  InCoreOptions LO = O;
+  LO.Splits = R.Splits;
+  LO.Splits.Load = Now.Load;
+  LO.Splits.Store = Now.Store;
+  LO.Splits.Streams = Now.Streams;
+  InCoreResult B = analyzeBlockBytes(R.BodyBytes, LO, R.BodyLines);
+  if (!B.Ok)
+    return;
+  // The block's own figures change; what the loop search found stays.
+  std::vector<std::string> Notes = B.Notes;
+  for (const std::string &N : R.Notes)
+    if (N.rfind("line splits:", 0) != 0 &&
+        std::find(Notes.begin(), Notes.end(), N) == Notes.end())
+      Notes.push_back(N);
+  B.Notes = std::move(Notes);
+  B.SourceItersPerIter = R.SourceItersPerIter;
+  B.BytesPerSourceIt = R.BytesPerSourceIt;
+  B.MachineLoop = R.MachineLoop;
+  B.Nest = std::move(R.Nest);
+  B.BodyBytes = std::move(R.BodyBytes);
+  B.BodyLines = std::move(R.BodyLines);
+  R = std::move(B);
 }

@@ -50,8 +50,10 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
       LR.InCore = sourceInCore(K, M, LI < InCore.size() ? &InCore[LI] : nullptr);
     else if (LI < InCore.size() && K.Modelled) {
       LR.InCore = InCore[LI];
+      InCoreOptions IO = inCoreOptionsFor(M, O);
+      splitsAtSizes(*LR.InCore, K, IR.bindings(), IO);
       if (O.InCoreBasis == "compiled")
-        executeNest(*LR.InCore, K, IR.bindings(), inCoreOptionsFor(M, O));
+        executeNest(*LR.InCore, K, IR.bindings(), IO);
     }
     if (K.Modelled) {
       if (RunLC)

@@ -780,3 +780,29 @@ TEST(InCore, GathersAndScattersCoverTheirLanesAndCostWhatTheFileSays) {
   EXPECT_NEAR(R[0].PortBound, 50.5 / 3, 1e-9);
   EXPECT_NEAR(R[0].Cycles, 50.5 / 3, 1e-9);
 }
+
+TEST(InCore, SizesThatMoveRowAlignmentReCostTheLoop) {
+  // jacobi2d on the Zen 5 file (splits cost 2). Costed at the default size
+  // (n = 1000: rows of 8000 B keep their offset in the line) and moved to
+  // n = 50 (rows of 400 B step through four offsets), it must cost what
+  // the loop costs when analysed at n = 50 in the first place. Bases 64-byte
+  // aligned (at the allocator's 16 bytes every row size looks alike).
+  InCoreOptions O = inCoreOptionsFor(machineFile("dev-vm-zen5.yml"));
+  O.Splits.AssumedAlign = 64;
+  FrontendOptions F;
+  F.File = Src + "/tests/nest/jacobi2d.c";
+  FrontendResult At1000 = runFrontend(F);
+  F.Defines = {{"n", 50}};
+  FrontendResult At50 = runFrontend(F);
+  ASSERT_TRUE(At1000.Ok && At50.Ok);
+  InCoreResult Moved = analyzeKernelLoops(At1000.IR, {}, O)[0];
+  InCoreResult Direct = analyzeKernelLoops(At50.IR, {}, O)[0];
+  ASSERT_TRUE(Moved.Ok && Direct.Ok);
+  ASSERT_NE(Moved.Splits.Load, Direct.Splits.Load);
+  splitsAtSizes(Moved, At1000.IR.Loops[0], {{"n", 50}}, O);
+  EXPECT_EQ(Moved.Splits.Load, Direct.Splits.Load);
+  EXPECT_EQ(Moved.Splits.Store, Direct.Splits.Store);
+  EXPECT_DOUBLE_EQ(Moved.Cycles, Direct.Cycles);
+  EXPECT_DOUBLE_EQ(Moved.SourceItersPerIter, Direct.SourceItersPerIter);
+  EXPECT_EQ(Moved.MachineLoop, Direct.MachineLoop);
+}

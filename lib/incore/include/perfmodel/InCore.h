@@ -144,6 +144,10 @@ struct InCoreResult {
   NestCode Nest;                  ///< the enclosing machine loop's code
   NestResult Executed;            ///< the nest as executed (executeNest)
   LineSplits Splits;              ///< what the vector accesses were charged for splits
+  /// The costed machine loop's bytes and source lines (re-costed when the
+  /// sizes move which accesses split).
+  std::vector<uint8_t> BodyBytes;
+  std::vector<unsigned> BodyLines;
 };
 
 struct InCoreOptions {
@@ -226,6 +230,12 @@ std::vector<InCoreResult> analyzeKernelLoops(const KernelIR &IR,
 /// enclosing machine loop or its trips are unknown.
 void executeNest(InCoreResult &R, const LoopKernel &K,
                  const std::map<std::string, int64_t> &Bind, const InCoreOptions &O);
+
+/// Re-costs R's machine loop when the sizes BIND move which of K's vector
+/// accesses cross cache lines (rows whose length changes their alignment);
+/// R is left as it is otherwise.
+void splitsAtSizes(InCoreResult &R, const LoopKernel &K,
+                   const std::map<std::string, int64_t> &Bind, const InCoreOptions &O);
 
 /// The in-core estimate from the source as written, the way the PPR paper
 /// counts its kernels: one instruction per operation (a SIMD intrinsic is
