@@ -479,6 +479,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.IssueWidth = M.Core.IssueWidth;
   O.Rob = M.Core.ReorderBuffer;
   O.Overrides = M.Core.Overrides;
+  O.QueueSizes = M.Core.SchedulerQueues;
   O.Splits.LoadCost = M.Core.LineSplitLoadCost;
   O.Splits.StoreCost = M.Core.LineSplitStoreCost;
   if (!M.Caches.empty() && M.Caches.front().LineBytes)
@@ -949,7 +950,8 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     std::vector<std::vector<unsigned>> Leaves;
     for (unsigned I = 1; I < SM.getNumProcResourceKinds(); ++I)
       if (const MCProcResourceDesc *D = SM.getProcResource(I); D->BufferSize > 0) {
-        Q.Size.push_back(unsigned(D->BufferSize));
+        auto Given = O.QueueSizes.find(D->Name);
+        Q.Size.push_back(Given != O.QueueSizes.end() ? Given->second : unsigned(D->BufferSize));
         Leaves.push_back(PM.Leaves[I]);
       }
     Q.Of.resize(N);

@@ -147,6 +147,23 @@ bool perfmodel::checkLLVMCpu(const std::string &Triple, const std::string &Cpu,
   return true;
 }
 
+std::map<std::string, unsigned> perfmodel::llvmSchedulerQueues(const std::string &Triple,
+                                                               const std::string &Cpu) {
+  std::map<std::string, unsigned> Out;
+  std::string Err;
+  if (!checkLLVMCpu(Triple, Cpu, Err))
+    return Out;
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Err);
+  std::unique_ptr<llvm::MCSubtargetInfo> STI(T->createMCSubtargetInfo(Triple, Cpu, ""));
+  const llvm::MCSchedModel &SM = STI->getSchedModel();
+  if (!SM.hasInstrSchedModel())
+    return Out;
+  for (unsigned I = 1; I < SM.getNumProcResourceKinds(); ++I)
+    if (const llvm::MCProcResourceDesc *D = SM.getProcResource(I); D->BufferSize > 0)
+      Out[D->Name] = unsigned(D->BufferSize);
+  return Out;
+}
+
 namespace {
 
 /// Splits "caches.L2.size=2MiB" into path segments and the value text.
@@ -398,7 +415,8 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "load_bytes_per_cycle", "stores_per_cycle",
                          "store_bytes_per_cycle", "fp_units",
                          "unaligned_vector_cost", "line_split_load_cost",
-                         "line_split_store_cost", "instruction_overrides"}))
+                         "line_split_store_cost", "scheduler_queues",
+                         "instruction_overrides"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.ReorderBuffer = R.count(N, "reorder_buffer", P, false).value_or(0);
@@ -435,6 +453,17 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
               "that does not (>= 1)");
     (std::string_view(Key) == "line_split_load_cost" ? C.LineSplitLoadCost
                                                      : C.LineSplitStoreCost) = V;
+  }
+
+  if (YAML::Node Q = R.child(N, "scheduler_queues", P, false); Q.IsDefined() && !Q.IsNull()) {
+    if (!Q.IsMap())
+      R.error(Q, Reader::join(P, "scheduler_queues"), "expected a mapping queue: entries, e.g. {Zn4FP: 64}");
+    else
+      for (const auto &KV : Q) {
+        std::string Name = KV.first.Scalar();
+        if (auto V = R.count(Q, Name.c_str(), Reader::join(P, "scheduler_queues"), true))
+          C.SchedulerQueues[Name] = *V;
+      }
   }
 
   // Which vector operations each floating-point pipe executes; decides the
@@ -778,8 +807,20 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
     M.BaseClockGHz = R.num(Root, "base_clock_ghz", "", false);
     M.CoresPerSocket = R.count(Root, "cores_per_socket", "", true).value_or(0);
     M.Sockets = R.count(Root, "sockets", "", false).value_or(1);
-    if (YAML::Node C = R.child(Root, "core", "", true); C.IsDefined() && !C.IsNull())
+    if (YAML::Node C = R.child(Root, "core", "", true); C.IsDefined() && !C.IsNull()) {
       readCore(R, C, M.Core);
+      if (!M.Core.SchedulerQueues.empty() && !M.Triple.empty() && !M.Cpu.empty()) {
+        std::map<std::string, unsigned> Known = llvmSchedulerQueues(M.Triple, M.Cpu);
+        std::string Names;
+        for (const auto &[Q, Size] : Known)
+          Names += (Names.empty() ? "" : ", ") + Q + " (" + std::to_string(Size) + ")";
+        for (const auto &[Q, Size] : M.Core.SchedulerQueues)
+          if (!Known.count(Q))
+            R.error(C["scheduler_queues"][Q], "core.scheduler_queues." + Q,
+                    "LLVM 19's model of " + M.Cpu + " has no scheduler queue '" + Q +
+                        "' (it has: " + (Names.empty() ? "none" : Names) + ")");
+      }
+    }
     if (YAML::Node C = R.child(Root, "caches", "", true); C.IsDefined() && !C.IsNull())
       readCaches(R, C, M.Caches);
     YAML::Node Mem = R.child(Root, "memory", "", true);

@@ -121,6 +121,12 @@ perfmodel::machineFields(const MachineModel &M) {
                C.LineSplitLoadCost ? N(C.LineSplitLoadCost) : "unstated"});
   F.push_back({"core.line_split_store_cost",
                C.LineSplitStoreCost ? N(C.LineSplitStoreCost) : "unstated"});
+  for (const auto &[Q, Size] : llvmSchedulerQueues(M.Triple, M.Cpu)) {
+    auto Given = C.SchedulerQueues.find(Q);
+    F.push_back({"core.scheduler_queues." + Q,
+                 Given != C.SchedulerQueues.end() ? std::to_string(Given->second)
+                                                  : std::to_string(Size) + " (LLVM)"});
+  }
   for (const CacheLevel &L : M.Caches) {
     std::string P = "caches." + L.Name + ".";
     F.push_back({P + "size", formatByteSize(L.SizeBytes)});

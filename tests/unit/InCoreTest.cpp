@@ -756,6 +756,13 @@ TEST(InCore, TheReservationStationLimitsHowFarLongRowsOverlap) {
     ASSERT_TRUE(R[0].Executed.Ok) << R[0].Executed.Reason;
     double Row = R[0].Executed.Cycles * double(M);
     EXPECT_NEAR(Row, 5.0 * double(M - 60), 0.02 * 5.0 * double(M - 60)) << M;
+    // Half the station (core.scheduler_queues: {HWPortAny: 30}): the tail
+    // that overlaps the next row is 30 links.
+    InCoreOptions Half = O;
+    Half.QueueSizes = {{"HWPortAny", 30}};
+    double HalfRow =
+        nestAt("rows.c", {{"n", 1000}, {"m", M}}, Half)[0].Executed.Cycles * double(M);
+    EXPECT_NEAR(HalfRow, 5.0 * double(M - 30), 0.02 * 5.0 * double(M - 30)) << M;
     // Without the station the same buffer overlaps far more.
     O.SchedulerQueues = false;
     std::vector<InCoreResult> Free = nestAt("rows.c", {{"n", 1000}, {"m", M}}, O);

@@ -160,6 +160,8 @@ struct InCoreOptions {
   /// wait for their inputs hold an entry: Haswell's 60-entry reservation
   /// station, Zen 4's 64-entry FP scheduler).
   bool SchedulerQueues = true;
+  /// Queue sizes that replace LLVM's, by resource name (core.scheduler_queues).
+  std::map<std::string, unsigned> QueueSizes;
   std::vector<InstructionOverride> Overrides;
   /// Compiler flags the machine implies, before the user's (AArch64: the SVE
   /// width, so vector loops advance by a known number of bytes).

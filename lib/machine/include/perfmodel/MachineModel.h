@@ -62,6 +62,9 @@ struct CoreModel {
   /// Load/store port slots of an access that crosses a cache line (two
   /// accesses on most cores); 0 when the file does not say (splits free).
   double LineSplitLoadCost = 0, LineSplitStoreCost = 0;
+  /// Entries of the scheduler queues, by the name of LLVM's buffered
+  /// resource (Zn4FP, HWPortAny); a queue not named keeps LLVM's size.
+  std::map<std::string, unsigned> SchedulerQueues;
   /// Floating-point pipes; empty when the file does not say (then every FMA
   /// unit is assumed to do add, mul and FMA).
   std::vector<FpUnit> FpUnits;
@@ -199,6 +202,11 @@ std::string formatByteSize(uint64_t Bytes);
 
 /// True when LLVM 19 knows CPU for TRIPLE; otherwise fills Error.
 bool checkLLVMCpu(const std::string &Triple, const std::string &Cpu, std::string &Error);
+
+/// The scheduler queues (buffered resources) of LLVM 19's model of CPU and
+/// their entries; empty when it has none or does not know the CPU.
+std::map<std::string, unsigned> llvmSchedulerQueues(const std::string &Triple,
+                                                    const std::string &Cpu);
 
 } // namespace perfmodel
 
