@@ -690,6 +690,16 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
         if (InLoop(L))
           Cands.push_back(&L);
     if (Cands.empty()) {
+      // clang turns copy and fill loops into library calls.
+      for (const FunctionCode &F : Obj.Functions)
+        for (const auto &[Off, Sym] : F.Symbols)
+          if ((Sym == "memcpy" || Sym == "memset" || Sym == "memmove") && Off < F.Lines.size() &&
+              F.Lines[Off] >= First && F.Lines[Off] <= Last && Results[I].Reason.empty())
+            Results[I].Reason = "the compiler replaced the loop with a call to " + Sym +
+                                " (the C library's code, not modelled; -fno-builtin keeps "
+                                "the loop)";
+      if (!Results[I].Reason.empty())
+        continue;
       Results[I].Reason = "no machine loop found for lines " + std::to_string(First) + "-" +
                           std::to_string(Last) +
                           " (fully unrolled, removed as dead code, or not a loop in "

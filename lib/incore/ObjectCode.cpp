@@ -82,6 +82,25 @@ bool perfmodel::readObject(const std::string &Path, ObjectFileBytes &Out,
     ArrayRef<uint8_t> Data(reinterpret_cast<const uint8_t *>(Contents->data()),
                            Contents->size());
     Out.Text.insert(Out.Text.end(), Data.begin(), Data.end());
+    std::map<uint64_t, std::string> Relocated; // section offset -> symbol
+    for (const object::SectionRef &R : Obj.sections()) {
+      Expected<object::section_iterator> Target = R.getRelocatedSection();
+      if (!Target) {
+        consumeError(Target.takeError());
+        continue;
+      }
+      if (*Target == Obj.section_end() || **Target != S)
+        continue;
+      for (const object::RelocationRef &Rel : R.relocations()) {
+        object::symbol_iterator Sym = Rel.getSymbol();
+        if (Sym == Obj.symbol_end())
+          continue;
+        if (Expected<StringRef> Name = Sym->getName())
+          Relocated[Rel.getOffset()] = Name->str();
+        else
+          consumeError(Name.takeError());
+      }
+    }
     for (const object::SymbolRef &Sym : Obj.symbols()) {
       auto Type = Sym.getType();
       auto Sec = Sym.getSection();
@@ -99,6 +118,8 @@ bool perfmodel::readObject(const std::string &Path, ObjectFileBytes &Out,
       uint64_t Off = *Addr - S.getAddress();
       F.Bytes.assign(Data.begin() + Off, Data.begin() + Off + Size);
       F.Lines.assign(Size, 0);
+      for (auto R = Relocated.lower_bound(Off); R != Relocated.end() && R->first < Off + Size; ++R)
+        F.Symbols[R->first - Off] = R->second;
       auto It = Rows.find(S.getIndex());
       if (It != Rows.end())
         for (uint64_t B = 0; B < Size; ++B) {

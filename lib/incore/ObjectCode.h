@@ -3,6 +3,7 @@
 #define PERFMODEL_OBJECTCODE_H
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@ struct FunctionCode {
   uint64_t Address = 0;
   std::vector<uint8_t> Bytes;
   std::vector<unsigned> Lines; ///< source line per byte offset (0: unknown)
+  /// Symbols that relocations inside the function refer to, by byte offset
+  /// (a call's target: memcpy where the compiler replaced a loop).
+  std::map<uint64_t, std::string> Symbols;
 };
 
 struct ObjectFileBytes {

@@ -813,3 +813,14 @@ TEST(InCore, SizesThatMoveRowAlignmentReCostTheLoop) {
   EXPECT_DOUBLE_EQ(Moved.SourceItersPerIter, Direct.SourceItersPerIter);
   EXPECT_EQ(Moved.MachineLoop, Direct.MachineLoop);
 }
+
+TEST(InCore, ALoopTheCompilerTurnedIntoMemcpyIsReportedAsSuch) {
+  FrontendResult FR = frontendOfFile("tests/nest/copy.c");
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  InCoreOptions O; // haswell
+  InCoreResult Call = analyzeKernelLoops(FR.IR, {}, O)[0];
+  EXPECT_FALSE(Call.Ok);
+  EXPECT_NE(Call.Reason.find("a call to memcpy"), std::string::npos) << Call.Reason;
+  InCoreResult Loop = analyzeKernelLoops(FR.IR, {"-O3", "-fno-builtin"}, O)[0];
+  EXPECT_TRUE(Loop.Ok) << Loop.Reason;
+}
