@@ -563,6 +563,28 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   }
 }
 
+/// One core's memory bandwidth by Little's law: the lines the outermost
+/// private cache that states misses_in_flight keeps outstanding (the
+/// prefetched streams' fills queue there), times the line, over the memory
+/// latency. Without both keys there is no figure.
+void deriveLittle(MachineModel &M) {
+  M.Memory.LittleGBs.reset();
+  M.Memory.LittleBasis.clear();
+  if (!M.Memory.LatencyNs || *M.Memory.LatencyNs <= 0)
+    return;
+  const CacheLevel *Q = nullptr;
+  for (const CacheLevel &C : M.Caches)
+    if (C.MissesInFlight && *C.MissesInFlight > 0 && (!Q || C.SharedBy <= 1))
+      Q = &C;
+  if (!Q || !Q->LineBytes)
+    return;
+  M.Memory.LittleGBs = double(*Q->MissesInFlight) * Q->LineBytes / *M.Memory.LatencyNs;
+  M.Memory.LittleBasis = std::to_string(*Q->MissesInFlight) + " misses in flight (caches." +
+                         Q->Name + ") x " + std::to_string(Q->LineBytes) + " B / " +
+                         shortNumber(*M.Memory.LatencyNs) + " ns = " +
+                         shortNumber(std::round(*M.Memory.LittleGBs * 100) / 100) + " GB/s";
+}
+
 void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
   if (!N.IsSequence() || N.size() == 0) {
     R.error(N, "caches", "expected a non-empty list of cache levels, L1 first");
@@ -577,7 +599,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
       P = "caches." + E["name"].Scalar();
     if (!R.checkMap(E, P, {"name", "size", "ways", "line", "latency_cy",
                            "bytes_per_cycle_from_next", "shared_by", "policy",
-                           "prefetch", "write_allocate"}))
+                           "prefetch", "write_allocate", "misses_in_flight"}))
       continue;
     C.Name = R.str(E, "name", P, true).value_or("");
     if (!C.Name.empty() && !Seen.insert(C.Name).second)
@@ -599,6 +621,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
                                          {"stream", PrefetchKind::Stream}})
                      .value_or(PrefetchKind::None);
     C.WriteAllocate = R.boolean(E, "write_allocate", P).value_or(true);
+    C.MissesInFlight = R.count(E, "misses_in_flight", P, false);
     if (Line && (*Line & (*Line - 1)))
       R.error(E["line"], P + ".line", "line size must be a power of two, got " +
                                           std::to_string(*Line));
@@ -839,6 +862,7 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
         R.error(Mem["sustained_gbs"], "memory.sustained_gbs",
                 "sustained bandwidth exceeds the theoretical bandwidth_gbs");
     }
+    deriveLittle(M);
     if (YAML::Node E = R.child(Root, "ecm", "", false); E.IsDefined() && !E.IsNull()) {
       if (R.checkMap(E, "ecm", {"overlap"}))
         if (auto O = R.choice<std::string>(E, "overlap", "ecm",

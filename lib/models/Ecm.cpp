@@ -61,8 +61,10 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
                       "bandwidths (the in-core model did not run)");
   }
 
+  // One core's transfers: the memory link at what one core draws (measured,
+  // else Little's law); the socket's bandwidth only sets the saturation.
   for (size_t I = 0; I < M.Caches.size(); ++I) {
-    double BPC = linkBytesPerCycle(M, I);
+    double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true);
     R.Links.push_back(ecmLinkName(M, I));
     if (BPC <= 0) {
       R.Reason = R.Summary.Reason =
@@ -88,7 +90,16 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
   }
 
   // Multicore: each core adds its share until the memory link is full.
-  double TMem = R.Transfers.back(), TEcmMem = R.Predictions.back();
+  double TEcmMem = R.Predictions.back();
+  double SocketBPC = linkBytesPerCycle(M, M.Caches.size() - 1);
+  double TMem = SocketBPC > 0 ? linkBytesPerIt(In, M.Caches.size() - 1) * R.ItersPerCL / SocketBPC
+                              : R.Transfers.back();
+  if (TMem < R.Transfers.back() * (1 - 1e-9))
+    R.Notes.push_back("T_" + R.Links.back() + " " + formatCycles(R.Transfers.back()) +
+                      " cy/CL at one core's " + formatCycles(M.Memory.gbsFor(1, 1)) +
+                      " GB/s (" + M.Memory.oneCoreSource() + "); the socket's " +
+                      formatCycles(M.Memory.effectiveGBs()) + " GB/s (" +
+                      formatCycles(TMem) + " cy/CL) sets the saturation");
   double Clock = M.ClockGHz;
   auto GF = [&](double CyPerCL) {
     return CyPerCL > 0 && R.FlopsPerCL > 0 ? R.FlopsPerCL / CyPerCL * Clock : 0;

@@ -138,6 +138,8 @@ perfmodel::machineFields(const MachineModel &M) {
     F.push_back({P + "policy", cachePolicyName(L.Policy)});
     F.push_back({P + "prefetch", prefetchName(L.Prefetch)});
     F.push_back({P + "write_allocate", L.WriteAllocate ? "true" : "false"});
+    F.push_back({P + "misses_in_flight",
+                 L.MissesInFlight ? std::to_string(*L.MissesInFlight) : "unstated"});
   }
   F.push_back({"memory.bandwidth_gbs", N(M.Memory.BandwidthGBs)});
   F.push_back({"memory.sustained_gbs", opt(M.Memory.SustainedGBs, "")});
@@ -152,6 +154,10 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"derived: DP GFLOP/s per core", D(C.PeakFlopsPerCycleDouble * M.ClockGHz)});
   F.push_back({"derived: DP GFLOP/s per node", D(Node)});
   F.push_back({"derived: memory GB/s per node", D(M.Memory.effectiveGBs() * M.Sockets)});
+  F.push_back({"derived: memory GB/s of one core",
+               M.Memory.oneCoreGBs() ? D(*M.Memory.oneCoreGBs()) + " (" +
+                                           M.Memory.oneCoreSource() + ")"
+                                     : "the socket's (no measured figure, no Little's law inputs)"});
   if (M.Memory.effectiveGBs() > 0)
     F.push_back({"derived: ridge flop/B (node, DP)",
                  D(Node / (M.Memory.effectiveGBs() * M.Sockets))});

@@ -25,9 +25,10 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
     R.Notes.push_back("memory: the machine model has no sustained bandwidth; the "
                       "theoretical " + formatNumber(M.Memory.BandwidthGBs) +
                       " GB/s bounds the memory level" +
-                      (M.Memory.OneCoreGBs ? " of the socket (one core alone: " +
-                                                 formatNumber(*M.Memory.OneCoreGBs) + " GB/s)"
-                                           : std::string()));
+                      (M.Memory.oneCoreGBs() ? " of the socket (one core alone: " +
+                                                   formatNumber(*M.Memory.oneCoreGBs()) +
+                                                   " GB/s, " + M.Memory.oneCoreSource() + ")"
+                                             : std::string()));
   // auto: the analytic layer conditions, and the simulator only where they
   // do not apply (indirect or non-uniform accesses); replaying every loop of
   // a large file would cost far more than compiling it.

@@ -828,8 +828,12 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
   OS << "  memory:      " << formatNumber(M.Memory.BandwidthGBs) << " GB/s theoretical";
   if (M.Memory.SustainedGBs)
     OS << ", " << formatNumber(*M.Memory.SustainedGBs) << " GB/s sustained";
-  if (M.Memory.OneCoreGBs)
-    OS << " (" << formatNumber(*M.Memory.OneCoreGBs) << " GB/s by one core)";
+  if (auto One = M.Memory.oneCoreGBs())
+    OS << " (" << formatNumber(*One) << " GB/s by one core: " << M.Memory.oneCoreSource()
+       << (M.Memory.OneCoreGBs && M.Memory.LittleGBs
+               ? "; Little's law would give " + M.Memory.LittleBasis
+               : std::string())
+       << ")";
   if (M.Memory.Channels)
     OS << ", " << *M.Memory.Channels << " channels";
   if (M.Memory.LatencyNs)

@@ -279,16 +279,18 @@ void expectEcm(const llvm::json::Object &E, const EcmByHand &H) {
 //   T_nOL = 4 loads on ports 2/3 = 2 cy; 2 stores on port 4 = 2 cy -> 2 cy
 //   lines per CL on every link: b, c, a (write-allocate) in, a evicted = 4
 //   T_L1L2 = 4 x 64 B / 64 B/cy = 4; T_L2L3 = 4 x 64 / 32 = 8;
-//   T_L3Mem = 256 B / (42.6 GB/s / 2.7 GHz = 15.78 B/cy) = 16.22 cy
-//   predictions (overlap none): 2 ] 2+4 = 6 ] 6+8 = 14 ] 14+16.22 = 30.22
-//   saturation n_s = ceil(30.22 / 16.22) = 2 cores.
+//   T_L3Mem = 256 B at one core's 34.56 GB/s (memory.sustained_one_core_gbs)
+//           = 256 / (34.56 / 2.7 = 12.8 B/cy) = 20 cy
+//   predictions (overlap none): 2 ] 2+4 = 6 ] 6+8 = 14 ] 14+20 = 34
+//   saturation at the socket's 42.6 GB/s: 256 / 15.78 = 16.22 cy per CL,
+//   n_s = ceil(34 / 16.22) = 3 cores.
 TEST(Cli, EcmTriadByHand) {
   llvm::json::Object E = ecmOf("examples/triad.c -m hsw -D n=10000000", 0);
   EXPECT_EQ(E.getNumber("iterations_per_cl"), 8);
-  double Mem = 256 / (42.6 / 2.7);
-  expectEcm(E, {1, 2, {4, 8, Mem}, {2, 6, 14, 14 + Mem}, 2});
+  double Mem = 256 / (34.56 / 2.7);
+  expectEcm(E, {1, 2, {4, 8, Mem}, {2, 6, 14, 14 + Mem}, 3});
   EXPECT_EQ(E.getString("notation"),
-            "{ 1 || 2 | 4 | 8 | 16.2 } cy/CL -> { 2 ] 6 ] 14 ] 30.2 } cy/CL");
+            "{ 1 || 2 | 4 | 8 | 20 } cy/CL -> { 2 ] 6 ] 14 ] 34 } cy/CL");
 }
 
 // 2D 5-point stencil C[j][i] = c0*A[j][i] + c1*(A[j][i-1] + A[j][i+1] +
@@ -300,11 +302,12 @@ TEST(Cli, EcmTriadByHand) {
 //   layer conditions: 3 rows of A (48 KiB) miss L1 but fit L2:
 //     L1L2: 3 A lines + C write-allocate + C eviction = 5 lines -> 5 cy
 //     L2L3: 1 A line + 2 C lines = 3 lines x 64 / 32 -> 6 cy
-//     L3Mem: 3 lines = 192 B / 15.78 B/cy -> 12.17 cy
-//   predictions: max(6, 5) = 6 ] 5+5 = 10 ] 16 ] 28.17; n_s = ceil(28.17 / 12.17) = 3.
+//     L3Mem: 3 lines = 192 B at one core's 34.56 GB/s (12.8 B/cy) -> 15 cy
+//   predictions: max(6, 5) = 6 ] 5+5 = 10 ] 16 ] 31; at the socket's 42.6 GB/s
+//   (15.78 B/cy) a CL takes 12.17 cy from memory: n_s = ceil(31 / 12.17) = 3.
 TEST(Cli, EcmStencilByHand) {
   llvm::json::Object E = ecmOf("examples/williams-fig9.2.c -m hsw -D n=1000000 --incore steady", 1);
-  double Mem = 192 / (42.6 / 2.7);
+  double Mem = 192 / (34.56 / 2.7);
   expectEcm(E, {6, 5, {5, 6, Mem}, {6, 10, 16, 16 + Mem}, 3});
 }
 

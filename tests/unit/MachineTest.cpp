@@ -117,17 +117,17 @@ INSTANTIATE_TEST_SUITE_P(
                 "clock_ghz", "expected a number, got 'fast'"},
         BadCase{"Negative", edited("cores_per_socket: 12", "cores_per_socket: -12"), 11,
                 "cores_per_socket", "greater than zero"},
-        BadCase{"ZeroSize", edited("size: 256KiB", "size: 0KiB"), 34, "caches.L2.size",
+        BadCase{"ZeroSize", edited("size: 256KiB", "size: 0KiB"), 37, "caches.L2.size",
                 "greater than zero"},
         BadCase{"WaysDoNotDivide", edited("size: 256KiB, ways: 8", "size: 256KiB, ways: 6"),
-                34, "caches.L2.ways", "do not divide"},
+                37, "caches.L2.ways", "do not divide"},
         BadCase{"UnknownKeyTypo", edited("  simd_bits: 256", "  simd_bit: 256"), 16,
                 "core.simd_bit", "did you mean 'simd_bits'"},
         BadCase{"UnknownLLVMCpu", edited("cpu: haswell}", "cpu: haswel}"), 7, "llvm.cpu",
                 "does not know CPU 'haswel'"},
         BadCase{"SustainedAboveTheoretical",
                 edited("bandwidth_gbs: 42.6,", "bandwidth_gbs: 42.6, sustained_gbs: 50,"),
-                43, "memory.sustained_gbs", "exceeds"},
+                46, "memory.sustained_gbs", "exceeds"},
         BadCase{"UnalignedCheaperThanAligned",
                 edited("unaligned_vector_cost: 2", "unaligned_vector_cost: 0.5"), 29,
                 "core.unaligned_vector_cost", "cannot cost fewer port slots"},
@@ -152,7 +152,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{"UnknownFpOperation",
                 edited("[[fma, mul], [fma, mul, add]]", "[[fma, mul], [fma, div]]"), 24,
                 "core.fp_units.1", "among add, mul, fma"},
-        BadCase{"NotANumberSize", edited("size: 32KiB", "size: 32KB"), 32,
+        BadCase{"NotANumberSize", edited("size: 32KiB", "size: 32KB"), 35,
                 "caches.L1.size", "binary units"},
         BadCase{"Malformed", "name: x\nllvm: {triple: a\nclock_ghz: 1\n", 3, "",
                 "malformed YAML"},
@@ -171,15 +171,64 @@ TEST(Machine, NonexistentFileIsAnError) {
 }
 
 TEST(Machine, NumberWithoutSourceIsReported) {
-  std::string T = edited("memory: {bandwidth_gbs: 42.6, sustained_one_core_gbs: 34.56, channels: 4}",
+  std::string T = edited("memory: {bandwidth_gbs: 42.6, sustained_one_core_gbs: 34.56, channels: 4,",
                          "memory: {bandwidth_gbs: 42.6, sustained_one_core_gbs: 34.56, channels: 4, "
-                         "latency_ns: 90}");
+                         "sustained_gbs: 40,");
   MachineLoadResult R = parseMachineModel(T, "m.yml");
   ASSERT_TRUE(R.ok());
   ASSERT_EQ(R.Diags.size(), 1u);
   EXPECT_EQ(R.Diags[0].Severity, MachineDiag::Kind::Warning);
-  EXPECT_EQ(R.Diags[0].Key, "memory.latency_ns");
-  EXPECT_EQ(R.Diags[0].Line, 43u);
+  EXPECT_EQ(R.Diags[0].Key, "memory.sustained_gbs");
+  EXPECT_EQ(R.Diags[0].Line, 46u);
+}
+
+// One core's memory bandwidth by Little's law, by hand from the Haswell
+// file's sourced keys: the L2's super queue keeps 16 line misses in flight,
+// memory answers in 90 ns: 16 x 64 B / 90 ns = 11.38 GB/s. The file's own
+// one-core figure (the PPR paper's 34.56 GB/s) wins where it is given.
+TEST(Machine, OneCoreMemoryBandwidthByLittlesLaw) {
+  MachineLoadResult Stated = loadMachineModel(HaswellFile);
+  ASSERT_TRUE(Stated.ok());
+  const MemoryModel &S = Stated.Model->Memory;
+  ASSERT_TRUE(S.LittleGBs.has_value());
+  EXPECT_NEAR(*S.LittleGBs, 16 * 64 / 90.0, 1e-9);
+  EXPECT_NE(S.LittleBasis.find("16 misses in flight (caches.L2) x 64 B / 90 ns"),
+            std::string::npos)
+      << S.LittleBasis;
+  EXPECT_DOUBLE_EQ(*S.oneCoreGBs(), 34.56);
+
+  std::string NoStated = edited("sustained_one_core_gbs: 34.56, ", "");
+  MachineLoadResult L = parseMachineModel(NoStated, "m.yml");
+  ASSERT_TRUE(L.ok());
+  const MemoryModel &M = L.Model->Memory;
+  EXPECT_NEAR(M.gbsFor(1, 1), 11.378, 1e-3);
+  EXPECT_EQ(M.oneCoreSource().rfind("Little's law", 0), 0u) << M.oneCoreSource();
+  // Four cores would draw 45.5 GB/s: the socket's 42.6 bounds them.
+  EXPECT_DOUBLE_EQ(M.gbsFor(4, 1), 42.6);
+  EXPECT_NEAR(M.gbsFor(3, 1), 3 * 1024 / 90.0, 1e-9);
+
+  // Without the L2's queue the L1's 10 fill buffers bound: 640 B / 90 ns.
+  std::string L1Only = edited(", misses_in_flight: 16}", "}");
+  L1Only.replace(L1Only.find("sustained_one_core_gbs: 34.56, "), 31, "");
+  MachineLoadResult F = parseMachineModel(L1Only, "m.yml");
+  ASSERT_TRUE(F.ok());
+  EXPECT_NEAR(F.Model->Memory.gbsFor(1, 1), 640 / 90.0, 1e-9);
+
+  // A latency of 10 ns would let one core draw 102 GB/s: capped at 42.6.
+  std::string Fast = NoStated;
+  Fast.replace(Fast.find("latency_ns: 90"), 14, "latency_ns: 10");
+  MachineLoadResult C = parseMachineModel(Fast, "m.yml");
+  ASSERT_TRUE(C.ok());
+  EXPECT_DOUBLE_EQ(C.Model->Memory.gbsFor(1, 1), 42.6);
+  EXPECT_NE(C.Model->Memory.oneCoreSource().find("capped by the socket"), std::string::npos);
+
+  // No latency, no Little's law: a core draws the socket's bandwidth.
+  std::string NoLatency = NoStated;
+  NoLatency.replace(NoLatency.find(",\n         latency_ns: 90"), 25, "");
+  MachineLoadResult N = parseMachineModel(NoLatency, "m.yml");
+  ASSERT_TRUE(N.ok());
+  EXPECT_FALSE(N.Model->Memory.oneCoreGBs().has_value());
+  EXPECT_DOUBLE_EQ(N.Model->Memory.gbsFor(1, 1), 42.6);
 }
 
 TEST(Machine, SetDerivesAHypotheticalMachine) {

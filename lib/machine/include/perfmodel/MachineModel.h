@@ -113,6 +113,10 @@ struct CacheLevel {
   CachePolicy Policy = CachePolicy::Inclusive;
   PrefetchKind Prefetch = PrefetchKind::None;
   bool WriteAllocate = true;
+  /// Line misses this level can have outstanding towards the next (fill
+  /// buffers, miss address buffers, the L2's miss queue): with the memory
+  /// latency, Little's law bounds what one core draws.
+  std::optional<unsigned> MissesInFlight;
 
   uint64_t sets() const { return SizeBytes / (uint64_t(Ways) * LineBytes); }
 };
@@ -125,14 +129,37 @@ struct MemoryModel {
   std::optional<double> OneCoreGBs;
   std::optional<double> LatencyNs;
   std::optional<unsigned> Channels;
+  /// Little's law when no one-core figure was measured: the misses one core
+  /// keeps in flight x line / latency (set by the loader; see littleLaw()).
+  std::optional<double> LittleGBs;
+  std::string LittleBasis; ///< "16 misses in flight (caches.L2) x 64 B / 90 ns"
 
   /// The bandwidth models should use: sustained when known.
   double effectiveGBs() const { return SustainedGBs ? *SustainedGBs : BandwidthGBs; }
+  /// What one core alone draws: measured, else Little's law, else nothing
+  /// (a core is then taken to draw the socket's bandwidth).
+  std::optional<double> oneCoreGBs() const {
+    if (OneCoreGBs)
+      return OneCoreGBs;
+    if (LittleGBs)
+      return std::min(*LittleGBs, effectiveGBs());
+    return std::nullopt;
+  }
+  /// Where oneCoreGBs() comes from, in words ("" when it has no value).
+  std::string oneCoreSource() const {
+    if (OneCoreGBs)
+      return "memory.sustained_one_core_gbs";
+    if (LittleGBs)
+      return "Little's law: " + LittleBasis +
+             (*LittleGBs > effectiveGBs() ? ", capped by the socket's bandwidth" : "");
+    return "";
+  }
   /// Bandwidth for CORES cores over SOCKETS sockets: the sockets' figure,
   /// or less when the cores cannot draw it (CORES x one core's).
   double gbsFor(unsigned Cores, unsigned Sockets) const {
     double All = effectiveGBs() * std::max(1u, Sockets);
-    return OneCoreGBs ? std::min(All, *OneCoreGBs * std::max(1u, Cores)) : All;
+    std::optional<double> One = oneCoreGBs();
+    return One ? std::min(All, *One * std::max(1u, Cores)) : All;
   }
 };
 
