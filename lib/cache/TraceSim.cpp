@@ -182,6 +182,12 @@ public:
       for (const Access &A : K.Accesses) {
         if (Pass == 0 ? !A.Read : !A.Write)
           continue;
+        // A subscript the loop rewrites from values it does not know (j =
+        // next[j]) cannot be replayed: every step would read one element.
+        if (!A.Linear && !A.Indirect && !A.NonAffine.empty()) {
+          Error = A.Text + ": " + A.NonAffine + "; its addresses cannot be replayed";
+          return false;
+        }
         CompiledAccess C;
         C.A = &A;
         C.Array = A.Array;
@@ -193,7 +199,7 @@ public:
         C.Offset.Const += A.FieldOffset;
         int64_t Stride = C.Offset.Coef.empty() ? 0 : C.Offset.Coef.back() * K.Nest.back().Step;
         C.Irregular = !C.Offset.Data.empty() ||
-                      uint64_t(Stride < 0 ? -Stride : Stride) > M.Caches.front().LineBytes;
+                      M.unprefetchedStride(uint64_t(Stride < 0 ? -Stride : Stride));
         Accesses.push_back(std::move(C));
       }
     return layout();

@@ -943,6 +943,19 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     }
   }
 
+  // Loads the chain reaches through their address registers.
+  for (size_t K = 0; K < R.CriticalChain.size(); ++K) {
+    unsigned Cur = R.CriticalChain[K];
+    unsigned Prev = R.CriticalChain[(K + R.CriticalChain.size() - 1) % R.CriticalChain.size()];
+    if (!R.Instrs[Cur].MayLoad || !Mem[Cur])
+      continue;
+    bool Feeds = false;
+    for (const RegDef &D : Defs[Prev])
+      Feeds |= (Mem[Cur]->Base && TB.MRI->regsOverlap(D.Reg, Mem[Cur]->Base)) ||
+               (Mem[Cur]->Index && TB.MRI->regsOverlap(D.Reg, Mem[Cur]->Index));
+    R.ChainAddressLoads += Feeds;
+  }
+
   // Verdict.
   R.Cycles = std::max({R.PortBound, R.FrontEndBound, R.RecurrenceBound});
   Queues Q;

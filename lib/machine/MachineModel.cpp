@@ -599,7 +599,8 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
       P = "caches." + E["name"].Scalar();
     if (!R.checkMap(E, P, {"name", "size", "ways", "line", "latency_cy",
                            "bytes_per_cycle_from_next", "shared_by", "policy",
-                           "prefetch", "write_allocate", "misses_in_flight"}))
+                           "prefetch", "write_allocate", "misses_in_flight",
+                           "prefetch_max_stride"}))
       continue;
     C.Name = R.str(E, "name", P, true).value_or("");
     if (!C.Name.empty() && !Seen.insert(C.Name).second)
@@ -622,6 +623,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
                      .value_or(PrefetchKind::None);
     C.WriteAllocate = R.boolean(E, "write_allocate", P).value_or(true);
     C.MissesInFlight = R.count(E, "misses_in_flight", P, false);
+    C.PrefetchMaxStride = R.count(E, "prefetch_max_stride", P, false, Reader::NonNegative).value_or(0);
     if (Line && (*Line & (*Line - 1)))
       R.error(E["line"], P + ".line", "line size must be a power of two, got " +
                                           std::to_string(*Line));

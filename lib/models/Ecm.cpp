@@ -89,6 +89,16 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     R.Predictions.push_back(std::max(R.TOL, M.EcmOverlap == "full" ? Widest : Serial));
   }
 
+  // Latency-bound loads: no overlap rule hides a chain of misses or more
+  // misses than can be in flight.
+  LatencyBound LB = latencyBound(In);
+  R.Notes.insert(R.Notes.end(), LB.Notes.begin(), LB.Notes.end());
+  for (size_t L = 0; L < R.Predictions.size(); ++L) {
+    R.Latency.push_back(LB.at(L) * R.ItersPerCL);
+    R.LatencyWhat.push_back(L < LB.What.size() ? LB.What[L] : "");
+    R.Predictions[L] = std::max(R.Predictions[L], R.Latency.back());
+  }
+
   // Multicore: each core adds its share until the memory link is full.
   double TEcmMem = R.Predictions.back();
   double SocketBPC = linkBytesPerCycle(M, M.Caches.size() - 1);
@@ -139,7 +149,9 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
         Largest = "T_" + R.Links[I];
       }
     }
-    if (R.TOL >= Data)
+    if (R.Latency[L] > std::max(R.TOL, Data))
+      B = R.LatencyWhat[L] + " (" + formatCycles(R.Latency[L]) + " cy/CL)";
+    else if (R.TOL >= Data)
       B = "in-core work (T_OL " + formatCycles(R.TOL) + " cy/CL)";
     else if (L == 0)
       B = "loads/stores into registers (T_nOL " + formatCycles(R.TnOL) + " cy/CL)";
@@ -151,7 +163,14 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     P.Levels.push_back({R.Levels[L], CyPerIt, K.flops() ? GF(CyPerIt * R.ItersPerCL) : 0, B});
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
-    if (At->Bottleneck.rfind("in-core", 0) == 0)
+    if (At->Bottleneck.rfind("pointer chase", 0) == 0)
+      P.Advice = "each iteration waits for the previous one's load from " + P.DataLevel +
+                 ": shrink the chased data to a nearer level, or chase several lists at once";
+    else if (At->Bottleneck.rfind("latency", 0) == 0)
+      P.Advice = "misses no prefetcher predicts wait the " + P.DataLevel +
+                 " latency: sort or block the indices for locality, or prefetch them "
+                 "in software";
+    else if (At->Bottleneck.rfind("in-core", 0) == 0)
       P.Advice = "the core limits even with data in " + P.DataLevel +
                  ": cut T_OL (see the in-core bottleneck)";
     else if (P.DataLevel == R.Levels.front())

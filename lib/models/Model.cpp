@@ -89,3 +89,129 @@ std::string perfmodel::formatCycles(double V) {
     std::snprintf(Buf, sizeof Buf, "%.3g", V);
   return Buf;
 }
+
+double perfmodel::levelLatencyCycles(const MachineModel &M, size_t I) {
+  if (I < M.Caches.size())
+    return M.Caches[I].LatencyCy;
+  return M.Memory.LatencyNs ? *M.Memory.LatencyNs * M.ClockGHz : 0;
+}
+
+LatencyBound perfmodel::latencyBound(const ModelInput &In) {
+  const MachineModel &M = *In.Machine;
+  size_t Levels = M.Caches.size() + 1;
+  LatencyBound B;
+  B.CyPerIt.assign(Levels, 0);
+  B.What.assign(Levels, "");
+  if (M.Caches.empty())
+    return B;
+  auto Name = [&](size_t L) { return L < M.Caches.size() ? M.Caches[L].Name : std::string("MEM"); };
+  double L1Lat = levelLatencyCycles(M, 0);
+  const InCoreResult *IC = In.InCore;
+  bool HaveCore = IC && IC->Ok && IC->SourceItersPerIter > 0;
+
+  // Pointer chase: the chain's loads wait the level's latency instead of the L1's.
+  if (HaveCore && IC->ChainAddressLoads > 0) {
+    for (size_t L = 1; L < Levels; ++L) {
+      double Lat = levelLatencyCycles(M, L);
+      if (Lat <= 0 || L1Lat <= 0) {
+        B.Notes.push_back("pointer chase: no latency for " + Name(L) +
+                          (L < M.Caches.size() ? " (caches." + Name(L) + ".latency_cy)"
+                                               : std::string(" (memory.latency_ns)")) +
+                          "; its chained loads are costed at the L1's");
+        continue;
+      }
+      // The body's own chain (the nest as executed spreads it over a call).
+      double Rec = IC->Executed.Ok && IC->Executed.SteadyRecurrence > 0
+                       ? IC->Executed.SteadyRecurrence
+                       : IC->RecurrenceBound;
+      double Chain = Rec + IC->ChainAddressLoads * (Lat - L1Lat);
+      B.CyPerIt[L] = Chain / IC->SourceItersPerIter;
+      B.What[L] = "pointer chase: " + std::to_string(IC->ChainAddressLoads) +
+                  " chained load(s) per machine iteration wait the " + Name(L) + " latency (" +
+                  formatCycles(Lat) + " cy)";
+    }
+  }
+
+  // Irregular misses at the simulated sizes: the misses that reach level L
+  // are served there at its latency (for the rows of levels nearer the core
+  // than where they reach, by that row's level). Without the simulator, an
+  // access whose constant stride escapes every prefetcher misses once per
+  // iteration wherever the data lives.
+  const TrafficResult *T = In.Traffic;
+  std::vector<double> Irr;
+  std::string Source = "simulated";
+  if (T && T->Ok && T->IrregularMissesPerIt.size() == M.Caches.size())
+    Irr = T->IrregularMissesPerIt;
+  else {
+    const LoopKernel &K = *In.Loop;
+    const std::string &Var = K.innermost().Var;
+    double Strided = 0;
+    for (const Access &A : K.Accesses) {
+      if (!A.Linear || A.Indirect || A.Linear->degreeIn(Var) != 1)
+        continue;
+      Poly C = A.Linear->coefficientOf(Var);
+      if (!C.isConstant())
+        continue;
+      int64_t Bytes = C.constantTerm() * K.innermost().Step * int64_t(A.StrideBytes);
+      if (M.unprefetchedStride(uint64_t(Bytes < 0 ? -Bytes : Bytes)))
+        Strided += 1;
+    }
+    if (Strided > 0) {
+      Irr.assign(M.Caches.size(), Strided);
+      Source = "strides beyond the prefetchers' " + std::to_string(M.prefetchStrideReach()) +
+               " B";
+    }
+  }
+  bool Indirect = std::any_of(In.Loop->Accesses.begin(), In.Loop->Accesses.end(),
+                              [](const Access &A) { return A.Indirect; });
+  if (Indirect && !(T && T->Ok && !T->IrregularMissesPerIt.empty()))
+    B.Notes.push_back("indirect accesses: how often they miss needs the simulator with index "
+                      "data (--cache sim --index NAME=...); their latency is not in this "
+                      "prediction");
+  if (!Irr.empty() && Irr[0] > 1e-12) {
+    std::optional<unsigned> Q = M.Caches[0].MissesInFlight;
+    if (!Q || !*Q) {
+      B.Notes.push_back("irregular misses: caches." + M.Caches[0].Name +
+                        ".misses_in_flight is not given, so their latency is not modelled "
+                        "(bandwidth only)");
+      return B;
+    }
+    double InFlight = *Q;
+    std::string Why = "the " + M.Caches[0].Name + "'s " + std::to_string(*Q) + " misses in flight";
+    if (HaveCore && M.Core.ReorderBuffer && IC->Uops) {
+      double UopsPerIt = IC->Uops / IC->SourceItersPerIter;
+      double Window = M.Core.ReorderBuffer / UopsPerIt * Irr[0];
+      if (Window < InFlight) {
+        InFlight = std::max(1.0, Window);
+        Why = formatCycles(InFlight) + " misses in the " + std::to_string(M.Core.ReorderBuffer) +
+              "-uop reorder buffer";
+      }
+    }
+    B.InFlight = InFlight;
+    bool Unknown = false;
+    for (size_t Row = 1; Row < Levels; ++Row) {
+      double Cy = 0;
+      bool Known = true;
+      for (size_t L = 1; L <= Row; ++L) {
+        double Served = L == Row ? Irr[L - 1] : Irr[L - 1] - Irr[L];
+        double Lat = levelLatencyCycles(M, L);
+        if (Served <= 0)
+          continue;
+        Known &= Lat > 0;
+        Cy += Served * Lat / InFlight;
+      }
+      if (!Known && !Unknown) {
+        Unknown = true;
+        B.Notes.push_back("irregular misses: a level up to " + Name(Row) +
+                          " has no latency in the machine file; its misses are not costed");
+      }
+      if (Cy > B.CyPerIt[Row]) {
+        B.CyPerIt[Row] = Cy;
+        B.What[Row] = "latency of " + formatCycles(Irr[0]) +
+                      " irregular L1 misses per iteration (" + Source + ") served up to " +
+                      Name(Row) + ", " + Why;
+      }
+    }
+  }
+  return B;
+}

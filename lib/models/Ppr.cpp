@@ -90,6 +90,11 @@ PprResult perfmodel::ppr(const ModelInput &In) {
                       " B/it written back from L1 are not in it (ECM and the Roofline "
                       "count them)");
 
+  // Irregular misses wait their level's latency when fewer can be in flight
+  // than the bandwidth term assumes; a pointer chase waits it per step.
+  LatencyBound LB = latencyBound(In);
+  R.Notes.insert(R.Notes.end(), LB.Notes.begin(), LB.Notes.end());
+
   // Eq. (4).
   Prediction &P = R.Summary;
   P.Ok = R.Ok = true;
@@ -97,10 +102,12 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   double Flops = K.flops();
   for (size_t L = 0; L < R.Levels.size(); ++L) {
     double Memory = R.LoadStoreCy + R.RegularCy[L] + R.IrregularCy;
-    double Cy = std::max(R.ComputeCy, Memory);
+    double Cy = std::max({R.ComputeCy, Memory, LB.at(L)});
     R.TotalCy.push_back(Cy);
     std::string B;
-    if (R.ComputeCy >= Memory)
+    if (LB.at(L) > std::max(R.ComputeCy, Memory))
+      B = LB.What[L];
+    else if (R.ComputeCy >= Memory)
       B = ChainBound ? "loop-carried dependence chain" : "compute instructions (S_DAG(A,M,FMA))";
     else if (R.LoadStoreCy >= R.RegularCy[L] + R.IrregularCy)
       B = "load/store instructions (S_DAG(L,S))";
@@ -112,7 +119,10 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
     const std::string &B = At->Bottleneck;
-    if (B.rfind("loop-carried", 0) == 0)
+    if (B.rfind("pointer chase", 0) == 0 || B.rfind("latency", 0) == 0)
+      P.Advice = "latency-bound: the misses wait the " + P.DataLevel +
+                 " latency; improve the locality of the indices or overlap more of them";
+    else if (B.rfind("loop-carried", 0) == 0)
       P.Advice = IC.Advice.empty() ? "latency-bound: break the dependence chain "
                                      "(more independent accumulators)"
                                    : IC.Advice;

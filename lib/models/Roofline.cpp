@@ -55,10 +55,25 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
   if (!P.Ok)
     P.Reason = "the machine model has no caches";
   P.DataLevel = residentLevel(*In.Machine, In.WorkingSetBytes);
+  // The latency ceiling: loads that wait a level's latency (a chase, more
+  // irregular misses than can be in flight) bound below every bandwidth roof.
+  LatencyBound LB = latencyBound(In);
+  R.Notes.insert(R.Notes.end(), LB.Notes.begin(), LB.Notes.end());
+  for (size_t I = 0; I < R.Levels.size(); ++I) {
+    RooflineLink &L = R.Levels[I];
+    double Cy = LB.at(I) / std::max(In.Cores, 1u);
+    if (Cy > L.BoundCyclesPerIt) {
+      L.BoundCyclesPerIt = Cy;
+      L.BoundGFlops = R.FlopsPerIt / Cy * In.Machine->ClockGHz;
+      L.Binding = "latency";
+      L.LatencyWhat = LB.What[I];
+    }
+  }
   for (const RooflineLink &L : R.Levels) {
     std::string B = L.Binding == "compute peak" ? "compute peak"
                     : L.Binding == "flop mix"   ? "flop mix on the FP pipes"
                     : L.Binding == "in-core"    ? "in-core execution"
+                    : L.Binding == "latency"    ? L.LatencyWhat
                                                 : "bandwidth of " + L.Binding;
     P.Levels.push_back({L.Level, L.BoundCyclesPerIt, R.FlopsPerIt ? L.BoundGFlops : 0, B});
   }
@@ -67,6 +82,11 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
       P.Advice = "bandwidth-bound (" + At->Bottleneck +
                  "): raise the arithmetic intensity (fewer bytes per flop: "
                  "blocking, fusing loops, smaller data types)";
+    else if (At->Bottleneck.rfind("pointer chase", 0) == 0 ||
+             At->Bottleneck.rfind("latency", 0) == 0)
+      P.Advice = "latency-bound with data in " + P.DataLevel +
+                 ": more bandwidth would not help; fewer dependent or unpredictable "
+                 "misses would (locality of the indices, several chains at once)";
     else if (At->Bottleneck == "in-core execution")
       P.Advice = "core-bound with data in " + P.DataLevel +
                  ": see the in-core bottleneck; more bandwidth would not help";

@@ -430,6 +430,8 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
         else if (Mem.Binding == "in-core")
           OS << "core-bound (" << (LR.InCore ? LR.InCore->Bottleneck : "in-core")
              << ", data in L1 would not be faster)";
+        else if (Mem.Binding == "latency")
+          OS << "latency-bound (" << Mem.LatencyWhat << ")";
         else
           OS << "bandwidth-bound on " << Mem.Binding;
         OS << "\n";
@@ -545,6 +547,7 @@ llvm::json::Object ecmJSON(const EcmResult &E) {
   O["incore_estimated"] = E.InCoreEstimated;
   O["links"] = strings(E.Links);
   O["transfers_cy_per_cl"] = numbers(E.Transfers);
+  O["latency_cy_per_cl"] = numbers(E.Latency);
   O["levels"] = strings(E.Levels);
   O["predictions_cy_per_cl"] = numbers(E.Predictions);
   O["notation"] = E.contributions() + " -> " + E.predictions();

@@ -3,6 +3,8 @@
 // that is meant to alter the output, and review the diff.
 #include "Run.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
 
 #include <gtest/gtest.h>
@@ -857,4 +859,94 @@ TEST(Cli, AssumedAlignmentIsStatedAndMovesTheInCoreCost) {
   CmdResult Bad = perfmodel(Cmd + " --assume-align 24");
   EXPECT_EQ(Bad.Code, 2) << Bad.Out;
   EXPECT_NE(Bad.Err.find("--assume-align"), std::string::npos) << Bad.Err;
+}
+
+namespace {
+
+/// ECM's cycles per iteration for data in each level (L1, L2, L3, MEM).
+std::vector<double> ecmCyPerIt(const std::string &Args, size_t Loop) {
+  llvm::json::Object E = ecmOf(Args, Loop);
+  std::vector<double> P = nums(E, "predictions_cy_per_cl");
+  double PerCL = E.getNumber("iterations_per_cl").value_or(1);
+  for (double &V : P)
+    V /= PerCL;
+  return P;
+}
+
+} // namespace
+
+// Latency-bound loads on Haswell-EP (issue 18), by hand from the machine
+// file: memory 90 ns x 2.7 GHz = 243 cy, L3 34 cy, L2 11 cy, L1 4 cy; the
+// L1's 10 fill buffers bound the misses in flight.
+//
+// Pointer chase j = next[j] (tests/nest/latency.c): clang unrolls it by 8,
+// a chain of 8 dependent loads of 5 cy each (LLVM's Haswell load latency):
+// 5 cy/it with the data in L1. Each chained load waits where its line lives
+// instead of the L1's 4 cy: L2 5 + 11 - 4 = 12, L3 5 + 34 - 4 = 35,
+// memory 5 + 243 - 4 = 244 cy/it; at 45 ns memory costs 5 + 121.5 - 4.
+TEST(Cli, PointerChaseWaitsTheLatencyOfItsLevel) {
+  std::string Args = "tests/nest/latency.c -m hsw -D n=10000000";
+  std::vector<double> P = ecmCyPerIt(Args, 0);
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_NEAR(P[0], 5, 1e-3);
+  EXPECT_NEAR(P[1], 12, 1e-6);
+  EXPECT_NEAR(P[2], 35, 1e-6);
+  EXPECT_NEAR(P[3], 244, 1e-6);
+  std::vector<double> Half = ecmCyPerIt(Args + " --set memory.latency_ns=45", 0);
+  ASSERT_EQ(Half.size(), 4u);
+  EXPECT_NEAR(Half[3], 5 + 121.5 - 4, 1e-6);
+  CmdResult R = perfmodel("analyze " + Args + " --format brief");
+  EXPECT_NE(R.Out.find("chase: ECM 244 cy/it with data in MEM; bound by pointer chase: 8 "
+                       "chained load(s)"),
+            std::string::npos)
+      << R.Out;
+}
+
+// a[9 * i]: every iteration a new line, 72 B on. Haswell's L1 stride
+// prefetcher follows strides up to 2 KiB: the sum is bandwidth-bound,
+// per iteration T_nOL 0.5 + one line on each link, 64/64 + 64/32 + 64/12.8
+// (one core's 34.56 GB/s at 2.7 GHz) = 8.5 cy. Without it
+// (prefetch_max_stride 0) each line waits the memory: 243 cy / 10 fill
+// buffers = 24.3 cy/it; in L3 34 / 10 = 3.4 is below the 3.5 of the
+// transfers, and in L2 1.1 below the 3-cycle add chain.
+TEST(Cli, StridedMissesWaitUnlessAPrefetcherFollowsTheStride) {
+  std::string Args = "tests/nest/latency.c -m hsw -D n=10000000";
+  std::vector<double> P = ecmCyPerIt(Args, 2);
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_NEAR(P[3], 8.5, 1e-4); // iterations_per_cl is printed to 6 digits
+  std::vector<double> N = ecmCyPerIt(Args + " --set caches.L1.prefetch_max_stride=0", 2);
+  ASSERT_EQ(N.size(), 4u);
+  EXPECT_NEAR(N[1], 3, 1e-4); // iterations_per_cl is printed to 6 digits
+  EXPECT_NEAR(N[2], 3.5, 1e-4); // iterations_per_cl is printed to 6 digits
+  EXPECT_NEAR(N[3], 24.3, 1e-4); // iterations_per_cl is printed to 6 digits
+  // Twice the fill buffers, half the wait: 12.15 cy/it.
+  std::vector<double> Q = ecmCyPerIt(Args + " --set caches.L1.prefetch_max_stride=0 "
+                                            "--set caches.L1.misses_in_flight=20", 2);
+  ASSERT_EQ(Q.size(), 4u);
+  EXPECT_NEAR(Q[3], 12.15, 1e-4); // iterations_per_cl is printed to 6 digits
+}
+
+// s += x[idx[i]] with idx[i] = 64 i: every x access a line of its own,
+// never reused, and 100,000 of them (6.1 MiB of lines, x spans 48.8 MiB)
+// miss every level in the simulator (1 irregular L1, L2 and L3 miss per
+// iteration). At memory: 243 cy / 10 in flight = 24.3 cy/it, far above the
+// transfers (68 B/it at 12.8 B/cy = 5.3). The reorder buffer does not bind:
+// 192 uops hold many more than 10 iterations. Half the latency: 12.15.
+TEST(Cli, IndirectMissesOverlapUpToTheFillBuffers) {
+  llvm::SmallString<128> Idx;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("stride-index", "txt", Idx));
+  {
+    std::ofstream Out(Idx.str().str());
+    for (int I = 0; I < 100000; ++I)
+      Out << 64 * I << "\n";
+  }
+  std::string Args = "tests/nest/latency.c -m hsw -D n=100000 --cache sim --index idx=" +
+                     Idx.str().str();
+  std::vector<double> P = ecmCyPerIt(Args, 1);
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_NEAR(P[3], 24.3, 1e-6);
+  std::vector<double> H = ecmCyPerIt(Args + " --set memory.latency_ns=45", 1);
+  ASSERT_EQ(H.size(), 4u);
+  EXPECT_NEAR(H[3], 12.15, 1e-6);
+  llvm::sys::fs::remove(Idx);
 }

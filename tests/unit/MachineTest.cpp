@@ -117,17 +117,17 @@ INSTANTIATE_TEST_SUITE_P(
                 "clock_ghz", "expected a number, got 'fast'"},
         BadCase{"Negative", edited("cores_per_socket: 12", "cores_per_socket: -12"), 11,
                 "cores_per_socket", "greater than zero"},
-        BadCase{"ZeroSize", edited("size: 256KiB", "size: 0KiB"), 37, "caches.L2.size",
+        BadCase{"ZeroSize", edited("size: 256KiB", "size: 0KiB"), 38, "caches.L2.size",
                 "greater than zero"},
         BadCase{"WaysDoNotDivide", edited("size: 256KiB, ways: 8", "size: 256KiB, ways: 6"),
-                37, "caches.L2.ways", "do not divide"},
+                38, "caches.L2.ways", "do not divide"},
         BadCase{"UnknownKeyTypo", edited("  simd_bits: 256", "  simd_bit: 256"), 16,
                 "core.simd_bit", "did you mean 'simd_bits'"},
         BadCase{"UnknownLLVMCpu", edited("cpu: haswell}", "cpu: haswel}"), 7, "llvm.cpu",
                 "does not know CPU 'haswel'"},
         BadCase{"SustainedAboveTheoretical",
                 edited("bandwidth_gbs: 42.6,", "bandwidth_gbs: 42.6, sustained_gbs: 50,"),
-                46, "memory.sustained_gbs", "exceeds"},
+                47, "memory.sustained_gbs", "exceeds"},
         BadCase{"UnalignedCheaperThanAligned",
                 edited("unaligned_vector_cost: 2", "unaligned_vector_cost: 0.5"), 29,
                 "core.unaligned_vector_cost", "cannot cost fewer port slots"},
@@ -179,7 +179,7 @@ TEST(Machine, NumberWithoutSourceIsReported) {
   ASSERT_EQ(R.Diags.size(), 1u);
   EXPECT_EQ(R.Diags[0].Severity, MachineDiag::Kind::Warning);
   EXPECT_EQ(R.Diags[0].Key, "memory.sustained_gbs");
-  EXPECT_EQ(R.Diags[0].Line, 46u);
+  EXPECT_EQ(R.Diags[0].Line, 47u);
 }
 
 // One core's memory bandwidth by Little's law, by hand from the Haswell

@@ -127,6 +127,10 @@ struct InCoreResult {
   unsigned Uops = 0;
   double RecurrenceBound = 0;     ///< longest loop-carried cycle
   std::vector<unsigned> CriticalChain; ///< instruction indices along it
+  /// Loads on that chain whose address the chain computes (a pointer chase,
+  /// j = next[j]): each waits the latency of wherever its line lives, which
+  /// the chain's L1 latency understates when the data is farther out.
+  unsigned ChainAddressLoads = 0;
   double Cycles = 0;              ///< predicted cycles per machine iteration
   /// Event-driven list schedule of many iterations on the same resources
   /// (in-order issue at the issue width, out-of-order dispatch to the ports,

@@ -117,6 +117,9 @@ struct CacheLevel {
   /// buffers, miss address buffers, the L2's miss queue): with the memory
   /// latency, Little's law bounds what one core draws.
   std::optional<unsigned> MissesInFlight;
+  /// Largest constant stride (bytes) this level's stride prefetcher follows;
+  /// accesses with larger strides, beyond a line, wait their latency.
+  unsigned PrefetchMaxStride = 0;
 
   uint64_t sets() const { return SizeBytes / (uint64_t(Ways) * LineBytes); }
 };
@@ -193,6 +196,19 @@ struct MachineModel {
   std::vector<SourceRef> Sources;
   std::vector<std::string> Overrides; ///< the --set strings applied, in order
 
+  /// The largest stride any level's prefetcher follows (0: only unit strides
+  /// and strides within a line are prefetched).
+  unsigned prefetchStrideReach() const {
+    unsigned R = 0;
+    for (const CacheLevel &C : Caches)
+      R = std::max(R, C.PrefetchMaxStride);
+    return R;
+  }
+  /// Whether a constant stride of BYTES per iteration escapes the prefetchers.
+  bool unprefetchedStride(uint64_t Bytes) const {
+    unsigned Line = Caches.empty() ? 64 : Caches.front().LineBytes;
+    return Bytes > Line && Bytes > prefetchStrideReach();
+  }
   /// Sockets that CORES cores occupy, filling one socket before the next
   /// (at least one): the memory bandwidth they share.
   unsigned socketsFor(unsigned Cores) const {

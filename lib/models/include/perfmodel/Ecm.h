@@ -29,6 +29,10 @@ struct EcmResult {
   std::vector<double> Transfers;    ///< cy/CL per link
   std::vector<std::string> Levels;  ///< "L1", ..., "MEM"
   std::vector<double> Predictions;  ///< cy/CL with data in each level
+  /// Latency bound per level (pointer chase, irregular misses / misses in
+  /// flight), cy/CL, 0 where none; a prediction is never below it.
+  std::vector<double> Latency;
+  std::vector<std::string> LatencyWhat; ///< per level, in words
   /// Multicore with data in memory: P(n) = min(n P_ECM, P_sat).
   unsigned SaturationCores = 0; ///< n_s = ceil(T_ECM(Mem) / T_L3Mem)
   double SaturatedGFlops = 0;   ///< P_sat, one socket

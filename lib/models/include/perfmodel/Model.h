@@ -68,6 +68,28 @@ double linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore = false);
 /// "L1L2", "L2L3", "L3Mem": ECM's names of the links.
 std::string ecmLinkName(const MachineModel &M, size_t I);
 
+/// What latency bounds with the data in each level (L1, ..., MEM), in cycles
+/// per source iteration (0: nothing latency-bound there). Two mechanisms:
+/// - a pointer chase: a load on the loop-carried chain whose address the
+///   chain computes waits the latency of the level its line lives in (the
+///   in-core chain charged the L1's);
+/// - irregular misses (the simulator's: indirect, strides beyond a line):
+///   no prefetcher covers them, so each waits its level's latency and only
+///   the misses in flight overlap: min(the L1's misses_in_flight, the misses
+///   of the iterations the reorder buffer holds).
+struct LatencyBound {
+  std::vector<double> CyPerIt;    ///< per level
+  std::vector<std::string> What;  ///< per level, the mechanism in words
+  double InFlight = 0;            ///< irregular misses overlapped (0: none)
+  std::vector<std::string> Notes; ///< what could not be modelled
+  double at(size_t Level) const { return Level < CyPerIt.size() ? CyPerIt[Level] : 0; }
+};
+LatencyBound latencyBound(const ModelInput &In);
+
+/// Latency in cycles of level I (0 = L1 ... caches, Caches.size() = memory),
+/// 0 when the machine file does not give it.
+double levelLatencyCycles(const MachineModel &M, size_t I);
+
 /// The in-core cycles per source iteration, or 0 when the model did not run.
 double inCoreCyclesPerIt(const ModelInput &In);
 

@@ -46,6 +46,7 @@ struct RooflineLink {
   double BoundGFlops = 0;   ///< data in Level: min(peak, every roof up to here)
   std::string Binding;      ///< "compute peak" or the link that binds
   double BoundCyclesPerIt = 0; ///< the same bound as cycles per iteration
+  std::string LatencyWhat;     ///< Binding "latency": the mechanism in words
 };
 
 /// A horizontal roof: attainable GFLOP/s for some restriction of the code.
