@@ -600,7 +600,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     if (!R.checkMap(E, P, {"name", "size", "ways", "line", "latency_cy",
                            "bytes_per_cycle_from_next", "shared_by", "policy",
                            "prefetch", "write_allocate", "misses_in_flight",
-                           "prefetch_max_stride"}))
+                           "prefetch_max_stride", "bytes_per_cycle_to_next"}))
       continue;
     C.Name = R.str(E, "name", P, true).value_or("");
     if (!C.Name.empty() && !Seen.insert(C.Name).second)
@@ -610,6 +610,10 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     auto Line = R.count(E, "line", P, true);
     C.LatencyCy = R.num(E, "latency_cy", P, false).value_or(0); // 0: unknown
     C.BytesPerCycleFromNext = R.num(E, "bytes_per_cycle_from_next", P, false);
+    C.BytesPerCycleToNext = R.num(E, "bytes_per_cycle_to_next", P, false);
+    if (C.BytesPerCycleToNext && I + 1 == N.size())
+      R.error(E["bytes_per_cycle_to_next"], P + ".bytes_per_cycle_to_next",
+              "the last level's write-backs go to memory, whose bandwidth is memory's");
     C.SharedBy = R.count(E, "shared_by", P, false).value_or(1);
     C.Policy = R.choice<CachePolicy>(E, "policy", P,
                                      {{"inclusive", CachePolicy::Inclusive},

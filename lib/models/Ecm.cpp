@@ -74,7 +74,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
                                    : " (memory)");
       return R;
     }
-    R.Transfers.push_back(linkBytesPerIt(In, I) * R.ItersPerCL / BPC);
+    R.Transfers.push_back(linkCyclesPerIt(In, I, /*OneCore=*/true) * R.ItersPerCL);
   }
 
   // Overlap rule: Intel's "none" serialises T_nOL and every transfer (they

@@ -76,6 +76,23 @@ double perfmodel::linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCor
   return M.ClockGHz > 0 ? GBs / M.ClockGHz : 0;
 }
 
+double perfmodel::linkCycles(const MachineModel &M, size_t I, double In, double Out,
+                             unsigned Cores, bool OneCore) {
+  Cores = std::max(Cores, 1u);
+  double BPC = linkBytesPerCycle(M, I, OneCore) * (I + 1 < M.Caches.size() ? Cores : 1);
+  if (BPC <= 0)
+    return 0;
+  if (I + 1 < M.Caches.size() && M.Caches[I].BytesPerCycleToNext &&
+      *M.Caches[I].BytesPerCycleToNext > 0)
+    return std::max(In / BPC, Out / (*M.Caches[I].BytesPerCycleToNext * Cores));
+  return (In + Out) / BPC;
+}
+
+double perfmodel::linkCyclesPerIt(const ModelInput &In, size_t I, bool OneCore) {
+  double Inward = linkBytesPerIt(In, I, /*Inward=*/true);
+  return linkCycles(*In.Machine, I, Inward, linkBytesPerIt(In, I) - Inward, 1, OneCore);
+}
+
 std::string perfmodel::ecmLinkName(const MachineModel &M, size_t I) {
   std::string Outer = I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "Mem";
   return M.Caches[I].Name + Outer;

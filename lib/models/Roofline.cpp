@@ -210,12 +210,15 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   auto LinkBytes = [&](size_t I) {
     return UseTraffic ? Traffic->Links[I - 1].totalBytesPerIt() : T.beyondL1Bytes();
   };
+  auto InBytes = [&](size_t I) {
+    return UseTraffic ? Traffic->Links[I - 1].LoadBytesPerIt
+                      : T.LoadBytes + T.WriteAllocateBytes;
+  };
   for (size_t I = 1; I < M.Caches.size(); ++I) {
     const CacheLevel &Inner = M.Caches[I - 1];
-    double BPC = Inner.BytesPerCycleFromNext.value_or(0) * Cores;
     double Bytes = LinkBytes(I);
     AddLevel(M.Caches[I].Name, M.Caches[I].Name + "-" + Inner.Name, Bytes,
-             BPC > 0 ? Bytes / BPC : 0);
+             linkCycles(M, I - 1, InBytes(I), Bytes - InBytes(I), Cores));
   }
   double MemBPC = MemGBs / M.ClockGHz;
   double MemBytes = LinkBytes(M.Caches.size());

@@ -950,3 +950,25 @@ TEST(Cli, IndirectMissesOverlapUpToTheFillBuffers) {
   EXPECT_NEAR(H[3], 12.15, 1e-6);
   llvm::sys::fs::remove(Idx);
 }
+
+// Write-backs on a path of their own (bytes_per_cycle_to_next): the triad's
+// L1-L2 link carries 3 lines in (b, c, the write-allocate of a) and 1 out
+// per CL. Shared (Haswell's rule): 4 x 64 / 64 = 4 cy; with a 64 B/cy
+// write-back path the link takes max(3 x 64 / 64, 64 / 64) = 3 cy and the
+// L2 prediction 2 + 3 = 5 instead of 6; a 16 B/cy write path binds instead:
+// 64 / 16 = 4 cy. The memory link, half-duplex DRAM, keeps in + out.
+TEST(Cli, WriteBacksOnTheirOwnPath) {
+  std::string Args = "examples/triad.c -m hsw -D n=10000000";
+  llvm::json::Object E = ecmOf(Args + " --set caches.L1.bytes_per_cycle_to_next=64", 0);
+  std::vector<double> T = nums(E, "transfers_cy_per_cl"), P = nums(E, "predictions_cy_per_cl");
+  ASSERT_EQ(T.size(), 3u);
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_NEAR(T[0], 3, 1e-9);
+  EXPECT_NEAR(T[1], 8, 1e-9);
+  EXPECT_NEAR(P[1], 5, 1e-9);
+  llvm::json::Object Slow = ecmOf(Args + " --set caches.L1.bytes_per_cycle_to_next=16", 0);
+  EXPECT_NEAR(nums(Slow, "transfers_cy_per_cl")[0], 4, 1e-9);
+  CmdResult R = perfmodel("analyze " + Args + " --set caches.L3.bytes_per_cycle_to_next=8");
+  EXPECT_NE(R.Code, 0);
+  EXPECT_NE(R.Err.find("the last level's write-backs go to memory"), std::string::npos) << R.Err;
+}

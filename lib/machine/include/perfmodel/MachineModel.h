@@ -109,6 +109,11 @@ struct CacheLevel {
   /// Sustained bytes per cycle from the next level out into this one. For the
   /// last level the link to memory comes from MemoryModel instead.
   std::optional<double> BytesPerCycleFromNext;
+  /// Sustained bytes per cycle of write-backs from this level to the next
+  /// on a path of their own (AMD's L1-L2 and L2-L3 run both ways at once):
+  /// a link then takes max(in / from_next, out / to_next). Unset: evictions
+  /// share the from_next path (Intel's ECM rule: in + out).
+  std::optional<double> BytesPerCycleToNext;
   unsigned SharedBy = 1;
   CachePolicy Policy = CachePolicy::Inclusive;
   PrefetchKind Prefetch = PrefetchKind::None;
