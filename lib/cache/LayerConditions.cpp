@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 using namespace perfmodel;
 
@@ -33,6 +34,7 @@ struct Member {
 struct Group {
   std::string Array;
   int64_t Advance = 0;     ///< bytes per iteration along the innermost loop
+  int64_t OuterAdvance = 0; ///< bytes per iteration of the enclosing loop
   double StreamBytes = 0;  ///< bytes per iteration the stream moves
   std::vector<Member> Members; ///< leading first
 };
@@ -119,6 +121,11 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         return R;
       }
     int64_t Adv = Coef.coefficientOf(In.Var).constantTerm() * In.Step;
+    int64_t OuterAdv = 0;
+    if (K.Nest.size() >= 2) {
+      const LoopLevel &Out = K.Nest[K.Nest.size() - 2];
+      OuterAdv = Coef.coefficientOf(Out.Var).constantTerm() * Out.Step;
+    }
     auto Off = Rest.evaluate(B);
     if (!Off) {
       R.Reason = "offset of " + A.Text + " depends on unbound values";
@@ -127,7 +134,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     auto It = std::find_if(Groups.begin(), Groups.end(),
                            [&](const Group &Gr) { return Gr.Array == A.Array; });
     if (It == Groups.end()) {
-      Groups.push_back({A.Array, Adv, 0, {}});
+      Groups.push_back({A.Array, Adv, OuterAdv, 0, {}});
       It = Groups.end() - 1;
     } else if (It->Advance != Adv) {
       R.Reason = "accesses to " + A.Array +
@@ -215,6 +222,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
   }
   double Iterations = G.totalIterations();
 
+  R.IrregularMissesPerIt.assign(M.Caches.size(), 0);
   for (size_t I = 0; I < M.Caches.size(); ++I) {
     const CacheLevel &C = M.Caches[I];
     double Cap = double(C.SizeBytes) * O.SafetyFactor;
@@ -269,16 +277,74 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         LC.Text += ", holds for " + LC.Param + " <= " + std::to_string(*LC.Limit);
       R.Conditions.push_back(LC);
     }
+    // Strided streams (a new line every inner iteration, as the writes of a
+    // transposition) reuse their lines in the next iteration of the
+    // enclosing loop when it moves them by less than a line and the level
+    // holds one execution of the inner loop: the inner trip's lines of every
+    // strided stream and the contiguous streams' bytes over the same trip.
+    std::vector<double> Moved(Groups.size());
+    for (size_t GI = 0; GI < Groups.size(); ++GI)
+      Moved[GI] = Groups[GI].StreamBytes;
+    auto [InLo, InHi] = G.range(In.Var);
+    double Trip = In.Step ? std::floor(double(InHi - InLo) / std::abs(In.Step)) + 1 : 0;
+    double OuterReq = 0;
+    std::vector<size_t> Strided;
+    for (size_t GI = 0; GI < Groups.size(); ++GI) {
+      const Group &Gr = Groups[GI];
+      int64_t AbsAdv = std::abs(Gr.Advance), AbsOut = std::abs(Gr.OuterAdvance);
+      OuterReq += Trip * double(Gr.Members.size()) * Gr.StreamBytes;
+      if (AbsAdv > int64_t(Line) && AbsOut > 0 && AbsOut < int64_t(Line))
+        Strided.push_back(GI);
+    }
+    if (!Strided.empty() && Trip > 0) {
+      LayerCondition LC;
+      LC.Level = C.Name;
+      LC.Holds = OuterReq <= Cap;
+      const Group &First = Groups[Strided.front()];
+      LC.Text = First.Members.front().A->Text + " reuses its lines in the next iteration of '" +
+                K.Nest[K.Nest.size() - 2].Var + "' (" + std::to_string(std::abs(First.OuterAdvance)) +
+                " B on): needs one inner loop's lines, " + sizeText(OuterReq) +
+                " <= " + formatByteSize(C.SizeBytes);
+      // A stride of whole lines that shares a factor with the set count
+      // maps the inner loop's lines to a fraction of the sets: only those
+      // sets' ways hold them (a power-of-two row length, as N = 2048).
+      uint64_t Sets = C.sets();
+      for (size_t GI : Strided) {
+        const Group &Gr = Groups[GI];
+        uint64_t AbsAdv = uint64_t(std::abs(Gr.Advance));
+        if (!Sets || AbsAdv % Line)
+          continue;
+        uint64_t Used = Sets / std::gcd(Sets, AbsAdv / Line);
+        double Room = double(Used) * C.Ways;
+        if (Trip * double(Gr.Members.size()) > Room) {
+          LC.Holds = false;
+          LC.Text += "; but its stride of " + std::to_string(AbsAdv / Line) +
+                     " lines maps them to " + std::to_string(Used) + " of " +
+                     std::to_string(Sets) + " sets, room for " + sizeText(Room * Line);
+        }
+      }
+      R.Conditions.push_back(LC);
+      if (LC.Holds)
+        for (size_t GI : Strided)
+          Moved[GI] = double(std::abs(Groups[GI].OuterAdvance));
+    }
     // Streams through this level: chains of accesses joined by hitting gaps.
-    for (const Group &Gr : Groups) {
+    for (size_t GI = 0; GI < Groups.size(); ++GI) {
+      const Group &Gr = Groups[GI];
       if (Gr.Advance == 0)
         continue;
       bool ChainRead = false, ChainWrite = false;
+      // A stride no prefetcher follows: its lines come in on demand, each
+      // miss waiting the latency (the models' latency bound, PPR's eq. 3).
+      bool Irregular = M.unprefetchedStride(uint64_t(std::abs(Gr.Advance)));
       auto Close = [&] {
-        if (ChainRead || (ChainWrite && C.WriteAllocate))
-          L.LoadBytesPerIt += Gr.StreamBytes;
+        if (ChainRead || (ChainWrite && C.WriteAllocate)) {
+          L.LoadBytesPerIt += Moved[GI];
+          if (Irregular)
+            R.IrregularMissesPerIt[I] += Moved[GI] / Line;
+        }
         if (ChainWrite)
-          L.EvictBytesPerIt += Gr.StreamBytes;
+          L.EvictBytesPerIt += Moved[GI];
       };
       for (size_t J = 0; J < Gr.Members.size(); ++J) {
         const Member &Mb = Gr.Members[J];

@@ -156,7 +156,7 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
   // iteration wherever the data lives.
   const TrafficResult *T = In.Traffic;
   std::vector<double> Irr;
-  std::string Source = "simulated";
+  std::string Source = T && T->Method == "simulator" ? "simulated" : "by layer conditions";
   if (T && T->Ok && T->IrregularMissesPerIt.size() == M.Caches.size())
     Irr = T->IrregularMissesPerIt;
   else {
@@ -170,8 +170,9 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
       if (!C.isConstant())
         continue;
       int64_t Bytes = C.constantTerm() * K.innermost().Step * int64_t(A.StrideBytes);
-      if (M.unprefetchedStride(uint64_t(Bytes < 0 ? -Bytes : Bytes)))
-        Strided += 1;
+      if (!M.unprefetchedStride(uint64_t(Bytes < 0 ? -Bytes : Bytes)))
+        continue;
+      Strided += 1;
     }
     if (Strided > 0) {
       Irr.assign(M.Caches.size(), Strided);

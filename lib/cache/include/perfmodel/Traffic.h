@@ -47,8 +47,10 @@ struct TrafficResult {
   /// Simulator only: demand misses per iteration of each level (PPR's
   /// L1_miss, L2_miss, L3_miss) and how much of the nest was replayed.
   std::vector<double> MissesPerIt;
-  /// Simulator only: the part of MissesPerIt caused by irregular accesses
-  /// (indirect, or an innermost stride beyond one line): PPR's eq. (3).
+  /// The misses per iteration of each level caused by irregular accesses
+  /// (indirect, or an innermost stride beyond a line that no prefetcher
+  /// follows): PPR's eq. (3) and the latency bound. The simulator counts
+  /// them; the layer conditions give the strided streams' lines.
   std::vector<double> IrregularMissesPerIt;
   uint64_t SimulatedIterations = 0;
   uint64_t TotalIterations = 0;
