@@ -35,6 +35,7 @@ struct Group {
   std::string Array;
   int64_t Advance = 0;     ///< bytes per iteration along the innermost loop
   int64_t OuterAdvance = 0; ///< bytes per iteration of the enclosing loop
+  std::vector<int64_t> LoopAdvance; ///< bytes per iteration of each loop, outermost first
   double StreamBytes = 0;  ///< bytes per iteration the stream moves
   std::vector<Member> Members; ///< leading first
 };
@@ -126,6 +127,9 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       const LoopLevel &Out = K.Nest[K.Nest.size() - 2];
       OuterAdv = Coef.coefficientOf(Out.Var).constantTerm() * Out.Step;
     }
+    std::vector<int64_t> LoopAdv;
+    for (const LoopLevel &Lv : K.Nest)
+      LoopAdv.push_back(Coef.coefficientOf(Lv.Var).constantTerm() * Lv.Step);
     auto Off = Rest.evaluate(B);
     if (!Off) {
       R.Reason = "offset of " + A.Text + " depends on unbound values";
@@ -134,7 +138,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     auto It = std::find_if(Groups.begin(), Groups.end(),
                            [&](const Group &Gr) { return Gr.Array == A.Array; });
     if (It == Groups.end()) {
-      Groups.push_back({A.Array, Adv, OuterAdv, 0, {}});
+      Groups.push_back({A.Array, Adv, OuterAdv, LoopAdv, 0, {}});
       It = Groups.end() - 1;
     } else if (It->Advance != Adv) {
       R.Reason = "accesses to " + A.Array +
@@ -328,6 +332,58 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         for (size_t GI : Strided)
           Moved[GI] = double(std::abs(Groups[GI].OuterAdvance));
     }
+    // Reuse across the enclosing loops: a stream that does not move with
+    // loop d is read again in its next iteration; when everything one
+    // iteration of d touches fits the level, the stream's lines cross once
+    // per execution of d, not once per iteration of it (B of a matmul in
+    // ikj order across i, C's row across k).
+    auto Trips = [&](size_t D) {
+      auto [Lo, Hi] = G.range(K.Nest[D].Var);
+      int64_t St = std::abs(K.Nest[D].Step);
+      return St ? std::max(0.0, std::floor(double(Hi - Lo) / double(St)) + 1) : 0.0;
+    };
+    // Lines one member touches in an iteration of loop D: rows of a
+    // contiguous span, at most the whole byte range it covers.
+    auto LinesInside = [&](const Group &Gr, size_t D) {
+      double Lines = 1, Span = 0, Range = 0;
+      for (size_t E = D + 1; E < K.Nest.size(); ++E) {
+        double C = double(std::abs(Gr.LoopAdvance[E])), Tr = std::max(0.0, Trips(E) - 1);
+        Range += C * Tr;
+        if (C >= Line)
+          Lines *= Tr + 1;
+        else
+          Span += C * Tr;
+      }
+      double Rows = Lines * std::ceil((Span + 8) / Line);
+      return std::min(Rows, std::ceil((Range + 8) / Line)) * double(Gr.Members.size());
+    };
+    std::vector<double> Amortised(Groups.size(), 1);
+    for (size_t D = K.Nest.size() - 1; D-- > 0;) {
+      double Foot = 0;
+      for (const Group &Gr : Groups)
+        Foot += LinesInside(Gr, D) * Line;
+      bool Fits = Foot <= Cap, Any = false;
+      for (size_t GI = 0; GI < Groups.size(); ++GI)
+        if (Groups[GI].Advance != 0 && Groups[GI].LoopAdvance[D] == 0) {
+          Any = true;
+          if (Fits)
+            Amortised[GI] *= std::max(1.0, Trips(D));
+        }
+      if (Any) {
+        LayerCondition LC;
+        LC.Level = C.Name;
+        LC.Holds = Fits;
+        LC.Text = "one iteration of '" + K.Nest[D].Var + "' touches " + sizeText(Foot) +
+                  " <= " + formatByteSize(C.SizeBytes) +
+                  ": the streams that do not move with it are reused across it";
+        R.Conditions.push_back(LC);
+      }
+      if (!Fits)
+        break; // the footprints only grow outwards
+    }
+    for (size_t GI = 0; GI < Groups.size(); ++GI)
+      Moved[GI] /= Amortised[GI];
+
     // Streams through this level: chains of accesses joined by hitting gaps.
     for (size_t GI = 0; GI < Groups.size(); ++GI) {
       const Group &Gr = Groups[GI];

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Layer conditions against the cache simulator of the same tool (issue 18):
+# every loop of examples/validate/kernels.c and examples/*.c at three sizes,
+# and (given its checkout) every kernel of PolyBench/C 4.2.1 at its SMALL,
+# MEDIUM and LARGE datasets; the traffic per link (load + evict B/it) by
+# both, on the given machine's geometry (default: Haswell-EP), with the
+# simulator replaying the whole nest or a slice of it. Prints per corpus the
+# loops where the layer conditions apply and agree within 5 % on every
+# link, those that disagree (with the largest difference) and those where
+# the layer conditions decline (with the reason, and `auto` simulates).
+#
+#   bench/cache/lc_vs_sim.sh [POLYBENCH_DIR] [MACHINE]
+set -euo pipefail
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
+PB="${1:-}"
+MACHINE="${2:-hsw}"
+python3 - "$P" "$ROOT" "$PB" "$MACHINE" <<'PY'
+import collections, json, os, subprocess, sys
+P, ROOT, PB, MACHINE = sys.argv[1:5]
+runs = []  # (corpus, file, defines, extra flags)
+for n in (2000, 60000, 2000000):
+    runs.append(("kernels.c 1-D", f"{ROOT}/examples/validate/kernels.c", [f"n={n}"], []))
+for n in (40, 180, 1000):
+    runs.append(("kernels.c 2-D/3-D", f"{ROOT}/examples/validate/kernels.c", [f"n={n}"], []))
+for f, sizes in (("triad.c", ["n=2000", "n=60000", "n=2000000"]),
+                 ("williams-fig9.2.c", ["n=100000 -D N=100", "n=100000 -D N=1000", "n=100000 -D N=2048"]),
+                 ("matmul.c", ["n=40", "n=180", "n=1000"])):
+    for s in sizes:
+        runs.append(("examples", f"{ROOT}/examples/{f}", s.split(" -D "), []))
+if PB:
+    for line in open(os.path.join(PB, "utilities/benchmark_list")):
+        f = line.strip()
+        if not f:
+            continue
+        for ds in ("SMALL", "MEDIUM", "LARGE"):
+            runs.append(("PolyBench", os.path.join(PB, f), [],
+                         ["--", f"-I{PB}/utilities", f"-I{os.path.dirname(os.path.join(PB, f))}",
+                          f"-D{ds}_DATASET"]))
+agree, disagree, declined = collections.Counter(), [], collections.defaultdict(collections.Counter)
+total = collections.Counter()
+for corpus, path, defines, extra in runs:
+    args = [P, "analyze", path, "-m", MACHINE, "--cache", "both", "--no-incore",
+            "--sim-accesses", "3000000", "--format", "json"]
+    for d in defines:
+        args += ["-D", d]
+    r = subprocess.run(args + extra, capture_output=True, text=True)
+    if r.returncode != 0 or not r.stdout.strip():
+        continue
+    d = json.loads(r.stdout)
+    for loop in d.get("loops", []):
+        if not loop.get("modelled"):
+            continue
+        if corpus.startswith("kernels.c"):
+            depth = len(loop.get("nest") or []) or 1
+            if (depth == 1) != (corpus == "kernels.c 1-D"):
+                continue
+        t = loop.get("traffic", {})
+        lc, sim = t.get("layer_conditions", {}), t.get("simulator", {})
+        name = f"{os.path.basename(path)}:{loop['location']['line']} {loop['function']} {' '.join(defines + extra[3:])}"
+        if not sim.get("ok"):
+            continue
+        total[corpus] += 1
+        if not lc.get("ok"):
+            declined[corpus][lc.get("reason", "?").split(";")[0][:90]] += 1
+            continue
+        worst, where = 0, ""
+        for a, b in zip(lc["links"], sim["links"]):
+            x = a["load_bytes_per_it"] + a["evict_bytes_per_it"]
+            y = b["load_bytes_per_it"] + b["evict_bytes_per_it"]
+            diff = abs(x - y) / max(y, 1e-9) if max(x, y) > 0.01 else 0
+            if diff > worst:
+                worst, where = diff, f"{a['inner']}-{a['outer']}: {x:.3g} vs {y:.3g} B/it"
+        if worst <= 0.05:
+            agree[corpus] += 1
+        else:
+            disagree.append((corpus, worst, name, where))
+print(f"machine: {MACHINE}")
+print("| corpus | loops x sizes | LC within 5 % of the simulator | LC differs | LC declines |")
+print("|---|---:|---:|---:|---:|")
+for c in total:
+    dis = sum(1 for x in disagree if x[0] == c)
+    dec = sum(declined[c].values())
+    print(f"| {c} | {total[c]} | {agree[c]} | {dis} | {dec} |")
+print("\nLargest differences (layer conditions vs simulator, worst link):")
+for c, w, name, where in sorted(disagree, key=lambda x: -x[1])[:25]:
+    print(f"  {100 * w:.0f} %  {name}  ({where})")
+print("\nWhy the layer conditions decline:")
+for c in declined:
+    for why, k in declined[c].most_common(6):
+        print(f"  {c}: {k} x {why}")
+PY
