@@ -207,6 +207,25 @@ TEST(LayerConditions, TranspositionReusesItsStridedLinesInTheNextRow) {
         << "link " << I;
 }
 
+// c[i*n + j] += a[i*n + k] * b[k*n + j] (ikj order), n = 40, Haswell's
+// 32 KiB L1, by hand: one iteration of i touches all of b (200 lines), c's
+// row and a's row (5 lines each), 13.4 KB: fits, so b's lines are reused
+// across i (8 B/it over 40 i-iterations = 0.2 B/it); one iteration of k
+// touches b's and c's rows: c, which does not move with k, is reused across
+// k (8 B in and 8 B out over 40). L1-L2: 0.2 + 0.2 in, 0.2 out per
+// iteration (the innermost-loop window alone said 16 in, 8 out).
+TEST(LayerConditions, StreamsInvariantInAnEnclosingLoopAreReusedAcrossIt) {
+  FrontendResult R = analyze("examples/validate/kernels.c", {{"n", 40}});
+  const LoopKernel &K = loop(R, "matmul_ikj");
+  MachineModel M = haswell();
+  M.Caches[1].SizeBytes = 16 << 10; // keep the L2 from holding everything
+  M.Caches[1].Ways = 4;
+  TrafficResult T = layerConditionTraffic(K, R.IR, M);
+  ASSERT_TRUE(T.Ok) << T.Reason;
+  EXPECT_NEAR(T.Links[0].LoadBytesPerIt, 0.4, 1e-12);
+  EXPECT_NEAR(T.Links[0].EvictBytesPerIt, 0.2, 1e-12);
+}
+
 TEST(Simulator, TriadMatchesTheLayerConditions) {
   FrontendResult R = analyze("examples/triad.c", {{"n", 4000000}});
   SimOptions O;
