@@ -37,7 +37,8 @@ if PB:
             runs.append(("PolyBench", os.path.join(PB, f), [],
                          ["--", f"-I{PB}/utilities", f"-I{os.path.dirname(os.path.join(PB, f))}",
                           f"-D{ds}_DATASET"]))
-agree, disagree, declined = collections.Counter(), [], collections.defaultdict(collections.Counter)
+agree, tiny, disagree = collections.Counter(), collections.Counter(), []
+declined = collections.defaultdict(collections.Counter)
 total = collections.Counter()
 for corpus, path, defines, extra in runs:
     args = [P, "analyze", path, "-m", MACHINE, "--cache", "both", "--no-incore",
@@ -64,24 +65,33 @@ for corpus, path, defines, extra in runs:
         if not lc.get("ok"):
             declined[corpus][lc.get("reason", "?").split(";")[0][:90]] += 1
             continue
-        worst, where = 0, ""
+        # Relative to the simulator, but differences below 1 % of the bytes the
+        # loop moves at L1 (compulsory misses of a nest that fits, counted
+        # over the whole nest by one and after a warm-up by the other) are
+        # reported apart: they do not move a prediction.
+        l1 = t.get("load_bytes", 0) + t.get("store_bytes", 0)
+        worst, where, small = 0, "", True
         for a, b in zip(lc["links"], sim["links"]):
             x = a["load_bytes_per_it"] + a["evict_bytes_per_it"]
             y = b["load_bytes_per_it"] + b["evict_bytes_per_it"]
             diff = abs(x - y) / max(y, 1e-9) if max(x, y) > 0.01 else 0
+            if diff > 0.05 and abs(x - y) > 0.01 * max(l1, 1e-9):
+                small = False
             if diff > worst:
                 worst, where = diff, f"{a['inner']}-{a['outer']}: {x:.3g} vs {y:.3g} B/it"
         if worst <= 0.05:
             agree[corpus] += 1
+        elif small:
+            tiny[corpus] += 1
         else:
             disagree.append((corpus, worst, name, where))
 print(f"machine: {MACHINE}")
-print("| corpus | loops x sizes | LC within 5 % of the simulator | LC differs | LC declines |")
-print("|---|---:|---:|---:|---:|")
+print("| corpus | loops x sizes | LC within 5 % of the simulator | off by < 1 % of the L1 bytes | LC differs | LC declines |")
+print("|---|---:|---:|---:|---:|---:|")
 for c in total:
     dis = sum(1 for x in disagree if x[0] == c)
     dec = sum(declined[c].values())
-    print(f"| {c} | {total[c]} | {agree[c]} | {dis} | {dec} |")
+    print(f"| {c} | {total[c]} | {agree[c]} | {tiny[c]} | {dis} | {dec} |")
 print("\nLargest differences (layer conditions vs simulator, worst link):")
 for c, w, name, where in sorted(disagree, key=lambda x: -x[1])[:25]:
     print(f"  {100 * w:.0f} %  {name}  ({where})")
