@@ -310,4 +310,20 @@ const std::vector<DividerKernel> &dividerKernels() {
   return Kernels;
 }
 
+double chaseKernel(const char *Base, const uint64_t *Starts, unsigned Chains, uint64_t Steps) {
+  uint64_t P[32];
+  Chains = Chains < 1 ? 1 : Chains > 32 ? 32 : Chains;
+  for (unsigned C = 0; C < Chains; ++C)
+    P[C] = Starts[C];
+  for (uint64_t S = 0; S < Steps; ++S)
+    for (unsigned C = 0; C < Chains; ++C)
+      P[C] = *reinterpret_cast<const uint64_t *>(Base + P[C]);
+  uint64_t X = 0;
+  for (unsigned C = 0; C < Chains; ++C)
+    X ^= P[C];
+  static volatile uint64_t Sink;
+  Sink = X;
+  return double(Steps) * Chains;
+}
+
 } // namespace perfmodel::probe

@@ -48,6 +48,13 @@ double triadKernel(double *A, const double *B, const double *C, size_t N, bool U
 /// cross into the next. Returns the accesses made (0 off x86-64).
 double lineAccessKernel(char *Buf, bool Store, unsigned Offset, uint64_t N);
 
+/// Pointer chases: CHAINS interleaved walks (at most 32) through BASE, where
+/// the 8 bytes at each visited offset hold the byte offset of the next
+/// visit, STEPS steps each from the offsets in STARTS. Returns the accesses
+/// made. Each load's address is the previous load's value: one chain
+/// measures the load-to-use latency, many the misses the core overlaps.
+double chaseKernel(const char *Base, const uint64_t *Starts, unsigned Chains, uint64_t Steps);
+
 } // namespace perfmodel::probe
 
 #endif

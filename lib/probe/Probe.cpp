@@ -187,7 +187,46 @@ Measured lineSplitCost(bool Store, double MinSeconds, unsigned Reps) {
   return summarise(Ratios);
 }
 
+/// Pointer chases through BYTES of random 64-byte lines (a cyclic
+/// permutation, so one chase visits every line): ns per access with CHAINS
+/// chases interleaved, the chains started evenly along the cycle.
+Measured chaseNs(uint64_t Bytes, const std::vector<unsigned> &ChainCounts,
+                 std::vector<Measured> &Out, double MinSeconds, unsigned Reps) {
+  uint64_t Lines = std::max<uint64_t>(Bytes / 64, 64);
+  char *Buf = static_cast<char *>(std::aligned_alloc(4096, Lines * 64));
+  if (!Buf)
+    return Measured();
+  std::vector<uint32_t> Order(Lines);
+  for (uint64_t I = 0; I < Lines; ++I)
+    Order[I] = uint32_t(I);
+  uint64_t Rng = 0x9e3779b97f4a7c15ULL;
+  for (uint64_t I = Lines - 1; I > 0; --I) {
+    Rng ^= Rng << 13, Rng ^= Rng >> 7, Rng ^= Rng << 17;
+    std::swap(Order[I], Order[Rng % (I + 1)]);
+  }
+  for (uint64_t I = 0; I < Lines; ++I)
+    *reinterpret_cast<uint64_t *>(Buf + uint64_t(Order[I]) * 64) =
+        uint64_t(Order[(I + 1) % Lines]) * 64;
+  for (unsigned Chains : ChainCounts) {
+    std::vector<uint64_t> Starts(Chains);
+    for (unsigned C = 0; C < Chains; ++C)
+      Starts[C] = uint64_t(Order[Lines * C / Chains]) * 64;
+    std::vector<double> V = rates(
+        [&](uint64_t N) { return chaseKernel(Buf, Starts.data(), Chains, N * 256 / Chains + 1); },
+        MinSeconds, Reps);
+    for (double &X : V)
+      X = X > 0 ? 1e9 / X : 0; // ns per access
+    Out.push_back(summarise(V));
+  }
+  std::free(Buf);
+  return Out.empty() ? Measured() : Out.front();
+}
+
 } // namespace
+
+double perfmodel::missesInFlight(double LatencyNs, double ParallelNs) {
+  return LatencyNs > 0 && ParallelNs > 0 ? LatencyNs / ParallelNs : 0;
+}
 
 const std::vector<std::pair<std::string, std::vector<uint8_t>>> &perfmodel::dividerForms() {
   static const std::vector<std::pair<std::string, std::vector<uint8_t>>> Forms = [] {
@@ -252,7 +291,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                       "and a 256 KiB L2");
 
-  unsigned Total = 4 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+  unsigned Total = 5 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
   auto Step = [&](const std::string &What) {
     if (O.Progress)
@@ -325,6 +364,20 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
                                            : WS;
       R.Bandwidth.push_back(bandwidth(Level, PerThread, Threads, Avx, MinSeconds, Reps));
     }
+  // Latency of each level and misses in flight (Little's law's inputs):
+  // one chase per level; in memory also 32 chases at once.
+  Step("latency (pointer chases) and misses in flight");
+  for (const auto &[Level, WS] : Sets) {
+    std::vector<Measured> M;
+    std::vector<unsigned> Counts = {1};
+    if (Level == "MEM")
+      Counts.push_back(32);
+    chaseNs(WS, Counts, M, MinSeconds, Reps);
+    if (!M.empty())
+      R.ChaseNs[Level] = M[0];
+    if (M.size() > 1)
+      R.ParallelChaseNs = M[1];
+  }
   Step("done");
   return R;
 }

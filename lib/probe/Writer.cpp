@@ -177,6 +177,9 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   }
   OS << "\n";
 
+  auto MemChase = R.ChaseNs.find("MEM");
+  double MemLatency = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
+  double InFlight = missesInFlight(MemLatency, R.ParallelChaseNs.Median);
   OS << "caches:\n";
   bool AssumedWays = false;
   std::vector<std::string> Levels;
@@ -194,6 +197,13 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
     }
     OS << "  - {name: " << Name << ", size: " << formatByteSize(K.SizeBytes) << ", ways: " << Ways
        << ", line: " << Line;
+    // One chase in the level: its load-to-use latency; the L1 also keeps
+    // the misses in flight that the chases in memory show.
+    auto Chase = R.ChaseNs.find(Name);
+    if (Chase != R.ChaseNs.end() && Chase->second.Median > 0 && GHz > 0)
+      OS << ", latency_cy: " << num(Chase->second.Median * GHz);
+    if (I == 0 && InFlight >= 1)
+      OS << ", misses_in_flight: " << unsigned(std::lround(InFlight));
     if (K.SharedByThreads > 1)
       OS << ", shared_by: " << std::min(K.SharedByThreads, R.OnlineCpus);
     if (K.Inclusive)
@@ -217,7 +227,14 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << ".\n# The theoretical bandwidth is unknown to the probe: replace bandwidth_gbs\n"
      << "# with channels x MT/s x 8 B from the platform's documentation.\n";
   const BandwidthPoint *Mem1 = point(R, "MEM", false);
+  if (MemLatency > 0)
+    OS << "# Latency: one pointer chase over the memory-sized set, " << spread(MemChase->second)
+       << ";\n# 32 chases at once take "
+       << num(R.ParallelChaseNs.Median) << " ns per line: " << num(InFlight)
+       << " misses in flight.\n";
   OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs);
+  if (MemLatency > 0)
+    OS << ", latency_ns: " << num(MemLatency);
   if (Mem1 && Mem != Mem1)
     OS << ",\n         sustained_one_core_gbs: "
        << num(std::min(MemGBs, Mem1->TriadGBs.Median)) << "}  # one core, "
@@ -233,7 +250,9 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
         "kernels per ISA; add, multiply, FMA, divide and square-root latency from "
         "dependent scalar chains; divide and square-root throughput from 8 independent "
         "operations per form; line-split costs from a 32-byte load or store stream in L1 "
-        "with every other access crossing a line vs none; bandwidths from load, copy and "
+        "with every other access crossing a line vs none; latencies from one pointer chase "
+        "over random lines in each level, misses in flight from 32 chases at once in "
+        "memory (latency / time per line); bandwidths from load, copy and "
         "triad kernels with the working "
         "set in each level (one core) and in memory (all cores, pinned).\n"
      << "    covers: [clock_ghz, core.fma_units, core.peak_flops_per_cycle, "
@@ -242,6 +261,8 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
         "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs"
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")
      << (R.LineSplitStore.Median > 0 ? ", core.line_split_store_cost" : "")
+     << (R.ChaseNs.empty() ? "" : ", caches.*.latency_cy, memory.latency_ns")
+     << (InFlight >= 1 ? ", caches.L1.misses_in_flight" : "")
      << (Overrides ? ", core.instruction_overrides" : "") << "]\n";
   OS << "  - id: cpuid\n    cite: >-\n      CPUID of this host: vendor, family and model, "
         "SIMD width from the feature flags, cache geometry from "

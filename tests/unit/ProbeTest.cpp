@@ -155,6 +155,43 @@ TEST(Probe, WriterEmitsDividerOverrides) {
   EXPECT_EQ(By.count("vsqrtsd"), 0u) << "no resource known for it";
 }
 
+// Chases recorded on the Zen 5 VM (bench/memory/chase.c, 2026-11-24): one
+// chase in memory 300 ns per line, 32 at once 10.7 ns per line. Little's law
+// by hand: 300 / 10.7 = 28 misses in flight; at 3.5 GHz the L2 chase of
+// 4 ns is 14 cycles. The written file carries them as latency_cy,
+// misses_in_flight and latency_ns, and with no measured one-core figure the
+// model's Little's-law bandwidth is 28 x 64 B / 300 ns = 5.97 GB/s.
+TEST(Probe, ChasesGiveLatenciesAndMissesInFlight) {
+  EXPECT_NEAR(missesInFlight(300, 10.7), 28.04, 0.01);
+  EXPECT_EQ(missesInFlight(0, 10.7), 0);
+  ProbeResult R;
+  R.Cpu = identifyCpu(recorded(haswellI7()));
+  R.Date = "2026-11-24";
+  R.ClockGHz.Median = 3.5;
+  auto M = [](double V) {
+    Measured X;
+    X.Median = X.Min = X.Max = V;
+    X.Reps = 3;
+    return X;
+  };
+  R.ChaseNs = {{"L1", M(1.2)}, {"L2", M(4)}, {"MEM", M(300)}};
+  R.ParallelChaseNs = M(10.7);
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  writeProbedMachine(OS, R, "x86_64-unknown-linux-gnu", "haswell", 4);
+  OS.flush();
+  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(L.ok()) << Text;
+  const MachineModel &Mm = *L.Model;
+  ASSERT_GE(Mm.Caches.size(), 2u);
+  EXPECT_NEAR(Mm.Caches[0].LatencyCy, 4.2, 1e-9);
+  EXPECT_NEAR(Mm.Caches[1].LatencyCy, 14, 1e-9);
+  EXPECT_EQ(Mm.Caches[0].MissesInFlight, std::optional<unsigned>(28));
+  EXPECT_EQ(Mm.Memory.LatencyNs, std::optional<double>(300));
+  ASSERT_TRUE(Mm.Memory.LittleGBs.has_value()) << Text;
+  EXPECT_NEAR(*Mm.Memory.LittleGBs, 28 * 64 / 300.0, 1e-9) << Text;
+}
+
 TEST(Probe, ClockFromTheAddChainIsAPlausibleFrequency) {
 #if defined(__x86_64__)
   // 64 dependent adds per iteration, one cycle each: giga-adds per second

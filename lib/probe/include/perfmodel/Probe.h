@@ -106,8 +106,18 @@ struct ProbeResult {
   /// Time of a 32-byte load (store) that crosses a cache line over one that
   /// does not, in L1, throughput-bound: the port slots a split costs.
   Measured LineSplitLoad, LineSplitStore;
+  /// One pointer chase (random lines) per level ("L1" ... "MEM"): ns per
+  /// access, the load-to-use latency of the level the chase fits.
+  std::map<std::string, Measured> ChaseNs;
+  /// 32 interleaved chases in memory: ns per access, the latency over the
+  /// misses one core keeps in flight.
+  Measured ParallelChaseNs;
   std::vector<std::string> Notes;
 };
+
+/// Little's law on the chases: the misses in flight that make 32 chases
+/// take PARALLELNS per access when one takes LATENCYNS (0 when unknown).
+double missesInFlight(double LatencyNs, double ParallelNs);
 
 /// Runs the whole probe on this machine.
 ProbeResult runProbe(const ProbeOptions &O);
