@@ -16,6 +16,18 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M, const PipelineO
   return IO;
 }
 
+bool perfmodel::allStoresNonTemporal(const InCoreResult &IC) {
+  unsigned Stores = 0, NonTemporal = 0;
+  for (const InstrCost &I : IC.Instrs) {
+    if (!I.MayStore)
+      continue;
+    ++Stores;
+    llvm::StringRef T = llvm::StringRef(I.Text).ltrim();
+    NonTemporal += T.starts_with("vmovnt") || T.starts_with("movnt");
+  }
+  return Stores > 0 && NonTemporal == Stores;
+}
+
 void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
                            const PipelineOptions &O, const std::vector<InCoreResult> *Known) {
   R.IR = &IR;
@@ -57,11 +69,24 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
         executeNest(*LR.InCore, K, IR.bindings(), IO);
     }
     if (K.Modelled) {
+      // Non-temporal stores (movnt*: _mm*_stream_*, or the compiler's)
+      // bypass the caches: when every store of the loop is one, no line is
+      // write-allocated anywhere.
+      const MachineModel *MT = &M;
+      MachineModel NoAllocate;
+      if (LR.InCore && LR.InCore->Ok && allStoresNonTemporal(*LR.InCore)) {
+        NoAllocate = M;
+        for (CacheLevel &C : NoAllocate.Caches)
+          C.WriteAllocate = false;
+        MT = &NoAllocate;
+        LR.InCore->Notes.push_back("every store is non-temporal (movnt): no write-allocate "
+                                   "traffic in any level");
+      }
       if (RunLC)
-        LR.Conditions = layerConditionTraffic(K, IR, M);
+        LR.Conditions = layerConditionTraffic(K, IR, *MT);
       if (RunSim || (Auto && !LR.Conditions->Ok))
-        LR.Simulated = simulateTraffic(K, IR, M, O.Sim);
-      runModels(LR, IR, M, R.Models);
+        LR.Simulated = simulateTraffic(K, IR, *MT, O.Sim);
+      runModels(LR, IR, *MT, R.Models);
     }
     R.Loops.push_back(std::move(LR));
   }

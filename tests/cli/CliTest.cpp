@@ -972,3 +972,21 @@ TEST(Cli, WriteBacksOnTheirOwnPath) {
   EXPECT_NE(R.Code, 0);
   EXPECT_NE(R.Err.find("the last level's write-backs go to memory"), std::string::npos) << R.Err;
 }
+
+// a[i:i+4] = s * b[i:i+4] on Haswell in memory, per CL of work (2 source
+// iterations of 4 doubles): b brings 2 x 32 B in; with ordinary stores a's
+// line is write-allocated too and written back: (64 + 64 + 64) B at one
+// core's 12.8 B/cy = 15 cy. With _mm256_stream_pd (vmovntpd) the store goes
+// out without the allocate: (64 + 64) / 12.8 = 10 cy.
+TEST(Cli, NonTemporalStoresAllocateNoLine) {
+  std::string Args = "tests/nest/nontemporal.c -m hsw -D n=100000000";
+  llvm::json::Object NT = ecmOf(Args, 0), St = ecmOf(Args, 1);
+  ASSERT_EQ(nums(NT, "transfers_cy_per_cl").size(), 3u);
+  ASSERT_EQ(nums(St, "transfers_cy_per_cl").size(), 3u);
+  EXPECT_NEAR(nums(NT, "transfers_cy_per_cl")[2], 10, 1e-6);
+  EXPECT_NEAR(nums(St, "transfers_cy_per_cl")[2], 15, 1e-6);
+  CmdResult R = perfmodel("analyze " + Args);
+  EXPECT_NE(R.Out.find("every store is non-temporal (movnt): no write-allocate"),
+            std::string::npos)
+      << R.Out;
+}
