@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 
@@ -58,9 +59,16 @@ void splitByCounters(const Poly &P, const std::set<std::string> &Counters, Poly 
 
 std::string sizeText(double Bytes) {
   uint64_t B = uint64_t(Bytes);
-  if (double(B) == Bytes)
+  // Whole KiB/MiB as the machine files write them; else three digits.
+  if (double(B) == Bytes && (B < 1024 || B % 1024 == 0))
     return formatByteSize(B);
-  return std::to_string(Bytes) + " B";
+  const char *Units[] = {"B", "KiB", "MiB", "GiB"};
+  unsigned U = 0;
+  while (Bytes >= 1024 && U < 3)
+    Bytes /= 1024, ++U;
+  char Buf[32];
+  std::snprintf(Buf, sizeof Buf, "%.3g%s", Bytes, Units[U]);
+  return Buf;
 }
 
 /// Largest value of PARAM (1 .. 2^40) for which Req(PARAM) <= Cap, given the
