@@ -564,6 +564,15 @@ TEST(Cli, ProbeWritesAValidModel) {
   // The model is usable: analyze runs on it.
   CmdResult A = perfmodel("analyze examples/triad.c --no-incore -m " + Out);
   EXPECT_EQ(A.Code, 0) << A.Err;
+  // The probed figures beside the library's for this CPU (or a statement
+  // that the library has no model of it); the probed model's own latency
+  // and misses-in-flight keys appear in the comparison.
+  CmdResult D = perfmodel("probe --quick --diff");
+  EXPECT_EQ(D.Code, 0) << D.Err;
+  EXPECT_TRUE(D.Out.find("library model (A) vs this probe (B)") != std::string::npos ||
+              D.Out.find("no library model matches") != std::string::npos)
+      << D.Out;
+  EXPECT_NE(Y.find("latency_ns: "), std::string::npos) << Y;
   // An existing file is never overwritten.
   CmdResult Again = perfmodel("probe --quick -o " + Out);
   EXPECT_EQ(Again.Code, 1);

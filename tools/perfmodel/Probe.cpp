@@ -3,6 +3,7 @@
 
 #include "perfmodel/InCore.h"
 #include "perfmodel/MachineModel.h"
+#include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Probe.h"
 #include "perfmodel/Report.h"
 
@@ -19,7 +20,7 @@ using namespace perfmodel::tool;
 namespace {
 
 /// `perfmodel probe`: measures this host and writes a machine model.
-int probeHost(const std::string &Output, bool Quick, unsigned Threads) {
+int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff) {
   // Refuse before measuring, not after.
   if (!Output.empty() && Output != "-" && llvm::sys::fs::exists(Output))
     return error("-o " + Output + ": exists; the probe does not overwrite files");
@@ -59,6 +60,22 @@ int probeHost(const std::string &Output, bool Quick, unsigned Threads) {
   printDiags(Check.Diags, /*Warnings=*/true);
   if (!Check.ok())
     return error("the probed machine model does not validate (see above)");
+  if (Diff) {
+    // The library's figure for this CPU beside the measured one.
+    std::optional<HostCpu> Host = detectHostCpu();
+    std::string Library = Host ? machineForHost(*Host) : std::string();
+    if (Library.empty()) {
+      llvm::outs() << "no library model matches this host's CPUID: nothing to compare\n";
+    } else {
+      MachineLoadResult L = loadMachineModel(Library);
+      if (!L.ok())
+        return error("the library model " + Library + " does not load");
+      llvm::outs() << "library model (A) vs this probe (B):\n";
+      printMachineDiff(llvm::outs(), *L.Model, *Check.Model);
+    }
+    if (Output.empty())
+      return ExitOk;
+  }
   if (Output.empty() || Output == "-") {
     llvm::outs() << Text;
     return ExitOk;
@@ -82,6 +99,7 @@ Command perfmodel::tool::addProbe(CLI::App &App) {
     std::string Output;
     bool Quick = false;
     unsigned Threads = 0;
+    bool Diff = false;
   };
   auto S = std::make_shared<State>();
   CLI::App *C = App.add_subcommand(
@@ -91,5 +109,8 @@ Command perfmodel::tool::addProbe(CLI::App &App) {
   C->add_flag("--quick", S->Quick, "fewer repetitions, smaller memory working set");
   C->add_option("--threads", S->Threads, "cores for the all-core bandwidth (default: all)")
       ->check(CLI::Range(1u, 4096u));
-  return {C, [S] { return probeHost(S->Output, S->Quick, S->Threads); }, false};
+  C->add_flag("--diff", S->Diff,
+              "print the library model of this CPU (by CPUID) beside the measured figures "
+              "(with -o the model is still written)");
+  return {C, [S] { return probeHost(S->Output, S->Quick, S->Threads, S->Diff); }, false};
 }
