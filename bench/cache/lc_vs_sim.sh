@@ -16,7 +16,7 @@ P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
 PB="${1:-}"
 MACHINE="${2:-hsw}"
 python3 - "$P" "$ROOT" "$PB" "$MACHINE" <<'PY'
-import collections, json, os, subprocess, sys
+import collections, json, os, re, subprocess, sys
 P, ROOT, PB, MACHINE = sys.argv[1:5]
 runs = []  # (corpus, file, defines, extra flags)
 for n in (2000, 60000, 2000000):
@@ -33,8 +33,22 @@ if PB:
         f = line.strip()
         if not f:
             continue
+        # The kernels take their sizes as arguments (n for N, tsteps for
+        # TSTEPS, ...): bind them to the dataset's values from the header.
+        header = os.path.splitext(os.path.join(PB, f))[0] + ".h"
+        sizes = {}
+        if os.path.exists(header):
+            block = None
+            for hl in open(header):
+                m = re.match(r"\s*#\s*ifdef\s+(\w+)_DATASET", hl)
+                if m:
+                    block = m.group(1)
+                    continue
+                m = re.match(r"\s*#\s*define\s+(\w+)\s+([0-9]+)\s*$", hl)
+                if m and block:
+                    sizes.setdefault(block, []).append(f"{m.group(1).lower()}={m.group(2)}")
         for ds in ("SMALL", "MEDIUM", "LARGE"):
-            runs.append(("PolyBench", os.path.join(PB, f), [],
+            runs.append(("PolyBench", os.path.join(PB, f), sizes.get(ds, []),
                          ["--", f"-I{PB}/utilities", f"-I{os.path.dirname(os.path.join(PB, f))}",
                           f"-D{ds}_DATASET"]))
 agree, tiny, disagree = collections.Counter(), collections.Counter(), []
