@@ -91,8 +91,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
 
   // Latency-bound loads: no overlap rule hides a chain of misses or more
   // misses than can be in flight.
-  LatencyBound LB = latencyBound(In);
-  R.Notes.insert(R.Notes.end(), LB.Notes.begin(), LB.Notes.end());
+  LatencyBound LB = latencyFor(In, R.Notes);
   for (size_t L = 0; L < R.Predictions.size(); ++L) {
     R.Latency.push_back(LB.at(L) * R.ItersPerCL);
     R.LatencyWhat.push_back(L < LB.What.size() ? LB.What[L] : "");

@@ -35,6 +35,22 @@ double perfmodel::inCoreCyclesPerIt(const ModelInput &In) {
   return IC->Cycles / IC->SourceItersPerIter;
 }
 
+namespace {
+
+/// Elements A moves per iteration of K's innermost loop, when that is a
+/// constant (affine, not through loaded data).
+std::optional<int64_t> innermostStep(const LoopKernel &K, const Access &A) {
+  const std::string &Var = K.innermost().Var;
+  if (!A.Linear || A.Indirect || A.Linear->degreeIn(Var) != 1)
+    return std::nullopt;
+  Poly C = A.Linear->coefficientOf(Var);
+  if (!C.isConstant())
+    return std::nullopt;
+  return C.constantTerm() * K.innermost().Step;
+}
+
+} // namespace
+
 double perfmodel::iterationsPerLine(const ModelInput &In) {
   const MachineModel &M = *In.Machine;
   double Line = M.Caches.empty() ? 64 : M.Caches.front().LineBytes;
@@ -42,20 +58,10 @@ double perfmodel::iterationsPerLine(const ModelInput &In) {
     return Line / In.InCore->BytesPerSourceIt;
   // The widest access that advances one element per iteration.
   const LoopKernel &K = *In.Loop;
-  const std::string &Var = K.innermost().Var;
   double Bytes = 0;
-  for (const Access &A : K.Accesses) {
-    if (!A.Linear || A.Indirect)
-      continue;
-    if (A.Linear->degreeIn(Var) != 1)
-      continue;
-    Poly C = A.Linear->coefficientOf(Var);
-    if (!C.isConstant())
-      continue;
-    int64_t Coef = C.constantTerm() * K.innermost().Step;
-    if (Coef == 1 || Coef == -1)
+  for (const Access &A : K.Accesses)
+    if (std::optional<int64_t> Step = innermostStep(K, A); Step && (*Step == 1 || *Step == -1))
       Bytes = std::max(Bytes, double(A.StrideBytes));
-  }
   return Line / (Bytes > 0 ? Bytes : 8);
 }
 
@@ -113,6 +119,14 @@ double perfmodel::levelLatencyCycles(const MachineModel &M, size_t I) {
   return M.Memory.LatencyNs ? *M.Memory.LatencyNs * M.ClockGHz : 0;
 }
 
+LatencyBound perfmodel::latencyFor(const ModelInput &In, std::vector<std::string> &Notes) {
+  if (In.Latency)
+    return *In.Latency;
+  LatencyBound B = latencyBound(In);
+  Notes.insert(Notes.end(), B.Notes.begin(), B.Notes.end());
+  return B;
+}
+
 LatencyBound perfmodel::latencyBound(const ModelInput &In) {
   const MachineModel &M = *In.Machine;
   size_t Levels = M.Caches.size() + 1;
@@ -128,6 +142,10 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
 
   // Pointer chase: the chain's loads wait the level's latency instead of the L1's.
   if (HaveCore && IC->ChainAddressLoads > 0) {
+    // The body's own chain (the nest as executed spreads it over a call).
+    double Rec = IC->Executed.Ok && IC->Executed.SteadyRecurrence > 0
+                     ? IC->Executed.SteadyRecurrence
+                     : IC->RecurrenceBound;
     for (size_t L = 1; L < Levels; ++L) {
       double Lat = levelLatencyCycles(M, L);
       if (Lat <= 0 || L1Lat <= 0) {
@@ -137,10 +155,6 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
                           "; its chained loads are costed at the L1's");
         continue;
       }
-      // The body's own chain (the nest as executed spreads it over a call).
-      double Rec = IC->Executed.Ok && IC->Executed.SteadyRecurrence > 0
-                       ? IC->Executed.SteadyRecurrence
-                       : IC->RecurrenceBound;
       double Chain = Rec + IC->ChainAddressLoads * (Lat - L1Lat);
       B.CyPerIt[L] = Chain / IC->SourceItersPerIter;
       B.What[L] = "pointer chase: " + std::to_string(IC->ChainAddressLoads) +
@@ -160,20 +174,10 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
   if (T && T->Ok && T->IrregularMissesPerIt.size() == M.Caches.size())
     Irr = T->IrregularMissesPerIt;
   else {
-    const LoopKernel &K = *In.Loop;
-    const std::string &Var = K.innermost().Var;
     double Strided = 0;
-    for (const Access &A : K.Accesses) {
-      if (!A.Linear || A.Indirect || A.Linear->degreeIn(Var) != 1)
-        continue;
-      Poly C = A.Linear->coefficientOf(Var);
-      if (!C.isConstant())
-        continue;
-      int64_t Bytes = C.constantTerm() * K.innermost().Step * int64_t(A.StrideBytes);
-      if (!M.unprefetchedStride(uint64_t(Bytes < 0 ? -Bytes : Bytes)))
-        continue;
-      Strided += 1;
-    }
+    for (const Access &A : In.Loop->Accesses)
+      if (std::optional<int64_t> Step = innermostStep(*In.Loop, A))
+        Strided += M.unprefetchedStride(uint64_t(std::abs(*Step * int64_t(A.StrideBytes))));
     if (Strided > 0) {
       Irr.assign(M.Caches.size(), Strided);
       Source = "strides beyond the prefetchers' " + std::to_string(M.prefetchStrideReach()) +

@@ -92,8 +92,7 @@ PprResult perfmodel::ppr(const ModelInput &In) {
 
   // Irregular misses wait their level's latency when fewer can be in flight
   // than the bandwidth term assumes; a pointer chase waits it per step.
-  LatencyBound LB = latencyBound(In);
-  R.Notes.insert(R.Notes.end(), LB.Notes.begin(), LB.Notes.end());
+  LatencyBound LB = latencyFor(In, R.Notes);
 
   // Eq. (4).
   Prediction &P = R.Summary;

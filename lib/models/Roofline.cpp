@@ -57,8 +57,7 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
   P.DataLevel = residentLevel(*In.Machine, In.WorkingSetBytes);
   // The latency ceiling: loads that wait a level's latency (a chase, more
   // irregular misses than can be in flight) bound below every bandwidth roof.
-  LatencyBound LB = latencyBound(In);
-  R.Notes.insert(R.Notes.end(), LB.Notes.begin(), LB.Notes.end());
+  LatencyBound LB = latencyFor(In, R.Notes);
   for (size_t I = 0; I < R.Levels.size(); ++I) {
     RooflineLink &L = R.Levels[I];
     double Cy = LB.at(I) / std::max(In.Cores, 1u);

@@ -52,7 +52,13 @@ void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel
   LR.Iterations = nestIterations(K, IR);
   In.WorkingSetBytes = LR.WorkingSetBytes;
   // The Roofline table is the report's backbone (bytes, intensities): always.
+  // The latency bound once for every model; its notes once, with the
+  // Roofline (the report's backbone, always run).
+  LatencyBound Latency = latencyBound(In);
+  In.Latency = &Latency;
   LR.Roofline = roofline(In);
+  LR.Roofline->Notes.insert(LR.Roofline->Notes.end(), Latency.Notes.begin(),
+                            Latency.Notes.end());
   if (S.Ecm)
     LR.Ecm = ecm(In);
   if (S.Ppr)

@@ -20,6 +20,8 @@
 
 namespace perfmodel {
 
+struct LatencyBound;
+
 struct ModelInput {
   const LoopKernel *Loop = nullptr;
   const MachineModel *Machine = nullptr;
@@ -27,6 +29,9 @@ struct ModelInput {
   const InCoreResult *InCore = nullptr;   ///< null or !Ok: estimated from counts
   unsigned Cores = 1;                     ///< cores running the loop
   std::optional<double> WorkingSetBytes;  ///< at the bound sizes
+  /// The loop's latency bound, computed once for all models (runModels,
+  /// which reports its notes once); null: each model computes its own.
+  const LatencyBound *Latency = nullptr;
 };
 
 /// The prediction for data residing in one level.
@@ -92,6 +97,9 @@ struct LatencyBound {
   double at(size_t Level) const { return Level < CyPerIt.size() ? CyPerIt[Level] : 0; }
 };
 LatencyBound latencyBound(const ModelInput &In);
+/// In.Latency when the caller computed it, else latencyBound(In) with its
+/// notes appended to NOTES (a model run on its own reports them itself).
+LatencyBound latencyFor(const ModelInput &In, std::vector<std::string> &Notes);
 
 /// Latency in cycles of level I (0 = L1 ... caches, Caches.size() = memory),
 /// 0 when the machine file does not give it.
