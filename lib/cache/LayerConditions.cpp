@@ -35,7 +35,6 @@ struct Member {
 struct Group {
   std::string Array;
   int64_t Advance = 0;     ///< bytes per iteration along the innermost loop
-  int64_t OuterAdvance = 0; ///< bytes per iteration of the enclosing loop
   std::vector<int64_t> LoopAdvance; ///< bytes per iteration of each loop, outermost first
   double StreamBytes = 0;  ///< bytes per iteration the stream moves
   std::vector<Member> Members; ///< leading first
@@ -130,11 +129,6 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         return R;
       }
     int64_t Adv = Coef.coefficientOf(In.Var).constantTerm() * In.Step;
-    int64_t OuterAdv = 0;
-    if (K.Nest.size() >= 2) {
-      const LoopLevel &Out = K.Nest[K.Nest.size() - 2];
-      OuterAdv = Coef.coefficientOf(Out.Var).constantTerm() * Out.Step;
-    }
     std::vector<int64_t> LoopAdv;
     for (const LoopLevel &Lv : K.Nest)
       LoopAdv.push_back(Coef.coefficientOf(Lv.Var).constantTerm() * Lv.Step);
@@ -146,7 +140,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     auto It = std::find_if(Groups.begin(), Groups.end(),
                            [&](const Group &Gr) { return Gr.Array == A.Array; });
     if (It == Groups.end()) {
-      Groups.push_back({A.Array, Adv, OuterAdv, LoopAdv, 0, {}});
+      Groups.push_back({A.Array, Adv, LoopAdv, 0, {}});
       It = Groups.end() - 1;
     } else if (It->Advance != Adv) {
       R.Reason = "accesses to " + A.Array +
@@ -297,13 +291,22 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     std::vector<double> Moved(Groups.size());
     for (size_t GI = 0; GI < Groups.size(); ++GI)
       Moved[GI] = Groups[GI].StreamBytes;
-    auto [InLo, InHi] = G.range(In.Var);
-    double Trip = In.Step ? std::floor(double(InHi - InLo) / std::abs(In.Step)) + 1 : 0;
+    auto Trips = [&](size_t D) {
+      auto [Lo, Hi] = G.range(K.Nest[D].Var);
+      int64_t St = std::abs(K.Nest[D].Step);
+      return St ? std::max(0.0, std::floor(double(Hi - Lo) / double(St)) + 1) : 0.0;
+    };
+    size_t Depth = K.Nest.size();
+    // Bytes per iteration of the loop enclosing the innermost one (0: none).
+    auto OuterAdvance = [&](const Group &Gr) {
+      return Depth >= 2 ? std::abs(Gr.LoopAdvance[Depth - 2]) : int64_t(0);
+    };
+    double Trip = Trips(Depth - 1);
     double OuterReq = 0;
     std::vector<size_t> Strided;
     for (size_t GI = 0; GI < Groups.size(); ++GI) {
       const Group &Gr = Groups[GI];
-      int64_t AbsAdv = std::abs(Gr.Advance), AbsOut = std::abs(Gr.OuterAdvance);
+      int64_t AbsAdv = std::abs(Gr.Advance), AbsOut = OuterAdvance(Gr);
       OuterReq += Trip * double(Gr.Members.size()) * Gr.StreamBytes;
       if (AbsAdv > int64_t(Line) && AbsOut > 0 && AbsOut < int64_t(Line))
         Strided.push_back(GI);
@@ -314,7 +317,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       LC.Holds = OuterReq <= Cap;
       const Group &First = Groups[Strided.front()];
       LC.Text = First.Members.front().A->Text + " reuses its lines in the next iteration of '" +
-                K.Nest[K.Nest.size() - 2].Var + "' (" + std::to_string(std::abs(First.OuterAdvance)) +
+                K.Nest[Depth - 2].Var + "' (" + std::to_string(OuterAdvance(First)) +
                 " B on): needs one inner loop's lines, " + sizeText(OuterReq) +
                 " <= " + formatByteSize(C.SizeBytes);
       // A stride of whole lines that shares a factor with the set count
@@ -338,23 +341,18 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       R.Conditions.push_back(LC);
       if (LC.Holds)
         for (size_t GI : Strided)
-          Moved[GI] = double(std::abs(Groups[GI].OuterAdvance));
+          Moved[GI] = double(OuterAdvance(Groups[GI]));
     }
     // Reuse across the enclosing loops: a stream that does not move with
     // loop d is read again in its next iteration; when everything one
     // iteration of d touches fits the level, the stream's lines cross once
     // per execution of d, not once per iteration of it (B of a matmul in
     // ikj order across i, C's row across k).
-    auto Trips = [&](size_t D) {
-      auto [Lo, Hi] = G.range(K.Nest[D].Var);
-      int64_t St = std::abs(K.Nest[D].Step);
-      return St ? std::max(0.0, std::floor(double(Hi - Lo) / double(St)) + 1) : 0.0;
-    };
     // Lines one member touches in an iteration of loop D: rows of a
     // contiguous span, at most the whole byte range it covers.
     auto LinesInside = [&](const Group &Gr, size_t D) {
       double Lines = 1, Span = 0, Range = 0;
-      for (size_t E = D + 1; E < K.Nest.size(); ++E) {
+      for (size_t E = D + 1; E < Depth; ++E) {
         double C = double(std::abs(Gr.LoopAdvance[E])), Tr = std::max(0.0, Trips(E) - 1);
         Range += C * Tr;
         if (C >= Line)
@@ -366,7 +364,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       return std::min(Rows, std::ceil((Range + 8) / Line)) * double(Gr.Members.size());
     };
     std::vector<double> Amortised(Groups.size(), 1);
-    for (size_t D = K.Nest.size() - 1; D-- > 0;) {
+    for (size_t D = Depth - 1; D-- > 0;) {
       double Foot = 0;
       for (const Group &Gr : Groups)
         Foot += LinesInside(Gr, D) * Line;

@@ -188,14 +188,16 @@ Measured lineSplitCost(bool Store, double MinSeconds, unsigned Reps) {
 }
 
 /// Pointer chases through BYTES of random 64-byte lines (a cyclic
-/// permutation, so one chase visits every line): ns per access with CHAINS
-/// chases interleaved, the chains started evenly along the cycle.
-Measured chaseNs(uint64_t Bytes, const std::vector<unsigned> &ChainCounts,
-                 std::vector<Measured> &Out, double MinSeconds, unsigned Reps) {
+/// permutation, so one chase visits every line): ns per access for each
+/// count of chases interleaved, the chains started evenly along the cycle
+/// (empty when the memory cannot be had).
+std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &ChainCounts,
+                              double MinSeconds, unsigned Reps) {
+  std::vector<Measured> Out;
   uint64_t Lines = std::max<uint64_t>(Bytes / 64, 64);
   char *Buf = static_cast<char *>(std::aligned_alloc(4096, Lines * 64));
   if (!Buf)
-    return Measured();
+    return Out;
   std::vector<uint32_t> Order(Lines);
   for (uint64_t I = 0; I < Lines; ++I)
     Order[I] = uint32_t(I);
@@ -219,7 +221,7 @@ Measured chaseNs(uint64_t Bytes, const std::vector<unsigned> &ChainCounts,
     Out.push_back(summarise(V));
   }
   std::free(Buf);
-  return Out.empty() ? Measured() : Out.front();
+  return Out;
 }
 
 } // namespace
@@ -368,11 +370,10 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   // one chase per level; in memory also 32 chases at once.
   Step("latency (pointer chases) and misses in flight");
   for (const auto &[Level, WS] : Sets) {
-    std::vector<Measured> M;
     std::vector<unsigned> Counts = {1};
     if (Level == "MEM")
       Counts.push_back(32);
-    chaseNs(WS, Counts, M, MinSeconds, Reps);
+    std::vector<Measured> M = chaseNs(WS, Counts, MinSeconds, Reps);
     if (!M.empty())
       R.ChaseNs[Level] = M[0];
     if (M.size() > 1)

@@ -138,7 +138,8 @@ struct MemoryModel {
   std::optional<double> LatencyNs;
   std::optional<unsigned> Channels;
   /// Little's law when no one-core figure was measured: the misses one core
-  /// keeps in flight x line / latency (set by the loader; see littleLaw()).
+  /// keeps in flight x line / latency (set by the loader from the caches'
+  /// misses_in_flight and latency_ns).
   std::optional<double> LittleGBs;
   std::string LittleBasis; ///< "16 misses in flight (caches.L2) x 64 B / 90 ns"
 

@@ -44,12 +44,12 @@ bool isCachePolicy(const std::string &Cache);
 /// The in-core options of machine M under the pipeline's options.
 InCoreOptions inCoreOptionsFor(const MachineModel &M, const PipelineOptions &O);
 
-/// Runs the pipeline on every loop of IR on machine M and appends the loops
-/// to R (with run-level notes). KNOWN, when given, is the in-core result per
 /// Whether the loop's machine code stores only with non-temporal stores
 /// (movnt*), which bypass the caches and allocate no line.
 bool allStoresNonTemporal(const InCoreResult &IC);
 
+/// Runs the pipeline on every loop of IR on machine M and appends the loops
+/// to R (with run-level notes). KNOWN, when given, is the in-core result per
 /// loop from an earlier call (the machine code does not depend on -D sizes).
 void modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
                 const PipelineOptions &O, const std::vector<InCoreResult> *Known = nullptr);
