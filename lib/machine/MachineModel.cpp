@@ -7,17 +7,21 @@
 //
 //===----------------------------------------------------------------------===//
 #include "perfmodel/MachineModel.h"
+#include "perfmodel/MachineRegistry.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -767,6 +771,118 @@ bool applySet(Reader &R, YAML::Node Root, const std::string &Set) {
   return true;
 }
 
+/// Merges DERIVED over a copy of BASE: maps key by key; `caches` entries by
+/// name (a new name is appended); `sources` concatenated with DERIVED's first,
+/// so its citation is the one shown where both cover a key;
+/// `instruction_overrides` concatenated with DERIVED's last, so they apply
+/// after the base's; any other value replaced.
+YAML::Node mergeOver(const YAML::Node &Base, const YAML::Node &Derived, const std::string &Key) {
+  if (!Base.IsDefined() || Base.IsNull())
+    return YAML::Clone(Derived);
+  if (Base.IsMap() && Derived.IsMap()) {
+    YAML::Node Out = YAML::Clone(Base);
+    for (const auto &KV : Derived) {
+      std::string K = KV.first.Scalar();
+      Out[K] = mergeOver(Base[K], KV.second, K);
+    }
+    return Out;
+  }
+  if (Base.IsSequence() && Derived.IsSequence()) {
+    YAML::Node Out(YAML::NodeType::Sequence);
+    if (Key == "sources" || Key == "instruction_overrides") {
+      const YAML::Node &First = Key == "sources" ? Derived : Base;
+      const YAML::Node &Second = Key == "sources" ? Base : Derived;
+      for (const auto &E : First)
+        Out.push_back(YAML::Clone(E));
+      for (const auto &E : Second)
+        Out.push_back(YAML::Clone(E));
+      return Out;
+    }
+    if (Key == "caches") {
+      auto NameOf = [](const YAML::Node &E) {
+        return E.IsMap() && E["name"].IsScalar() ? E["name"].Scalar() : std::string();
+      };
+      std::set<std::string> Used;
+      for (const auto &B : Base) {
+        YAML::Node Merged = YAML::Clone(B);
+        for (const auto &D : Derived)
+          if (!NameOf(B).empty() && NameOf(D) == NameOf(B)) {
+            Merged = mergeOver(B, D, "");
+            Used.insert(NameOf(B));
+          }
+        Out.push_back(Merged);
+      }
+      for (const auto &D : Derived)
+        if (!Used.count(NameOf(D)))
+          Out.push_back(YAML::Clone(D));
+      return Out;
+    }
+  }
+  return YAML::Clone(Derived);
+}
+
+/// Replaces ROOT by its `base:` model with ROOT's keys merged over it,
+/// following the base's own base. A base is a library name or alias, or a
+/// path relative to the file that names it. False (with a diagnostic) when a
+/// base cannot be had.
+bool resolveBase(YAML::Node &Root, const std::string &FileName, std::vector<MachineDiag> &Diags,
+                 std::vector<std::string> &Chain) {
+  const YAML::Node &Const = Root;
+  YAML::Node B = Const["base"];
+  if (!B.IsDefined())
+    return true;
+  MachineDiag D;
+  D.File = FileName;
+  D.Key = "base";
+  D.Line = B.Mark().line >= 0 ? B.Mark().line + 1 : 0;
+  D.Column = B.Mark().column >= 0 ? B.Mark().column + 1 : 0;
+  if (!B.IsScalar() || B.Scalar().empty()) {
+    D.Message = "expected a library model name (e.g. zen4) or a path to a machine file";
+    Diags.push_back(D);
+    return false;
+  }
+  std::string Name = B.Scalar(), File;
+  if (Name.find('/') != std::string::npos && !llvm::sys::path::is_absolute(Name)) {
+    llvm::SmallString<256> P(llvm::sys::path::parent_path(FileName));
+    llvm::sys::path::append(P, Name);
+    File = llvm::sys::fs::exists(P) ? std::string(P) : std::string();
+  } else {
+    File = resolveMachine(Name);
+  }
+  if (File.empty()) {
+    D.Message = "no machine model '" + Name + "' (see `perfmodel machine list`)";
+    Diags.push_back(D);
+    return false;
+  }
+  if (Chain.size() >= 8 || std::find(Chain.begin(), Chain.end(), File) != Chain.end()) {
+    D.Message = "'" + Name + "' leads back to a model already in the chain of bases";
+    Diags.push_back(D);
+    return false;
+  }
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  YAML::Node BaseRoot;
+  try {
+    if (Buf)
+      BaseRoot = YAML::Load((*Buf)->getBuffer().str());
+  } catch (const YAML::Exception &E) {
+    D.Message = "base '" + File + "' is not valid YAML: " + E.msg;
+    Diags.push_back(D);
+    return false;
+  }
+  if (!Buf || !BaseRoot.IsMap()) {
+    D.Message = "cannot read base '" + File + "' as a machine model";
+    Diags.push_back(D);
+    return false;
+  }
+  Chain.push_back(File);
+  if (!resolveBase(BaseRoot, File, Diags, Chain))
+    return false;
+  YAML::Node Own = YAML::Clone(Root);
+  Own.remove("base");
+  Root = mergeOver(BaseRoot, Own, "");
+  return true;
+}
+
 } // namespace
 
 MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
@@ -806,6 +922,10 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
   MachineModel M;
   M.File = FileName;
   try {
+    std::vector<std::string> Chain;
+    if (!resolveBase(Root, FileName, Result.Diags, Chain))
+      return Result;
+    M.Bases = Chain;
     for (const std::string &S : Sets)
       if (applySet(R, Root, S))
         M.Overrides.push_back(S);

@@ -273,6 +273,61 @@ double lineAccessKernel(char *Buf, bool Store, unsigned Offset, uint64_t N) {
   return double(N) * 16;
 }
 
+// Port throughput: 16 independent accesses of one width per iteration over
+// consecutive, naturally aligned addresses in L1 (loads write a register
+// nothing reads; stores store one register).
+#define PM_PORT(NAME, TARGET, INSN, CLOBBER)                                              \
+  __attribute__((target(TARGET))) static void NAME(char *B, uint64_t N) {                \
+    for (uint64_t I = 0; I < N; ++I)                                                       \
+      asm volatile(".irp k,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n\t" INSN "\n\t.endr"     \
+                   :                                                                       \
+                   : "r"(B)                                                                \
+                   : CLOBBER, "memory");                                                   \
+  }
+PM_PORT(load8, "sse2", "movq \\k*8(%0), %%rax", "rax")
+PM_PORT(load16, "avx", "vmovupd \\k*16(%0), %%xmm0", "xmm0")
+PM_PORT(load32, "avx", "vmovupd \\k*32(%0), %%ymm0", "xmm0")
+PM_PORT(load64, "avx512f", "vmovupd \\k*64(%0), %%zmm0", "xmm0")
+PM_PORT(store8, "sse2", "movq %%rax, \\k*8(%0)", "rax")
+PM_PORT(store16, "avx", "vmovupd %%xmm0, \\k*16(%0)", "xmm0")
+PM_PORT(store32, "avx", "vmovupd %%ymm0, \\k*32(%0)", "xmm0")
+PM_PORT(store64, "avx512f", "vmovupd %%zmm0, \\k*64(%0)", "xmm0")
+
+double portKernel(char *Buf, bool Store, unsigned Width, uint64_t N) {
+  void (*K)(char *, uint64_t) = nullptr;
+  switch (Width) {
+  case 8: K = Store ? store8 : load8; break;
+  case 16: K = Store ? store16 : load16; break;
+  case 32: K = Store ? store32 : load32; break;
+  case 64: K = Store ? store64 : load64; break;
+  default: return 0;
+  }
+  K(Buf, N);
+  return double(N) * 16;
+}
+
+static double updateSse(double *A, size_t N) {
+  __m128d S = _mm_set1_pd(Sink * 0 + 0.999);
+  for (size_t I = 0; I < N; I += 4) {
+    _mm_store_pd(A + I, _mm_mul_pd(S, _mm_load_pd(A + I)));
+    _mm_store_pd(A + I + 2, _mm_mul_pd(S, _mm_load_pd(A + I + 2)));
+  }
+  return 16.0 * N;
+}
+
+__attribute__((target("avx2"))) static double updateAvx(double *A, size_t N) {
+  __m256d S = _mm256_set1_pd(Sink * 0 + 0.999);
+  for (size_t I = 0; I < N; I += 8) {
+    _mm256_store_pd(A + I, _mm256_mul_pd(S, _mm256_load_pd(A + I)));
+    _mm256_store_pd(A + I + 4, _mm256_mul_pd(S, _mm256_load_pd(A + I + 4)));
+  }
+  return 16.0 * N;
+}
+
+double updateKernel(double *A, size_t N, bool UseAvx) {
+  return UseAvx ? updateAvx(A, N) : updateSse(A, N);
+}
+
 #else // not x86-64: the probe reports that it cannot measure
 
 void addChain(uint64_t) {}
@@ -284,6 +339,8 @@ double loadKernel(const double *, size_t, bool) { return 0; }
 double copyKernel(double *, const double *, size_t, bool) { return 0; }
 double triadKernel(double *, const double *, const double *, size_t, bool) { return 0; }
 double lineAccessKernel(char *, bool, unsigned, uint64_t) { return 0; }
+double portKernel(char *, bool, unsigned, uint64_t) { return 0; }
+double updateKernel(double *, size_t, bool) { return 0; }
 
 #endif
 
@@ -321,8 +378,7 @@ double chaseKernel(const char *Base, const uint64_t *Starts, unsigned Chains, ui
   uint64_t X = 0;
   for (unsigned C = 0; C < Chains; ++C)
     X ^= P[C];
-  static volatile uint64_t Sink;
-  Sink = X;
+  Sink = double(X);
   return double(Steps) * Chains;
 }
 

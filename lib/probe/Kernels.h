@@ -42,6 +42,17 @@ double loadKernel(const double *A, size_t N, bool UseAvx);
 double copyKernel(double *Dst, const double *Src, size_t N, bool UseAvx);
 double triadKernel(double *A, const double *B, const double *C, size_t N, bool UseAvx);
 
+/// Update a[i] = s * a[i] (AVX2 when USEAVX, else SSE2) over N doubles, a
+/// multiple of 32: returns 16N bytes (a load and a store per element, no
+/// write-allocate: the line is already there).
+double updateKernel(double *A, size_t N, bool UseAvx);
+
+/// Load and store ports: N x 16 independent accesses of WIDTH bytes (8:
+/// general register, 16/32: xmm/ymm, 64: zmm, which needs AVX-512F) to
+/// consecutive aligned addresses of BUF (1 KiB, 64-byte aligned, in L1).
+/// Returns the accesses made (0 for another width or off x86-64).
+double portKernel(char *Buf, bool Store, unsigned Width, uint64_t N);
+
 /// Line splits: N x 16 independent 32-byte loads (or stores) of a
 /// contiguous stream in BUF (576 bytes, 64-byte aligned, in L1) from byte
 /// OFFSET: 0 keeps every access inside a line, 16 makes every other one

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 using namespace perfmodel;
 
@@ -25,7 +26,8 @@ std::string num(double V, int Decimals = 1) {
 }
 
 std::string spread(const Measured &M) {
-  return "median of " + std::to_string(M.Reps) + ", spread " + num(100 * M.spread(), 1) + " %";
+  return "median of " + std::to_string(M.Reps) + ", spread " + num(100 * M.spread(), 1) + " %" +
+         (M.Settled ? "" : ", not settled");
 }
 
 const BandwidthPoint *point(const ProbeResult &R, const std::string &Level, bool AllCores) {
@@ -36,81 +38,108 @@ const BandwidthPoint *point(const ProbeResult &R, const std::string &Level, bool
   return Best;
 }
 
-} // namespace
+/// What the kernels measured, turned into the figures the models use.
+struct Derived {
+  double GHz = 0;
+  // Ports: the most accesses per cycle of any width, the most bytes per
+  // cycle of any width, and the widths that gave them.
+  double Loads = 0, LoadBytes = 0, Stores = 0, StoreBytes = 0;
+  const PortPoint *LoadsAt = nullptr, *LoadBytesAt = nullptr, *StoresAt = nullptr,
+                  *StoreBytesAt = nullptr;
+  OverlapFit Fit;
+  std::vector<LevelTimes> Times;      ///< the fit's input
+  std::vector<std::string> FitLevels; ///< the levels of the fit's times
+  std::map<std::string, double> FromNext; ///< cache name -> B/cy from the next level
+  double OneCoreGBs = 0;                  ///< the fitted memory link
+  double MemLatencyNs = 0, InFlight = 0;
+};
 
-void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
-                                   const std::string &Triple, const std::string &Cpu,
-                                   unsigned IssueWidth,
-                                   const std::map<std::string, std::string> &DividerPorts) {
-  const CpuIdentity &C = R.Cpu;
-  double GHz = R.ClockGHz.Median;
-  std::string Src = "measured by perfmodel probe on " + R.Date;
-  OS << "# Machine model of this host, " << Src << ".\n"
-     << "# CPU: " << (C.Brand.empty() ? "unknown" : C.Brand) << " (" << C.Vendor
-     << ", family 0x" << llvm::format_hex_no_prefix(C.Family, 2) << " model 0x"
-     << llvm::format_hex_no_prefix(C.Model, 2) << "), " << R.OnlineCpus << " online CPUs.\n"
-     << "# Measured figures are medians of repeated runs (spreads in the comments);\n"
-     << "# the rest comes from CPUID or LLVM, or is marked as assumed in `sources`.\n"
-     << "# Review before use: a virtual machine may hide caches or share cores.\n";
-  for (const std::string &N : R.Notes)
-    OS << "# note: " << N << "\n";
-  // Every bandwidth measured, for the record (the model uses some of them).
-  OS << "# bandwidth (GB/s, median of repetitions; triad counts 4 streams):\n";
-  for (const BandwidthPoint &P : R.Bandwidth)
-    OS << "#   " << P.Level << " " << formatByteSize(P.WorkingSet) << " per core x " << P.Threads
-       << ": load " << num(P.LoadGBs.Median) << ", copy " << num(P.CopyGBs.Median)
-       << ", triad " << num(P.TriadGBs.Median) << "\n";
-  OS << "name: \"" << (C.Brand.empty() ? std::string("Probed host") : C.Brand)
-     << " (probed " << R.Date << ")\"\n";
-  OS << "aliases: [probed-" << Cpu << "]\n";
-  OS << "llvm: {triple: " << Triple << ", cpu: " << Cpu << "}\n\n";
-  OS << "# dependent add chain, " << spread(R.ClockGHz) << "\n";
-  OS << "clock_ghz: " << num(GHz, 2) << "\n";
-  OS << "cores_per_socket: " << R.OnlineCpus << "\n\n";
-
-  // Peaks: the widest ISA measured, FMA when present.
-  const PeakPoint *Best = nullptr, *NoFma = nullptr;
-  for (const PeakPoint &P : R.Peaks) {
-    if (P.Fma && (!Best || P.DoubleFlopsPerCycle.Median > Best->DoubleFlopsPerCycle.Median))
-      Best = &P;
-    if (!P.Fma && (!NoFma || P.DoubleFlopsPerCycle.Median > NoFma->DoubleFlopsPerCycle.Median))
-      NoFma = &P;
+Derived derive(const ProbeResult &R) {
+  Derived D;
+  D.GHz = R.ClockGHz.Median;
+  for (const PortPoint &P : R.Ports) {
+    auto Take = [&](const Measured &M, double &Count, double &Bytes, const PortPoint *&CountAt,
+                    const PortPoint *&BytesAt) {
+      if (M.Median > Count)
+        Count = M.Median, CountAt = &P;
+      if (M.Median * P.WidthBytes > Bytes)
+        Bytes = M.Median * P.WidthBytes, BytesAt = &P;
+    };
+    Take(P.LoadsPerCycle, D.Loads, D.LoadBytes, D.LoadsAt, D.LoadBytesAt);
+    Take(P.StoresPerCycle, D.Stores, D.StoreBytes, D.StoresAt, D.StoreBytesAt);
   }
-  if (!Best)
-    Best = NoFma;
-  unsigned Simd = C.simdBits();
-  double PeakD = Best ? std::max(1.0, std::round(Best->DoubleFlopsPerCycle.Median)) : 1;
-  double PeakS = Best ? std::max(1.0, std::round(Best->SingleFlopsPerCycle.Median)) : 2;
-  unsigned Lanes = std::max(1u, Simd / 64);
-  unsigned FmaUnits = Best && Best->Fma ? unsigned(std::lround(PeakD / (2.0 * Lanes))) : 0;
-  if (Best && Best->Fma && FmaUnits == 0)
-    FmaUnits = 1;
-  OS << "core:\n";
-  OS << "  issue_width: " << (IssueWidth ? IssueWidth : 4) << "\n";
-  OS << "  simd_bits: " << Simd << "\n";
-  OS << "  fma_units: " << FmaUnits << "\n";
-  if (Best)
-    OS << "  # " << Best->Isa << (Best->Fma ? " FMA" : " add+mul") << " kernel: "
-       << num(Best->DoubleFlopsPerCycle.Median, 2) << " double, "
-       << num(Best->SingleFlopsPerCycle.Median, 2) << " single flop/cy ("
-       << spread(Best->DoubleFlopsPerCycle) << ")\n";
-  for (const PeakPoint &P : R.Peaks)
-    OS << "  #   " << P.Isa << (P.Fma ? " FMA    " : " add+mul") << ": "
-       << num(P.DoubleFlopsPerCycle.Median, 2) << " / " << num(P.SingleFlopsPerCycle.Median, 2)
-       << " flop/cy\n";
-  OS << "  peak_flops_per_cycle: {double: " << num(PeakD, 0) << ", single: " << num(PeakS, 0)
-     << "}\n";
-  const BandwidthPoint *L1 = point(R, "L1", false);
-  double LoadBPC = L1 && GHz > 0 ? L1->LoadGBs.Median / GHz : Simd / 8.0;
-  double StoreBPC = L1 && GHz > 0 ? L1->CopyGBs.Median / 3 / GHz : Simd / 8.0;
-  unsigned VecBytes = std::min(Simd, 256u) / 8; // the kernels use AVX2 at most
-  if (L1)
-    OS << "  # L1 load kernel " << num(L1->LoadGBs.Median) << " GB/s, copy "
-       << num(L1->CopyGBs.Median) << " GB/s (" << spread(L1->LoadGBs) << ")\n";
-  OS << "  loads_per_cycle: " << std::max(1L, std::lround(LoadBPC / VecBytes)) << "\n";
-  OS << "  load_bytes_per_cycle: " << num(std::max(1.0, LoadBPC)) << "\n";
-  OS << "  stores_per_cycle: " << std::max(1L, std::lround(StoreBPC / VecBytes)) << "\n";
-  OS << "  store_bytes_per_cycle: " << num(std::max(1.0, StoreBPC)) << "\n";
+  D.Times = levelTimes(R);
+  D.Fit = fitEcmOverlap(D.Times);
+  for (const LevelTimes &T : D.Times)
+    D.FitLevels.push_back(T.Level);
+  unsigned Line = R.Cpu.Caches.empty() || !R.Cpu.Caches[0].LineBytes
+                      ? 64
+                      : R.Cpu.Caches[0].LineBytes;
+  for (size_t I = 0; I < D.Fit.CyclesPerLine.size() && I + 1 < D.FitLevels.size(); ++I) {
+    double T = D.Fit.CyclesPerLine[I];
+    if (T <= 0)
+      continue;
+    if (D.FitLevels[I + 1] == "MEM")
+      D.OneCoreGBs = Line / T * D.GHz;
+    else
+      D.FromNext[D.FitLevels[I]] = Line / T;
+  }
+  auto MemChase = R.ChaseNs.find("MEM");
+  D.MemLatencyNs = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
+  D.InFlight = missesInFlight(D.MemLatencyNs, R.ParallelChaseNs.Median);
+  return D;
+}
+
+std::string widthName(unsigned W) {
+  return W == 8 ? "8-byte (general register)" : std::to_string(W) + "-byte";
+}
+
+/// The ECM rule and the fit behind it, as a comment and a line of YAML.
+void writeOverlap(llvm::raw_ostream &OS, const Derived &D) {
+  if (D.Fit.Rule.empty())
+    return;
+  OS << "# ECM overlap fitted to the load, copy, update and triad kernels in";
+  for (const std::string &L : D.FitLevels)
+    OS << " " << L;
+  OS << "\n# (one core): mean error " << num(100 * D.Fit.ResidualNone, 1) << " % with 'none', "
+     << num(100 * D.Fit.ResidualFull, 1) << " % with 'full'; link times below are the fit's.\n"
+     << "#   cy per line of each stream, measured (fitted): load, copy, update, triad\n";
+  auto Row = [&](const LevelTimes &T, const LevelTimes *P) {
+    OS << "#   " << T.Level << ":";
+    for (auto [M, F] : {std::pair{T.Load, P ? P->Load : 0}, {T.Copy, P ? P->Copy : 0},
+                        {T.Update, P ? P->Update : 0}, {T.Triad, P ? P->Triad : 0}})
+      OS << " " << num(M, 2) << (P ? " (" + num(F, 2) + ")" : std::string());
+    OS << "\n";
+  };
+  for (size_t I = 0; I < D.Times.size(); ++I)
+    Row(D.Times[I], I >= 1 && I - 1 < D.Fit.Predicted.size() ? &D.Fit.Predicted[I - 1] : nullptr);
+  OS << "ecm: {overlap: " << D.Fit.Rule << "}\n\n";
+}
+
+/// Loads and stores per cycle and bytes per cycle from the port kernels.
+void writePorts(llvm::raw_ostream &OS, const Derived &D) {
+  auto Line = [&](const char *Key, double V, const PortPoint *At, const Measured &M,
+                  int Decimals) {
+    OS << "  " << Key << ": " << num(V, Decimals) << "  # " << widthName(At->WidthBytes)
+       << " independent accesses in L1 (" << spread(M) << ")\n";
+  };
+  if (D.LoadsAt) {
+    Line("loads_per_cycle", std::max(1.0, std::round(D.Loads)), D.LoadsAt,
+         D.LoadsAt->LoadsPerCycle, 0);
+    Line("load_bytes_per_cycle", D.LoadBytes, D.LoadBytesAt, D.LoadBytesAt->LoadsPerCycle, 1);
+  }
+  if (D.StoresAt) {
+    Line("stores_per_cycle", std::max(1.0, std::round(D.Stores)), D.StoresAt,
+         D.StoresAt->StoresPerCycle, 0);
+    Line("store_bytes_per_cycle", D.StoreBytes, D.StoreBytesAt, D.StoreBytesAt->StoresPerCycle,
+         1);
+  }
+}
+
+/// The line-split costs, latencies and divider throughputs measured, as
+/// `core` keys; true when instruction_overrides were written.
+bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
+                        const std::map<std::string, std::string> &DividerPorts) {
   // A split costs at least what an access inside one line does; a ratio a
   // little under 1 is noise.
   for (const auto &[Key, M] : {std::pair<const char *, const Measured *>{
@@ -175,11 +204,272 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
       OS << "chain " << num(E.Latency->Median, 2) << " cy, ";
     OS << spread(E.Throughput ? *E.Throughput : *E.Latency) << "\n";
   }
+  return Overrides;
+}
+
+const char *const KernelsCite =
+    "clock from a dependent add chain; peak flop/s from 12-chain FMA and add+mul kernels "
+    "per ISA; loads and stores per cycle from 16 independent accesses of each width in L1; "
+    "add, multiply, FMA, divide and square-root latency from dependent scalar chains; "
+    "divide and square-root throughput from 8 independent operations per form; line-split "
+    "costs from a 32-byte load or store stream in L1 with every other access crossing a "
+    "line vs none; latencies from one pointer chase over random lines in each level (huge "
+    "pages; the L3's over three L2 sizes with the L2's hits taken out), "
+    "misses in flight from 32 chases at once in memory (latency / time per line); the ECM "
+    "overlap rule and each link's bandwidth fitted to load, copy, update and triad kernels "
+    "with the working set in each level (one core)";
+
+/// Where a link's fitted bandwidth comes from: the load kernel's rate in
+/// LEVEL beside what the fit made of it.
+std::string linkComment(const ProbeResult &R, const Derived &D, const std::string &Level) {
+  std::string S = "ECM fit (" + D.Fit.Rule + ")";
+  if (const BandwidthPoint *P = point(R, Level, false))
+    S += "; load kernel in " + Level + ": " + num(P->LoadGBs.Median) + " GB/s, " +
+         spread(P->LoadGBs);
+  return S;
+}
+
+/// The probe's figures over a library model: only what was measured, each
+/// beside its spread and kernel; the rest is the base's.
+void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D,
+                   const ProbeBase &Base, const std::map<std::string, std::string> &DividerPorts) {
+  const CpuIdentity &C = R.Cpu;
+  const MachineModel &B = *Base.Model;
+  std::string Src = "measured by perfmodel probe on " + R.Date;
+  OS << "# " << B.Name << " with the figures " << Src << " on this host:\n# "
+     << (C.Brand.empty() ? "unknown" : C.Brand) << " (" << C.Vendor << ", family 0x"
+     << llvm::format_hex_no_prefix(C.Family, 2) << " model 0x"
+     << llvm::format_hex_no_prefix(C.Model, 2) << "), " << R.OnlineCpus << " online CPUs.\n"
+     << "# Every key below replaces the base's; everything else (cache geometry,\n"
+     << "# sockets, theoretical bandwidth, widths, CPUID) is the base's, with its\n"
+     << "# sources. Medians of repetitions; spreads and kernels in the comments.\n";
+  for (const std::string &N : R.Notes)
+    OS << "# note: " << N << "\n";
+  OS << "base: " << Base.Name << "\n";
+  OS << "name: \"" << B.Name << " (probed " << R.Date << ")\"\n";
+  OS << "aliases: [probed-" << B.Cpu << "]\n\n";
+  std::vector<std::string> Covers;
+  bool BaseClock = false;
+  if (R.ClockGHz.Median > 0) {
+    OS << "# dependent add chain, " << spread(R.ClockGHz) << "\n";
+    OS << "clock_ghz: " << num(R.ClockGHz.Median, 2) << "\n";
+    if (!B.BaseClockGHz) {
+      OS << "base_clock_ghz: " << num(B.ClockGHz, 2) << "  # the base model's clock\n";
+      BaseClock = true;
+    }
+    Covers.push_back("clock_ghz");
+  }
+  OS << "\ncore:\n";
+  // The widest FMA kernel's peak; the base keeps its units and widths.
+  const PeakPoint *Best = nullptr;
+  for (const PeakPoint &P : R.Peaks)
+    if (P.Fma && (!Best || P.DoubleFlopsPerCycle.Median > Best->DoubleFlopsPerCycle.Median))
+      Best = &P;
+  // The peak follows from the base's pipes (fp_units, validated against
+  // it), so the measurement is recorded beside it, not written over it.
+  if (Best && Best->DoubleFlopsPerCycle.Median > 0) {
+    double Dp = Best->DoubleFlopsPerCycle.Median, BaseDp = B.Core.PeakFlopsPerCycleDouble;
+    OS << "  # peak: " << Best->Isa << " FMA kernel " << num(Dp, 2) << " double flop/cy ("
+       << spread(Best->DoubleFlopsPerCycle) << "), the base states " << num(BaseDp, 2)
+       << (BaseDp > 0 && std::fabs(Dp - BaseDp) > 0.15 * BaseDp
+               ? ": they differ by more than 15 %, check the base's core.fp_units"
+               : "")
+       << "\n";
+  }
+  if (D.LoadsAt)
+    Covers.insert(Covers.end(), {"core.loads_per_cycle", "core.load_bytes_per_cycle"});
+  if (D.StoresAt)
+    Covers.insert(Covers.end(), {"core.stores_per_cycle", "core.store_bytes_per_cycle"});
+  writePorts(OS, D);
+  if (writeMeasuredCosts(OS, R, DividerPorts))
+    Covers.push_back("core.instruction_overrides");
+  if (R.LineSplitLoad.Median > 0)
+    Covers.push_back("core.line_split_load_cost");
+  if (R.LineSplitStore.Median > 0)
+    Covers.push_back("core.line_split_store_cost");
+  OS << "\n";
+  writeOverlap(OS, D);
+  if (!D.Fit.Rule.empty())
+    Covers.push_back("ecm.overlap");
+
+  // Caches by the base's names; a level the base does not have is left out.
+  std::vector<std::string> Lines, Missing;
+  for (size_t I = 0; I < C.Caches.size(); ++I) {
+    std::string Name = "L" + std::to_string(C.Caches[I].Level);
+    if (!B.cache(Name)) {
+      Missing.push_back(Name);
+      continue;
+    }
+    std::string Keys, Comment;
+    auto Chase = R.ChaseNs.find(Name);
+    if (Chase != R.ChaseNs.end() && Chase->second.Median > 0 && D.GHz > 0) {
+      Keys += ", latency_cy: " + num(Chase->second.Median * D.GHz);
+      Comment += "latency: one pointer chase, " + spread(Chase->second);
+      Covers.push_back("caches." + Name + ".latency_cy");
+    }
+    if (I == 0 && D.InFlight >= 1) {
+      Keys += ", misses_in_flight: " + std::to_string(std::lround(D.InFlight));
+      Covers.push_back("caches." + Name + ".misses_in_flight");
+    }
+    std::string Next =
+        I + 1 < C.Caches.size() ? "L" + std::to_string(C.Caches[I + 1].Level) : std::string();
+    if (auto F = D.FromNext.find(Name); F != D.FromNext.end() && !Next.empty()) {
+      Keys += ", bytes_per_cycle_from_next: " + num(F->second);
+      Comment += std::string(Comment.empty() ? "" : "; ") + "from next: " +
+                 linkComment(R, D, Next);
+      Covers.push_back("caches." + Name + ".bytes_per_cycle_from_next");
+    }
+    if (!Keys.empty())
+      Lines.push_back("  # " + Comment + "\n  - {name: " + Name + Keys + "}\n");
+  }
+  if (!Lines.empty()) {
+    OS << "caches:\n";
+    for (const std::string &L : Lines)
+      OS << L;
+    OS << "\n";
+  }
+  for (const std::string &M : Missing)
+    OS << "# " << M << " (from CPUID) is not in the base model: not written\n";
+
+  // Memory: latency and what one core draws; the socket's figures are the
+  // base's (this host's cores are not the socket's).
+  std::string Mem;
+  if (D.MemLatencyNs > 0) {
+    OS << "# Latency: one pointer chase over the memory-sized set, "
+       << spread(R.ChaseNs.at("MEM")) << "; 32 chases at once take "
+       << num(R.ParallelChaseNs.Median) << " ns per line: " << num(D.InFlight)
+       << " misses in flight.\n";
+    Mem += "latency_ns: " + num(D.MemLatencyNs);
+    Covers.push_back("memory.latency_ns");
+  }
+  if (D.OneCoreGBs > 0) {
+    OS << "# One core: " << linkComment(R, D, "MEM") << "\n";
+    Mem += std::string(Mem.empty() ? "" : ", ") + "sustained_one_core_gbs: " + num(D.OneCoreGBs);
+    Covers.push_back("memory.sustained_one_core_gbs");
+  }
+  if (!Mem.empty())
+    OS << "memory: {" << Mem << "}\n\n";
+
+  OS << "sources:\n  - id: probe\n    cite: >-\n      " << Src << ": " << KernelsCite
+     << ".\n    covers: [";
+  for (size_t I = 0; I < Covers.size(); ++I)
+    OS << (I ? ", " : "") << Covers[I];
+  OS << "]\n";
+  if (BaseClock)
+    OS << "  - id: base-clock\n    cite: >-\n      The clock_ghz of " << Base.Name
+       << ", as its sources state it.\n    covers: [base_clock_ghz]\n";
+}
+
+} // namespace
+
+std::vector<LevelTimes> perfmodel::levelTimes(const ProbeResult &R) {
+  std::vector<LevelTimes> Out;
+  double GHz = R.ClockGHz.Median;
+  // Bytes each kernel counts per line of each stream (8 doubles).
+  auto Cycles = [&](const Measured &M, double Bytes) {
+    return M.Median > 0 ? Bytes * GHz / M.Median : 0;
+  };
+  for (const char *Level : {"L1", "L2", "L3", "MEM"})
+    if (const BandwidthPoint *P = point(R, Level, false)) {
+      LevelTimes T;
+      T.Level = Level;
+      T.Load = Cycles(P->LoadGBs, 64);
+      T.Copy = Cycles(P->CopyGBs, 192);
+      T.Update = Cycles(P->UpdateGBs, 128);
+      T.Triad = Cycles(P->TriadGBs, 256);
+      if (T.Load > 0)
+        Out.push_back(T);
+    }
+  return Out;
+}
+
+void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
+                                   const std::string &Triple, const std::string &Cpu,
+                                   unsigned IssueWidth,
+                                   const std::map<std::string, std::string> &DividerPorts,
+                                   const ProbeBase *Base) {
+  Derived D = derive(R);
+  if (Base && Base->Model)
+    return writeOverBase(OS, R, D, *Base, DividerPorts);
+  const CpuIdentity &C = R.Cpu;
+  double GHz = R.ClockGHz.Median;
+  std::string Src = "measured by perfmodel probe on " + R.Date;
+  OS << "# Machine model of this host, " << Src << ".\n"
+     << "# CPU: " << (C.Brand.empty() ? "unknown" : C.Brand) << " (" << C.Vendor
+     << ", family 0x" << llvm::format_hex_no_prefix(C.Family, 2) << " model 0x"
+     << llvm::format_hex_no_prefix(C.Model, 2) << "), " << R.OnlineCpus << " online CPUs.\n"
+     << "# Measured figures are medians of repeated runs (spreads in the comments);\n"
+     << "# the rest comes from CPUID or LLVM, or is marked as assumed in `sources`.\n"
+     << "# Review before use: a virtual machine may hide caches or share cores.\n";
+  for (const std::string &N : R.Notes)
+    OS << "# note: " << N << "\n";
+  // Every bandwidth measured, for the record (the model uses some of them).
+  OS << "# bandwidth (GB/s, median of repetitions; triad counts 4 streams):\n";
+  for (const BandwidthPoint &P : R.Bandwidth)
+    OS << "#   " << P.Level << " " << formatByteSize(P.WorkingSet) << " per core x " << P.Threads
+       << ": load " << num(P.LoadGBs.Median) << ", copy " << num(P.CopyGBs.Median)
+       << ", triad " << num(P.TriadGBs.Median) << "\n";
+  OS << "name: \"" << (C.Brand.empty() ? std::string("Probed host") : C.Brand)
+     << " (probed " << R.Date << ")\"\n";
+  OS << "aliases: [probed-" << Cpu << "]\n";
+  OS << "llvm: {triple: " << Triple << ", cpu: " << Cpu << "}\n\n";
+  OS << "# dependent add chain, " << spread(R.ClockGHz) << "\n";
+  OS << "clock_ghz: " << num(GHz, 2) << "\n";
+  OS << "cores_per_socket: " << R.OnlineCpus << "\n\n";
+
+  // Peaks: the widest ISA measured, FMA when present.
+  const PeakPoint *Best = nullptr, *NoFma = nullptr;
+  for (const PeakPoint &P : R.Peaks) {
+    if (P.Fma && (!Best || P.DoubleFlopsPerCycle.Median > Best->DoubleFlopsPerCycle.Median))
+      Best = &P;
+    if (!P.Fma && (!NoFma || P.DoubleFlopsPerCycle.Median > NoFma->DoubleFlopsPerCycle.Median))
+      NoFma = &P;
+  }
+  if (!Best)
+    Best = NoFma;
+  unsigned Simd = C.simdBits();
+  double PeakD = Best ? std::max(1.0, std::round(Best->DoubleFlopsPerCycle.Median)) : 1;
+  double PeakS = Best ? std::max(1.0, std::round(Best->SingleFlopsPerCycle.Median)) : 2;
+  unsigned Lanes = std::max(1u, Simd / 64);
+  unsigned FmaUnits = Best && Best->Fma ? unsigned(std::lround(PeakD / (2.0 * Lanes))) : 0;
+  if (Best && Best->Fma && FmaUnits == 0)
+    FmaUnits = 1;
+  OS << "core:\n";
+  OS << "  issue_width: " << (IssueWidth ? IssueWidth : 4) << "\n";
+  OS << "  simd_bits: " << Simd << "\n";
+  OS << "  fma_units: " << FmaUnits << "\n";
+  if (Best)
+    OS << "  # " << Best->Isa << (Best->Fma ? " FMA" : " add+mul") << " kernel: "
+       << num(Best->DoubleFlopsPerCycle.Median, 2) << " double, "
+       << num(Best->SingleFlopsPerCycle.Median, 2) << " single flop/cy ("
+       << spread(Best->DoubleFlopsPerCycle) << ")\n";
+  for (const PeakPoint &P : R.Peaks)
+    OS << "  #   " << P.Isa << (P.Fma ? " FMA    " : " add+mul") << ": "
+       << num(P.DoubleFlopsPerCycle.Median, 2) << " / " << num(P.SingleFlopsPerCycle.Median, 2)
+       << " flop/cy\n";
+  OS << "  peak_flops_per_cycle: {double: " << num(PeakD, 0) << ", single: " << num(PeakS, 0)
+     << "}\n";
+  if (D.LoadsAt || D.StoresAt) {
+    writePorts(OS, D);
+  } else { // no port kernels ran: the L1 load and copy kernels' rates
+    const BandwidthPoint *L1 = point(R, "L1", false);
+    double LoadBPC = L1 && GHz > 0 ? L1->LoadGBs.Median / GHz : Simd / 8.0;
+    double StoreBPC = L1 && GHz > 0 ? L1->CopyGBs.Median / 3 / GHz : Simd / 8.0;
+    unsigned VecBytes = std::min(Simd, 256u) / 8; // the kernels use AVX2 at most
+    if (L1)
+      OS << "  # L1 load kernel " << num(L1->LoadGBs.Median) << " GB/s, copy "
+         << num(L1->CopyGBs.Median) << " GB/s (" << spread(L1->LoadGBs) << ")\n";
+    OS << "  loads_per_cycle: " << std::max(1L, std::lround(LoadBPC / VecBytes)) << "\n";
+    OS << "  load_bytes_per_cycle: " << num(std::max(1.0, LoadBPC)) << "\n";
+    OS << "  stores_per_cycle: " << std::max(1L, std::lround(StoreBPC / VecBytes)) << "\n";
+    OS << "  store_bytes_per_cycle: " << num(std::max(1.0, StoreBPC)) << "\n";
+  }
+  bool Overrides = writeMeasuredCosts(OS, R, DividerPorts);
   OS << "\n";
 
   auto MemChase = R.ChaseNs.find("MEM");
-  double MemLatency = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
-  double InFlight = missesInFlight(MemLatency, R.ParallelChaseNs.Median);
+  double MemLatency = D.MemLatencyNs, InFlight = D.InFlight;
+  writeOverlap(OS, D);
   OS << "caches:\n";
   bool AssumedWays = false;
   std::vector<std::string> Levels;
@@ -211,8 +501,11 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
     // The bandwidth from the next level, measured with the data there.
     std::string Next = I + 1 < C.Caches.size() ? "L" + std::to_string(C.Caches[I + 1].Level)
                                                : std::string();
-    if (const BandwidthPoint *P = Next.empty() ? nullptr : point(R, Next, false);
-        P && GHz > 0)
+    if (auto F = D.FromNext.find(Name); F != D.FromNext.end() && !Next.empty())
+      OS << ",\n     bytes_per_cycle_from_next: " << num(F->second) << "}  # "
+         << linkComment(R, D, Next) << "\n";
+    else if (const BandwidthPoint *P = Next.empty() ? nullptr : point(R, Next, false);
+             P && GHz > 0)
       OS << ",\n     bytes_per_cycle_from_next: " << num(P->LoadGBs.Median / GHz)
          << "}  # load kernel in " << Next << ": " << num(P->LoadGBs.Median) << " GB/s\n";
     else
@@ -235,7 +528,10 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs);
   if (MemLatency > 0)
     OS << ", latency_ns: " << num(MemLatency);
-  if (Mem1 && Mem != Mem1)
+  if (Mem1 && Mem != Mem1 && D.OneCoreGBs > 0)
+    OS << ",\n         sustained_one_core_gbs: " << num(std::min(MemGBs, D.OneCoreGBs))
+       << "}  # " << linkComment(R, D, "MEM") << "\n\n";
+  else if (Mem1 && Mem != Mem1)
     OS << ",\n         sustained_one_core_gbs: "
        << num(std::min(MemGBs, Mem1->TriadGBs.Median)) << "}  # one core, "
        << spread(Mem1->TriadGBs) << "\n\n";
@@ -245,20 +541,13 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << llvm::format_hex_no_prefix(C.Model, 2) << "]}\n\n";
 
   OS << "sources:\n";
-  OS << "  - id: probe\n    cite: >-\n      " << Src
-     << ": clock from a dependent add chain; peak flop/s from 12-chain FMA and add+mul "
-        "kernels per ISA; add, multiply, FMA, divide and square-root latency from "
-        "dependent scalar chains; divide and square-root throughput from 8 independent "
-        "operations per form; line-split costs from a 32-byte load or store stream in L1 "
-        "with every other access crossing a line vs none; latencies from one pointer chase "
-        "over random lines in each level, misses in flight from 32 chases at once in "
-        "memory (latency / time per line); bandwidths from load, copy and "
-        "triad kernels with the working "
-        "set in each level (one core) and in memory (all cores, pinned).\n"
+  OS << "  - id: probe\n    cite: >-\n      " << Src << ": " << KernelsCite
+     << "; bandwidths in memory also on all cores, pinned.\n"
      << "    covers: [clock_ghz, core.fma_units, core.peak_flops_per_cycle, "
         "core.loads_per_cycle, core.load_bytes_per_cycle, core.stores_per_cycle, "
         "core.store_bytes_per_cycle, caches.*.bytes_per_cycle_from_next, "
         "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs"
+     << (D.Fit.Rule.empty() ? "" : ", ecm.overlap")
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")
      << (R.LineSplitStore.Median > 0 ? ", core.line_split_store_cost" : "")
      << (R.ChaseNs.empty() ? "" : ", caches.*.latency_cy, memory.latency_ns")

@@ -298,3 +298,77 @@ TEST(Machine, AnOverrideFormThatIsNotAGlobIsAnError) {
   EXPECT_EQ(D->Line, 17u) << D->str();
   EXPECT_NE(D->Message.find("'vf[0-9' is not a valid glob"), std::string::npos) << D->str();
 }
+
+// A file with `base:` is the base model with its own keys merged over it:
+// scalars replaced, caches matched by name, its sources listed before the
+// base's (and covering what it adds), its instruction_overrides after the
+// base's. Written next to this test so the relative path resolves.
+TEST(Machine, BaseModelWithKeysMergedOver) {
+  std::string Dir = ::testing::TempDir();
+  std::string File = Dir + "/derived.yml";
+  {
+    std::ofstream Out(File);
+    Out << "base: haswell-ep-e5-2680v3\n"
+           "name: derived\n"
+           "clock_ghz: 3.1\n"
+           "core:\n"
+           "  instruction_overrides:\n"
+           "    - {form: vaddpd, latency_cy: 4}\n"
+           "caches:\n"
+           "  - {name: L2, latency_cy: 13, bytes_per_cycle_from_next: 20}\n"
+           "memory: {latency_ns: 80}\n"
+           "ecm: {overlap: full}\n"
+           "sources:\n"
+           "  - {id: mine, cite: measured, covers: [clock_ghz, core.instruction_overrides,\n"
+           "     caches.L2.latency_cy, caches.L2.bytes_per_cycle_from_next,\n"
+           "     memory.latency_ns, ecm.overlap]}\n";
+  }
+  MachineLoadResult R = loadMachineModel(File);
+  ASSERT_TRUE(R.ok()) << (R.Diags.empty() ? "" : R.Diags[0].str());
+  for (const MachineDiag &D : R.Diags)
+    ADD_FAILURE() << D.str(); // the merged file is fully sourced
+  MachineLoadResult H = loadMachineModel(HaswellFile);
+  ASSERT_TRUE(H.ok());
+  const MachineModel &M = *R.Model, &B = *H.Model;
+  EXPECT_EQ(M.Name, "derived");
+  EXPECT_DOUBLE_EQ(M.ClockGHz, 3.1);
+  EXPECT_EQ(M.Cpu, B.Cpu);
+  EXPECT_EQ(M.CoresPerSocket, B.CoresPerSocket);
+  ASSERT_EQ(M.Caches.size(), B.Caches.size());
+  EXPECT_EQ(M.Caches[1].Name, "L2");
+  EXPECT_DOUBLE_EQ(M.Caches[1].LatencyCy, 13);
+  EXPECT_EQ(M.Caches[1].BytesPerCycleFromNext, std::optional<double>(20));
+  EXPECT_EQ(M.Caches[1].SizeBytes, B.Caches[1].SizeBytes); // the base's geometry
+  EXPECT_EQ(M.Caches[1].MissesInFlight, B.Caches[1].MissesInFlight);
+  EXPECT_DOUBLE_EQ(M.Caches[0].LatencyCy, B.Caches[0].LatencyCy);
+  EXPECT_EQ(M.Memory.LatencyNs, std::optional<double>(80));
+  EXPECT_DOUBLE_EQ(M.Memory.BandwidthGBs, B.Memory.BandwidthGBs);
+  EXPECT_EQ(M.EcmOverlap, "full");
+  ASSERT_EQ(M.Core.Overrides.size(), B.Core.Overrides.size() + 1);
+  EXPECT_EQ(M.Core.Overrides.back().Form, "vaddpd");
+  ASSERT_EQ(M.Sources.size(), B.Sources.size() + 1);
+  EXPECT_EQ(M.Sources.front().Id, "mine");
+  ASSERT_EQ(M.Bases.size(), 1u);
+  EXPECT_EQ(M.Bases[0], HaswellFile);
+}
+
+TEST(Machine, BaseErrorsNameTheFileAndKey) {
+  MachineLoadResult R = parseMachineModel("base: no-such-model\nname: x\n", "d.yml");
+  ASSERT_FALSE(R.ok());
+  const MachineDiag *E = firstError(R);
+  ASSERT_NE(E, nullptr);
+  EXPECT_EQ(E->str(), "d.yml:1:7: error: base: no machine model 'no-such-model' (see "
+                      "`perfmodel machine list`)");
+  // A file that is its own base.
+  std::string File = ::testing::TempDir() + "/self.yml";
+  {
+    std::ofstream Out(File);
+    Out << "base: ./self.yml\nname: x\n";
+  }
+  R = loadMachineModel(File);
+  ASSERT_FALSE(R.ok());
+  E = firstError(R);
+  ASSERT_NE(E, nullptr);
+  EXPECT_NE(E->Message.find("leads back to a model already in the chain"), std::string::npos)
+      << E->str();
+}

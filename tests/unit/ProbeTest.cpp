@@ -207,3 +207,113 @@ TEST(Probe, ClockFromTheAddChainIsAPlausibleFrequency) {
   EXPECT_EQ(measureClock(0.002, 5).Median, 0);
 #endif
 }
+
+namespace {
+
+/// Kernel times (cy per line of each stream: load, copy, update, triad) of
+/// a machine whose in-core times in L1 are 1, 2, 2, 3 and whose links take
+/// 2, 4 and 10 cycles per line (L2, L3, memory), under either ECM rule.
+/// Lines per link: load 1, copy 3, update 2, triad 4. By hand:
+///   none: L2 3 8 6 11, L3 7 20 14 27, MEM 17 50 34 67
+///   full: L2 2 6 4 8,  L3 4 12 8 16,  MEM 10 30 20 40
+std::vector<LevelTimes> synthetic(bool Full) {
+  if (Full)
+    return {{"L1", 1, 2, 2, 3}, {"L2", 2, 6, 4, 8}, {"L3", 4, 12, 8, 16}, {"MEM", 10, 30, 20, 40}};
+  return {{"L1", 1, 2, 2, 3}, {"L2", 3, 8, 6, 11}, {"L3", 7, 20, 14, 27}, {"MEM", 17, 50, 34, 67}};
+}
+
+} // namespace
+
+// The fit names the rule that generated the timings and recovers its link
+// times exactly; the other rule cannot explain them.
+TEST(Probe, OverlapFitRecoversTheRuleAndLinkTimes) {
+  for (bool Full : {false, true}) {
+    OverlapFit F = fitEcmOverlap(synthetic(Full));
+    EXPECT_EQ(F.Rule, Full ? "full" : "none");
+    ASSERT_EQ(F.CyclesPerLine.size(), 3u);
+    EXPECT_NEAR(F.CyclesPerLine[0], 2, 1e-9);
+    EXPECT_NEAR(F.CyclesPerLine[1], 4, 1e-9);
+    EXPECT_NEAR(F.CyclesPerLine[2], 10, 1e-9);
+    EXPECT_NEAR(Full ? F.ResidualFull : F.ResidualNone, 0, 1e-12);
+    EXPECT_GT(Full ? F.ResidualNone : F.ResidualFull, 0.02);
+    ASSERT_EQ(F.Predicted.size(), 3u);
+    EXPECT_NEAR(F.Predicted[2].Triad, Full ? 40 : 67, 1e-9);
+  }
+  // Noise: the 'none' timings with the memory triad 10 % slow. The memory
+  // link is still matched by three kernels of four (t = 10), the triad off by
+  // 6.7 / 73.7: the residual is that error over 12 kernel/level pairs.
+  std::vector<LevelTimes> T = synthetic(false);
+  T[3].Triad = 67 * 1.1;
+  OverlapFit F = fitEcmOverlap(T);
+  EXPECT_EQ(F.Rule, "none");
+  EXPECT_NEAR(F.CyclesPerLine[2], 10, 1e-9);
+  EXPECT_NEAR(F.ResidualNone, (6.7 / 73.7) / 12, 1e-9);
+  EXPECT_TRUE(fitEcmOverlap({T[0]}).Rule.empty()) << "one level: nothing to fit";
+}
+
+// Written over a library model (Haswell), the probed file carries only what
+// was measured: the fitted rule and links (bandwidths at 2 GHz from the
+// 'full' timings above: L2->L1 64 B / 2 cy = 32 B/cy, L3->L2 64 / 4 = 16,
+// memory 64 B / 10 cy x 2 GHz = 12.8 GB/s), the port counts (8-byte loads
+// 2.1 per cycle -> 2; 32-byte loads 1.9 per cycle -> 60.8 B/cy), and keeps
+// the base's geometry, theoretical bandwidth and CPUID.
+TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  ProbeResult R;
+  R.Cpu = identifyCpu(recorded(haswellI7()));
+  R.Date = "2026-11-25";
+  R.ClockGHz.Median = 2;
+  auto M = [](double V) {
+    Measured X;
+    X.Median = X.Min = X.Max = V;
+    X.Reps = 7;
+    return X;
+  };
+  for (const LevelTimes &T : synthetic(true)) {
+    BandwidthPoint P;
+    P.Level = T.Level;
+    P.LoadGBs = M(64 * 2 / T.Load);
+    P.CopyGBs = M(192 * 2 / T.Copy);
+    P.UpdateGBs = M(128 * 2 / T.Update);
+    P.TriadGBs = M(256 * 2 / T.Triad);
+    R.Bandwidth.push_back(P);
+  }
+  PortPoint P8, P32;
+  P8.WidthBytes = 8;
+  P8.LoadsPerCycle = M(2.1);
+  P8.StoresPerCycle = M(1);
+  P32.WidthBytes = 32;
+  P32.LoadsPerCycle = M(1.9);
+  P32.StoresPerCycle = M(0.9);
+  R.Ports = {P8, P32};
+  ProbeBase Base{"haswell-ep-e5-2680v3", &*H.Model};
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  writeProbedMachine(OS, R, "x86_64-unknown-linux-gnu", "haswell", 4, {}, &Base);
+  OS.flush();
+  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(L.ok()) << Text;
+  for (const MachineDiag &D : L.Diags)
+    ADD_FAILURE() << D.str() << "\n" << Text;
+  const MachineModel &P = *L.Model, &B = *H.Model;
+  EXPECT_EQ(P.EcmOverlap, "full");
+  EXPECT_EQ(P.Caches[0].BytesPerCycleFromNext, std::optional<double>(32));
+  EXPECT_EQ(P.Caches[1].BytesPerCycleFromNext, std::optional<double>(16));
+  EXPECT_EQ(P.Memory.OneCoreGBs, std::optional<double>(12.8));
+  EXPECT_EQ(P.Core.LoadsPerCycle, 2u);
+  EXPECT_DOUBLE_EQ(P.Core.LoadBytesPerCycle, 60.8);
+  EXPECT_DOUBLE_EQ(P.ClockGHz, 2);
+  EXPECT_EQ(P.BaseClockGHz, std::optional<double>(B.ClockGHz));
+  // The base's, untouched.
+  EXPECT_EQ(P.Caches.size(), B.Caches.size());
+  EXPECT_EQ(P.Caches[2].SizeBytes, B.Caches[2].SizeBytes);
+  EXPECT_EQ(P.Caches[2].BytesPerCycleFromNext, B.Caches[2].BytesPerCycleFromNext);
+  EXPECT_DOUBLE_EQ(P.Memory.BandwidthGBs, B.Memory.BandwidthGBs);
+  EXPECT_EQ(P.CoresPerSocket, B.CoresPerSocket);
+  EXPECT_EQ(P.Core.FmaUnits, B.Core.FmaUnits);
+  EXPECT_EQ(P.Cpu, B.Cpu);
+  EXPECT_NE(Text.find("base: haswell-ep-e5-2680v3"), std::string::npos);
+  EXPECT_EQ(Text.find("size:"), std::string::npos) << "geometry is the base's";
+}

@@ -8,6 +8,7 @@
 #include "perfmodel/Report.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -20,10 +21,26 @@ using namespace perfmodel::tool;
 namespace {
 
 /// `perfmodel probe`: measures this host and writes a machine model.
-int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff) {
+int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff,
+              const std::string &BaseOpt) {
   // Refuse before measuring, not after.
   if (!Output.empty() && Output != "-" && llvm::sys::fs::exists(Output))
     return error("-o " + Output + ": exists; the probe does not overwrite files");
+  // The library model the figures go over: named, else the host's by CPUID.
+  std::optional<HostCpu> Host = detectHostCpu();
+  std::string Library = Host ? machineForHost(*Host) : std::string();
+  std::string BaseFile = BaseOpt.empty() ? Library : BaseOpt == "none" ? "" : resolveMachine(BaseOpt);
+  if (!BaseOpt.empty() && BaseOpt != "none" && BaseFile.empty())
+    return error("--base " + BaseOpt + ": no such machine model (see `perfmodel machine list`)");
+  std::optional<MachineModel> BaseModel;
+  if (!BaseFile.empty()) {
+    MachineLoadResult L = loadMachineModel(BaseFile);
+    if (!L.ok()) {
+      printDiags(L.Diags, /*Warnings=*/false);
+      return error("--base: " + BaseFile + " does not load");
+    }
+    BaseModel = std::move(*L.Model);
+  }
   ProbeOptions O;
   O.Quick = Quick;
   O.Threads = Threads;
@@ -53,7 +70,20 @@ int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff
         One.PortBottleneck.find(',') == std::string::npos)
       DividerPorts[Form] = One.PortBottleneck;
   }
-  writeProbedMachine(OS, R, Triple, Cpu, llvmIssueWidth(Triple, Cpu), DividerPorts);
+  ProbeBase Base;
+  if (BaseModel) {
+    // A library file by its stem, so the written file finds it from anywhere.
+    bool InLibrary = resolveMachine(llvm::sys::path::stem(BaseFile).str()) == BaseFile;
+    Base.Name = InLibrary ? llvm::sys::path::stem(BaseFile).str() : BaseFile;
+    Base.Model = &*BaseModel;
+    if (!InLibrary && !llvm::sys::path::is_absolute(Base.Name)) {
+      llvm::SmallString<256> Abs(Base.Name);
+      llvm::sys::fs::make_absolute(Abs);
+      Base.Name = std::string(Abs);
+    }
+  }
+  writeProbedMachine(OS, R, Triple, Cpu, llvmIssueWidth(Triple, Cpu), DividerPorts,
+                     BaseModel ? &Base : nullptr);
   OS.flush();
   // What was written must load: a probe that cannot be used is an error.
   MachineLoadResult Check = parseMachineModel(Text, Output.empty() ? "<probe>" : Output);
@@ -62,8 +92,6 @@ int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff
     return error("the probed machine model does not validate (see above)");
   if (Diff) {
     // The library's figure for this CPU beside the measured one.
-    std::optional<HostCpu> Host = detectHostCpu();
-    std::string Library = Host ? machineForHost(*Host) : std::string();
     if (Library.empty()) {
       llvm::outs() << "no library model matches this host's CPUID: nothing to compare\n";
     } else {
@@ -100,6 +128,7 @@ Command perfmodel::tool::addProbe(CLI::App &App) {
     bool Quick = false;
     unsigned Threads = 0;
     bool Diff = false;
+    std::string Base;
   };
   auto S = std::make_shared<State>();
   CLI::App *C = App.add_subcommand(
@@ -112,5 +141,10 @@ Command perfmodel::tool::addProbe(CLI::App &App) {
   C->add_flag("--diff", S->Diff,
               "print the library model of this CPU (by CPUID) beside the measured figures "
               "(with -o the model is still written)");
-  return {C, [S] { return probeHost(S->Output, S->Quick, S->Threads, S->Diff); }, false};
+  C->add_option("--base", S->Base,
+                 "library model (name or file) the measured figures replace keys of; "
+                 "'none' writes a whole model from CPUID and the measurements "
+                 "(default: the library model of this CPU by CPUID, else none)");
+  return {C, [S] { return probeHost(S->Output, S->Quick, S->Threads, S->Diff, S->Base); },
+          false};
 }

@@ -201,6 +201,8 @@ struct MachineModel {
   std::optional<CpuidMatch> Cpuid;
   std::vector<SourceRef> Sources;
   std::vector<std::string> Overrides; ///< the --set strings applied, in order
+  /// The files of the `base:` chain, nearest first (empty: no base).
+  std::vector<std::string> Bases;
 
   /// The largest stride any level's prefetcher follows (0: only unit strides
   /// and strides within a line are prefetched).

@@ -21,6 +21,8 @@
 
 namespace perfmodel {
 
+struct MachineModel;
+
 struct CpuidRegs {
   uint32_t Eax = 0, Ebx = 0, Ecx = 0, Edx = 0;
 };
@@ -55,6 +57,8 @@ CpuIdentity identifyCpu(const CpuidFn &Cpuid);
 struct Measured {
   double Median = 0, Min = 0, Max = 0;
   unsigned Reps = 0;
+  /// The middle half of the repetitions within 5 % of the median.
+  bool Settled = true;
   /// (max - min) / median: how noisy the repetitions were.
   double spread() const { return Median > 0 ? (Max - Min) / Median : 0; }
 };
@@ -63,8 +67,40 @@ struct BandwidthPoint {
   std::string Level;     ///< where the working set lives: "L1", "L2", "L3", "MEM"
   uint64_t WorkingSet = 0; ///< bytes per thread
   unsigned Threads = 1;
-  Measured LoadGBs, CopyGBs, TriadGBs; ///< triad counts 4 streams (write-allocate)
+  /// Triad counts 4 streams (write-allocate), copy 3, update (a = s x a) 2.
+  Measured LoadGBs, CopyGBs, UpdateGBs, TriadGBs;
 };
+
+/// Independent loads or stores of one width in L1: accesses per cycle.
+struct PortPoint {
+  unsigned WidthBytes = 0; ///< 8 (general register), 16, 32, 64
+  Measured LoadsPerCycle, StoresPerCycle;
+};
+
+/// The four streaming kernels of one level in cycles per line of each
+/// stream (8 doubles), the inputs of the ECM overlap fit.
+struct LevelTimes {
+  std::string Level;
+  double Load = 0, Copy = 0, Update = 0, Triad = 0;
+};
+
+/// Which ECM rule the timings follow and the transfer time of each link
+/// under it. With the kernels' lines per link (load 1, copy 3 with the
+/// write-allocate, update 2, triad 4) and the in-core time taken as each
+/// kernel's time in L1: `none` predicts L1 time + lines x (t_1 + ... + t_k)
+/// in level k, `full` max(L1 time, lines x t_1, ..., lines x t_k). Each
+/// rule's t_k is fitted level by level, minimising the mean relative error
+/// of the four kernels; the rule with the smaller residual wins.
+struct OverlapFit {
+  std::string Rule; ///< "none" or "full"; empty when fewer than two levels
+  double ResidualNone = 0, ResidualFull = 0; ///< mean relative error, levels beyond L1
+  /// Fitted cycles per line on each link of the winning rule, the link into
+  /// L1 first (Times[1].Level's link), the last from Times.back().Level.
+  std::vector<double> CyclesPerLine;
+  /// The winning rule's times of the four kernels, levels beyond L1.
+  std::vector<LevelTimes> Predicted;
+};
+OverlapFit fitEcmOverlap(const std::vector<LevelTimes> &Times);
 
 struct PeakPoint {
   std::string Isa;   ///< "scalar", "sse", "avx2", "avx512"
@@ -103,6 +139,7 @@ struct ProbeResult {
   /// Scalar double latencies in cycles: "add", "mul", "fma", "div", "sqrt".
   std::map<std::string, Measured> Latencies;
   std::vector<BandwidthPoint> Bandwidth;
+  std::vector<PortPoint> Ports;
   /// Time of a 32-byte load (store) that crosses a cache line over one that
   /// does not, in L1, throughput-bound: the port slots a split costs.
   Measured LineSplitLoad, LineSplitStore;
@@ -122,15 +159,31 @@ double missesInFlight(double LatencyNs, double ParallelNs);
 /// Runs the whole probe on this machine.
 ProbeResult runProbe(const ProbeOptions &O);
 
+/// A library model the probe writes its figures over.
+struct ProbeBase {
+  std::string Name; ///< as `base:` names it (the library file's stem)
+  const MachineModel *Model = nullptr;
+};
+
+/// The kernels' times per level in cycles per line of each stream (one core,
+/// at the measured clock), L1 first, memory last: the overlap fit's input.
+std::vector<LevelTimes> levelTimes(const ProbeResult &R);
+
 /// Writes R as a machine model (docs/machine-model.md) with every measured
 /// number sourced "measured by perfmodel probe on DATE" and the rest from
 /// CPUID, LLVM, or marked as assumed. ISSUEWIDTH comes from LLVM's
 /// scheduling model of CPU (0: unknown, then 4 is assumed and said so).
 /// DIVIDERPORTS names, per divider form, the resource LLVM's model of CPU
 /// charges it to: the measured throughputs become instruction_overrides on it.
+///
+/// With BASE (the library model of this CPU), the file names it as `base:`
+/// and carries only what was measured, each figure with its spread and
+/// kernel; the base's cache geometry, socket, theoretical bandwidth and
+/// widths stay as the base states them.
 void writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R, const std::string &Triple,
                         const std::string &Cpu, unsigned IssueWidth,
-                        const std::map<std::string, std::string> &DividerPorts = {});
+                        const std::map<std::string, std::string> &DividerPorts = {},
+                        const ProbeBase *Base = nullptr);
 
 } // namespace perfmodel
 
