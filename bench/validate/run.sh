@@ -8,6 +8,9 @@
 #
 #   bench/validate/run.sh [MACHINE] [VALIDATE OPTIONS]   (default: this host's model)
 #   e.g. bench/validate/run.sh devvm --set core.line_split_store_cost=1
+#        bench/validate/run.sh zen4 --also-machine host.yml   (a probed model
+#        beside the library's, predicted against the same timings)
+# VALIDATE_RAW=FILE keeps validate's own output (per kernel and size) there.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
@@ -18,6 +21,7 @@ OUT="$(mktemp)"
 trap 'rm -f "$OUT"' EXIT
 cd "$ROOT"
 "$P" validate examples/validate/kernels.c --size n "${M[@]}" > "$OUT"
+if [ -n "${VALIDATE_RAW:-}" ]; then cp "$OUT" "$VALIDATE_RAW"; fi
 python3 - "$OUT" <<'PY'
 import re, sys, collections
 text = open(sys.argv[1]).read()
@@ -44,16 +48,31 @@ for line in text.splitlines():
         for k, model in enumerate([h for h in head if h != "error"]):
             if 2 * k < len(preds) and preds[2 * k] != "-":
                 rows.append((kernel, level, model, measured, float(preds[2 * k])))
-models = sorted({r[2] for r in rows}, key=["Roofline", "ECM", "PPR", "headline"].index)
+# Columns of further machines (--also-machine) are "B:ECM" etc.; their
+# predicted cycles are at their own clock: the error compares times.
+order = ["Roofline", "ECM", "PPR", "headline"]
+clocks = dict(re.findall(r"^machine(?: ([B-Z]))?: .*, ([0-9.]+) GHz", text, re.M))
+def key(m):
+    lab, _, name = m.rpartition(":")
+    return (lab, order.index(name))
+models = sorted({r[2] for r in rows}, key=key)
 levels = ["L1", "L2", "L3", "MEM"]
-print("| model | " + " | ".join(levels) + " | all |")
-print("|---|" + "---:|" * (len(levels) + 1))
-for m in models:
-    cells = []
-    for lv in levels + [None]:
-        e = [abs(p - meas) / meas for (k, l, mm, meas, p) in rows if mm == m and (lv is None or l == lv)]
-        cells.append(f"{100 * sum(e) / len(e):.0f} % (n={len(e)})" if e else "-")
-    print(f"| {m} | " + " | ".join(cells) + " |")
+def err(m, meas, p):
+    lab = m.rpartition(":")[0]
+    scale = float(clocks[""]) / float(clocks[lab]) if lab else 1.0
+    return abs(p * scale - meas) / meas
+for lab in sorted({key(m)[0] for m in models}):
+    name = re.search(r"^machine" + (" " + lab if lab else "") + r": (.*), [0-9.]+ GHz", text, re.M)
+    if len({key(m)[0] for m in models}) > 1:
+        print(f"\n{lab or 'A'}: {name.group(1) if name else '?'}")
+    print("| model | " + " | ".join(levels) + " | all |")
+    print("|---|" + "---:|" * (len(levels) + 1))
+    for m in [m for m in models if key(m)[0] == lab]:
+        cells = []
+        for lv in levels + [None]:
+            e = [err(m, meas, p) for (k, l, mm, meas, p) in rows if mm == m and (lv is None or l == lv)]
+            cells.append(f"{100 * sum(e) / len(e):.0f} % (n={len(e)})" if e else "-")
+        print(f"| {m.rpartition(':')[2]} | " + " | ".join(cells) + " |")
 head_err = {(k, l): abs(p - meas) / meas for (k, l, m, meas, p) in rows if m == "headline"}
 off = sorted((k, l, round(100 * v)) for (k, l), v in head_err.items() if v > 0.30)
 print(f"\nKernel/level pairs where the headline is off by more than 30 % ({len(off)}):")

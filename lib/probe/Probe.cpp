@@ -369,27 +369,24 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
       PeakPoint P;
       P.Isa = Name;
       P.Fma = Fma;
-      double GHz = R.ClockGHz.Median;
-      for (bool Single : {false, true}) {
-        std::vector<double> V = rates(
-            [&](uint64_t N) { return peakKernel(I, Fma, Single, N * 4096); }, MinSeconds, Reps);
-        for (double &X : V)
-          X = GHz > 0 ? X / (GHz * 1e9) : 0; // flop per cycle
-        (Single ? P.SingleFlopsPerCycle : P.DoubleFlopsPerCycle) = summarise(V);
-      }
+      // Each timing against the add chain timed beside it: cycles, not
+      // seconds at a clock measured once (a VM's clock moves).
+      for (bool Single : {false, true})
+        (Single ? P.SingleFlopsPerCycle : P.DoubleFlopsPerCycle) = paired(
+            [&](uint64_t N) { return peakKernel(I, Fma, Single, N * 4096); }, clockWork,
+            [](double Flops, double Cycles) { return Flops / Cycles; }, MinSeconds, Reps);
       R.Peaks.push_back(P);
     }
   Step("latencies (dependent chains)");
   if (C.Avx2 && C.Fma) {
-    double GHz = R.ClockGHz.Median;
     for (const char *Kind : {"add", "mul", "fma", "div", "sqrt+add"}) {
       bool Sqrt = std::string_view(Kind) == "sqrt+add";
       double AddCy = R.Latencies.count("add") ? R.Latencies["add"].Median : 0;
-      std::vector<double> V = rates(
-          [&](uint64_t N) { return latencyKernel(Kind, N * 64); }, MinSeconds, Reps);
-      for (double &X : V) // cycles per link; less the add that keeps sqrt inexact
-        X = X > 0 ? GHz * 1e9 / X - (Sqrt ? AddCy : 0) : 0;
-      R.Latencies[Sqrt ? "sqrt" : Kind] = summarise(V);
+      // Cycles per link; less the add that keeps sqrt inexact.
+      R.Latencies[Sqrt ? "sqrt" : Kind] = paired(
+          [&](uint64_t N) { return latencyKernel(Kind, N * 64); }, clockWork,
+          [&](double Ops, double Cycles) { return Cycles / Ops - (Sqrt ? AddCy : 0); },
+          MinSeconds, Reps);
     }
   }
   Step("divider throughput");
@@ -397,12 +394,9 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     if (!C.Avx2 || (std::string_view(K.Form).find("zmm") != std::string_view::npos &&
                     !C.Avx512f))
       continue;
-    double GHz = R.ClockGHz.Median;
-    std::vector<double> V =
-        rates([&](uint64_t N) { return K.Run(N * 256); }, MinSeconds, Reps);
-    for (double &X : V)
-      X = X > 0 ? GHz * 1e9 / X : 0; // cycles per instruction
-    R.Dividers.push_back({K.Form, summarise(V)});
+    R.Dividers.push_back({K.Form, paired([&](uint64_t N) { return K.Run(N * 256); }, clockWork,
+                                         [](double Ops, double Cycles) { return Cycles / Ops; },
+                                         MinSeconds, Reps)});
   }
   Step("load and store ports (independent accesses per width)");
   for (unsigned W : {8u, 16u, 32u, 64u}) {

@@ -94,6 +94,17 @@ std::string widthName(unsigned W) {
   return W == 8 ? "8-byte (general register)" : std::to_string(W) + "-byte";
 }
 
+/// Every bandwidth measured, for the record (the model uses some of them).
+void writeBandwidthRecord(llvm::raw_ostream &OS, const ProbeResult &R) {
+  OS << "# bandwidth (GB/s, median of repetitions; copy counts 3 streams, update 2,\n"
+        "# triad 4, write-allocates included):\n";
+  for (const BandwidthPoint &P : R.Bandwidth)
+    OS << "#   " << P.Level << " " << formatByteSize(P.WorkingSet) << " per core x " << P.Threads
+       << ": load " << num(P.LoadGBs.Median) << ", copy " << num(P.CopyGBs.Median)
+       << ", update " << num(P.UpdateGBs.Median) << ", triad " << num(P.TriadGBs.Median)
+       << "\n";
+}
+
 /// The ECM rule and the fit behind it, as a comment and a line of YAML.
 void writeOverlap(llvm::raw_ostream &OS, const Derived &D) {
   if (D.Fit.Rule.empty())
@@ -245,6 +256,8 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
      << "# sources. Medians of repetitions; spreads and kernels in the comments.\n";
   for (const std::string &N : R.Notes)
     OS << "# note: " << N << "\n";
+  writeBandwidthRecord(OS, R);
+  OS << "# (all-core figures are this host's cores, not the base's socket: not written)\n";
   OS << "base: " << Base.Name << "\n";
   OS << "name: \"" << B.Name << " (probed " << R.Date << ")\"\n";
   OS << "aliases: [probed-" << B.Cpu << "]\n\n";
@@ -403,12 +416,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << "# Review before use: a virtual machine may hide caches or share cores.\n";
   for (const std::string &N : R.Notes)
     OS << "# note: " << N << "\n";
-  // Every bandwidth measured, for the record (the model uses some of them).
-  OS << "# bandwidth (GB/s, median of repetitions; triad counts 4 streams):\n";
-  for (const BandwidthPoint &P : R.Bandwidth)
-    OS << "#   " << P.Level << " " << formatByteSize(P.WorkingSet) << " per core x " << P.Threads
-       << ": load " << num(P.LoadGBs.Median) << ", copy " << num(P.CopyGBs.Median)
-       << ", triad " << num(P.TriadGBs.Median) << "\n";
+  writeBandwidthRecord(OS, R);
   OS << "name: \"" << (C.Brand.empty() ? std::string("Probed host") : C.Brand)
      << " (probed " << R.Date << ")\"\n";
   OS << "aliases: [probed-" << Cpu << "]\n";

@@ -636,6 +636,42 @@ TEST(Cli, ValidateTriad) {
   EXPECT_NE(R.Out.find("headline cy/it"), std::string::npos) << R.Out;
 }
 
+// A further machine predicted against the same timing: its columns follow
+// the first machine's, and its error compares times, so by hand
+// error_B = (cy_B / GHz_B - cy / GHz_A) / (cy / GHz_A). The Haswell model at
+// its file clock beside the host's (or default) model at the measured one.
+TEST(Cli, ValidateAnotherMachineOnTheSameTiming) {
+  CmdResult R =
+      perfmodel("validate examples/triad.c --levels L1 --reps 3 --also-machine hsw");
+  ASSERT_EQ(R.Code, 0) << R.Err << R.Out;
+  std::smatch M;
+  ASSERT_TRUE(std::regex_search(R.Out, M, std::regex("\nmachine: .*, ([0-9.]+) GHz")));
+  double GhzA = std::stod(M[1]);
+  ASSERT_TRUE(std::regex_search(R.Out, M, std::regex("\nmachine B: .*Haswell.*, ([0-9.]+) GHz")))
+      << R.Out;
+  double GhzB = std::stod(M[1]);
+  EXPECT_NE(R.Out.find("B:headline cy/it"), std::string::npos) << R.Out;
+  std::istringstream In(R.Out);
+  unsigned Rows = 0;
+  for (std::string Line; std::getline(In, Line);) {
+    std::istringstream W(Line);
+    long N;
+    std::string Size, Unit, Level, Measured;
+    if (!(W >> N >> Size >> Unit >> Level >> Measured) || Level != "L1")
+      continue;
+    std::vector<std::string> Cells;
+    for (std::string C; W >> C;)
+      Cells.push_back(C);
+    // GFLOP/s, spread, 4 x (cy/it, error) for A, then 4 for B.
+    ASSERT_EQ(Cells.size(), 18u) << Line;
+    double Cy = std::stod(Measured), CyB = std::stod(Cells[16]);
+    double Expected = (CyB / GhzB - Cy / GhzA) / (Cy / GhzA) * 100;
+    EXPECT_NEAR(std::stod(Cells[17]), Expected, 0.01 * std::fabs(Expected) + 0.6) << Line;
+    ++Rows;
+  }
+  EXPECT_EQ(Rows, 1u) << R.Out;
+}
+
 TEST(Cli, ValidateFailsCleanly) {
   CmdResult Link = perfmodel("validate tests/validate/unlinkable.c --levels L1");
   EXPECT_EQ(Link.Code, 1) << Link.Out;

@@ -41,9 +41,23 @@ struct ValidateArgs {
   std::vector<std::string> Levels;
   unsigned Reps = 5;
   double MaxCallSeconds = 2; ///< sizes whose one call is predicted slower are skipped
+  /// Further machine models predicted against the same timings (B, C, ...).
+  std::vector<std::string> AlsoMachines;
+};
+
+/// A further machine predicted beside the first on the same measurements.
+struct AlsoMachine {
+  std::string Label; ///< "B", "C", ...
+  MachineModel M;
+  InCoreOptions IO;
+  std::vector<InCoreResult> InCore;
 };
 
 int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) {
+  // Models of this host run at its measured clock: one measurement for all.
+  if (!V.AlsoMachines.empty() && !A.HostClockGHz)
+    if (double GHz = measureClock(0.002, 7).Max; GHz > 0)
+      A.HostClockGHz = GHz;
   Inputs In;
   if (int RC = loadInputs(A, CC, In))
     return RC;
@@ -74,10 +88,28 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   if (!A.NoInCore)
     InCore = analyzeKernelLoops(IR, Cmd, IO);
   std::vector<std::string> Flags = harnessFlags(M, Cmd, A.File);
+  std::vector<AlsoMachine> Also;
+  for (const std::string &Name : V.AlsoMachines) {
+    std::optional<MachineModel> X =
+        loadMachine(Name, {}, Notes, /*HostClock=*/true, A.HostClockGHz);
+    if (!X)
+      return ExitFailed;
+    AlsoMachine AM;
+    AM.Label = std::string(1, char('B' + Also.size()));
+    AM.M = std::move(*X);
+    AM.IO = inCoreOptionsFor(AM.M, pipelineOptions(A, Cmd, In.Index));
+    if (!A.NoInCore)
+      AM.InCore = analyzeKernelLoops(IR, Cmd, AM.IO);
+    Also.push_back(std::move(AM));
+  }
 
   llvm::raw_ostream &OS = llvm::outs();
   OS << "perfmodel validate " << A.File << "\nmachine: " << M.Name << ", "
      << formatNumber(M.ClockGHz) << " GHz (measured seconds x this clock = cycles)\n";
+  for (const AlsoMachine &AM : Also)
+    OS << "machine " << AM.Label << ": " << AM.M.Name << ", " << formatNumber(AM.M.ClockGHz)
+       << " GHz (its columns: cycles at this clock; errors of its time against the same "
+          "measurement)\n";
   for (const std::string &N : Notes)
     OS << "note: " << N << "\n";
   std::map<std::string, unsigned> LoopsPerFunction;
@@ -203,6 +235,18 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       modelLoops(R, IR, M, pipelineOptions(A, Cmd, In.Index),
                  A.NoInCore ? nullptr : CompiledIn ? &SizedInCore : &InCore);
       const LoopReport &LR = R.Loops[LI];
+      // The further machines at the same size (their own in-core costs).
+      std::vector<AnalysisReport> AlsoR(Also.size());
+      for (size_t X = 0; X < Also.size(); ++X) {
+        std::vector<InCoreResult> Sized;
+        if (CompiledIn && !A.NoInCore) {
+          std::vector<std::string> SizedCmd = Cmd;
+          SizedCmd.push_back("-D" + Size + "=" + std::to_string(*IR.Parameters[Size].Value));
+          Sized = analyzeKernelLoops(IR, SizedCmd, Also[X].IO);
+        }
+        modelLoops(AlsoR[X], IR, Also[X].M, pipelineOptions(A, Cmd, In.Index),
+                   A.NoInCore ? nullptr : CompiledIn ? &Sized : &Also[X].InCore);
+      }
       // Skip sizes whose calls would take too long (dgemm in memory): the
       // slowest prediction estimates one call.
       double SlowestCy = 0;
@@ -228,29 +272,40 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           LR.WorkingSetBytes ? formatBytes(*LR.WorkingSetBytes) : "?", "", formatNumber(Cy),
           Flops > 0 ? formatNumber(Flops / Cy * M.ClockGHz) : "-",
           formatNumber(100 * (T->Max - T->Min) / T->Median, 2) + "%"};
-      std::vector<const Prediction *> Ps = LR.predictions();
       if (Models.empty()) {
-        for (const Prediction *P : Ps) {
+        for (const Prediction *P : LR.predictions()) {
           Models.push_back(P->Model);
           Head.push_back(P->Model + " cy/it");
           Head.push_back("error");
         }
         Head.insert(Head.end(), {"headline cy/it", "error"});
-      }
-      // Each model, then the headline (the rule of docs/models.md) again.
-      Ps.push_back(LR.headline());
-      for (const Prediction *P : Ps) {
-        const LevelPrediction *At = P && P->Ok ? P->atDataLevel() : nullptr;
-        if (Row[2].empty() && P && P->Ok)
-          Row[2] = P->DataLevel;
-        if (!At || At->CyclesPerIt <= 0) {
-          Row.insert(Row.end(), {"-", "-"});
-          continue;
+        for (const AlsoMachine &AM : Also) {
+          for (const std::string &Mo : Models)
+            Head.insert(Head.end(), {AM.Label + ":" + Mo + " cy/it", "error"});
+          Head.insert(Head.end(), {AM.Label + ":headline cy/it", "error"});
         }
-        double E = (At->CyclesPerIt - Cy) / Cy * 100;
-        Row.push_back(formatNumber(At->CyclesPerIt));
-        Row.push_back((E >= 0 ? "+" : "") + formatNumber(E, 2) + "%");
       }
+      // Each model, then the headline (the rule of docs/models.md) again;
+      // errors compare times, so a machine at another clock compares fairly.
+      auto Columns = [&](const LoopReport &L, double Clock) {
+        std::vector<const Prediction *> Qs = L.predictions();
+        Qs.push_back(L.headline());
+        for (const Prediction *P : Qs) {
+          const LevelPrediction *At = P && P->Ok ? P->atDataLevel() : nullptr;
+          if (Row[2].empty() && P && P->Ok)
+            Row[2] = P->DataLevel;
+          if (!At || At->CyclesPerIt <= 0) {
+            Row.insert(Row.end(), {"-", "-"});
+            continue;
+          }
+          double E = (At->CyclesPerIt / Clock - Cy / M.ClockGHz) / (Cy / M.ClockGHz) * 100;
+          Row.push_back(formatNumber(At->CyclesPerIt));
+          Row.push_back((E >= 0 ? "+" : "") + formatNumber(E, 2) + "%");
+        }
+      };
+      Columns(LR, M.ClockGHz);
+      for (size_t X = 0; X < Also.size(); ++X)
+        Columns(AlsoR[X].Loops[LI], Also[X].M.ClockGHz);
       Rows.push_back(Row);
     }
     llvm::sys::fs::remove(Exe);
@@ -292,6 +347,9 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
       ->check(CLI::PositiveNumber);
   C->add_option("--reps", S->V.Reps, "timed repetitions per size (median)")
       ->check(CLI::Range(1u, 101u));
+  C->add_option("--also-machine", S->V.AlsoMachines,
+                "a further machine model predicted against the same timings (columns "
+                "B:..., C:...; repeatable), e.g. a probed model beside the library's");
   return {C, [S, &CC]() -> int {
             std::string Err;
             if (!parseModels(S->A, Err))
