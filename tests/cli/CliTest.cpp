@@ -605,6 +605,36 @@ TEST(Cli, ProbeWritesAValidModel) {
   std::system(("rm -rf " + std::string(Dir)).c_str());
 }
 
+namespace {
+
+/// A row of validate's table: its level, measured cy/it and the cells after
+/// them (GFLOP/s, spread, then cy/it and error per model).
+struct ValidateRow {
+  std::string Line, Level;
+  double Measured = 0;
+  std::vector<std::string> Cells;
+};
+
+std::vector<ValidateRow> validateRows(const std::string &Out) {
+  std::vector<ValidateRow> Rows;
+  std::istringstream In(Out);
+  for (std::string Line; std::getline(In, Line);) {
+    std::istringstream W(Line);
+    long N;
+    std::string Size, Unit, Level, Measured;
+    if (!(W >> N >> Size >> Unit >> Level >> Measured) ||
+        (Level != "L1" && Level != "L2" && Level != "L3" && Level != "MEM"))
+      continue;
+    ValidateRow R{Line, Level, std::stod(Measured), {}};
+    for (std::string C; W >> C;)
+      R.Cells.push_back(C);
+    Rows.push_back(R);
+  }
+  return Rows;
+}
+
+} // namespace
+
 // `validate` times the triad on this host and prints measured beside
 // predicted cycles per iteration with the error of each model. Timings are
 // not tests: only the shape of the output and positive figures are checked.
@@ -613,26 +643,16 @@ TEST(Cli, ValidateTriad) {
   ASSERT_EQ(R.Code, 0) << R.Err << R.Out;
   EXPECT_NE(R.Out.find("measured cy/it"), std::string::npos) << R.Out;
   EXPECT_NE(R.Out.find("Roofline cy/it"), std::string::npos) << R.Out;
-  std::istringstream In(R.Out);
-  unsigned Rows = 0;
-  for (std::string Line; std::getline(In, Line);) {
-    std::istringstream W(Line);
-    long N;
-    std::string Size, Unit, Level, Measured;
-    if (W >> N >> Size >> Unit >> Level >> Measured && (Level == "L1" || Level == "L2")) {
-      EXPECT_GT(std::stod(Measured), 0) << Line;
-      EXPECT_NE(Line.find('%'), std::string::npos) << Line;
-      // GFLOP/s, spread, then (cy/it, error) for Roofline, ECM, PPR and the
-      // headline, which is ECM's by the rule of docs/models.md.
-      std::vector<std::string> Cells;
-      for (std::string C; W >> C;)
-        Cells.push_back(C);
-      ASSERT_EQ(Cells.size(), 10u) << Line;
-      EXPECT_EQ(Cells[8], Cells[4]) << Line;
-      ++Rows;
-    }
+  std::vector<ValidateRow> Rows = validateRows(R.Out);
+  for (const ValidateRow &Row : Rows) {
+    EXPECT_GT(Row.Measured, 0) << Row.Line;
+    EXPECT_NE(Row.Line.find('%'), std::string::npos) << Row.Line;
+    // GFLOP/s, spread, then (cy/it, error) for Roofline, ECM, PPR and the
+    // headline, which is ECM's by the rule of docs/models.md.
+    ASSERT_EQ(Row.Cells.size(), 10u) << Row.Line;
+    EXPECT_EQ(Row.Cells[8], Row.Cells[4]) << Row.Line;
   }
-  EXPECT_EQ(Rows, 2u) << R.Out;
+  EXPECT_EQ(Rows.size(), 2u) << R.Out;
   EXPECT_NE(R.Out.find("headline cy/it"), std::string::npos) << R.Out;
 }
 
@@ -651,25 +671,14 @@ TEST(Cli, ValidateAnotherMachineOnTheSameTiming) {
       << R.Out;
   double GhzB = std::stod(M[1]);
   EXPECT_NE(R.Out.find("B:headline cy/it"), std::string::npos) << R.Out;
-  std::istringstream In(R.Out);
-  unsigned Rows = 0;
-  for (std::string Line; std::getline(In, Line);) {
-    std::istringstream W(Line);
-    long N;
-    std::string Size, Unit, Level, Measured;
-    if (!(W >> N >> Size >> Unit >> Level >> Measured) || Level != "L1")
-      continue;
-    std::vector<std::string> Cells;
-    for (std::string C; W >> C;)
-      Cells.push_back(C);
-    // GFLOP/s, spread, 4 x (cy/it, error) for A, then 4 for B.
-    ASSERT_EQ(Cells.size(), 18u) << Line;
-    double Cy = std::stod(Measured), CyB = std::stod(Cells[16]);
-    double Expected = (CyB / GhzB - Cy / GhzA) / (Cy / GhzA) * 100;
-    EXPECT_NEAR(std::stod(Cells[17]), Expected, 0.01 * std::fabs(Expected) + 0.6) << Line;
-    ++Rows;
-  }
-  EXPECT_EQ(Rows, 1u) << R.Out;
+  std::vector<ValidateRow> Rows = validateRows(R.Out);
+  ASSERT_EQ(Rows.size(), 1u) << R.Out;
+  // GFLOP/s, spread, 4 x (cy/it, error) for A, then 4 for B.
+  const std::vector<std::string> &Cells = Rows[0].Cells;
+  ASSERT_EQ(Cells.size(), 18u) << Rows[0].Line;
+  double Cy = Rows[0].Measured, CyB = std::stod(Cells[16]);
+  double Expected = (CyB / GhzB - Cy / GhzA) / (Cy / GhzA) * 100;
+  EXPECT_NEAR(std::stod(Cells[17]), Expected, 0.01 * std::fabs(Expected) + 0.6) << Rows[0].Line;
 }
 
 TEST(Cli, ValidateFailsCleanly) {

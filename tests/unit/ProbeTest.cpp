@@ -47,6 +47,23 @@ Table haswellI7() {
   };
 }
 
+/// A figure measured REPS times with no spread.
+Measured exact(double V, unsigned Reps = 3) {
+  Measured X;
+  X.Median = X.Min = X.Max = V;
+  X.Reps = Reps;
+  return X;
+}
+
+/// A probe of the recorded Haswell CPU at GHZ on DATE, with nothing timed yet.
+ProbeResult haswellProbe(const std::string &Date, double GHz) {
+  ProbeResult R;
+  R.Cpu = identifyCpu(recorded(haswellI7()));
+  R.Date = Date;
+  R.ClockGHz.Median = GHz;
+  return R;
+}
+
 TEST(Probe, IntelLeaf4Haswell) {
   Table T = haswellI7();
   CpuIdentity Id = identifyCpu(recorded(T));
@@ -164,16 +181,8 @@ TEST(Probe, WriterEmitsDividerOverrides) {
 TEST(Probe, ChasesGiveLatenciesAndMissesInFlight) {
   EXPECT_NEAR(missesInFlight(300, 10.7), 28.04, 0.01);
   EXPECT_EQ(missesInFlight(0, 10.7), 0);
-  ProbeResult R;
-  R.Cpu = identifyCpu(recorded(haswellI7()));
-  R.Date = "2026-11-24";
-  R.ClockGHz.Median = 3.5;
-  auto M = [](double V) {
-    Measured X;
-    X.Median = X.Min = X.Max = V;
-    X.Reps = 3;
-    return X;
-  };
+  ProbeResult R = haswellProbe("2026-11-24", 3.5);
+  auto M = [](double V) { return exact(V); };
   R.ChaseNs = {{"L1", M(1.2)}, {"L2", M(4)}, {"MEM", M(300)}};
   R.ParallelChaseNs = M(10.7);
   std::string Text;
@@ -261,16 +270,8 @@ TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
   MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
                                          "/machine-models/haswell-ep-e5-2680v3.yml");
   ASSERT_TRUE(H.ok());
-  ProbeResult R;
-  R.Cpu = identifyCpu(recorded(haswellI7()));
-  R.Date = "2026-11-25";
-  R.ClockGHz.Median = 2;
-  auto M = [](double V) {
-    Measured X;
-    X.Median = X.Min = X.Max = V;
-    X.Reps = 7;
-    return X;
-  };
+  ProbeResult R = haswellProbe("2026-11-25", 2);
+  auto M = [](double V) { return exact(V, 7); };
   for (const LevelTimes &T : synthetic(true)) {
     BandwidthPoint P;
     P.Level = T.Level;
