@@ -356,8 +356,15 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
     Covers.push_back("memory.latency_ns");
   }
   if (D.OneCoreGBs > 0) {
-    OS << "# One core: " << linkComment(R, D, "MEM") << "\n";
-    Mem += std::string(Mem.empty() ? "" : ", ") + "sustained_one_core_gbs: " + num(D.OneCoreGBs);
+    // One core cannot draw more than the base's socket (a base of another
+    // machine, or a fit thrown by a busy host): capped, and said so.
+    double Socket = B.Memory.effectiveGBs(), One = std::min(D.OneCoreGBs, Socket);
+    OS << "# One core: " << linkComment(R, D, "MEM")
+       << (One < D.OneCoreGBs ? "; the fitted " + num(D.OneCoreGBs) +
+                                    " GB/s capped at the base's socket"
+                              : std::string())
+       << "\n";
+    Mem += std::string(Mem.empty() ? "" : ", ") + "sustained_one_core_gbs: " + num(One);
     Covers.push_back("memory.sustained_one_core_gbs");
   }
   if (!Mem.empty())

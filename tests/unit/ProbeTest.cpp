@@ -317,4 +317,17 @@ TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
   EXPECT_EQ(P.Cpu, B.Cpu);
   EXPECT_NE(Text.find("base: haswell-ep-e5-2680v3"), std::string::npos);
   EXPECT_EQ(Text.find("size:"), std::string::npos) << "geometry is the base's";
+  // A memory link faster than the base's socket (1 cy per line at 2 GHz:
+  // 128 GB/s) is capped at the socket's figure, and the file still loads.
+  for (BandwidthPoint &P : R.Bandwidth)
+    if (P.Level == "MEM")
+      P.LoadGBs = M(128), P.CopyGBs = M(3 * 128), P.UpdateGBs = M(2 * 128), P.TriadGBs = M(4 * 128);
+  Text.clear();
+  llvm::raw_string_ostream OS2(Text);
+  writeProbedMachine(OS2, R, "x86_64-unknown-linux-gnu", "haswell", 4, {}, &Base);
+  OS2.flush();
+  MachineLoadResult Capped = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(Capped.ok()) << Text;
+  EXPECT_EQ(Capped.Model->Memory.OneCoreGBs, std::optional<double>(B.Memory.effectiveGBs()));
+  EXPECT_NE(Text.find("capped at the base's socket"), std::string::npos) << Text;
 }
