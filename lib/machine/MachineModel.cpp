@@ -854,8 +854,14 @@ bool resolveBase(YAML::Node &Root, const std::string &FileName, std::vector<Mach
     Diags.push_back(D);
     return false;
   }
-  if (Chain.size() >= 8 || std::find(Chain.begin(), Chain.end(), File) != Chain.end()) {
-    D.Message = "'" + Name + "' leads back to a model already in the chain of bases";
+  // One spelling per file, so that a loop (./self.yml naming ./self.yml) is
+  // found as one.
+  if (llvm::SmallString<256> Real; !llvm::sys::fs::real_path(File, Real))
+    File = std::string(Real);
+  if (std::find(Chain.begin(), Chain.end(), File) != Chain.end() || Chain.size() >= 8) {
+    D.Message = Chain.size() >= 8
+                    ? "'" + Name + "' is a ninth base in a row; at most 8 are followed"
+                    : "'" + Name + "' leads back to a model already in the chain of bases";
     Diags.push_back(D);
     return false;
   }

@@ -119,14 +119,15 @@ std::string perfmodel::resolveMachine(const std::string &NameOrPath) {
   return fileWithAlias(Files, NameOrPath);
 }
 
+bool perfmodel::cpuidMatches(const std::optional<CpuidMatch> &Id, const HostCpu &Host) {
+  return Id && Id->Vendor == Host.Vendor && Id->Family == Host.Family &&
+         std::find(Id->Models.begin(), Id->Models.end(), Host.Model) != Id->Models.end();
+}
+
 std::string perfmodel::machineForHost(const HostCpu &Host) {
   for (const std::string &F : listMachineFiles()) {
     MachineLoadResult R = loadMachineModel(F);
-    if (!R.ok() || !R.Model->Cpuid)
-      continue;
-    const CpuidMatch &C = *R.Model->Cpuid;
-    if (C.Vendor == Host.Vendor && C.Family == Host.Family &&
-        std::find(C.Models.begin(), C.Models.end(), Host.Model) != C.Models.end())
+    if (R.ok() && cpuidMatches(R.Model->Cpuid, Host))
       return F;
   }
   return "";

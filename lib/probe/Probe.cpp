@@ -131,38 +131,21 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
     Ready.fetch_add(1);
     while (Ready.load() < Threads)
       std::this_thread::yield();
-    Load[T] = rates(
-        [&](uint64_t N) {
-          double Bytes = 0;
-          for (uint64_t I = 0; I < N; ++I)
-            Bytes += loadKernel(A.get(), NL, Avx);
-          return Bytes;
-        },
-        MinSeconds, Reps);
-    Copy[T] = rates(
-        [&](uint64_t N) {
-          double Bytes = 0;
-          for (uint64_t I = 0; I < N; ++I)
-            Bytes += copyKernel(C.get(), B.get(), NC, Avx);
-          return Bytes;
-        },
-        MinSeconds, Reps);
-    Update[T] = rates(
-        [&](uint64_t N) {
-          double Bytes = 0;
-          for (uint64_t I = 0; I < N; ++I)
-            Bytes += updateKernel(B.get(), NC, Avx);
-          return Bytes;
-        },
-        MinSeconds, Reps);
-    Triad[T] = rates(
-        [&](uint64_t N) {
-          double Bytes = 0;
-          for (uint64_t I = 0; I < N; ++I)
-            Bytes += triadKernel(X.get(), Y.get(), Z.get(), NT, Avx);
-          return Bytes;
-        },
-        MinSeconds, Reps);
+    // Bytes per second of KERNEL (one pass returns its bytes).
+    auto Stream = [&](auto Kernel) {
+      return rates(
+          [&](uint64_t N) {
+            double Bytes = 0;
+            for (uint64_t I = 0; I < N; ++I)
+              Bytes += Kernel();
+            return Bytes;
+          },
+          MinSeconds, Reps);
+    };
+    Load[T] = Stream([&] { return loadKernel(A.get(), NL, Avx); });
+    Copy[T] = Stream([&] { return copyKernel(C.get(), B.get(), NC, Avx); });
+    Update[T] = Stream([&] { return updateKernel(B.get(), NC, Avx); });
+    Triad[T] = Stream([&] { return triadKernel(X.get(), Y.get(), Z.get(), NT, Avx); });
   };
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T < Threads; ++T)
@@ -436,8 +419,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     // slice of it) keeps far less than its size for one slow random walk.
     // A random line is then in the L2 with odds L2 / set, so the L3's own
     // latency is (t - f t_L2) / (1 - f).
-    uint64_t Set = Level == "L3" ? std::min<uint64_t>(3 * L2, std::max<uint64_t>(WS, L2 + L2 / 2))
-                                 : WS;
+    uint64_t Set = Level == "L3" ? 3 * L2 : WS;
     // Caches on huge pages (their latency); memory on the 4 KiB pages that
     // programs' arrays get, whose page walks a random access also waits.
     std::vector<Measured> M = chaseNs(Set, Counts, MinSeconds, Reps, Level != "MEM");

@@ -47,8 +47,7 @@ struct Derived {
   const PortPoint *LoadsAt = nullptr, *LoadBytesAt = nullptr, *StoresAt = nullptr,
                   *StoreBytesAt = nullptr;
   OverlapFit Fit;
-  std::vector<LevelTimes> Times;      ///< the fit's input
-  std::vector<std::string> FitLevels; ///< the levels of the fit's times
+  std::vector<LevelTimes> Times; ///< the fit's input, one level each
   std::map<std::string, double> FromNext; ///< cache name -> B/cy from the next level
   double OneCoreGBs = 0;                  ///< the fitted memory link
   double MemLatencyNs = 0, InFlight = 0;
@@ -70,19 +69,17 @@ Derived derive(const ProbeResult &R) {
   }
   D.Times = levelTimes(R);
   D.Fit = fitEcmOverlap(D.Times);
-  for (const LevelTimes &T : D.Times)
-    D.FitLevels.push_back(T.Level);
   unsigned Line = R.Cpu.Caches.empty() || !R.Cpu.Caches[0].LineBytes
                       ? 64
                       : R.Cpu.Caches[0].LineBytes;
-  for (size_t I = 0; I < D.Fit.CyclesPerLine.size() && I + 1 < D.FitLevels.size(); ++I) {
+  for (size_t I = 0; I < D.Fit.CyclesPerLine.size() && I + 1 < D.Times.size(); ++I) {
     double T = D.Fit.CyclesPerLine[I];
     if (T <= 0)
       continue;
-    if (D.FitLevels[I + 1] == "MEM")
+    if (D.Times[I + 1].Level == "MEM")
       D.OneCoreGBs = Line / T * D.GHz;
     else
-      D.FromNext[D.FitLevels[I]] = Line / T;
+      D.FromNext[D.Times[I].Level] = Line / T;
   }
   auto MemChase = R.ChaseNs.find("MEM");
   D.MemLatencyNs = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
@@ -90,12 +87,37 @@ Derived derive(const ProbeResult &R) {
   return D;
 }
 
+/// The peak kernel with the most double flop/cy among those with (or
+/// without) FMA; null when none ran.
+const PeakPoint *bestPeak(const ProbeResult &R, bool Fma) {
+  const PeakPoint *Best = nullptr;
+  for (const PeakPoint &P : R.Peaks)
+    if (P.Fma == Fma &&
+        (!Best || P.DoubleFlopsPerCycle.Median > Best->DoubleFlopsPerCycle.Median))
+      Best = &P;
+  return Best;
+}
+
 std::string widthName(unsigned W) {
   return W == 8 ? "8-byte (general register)" : std::to_string(W) + "-byte";
 }
 
-/// Every bandwidth measured, for the record (the model uses some of them).
-void writeBandwidthRecord(llvm::raw_ostream &OS, const ProbeResult &R) {
+/// "BRAND (VENDOR, family 0x.. model 0x..), N online CPUs."
+std::string hostDescription(const ProbeResult &R) {
+  const CpuIdentity &C = R.Cpu;
+  std::string S;
+  llvm::raw_string_ostream(S) << (C.Brand.empty() ? "unknown" : C.Brand) << " (" << C.Vendor
+                              << ", family 0x" << llvm::format_hex_no_prefix(C.Family, 2)
+                              << " model 0x" << llvm::format_hex_no_prefix(C.Model, 2) << "), "
+                              << R.OnlineCpus << " online CPUs.";
+  return S;
+}
+
+/// The probe's notes and every bandwidth measured, for the record (the model
+/// uses some of them), as comments.
+void writeNotesAndBandwidths(llvm::raw_ostream &OS, const ProbeResult &R) {
+  for (const std::string &N : R.Notes)
+    OS << "# note: " << N << "\n";
   OS << "# bandwidth (GB/s, median of repetitions; copy counts 3 streams, update 2,\n"
         "# triad 4, write-allocates included):\n";
   for (const BandwidthPoint &P : R.Bandwidth)
@@ -110,8 +132,8 @@ void writeOverlap(llvm::raw_ostream &OS, const Derived &D) {
   if (D.Fit.Rule.empty())
     return;
   OS << "# ECM overlap fitted to the load, copy, update and triad kernels in";
-  for (const std::string &L : D.FitLevels)
-    OS << " " << L;
+  for (const LevelTimes &T : D.Times)
+    OS << " " << T.Level;
   OS << "\n# (one core): mean error " << num(100 * D.Fit.ResidualNone, 1) << " % with 'none', "
      << num(100 * D.Fit.ResidualFull, 1) << " % with 'full'; link times below are the fit's.\n"
      << "#   cy per line of each stream, measured (fitted): load, copy, update, triad\n";
@@ -248,15 +270,11 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   const MachineModel &B = *Base.Model;
   std::string Src = "measured by perfmodel probe on " + R.Date;
   OS << "# " << B.Name << " with the figures " << Src << " on this host:\n# "
-     << (C.Brand.empty() ? "unknown" : C.Brand) << " (" << C.Vendor << ", family 0x"
-     << llvm::format_hex_no_prefix(C.Family, 2) << " model 0x"
-     << llvm::format_hex_no_prefix(C.Model, 2) << "), " << R.OnlineCpus << " online CPUs.\n"
+     << hostDescription(R) << "\n"
      << "# Every key below replaces the base's; everything else (cache geometry,\n"
      << "# sockets, theoretical bandwidth, widths, CPUID) is the base's, with its\n"
      << "# sources. Medians of repetitions; spreads and kernels in the comments.\n";
-  for (const std::string &N : R.Notes)
-    OS << "# note: " << N << "\n";
-  writeBandwidthRecord(OS, R);
+  writeNotesAndBandwidths(OS, R);
   OS << "# (all-core figures are this host's cores, not the base's socket: not written)\n";
   OS << "base: " << Base.Name << "\n";
   OS << "name: \"" << B.Name << " (probed " << R.Date << ")\"\n";
@@ -274,10 +292,7 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   }
   OS << "\ncore:\n";
   // The widest FMA kernel's peak; the base keeps its units and widths.
-  const PeakPoint *Best = nullptr;
-  for (const PeakPoint &P : R.Peaks)
-    if (P.Fma && (!Best || P.DoubleFlopsPerCycle.Median > Best->DoubleFlopsPerCycle.Median))
-      Best = &P;
+  const PeakPoint *Best = bestPeak(R, /*Fma=*/true);
   // The peak follows from the base's pipes (fp_units, validated against
   // it), so the measurement is recorded beside it, not written over it.
   if (Best && Best->DoubleFlopsPerCycle.Median > 0) {
@@ -415,15 +430,11 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   double GHz = R.ClockGHz.Median;
   std::string Src = "measured by perfmodel probe on " + R.Date;
   OS << "# Machine model of this host, " << Src << ".\n"
-     << "# CPU: " << (C.Brand.empty() ? "unknown" : C.Brand) << " (" << C.Vendor
-     << ", family 0x" << llvm::format_hex_no_prefix(C.Family, 2) << " model 0x"
-     << llvm::format_hex_no_prefix(C.Model, 2) << "), " << R.OnlineCpus << " online CPUs.\n"
+     << "# CPU: " << hostDescription(R) << "\n"
      << "# Measured figures are medians of repeated runs (spreads in the comments);\n"
      << "# the rest comes from CPUID or LLVM, or is marked as assumed in `sources`.\n"
      << "# Review before use: a virtual machine may hide caches or share cores.\n";
-  for (const std::string &N : R.Notes)
-    OS << "# note: " << N << "\n";
-  writeBandwidthRecord(OS, R);
+  writeNotesAndBandwidths(OS, R);
   OS << "name: \"" << (C.Brand.empty() ? std::string("Probed host") : C.Brand)
      << " (probed " << R.Date << ")\"\n";
   OS << "aliases: [probed-" << Cpu << "]\n";
@@ -433,15 +444,9 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   OS << "cores_per_socket: " << R.OnlineCpus << "\n\n";
 
   // Peaks: the widest ISA measured, FMA when present.
-  const PeakPoint *Best = nullptr, *NoFma = nullptr;
-  for (const PeakPoint &P : R.Peaks) {
-    if (P.Fma && (!Best || P.DoubleFlopsPerCycle.Median > Best->DoubleFlopsPerCycle.Median))
-      Best = &P;
-    if (!P.Fma && (!NoFma || P.DoubleFlopsPerCycle.Median > NoFma->DoubleFlopsPerCycle.Median))
-      NoFma = &P;
-  }
+  const PeakPoint *Best = bestPeak(R, /*Fma=*/true);
   if (!Best)
-    Best = NoFma;
+    Best = bestPeak(R, /*Fma=*/false);
   unsigned Simd = C.simdBits();
   double PeakD = Best ? std::max(1.0, std::round(Best->DoubleFlopsPerCycle.Median)) : 1;
   double PeakS = Best ? std::max(1.0, std::round(Best->SingleFlopsPerCycle.Median)) : 2;

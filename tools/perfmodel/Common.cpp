@@ -95,11 +95,7 @@ std::optional<MachineModel> perfmodel::tool::loadMachine(const std::string &Name
     std::optional<HostCpu> Host = detectHostCpu();
     // The library's model of the host, or a file made for it (a probe's
     // over that model carries its CPUID).
-    const std::optional<CpuidMatch> &Id = R.Model->Cpuid;
-    bool ForHost = Host && (machineForHost(*Host) == File ||
-                            (Id && Id->Vendor == Host->Vendor && Id->Family == Host->Family &&
-                             std::count(Id->Models.begin(), Id->Models.end(), Host->Model)));
-    if (ForHost) {
+    if (Host && cpuidMatches(R.Model->Cpuid, *Host)) {
       // Other work on the core only slows a timing down: the fastest of the
       // repetitions is the clock.
       double GHz = MeasuredGHz ? *MeasuredGHz : measureClock(0.002, 7).Max;

@@ -225,28 +225,20 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         break;
       }
       // The prediction costs the machine code of the same size.
-      std::vector<InCoreResult> SizedInCore;
-      if (CompiledIn && !A.NoInCore) {
-        std::vector<std::string> Sized = Cmd;
-        Sized.push_back("-D" + Size + "=" + std::to_string(*IR.Parameters[Size].Value));
-        SizedInCore = analyzeKernelLoops(IR, Sized, IO);
-      }
-      AnalysisReport R;
-      modelLoops(R, IR, M, pipelineOptions(A, Cmd, In.Index),
-                 A.NoInCore ? nullptr : CompiledIn ? &SizedInCore : &InCore);
-      const LoopReport &LR = R.Loops[LI];
-      // The further machines at the same size (their own in-core costs).
-      std::vector<AnalysisReport> AlsoR(Also.size());
-      for (size_t X = 0; X < Also.size(); ++X) {
+      std::vector<std::string> SizedCmd = Cmd;
+      if (CompiledIn)
+        SizedCmd.push_back("-D" + Size + "=" + std::to_string(*IR.Parameters[Size].Value));
+      auto Predict = [&](AnalysisReport &Out, const MachineModel &Mm, const InCoreOptions &Opt,
+                         const std::vector<InCoreResult> &Unsized) {
         std::vector<InCoreResult> Sized;
-        if (CompiledIn && !A.NoInCore) {
-          std::vector<std::string> SizedCmd = Cmd;
-          SizedCmd.push_back("-D" + Size + "=" + std::to_string(*IR.Parameters[Size].Value));
-          Sized = analyzeKernelLoops(IR, SizedCmd, Also[X].IO);
-        }
-        modelLoops(AlsoR[X], IR, Also[X].M, pipelineOptions(A, Cmd, In.Index),
-                   A.NoInCore ? nullptr : CompiledIn ? &Sized : &Also[X].InCore);
-      }
+        if (CompiledIn && !A.NoInCore)
+          Sized = analyzeKernelLoops(IR, SizedCmd, Opt);
+        modelLoops(Out, IR, Mm, pipelineOptions(A, Cmd, In.Index),
+                   A.NoInCore ? nullptr : CompiledIn ? &Sized : &Unsized);
+      };
+      AnalysisReport R;
+      Predict(R, M, IO, InCore);
+      const LoopReport &LR = R.Loops[LI];
       // Skip sizes whose calls would take too long (dgemm in memory): the
       // slowest prediction estimates one call.
       double SlowestCy = 0;
@@ -259,6 +251,10 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
            << " s (more than --max-call " << formatNumber(V.MaxCallSeconds) << " s)\n";
         continue;
       }
+      // The further machines at the same size (their own in-core costs).
+      std::vector<AnalysisReport> AlsoR(Also.size());
+      for (size_t X = 0; X < Also.size(); ++X)
+        Predict(AlsoR[X], Also[X].M, Also[X].IO, Also[X].InCore);
       auto T = runHarness(std::string(Exe), *Args, Err,
                           unsigned(std::max(60.0, 40 * CallSeconds * V.Reps)));
       if (!T) {

@@ -31,6 +31,9 @@ std::vector<std::string> listMachineFiles();
 /// or an alias listed in a file ("hsw"). Empty when nothing matches.
 std::string resolveMachine(const std::string &NameOrPath);
 
+/// Whether a model's cpuid block names HOST's vendor, family and model.
+bool cpuidMatches(const std::optional<CpuidMatch> &Id, const HostCpu &Host);
+
 /// The machine file whose cpuid block matches HOST, if any.
 std::string machineForHost(const HostCpu &Host);
 
