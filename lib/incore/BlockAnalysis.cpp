@@ -1,7 +1,10 @@
 //===- BlockAnalysis.cpp - Cost a loop body on LLVM's scheduling model ----===//
+#include "FrontEnd.h"
+#include "MemoryDeps.h"
 #include "TargetBundle.h"
 #include "perfmodel/InCore.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrAnalysis.h"
 #include "llvm/MC/MCSchedule.h"
 #include "llvm/Support/FileSystem.h"
@@ -297,15 +300,24 @@ struct Queues {
   std::vector<std::vector<unsigned>> Of; ///< per instruction, the queues it uses
 };
 
+/// Iterations the list schedule runs: enough for a steady state of long
+/// bodies (nest traces) too.
+unsigned scheduleIterations(size_t N) {
+  return unsigned(std::clamp<size_t>(24000 / std::max<size_t>(N, 1), 16, 120));
+}
+
+/// ISSUE: fused-domain uops each instruction takes at rename. DELIVER
+/// (optional): per instruction of the run, the cycle the front end hands
+/// its uops over (the legacy decoders of unrolled code); it issues after.
 template <typename EdgeList>
 double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
-                    unsigned Width, unsigned Rob, const Queues &Q) {
+                    unsigned Width, unsigned Rob, const Queues &Q,
+                    const std::vector<unsigned> &Issue, const std::vector<double> *Deliver) {
   size_t N = R.Instrs.size();
   if (N == 0)
     return 0;
-  // Enough iterations for a steady state of long bodies (nest traces) too.
   // Without queues in the model, one window of 192 waiting instructions.
-  const unsigned Iters = unsigned(std::clamp<size_t>(24000 / N, 16, 120));
+  const unsigned Iters = scheduleIterations(N);
   const size_t Window = Q.Size.empty() ? 192 : SIZE_MAX;
   std::vector<unsigned> Waiting(Q.Size.size(), 0);
   auto Fits = [&](size_t I) {
@@ -320,10 +332,8 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
     Busy[P].assign(std::max(1u, R.PortUnits[P]), 0.0);
   std::vector<double> Start(Total, -1);
   std::vector<unsigned> Fused(N);
-  for (size_t I = 0; I < N; ++I) {
-    const InstrCost &C = R.Instrs[I];
-    Fused[I] = std::max(1u, C.Uops - ((C.Uops >= 2 && (C.MayLoad || C.MayStore)) ? 1 : 0));
-  }
+  for (size_t I = 0; I < N; ++I)
+    Fused[I] = std::max(1u, Issue[I]);
   size_t Issued = 0, Dispatched = 0, Retired = 0;
   unsigned InFlight = 0; // fused uops issued and not retired
   std::vector<size_t> Pending; // issued, not dispatched, in age order
@@ -351,6 +361,8 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
     while (Issued < Total && Pending.size() < Window && Slots > 0) {
       unsigned U = Fused[Issued % N];
       if (U > Slots && !(U > W && Slots == W))
+        break;
+      if (Deliver && Issued < Deliver->size() && (*Deliver)[Issued] >= Cycle)
         break;
       if (Rob && InFlight + U > Rob && InFlight > 0)
         break;
@@ -627,6 +639,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   // The ports of a plain load and a plain store: what a split access
   // occupies twice, and what the ECM model counts as data transfer.
   std::vector<bool> LoadPort(PM.Names.size(), false), StorePort(PM.Names.size(), false);
+  double LoadLatency = 5; // of a plain load, what a forwarded one replaces
   for (unsigned Op = 0; Op < TB.MII->getNumOpcodes(); ++Op) {
     StringRef Name = TB.MII->getName(Op);
     bool Load = Name == "MOV64rm" || Name == "LDRXui", Store = Name == "MOV64mr" || Name == "STRXui";
@@ -638,6 +651,8 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     for (const auto &D : demandsOf(*TB.STI, SC, PM))
       for (unsigned P : D.first)
         (Load ? LoadPort : StorePort)[P] = true;
+    if (Load)
+      LoadLatency = std::max(0, MCSchedModel::computeInstrLatency(*TB.STI, *SC));
   }
   const LineSplits &LS = O.Splits;
   double SplitLoads = 0, SplitStores = 0; // per iteration
@@ -783,28 +798,62 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
 
   // Front end, in fused-domain uops: on x86 the load or store-address part of
   // an instruction with a memory operand is micro-fused with the rest, and a
-  // flag-setting ALU op macro-fuses with the following jcc.
+  // flag-setting ALU op macro-fuses with the following jcc. Intel cores
+  // un-laminate some micro-fused uops with an indexed address at rename
+  // (Sandy/Ivy Bridge all of them; Haswell and later three-operand forms):
+  // they decode as one uop and issue as two.
   bool X86 = StringRef(O.Triple).starts_with("x86");
-  unsigned MicroFused = 0;
+  std::optional<decode::Config> Legacy = X86 ? decode::configFor(O.Cpu) : std::nullopt;
+  unsigned MicroFused = 0, Unlaminated = 0;
+  std::vector<unsigned> Issue(Insts.size(), 0);
+  std::vector<decode::Instr> Decode(Insts.size());
+  std::vector<unsigned> Lcps;
   for (size_t I = 0; I < Insts.size(); ++I) {
-    unsigned U = R.Instrs[I].Uops;
-    if (X86 && U >= 2 && (R.Instrs[I].MayLoad || R.Instrs[I].MayStore)) {
+    const InstrCost &C = R.Instrs[I];
+    const MCInstrDesc &Desc = TB.MII->get(Insts[I].getOpcode());
+    unsigned U = C.Uops;
+    decode::Encoding Enc;
+    decode::Instr &D = Decode[I];
+    D.Offset = unsigned(C.Address);
+    D.Length = unsigned((I + 1 < Insts.size() ? R.Instrs[I + 1].Address : Bytes.size()) - C.Address);
+    if (X86)
+      Enc = decode::x86Encoding(ArrayRef<uint8_t>(Bytes).slice(C.Address, D.Length));
+    if (X86 && U >= 2 && (C.MayLoad || C.MayStore)) {
       --U;
       ++MicroFused;
     }
-    R.Uops += U;
-    const MCInstrDesc &Desc = TB.MII->get(Insts[I].getOpcode());
+    D.NominalOpcode = Enc.NominalOpcode;
+    D.Lcp = Enc.Lcp;
+    if (D.Lcp)
+      Lcps.push_back(unsigned(I));
+    D.MiteUops = U <= 4 ? std::max(1u, U) : 0;
+    D.MsUops = U <= 4 ? 0 : U;
+    StringRef Name = TB.MII->getName(Insts[I].getOpcode());
+    for (StringRef F : {"CMP", "TEST", "ADD", "SUB", "AND", "INC", "DEC"})
+      if (Name.starts_with(F) && Name.size() > F.size() && isDigit(Name[F.size()]) &&
+          !C.MayStore && !(C.MayLoad && Name.contains("mi")))
+        D.MacroFusible = true;
+    Issue[I] = U;
+    if (Legacy && U >= 1 && C.Uops >= 2 && (C.MayLoad || C.MayStore)) {
+      std::optional<MemRef> M = memRef(Insts[I], Desc);
+      bool Indexed = M && M->Index;
+      if (Indexed && (Legacy->UnlaminateAllIndexed || (Enc.Vex && C.MayLoad && !C.MayStore))) {
+        ++Issue[I];
+        ++Unlaminated;
+      }
+    }
     if (I > 0 && Desc.isConditionalBranch() && X86 &&
         !R.Instrs[I - 1].MayLoad && !R.Instrs[I - 1].MayStore) {
       StringRef Prev(R.Instrs[I - 1].Text);
       if (Prev.starts_with("cmp") || Prev.starts_with("test") || Prev.starts_with("add") ||
           Prev.starts_with("sub") || Prev.starts_with("inc") || Prev.starts_with("dec") ||
           Prev.starts_with("and")) {
-        R.Uops -= std::min(R.Uops, 1u);
+        Issue[I] = 0;
         R.Notes.push_back("'" + Prev.str() + "' and '" + R.Instrs[I].Text +
                           "' macro-fuse into one uop");
       }
     }
+    R.Uops += Issue[I];
   }
   if (SplitLoads + SplitStores > 0) {
     char Buf[200];
@@ -818,8 +867,34 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     R.Notes.push_back(std::to_string(MicroFused) +
                       " memory-operand instruction(s) counted as one fused uop each "
                       "for issue");
+  if (Unlaminated)
+    R.Notes.push_back(std::to_string(Unlaminated) +
+                      " micro-fused instruction(s) with an indexed address un-laminate: "
+                      "two uops each at issue");
   unsigned Width = O.IssueWidth ? O.IssueWidth : SM.IssueWidth;
   R.FrontEndBound = Width ? double(R.Uops) / Width : 0;
+
+  // Unrolled straight-line code comes through the legacy decoders: the
+  // cycle each instruction's uops leave them, over the list schedule's run.
+  std::vector<double> Delivered;
+  if (O.Unrolled && Legacy) {
+    const size_t Copies = scheduleIterations(Insts.size());
+    Delivered = decode::deliveryCycles(Decode, unsigned(Bytes.size()), unsigned(Copies), *Legacy);
+    size_t A = Copies / 2, B = Copies - 1, N = Insts.size();
+    R.DecodeBound = (Delivered[B * N + N - 1] - Delivered[A * N + N - 1]) / double(B - A);
+    if (R.DecodeBound > R.FrontEndBound) {
+      R.FrontEndBound = R.DecodeBound;
+      std::string Why = "legacy decoders (unrolled code: 16-byte predecode windows, "
+                        "at most 5 instructions each, 4 decoders)";
+      for (unsigned I : Lcps)
+        Why += "; LCP stall on '" + R.Instrs[I].Text + "' (" +
+               std::to_string(Legacy->LcpPenalty) + " cy)";
+      R.Notes.push_back("front end: " + Why);
+    }
+  } else if (O.Unrolled && X86) {
+    R.Notes.push_back("no legacy-decoder model for '" + O.Cpu +
+                      "': the front end issues at the issue width");
+  }
 
   // Ports.
   R.PortBound = optimalBound(AllDemands, PM.Units);
@@ -883,41 +958,55 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
           LastDef[Unit] = {Pos, DI};
     }
   }
-  // Memory: a load from the same address expression as an earlier store,
-  // with the address registers unchanged in between, gets the stored value
-  // by store-to-load forwarding. The round trip costs about a load latency,
-  // which the load's own latency already charges to its consumers.
+  // Memory: a load whose bytes a store in this or the previous iteration
+  // wrote gets them by store-to-load forwarding when the store covers it
+  // (the value StoreForward cycles after the store's data), else after the
+  // store commits (ForwardFail). A read-modify-write instruction's data is
+  // ready a load and an operation after it starts. ForwardFail counts from
+  // when the store can commit.
   std::vector<std::optional<MemRef>> Mem(N);
   for (size_t I = 0; I < N; ++I)
     Mem[I] = memRef(Insts[I], TB.MII->get(Insts[I].getOpcode()));
-  auto Redefines = [&](size_t P, unsigned Reg) {
-    if (!Reg)
-      return false;
-    for (const RegDef &D : Defs[P])
-      if (TB.MRI->regsOverlap(D.Reg, Reg))
-        return true;
-    return false;
+  std::vector<MemAccess> Access =
+      X86 ? abstractAccesses(Insts, R.Instrs, TB, O.SameInitialRegisters)
+          : std::vector<MemAccess>(2 * N);
+  unsigned Forwarded = 0, Failed = 0;
+  auto Num = [](double V) {
+    char Buf[32];
+    snprintf(Buf, sizeof(Buf), "%g", V);
+    return std::string(Buf);
   };
-  unsigned Forwarded = 0;
   for (size_t Pos = 0; Pos < 2 * N; ++Pos) {
     size_t I = Pos % N;
-    if (!R.Instrs[I].MayLoad || !Mem[I])
+    if (!R.Instrs[I].MayLoad || !Access[Pos].Known)
       continue;
     for (size_t Back = 1; Back <= N && Back <= Pos; ++Back) {
       size_t PPos = Pos - Back, P = PPos % N;
-      if (R.Instrs[P].MayStore && Mem[P] && *Mem[P] == *Mem[I]) {
-        In[Pos].push_back({PPos, 0.0});
-        Forwarded += Pos < N || PPos >= N; // count each pair once
-        break;
-      }
-      if (Redefines(P, Mem[I]->Base) || Redefines(P, Mem[I]->Index))
-        break; // the address changed: not provably the same location
+      if (!R.Instrs[P].MayStore || !overlaps(Access[PPos], Access[Pos], O.SameInitialRegisters))
+        continue;
+      bool Covered = covers(Access[PPos], Access[Pos], O.SameInitialRegisters);
+      double DataDelay = R.Instrs[P].MayLoad ? LoadLatency + 1 : 0;
+      double Lat = DataDelay + (Covered ? O.StoreForward : O.ForwardFail) - LoadLatency;
+      In[Pos].push_back({PPos, std::max(0.0, Lat)});
+      // The store commits only once every older instruction has completed.
+      if (!Covered)
+        for (size_t X = Pos >= N ? Pos - N : 0; X < PPos; ++X)
+          In[Pos].push_back(
+              {X, std::max(0.0, R.Instrs[X % N].Latency + O.ForwardFail - LoadLatency)});
+      bool Once = Pos < N || PPos >= N; // count each pair once
+      (Covered ? Forwarded : Failed) += Once;
+      break;
     }
   }
   if (Forwarded)
     R.Notes.push_back(std::to_string(Forwarded) +
                       " load(s) read what a store in the loop wrote to the same "
-                      "address: modelled as store-to-load forwarding");
+                      "address: store-to-load forwarding, " + Num(O.StoreForward) +
+                      " cy from the store's data");
+  if (Failed)
+    R.Notes.push_back(std::to_string(Failed) +
+                      " load(s) partly overlap an earlier store: forwarding fails, the load "
+                      "waits " + Num(O.ForwardFail) + " cy for the store to commit");
 
   std::vector<double> OwnCycle(N, 0);
   for (size_t Start = 0; Start < N; ++Start) {
@@ -974,7 +1063,8 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
                         [&](const auto &D) { return subset(D.first, Leaves[B]); }))
           Q.Of[I].push_back(unsigned(B));
   }
-  R.ScheduledCycles = listSchedule(R, In, Width, O.Rob, Q);
+  R.ScheduledCycles =
+      listSchedule(R, In, Width, O.Rob, Q, Issue, Delivered.empty() ? nullptr : &Delivered);
   if (R.ScheduledCycles > R.Cycles * 1.05 + 0.05)
     R.Notes.push_back("the list schedule needs " + std::to_string(R.ScheduledCycles).substr(0, 5) +
                       " cy per iteration, more than the analytic bound: a microcoded "

@@ -24,7 +24,8 @@ namespace {
 
 int runInCore(std::string File, const std::string &Hex, const std::string &Batch,
               const std::string &Machine, const std::string &Cpu,
-              const std::vector<std::string> &Sets, const std::string &Format) {
+              const std::vector<std::string> &Sets, const std::string &Format, bool Unrolled,
+              bool BHive) {
   if (int(!File.empty()) + int(!Hex.empty()) + int(!Batch.empty()) > 1)
     return error("incore takes one of: an assembly file (- or none: standard input), "
                  "--hex BYTES, --batch FILE",
@@ -41,6 +42,8 @@ int runInCore(std::string File, const std::string &Hex, const std::string &Batch
       return ExitFailed;
     O = inCoreOptionsFor(*M);
   }
+  O.Unrolled = Unrolled || BHive;
+  O.SameInitialRegisters = BHive;
   if (!Batch.empty()) {
     auto Buf = llvm::MemoryBuffer::getFile(Batch, /*IsText=*/true);
     if (!Buf)
@@ -107,6 +110,7 @@ Command perfmodel::tool::addInCore(CLI::App &App) {
   struct State {
     std::string File, Hex, Machine, Cpu, Format = "text", Batch;
     std::vector<std::string> Sets;
+    bool Unrolled = false, BHive = false;
   };
   auto S = std::make_shared<State>();
   CLI::App *C = App.add_subcommand(
@@ -123,8 +127,16 @@ Command perfmodel::tool::addInCore(CLI::App &App) {
   C->add_option("--mcpu", S->Cpu, "LLVM CPU name instead of a machine model (e.g. skylake-avx512)");
   C->add_option("--set", S->Sets, "override a machine value")->allow_extra_args(false);
   C->add_option("--format", S->Format, "output format")->check(CLI::IsMember({"text", "json"}));
+  C->add_flag("--unrolled", S->Unrolled,
+              "the block runs unrolled as straight-line code, not as a loop: on Intel cores "
+              "its uops come from the legacy decoders (predecode windows, LCP stalls)");
+  C->add_flag("--bhive", S->BHive,
+              "as BHive measures: --unrolled, every general-purpose register starting at "
+              "one address (rsp, rbp 2 KiB above it) and all pages aliased, so stores and "
+              "loads through different registers may meet");
   return {C, [S]() {
-            return runInCore(S->File, S->Hex, S->Batch, S->Machine, S->Cpu, S->Sets, S->Format);
+            return runInCore(S->File, S->Hex, S->Batch, S->Machine, S->Cpu, S->Sets, S->Format,
+                             S->Unrolled, S->BHive);
           },
           false};
 }

@@ -123,7 +123,10 @@ struct InCoreResult {
   std::vector<double> PortLoad;   ///< cycles per iteration, optimal assignment
   double PortBound = 0;           ///< max of PortLoad (per unit)
   std::string PortBottleneck;     ///< the busiest port(s)
-  double FrontEndBound = 0;       ///< uops / issue width
+  double FrontEndBound = 0;       ///< uops / issue width, or the decoders' bound
+  /// Unrolled code (InCoreOptions::Unrolled): cycles per iteration the
+  /// legacy decoders need (predecode windows, LCP stalls, decoder groups).
+  double DecodeBound = 0;
   unsigned Uops = 0;
   double RecurrenceBound = 0;     ///< longest loop-carried cycle
   std::vector<unsigned> CriticalChain; ///< instruction indices along it
@@ -174,6 +177,18 @@ struct InCoreOptions {
   /// are filled in per loop by analyzeKernelLoops).
   LineSplits Splits;
   unsigned LineBytes = 64; ///< L1 line
+  /// The block runs unrolled, as straight-line code (BHive's measurements):
+  /// on Intel cores its uops come from the legacy decoders, not the uop
+  /// cache or loop stream detector a loop runs from.
+  bool Unrolled = false;
+  /// Every general-purpose register starts at one address (rsp and rbp 2 KiB
+  /// above it), loads return it and all pages alias modulo 4 KiB: BHive's
+  /// harness, under which stores and loads through different registers meet.
+  bool SameInitialRegisters = false;
+  /// Cycles from a store's data to a load that reads it: forwarded (Intel
+  /// Sandy Bridge to Skylake: 4-5, Agner Fog's microarchitecture guide), and
+  /// when the store covers only part of the load (forwarding fails).
+  double StoreForward = 5, ForwardFail = 15;
 };
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);

@@ -1,0 +1,246 @@
+//===- MemoryDeps.cpp - Which loads read what a store wrote ---------------===//
+#include "MemoryDeps.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCInstrDesc.h"
+
+#include <map>
+
+using namespace perfmodel;
+using namespace llvm;
+
+namespace {
+
+constexpr int64_t InitBase = 0;  // BHive's one initial value
+constexpr int64_t ConstBase = 1; // an absolute constant
+constexpr int64_t RipBase = 2;   // the code's own address
+
+struct Value {
+  int64_t Base = 0, Offset = 0;
+};
+
+unsigned accessBytes(StringRef Text) {
+  static const std::pair<const char *, unsigned> Widths[] = {
+      {"zmmword ptr", 64}, {"ymmword ptr", 32}, {"xmmword ptr", 16}, {"qword ptr", 8},
+      {"dword ptr", 4},    {"tbyte ptr", 10},   {"word ptr", 2},     {"byte ptr", 1}};
+  for (const auto &[Key, Bytes] : Widths)
+    if (Text.contains(Key))
+      return Bytes;
+  return 8;
+}
+
+class Tracker {
+  const TargetBundle &TB;
+  bool SameInit;
+  std::map<unsigned, Value> Regs; // by 64-bit general-purpose register
+  int64_t Fresh = 1'000'000;
+
+public:
+  Tracker(const TargetBundle &TB, bool SameInit) : TB(TB), SameInit(SameInit) {}
+
+  /// The 64-bit general-purpose register REG is part of, or 0.
+  unsigned gpr(unsigned Reg) const {
+    if (!Reg)
+      return 0;
+    unsigned Top = Reg;
+    for (MCPhysReg S : TB.MRI->superregs(Reg))
+      if (TB.MRI->superregs(S).empty())
+        Top = S;
+    StringRef Name = TB.MRI->getName(Top);
+    static const char *Gprs[] = {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "RSP",
+                                 "R8",  "R9",  "R10", "R11", "R12", "R13", "R14", "R15"};
+    for (const char *G : Gprs)
+      if (Name == G)
+        return Top;
+    return 0;
+  }
+  bool isStackPointer(unsigned Reg) const { return StringRef(TB.MRI->getName(Reg)) == "RSP"; }
+
+  Value get(unsigned Reg) {
+    auto It = Regs.find(Reg);
+    if (It != Regs.end())
+      return It->second;
+    Value V;
+    if (SameInit) {
+      StringRef Name = TB.MRI->getName(Reg);
+      V = {InitBase, (Name == "RSP" || Name == "RBP") ? 2048 : 0};
+    } else {
+      V = {int64_t(1000 + Reg), 0};
+    }
+    return Regs[Reg] = V;
+  }
+  Value fresh() { return {Fresh++, 0}; }
+  Value loaded() { return SameInit ? Value{InitBase, 0} : fresh(); }
+
+  /// The access of I (before I changes any register).
+  MemAccess access(const MCInst &I, const InstrCost &C, uint64_t NextAddress) {
+    MemAccess A;
+    A.Load = C.MayLoad;
+    A.Store = C.MayStore;
+    A.Any = A.Load || A.Store;
+    if (!A.Any)
+      return A;
+    A.Size = accessBytes(C.Text);
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+    if (Name.starts_with("PUSH64") || Name.starts_with("POP64")) {
+      unsigned Sp = 0;
+      for (MCPhysReg R : D.implicit_uses())
+        if (isStackPointer(R))
+          Sp = R;
+      if (Sp && (Name.starts_with("POP64") || D.getNumOperands() <= 1 ||
+                 !StringRef(C.Text).contains("ptr"))) {
+        Value V = get(gpr(Sp));
+        A.Known = true;
+        A.Base = V.Base;
+        A.Offset = V.Offset - (Name.starts_with("PUSH64") ? 8 : 0);
+        A.Size = 8;
+        return A;
+      }
+    }
+    for (unsigned K = 0; K + 4 < I.getNumOperands() && K < D.getNumOperands(); ++K) {
+      if (D.operands()[K].OperandType != MCOI::OPERAND_MEMORY)
+        continue;
+      const MCOperand &B = I.getOperand(K), &S = I.getOperand(K + 1), &X = I.getOperand(K + 2),
+                      &Dp = I.getOperand(K + 3), &Sg = I.getOperand(K + 4);
+      if (!B.isReg() || !S.isImm() || !X.isReg() || !Dp.isImm() || !Sg.isReg() || Sg.getReg())
+        return A; // symbolic displacement, fs/gs: unknown
+      Value V;
+      if (!B.getReg())
+        V = {ConstBase, 0};
+      else if (StringRef(TB.MRI->getName(B.getReg())) == "RIP")
+        V = {RipBase, int64_t(NextAddress)};
+      else if (unsigned G = gpr(B.getReg()))
+        V = get(G);
+      else
+        return A;
+      if (X.getReg()) {
+        unsigned G = gpr(X.getReg());
+        if (!G)
+          return A;
+        Value Ix = get(G);
+        if (Ix.Base != ConstBase)
+          return A; // a variable index: not followed
+        V.Offset += S.getImm() * Ix.Offset;
+      }
+      A.Known = true;
+      A.Base = V.Base;
+      A.Offset = V.Offset + Dp.getImm();
+      return A;
+    }
+    return A;
+  }
+
+  /// Follows I's effect on the registers.
+  void step(const MCInst &I, const InstrCost &C) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+    auto Imm = [&]() -> std::optional<int64_t> {
+      for (unsigned K = I.getNumOperands(); K-- > 0;)
+        if (I.getOperand(K).isImm())
+          return I.getOperand(K).getImm();
+      return std::nullopt;
+    };
+    unsigned Dst = D.getNumDefs() && I.getNumOperands() && I.getOperand(0).isReg()
+                       ? gpr(I.getOperand(0).getReg())
+                       : 0;
+    bool Wide = Name.contains("64") || Name.contains("32");
+    std::optional<Value> New;
+    if (Dst && Wide && (Name.starts_with("MOV64rr") || Name.starts_with("MOV32rr"))) {
+      if (unsigned Src = gpr(I.getOperand(1).getReg()))
+        New = get(Src);
+    } else if (Dst && (Name.starts_with("MOV64ri") || Name.starts_with("MOV32ri"))) {
+      if (auto V = Imm())
+        New = Value{ConstBase, *V};
+    } else if (Dst && Wide && (Name.starts_with("ADD64ri") || Name.starts_with("ADD32ri") ||
+                               Name.starts_with("SUB64ri") || Name.starts_with("SUB32ri"))) {
+      if (auto V = Imm()) {
+        Value Old = get(Dst);
+        New = Value{Old.Base, Old.Offset + (Name.starts_with("ADD") ? *V : -*V)};
+      }
+    } else if (Dst && (Name == "INC64r" || Name == "INC32r" || Name == "DEC64r" || Name == "DEC32r")) {
+      Value Old = get(Dst);
+      New = Value{Old.Base, Old.Offset + (Name.starts_with("INC") ? 1 : -1)};
+    } else if (Dst && (Name == "LEA64r" || Name == "LEA64_32r" || Name == "LEA32r")) {
+      InstrCost Probe; // lea computes an address without accessing it
+      Probe.MayLoad = true;
+      MemAccess A = access(I, Probe, 0);
+      if (A.Known)
+        New = Value{A.Base, A.Offset};
+    } else if (Dst && Wide && (Name.starts_with("XOR64rr") || Name.starts_with("XOR32rr") ||
+                               Name.starts_with("SUB64rr") || Name.starts_with("SUB32rr")) &&
+               I.getNumOperands() >= 3 && I.getOperand(1).isReg() && I.getOperand(2).isReg() &&
+               I.getOperand(1).getReg() == I.getOperand(2).getReg()) {
+      New = Value{ConstBase, 0}; // zero idiom
+    } else if (Dst && C.MayLoad && !C.MayStore &&
+               (Name == "MOV64rm" || Name == "MOV32rm" || Name == "POP64r")) {
+      New = loaded();
+    }
+    // Every register the instruction writes; the stack pointer moves by 8
+    // with push and pop.
+    for (unsigned K = 0; K < D.getNumDefs() && K < I.getNumOperands(); ++K)
+      if (I.getOperand(K).isReg())
+        if (unsigned G = gpr(I.getOperand(K).getReg()))
+          Regs[G] = fresh();
+    for (MCPhysReg R : D.implicit_defs())
+      if (unsigned G = gpr(R)) {
+        if (isStackPointer(G) && (Name.starts_with("PUSH") || Name.starts_with("POP"))) {
+          Value Old = get(G);
+          Regs[G] = {Old.Base, Old.Offset + (Name.starts_with("PUSH") ? -8 : 8)};
+        } else {
+          Regs[G] = fresh();
+        }
+      }
+    if (New && Dst)
+      Regs[Dst] = *New;
+  }
+};
+
+bool sameBase(const MemAccess &A, const MemAccess &B) {
+  return A.Any && B.Any && A.Known && B.Known && A.Base == B.Base;
+}
+
+/// B's start relative to A's, modulo a page for the shared initial value.
+int64_t delta(const MemAccess &A, const MemAccess &B, bool PageAlias) {
+  int64_t D = B.Offset - A.Offset;
+  if (PageAlias && A.Base == InitBase) {
+    D %= 4096;
+    if (D < 0)
+      D += 4096;
+    if (D >= 4096 - int64_t(B.Size)) // B starts below A on the page
+      D -= 4096;
+  }
+  return D;
+}
+
+} // namespace
+
+std::vector<MemAccess> perfmodel::abstractAccesses(const std::vector<MCInst> &Insts,
+                                                   const std::vector<InstrCost> &Costs,
+                                                   const TargetBundle &TB, bool SameInit) {
+  size_t N = Insts.size();
+  std::vector<MemAccess> Out(2 * N);
+  Tracker T(TB, SameInit);
+  for (unsigned It = 0; It < 3; ++It)
+    for (size_t I = 0; I < N; ++I) {
+      uint64_t Next = I + 1 < N ? Costs[I + 1].Address : Costs[I].Address + 1;
+      if (It > 0)
+        Out[(It - 1) * N + I] = T.access(Insts[I], Costs[I], Next);
+      T.step(Insts[I], Costs[I]);
+    }
+  return Out;
+}
+
+bool perfmodel::overlaps(const MemAccess &A, const MemAccess &B, bool PageAlias) {
+  if (!sameBase(A, B))
+    return false;
+  int64_t D = delta(A, B, PageAlias);
+  return D < int64_t(A.Size) && D + int64_t(B.Size) > 0;
+}
+
+bool perfmodel::covers(const MemAccess &A, const MemAccess &B, bool PageAlias) {
+  if (!sameBase(A, B))
+    return false;
+  int64_t D = delta(A, B, PageAlias);
+  return D >= 0 && D + int64_t(B.Size) <= int64_t(A.Size);
+}
