@@ -799,9 +799,9 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   // Front end, in fused-domain uops: on x86 the load or store-address part of
   // an instruction with a memory operand is micro-fused with the rest, and a
   // flag-setting ALU op macro-fuses with the following jcc. Intel cores
-  // un-laminate some micro-fused uops with an indexed address at rename
-  // (Sandy/Ivy Bridge all of them; Haswell and later three-operand forms):
-  // they decode as one uop and issue as two.
+  // un-laminate some micro-fused uops with an indexed address before rename
+  // (Intel's optimization manual, "Unlamination"; Sandy/Ivy Bridge all of
+  // them): they decode as one uop and issue as two.
   bool X86 = StringRef(O.Triple).starts_with("x86");
   std::optional<decode::Config> Legacy = X86 ? decode::configFor(O.Cpu) : std::nullopt;
   unsigned MicroFused = 0, Unlaminated = 0;
@@ -837,7 +837,16 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     if (Legacy && U >= 1 && C.Uops >= 2 && (C.MayLoad || C.MayStore)) {
       std::optional<MemRef> M = memRef(Insts[I], Desc);
       bool Indexed = M && M->Index;
-      if (Indexed && (Legacy->UnlaminateAllIndexed || (Enc.Vex && C.MayLoad && !C.MayStore))) {
+      // Haswell and later keep an indexed load-op fused only in the
+      // two-operand form whose destination is also its source and that
+      // reads no flags (add rax, [rsi+rdi]; not vaddps, adc, cmov or cmp).
+      bool ReadsFlags = llvm::any_of(Desc.implicit_uses(), [&](MCPhysReg Reg) {
+        return StringRef(TB.MRI->getName(Reg)) == "EFLAGS";
+      });
+      bool TwoOperand = !Enc.Vex && Desc.getNumDefs() == 1 && Desc.getNumOperands() > 1 &&
+                        Desc.getOperandConstraint(1, MCOI::TIED_TO) == 0 && !ReadsFlags;
+      bool LoadOp = C.MayLoad && !C.MayStore;
+      if (Indexed && (Legacy->UnlaminateAllIndexed || (LoadOp && !TwoOperand))) {
         ++Issue[I];
         ++Unlaminated;
       }

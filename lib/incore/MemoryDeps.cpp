@@ -63,14 +63,49 @@ public:
     Value V;
     if (SameInit) {
       StringRef Name = TB.MRI->getName(Reg);
-      V = {InitBase, (Name == "RSP" || Name == "RBP") ? 2048 : 0};
+      // BHive's harness: rsp in the middle of the page, rbp 16 bytes below
+      // (aligned to 32 bytes, less 16).
+      V = {InitBase, Name == "RSP" ? 2048 : Name == "RBP" ? 2032 : 0};
     } else {
       V = {int64_t(1000 + Reg), 0};
     }
     return Regs[Reg] = V;
   }
   Value fresh() { return {Fresh++, 0}; }
-  Value loaded() { return SameInit ? Value{InitBase, 0} : fresh(); }
+  /// What memory holds: the value each store wrote, by address (modulo a
+  /// page for BHive's one physical page).
+  struct Cell {
+    int64_t Base, Offset;
+    unsigned Size;
+    Value V;
+  };
+  std::vector<Cell> Memory;
+  int64_t key(const MemAccess &A) const {
+    if (!SameInit || A.Base != InitBase)
+      return A.Offset;
+    return ((A.Offset % 4096) + 4096) % 4096;
+  }
+  bool meets(const Cell &C, const MemAccess &A) const {
+    int64_t K = key(A);
+    return C.Base == A.Base && C.Offset < K + int64_t(A.Size) && K < C.Offset + int64_t(C.Size);
+  }
+  /// A load's value: what a store of the same place and size wrote, a new
+  /// value where stores wrote part of it, else the initial contents (BHive
+  /// fills its page with the initial value).
+  Value loaded(const MemAccess &A) {
+    if (!A.Known)
+      return fresh();
+    for (const Cell &C : Memory)
+      if (meets(C, A))
+        return C.Offset == key(A) && C.Size == A.Size ? C.V : fresh();
+    return SameInit ? Value{InitBase, 0} : fresh();
+  }
+  void stored(const MemAccess &A, Value V) {
+    if (!A.Known)
+      return;
+    llvm::erase_if(Memory, [&](const Cell &C) { return meets(C, A); });
+    Memory.push_back({A.Base, key(A), A.Size, V});
+  }
 
   /// The access of I (before I changes any register).
   MemAccess access(const MCInst &I, const InstrCost &C, uint64_t NextAddress) {
@@ -132,7 +167,7 @@ public:
   }
 
   /// Follows I's effect on the registers.
-  void step(const MCInst &I, const InstrCost &C) {
+  void step(const MCInst &I, const InstrCost &C, const MemAccess &A) {
     StringRef Name = TB.MII->getName(I.getOpcode());
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
     auto Imm = [&]() -> std::optional<int64_t> {
@@ -164,9 +199,9 @@ public:
     } else if (Dst && (Name == "LEA64r" || Name == "LEA64_32r" || Name == "LEA32r")) {
       InstrCost Probe; // lea computes an address without accessing it
       Probe.MayLoad = true;
-      MemAccess A = access(I, Probe, 0);
-      if (A.Known)
-        New = Value{A.Base, A.Offset};
+      MemAccess Lea = access(I, Probe, 0);
+      if (Lea.Known)
+        New = Value{Lea.Base, Lea.Offset};
     } else if (Dst && Wide && (Name.starts_with("XOR64rr") || Name.starts_with("XOR32rr") ||
                                Name.starts_with("SUB64rr") || Name.starts_with("SUB32rr")) &&
                I.getNumOperands() >= 3 && I.getOperand(1).isReg() && I.getOperand(2).isReg() &&
@@ -174,7 +209,17 @@ public:
       New = Value{ConstBase, 0}; // zero idiom
     } else if (Dst && C.MayLoad && !C.MayStore &&
                (Name == "MOV64rm" || Name == "MOV32rm" || Name == "POP64r")) {
-      New = loaded();
+      New = loaded(A);
+    }
+    if (C.MayStore) {
+      // mov [m], reg and push reg store a register's value; anything else
+      // a new one.
+      Value V = fresh();
+      if ((Name == "MOV64mr" || Name == "MOV32mr" || Name == "PUSH64r") &&
+          I.getNumOperands() && I.getOperand(I.getNumOperands() - 1).isReg())
+        if (unsigned Src = gpr(I.getOperand(I.getNumOperands() - 1).getReg()))
+          V = get(Src);
+      stored(A, V);
     }
     // Every register the instruction writes; the stack pointer moves by 8
     // with push and pop.
@@ -221,12 +266,15 @@ std::vector<MemAccess> perfmodel::abstractAccesses(const std::vector<MCInst> &In
   size_t N = Insts.size();
   std::vector<MemAccess> Out(2 * N);
   Tracker T(TB, SameInit);
-  for (unsigned It = 0; It < 3; ++It)
+  // Two iterations set registers and memory up the way every later one
+  // finds them; the next two are recorded.
+  for (unsigned It = 0; It < 4; ++It)
     for (size_t I = 0; I < N; ++I) {
       uint64_t Next = I + 1 < N ? Costs[I + 1].Address : Costs[I].Address + 1;
-      if (It > 0)
-        Out[(It - 1) * N + I] = T.access(Insts[I], Costs[I], Next);
-      T.step(Insts[I], Costs[I]);
+      MemAccess A = T.access(Insts[I], Costs[I], Next);
+      if (It >= 2)
+        Out[(It - 2) * N + I] = A;
+      T.step(Insts[I], Costs[I], A);
     }
   return Out;
 }

@@ -29,12 +29,13 @@ struct MemAccess {
   bool Load = false, Store = false;
 };
 
-/// One access per instruction for iterations 1 and 2 of the block (2N
-/// entries; iteration 0 only sets the registers up). SAMEINIT: every
-/// general-purpose register starts at one value (BHive's harness: rsp and
-/// rbp 2 KiB above it) and loads return it (its pages are filled with it);
-/// else each register starts at a value of its own and a load returns a
-/// new one.
+/// One access per instruction for iterations 2 and 3 of the block (2N
+/// entries; iterations 0 and 1 set registers and memory up). SAMEINIT: every
+/// general-purpose register starts at one value (BHive's harness: rsp 2 KiB
+/// above it, rbp 16 bytes below rsp) and memory holds it (BHive fills its
+/// page with it); else each register starts at a value of its own and
+/// memory holds unknown values. A load returns what a store of the same
+/// place and size wrote.
 std::vector<MemAccess> abstractAccesses(const std::vector<llvm::MCInst> &Insts,
                                         const std::vector<InstrCost> &Costs,
                                         const TargetBundle &TB, bool SameInit);
