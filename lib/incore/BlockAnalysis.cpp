@@ -682,6 +682,22 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     C.Uops = SC->NumMicroOps;
     C.Latency = std::max(0, MCSchedModel::computeInstrLatency(*TB.STI, *SC));
     C.Demands = demandsOf(*TB.STI, SC, PM);
+    // push and pop of a register: the stack engine updates rsp in the front
+    // end, so only the store (address and data) or the load remain; some
+    // LLVM models charge an ALU uop for the update.
+    if (StringRef Nm = TB.MII->getName(Inst.getOpcode());
+        Nm == "PUSH64r" || Nm == "POP64r" || Nm == "PUSH64i8" || Nm == "PUSH64i32") {
+      bool Push = Nm.starts_with("PUSH");
+      const std::vector<bool> &Mem = Push ? StorePort : LoadPort;
+      size_t Before = C.Demands.size();
+      llvm::erase_if(C.Demands, [&](const auto &D) {
+        return std::none_of(D.first.begin(), D.first.end(), [&](unsigned P) {
+          return Mem[P] || (Push && LoadPort[P]); // store address: the AGU ports
+        });
+      });
+      if (C.Demands.size() < Before)
+        C.Uops = Push ? 2 : 1;
+    }
     // An override's latency is the operation's (register to register); a
     // folded load adds its part, which LLVM models as the ReadAdvance of the
     // register source. DefShift moves every def latency by the difference.
@@ -796,6 +812,49 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     }
   }
 
+  // The stack engine tracks rsp's offset from push and pop; an instruction
+  // that reads rsp itself first gets a synchronising uop (an ALU's), as does
+  // an offset beyond 192 bytes. Counted in the second of two iterations.
+  std::vector<unsigned> Sync(Insts.size(), 0);
+  if (StringRef(O.Triple).starts_with("x86")) {
+    std::vector<unsigned> AluPorts;
+    for (unsigned Op = 0; Op < TB.MII->getNumOpcodes() && AluPorts.empty(); ++Op)
+      if (TB.MII->getName(Op) == "ADD64rr")
+        if (const MCSchedClassDesc *SC = SM.getSchedClassDesc(TB.MII->get(Op).getSchedClass());
+            SC && SC->isValid() && !SC->isVariant())
+          for (const auto &D : demandsOf(*TB.STI, SC, PM))
+            AluPorts = D.first;
+    int64_t Offset = 0;
+    for (unsigned It = 0; It < 2; ++It)
+      for (size_t I = 0; I < Insts.size(); ++I) {
+        StringRef Nm = TB.MII->getName(Insts[I].getOpcode());
+        bool ReadsSp = llvm::any_of(Uses[I], [&](const RegUse &U) {
+          return StringRef(TB.MRI->getName(U.Reg)) == "RSP";
+        });
+        bool Needs = (ReadsSp && Offset) || std::abs(Offset) > 192;
+        if (Needs)
+          Offset = 0;
+        if (It == 1 && Needs && !AluPorts.empty()) {
+          ++Sync[I];
+          R.Instrs[I].Demands.push_back({AluPorts, 1.0});
+          AllDemands.push_back({AluPorts, 1.0});
+          DemandOwner.push_back(I);
+        }
+        if (Nm.starts_with("PUSH64"))
+          Offset -= 8;
+        else if (Nm.starts_with("POP64"))
+          Offset += 8;
+        if (llvm::any_of(Defs[I], [&](const RegDef &D) {
+              return StringRef(TB.MRI->getName(D.Reg)) == "RSP";
+            }))
+          Offset = 0;
+      }
+    unsigned Syncs = std::accumulate(Sync.begin(), Sync.end(), 0u);
+    if (Syncs)
+      R.Notes.push_back(std::to_string(Syncs) +
+                        " stack-synchronisation uop(s): rsp read after push/pop moved it");
+  }
+
   // Front end, in fused-domain uops: on x86 the load or store-address part of
   // an instruction with a memory operand is micro-fused with the rest, and a
   // flag-setting ALU op macro-fuses with the following jcc. Intel cores
@@ -833,7 +892,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       if (Name.starts_with(F) && Name.size() > F.size() && isDigit(Name[F.size()]) &&
           !C.MayStore && !(C.MayLoad && Name.contains("mi")))
         D.MacroFusible = true;
-    Issue[I] = U;
+    Issue[I] = U + Sync[I];
     if (Legacy && U >= 1 && C.Uops >= 2 && (C.MayLoad || C.MayStore)) {
       std::optional<MemRef> M = memRef(Insts[I], Desc);
       bool Indexed = M && M->Index;
@@ -880,7 +939,9 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     R.Notes.push_back(std::to_string(Unlaminated) +
                       " micro-fused instruction(s) with an indexed address un-laminate: "
                       "two uops each at issue");
-  unsigned Width = O.IssueWidth ? O.IssueWidth : SM.IssueWidth;
+  // Rename width: the machine file's, else the core's (LLVM's Skylake model
+  // says 6, the decoded-uop width; the renamer takes 4), else LLVM's.
+  unsigned Width = O.IssueWidth ? O.IssueWidth : Legacy ? Legacy->IssueWidth : SM.IssueWidth;
   R.FrontEndBound = Width ? double(R.Uops) / Width : 0;
 
   // Unrolled straight-line code comes through the legacy decoders: the

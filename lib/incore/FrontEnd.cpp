@@ -21,6 +21,8 @@ std::optional<Config> decode::configFor(llvm::StringRef Cpu) {
       Cpu == "icelake-server" || Cpu == "tigerlake" || Cpu == "rocketlake") {
     C.IqSize = 25;
     C.FusibleInLastDecoder = true;
+    if (Cpu.starts_with("icelake") || Cpu == "tigerlake" || Cpu == "rocketlake")
+      C.IssueWidth = 5;
     return C;
   }
   return std::nullopt;

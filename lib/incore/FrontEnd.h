@@ -42,6 +42,7 @@ struct Config {
   std::string Name;
   unsigned PredecodeWidth = 5, PredecodeBlock = 16, LcpPenalty = 3;
   unsigned Decoders = 4, IqSize = 20, PredecodeDecodeDelay = 3;
+  unsigned IssueWidth = 4; ///< fused uops renamed per cycle
   /// Whether a macro-fusible instruction may take the last decoder (Skylake
   /// and later); before, it waits for the next cycle's group.
   bool FusibleInLastDecoder = false;
