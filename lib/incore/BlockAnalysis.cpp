@@ -239,6 +239,32 @@ assign(const std::vector<std::pair<std::vector<unsigned>, double>> &Demands,
   return Out;
 }
 
+/// xor/sub/pxor/xorps/pcmpgt of a register with itself: Intel cores
+/// recognise the result without reading the register (LLVM 19's Skylake
+/// model lacks some of these).
+bool x86ZeroIdiom(StringRef Name, const MCInst &I) {
+  StringRef Op = Name.starts_with("V") ? Name.drop_front() : Name;
+  bool Kind = Op.starts_with("XOR32rr") || Op.starts_with("XOR64rr") ||
+              Op.starts_with("SUB32rr") || Op.starts_with("SUB64rr") || Op.starts_with("PXOR") ||
+              Op.starts_with("XORPS") || Op.starts_with("XORPD") || Op.starts_with("PSUB") ||
+              Op.starts_with("PCMPGT") || Op.starts_with("ANDNP");
+  if (!Kind || !(Name.ends_with("rr") || Name.ends_with("rr_REV")) || I.getNumOperands() < 3)
+    return false;
+  const MCOperand &A = I.getOperand(I.getNumOperands() - 2), &B = I.getOperand(I.getNumOperands() - 1);
+  return A.isReg() && B.isReg() && A.getReg() == B.getReg();
+}
+
+/// An 8- or 16-bit general-purpose register other than AH..DH.
+bool partialGpr(StringRef Name) {
+  static const char *Names[] = {"AL", "BL", "CL", "DL", "SIL", "DIL", "BPL", "SPL",
+                                "AX", "BX", "CX", "DX", "SI",  "DI",  "BP",  "SP"};
+  if (llvm::is_contained(Names, Name))
+    return true;
+  return Name.size() >= 3 && Name[0] == 'R' && isDigit(Name[1]) &&
+         (Name.ends_with("B") || Name.ends_with("W")) && !Name.ends_with("WH") &&
+         !Name.ends_with("BH");
+}
+
 /// An x86 memory operand: base, scale, index, displacement, segment.
 struct MemRef {
   unsigned Base = 0, Index = 0, Segment = 0;
@@ -656,6 +682,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   }
   const LineSplits &LS = O.Splits;
   double SplitLoads = 0, SplitStores = 0; // per iteration
+  const bool PartialMerges = StringRef(O.Triple).starts_with("x86") && decode::configFor(O.Cpu);
   std::vector<std::unique_ptr<FormMatcher>> Forms;
   for (const InstructionOverride &Ov : O.Overrides)
     Forms.push_back(std::make_unique<FormMatcher>(Ov.Form));
@@ -794,6 +821,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     APInt Mask;
     bool Breaking = TB.MIA && (TB.MIA->isZeroIdiom(Inst, Mask, CPUID) ||
                                TB.MIA->isDependencyBreaking(Inst, Mask, CPUID));
+    Breaking |= PartialMerges && x86ZeroIdiom(TB.MII->getName(Inst.getOpcode()), Inst);
     if (Breaking)
       continue; // xor reg,reg and friends do not wait for their inputs
     unsigned UseIdx = 0;
@@ -810,6 +838,14 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         Uses[I].push_back({Reg, UseIdx});
       ++UseIdx;
     }
+    // Writing an 8- or 16-bit general-purpose register (sete al, mov cx, 1)
+    // merges into the full register on Intel cores: it waits for the last
+    // write of it (Agner Fog's microarchitecture guide, "partial registers").
+    if (PartialMerges)
+      for (unsigned D = 0; D < NumDefs && D < Inst.getNumOperands(); ++D)
+        if (const MCOperand &Op = Inst.getOperand(D); Op.isReg() && Op.getReg() &&
+                                                    partialGpr(TB.MRI->getName(Op.getReg())))
+          Uses[I].push_back({Op.getReg(), ~0u});
   }
 
   // The stack engine tracks rsp's offset from push and pop; an instruction
