@@ -21,8 +21,11 @@ std::optional<Config> decode::configFor(llvm::StringRef Cpu) {
       Cpu == "icelake-server" || Cpu == "tigerlake" || Cpu == "rocketlake") {
     C.IqSize = 25;
     C.FusibleInLastDecoder = true;
-    if (Cpu.starts_with("icelake") || Cpu == "tigerlake" || Cpu == "rocketlake")
+    C.StoreForward = 4; // BHive's Skylake chains: 4 (Haswell's: 5)
+    if (Cpu.starts_with("icelake") || Cpu == "tigerlake" || Cpu == "rocketlake") {
       C.IssueWidth = 5;
+      C.FastPointerChasing = false;
+    }
     return C;
   }
   return std::nullopt;

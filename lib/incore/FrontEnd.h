@@ -43,6 +43,11 @@ struct Config {
   unsigned PredecodeWidth = 5, PredecodeBlock = 16, LcpPenalty = 3;
   unsigned Decoders = 4, IqSize = 20, PredecodeDecodeDelay = 3;
   unsigned IssueWidth = 4; ///< fused uops renamed per cycle
+  /// A load's data reaches an address a cycle early when it came from a
+  /// plain load (base + displacement below 2 KiB); not on Ice Lake.
+  bool FastPointerChasing = true;
+  /// Cycles from a store's data to a load that reads it (store forwarding).
+  double StoreForward = 5;
   /// Whether a macro-fusible instruction may take the last decoder (Skylake
   /// and later); before, it waits for the next cycle's group.
   bool FusibleInLastDecoder = false;

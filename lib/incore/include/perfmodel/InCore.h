@@ -185,10 +185,10 @@ struct InCoreOptions {
   /// above it), loads return it and all pages alias modulo 4 KiB: BHive's
   /// harness, under which stores and loads through different registers meet.
   bool SameInitialRegisters = false;
-  /// Cycles from a store's data to a load that reads it: forwarded (Intel
-  /// Sandy Bridge to Skylake: 4-5, Agner Fog's microarchitecture guide), and
-  /// when the store covers only part of the load (forwarding fails).
-  double StoreForward = 5, ForwardFail = 15;
+  /// Cycles from a store's data to a load that reads it by store-to-load
+  /// forwarding (0: the core's, 5 where unknown), and from when the store
+  /// can commit to a load it covers only in part (forwarding fails).
+  double StoreForward = 0, ForwardFail = 15;
 };
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);
