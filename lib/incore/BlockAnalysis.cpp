@@ -896,7 +896,9 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   // flag-setting ALU op macro-fuses with the following jcc. Intel cores
   // un-laminate some micro-fused uops with an indexed address before rename
   // (Intel's optimization manual, "Unlamination"; Sandy/Ivy Bridge all of
-  // them): they decode as one uop and issue as two.
+  // them): they decode as one uop and issue as two. Applied to unrolled code
+  // (BHive's blocks); loop bodies keep them fused until timed loops on an
+  // Intel host show the effect there (docs/incore.md).
   bool X86 = StringRef(O.Triple).starts_with("x86");
   std::optional<decode::Config> Legacy = X86 ? decode::configFor(O.Cpu) : std::nullopt;
   unsigned MicroFused = 0, Unlaminated = 0;
@@ -929,7 +931,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
           !C.MayStore && !(C.MayLoad && Name.contains("mi")))
         D.MacroFusible = true;
     Issue[I] = U + Sync[I];
-    if (Legacy && U >= 1 && C.Uops >= 2 && (C.MayLoad || C.MayStore)) {
+    if (Legacy && O.Unrolled && U >= 1 && C.Uops >= 2 && (C.MayLoad || C.MayStore)) {
       std::optional<MemRef> M = memRef(Insts[I], Desc);
       bool Indexed = M && M->Index;
       // Haswell and later keep an indexed load-op fused only in the
