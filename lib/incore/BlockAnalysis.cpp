@@ -999,6 +999,15 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
                std::to_string(Legacy->LcpPenalty) + " cy)";
       R.Notes.push_back("front end: " + Why);
     }
+  } else if (Legacy && !Insts.empty() &&
+             TB.MII->get(Insts.back().getOpcode()).isBranch()) {
+    // A loop: its uops come from the loop stream detector or the uop cache.
+    std::string How;
+    double Loop = decode::loopFrontEnd(R.Uops, unsigned(Bytes.size()), *Legacy, How);
+    if (Loop > R.FrontEndBound + 1e-9) {
+      R.FrontEndBound = Loop;
+      R.Notes.push_back("front end: " + How);
+    }
   } else if (O.Unrolled && X86) {
     R.Notes.push_back("no legacy-decoder model for '" + O.Cpu +
                       "': the front end issues at the issue width");

@@ -2,6 +2,7 @@
 #include "FrontEnd.h"
 
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 using namespace perfmodel;
@@ -12,19 +13,29 @@ std::optional<Config> decode::configFor(llvm::StringRef Cpu) {
   C.Name = Cpu.str();
   if (Cpu == "sandybridge" || Cpu == "ivybridge" || Cpu == "corei7-avx" || Cpu == "core-avx-i") {
     C.UnlaminateAllIndexed = true;
+    C.LsdUops = Cpu == "sandybridge" || Cpu == "corei7-avx" ? 28 : 56;
     return C;
   }
-  if (Cpu == "haswell" || Cpu == "broadwell" || Cpu == "core-avx2")
+  if (Cpu == "haswell" || Cpu == "broadwell" || Cpu == "core-avx2") {
+    // uiCA's measured unrolling of the loop stream detector.
+    C.LsdUnroll = {0, 8, 8, 8, 8, 6, 5, 4, 4, 3, 3, 3, 3};
+    C.LsdUnroll.resize(29, 2);
     return C;
+  }
   if (Cpu == "skylake" || Cpu == "skylake-avx512" || Cpu == "cascadelake" ||
       Cpu == "cooperlake" || Cpu == "cannonlake" || Cpu == "icelake-client" ||
       Cpu == "icelake-server" || Cpu == "tigerlake" || Cpu == "rocketlake") {
     C.IqSize = 25;
     C.FusibleInLastDecoder = true;
     C.StoreForward = 4; // BHive's Skylake chains: 4 (Haswell's: 5)
+    C.LsdUops = 0;      // disabled by microcode (erratum SKL150)
+    C.DsbWidth = 6;
     if (Cpu.starts_with("icelake") || Cpu == "tigerlake" || Cpu == "rocketlake") {
       C.IssueWidth = 5;
       C.FastPointerChasing = false;
+      C.LsdUops = 70;
+      C.LsdUnroll = {0, 6, 6, 6, 6, 6, 6, 4, 4, 3, 3, 3, 3};
+      C.LsdUnroll.resize(31, 2);
     }
     return C;
   }
@@ -196,4 +207,20 @@ std::vector<double> decode::deliveryCycles(const std::vector<Instr> &Block, unsi
     }
   }
   return Deliver;
+}
+
+double decode::loopFrontEnd(unsigned Uops, unsigned Bytes, const Config &C, std::string &How) {
+  if (!Uops)
+    return 0;
+  if (C.LsdUops && Uops <= C.LsdUops) {
+    unsigned U = Uops < C.LsdUnroll.size() ? std::max(1u, C.LsdUnroll[Uops]) : 1;
+    How = "loop stream detector: " + std::to_string(Uops) + " uops" +
+          (U > 1 ? ", unrolled " + std::to_string(U) + " times," : "") + " issue " +
+          std::to_string(C.IssueWidth) + " a cycle without crossing the loop's end";
+    return std::ceil(double(Uops) * U / C.IssueWidth) / U;
+  }
+  // The uop cache: a taken branch ends a cycle's delivery; a loop within
+  // one 32-byte window pays that rounding every iteration.
+  How = "uop cache: " + std::to_string(C.DsbWidth) + " uops a cycle";
+  return Bytes <= 32 ? std::ceil(double(Uops) / C.DsbWidth) : double(Uops) / C.DsbWidth;
 }

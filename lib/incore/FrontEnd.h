@@ -48,6 +48,13 @@ struct Config {
   bool FastPointerChasing = true;
   /// Cycles from a store's data to a load that reads it (store forwarding).
   double StoreForward = 5;
+  /// Loops: the loop stream detector holds loops of up to LsdUops fused uops
+  /// (0: disabled, as on Skylake) and unrolls a loop of n uops LsdUnroll[n]
+  /// times (1 where absent); the renamer takes a group's uops 4 a cycle, so
+  /// a loop costs ceil(n x unroll / width) / unroll cycles. Loops it does not
+  /// hold run from the uop cache, DsbWidth uops a cycle.
+  unsigned LsdUops = 56, DsbWidth = 4;
+  std::vector<unsigned> LsdUnroll; ///< by uop count; index 0 unused
   /// Whether a macro-fusible instruction may take the last decoder (Skylake
   /// and later); before, it waits for the next cycle's group.
   bool FusibleInLastDecoder = false;
@@ -59,6 +66,11 @@ struct Config {
 /// The configuration of LLVM CPU name CPU; nullopt for cores this model does
 /// not describe (AMD, Atom, AArch64, ...).
 std::optional<Config> configFor(llvm::StringRef Cpu);
+
+/// Cycles per iteration a loop of UOPS fused uops needs from the loop
+/// stream detector or the uop cache (its code BYTES long); sets HOW to
+/// what it used.
+double loopFrontEnd(unsigned Uops, unsigned Bytes, const Config &C, std::string &How);
 
 /// x86-64 encoding facts the predecoder depends on.
 struct Encoding {
