@@ -623,6 +623,10 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
 
   // Decode.
   std::vector<MCInst> Insts;
+  // x86 lock/rep prefixes decode as instructions of their own: they are
+  // folded into the instruction they prefix (one instruction, its bytes).
+  std::vector<bool> Locked;
+  std::optional<std::pair<uint64_t, std::string>> Prefix;
   uint64_t Addr = 0;
   while (Addr < Bytes.size()) {
     MCInst Inst;
@@ -646,6 +650,22 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     for (char &Ch : C.Text)
       if (Ch == '\t')
         Ch = ' ';
+    StringRef Name = TB.MII->getName(Inst.getOpcode());
+    if (Name == "LOCK_PREFIX" || Name == "REP_PREFIX" || Name == "REPNE_PREFIX") {
+      if (!Prefix)
+        Prefix = {Addr, ""};
+      Prefix->second += C.Text + " ";
+      Addr += Size;
+      continue;
+    }
+    bool IsLocked = Name.starts_with("XCHG") && TB.MII->get(Inst.getOpcode()).mayLoad();
+    if (Prefix) {
+      IsLocked |= StringRef(Prefix->second).contains("lock");
+      C.Address = Prefix->first;
+      C.Text = Prefix->second + C.Text;
+      Prefix.reset();
+    }
+    Locked.push_back(IsLocked);
     R.Instrs.push_back(std::move(C));
     Insts.push_back(Inst);
     Addr += Size;
@@ -1133,6 +1153,22 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       break;
     }
   }
+  // Locked read-modify-writes (lock-prefixed, xchg with memory) are full
+  // barriers: each waits for the one before to complete.
+  unsigned Locks = unsigned(std::count(Locked.begin(), Locked.end(), true));
+  if (Locks && Legacy) {
+    for (size_t Pos = 0; Pos < 2 * N; ++Pos) {
+      if (!Locked[Pos % N])
+        continue;
+      for (size_t Back = 1; Back <= N && Back <= Pos; ++Back)
+        if (Locked[(Pos - Back) % N]) {
+          In[Pos].push_back({Pos - Back, Legacy->LockedCycles});
+          break;
+        }
+    }
+    R.Notes.push_back(std::to_string(Locks) + " locked instruction(s) (lock prefix, xchg with "
+                      "memory): each a barrier of " + Num(Legacy->LockedCycles) + " cy");
+  }
   if (Forwarded)
     R.Notes.push_back(std::to_string(Forwarded) +
                       " load(s) read what a store in the loop wrote to the same "
@@ -1241,6 +1277,12 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         Other > 0 ? unsigned(std::ceil(Chains * R.RecurrenceBound / Other - 1e-9)) : 0;
     R.Advice = "loop-carried dependence chain of " + Fmt(R.RecurrenceBound) +
                " cy per iteration (" + Chain + ")";
+    bool ThroughLock = llvm::any_of(R.CriticalChain, [&](unsigned I) { return Locked[I]; });
+    if (ThroughLock)
+      Needed = 0; // more chains do not help: every locked instruction waits for the last
+    if (ThroughLock)
+      R.Advice += ": locked instructions serialise memory; keep partial results per "
+                  "thread and combine them once instead of a locked update per iteration";
     if (Chains > 1)
       R.Advice += ", " + std::to_string(Chains) + " such chains in parallel";
     if (Needed > Chains)

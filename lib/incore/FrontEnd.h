@@ -48,6 +48,10 @@ struct Config {
   bool FastPointerChasing = true;
   /// Cycles from a store's data to a load that reads it (store forwarding).
   double StoreForward = 5;
+  /// A locked read-modify-write (lock add, xchg with memory) drains the
+  /// store buffer and blocks later loads: about 20 cycles from one to the
+  /// next (Agner Fog's instruction tables: 18-23 on Sandy Bridge to Skylake).
+  double LockedCycles = 20;
   /// Loops: the loop stream detector holds loops of up to LsdUops fused uops
   /// (0: disabled, as on Skylake) and unrolls a loop of n uops LsdUnroll[n]
   /// times (1 where absent); the renamer takes a group's uops 4 a cycle, so
