@@ -1006,9 +1006,16 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   // cycle each instruction's uops leave them, over the list schedule's run.
   std::vector<double> Delivered;
   if (O.Unrolled && Legacy) {
-    const size_t Copies = scheduleIterations(Insts.size());
+    // Beyond the list schedule's run: its last iterations are not the end
+    // of the stream, where nothing follows.
+    const size_t Copies = scheduleIterations(Insts.size()) + 32;
     Delivered = decode::deliveryCycles(Decode, unsigned(Bytes.size()), unsigned(Copies), *Legacy);
-    size_t A = Copies / 2, B = Copies - 1, N = Insts.size();
+    // Over whole periods of the copies' alignment to the 16-byte windows,
+    // a period away from the end of the stream (where nothing follows).
+    size_t Period = 16 / std::gcd<size_t>(Bytes.size(), 16);
+    size_t Span = std::max<size_t>(1, (Copies / 3) / Period) * Period;
+    size_t B = Copies - 1 - std::min(Period, Copies / 3), A = B - std::min(Span, B);
+    size_t N = Insts.size();
     R.DecodeBound = (Delivered[B * N + N - 1] - Delivered[A * N + N - 1]) / double(B - A);
     if (R.DecodeBound > R.FrontEndBound) {
       R.FrontEndBound = R.DecodeBound;
@@ -1142,7 +1149,9 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       bool Covered = covers(Access[PPos], Access[Pos], O.SameInitialRegisters);
       double DataDelay = R.Instrs[P].MayLoad ? LoadLatency + 1 : 0;
       double Lat = DataDelay + (Covered ? StoreForward : O.ForwardFail) - LoadLatency;
-      In[Pos].push_back({PPos, std::max(0.0, Lat)});
+      // May be negative: a forwarded value can arrive sooner than the
+      // load-use latency the load's consumers are charged.
+      In[Pos].push_back({PPos, Lat});
       // The store commits only once every older instruction has completed.
       if (!Covered)
         for (size_t X = Pos >= N ? Pos - N : 0; X < PPos; ++X)
