@@ -1157,7 +1157,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         for (size_t X = Pos >= N ? Pos - N : 0; X < PPos; ++X)
           In[Pos].push_back(
               {X, std::max(0.0, R.Instrs[X % N].Latency + O.ForwardFail - LoadLatency)});
-      bool Once = Pos < N || PPos >= N; // count each pair once
+      bool Once = Pos >= N; // each pair once: the load in the second iteration
       (Covered ? Forwarded : Failed) += Once;
       break;
     }

@@ -1,0 +1,166 @@
+// The in-core mechanisms of issue 20 on single blocks, each against a hand
+// derivation: the legacy decoders of unrolled code (predecode windows,
+// length-changing prefixes), the loop stream detector, un-lamination, the
+// stack engine, partial registers, zero idioms, store-to-load forwarding
+// (with BHive's register and page aliasing) and locked instructions.
+// Figures: uiCA's per-core parameters (Abel and Reineke, ICS 2022), Intel's
+// optimization manual (un-lamination), Agner Fog's microarchitecture guide
+// (store forwarding, partial registers, locked instructions).
+#include "perfmodel/InCore.h"
+
+#include <gtest/gtest.h>
+
+using namespace perfmodel;
+
+namespace {
+
+InCoreResult block(const std::string &Hex, const std::string &Cpu, bool Unrolled = true,
+                   bool BHive = false) {
+  std::string Err;
+  auto Bytes = parseHex(Hex, Err);
+  EXPECT_TRUE(Bytes) << Err;
+  InCoreOptions O;
+  O.Cpu = Cpu;
+  O.Unrolled = Unrolled;
+  O.SameInitialRegisters = BHive;
+  InCoreResult R = analyzeBlockBytes(Bytes ? *Bytes : std::vector<uint8_t>{0x90}, O);
+  EXPECT_TRUE(R.Ok) << R.Reason;
+  return R;
+}
+
+bool hasNote(const InCoreResult &R, const std::string &Part) {
+  for (const std::string &N : R.Notes)
+    if (N.find(Part) != std::string::npos)
+      return true;
+  return false;
+}
+
+} // namespace
+
+TEST(BasicBlock, LengthChangingPrefixStallsThePredecoder) {
+  // add ax, 1000 (66 05 e8 03): 66h makes the immediate 16 bits, a length
+  // change. Four of these 4-byte instructions start in every 16-byte window;
+  // the predecoder stalls 3 cycles for each (12) and spends a cycle on the
+  // window: 13 cycles per 4 iterations.
+  InCoreResult R = block("66 05 e8 03", "haswell");
+  EXPECT_DOUBLE_EQ(R.DecodeBound, 13.0 / 4);
+  EXPECT_DOUBLE_EQ(R.Cycles, 13.0 / 4);
+  EXPECT_EQ(R.Bottleneck, "front end");
+  EXPECT_TRUE(hasNote(R, "LCP stall on 'add ax, 1000'"));
+  // add ax, 8 (66 83 c0 08): the same prefix with an 8-bit immediate changes
+  // no length; the chain through ax (1 cy) binds.
+  InCoreResult Imm8 = block("66 83 c0 08", "haswell");
+  EXPECT_FALSE(hasNote(Imm8, "LCP"));
+  EXPECT_DOUBLE_EQ(Imm8.Cycles, 1);
+  // As a loop (from the uop cache or loop stream detector) there is no
+  // predecoder on the path: the chain binds.
+  EXPECT_DOUBLE_EQ(block("66 05 e8 03", "haswell", /*Unrolled=*/false).Cycles, 1);
+}
+
+TEST(BasicBlock, PredecoderTakesOneWindowACycle) {
+  // mov eax, 1000 (5 bytes, one uop, no input): 16 copies fill 80 bytes,
+  // five 16-byte windows, one cycle each (at most 5 instructions start in
+  // any of them): 5 / 16 cy per instruction, above the 4-wide issue's 0.25.
+  InCoreResult R = block("b8 e8 03 00 00", "haswell");
+  EXPECT_DOUBLE_EQ(R.DecodeBound, 5.0 / 16);
+  EXPECT_DOUBLE_EQ(R.Cycles, 5.0 / 16);
+}
+
+TEST(BasicBlock, LoopStreamDetectorRoundsItsGroups) {
+  // 4 nops + dec rsi + jne (macro-fused): 5 fused uops, ports 0.5 cy. The
+  // Haswell LSD unrolls a 5-uop loop 6 times: 30 uops leave 4 a cycle in 8
+  // cycles, 8 / 6 cy per iteration. Skylake's LSD is off: the loop (9 bytes,
+  // one 32-byte window) comes from the uop cache, 6 a cycle (1 cy), and the
+  // renamer's 4 a cycle binds: 1.25.
+  const char *Loop = "90 90 90 90 48 ff ce 75 f7";
+  EXPECT_DOUBLE_EQ(block(Loop, "haswell", false).FrontEndBound, 8.0 / 6);
+  EXPECT_DOUBLE_EQ(block(Loop, "skylake", false).FrontEndBound, 1.25);
+  // 54 nops + dec/jne = 55 uops fit Haswell's 56-uop LSD (no unrolling at
+  // that size): ceil(55 / 4) = 14 cy. 58 nops (59 uops) do not fit: the uop
+  // cache delivers them 4 a cycle across the loop's end, 59 / 4 = 14.75.
+  auto Nops = [](int K) {
+    std::string H;
+    for (int I = 0; I < K; ++I)
+      H += "90";
+    char Tail[16];
+    snprintf(Tail, sizeof(Tail), "48ffce75%02x", (256 - (K + 5)) % 256);
+    return H + Tail;
+  };
+  EXPECT_DOUBLE_EQ(block(Nops(54), "haswell", false).FrontEndBound, 14);
+  EXPECT_DOUBLE_EQ(block(Nops(58), "haswell", false).FrontEndBound, 14.75);
+}
+
+TEST(BasicBlock, IndexedMicroFusedUopsUnlaminate) {
+  // add rax, [rsi + rdi]: Ivy Bridge un-laminates every indexed micro-fused
+  // uop (2 at issue); Haswell keeps a two-operand read-modify-write of a
+  // register fused (1). vaddps xmm0, xmm1, [rsi + rdi] has three operands:
+  // un-laminated on both. Without the index: fused everywhere.
+  EXPECT_EQ(block("48 03 04 3e", "ivybridge").Uops, 2u);
+  EXPECT_EQ(block("48 03 04 3e", "haswell").Uops, 1u);
+  EXPECT_EQ(block("c5 f0 58 04 3e", "haswell").Uops, 2u);
+  EXPECT_EQ(block("c5 f0 58 04 3e", "ivybridge").Uops, 2u);
+  EXPECT_EQ(block("48 03 06", "ivybridge").Uops, 1u);
+  EXPECT_EQ(block("c5 f0 58 06", "haswell").Uops, 1u);
+}
+
+TEST(BasicBlock, StackEngineAndSyncUops) {
+  // push rbx; mov rax, rsp: push is one fused uop (its rsp update is the
+  // stack engine's); mov reads rsp after push moved it, so a synchronising
+  // uop is inserted: 3 fused uops per iteration.
+  InCoreResult R = block("53 48 89 e0", "haswell");
+  EXPECT_EQ(R.Uops, 3u);
+  EXPECT_TRUE(hasNote(R, "1 stack-synchronisation uop"));
+  // push rbp; mov rbp, rsp; pop rbp: pop brings the offset back to 0 before
+  // the next mov reads rsp: no sync uop in the steady state (3 uops).
+  EXPECT_EQ(block("55 48 89 e5 5d", "haswell").Uops, 3u);
+}
+
+TEST(BasicBlock, PartialRegisterWritesMergeAndZeroIdiomsBreakTheChain) {
+  // cmp r9, 16384; setae r8b: writing r8b merges into r8, so each setae waits
+  // for the last: a chain of setae's own latency per iteration.
+  InCoreResult Chain = block("49 81 f9 00 40 00 00 41 0f 93 c0", "skylake");
+  ASSERT_FALSE(Chain.CriticalChain.empty());
+  EXPECT_EQ(Chain.Instrs[Chain.CriticalChain[0]].Text, "setae r8b");
+  EXPECT_DOUBLE_EQ(Chain.RecurrenceBound, Chain.Instrs[1].Latency);
+  // xor r8d, r8d first: a zero idiom reads nothing, so nothing is carried.
+  EXPECT_DOUBLE_EQ(block("45 31 c0 49 81 f9 00 40 00 00 41 0f 93 c0", "skylake").RecurrenceBound,
+                   0);
+}
+
+TEST(BasicBlock, StoreForwardingChains) {
+  // add qword ptr [rcx], 1 reads what the previous one stored: its data is
+  // ready a load (L) and an add (1) after it starts, forwarded F cycles
+  // later; the next add's load then counts from there: 1 + F per iteration,
+  // F = 5 on Haswell (6 cy), 4 on Skylake (5 cy).
+  EXPECT_DOUBLE_EQ(block("48 83 01 01", "haswell").Cycles, 6);
+  EXPECT_DOUBLE_EQ(block("48 83 01 01", "skylake").Cycles, 5);
+  // mov [rsi + 8], rax; mov rax, [rdi + 8]: under BHive's harness rsi = rdi,
+  // so the load reads the store and rax goes round: F per iteration (and at
+  // least the load's 5-cycle latency on Haswell). With registers of their
+  // own the two do not meet: one store a cycle.
+  const char *Pair = "48 89 46 08 48 8b 47 08";
+  InCoreResult Aliased = block(Pair, "haswell", true, /*BHive=*/true);
+  EXPECT_DOUBLE_EQ(Aliased.Cycles, 5);
+  EXPECT_TRUE(hasNote(Aliased, "store-to-load forwarding"));
+  EXPECT_DOUBLE_EQ(block(Pair, "skylake", true, true).Cycles, 4);
+  EXPECT_DOUBLE_EQ(block(Pair, "haswell", true, false).Cycles, 1);
+  // An 8-byte load from where a 4-byte store wrote: forwarding fails, the
+  // load waits for the store to commit (15 cy after it could), which waits
+  // for the load before it to complete: mov rax, [r11 + 16] (5) ->
+  // mov [rsi + 24], rax -> sub dword [rsi + 16], 1 commits -> the next load,
+  // 1 + 15 = 16 per iteration (BHive measured 15.98 on Haswell).
+  InCoreResult Fail = block("49 8b 43 10 48 89 46 18 83 6e 10 01", "haswell", true, true);
+  EXPECT_TRUE(hasNote(Fail, "forwarding fails"));
+  EXPECT_DOUBLE_EQ(Fail.Cycles, 16);
+}
+
+TEST(BasicBlock, LockedInstructionsSerialise) {
+  // lock add qword ptr [rdi], 1: a barrier of 20 cy each (the store-forward
+  // chain of 6 hides under it); the advice is not more accumulators.
+  InCoreResult R = block("f0 48 83 07 01", "haswell");
+  EXPECT_DOUBLE_EQ(R.Cycles, 20);
+  EXPECT_EQ(R.Instrs.size(), 1u);
+  EXPECT_EQ(R.Instrs[0].Text.rfind("lock", 0), 0u) << R.Instrs[0].Text;
+  EXPECT_NE(R.Advice.find("locked instructions serialise"), std::string::npos) << R.Advice;
+  EXPECT_EQ(R.Advice.find("accumulators"), std::string::npos) << R.Advice;
+}
