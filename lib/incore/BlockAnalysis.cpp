@@ -1308,6 +1308,14 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     R.Bottleneck = "front end";
     R.Advice = "issue-bound: " + std::to_string(R.Uops) + " uops at " +
                std::to_string(Width) + " per cycle; fewer instructions per iteration help";
+    if (R.DecodeBound > 0 && R.DecodeBound >= R.FrontEndBound - 1e-9)
+      R.Advice = "decode-bound: the legacy decoders need " + Fmt(R.DecodeBound) +
+                 " cy per iteration" +
+                 (Lcps.empty() ? std::string(": fewer or shorter instructions (16 bytes are "
+                                             "predecoded a cycle)")
+                               : ": length-changing prefixes stall the predecoder; use "
+                                 "32-bit operations or 8-bit immediates instead of 16-bit "
+                                 "immediates");
   }
   R.Classes = instrClasses(R.Instrs);
   R.Ok = true;

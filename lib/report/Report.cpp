@@ -1024,6 +1024,8 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
                        {"front_end", num(R.FrontEndBound)},
                        {"recurrence", num(R.RecurrenceBound)},
                        {"list_schedule", num(R.ScheduledCycles)}};
+  if (R.DecodeBound > 0) // unrolled code on an Intel core: its legacy decoders
+    (*O["bounds"].getAsObject())["decode"] = num(R.DecodeBound);
   if (R.Basis != "source" && !R.Splits.Streams.empty()) {
     const LineSplits &S = R.Splits;
     Array Streams;
