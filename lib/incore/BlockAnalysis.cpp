@@ -1132,6 +1132,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       X86 ? abstractAccesses(Insts, R.Instrs, TB, O.SameInitialRegisters)
           : std::vector<MemAccess>(2 * N);
   unsigned Forwarded = 0, Failed = 0;
+  std::vector<bool> ThroughMemory(N, false); // loads that read a store of the block
   double StoreForward = O.StoreForward ? O.StoreForward : Legacy ? Legacy->StoreForward : 5;
   auto Num = [](double V) {
     char Buf[32];
@@ -1157,6 +1158,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         for (size_t X = Pos >= N ? Pos - N : 0; X < PPos; ++X)
           In[Pos].push_back(
               {X, std::max(0.0, R.Instrs[X % N].Latency + O.ForwardFail - LoadLatency)});
+      ThroughMemory[I] = true;
       bool Once = Pos >= N; // each pair once: the load in the second iteration
       (Covered ? Forwarded : Failed) += Once;
       break;
@@ -1287,6 +1289,13 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     R.Advice = "loop-carried dependence chain of " + Fmt(R.RecurrenceBound) +
                " cy per iteration (" + Chain + ")";
     bool ThroughLock = llvm::any_of(R.CriticalChain, [&](unsigned I) { return Locked[I]; });
+    bool ThroughStore =
+        !ThroughLock && llvm::any_of(R.CriticalChain, [&](unsigned I) { return ThroughMemory[I]; });
+    if (ThroughStore) {
+      Needed = 0;
+      R.Advice += ": the chain goes through memory (a store and a load of the same place "
+                  "every iteration); keep the value in a register";
+    }
     if (ThroughLock)
       Needed = 0; // more chains do not help: every locked instruction waits for the last
     if (ThroughLock)
