@@ -703,6 +703,8 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   const LineSplits &LS = O.Splits;
   double SplitLoads = 0, SplitStores = 0; // per iteration
   const bool PartialMerges = StringRef(O.Triple).starts_with("x86") && decode::configFor(O.Cpu);
+  const bool MoveElimination = PartialMerges && O.Cpu != "sandybridge" && O.Cpu != "corei7-avx";
+  std::vector<unsigned> Eliminated;
   std::vector<std::unique_ptr<FormMatcher>> Forms;
   for (const InstructionOverride &Ov : O.Overrides)
     Forms.push_back(std::make_unique<FormMatcher>(Ov.Form));
@@ -729,6 +731,24 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     C.Uops = SC->NumMicroOps;
     C.Latency = std::max(0, MCSchedModel::computeInstrLatency(*TB.STI, *SC));
     C.Demands = demandsOf(*TB.STI, SC, PM);
+    // Register-to-register moves are eliminated at rename on Intel cores
+    // from Ivy Bridge on: no execution port, no latency (uiCA; Intel's
+    // optimization manual, "move elimination").
+    if (MoveElimination) {
+      StringRef Nm = TB.MII->getName(Inst.getOpcode());
+      StringRef Op = Nm.starts_with("V") ? Nm.drop_front() : Nm;
+      bool Move = Nm == "MOV64rr" || Nm == "MOV32rr" || Nm == "MOV64rr_REV" ||
+                  Nm == "MOV32rr_REV" || Op.starts_with("MOVAPSrr") || Op.starts_with("MOVAPDrr") ||
+                  Op.starts_with("MOVUPSrr") || Op.starts_with("MOVUPDrr") ||
+                  Op.starts_with("MOVDQArr") || Op.starts_with("MOVDQUrr") ||
+                  Op.starts_with("MOVAPSYrr") || Op.starts_with("MOVAPDYrr") ||
+                  Op.starts_with("MOVDQAYrr") || Op.starts_with("MOVUPSYrr");
+      if (Move) {
+        C.Demands.clear();
+        C.Latency = 0;
+        Eliminated.push_back(unsigned(I));
+      }
+    }
     // push and pop of a register: the stack engine updates rsp in the front
     // end, so only the store (address and data) or the load remain; some
     // LLVM models charge an ALU uop for the update.
@@ -813,6 +833,8 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
           Lat = std::max(0.0, WL->Cycles + DefShift);
         WID = WL->WriteResourceID;
       }
+      if (!Eliminated.empty() && Eliminated.back() == I)
+        Lat = 0; // the renamer points the destination at the source
       Defs[I].push_back({Op.getReg(), Lat, WID});
     }
     // x86's stack engine updates the stack pointer of push, pop, call and

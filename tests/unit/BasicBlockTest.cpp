@@ -166,3 +166,14 @@ TEST(BasicBlock, LockedInstructionsSerialise) {
   EXPECT_NE(R.Advice.find("locked instructions serialise"), std::string::npos) << R.Advice;
   EXPECT_EQ(R.Advice.find("accumulators"), std::string::npos) << R.Advice;
 }
+
+TEST(BasicBlock, MoveEliminationFromIvyBridgeOn) {
+  // mov rax, rbx; mov rbx, rax; add rbx, 1: the moves are renamed away (no
+  // port, no latency) from Ivy Bridge on, so only the add carries rbx round
+  // (1 cy); on Sandy Bridge each move is a 1-cycle ALU uop: 3 cy.
+  const char *Moves = "48 89 d8 48 89 c3 48 83 c3 01";
+  InCoreResult Hsw = block(Moves, "haswell");
+  EXPECT_DOUBLE_EQ(Hsw.RecurrenceBound, 1);
+  EXPECT_TRUE(Hsw.Instrs[0].Demands.empty());
+  EXPECT_DOUBLE_EQ(block(Moves, "sandybridge").RecurrenceBound, 3);
+}
