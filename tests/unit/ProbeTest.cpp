@@ -207,7 +207,10 @@ TEST(Probe, ClockFromTheAddChainIsAPlausibleFrequency) {
   // is the clock in GHz. A wrong count per iteration (or a removed chain)
   // puts it far outside what any x86-64 core runs at.
   Measured C = measureClock(0.002, 5);
-  EXPECT_EQ(C.Reps, 5u);
+  // 5 repetitions, up to 3x as many while the middle half has not settled
+  // (a busy host: other tests run on the other core).
+  EXPECT_GE(C.Reps, 5u);
+  EXPECT_LE(C.Reps, 15u);
   EXPECT_GT(C.Min, 0.3);
   EXPECT_LE(C.Min, C.Median);
   EXPECT_LE(C.Median, C.Max);
