@@ -1032,13 +1032,16 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     // of the stream, where nothing follows.
     const size_t Copies = scheduleIterations(Insts.size()) + 32;
     Delivered = decode::deliveryCycles(Decode, unsigned(Bytes.size()), unsigned(Copies), *Legacy);
+    if (std::any_of(Delivered.begin(), Delivered.end(), [](double D) { return D < 0; }))
+      Delivered.clear(); // not simulated to the end: issue at the issue width
     // Over whole periods of the copies' alignment to the 16-byte windows,
     // a period away from the end of the stream (where nothing follows).
     size_t Period = 16 / std::gcd<size_t>(Bytes.size(), 16);
     size_t Span = std::max<size_t>(1, (Copies / 3) / Period) * Period;
     size_t B = Copies - 1 - std::min(Period, Copies / 3), A = B - std::min(Span, B);
     size_t N = Insts.size();
-    R.DecodeBound = (Delivered[B * N + N - 1] - Delivered[A * N + N - 1]) / double(B - A);
+    if (!Delivered.empty())
+      R.DecodeBound = (Delivered[B * N + N - 1] - Delivered[A * N + N - 1]) / double(B - A);
     if (R.DecodeBound > R.FrontEndBound) {
       R.FrontEndBound = R.DecodeBound;
       std::string Why = "legacy decoders (unrolled code: 16-byte predecode windows, "

@@ -114,8 +114,13 @@ std::vector<double> decode::deliveryCycles(const std::vector<Instr> &Block, unsi
   unsigned MsLeft = 0, MsStall = 0, MsPost = 0;
   size_t MsInstr = 0;
 
+  // Enough cycles for every instruction's worst case (a stall, the
+  // sequencer's uops); instructions left undelivered stay at -1.
+  uint64_t Budget = 1000;
+  for (const Instr &I : Block)
+    Budget += uint64_t(Copies) * (8 + C.LcpPenalty + I.MsUops / 4 + I.Length);
   size_t Done = 0;
-  for (uint64_t Clock = 0; Done < Total && Clock < 40 * uint64_t(Total) + 1000; ++Clock) {
+  for (uint64_t Clock = 0; Done < Total && Clock < Budget; ++Clock) {
     if (MsLeft || MsStall) {
       if (MsStall) {
         --MsStall;

@@ -1,4 +1,5 @@
-// libFuzzer: the in-core model on raw machine code, and the hex reader.
+// libFuzzer: the in-core model on raw machine code (as a loop, and unrolled
+// with BHive's registers), and the hex reader.
 #include "perfmodel/InCore.h"
 
 #include <cstdint>
@@ -9,6 +10,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
     return 0;
   std::vector<uint8_t> Bytes(Data, Data + Size);
   perfmodel::InCoreOptions O;
+  (void)perfmodel::analyzeBlockBytes(Bytes, O);
+  // As BHive's unrolled blocks: the legacy decoders, aliased registers.
+  O.Unrolled = O.SameInitialRegisters = true;
+  O.Cpu = Size % 2 ? "ivybridge" : "skylake";
   (void)perfmodel::analyzeBlockBytes(Bytes, O);
   std::string Err;
   (void)perfmodel::parseHex(std::string(Data, Data + Size), Err);

@@ -132,8 +132,8 @@ Command perfmodel::tool::addInCore(CLI::App &App) {
               "its uops come from the legacy decoders (predecode windows, LCP stalls)");
   C->add_flag("--bhive", S->BHive,
               "as BHive measures: --unrolled, every general-purpose register starting at "
-              "one address (rsp, rbp 2 KiB above it) and all pages aliased, so stores and "
-              "loads through different registers may meet");
+              "one address (rsp 2 KiB above it, rbp 16 bytes below rsp) and all pages "
+              "aliased, so stores and loads through different registers may meet");
   return {C, [S]() {
             return runInCore(S->File, S->Hex, S->Batch, S->Machine, S->Cpu, S->Sets, S->Format,
                              S->Unrolled, S->BHive);
