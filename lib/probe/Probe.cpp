@@ -333,7 +333,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                       "and a 256 KiB L2");
 
-  unsigned Total = 6 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+  unsigned Total = 7 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
   auto Step = [&](const std::string &What) {
     if (O.Progress)
@@ -433,6 +433,25 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     if (M.size() > 1)
       R.ParallelChaseNs = M[1];
   }
+  // The L3 capacity this host keeps (a VM's share of a shared L3, or one
+  // that neighbours fill, can be a fraction of what CPUID says): sets from
+  // two L2s up to CPUID's L3 in steps of 1.5, two sweeps, the slower chase
+  // of the two per set (the capacity one can count on).
+  if (L3 && !O.Quick) {
+    Step("L3 capacity (chases from 2 x L2 to the L3)");
+    std::vector<uint64_t> Sizes;
+    for (double S = 2.0 * double(L2); S <= 1.01 * double(L3); S *= 1.5)
+      Sizes.push_back(uint64_t(S) / 64 * 64);
+    for (unsigned Sweep = 0; Sweep < 2; ++Sweep)
+      for (size_t I = 0; I < Sizes.size(); ++I) {
+        std::vector<Measured> M = chaseNs(Sizes[I], {1}, MinSeconds, Reps, true);
+        double Ns = M.empty() ? 0 : M[0].Median;
+        if (Sweep == 0)
+          R.L3Sweep.push_back({Sizes[I], Ns});
+        else
+          R.L3Sweep[I].second = std::max(R.L3Sweep[I].second, Ns);
+      }
+  }
   Step("done");
   return R;
 }
@@ -450,4 +469,18 @@ perfmodel::Measured perfmodel::measureClock(double MinSeconds, unsigned Reps) {
   (void)Reps;
   return Measured(); // the add chain is x86-64 code
 #endif
+}
+
+uint64_t perfmodel::effectiveL3Bytes(const std::vector<std::pair<uint64_t, double>> &Sweep,
+                                     double L3Ns, double MemNs) {
+  if (L3Ns <= 0 || MemNs <= L3Ns)
+    return 0;
+  double Mid = (L3Ns + MemNs) / 2;
+  uint64_t Kept = 0;
+  for (const auto &[Bytes, Ns] : Sweep) { // smallest first
+    if (Ns <= 0 || Ns > Mid)
+      break;
+    Kept = Bytes;
+  }
+  return Kept;
 }

@@ -2,6 +2,7 @@
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/Probe.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
@@ -51,7 +52,30 @@ struct Derived {
   std::map<std::string, double> FromNext; ///< cache name -> B/cy from the next level
   double OneCoreGBs = 0;                  ///< the fitted memory link
   double MemLatencyNs = 0, InFlight = 0;
+  uint64_t KeptL3 = 0; ///< the L3 capacity the chase sweep shows (0: none)
 };
+
+/// BYTES rounded down to whole sets of WAYS lines of LINE bytes.
+uint64_t wholeSets(uint64_t Bytes, unsigned Ways, unsigned Line) {
+  uint64_t Set = uint64_t(std::max(1u, Ways)) * std::max(1u, Line);
+  return Bytes / Set * Set;
+}
+
+/// The L3 size to write over CPUID's or the base's FULL: the kept capacity
+/// when it is below three quarters of it (a VM's share, a busy neighbour),
+/// with the comment saying so; 0 to leave FULL.
+uint64_t keptL3Size(const ProbeResult &R, const Derived &D, uint64_t Full, unsigned Ways,
+                    unsigned Line, std::string &Comment) {
+  uint64_t Size = wholeSets(D.KeptL3, Ways, Line);
+  if (!Size || double(Size) >= 0.75 * double(Full))
+    return 0;
+  Comment = "size: chases stay near the L3's latency up to " + formatByteSize(Size) +
+            ", not the " + formatByteSize(Full) + " CPUID reports (sweep";
+  for (const auto &[Bytes, Ns] : R.L3Sweep)
+    Comment += " " + num(double(Bytes) / (1 << 20)) + "MiB:" + num(Ns) + "ns";
+  Comment += ")";
+  return Size;
+}
 
 Derived derive(const ProbeResult &R) {
   Derived D;
@@ -84,6 +108,8 @@ Derived derive(const ProbeResult &R) {
   auto MemChase = R.ChaseNs.find("MEM");
   D.MemLatencyNs = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
   D.InFlight = missesInFlight(D.MemLatencyNs, R.ParallelChaseNs.Median);
+  if (auto L3 = R.ChaseNs.find("L3"); L3 != R.ChaseNs.end())
+    D.KeptL3 = effectiveL3Bytes(R.L3Sweep, L3->second.Median, D.MemLatencyNs);
   return D;
 }
 
@@ -290,14 +316,17 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
     }
     Covers.push_back("clock_ghz");
   }
-  OS << "\ncore:\n";
+  // The core's keys, written only when the probe measured any (a file with
+  // an empty `core:` would not load).
+  std::string CoreText;
+  llvm::raw_string_ostream CS(CoreText);
   // The widest FMA kernel's peak; the base keeps its units and widths.
   const PeakPoint *Best = bestPeak(R, /*Fma=*/true);
   // The peak follows from the base's pipes (fp_units, validated against
   // it), so the measurement is recorded beside it, not written over it.
   if (Best && Best->DoubleFlopsPerCycle.Median > 0) {
     double Dp = Best->DoubleFlopsPerCycle.Median, BaseDp = B.Core.PeakFlopsPerCycleDouble;
-    OS << "  # peak: " << Best->Isa << " FMA kernel " << num(Dp, 2) << " double flop/cy ("
+    CS << "  # peak: " << Best->Isa << " FMA kernel " << num(Dp, 2) << " double flop/cy ("
        << spread(Best->DoubleFlopsPerCycle) << "), the base states " << num(BaseDp, 2)
        << (BaseDp > 0 && std::fabs(Dp - BaseDp) > 0.15 * BaseDp
                ? ": they differ by more than 15 %, check the base's core.fp_units"
@@ -308,13 +337,19 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
     Covers.insert(Covers.end(), {"core.loads_per_cycle", "core.load_bytes_per_cycle"});
   if (D.StoresAt)
     Covers.insert(Covers.end(), {"core.stores_per_cycle", "core.store_bytes_per_cycle"});
-  writePorts(OS, D);
-  if (writeMeasuredCosts(OS, R, DividerPorts))
+  writePorts(CS, D);
+  if (writeMeasuredCosts(CS, R, DividerPorts))
     Covers.push_back("core.instruction_overrides");
   if (R.LineSplitLoad.Median > 0)
     Covers.push_back("core.line_split_load_cost");
   if (R.LineSplitStore.Median > 0)
     Covers.push_back("core.line_split_store_cost");
+  CS.flush();
+  bool CoreKeys = llvm::any_of(llvm::split(CoreText, '\n'), [](llvm::StringRef L) {
+    L = L.trim();
+    return !L.empty() && !L.starts_with("#");
+  });
+  OS << (CoreKeys ? "\ncore:\n" : "\n") << CoreText;
   OS << "\n";
   writeOverlap(OS, D);
   if (!D.Fit.Rule.empty())
@@ -338,6 +373,14 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
     if (I == 0 && D.InFlight >= 1) {
       Keys += ", misses_in_flight: " + std::to_string(std::lround(D.InFlight));
       Covers.push_back("caches." + Name + ".misses_in_flight");
+    }
+    if (const CacheLevel *Base = B.cache(Name); Name == "L3" && Base) {
+      std::string Why;
+      if (uint64_t Size = keptL3Size(R, D, Base->SizeBytes, Base->Ways, Base->LineBytes, Why)) {
+        Keys += ", size: " + formatByteSize(Size);
+        Comment += std::string(Comment.empty() ? "" : "; ") + Why;
+        Covers.push_back("caches." + Name + ".size");
+      }
     }
     std::string Next =
         I + 1 < C.Caches.size() ? "L" + std::to_string(C.Caches[I + 1].Level) : std::string();
@@ -505,7 +548,14 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
         Ways /= 2;
       AssumedWays = true;
     }
-    OS << "  - {name: " << Name << ", size: " << formatByteSize(K.SizeBytes) << ", ways: " << Ways
+    std::string Kept;
+    uint64_t Size = K.SizeBytes;
+    if (Name == "L3")
+      if (uint64_t S = keptL3Size(R, D, K.SizeBytes, Ways, Line, Kept))
+        Size = S;
+    if (!Kept.empty())
+      OS << "  # " << Kept << "\n";
+    OS << "  - {name: " << Name << ", size: " << formatByteSize(Size) << ", ways: " << Ways
        << ", line: " << Line;
     // One chase in the level: its load-to-use latency; the L1 also keeps
     // the misses in flight that the chases in memory show.

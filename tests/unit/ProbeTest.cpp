@@ -334,3 +334,52 @@ TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
   EXPECT_EQ(Capped.Model->Memory.OneCoreGBs, std::optional<double>(B.Memory.effectiveGBs()));
   EXPECT_NE(Text.find("capped at the base's socket"), std::string::npos) << Text;
 }
+
+TEST(Probe, TheL3AHostKeepsIsWrittenOverTheBase) {
+  // A sweep of chases from 2 MiB up (L3 latency 15 ns, memory 95 ns: the
+  // midpoint is 55 ns). Latency stays near the L3's up to 6.75 MiB, leaves
+  // at 10.125 MiB; the dip at 22.8 MiB does not count (the first set beyond
+  // ends the capacity one can count on).
+  const uint64_t MiB = 1 << 20;
+  std::vector<std::pair<uint64_t, double>> Sweep = {
+      {2 * MiB, 14},           {3 * MiB, 15},         {uint64_t(4.5 * MiB), 16},
+      {uint64_t(6.75 * MiB), 20}, {uint64_t(10.125 * MiB), 60}, {uint64_t(15.1875 * MiB), 80},
+      {uint64_t(22.78125 * MiB), 50}};
+  EXPECT_EQ(effectiveL3Bytes(Sweep, 15, 95), uint64_t(6.75 * MiB));
+  EXPECT_EQ(effectiveL3Bytes(Sweep, 15, 10), 0u) << "memory not slower: no estimate";
+  EXPECT_EQ(effectiveL3Bytes({{2 * MiB, 70}}, 15, 95), 0u);
+
+  // Over the Haswell file (L3 30 MiB, 20 ways of 64 B: sets of 1280 B):
+  // 6.75 MiB = 7077888 B is 5529.6 sets, written as 5529 whole sets,
+  // 7077120 B; the comment gives the sweep.
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  ProbeResult R = haswellProbe("2026-11-25", 2);
+  R.ChaseNs["L3"] = exact(15, 5);
+  R.ChaseNs["MEM"] = exact(95, 5);
+  R.L3Sweep = Sweep;
+  ProbeBase Base{"haswell-ep-e5-2680v3", &*H.Model};
+  auto Write = [&](const ProbeResult &X) {
+    std::string Text;
+    llvm::raw_string_ostream OS(Text);
+    writeProbedMachine(OS, X, "x86_64-unknown-linux-gnu", "haswell", 4, {}, &Base);
+    OS.flush();
+    return Text;
+  };
+  std::string Text = Write(R);
+  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  for (const MachineDiag &D : L.Diags)
+    ADD_FAILURE() << D.str();
+  ASSERT_TRUE(L.ok()) << Text;
+  ASSERT_EQ(L.Model->Caches.size(), 3u);
+  EXPECT_EQ(L.Model->Caches[2].SizeBytes, 7077120u) << Text;
+  EXPECT_EQ(L.Model->Caches[2].Ways, H.Model->Caches[2].Ways);
+  EXPECT_EQ(L.Model->Caches[1].SizeBytes, H.Model->Caches[1].SizeBytes);
+  EXPECT_NE(Text.find("not the 30MiB CPUID reports"), std::string::npos) << Text;
+  // Kept at 3/4 of the base or more: the base's size stands.
+  R.L3Sweep = {{uint64_t(23 * MiB), 20}, {uint64_t(35 * MiB), 90}};
+  MachineLoadResult Kept = parseMachineModel(Write(R), "probed.yml");
+  ASSERT_TRUE(Kept.ok());
+  EXPECT_EQ(Kept.Model->Caches[2].SizeBytes, H.Model->Caches[2].SizeBytes);
+}

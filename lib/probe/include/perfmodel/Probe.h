@@ -149,8 +149,19 @@ struct ProbeResult {
   /// 32 interleaved chases in memory: ns per access, the latency over the
   /// misses one core keeps in flight.
   Measured ParallelChaseNs;
+  /// Chases over growing sets from beyond the L2 to the L3 CPUID reports
+  /// (bytes, ns per access; the slowest of two sweeps per size): where the
+  /// latency leaves the L3's is the capacity this host keeps for one core.
+  std::vector<std::pair<uint64_t, double>> L3Sweep;
   std::vector<std::string> Notes;
 };
+
+/// The L3 capacity a sweep shows: the largest set whose chase, and every
+/// smaller one's, stays nearer the L3's latency L3NS than memory's MEMNS
+/// (below their midpoint); 0 when the sweep is empty or its first set is
+/// already beyond.
+uint64_t effectiveL3Bytes(const std::vector<std::pair<uint64_t, double>> &Sweep, double L3Ns,
+                          double MemNs);
 
 /// Little's law on the chases: the misses in flight that make 32 chases
 /// take PARALLELNS per access when one takes LATENCYNS (0 when unknown).
