@@ -157,8 +157,8 @@ struct ProbeResult {
 };
 
 /// The L3 capacity a sweep shows: the largest set whose chase, and every
-/// smaller one's, stays nearer the L3's latency L3NS than memory's MEMNS
-/// (below their midpoint); 0 when the sweep is empty or its first set is
+/// smaller one's, stays below the geometric mean of the L3's latency L3NS
+/// and memory's MEMNS; 0 when the sweep is empty or its first set is
 /// already beyond.
 uint64_t effectiveL3Bytes(const std::vector<std::pair<uint64_t, double>> &Sweep, double L3Ns,
                           double MemNs);
