@@ -486,3 +486,21 @@ uint64_t perfmodel::effectiveL3Bytes(const std::vector<std::pair<uint64_t, doubl
   }
   return Kept;
 }
+
+uint64_t perfmodel::measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds,
+                                  unsigned Reps) {
+  if (!L2Bytes || L3Bytes <= 2 * L2Bytes)
+    return 0;
+  std::vector<std::pair<uint64_t, double>> Sweep;
+  for (double S = 2.0 * double(L2Bytes); S <= 1.01 * double(L3Bytes); S *= 1.5) {
+    uint64_t Bytes = uint64_t(S) / 64 * 64;
+    std::vector<Measured> M = chaseNs(Bytes, {1}, MinSeconds, Reps, true);
+    if (M.empty())
+      return 0;
+    Sweep.push_back({Bytes, M[0].Median});
+  }
+  std::vector<Measured> Mem = chaseNs(4 * L3Bytes, {1}, MinSeconds, Reps, true);
+  if (Mem.empty() || Sweep.empty())
+    return 0;
+  return effectiveL3Bytes(Sweep, Sweep.front().second, Mem[0].Median);
+}

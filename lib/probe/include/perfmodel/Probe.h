@@ -163,6 +163,15 @@ struct ProbeResult {
 uint64_t effectiveL3Bytes(const std::vector<std::pair<uint64_t, double>> &Sweep, double L3Ns,
                           double MemNs);
 
+/// The L3 capacity this host keeps for one core now (a VM's share of a
+/// shared L3, or what busy neighbours leave): chases over sets from 2 x L2
+/// up to L3 (steps of 1.5) on huge pages, against the L3's latency (the
+/// first set) and memory's (a set of 4 x L3). 0 when it cannot be measured
+/// (no L3, memory not to be had, memory no slower than the L3). A second
+/// of chases or less.
+uint64_t measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds = 0.002,
+                       unsigned Reps = 3);
+
 /// Little's law on the chases: the misses in flight that make 32 chases
 /// take PARALLELNS per access when one takes LATENCYNS (0 when unknown).
 double missesInFlight(double LatencyNs, double ParallelNs);
