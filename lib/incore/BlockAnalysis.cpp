@@ -1164,13 +1164,25 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     snprintf(Buf, sizeof(Buf), "%g", V);
     return std::string(Buf);
   };
+  // Stores by the base of their address, in program order: a load looks
+  // only at stores of its own base (nest traces have thousands of accesses).
+  std::map<int64_t, std::vector<size_t>> StoresOf;
+  for (size_t Pos = 0; Pos < 2 * N; ++Pos)
+    if (R.Instrs[Pos % N].MayStore && Access[Pos].Known)
+      StoresOf[Access[Pos].Base].push_back(Pos);
   for (size_t Pos = 0; Pos < 2 * N; ++Pos) {
     size_t I = Pos % N;
     if (!R.Instrs[I].MayLoad || !Access[Pos].Known)
       continue;
-    for (size_t Back = 1; Back <= N && Back <= Pos; ++Back) {
-      size_t PPos = Pos - Back, P = PPos % N;
-      if (!R.Instrs[P].MayStore || !overlaps(Access[PPos], Access[Pos], O.SameInitialRegisters))
+    auto Same = StoresOf.find(Access[Pos].Base);
+    if (Same == StoresOf.end())
+      continue;
+    const std::vector<size_t> &Stores = Same->second;
+    for (auto It = std::lower_bound(Stores.begin(), Stores.end(), Pos); It != Stores.begin();) {
+      size_t PPos = *--It, P = PPos % N;
+      if (Pos - PPos > N)
+        break; // beyond the previous iteration
+      if (!overlaps(Access[PPos], Access[Pos], O.SameInitialRegisters))
         continue;
       bool Covered = covers(Access[PPos], Access[Pos], O.SameInitialRegisters);
       double DataDelay = R.Instrs[P].MayLoad ? LoadLatency + 1 : 0;
