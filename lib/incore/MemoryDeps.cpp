@@ -19,7 +19,9 @@ struct Value {
   int64_t Base = 0, Offset = 0;
 };
 
-unsigned accessBytes(StringRef Text) {
+} // namespace
+
+unsigned perfmodel::accessBytes(StringRef Text) {
   static const std::pair<const char *, unsigned> Widths[] = {
       {"zmmword ptr", 64}, {"ymmword ptr", 32}, {"xmmword ptr", 16}, {"qword ptr", 8},
       {"dword ptr", 4},    {"tbyte ptr", 10},   {"word ptr", 2},     {"byte ptr", 1}};
@@ -28,6 +30,8 @@ unsigned accessBytes(StringRef Text) {
       return Bytes;
   return 8;
 }
+
+namespace {
 
 class Tracker {
   const TargetBundle &TB;

@@ -44,6 +44,10 @@ std::vector<MemAccess> abstractAccesses(const std::vector<llvm::MCInst> &Insts,
 /// PAGEALIAS, addresses of the initial value's base compare modulo 4 KiB
 /// (BHive maps every page to one physical page).
 bool overlaps(const MemAccess &A, const MemAccess &B, bool PageAlias);
+
+/// Bytes an x86 memory operand moves, from the disassembly's "qword ptr",
+/// "ymmword ptr", ... (8 when it names none).
+unsigned accessBytes(llvm::StringRef Text);
 bool covers(const MemAccess &A, const MemAccess &B, bool PageAlias);
 
 } // namespace perfmodel

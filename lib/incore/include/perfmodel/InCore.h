@@ -122,7 +122,7 @@ struct InCoreResult {
   std::vector<InstrCost> Instrs;
   std::vector<double> PortLoad;   ///< cycles per iteration, optimal assignment
   double PortBound = 0;           ///< max of PortLoad (per unit)
-  std::string PortBottleneck;     ///< the busiest port(s)
+  std::string PortBottleneck;     ///< the busiest port(s), or the L1's bytes per cycle
   double FrontEndBound = 0;       ///< uops / issue width, or the decoders' bound
   /// Unrolled code (InCoreOptions::Unrolled): cycles per iteration the
   /// legacy decoders need (predecode windows, LCP stalls, decoder groups).
@@ -177,6 +177,10 @@ struct InCoreOptions {
   /// are filled in per loop by analyzeKernelLoops).
   LineSplits Splits;
   unsigned LineBytes = 64; ///< L1 line
+  /// Bytes the L1 serves to loads and takes from stores per cycle (the
+  /// machine file's core.load/store_bytes_per_cycle; 0: unbounded): Zen 4's
+  /// two store pipes move 32 B a cycle, so a 64-byte store takes two.
+  double LoadBytesPerCycle = 0, StoreBytesPerCycle = 0;
   /// The block runs unrolled, as straight-line code (BHive's measurements):
   /// on Intel cores its uops come from the legacy decoders, not the uop
   /// cache or loop stream detector a loop runs from.
