@@ -177,3 +177,21 @@ TEST(BasicBlock, MoveEliminationFromIvyBridgeOn) {
   EXPECT_TRUE(Hsw.Instrs[0].Demands.empty());
   EXPECT_DOUBLE_EQ(block(Moves, "sandybridge").RecurrenceBound, 3);
 }
+
+TEST(BasicBlock, TheL1sBytesPerCycleBoundStores) {
+  // Four zmm stores (256 B) on Zen 4: LLVM's model takes one a cycle on
+  // its store pipe (4 cy); the store path moves 32 B a cycle (the zen4
+  // file's core.store_bytes_per_cycle, AMD's optimization guide): 8 cy.
+  std::string Err;
+  auto Bytes = parseHex("62f1fd481106 62f1fd48114601 62f1fd48114602 62f1fd48114603", Err);
+  ASSERT_TRUE(Bytes) << Err;
+  InCoreOptions O;
+  O.Cpu = "znver4";
+  EXPECT_DOUBLE_EQ(analyzeBlockBytes(*Bytes, O).Cycles, 4);
+  O.StoreBytesPerCycle = 32;
+  O.LoadBytesPerCycle = 64;
+  InCoreResult R = analyzeBlockBytes(*Bytes, O);
+  EXPECT_DOUBLE_EQ(R.Cycles, 8);
+  EXPECT_DOUBLE_EQ(R.TnOL, 8);
+  EXPECT_NE(R.PortBottleneck.find("store bytes"), std::string::npos) << R.PortBottleneck;
+}
