@@ -678,7 +678,12 @@ TEST(Cli, ValidateAnotherMachineOnTheSameTiming) {
   ASSERT_EQ(Cells.size(), 18u) << Rows[0].Line;
   double Cy = Rows[0].Measured, CyB = std::stod(Cells[16]);
   double Expected = (CyB / GhzB - Cy / GhzA) / (Cy / GhzA) * 100;
-  EXPECT_NEAR(std::stod(Cells[17]), Expected, 0.01 * std::fabs(Expected) + 0.6) << Rows[0].Line;
+  // The columns are rounded: both times to 3 significant digits (half a
+  // unit of the third digit, relative), the error to 2 (half a unit).
+  auto HalfUnit = [](double V) { return 0.5 * std::pow(10, std::floor(std::log10(V)) - 2) / V; };
+  double Tolerance = 0.5 * std::pow(10, std::floor(std::log10(std::max(1.0, std::fabs(Expected)))) - 1) +
+                     (100 + Expected) * (HalfUnit(Cy) + HalfUnit(CyB)) + 0.1;
+  EXPECT_NEAR(std::stod(Cells[17]), Expected, Tolerance) << Rows[0].Line;
 }
 
 TEST(Cli, ValidateFailsCleanly) {
