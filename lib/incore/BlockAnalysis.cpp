@@ -677,8 +677,17 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     return R;
   }
 
+  auto Fmt = [](double V) {
+    char Buf[32];
+    snprintf(Buf, sizeof(Buf), "%.3g", V);
+    return std::string(Buf);
+  };
+
   // Scheduling information per instruction.
   unsigned CPUID = SM.getProcessorID();
+  std::vector<std::optional<MemRef>> Mem(Insts.size()); // x86 memory operands
+  for (size_t I = 0; I < Insts.size(); ++I)
+    Mem[I] = memRef(Insts[I], TB.MII->get(Insts[I].getOpcode()));
   std::vector<std::vector<RegDef>> Defs(Insts.size());
   std::vector<std::vector<RegUse>> Uses(Insts.size());
   std::vector<const MCSchedClassDesc *> Classes(Insts.size());
@@ -686,26 +695,35 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   std::vector<size_t> DemandOwner;
   // The ports of a plain load and a plain store: what a split access
   // occupies twice, and what the ECM model counts as data transfer.
+  // Also the ports of a plain register add (where the stack engine's sync
+  // uops go) and a plain load's latency (what a forwarded load replaces).
   std::vector<bool> LoadPort(PM.Names.size(), false), StorePort(PM.Names.size(), false);
-  double LoadLatency = 5; // of a plain load, what a forwarded one replaces
+  std::vector<unsigned> AluPorts;
+  double LoadLatency = 5;
   for (unsigned Op = 0; Op < TB.MII->getNumOpcodes(); ++Op) {
     StringRef Name = TB.MII->getName(Op);
     bool Load = Name == "MOV64rm" || Name == "LDRXui", Store = Name == "MOV64mr" || Name == "STRXui";
-    if (!Load && !Store)
+    bool Alu = Name == "ADD64rr";
+    if (!Load && !Store && !Alu)
       continue;
     const MCSchedClassDesc *SC = SM.getSchedClassDesc(TB.MII->get(Op).getSchedClass());
     if (!SC || !SC->isValid() || SC->isVariant())
       continue;
-    for (const auto &D : demandsOf(*TB.STI, SC, PM))
-      for (unsigned P : D.first)
-        (Load ? LoadPort : StorePort)[P] = true;
+    for (const auto &D : demandsOf(*TB.STI, SC, PM)) {
+      if (Alu)
+        AluPorts = D.first;
+      else
+        for (unsigned P : D.first)
+          (Load ? LoadPort : StorePort)[P] = true;
+    }
     if (Load)
       LoadLatency = std::max(0, MCSchedModel::computeInstrLatency(*TB.STI, *SC));
   }
   const LineSplits &LS = O.Splits;
   double SplitLoads = 0, SplitStores = 0; // per iteration
-  const bool PartialMerges = StringRef(O.Triple).starts_with("x86") && decode::configFor(O.Cpu);
-  const bool MoveElimination = PartialMerges && O.Cpu != "sandybridge" && O.Cpu != "corei7-avx";
+  // Intel cores this model knows: their front end, renamer and memory rules.
+  const bool X86 = StringRef(O.Triple).starts_with("x86");
+  const std::optional<decode::Config> Legacy = X86 ? decode::configFor(O.Cpu) : std::nullopt;
   std::vector<unsigned> Eliminated;
   std::vector<std::unique_ptr<FormMatcher>> Forms;
   for (const InstructionOverride &Ov : O.Overrides)
@@ -736,7 +754,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     // Register-to-register moves are eliminated at rename on Intel cores
     // from Ivy Bridge on: no execution port, no latency (uiCA; Intel's
     // optimization manual, "move elimination").
-    if (MoveElimination) {
+    if (Legacy && Legacy->MoveElimination) {
       StringRef Nm = TB.MII->getName(Inst.getOpcode());
       StringRef Op = Nm.starts_with("V") ? Nm.drop_front() : Nm;
       bool Move = Nm == "MOV64rr" || Nm == "MOV32rr" || Nm == "MOV64rr_REV" ||
@@ -865,7 +883,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     APInt Mask;
     bool Breaking = TB.MIA && (TB.MIA->isZeroIdiom(Inst, Mask, CPUID) ||
                                TB.MIA->isDependencyBreaking(Inst, Mask, CPUID));
-    Breaking |= PartialMerges && x86ZeroIdiom(TB.MII->getName(Inst.getOpcode()), Inst);
+    Breaking |= Legacy && x86ZeroIdiom(TB.MII->getName(Inst.getOpcode()), Inst);
     if (Breaking)
       continue; // xor reg,reg and friends do not wait for their inputs
     unsigned UseIdx = 0;
@@ -885,7 +903,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     // Writing an 8- or 16-bit general-purpose register (sete al, mov cx, 1)
     // merges into the full register on Intel cores: it waits for the last
     // write of it (Agner Fog's microarchitecture guide, "partial registers").
-    if (PartialMerges)
+    if (Legacy)
       for (unsigned D = 0; D < NumDefs && D < Inst.getNumOperands(); ++D)
         if (const MCOperand &Op = Inst.getOperand(D); Op.isReg() && Op.getReg() &&
                                                     partialGpr(TB.MRI->getName(Op.getReg())))
@@ -896,14 +914,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   // that reads rsp itself first gets a synchronising uop (an ALU's), as does
   // an offset beyond 192 bytes. Counted in the second of two iterations.
   std::vector<unsigned> Sync(Insts.size(), 0);
-  if (StringRef(O.Triple).starts_with("x86")) {
-    std::vector<unsigned> AluPorts;
-    for (unsigned Op = 0; Op < TB.MII->getNumOpcodes() && AluPorts.empty(); ++Op)
-      if (TB.MII->getName(Op) == "ADD64rr")
-        if (const MCSchedClassDesc *SC = SM.getSchedClassDesc(TB.MII->get(Op).getSchedClass());
-            SC && SC->isValid() && !SC->isVariant())
-          for (const auto &D : demandsOf(*TB.STI, SC, PM))
-            AluPorts = D.first;
+  if (X86) {
     int64_t Offset = 0;
     for (unsigned It = 0; It < 2; ++It)
       for (size_t I = 0; I < Insts.size(); ++I) {
@@ -943,8 +954,6 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   // them): they decode as one uop and issue as two. Applied to unrolled code
   // (BHive's blocks); loop bodies keep them fused until timed loops on an
   // Intel host show the effect there (docs/incore.md).
-  bool X86 = StringRef(O.Triple).starts_with("x86");
-  std::optional<decode::Config> Legacy = X86 ? decode::configFor(O.Cpu) : std::nullopt;
   unsigned MicroFused = 0, Unlaminated = 0;
   std::vector<unsigned> Issue(Insts.size(), 0);
   std::vector<decode::Instr> Decode(Insts.size());
@@ -976,8 +985,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         D.MacroFusible = true;
     Issue[I] = U + Sync[I];
     if (Legacy && O.Unrolled && U >= 1 && C.Uops >= 2 && (C.MayLoad || C.MayStore)) {
-      std::optional<MemRef> M = memRef(Insts[I], Desc);
-      bool Indexed = M && M->Index;
+      bool Indexed = Mem[I] && Mem[I]->Index;
       // Haswell and later keep an indexed load-op fused only in the
       // two-operand form whose destination is also its source and that
       // reads no flags (add rax, [rsi+rdi]; not vaddps, adc, cmov or cmp).
@@ -1140,7 +1148,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       ChaseSource[I] = Nm == "MOV64rm" || Nm == "MOV32rm" || Nm == "MOVSX64rm32" || Nm == "POP64r";
       if (!R.Instrs[I].MayLoad)
         continue;
-      if (std::optional<MemRef> M = memRef(Insts[I], TB.MII->get(Insts[I].getOpcode()));
+      if (const std::optional<MemRef> &M = Mem[I];
           M && M->Base && !M->Index && !M->Segment && M->Disp >= 0 && M->Disp < 2048)
         FastChase[I] = M->Base;
     }
@@ -1179,20 +1187,12 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   // store commits (ForwardFail). A read-modify-write instruction's data is
   // ready a load and an operation after it starts. ForwardFail counts from
   // when the store can commit.
-  std::vector<std::optional<MemRef>> Mem(N);
-  for (size_t I = 0; I < N; ++I)
-    Mem[I] = memRef(Insts[I], TB.MII->get(Insts[I].getOpcode()));
   std::vector<MemAccess> Access =
       X86 ? abstractAccesses(Insts, R.Instrs, TB, O.SameInitialRegisters)
           : std::vector<MemAccess>(2 * N);
   unsigned Forwarded = 0, Failed = 0;
   std::vector<bool> ThroughMemory(N, false); // loads that read a store of the block
   double StoreForward = O.StoreForward ? O.StoreForward : Legacy ? Legacy->StoreForward : 5;
-  auto Num = [](double V) {
-    char Buf[32];
-    snprintf(Buf, sizeof(Buf), "%g", V);
-    return std::string(Buf);
-  };
   // Stores by the base of their address, in program order: a load looks
   // only at stores of its own base (nest traces have thousands of accesses).
   std::map<int64_t, std::vector<size_t>> StoresOf;
@@ -1244,17 +1244,17 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         }
     }
     R.Notes.push_back(std::to_string(Locks) + " locked instruction(s) (lock prefix, xchg with "
-                      "memory): each a barrier of " + Num(Legacy->LockedCycles) + " cy");
+                      "memory): each a barrier of " + Fmt(Legacy->LockedCycles) + " cy");
   }
   if (Forwarded)
     R.Notes.push_back(std::to_string(Forwarded) +
                       " load(s) read what a store in the loop wrote to the same "
-                      "address: store-to-load forwarding, " + Num(StoreForward) +
+                      "address: store-to-load forwarding, " + Fmt(StoreForward) +
                       " cy from the store's data");
   if (Failed)
     R.Notes.push_back(std::to_string(Failed) +
                       " load(s) partly overlap an earlier store: forwarding fails, the load "
-                      "waits " + Num(O.ForwardFail) + " cy for the store to commit");
+                      "waits " + Fmt(O.ForwardFail) + " cy for the store to commit");
 
   std::vector<double> OwnCycle(N, 0);
   for (size_t Start = 0; Start < N; ++Start) {
@@ -1319,11 +1319,6 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
                       "instruction holding one unit (the bound spreads its cycles over "
                       "every unit it may use), greedy port choices, or a recurrence "
                       "and the ports competing leave slots unused");
-  auto Fmt = [](double V) {
-    char Buf[32];
-    snprintf(Buf, sizeof(Buf), "%.3g", V);
-    return std::string(Buf);
-  };
   // On a tie the ports win: more independent chains would not help.
   if (R.Cycles == R.RecurrenceBound && R.RecurrenceBound > R.PortBound &&
       R.RecurrenceBound > 0) {
@@ -1362,11 +1357,11 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       R.Advice += ": the chain goes through memory (a store and a load of the same place "
                   "every iteration); keep the value in a register";
     }
-    if (ThroughLock)
+    if (ThroughLock) {
       Needed = 0; // more chains do not help: every locked instruction waits for the last
-    if (ThroughLock)
       R.Advice += ": locked instructions serialise memory; keep partial results per "
                   "thread and combine them once instead of a locked update per iteration";
+    }
     if (Chains > 1)
       R.Advice += ", " + std::to_string(Chains) + " such chains in parallel";
     if (Needed > Chains)

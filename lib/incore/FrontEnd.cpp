@@ -12,8 +12,10 @@ std::optional<Config> decode::configFor(llvm::StringRef Cpu) {
   Config C;
   C.Name = Cpu.str();
   if (Cpu == "sandybridge" || Cpu == "ivybridge" || Cpu == "corei7-avx" || Cpu == "core-avx-i") {
+    bool Sandy = Cpu == "sandybridge" || Cpu == "corei7-avx";
     C.UnlaminateAllIndexed = true;
-    C.LsdUops = Cpu == "sandybridge" || Cpu == "corei7-avx" ? 28 : 56;
+    C.MoveElimination = !Sandy;
+    C.LsdUops = Sandy ? 28 : 56;
     return C;
   }
   if (Cpu == "haswell" || Cpu == "broadwell" || Cpu == "core-avx2") {

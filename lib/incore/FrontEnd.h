@@ -65,6 +65,8 @@ struct Config {
   /// Sandy/Ivy Bridge un-laminate every micro-fused uop with an indexed
   /// address at rename; Haswell and later only three-operand (VEX) forms.
   bool UnlaminateAllIndexed = false;
+  /// Register-to-register moves renamed away (Ivy Bridge on).
+  bool MoveElimination = true;
 };
 
 /// The configuration of LLVM CPU name CPU; nullopt for cores this model does

@@ -264,6 +264,19 @@ std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &Chain
   return Out;
 }
 
+/// One chase per set from 2 x L2 up to L3 in steps of 1.5, on huge pages:
+/// (bytes, ns per access; 0 where the memory could not be had).
+std::vector<std::pair<uint64_t, double>> l3Sweep(uint64_t L2, uint64_t L3, double MinSeconds,
+                                                 unsigned Reps) {
+  std::vector<std::pair<uint64_t, double>> Sweep;
+  for (double S = 2.0 * double(L2); S <= 1.01 * double(L3); S *= 1.5) {
+    uint64_t Bytes = uint64_t(S) / 64 * 64;
+    std::vector<Measured> M = chaseNs(Bytes, {1}, MinSeconds, Reps, true);
+    Sweep.push_back({Bytes, M.empty() ? 0 : M[0].Median});
+  }
+  return Sweep;
+}
+
 } // namespace
 
 double perfmodel::missesInFlight(double LatencyNs, double ParallelNs) {
@@ -439,18 +452,10 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   // of the two per set (the capacity one can count on).
   if (L3 && !O.Quick) {
     Step("L3 capacity (chases from 2 x L2 to the L3)");
-    std::vector<uint64_t> Sizes;
-    for (double S = 2.0 * double(L2); S <= 1.01 * double(L3); S *= 1.5)
-      Sizes.push_back(uint64_t(S) / 64 * 64);
-    for (unsigned Sweep = 0; Sweep < 2; ++Sweep)
-      for (size_t I = 0; I < Sizes.size(); ++I) {
-        std::vector<Measured> M = chaseNs(Sizes[I], {1}, MinSeconds, Reps, true);
-        double Ns = M.empty() ? 0 : M[0].Median;
-        if (Sweep == 0)
-          R.L3Sweep.push_back({Sizes[I], Ns});
-        else
-          R.L3Sweep[I].second = std::max(R.L3Sweep[I].second, Ns);
-      }
+    R.L3Sweep = l3Sweep(L2, L3, MinSeconds, Reps);
+    std::vector<std::pair<uint64_t, double>> Again = l3Sweep(L2, L3, MinSeconds, Reps);
+    for (size_t I = 0; I < R.L3Sweep.size() && I < Again.size(); ++I)
+      R.L3Sweep[I].second = std::max(R.L3Sweep[I].second, Again[I].second);
   }
   Step("done");
   return R;
@@ -491,14 +496,9 @@ uint64_t perfmodel::measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double Min
                                   unsigned Reps) {
   if (!L2Bytes || L3Bytes <= 2 * L2Bytes)
     return 0;
-  std::vector<std::pair<uint64_t, double>> Sweep;
-  for (double S = 2.0 * double(L2Bytes); S <= 1.01 * double(L3Bytes); S *= 1.5) {
-    uint64_t Bytes = uint64_t(S) / 64 * 64;
-    std::vector<Measured> M = chaseNs(Bytes, {1}, MinSeconds, Reps, true);
-    if (M.empty())
-      return 0;
-    Sweep.push_back({Bytes, M[0].Median});
-  }
+  std::vector<std::pair<uint64_t, double>> Sweep = l3Sweep(L2Bytes, L3Bytes, MinSeconds, Reps);
+  if (std::any_of(Sweep.begin(), Sweep.end(), [](const auto &P) { return P.second <= 0; }))
+    return 0;
   std::vector<Measured> Mem = chaseNs(4 * L3Bytes, {1}, MinSeconds, Reps, true);
   if (Mem.empty() || Sweep.empty())
     return 0;
