@@ -5,7 +5,11 @@
 # block is compared with the measured best. Prints a Markdown table.
 #   bench/choose/run.sh [MACHINE]   (default: the host's model)
 # MATRICES=DIR reuses generated matrices; MODELS="ecm ppr roofline" adds a
-# column per model (the headline rule is always reported).
+# column per model (the headline rule is always reported); CHOOSE_ARGS="..."
+# passes options to every choose (e.g. --set caches.L3.size=8MiB: the L3 a
+# VM keeps, see PROBE). PROBE=1 first probes this host (perfmodel probe) and
+# predicts with the probed model, its L3 set to what the probe saw the host
+# keep: the machine as it is while the kernels are timed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
@@ -15,6 +19,14 @@ trap 'rm -rf "$TMP"' EXIT
 MTX="${MATRICES:-$TMP/mtx}"
 [ -d "$MTX" ] || python3 "$ROOT/bench/choose/gen_matrices.py" "$MTX"
 MFLAG=()
+read -r -a EXTRA <<< "${CHOOSE_ARGS:-}"
+if [ -n "${PROBE:-}" ]; then
+  "$P" probe -o "$TMP/host.yml" > "$TMP/probe.log" 2>&1
+  MACHINE="$TMP/host.yml"
+  kept="$(sed -n 's/.*kept: chases stay near the L3.s latency up to \([0-9.]*[KMG]iB\).*/\1/p' "$TMP/host.yml" | head -1)"
+  [ -n "$kept" ] && EXTRA+=(--set "caches.L3.size=$kept")
+  echo "probed model; L3 the host keeps: ${kept:-as CPUID says}"
+fi
 [ -n "$MACHINE" ] && MFLAG=(-m "$MACHINE")
 
 # The kernels exactly as modelled, and a table of them.
@@ -42,9 +54,9 @@ echo "host: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')
 for f in "$MTX"/*.mtx; do
   name="$(basename "$f" .mtx)"
   "$TMP/spmv_bcsr" "$f" > "$TMP/$name.measured"
-  "$P" choose bcsr "$f" "${MFLAG[@]}" --format json > "$TMP/$name.json"
+  "$P" choose bcsr "$f" "${MFLAG[@]}" "${EXTRA[@]}" --format json > "$TMP/$name.json"
   for m in ${MODELS:-}; do
-    "$P" choose bcsr "$f" "${MFLAG[@]}" --model "$m" --format json > "$TMP/$name.$m.json"
+    "$P" choose bcsr "$f" "${MFLAG[@]}" "${EXTRA[@]}" --model "$m" --format json > "$TMP/$name.$m.json"
   done
 done
 python3 - "$TMP" ${MODELS:-} <<'PY'

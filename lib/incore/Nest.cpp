@@ -42,33 +42,25 @@ double straightCycles(const InCoreResult &R) {
 
 } // namespace
 
+namespace {
+void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O);
+} // namespace
+
 void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
                             const std::map<std::string, int64_t> &Bind,
                             const InCoreOptions &O) {
-  NestResult &E = R.Executed;
-  E = NestResult();
-  E.Rob = O.Rob;
-  if (!R.Ok || R.SourceItersPerIter <= 0)
-    return;
-  const NestCode &N = R.Nest;
-  E.Steady = R.Cycles / R.SourceItersPerIter;
-  // The remainder loops and outer code move the same streams as the body.
-  InCoreOptions LO = O;
-  LO.Splits = R.Splits;
-  E.SteadyRecurrence = R.RecurrenceBound;
-  if (N.Pieces.empty() || N.Body < 0) {
-    E.Reason = N.Reason.empty() ? "no enclosing machine loop" : N.Reason;
-    return;
-  }
-  auto T = tripsPerOuter(K, Bind);
-  if (!T) {
-    E.Reason = "the loop bounds are not known at these sizes (bind them with -D)";
-    return;
-  }
-  if (*T < 1) {
-    E.Reason = "the inner loop runs no iteration at these sizes";
-    return;
-  }
+  executeAt(R, tripsPerOuter(K, Bind), O);
+}
+
+void perfmodel::executeNestTrips(InCoreResult &R, double TripsPerOuter, const InCoreOptions &O) {
+  executeAt(R, TripsPerOuter, O);
+}
+
+std::vector<double> perfmodel::nestMachineTrips(const NestCode &N, double TripsPerOuter,
+                                                unsigned *CopiesOut) {
+  std::vector<double> Trips(N.LoopIters.size(), 0);
+  if (N.Body < 0 || size_t(N.Body) >= N.LoopIters.size())
+    return Trips;
   // The enclosing machine loop may hold several copies of the inner loop
   // (an unrolled outer loop): one per copy of the hot body.
   double KB = N.LoopIters[N.Body];
@@ -76,11 +68,12 @@ void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
   for (double Kx : N.LoopIters)
     Copies += Kx == KB;
   Copies = std::max(1u, Copies);
+  if (CopiesOut)
+    *CopiesOut = Copies;
   // Each copy's iterations go to its machine loops from the widest down: the
   // body takes whole trips, the epilogue and scalar loops the rest.
-  std::vector<double> Trips(N.LoopIters.size(), 0);
   std::set<double, std::greater<double>> Levels(N.LoopIters.begin(), N.LoopIters.end());
-  double Left = std::round(*T);
+  double Left = std::round(TripsPerOuter);
   for (double Kx : Levels) {
     if (Kx <= 0)
       continue;
@@ -93,6 +86,36 @@ void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
         ++Given;
       }
   }
+  return Trips;
+}
+
+namespace {
+void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O) {
+  NestResult &E = R.Executed;
+  E = NestResult();
+  E.Rob = O.Rob;
+  if (!R.Ok || R.SourceItersPerIter <= 0)
+    return;
+  const NestCode &N = R.Nest;
+  E.Steady = R.Cycles / R.SourceItersPerIter;
+  InCoreOptions LO = O;
+  LO.Splits = R.Splits;
+  E.SteadyRecurrence = R.RecurrenceBound;
+  if (N.Pieces.empty() || N.Body < 0) {
+    E.Reason = N.Reason.empty() ? "no enclosing machine loop" : N.Reason;
+    return;
+  }
+  if (!T) {
+    E.Reason = "the loop bounds are not known at these sizes (bind them with -D)";
+    return;
+  }
+  if (*T < 1) {
+    E.Reason = "the inner loop runs no iteration at these sizes";
+    return;
+  }
+  double KB = N.LoopIters[N.Body];
+  unsigned Copies = 1;
+  std::vector<double> Trips = nestMachineTrips(N, *T, &Copies);
   double B = Trips[N.Body];
 
   // The trace: the body at most BMax trips per copy (a long body's trips add
@@ -227,5 +250,139 @@ void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
              "iterations (%.3g cy/it, the ports need %.3g): ",
              O.Rob, E.Cycles, Flow / R.SourceItersPerIter);
     R.Advice = Buf + R.Advice;
+  }
+}
+} // namespace
+
+void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Trips,
+                                const InCoreOptions &O, double MispredictCycles) {
+  const NestCode &N = R.Nest;
+  if (!R.Ok || R.SourceItersPerIter <= 0 || N.Pieces.empty() || N.Body < 0 ||
+      size_t(N.Body) >= N.LoopIters.size() || Trips.empty())
+    return;
+  // Rows longer than a few trips of the body cost what a shorter row with
+  // the same remainder costs plus the body's steady state per iteration:
+  // one replay per remainder class instead of one per length.
+  double KB = std::max(1.0, N.LoopIters[N.Body]);
+  int64_t Cap = int64_t(4 * KB);
+  std::map<int64_t, double> Rows; // representative trip count -> rows
+  double Extra = 0, Iters = 0;     // source iterations beyond the representatives
+  for (int64_t T : Trips) {
+    if (T <= 0)
+      continue;
+    int64_t Rep = T;
+    if (T > Cap) {
+      int64_t K = int64_t(KB);
+      Rep = Cap - K + 1 + (T - (Cap - K + 1)) % K;
+    }
+    Rows[Rep] += 1;
+    Extra += double(T - Rep);
+    Iters += double(T);
+  }
+  if (Iters <= 0)
+    return;
+  const InCoreResult Steady = R;
+  double PerIt = 1 / R.SourceItersPerIter; // steady fields are per machine iteration
+  struct Sum {
+    double Cycles = 0, TOL = 0, TnOL = 0, Port = 0, Front = 0, Rec = 0;
+    double Body = 0, Remainder = 0, Overhead = 0, Overlap = 0;
+    InstrClasses Classes;
+  } S;
+  for (const auto &[T, Count] : Rows) {
+    InCoreResult X = Steady;
+    executeNestTrips(X, double(T), O);
+    if (!X.Executed.Ok)
+      return; // R keeps its steady state
+    // Per row: the executed fields are per machine iteration of T source
+    // iterations per outer iteration.
+    double F = Count * double(T) / X.SourceItersPerIter;
+    S.Cycles += X.Cycles * F;
+    S.TOL += X.TOL * F;
+    S.TnOL += X.TnOL * F;
+    S.Port += X.PortBound * F;
+    S.Front += X.FrontEndBound * F;
+    S.Rec += X.RecurrenceBound * F;
+    S.Classes.Add += X.Classes.Add * F;
+    S.Classes.Mul += X.Classes.Mul * F;
+    S.Classes.Fma += X.Classes.Fma * F;
+    S.Classes.Load += X.Classes.Load * F;
+    S.Classes.Store += X.Classes.Store * F;
+    double G = Count * double(T);
+    S.Body += X.Executed.Body * G;
+    S.Remainder += X.Executed.Remainder * G;
+    S.Overhead += X.Executed.Overhead * G;
+    S.Overlap += X.Executed.Overlap * G;
+  }
+  // The iterations beyond each representative run at the body's steady state.
+  double B = Extra * PerIt;
+  S.Cycles += Steady.Cycles * B;
+  S.TOL += Steady.TOL * B;
+  S.TnOL += Steady.TnOL * B;
+  S.Port += Steady.PortBound * B;
+  S.Front += Steady.FrontEndBound * B;
+  S.Rec += Steady.RecurrenceBound * B;
+  S.Classes.Add += Steady.Classes.Add * B;
+  S.Classes.Mul += Steady.Classes.Mul * B;
+  S.Classes.Fma += Steady.Classes.Fma * B;
+  S.Classes.Load += Steady.Classes.Load * B;
+  S.Classes.Store += Steady.Classes.Store * B;
+  S.Body += Steady.Cycles * B;
+
+  // Each inner machine loop's exit (and the guard that skips it) follows
+  // its trip count; a predictor keeps the last one per branch, so a row
+  // whose count for that loop differs from the previous row's mispredicts.
+  double Mispredicts = 0;
+  std::vector<double> Prev;
+  for (int64_t T : Trips) {
+    std::vector<double> Cur = nestMachineTrips(N, double(std::max<int64_t>(T, 0)));
+    if (!Prev.empty())
+      for (size_t I = 0; I < Cur.size(); ++I)
+        Mispredicts += Cur[I] != Prev[I];
+    Prev = std::move(Cur);
+  }
+  double Lost = MispredictCycles > 0 ? Mispredicts * MispredictCycles : 0;
+  S.Cycles += Lost;
+  S.TOL += Lost;
+  S.Overhead += Lost;
+
+  double ToMachine = R.SourceItersPerIter / Iters; // totals -> per machine iteration
+  R.Cycles = S.Cycles * ToMachine;
+  R.ScheduledCycles = R.Cycles;
+  R.TOL = S.TOL * ToMachine;
+  R.TnOL = S.TnOL * ToMachine;
+  R.PortBound = S.Port * ToMachine;
+  R.FrontEndBound = S.Front * ToMachine;
+  R.RecurrenceBound = S.Rec * ToMachine;
+  R.Classes.Add = S.Classes.Add * ToMachine;
+  R.Classes.Mul = S.Classes.Mul * ToMachine;
+  R.Classes.Fma = S.Classes.Fma * ToMachine;
+  R.Classes.Load = S.Classes.Load * ToMachine;
+  R.Classes.Store = S.Classes.Store * ToMachine;
+  NestResult &E = R.Executed;
+  E = NestResult();
+  E.Ok = true;
+  E.Rob = O.Rob;
+  E.TripsPerOuter = Iters / double(Trips.size());
+  E.Cycles = S.Cycles / Iters;
+  E.Body = S.Body / Iters;
+  E.Remainder = S.Remainder / Iters;
+  E.Overhead = S.Overhead / Iters;
+  E.Overlap = S.Overlap / Iters;
+  E.Steady = Steady.Cycles * PerIt;
+  E.SteadyRecurrence = Steady.RecurrenceBound;
+  E.Where = N.Where;
+  char Buf[320];
+  snprintf(Buf, sizeof(Buf),
+           "the nest as executed over %zu outer iterations of %.3g inner iterations on "
+           "average (%zu distinct replays): %.3g cy per inner iteration, steady state %.3g; "
+           "%.0f mispredicted inner-loop exits (%.2f per outer iteration)%s",
+           Trips.size(), E.TripsPerOuter, Rows.size(), E.Cycles, E.Steady, Mispredicts,
+           Mispredicts / double(Trips.size()),
+           MispredictCycles > 0 ? "" : " not charged: the machine file has no core.branch_mispredict_cy");
+  R.Notes.push_back(Buf);
+  if (MispredictCycles > 0 && Lost > 0) {
+    snprintf(Buf, sizeof(Buf), " x %g cy = %.3g cy per inner iteration", MispredictCycles,
+             Lost / Iters);
+    R.Notes.back() += Buf;
   }
 }

@@ -100,6 +100,8 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"core.issue_width", std::to_string(C.IssueWidth)});
   F.push_back({"core.reorder_buffer",
                C.ReorderBuffer ? std::to_string(C.ReorderBuffer) : std::string("unknown")});
+  F.push_back({"core.branch_mispredict_cy",
+               C.BranchMispredictCycles ? N(C.BranchMispredictCycles) : std::string("unstated")});
   F.push_back({"core.simd_bits", std::to_string(C.SimdBits)});
   F.push_back({"core.fp_pipe_bits", std::to_string(C.pipeBits())});
   F.push_back({"core.fma_units", std::to_string(C.FmaUnits)});

@@ -826,3 +826,37 @@ TEST(InCore, ALoopTheCompilerTurnedIntoMemcpyIsReportedAsSuch) {
   InCoreResult Loop = analyzeKernelLoops(FR.IR, {"-O3", "-fno-builtin"}, O)[0];
   EXPECT_TRUE(Loop.Ok) << Loop.Reason;
 }
+
+TEST(InCore, RowsOfTheirOwnLengthAreEachExecutedAndTheirChangingExitsMispredicted) {
+  // jacobi2d.c on Haswell as above: a row of 47 inner iterations costs 51 cy
+  // (5 body trips of 6 cy on port 1, 7 remainder iterations of 3 cy), a row
+  // of 48 costs 36 (6 trips, no remainder). Rows 47, 48, 47, 48 in order: the
+  // body loop's trip count (5, 6, 5, 6) and the remainder's (7, 0, 7, 0)
+  // change at every row, 2 mispredicted exits x 3 changes = 6, at 20 cy:
+  // (2 x 51 + 2 x 36 + 6 x 20) / (2 x 47 + 2 x 48) = 294 / 190 cy/it.
+  // A row of 47 is replayed as one of 31 (the longest of its remainder class
+  // up to 4 body trips: 3 trips and 7 iterations, 39 cy) plus 16 iterations
+  // at the body's steady state (0.75): 39 + 12 = 51, the same.
+  InCoreOptions O;
+  O.Rob = 192;
+  FrontendResult FR = frontendOfFile("tests/nest/jacobi2d.c");
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
+  ASSERT_EQ(R.size(), 1u);
+  InCoreResult Mixed = R[0];
+  executeNestRows(Mixed, {47, 48, 47, 48}, O, 20);
+  ASSERT_TRUE(Mixed.Executed.Ok);
+  EXPECT_NEAR(Mixed.Executed.Cycles, 294.0 / 190, 2e-3);
+  EXPECT_NEAR(Mixed.Cycles / Mixed.SourceItersPerIter, 294.0 / 190, 2e-3);
+  EXPECT_NEAR(Mixed.Executed.TripsPerOuter, 47.5, 1e-9);
+  // Without a misprediction cost: 174 / 190.
+  InCoreResult Free = R[0];
+  executeNestRows(Free, {47, 48, 47, 48}, O, 0);
+  EXPECT_NEAR(Free.Executed.Cycles, 174.0 / 190, 2e-3);
+  // Rows of one length: no exit changes, the nest as executed at that size.
+  InCoreResult Same = R[0];
+  executeNestRows(Same, std::vector<int64_t>(10, 47), O, 20);
+  EXPECT_NEAR(Same.Executed.Cycles, 51.0 / 47, 1e-3);
+  EXPECT_EQ(nestMachineTrips(R[0].Nest, 47), (std::vector<double>{5, 7}));
+  EXPECT_EQ(nestMachineTrips(R[0].Nest, 48), (std::vector<double>{6, 0}));
+}

@@ -256,6 +256,27 @@ std::vector<InCoreResult> analyzeKernelLoops(const KernelIR &IR,
 void executeNest(InCoreResult &R, const LoopKernel &K,
                  const std::map<std::string, int64_t> &Bind, const InCoreOptions &O);
 
+/// executeNest with the inner loop's source iterations per outer iteration
+/// given (a loop whose trip count is data, as a sparse matrix's rows).
+void executeNestTrips(InCoreResult &R, double TripsPerOuter, const InCoreOptions &O);
+
+/// How TRIPSPEROUTER source iterations split over the inner machine loops of
+/// N (parallel to N.LoopIters: the vector body takes whole trips, epilogues
+/// and scalar remainders the rest); COPIES, when given, receives the copies
+/// of the inner loop per trip of the enclosing one.
+std::vector<double> nestMachineTrips(const NestCode &N, double TripsPerOuter,
+                                     unsigned *Copies = nullptr);
+
+/// The nest as executed when each outer iteration has its own trip count
+/// (TRIPS, in order: a sparse matrix's rows): R's cycles and T_OL, T_nOL,
+/// classes become the average over the outer iterations of executeNestTrips
+/// at each count, plus MISPREDICTCYCLES for each inner machine loop whose
+/// trip count differs from the previous outer iteration's (its exit branch
+/// mispredicted; 0: not charged). R keeps its steady state when its nest
+/// cannot be replayed.
+void executeNestRows(InCoreResult &R, const std::vector<int64_t> &Trips,
+                     const InCoreOptions &O, double MispredictCycles);
+
 /// Re-costs R's machine loop when the sizes BIND move which of K's vector
 /// accesses cross cache lines (rows whose length changes their alignment);
 /// R is left as it is otherwise.

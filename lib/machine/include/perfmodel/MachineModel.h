@@ -45,6 +45,9 @@ struct CoreModel {
   /// Micro-ops the out-of-order window holds (reorder buffer / retire
   /// queue); 0 when the file does not say.
   unsigned ReorderBuffer = 0;
+  /// Cycles a mispredicted conditional branch costs the loop around it
+  /// (refetch after the branch resolves); 0 when the file does not say.
+  double BranchMispredictCycles = 0;
   unsigned SimdBits = 0;     ///< widest vector register
   /// Width of one floating-point pipe when narrower than the registers
   /// (Zen 4 runs 512-bit operations on 256-bit pipes); 0 = SimdBits.
