@@ -1,18 +1,21 @@
-/* The cost of one mispredicted conditional branch on this host, in
- * nanoseconds: a loop that adds where a byte is odd, over random bytes
- * (half the branches mispredicted) and over the same bytes sorted (all
- * predicted). The difference per iteration, times two, is one
- * misprediction; times the clock (perfmodel probe --quick) it is cycles.
- * The array is 16 MiB: over 64 KiB repeated, Zen 4's predictor learns much
- * of the "random" pattern (3 cy per misprediction measured instead of 22).
- * Medians of 11 runs. Build: clang-19 -O1 (no if-conversion at -O1 with
- * the asm barrier below). */
+/* Branch misprediction on this host: its cost, and how long a repeated
+ * random pattern the predictor learns. A loop adds the odd bytes of an
+ * array of N random bytes (a branch per byte, taken half the time at
+ * random), repeated over the same bytes. A short array's pattern is learned
+ * (no mispredictions after the first pass); a 16 MiB one is not (one in two
+ * mispredicted). Both run the same instructions, so
+ *   misprediction = 2 x (time per byte, 16 MiB - time per byte, 8 KiB).
+ * The sweep over N gives the fraction mispredicted, (t(N) - t(8K)) /
+ * (t(16M) - t(8K)) x 1/2 per branch, and the pattern length learned half
+ * (mispredicted fraction of 1/4): core.branch_pattern_capacity is half that
+ * length (a pattern of twice the capacity is half learned). Times to cycles
+ * with the clock perfmodel measures (probe --quick). Medians of 5.
+ * Build: clang-19 -O1 bench/branch/mispredict.c (the asm keeps the branch a
+ * branch). */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-enum { N = 1 << 24, REPS = 2, RUNS = 11 };
 
 static double now(void) {
   struct timespec t;
@@ -25,43 +28,55 @@ static int cmpd(const void *a, const void *b) {
   return x < y ? -1 : x > y;
 }
 
-static long sum_odd(const uint8_t *v) {
+static long sum_odd(const uint8_t *v, long n) {
   long s = 0;
-  for (int i = 0; i < N; ++i) {
+  for (long i = 0; i < n; ++i) {
     if (v[i] & 1) {
       s += v[i];
-      __asm__ volatile("" : "+r"(s)); /* keep the branch a branch */
+      __asm__ volatile("" : "+r"(s));
     }
   }
   return s;
 }
 
-static double per_iteration_ns(const uint8_t *v) {
+/* Median time per byte over 5 runs of about 2^25 bytes each. */
+static double per_byte_ns(const uint8_t *v, long n) {
+  enum { RUNS = 5 };
+  long reps = (1L << 25) / n;
+  if (reps < 2)
+    reps = 2;
   double t[RUNS];
-  volatile long sink = 0;
+  volatile long sink = sum_odd(v, n); /* the first pass teaches the predictor */
   for (int r = 0; r < RUNS; ++r) {
     double t0 = now();
-    for (int k = 0; k < REPS; ++k)
-      sink += sum_odd(v);
-    t[r] = (now() - t0) / ((double)REPS * N) * 1e9;
+    for (long k = 0; k < reps; ++k)
+      sink += sum_odd(v, n);
+    t[r] = (now() - t0) / ((double)reps * n) * 1e9;
   }
   qsort(t, RUNS, sizeof t[0], cmpd);
   return t[RUNS / 2];
 }
 
 int main(void) {
-  uint8_t *v = malloc(N);
+  const long big = 1L << 24;
+  uint8_t *v = malloc(big);
   srand(1);
-  for (int i = 0; i < N; ++i)
+  for (long i = 0; i < big; ++i)
     v[i] = (uint8_t)(rand() >> 7);
-  double random_ns = per_iteration_ns(v);
-  /* the same bytes, odd ones first: one misprediction per pass */
-  uint8_t *w = malloc(N);
-  int k = 0;
-  for (int i = 0; i < N; ++i) if (v[i] & 1) w[k++] = v[i];
-  for (int i = 0; i < N; ++i) if (!(v[i] & 1)) w[k++] = v[i];
-  double sorted_ns = per_iteration_ns(w);
-  printf("random %.3f ns/it, sorted %.3f ns/it, misprediction %.3f ns\n", random_ns,
-         sorted_ns, 2 * (random_ns - sorted_ns));
+  double learned = per_byte_ns(v, 8192), random = per_byte_ns(v, big);
+  double miss = 2 * (random - learned);
+  printf("learned (8 KiB) %.3f ns/byte, unlearned (16 MiB) %.3f ns/byte: "
+         "misprediction %.3f ns\n", learned, random, miss);
+  printf("pattern length  ns/byte  mispredicted per branch\n");
+  double prev_n = 0, prev_f = 0, half = 0;
+  for (long n = 8192; n <= (1L << 20); n += n / 2) {
+    double t = per_byte_ns(v, n), f = (t - learned) / (random - learned) / 2;
+    printf("%14ld  %7.3f  %.3f\n", n, t, f);
+    if (!half && f >= 0.25 && prev_n)
+      half = prev_n + (n - prev_n) * (0.25 - prev_f) / (f - prev_f);
+    prev_n = n;
+    prev_f = f;
+  }
+  printf("half learned at %.0f branches: capacity %.0f\n", half, half / 2);
   return 0;
 }

@@ -138,7 +138,8 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
       Trips[size_t(I)] = B.RowPtr[size_t(I) + 1] - B.RowPtr[size_t(I)];
     for (size_t LI = 0; LI < IR.Loops.size() && LI < InCore.size(); ++LI)
       if (IR.Loops[LI].Function == bcsrKernelName(R, C)) {
-        executeNestRows(InCore[LI], Trips, IO, M.Core.BranchMispredictCycles);
+        executeNestRows(InCore[LI], Trips, IO, M.Core.BranchMispredictCycles,
+                        M.Core.BranchPatternCapacity);
         if (!InCore[LI].Executed.Ok) // no enclosing machine loop to replay
           overlapOuterIterations(InCore[LI], Trips, M.Core.ReorderBuffer);
       }
@@ -244,7 +245,11 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
       M.Core.BranchMispredictCycles > 0
           ? "each block row: its code outside the inner loop, the remainder loops and the "
             "inner loops' exits, mispredicted where the row's trip count differs from the "
-            "previous row's (" + formatNumber(M.Core.BranchMispredictCycles) + " cy each)"
+            "previous row's (" + formatNumber(M.Core.BranchMispredictCycles) + " cy each) " +
+            (M.Core.BranchPatternCapacity > 0
+                 ? "unless the predictor learns them over repeated SpMVs (it learns " +
+                       formatNumber(M.Core.BranchPatternCapacity) + " outcomes)"
+                 : std::string("(no core.branch_pattern_capacity: none learned)"))
           : "each block row: its code outside the inner loop and the remainder loops; "
             "mispredicted exits not charged (the machine file has no core.branch_mispredict_cy)");
   Out.AnalysisSeconds =

@@ -255,7 +255,8 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
 } // namespace
 
 void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Trips,
-                                const InCoreOptions &O, double MispredictCycles) {
+                                const InCoreOptions &O, double MispredictCycles,
+                                double PatternCapacity) {
   const NestCode &N = R.Nest;
   if (!R.Ok || R.SourceItersPerIter <= 0 || N.Pieces.empty() || N.Body < 0 ||
       size_t(N.Body) >= N.LoopIters.size() || Trips.empty())
@@ -330,16 +331,19 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
 
   // Each inner machine loop's exit (and the guard that skips it) follows
   // its trip count; a predictor keeps the last one per branch, so a row
-  // whose count for that loop differs from the previous row's mispredicts.
-  double Mispredicts = 0;
+  // whose count for that loop differs from the previous row's mispredicts,
+  // unless the whole sequence, repeated, fits what the predictor learns.
+  double Changes = 0;
   std::vector<double> Prev;
   for (int64_t T : Trips) {
     std::vector<double> Cur = nestMachineTrips(N, double(std::max<int64_t>(T, 0)));
     if (!Prev.empty())
       for (size_t I = 0; I < Cur.size(); ++I)
-        Mispredicts += Cur[I] != Prev[I];
+        Changes += Cur[I] != Prev[I];
     Prev = std::move(Cur);
   }
+  double Learned = PatternCapacity > 0 && Changes > 0 ? std::min(1.0, PatternCapacity / Changes) : 0;
+  double Mispredicts = Changes * (1 - Learned);
   double Lost = MispredictCycles > 0 ? Mispredicts * MispredictCycles : 0;
   S.Cycles += Lost;
   S.TOL += Lost;
@@ -375,9 +379,10 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
   snprintf(Buf, sizeof(Buf),
            "the nest as executed over %zu outer iterations of %.3g inner iterations on "
            "average (%zu distinct replays): %.3g cy per inner iteration, steady state %.3g; "
-           "%.0f mispredicted inner-loop exits (%.2f per outer iteration)%s",
-           Trips.size(), E.TripsPerOuter, Rows.size(), E.Cycles, E.Steady, Mispredicts,
-           Mispredicts / double(Trips.size()),
+           "%.0f inner-loop exits change their trip count, %.0f %% of them learned by the "
+           "predictor over repeated passes (%.2f mispredicted per outer iteration)%s",
+           Trips.size(), E.TripsPerOuter, Rows.size(), E.Cycles, E.Steady, Changes,
+           100 * Learned, Mispredicts / double(Trips.size()),
            MispredictCycles > 0 ? "" : " not charged: the machine file has no core.branch_mispredict_cy");
   R.Notes.push_back(Buf);
   if (MispredictCycles > 0 && Lost > 0) {

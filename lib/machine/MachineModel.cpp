@@ -420,11 +420,13 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "store_bytes_per_cycle", "fp_units",
                          "unaligned_vector_cost", "line_split_load_cost",
                          "line_split_store_cost", "scheduler_queues",
-                         "branch_mispredict_cy", "instruction_overrides"}))
+                         "branch_mispredict_cy", "branch_pattern_capacity",
+                         "instruction_overrides"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.ReorderBuffer = R.count(N, "reorder_buffer", P, false).value_or(0);
   C.BranchMispredictCycles = R.num(N, "branch_mispredict_cy", P, false).value_or(0);
+  C.BranchPatternCapacity = R.num(N, "branch_pattern_capacity", P, false).value_or(0);
   C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);
   C.FmaUnits = R.count(N, "fma_units", P, true, Reader::NonNegative).value_or(0);
   C.FpPipeBits = R.count(N, "fp_pipe_bits", P, false).value_or(0);

@@ -102,6 +102,8 @@ perfmodel::machineFields(const MachineModel &M) {
                C.ReorderBuffer ? std::to_string(C.ReorderBuffer) : std::string("unknown")});
   F.push_back({"core.branch_mispredict_cy",
                C.BranchMispredictCycles ? N(C.BranchMispredictCycles) : std::string("unstated")});
+  F.push_back({"core.branch_pattern_capacity",
+               C.BranchPatternCapacity ? N(C.BranchPatternCapacity) : std::string("unstated")});
   F.push_back({"core.simd_bits", std::to_string(C.SimdBits)});
   F.push_back({"core.fp_pipe_bits", std::to_string(C.pipeBits())});
   F.push_back({"core.fma_units", std::to_string(C.FmaUnits)});

@@ -853,6 +853,15 @@ TEST(InCore, RowsOfTheirOwnLengthAreEachExecutedAndTheirChangingExitsMispredicte
   InCoreResult Free = R[0];
   executeNestRows(Free, {47, 48, 47, 48}, O, 0);
   EXPECT_NEAR(Free.Executed.Cycles, 174.0 / 190, 2e-3);
+  // Repeated passes over the same rows: a predictor that learns 6 outcomes
+  // learns all 6 changes (174 / 190); one that learns 3, half of them:
+  // (174 + 3 x 20) / 190.
+  InCoreResult Learned = R[0];
+  executeNestRows(Learned, {47, 48, 47, 48}, O, 20, 6);
+  EXPECT_NEAR(Learned.Executed.Cycles, 174.0 / 190, 2e-3);
+  InCoreResult Half = R[0];
+  executeNestRows(Half, {47, 48, 47, 48}, O, 20, 3);
+  EXPECT_NEAR(Half.Executed.Cycles, 234.0 / 190, 2e-3);
   // Rows of one length: no exit changes, the nest as executed at that size.
   InCoreResult Same = R[0];
   executeNestRows(Same, std::vector<int64_t>(10, 47), O, 20);

@@ -272,10 +272,13 @@ std::vector<double> nestMachineTrips(const NestCode &N, double TripsPerOuter,
 /// classes become the average over the outer iterations of executeNestTrips
 /// at each count, plus MISPREDICTCYCLES for each inner machine loop whose
 /// trip count differs from the previous outer iteration's (its exit branch
-/// mispredicted; 0: not charged). R keeps its steady state when its nest
-/// cannot be replayed.
+/// mispredicted; 0: not charged). The sequence of outer iterations repeats
+/// (an SpMV run again and again): a predictor that learns PATTERNCAPACITY
+/// outcomes of a repeated pattern learns that share of the changing exits
+/// (0: none). R keeps its steady state when its nest cannot be replayed.
 void executeNestRows(InCoreResult &R, const std::vector<int64_t> &Trips,
-                     const InCoreOptions &O, double MispredictCycles);
+                     const InCoreOptions &O, double MispredictCycles,
+                     double PatternCapacity = 0);
 
 /// Re-costs R's machine loop when the sizes BIND move which of K's vector
 /// accesses cross cache lines (rows whose length changes their alignment);

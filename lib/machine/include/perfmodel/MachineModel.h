@@ -48,6 +48,9 @@ struct CoreModel {
   /// Cycles a mispredicted conditional branch costs the loop around it
   /// (refetch after the branch resolves); 0 when the file does not say.
   double BranchMispredictCycles = 0;
+  /// Outcomes of a repeated random branch pattern the predictor learns (a
+  /// pattern twice as long is half learned); 0 when the file does not say.
+  double BranchPatternCapacity = 0;
   unsigned SimdBits = 0;     ///< widest vector register
   /// Width of one floating-point pipe when narrower than the registers
   /// (Zen 4 runs 512-bit operations on 256-bit pipes); 0 = SimdBits.
