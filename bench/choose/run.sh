@@ -6,10 +6,10 @@
 #   bench/choose/run.sh [MACHINE]   (default: the host's model)
 # MATRICES=DIR reuses generated matrices; MODELS="ecm ppr roofline" adds a
 # column per model (the headline rule is always reported); CHOOSE_ARGS="..."
-# passes options to every choose (e.g. --set caches.L3.size=8MiB: the L3 a
-# VM keeps, see PROBE). PROBE=1 first probes this host (perfmodel probe) and
-# predicts with the probed model, its L3 set to what the probe saw the host
-# keep: the machine as it is while the kernels are timed.
+# passes options to every choose. L3=stream first measures the L3 one core's
+# read streams find on this host (l3stream.c: on a VM far less than CPUID
+# says, and it moves with the neighbours) and predicts with that L3 size:
+# the machine as it is while the kernels are timed.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
@@ -20,12 +20,11 @@ MTX="${MATRICES:-$TMP/mtx}"
 [ -d "$MTX" ] || python3 "$ROOT/bench/choose/gen_matrices.py" "$MTX"
 MFLAG=()
 read -r -a EXTRA <<< "${CHOOSE_ARGS:-}"
-if [ -n "${PROBE:-}" ]; then
-  "$P" probe -o "$TMP/host.yml" > "$TMP/probe.log" 2>&1
-  MACHINE="$TMP/host.yml"
-  kept="$(sed -n 's/.*kept: chases stay near the L3.s latency up to \([0-9.]*[KMG]iB\).*/\1/p' "$TMP/host.yml" | head -1)"
-  [ -n "$kept" ] && EXTRA+=(--set "caches.L3.size=$kept")
-  echo "probed model; L3 the host keeps: ${kept:-as CPUID says}"
+if [ "${L3:-}" = stream ]; then
+  clang-19 -O3 -march=native "$ROOT/bench/choose/l3stream.c" -o "$TMP/l3stream"
+  kept="$("$TMP/l3stream" 2> "$TMP/l3stream.log")"
+  EXTRA+=(--set "caches.L3.size=${kept}KiB")
+  echo "L3 one core's read streams find on this host: ${kept} KiB (bench/choose/l3stream.c)"
 fi
 [ -n "$MACHINE" ] && MFLAG=(-m "$MACHINE")
 
