@@ -284,30 +284,33 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
     return;
   const InCoreResult Steady = R;
   double PerIt = 1 / R.SourceItersPerIter; // steady fields are per machine iteration
+  // The per-machine-iteration fields of the results, weighted and summed.
   struct Sum {
     double Cycles = 0, TOL = 0, TnOL = 0, Port = 0, Front = 0, Rec = 0;
     double Body = 0, Remainder = 0, Overhead = 0, Overlap = 0;
     InstrClasses Classes;
+    void add(const InCoreResult &X, double W) {
+      Cycles += X.Cycles * W;
+      TOL += X.TOL * W;
+      TnOL += X.TnOL * W;
+      Port += X.PortBound * W;
+      Front += X.FrontEndBound * W;
+      Rec += X.RecurrenceBound * W;
+      Classes.Add += X.Classes.Add * W;
+      Classes.Mul += X.Classes.Mul * W;
+      Classes.Fma += X.Classes.Fma * W;
+      Classes.Load += X.Classes.Load * W;
+      Classes.Store += X.Classes.Store * W;
+    }
   } S;
   for (const auto &[T, Count] : Rows) {
     InCoreResult X = Steady;
     executeNestTrips(X, double(T), O);
     if (!X.Executed.Ok)
       return; // R keeps its steady state
-    // Per row: the executed fields are per machine iteration of T source
-    // iterations per outer iteration.
-    double F = Count * double(T) / X.SourceItersPerIter;
-    S.Cycles += X.Cycles * F;
-    S.TOL += X.TOL * F;
-    S.TnOL += X.TnOL * F;
-    S.Port += X.PortBound * F;
-    S.Front += X.FrontEndBound * F;
-    S.Rec += X.RecurrenceBound * F;
-    S.Classes.Add += X.Classes.Add * F;
-    S.Classes.Mul += X.Classes.Mul * F;
-    S.Classes.Fma += X.Classes.Fma * F;
-    S.Classes.Load += X.Classes.Load * F;
-    S.Classes.Store += X.Classes.Store * F;
+    // The executed fields are per machine iteration of T source iterations
+    // per outer iteration.
+    S.add(X, Count * double(T) / X.SourceItersPerIter);
     double G = Count * double(T);
     S.Body += X.Executed.Body * G;
     S.Remainder += X.Executed.Remainder * G;
@@ -315,19 +318,8 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
     S.Overlap += X.Executed.Overlap * G;
   }
   // The iterations beyond each representative run at the body's steady state.
-  double B = Extra * PerIt;
-  S.Cycles += Steady.Cycles * B;
-  S.TOL += Steady.TOL * B;
-  S.TnOL += Steady.TnOL * B;
-  S.Port += Steady.PortBound * B;
-  S.Front += Steady.FrontEndBound * B;
-  S.Rec += Steady.RecurrenceBound * B;
-  S.Classes.Add += Steady.Classes.Add * B;
-  S.Classes.Mul += Steady.Classes.Mul * B;
-  S.Classes.Fma += Steady.Classes.Fma * B;
-  S.Classes.Load += Steady.Classes.Load * B;
-  S.Classes.Store += Steady.Classes.Store * B;
-  S.Body += Steady.Cycles * B;
+  S.add(Steady, Extra * PerIt);
+  S.Body += Steady.Cycles * Extra * PerIt;
 
   // Each inner machine loop's exit (and the guard that skips it) follows
   // its trip count; a predictor keeps the last one per branch, so a row
@@ -357,11 +349,12 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
   R.PortBound = S.Port * ToMachine;
   R.FrontEndBound = S.Front * ToMachine;
   R.RecurrenceBound = S.Rec * ToMachine;
-  R.Classes.Add = S.Classes.Add * ToMachine;
-  R.Classes.Mul = S.Classes.Mul * ToMachine;
-  R.Classes.Fma = S.Classes.Fma * ToMachine;
-  R.Classes.Load = S.Classes.Load * ToMachine;
-  R.Classes.Store = S.Classes.Store * ToMachine;
+  R.Classes = S.Classes;
+  R.Classes.Add *= ToMachine;
+  R.Classes.Mul *= ToMachine;
+  R.Classes.Fma *= ToMachine;
+  R.Classes.Load *= ToMachine;
+  R.Classes.Store *= ToMachine;
   NestResult &E = R.Executed;
   E = NestResult();
   E.Ok = true;
