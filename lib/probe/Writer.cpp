@@ -198,7 +198,7 @@ void writePorts(llvm::raw_ostream &OS, const Derived &D) {
 /// The line-split costs, latencies and divider throughputs measured, as
 /// `core` keys; true when instruction_overrides were written.
 bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
-                        const std::map<std::string, std::string> &DividerPorts) {
+                        const FormPorts &LlvmCosts) {
   // A split costs at least what an access inside one line does; a ratio a
   // little under 1 is noise.
   for (const auto &[Key, M] : {std::pair<const char *, const Measured *>{
@@ -214,7 +214,7 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
   struct Entry {
     std::string Form;
     const Measured *Latency = nullptr, *Throughput = nullptr;
-    std::string Port;
+    std::map<std::string, double> Ports; ///< LLVM's resources, scaled to the measurement
   };
   std::vector<Entry> Entries;
   auto At = [&](const std::string &Form) -> Entry & {
@@ -235,18 +235,53 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
     if (auto L = R.Latencies.find(Kind); L != R.Latencies.end() && L->second.Median > 0)
       for (const char *F : Forms)
         At(F).Latency = &L->second;
+  // A measured reciprocal throughput on the busiest resources LLVM charges
+  // the form to (a divider's pipe; both FMA pipes of a scalar FMA); the
+  // others keep LLVM's cycles.
+  auto Scaled = [&](const std::string &Form, double Cycles) {
+    std::map<std::string, double> Out;
+    auto Cost = LlvmCosts.find(Form);
+    if (Cost == LlvmCosts.end() || Cycles <= 0)
+      return Out;
+    double Busiest = 0;
+    for (const auto &[Port, Cy] : Cost->second)
+      Busiest = std::max(Busiest, Cy);
+    if (Busiest > 0)
+      for (const auto &[Port, Cy] : Cost->second)
+        if (Cy >= Busiest * (1 - 1e-9))
+          Out[Port] = Cycles;
+    return Out;
+  };
   for (const DividerPoint &D : R.Dividers) {
-    auto Port = DividerPorts.find(D.Form);
-    if (Port == DividerPorts.end() || Port->second.empty() || D.CyclesPerInstr.Median <= 0)
+    std::map<std::string, double> Ports = Scaled(D.Form, D.CyclesPerInstr.Median);
+    if (Ports.empty())
       continue;
     Entry &E = At(D.Form);
     E.Throughput = &D.CyclesPerInstr;
-    E.Port = Port->second;
+    E.Ports = std::move(Ports);
+  }
+  // Scalar FMAs: the 12-chain peak kernel gives their reciprocal throughput
+  // (2 flops each). Written for every scalar FMA form where it differs from
+  // LLVM's by more than the clock estimate's error (LLVM 19's Zen 4 and 5
+  // models charge one per cycle; they run two).
+  for (const PeakPoint &P : R.Peaks) {
+    auto Cost = LlvmCosts.find(ScalarFmaForm);
+    if (P.Isa != "scalar" || !P.Fma || P.DoubleFlopsPerCycle.Median <= 0 ||
+        Cost == LlvmCosts.end())
+      continue;
+    double Cycles = 2 / P.DoubleFlopsPerCycle.Median, Busiest = 0;
+    for (const auto &[Port, Cy] : Cost->second)
+      Busiest = std::max(Busiest, Cy);
+    if (Busiest <= 0 || std::fabs(Cycles - Busiest) <= 0.1 * Busiest)
+      continue;
+    Entry &E = At("\"vf*[0-9]s[sd] \"");
+    E.Throughput = &P.DoubleFlopsPerCycle;
+    E.Ports = Scaled(ScalarFmaForm, Cycles);
   }
   bool Overrides = !Entries.empty();
   if (Overrides)
     OS << "  # latencies of dependent scalar chains; divider: reciprocal throughput of 8\n"
-          "  # independent operations\n  instruction_overrides:\n";
+          "  # independent operations; scalar FMA: the peak kernel's\n  instruction_overrides:\n";
   for (const Entry &E : Entries) {
     OS << "    - {form: " << E.Form;
     // Latencies are whole cycles: a chain within 5 % of one (the clock
@@ -256,11 +291,20 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
       Lat = std::round(Lat);
     if (E.Latency)
       OS << ", latency_cy: " << num(Lat, 2);
-    if (E.Throughput)
-      OS << ", ports: {" << E.Port << ": " << num(E.Throughput->Median, 2) << "}";
+    if (!E.Ports.empty()) {
+      OS << ", ports: {";
+      const char *Sep = "";
+      for (const auto &[Port, Cy] : E.Ports) {
+        OS << Sep << Port << ": " << num(Cy, 2);
+        Sep = ", ";
+      }
+      OS << "}";
+    }
     OS << "}  # ";
     if (E.Latency)
       OS << "chain " << num(E.Latency->Median, 2) << " cy, ";
+    if (E.Throughput && E.Form.front() == '"')
+      OS << "12-chain peak " << num(E.Throughput->Median, 3) << " flop/cy, ";
     OS << spread(E.Throughput ? *E.Throughput : *E.Latency) << "\n";
   }
   return Overrides;
@@ -291,7 +335,7 @@ std::string linkComment(const ProbeResult &R, const Derived &D, const std::strin
 /// The probe's figures over a library model: only what was measured, each
 /// beside its spread and kernel; the rest is the base's.
 void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D,
-                   const ProbeBase &Base, const std::map<std::string, std::string> &DividerPorts) {
+                   const ProbeBase &Base, const FormPorts &LlvmCosts) {
   const CpuIdentity &C = R.Cpu;
   const MachineModel &B = *Base.Model;
   std::string Src = "measured by perfmodel probe on " + R.Date;
@@ -338,7 +382,7 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   if (D.StoresAt)
     Covers.insert(Covers.end(), {"core.stores_per_cycle", "core.store_bytes_per_cycle"});
   writePorts(CS, D);
-  if (writeMeasuredCosts(CS, R, DividerPorts))
+  if (writeMeasuredCosts(CS, R, LlvmCosts))
     Covers.push_back("core.instruction_overrides");
   if (R.LineSplitLoad.Median > 0)
     Covers.push_back("core.line_split_load_cost");
@@ -465,11 +509,11 @@ std::vector<LevelTimes> perfmodel::levelTimes(const ProbeResult &R) {
 void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
                                    const std::string &Triple, const std::string &Cpu,
                                    unsigned IssueWidth,
-                                   const std::map<std::string, std::string> &DividerPorts,
+                                   const FormPorts &LlvmCosts,
                                    const ProbeBase *Base) {
   Derived D = derive(R);
   if (Base && Base->Model)
-    return writeOverBase(OS, R, D, *Base, DividerPorts);
+    return writeOverBase(OS, R, D, *Base, LlvmCosts);
   const CpuIdentity &C = R.Cpu;
   double GHz = R.ClockGHz.Median;
   std::string Src = "measured by perfmodel probe on " + R.Date;
@@ -528,7 +572,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
     OS << "  stores_per_cycle: " << std::max(1L, std::lround(StoreBPC / VecBytes)) << "\n";
     OS << "  store_bytes_per_cycle: " << num(std::max(1.0, StoreBPC)) << "\n";
   }
-  bool Overrides = writeMeasuredCosts(OS, R, DividerPorts);
+  bool Overrides = writeMeasuredCosts(OS, R, LlvmCosts);
   OS << "\n";
 
   auto MemChase = R.ChaseNs.find("MEM");

@@ -58,18 +58,23 @@ int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff
   std::string Cpu = llvm::sys::getHostCPUName().str();
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  // The resource LLVM's model of this CPU charges each divider form to: the
-  // busiest port of the lone instruction.
-  std::map<std::string, std::string> DividerPorts;
+  // What LLVM's model of this CPU charges each measured form, per resource:
+  // the lone instruction's port loads.
+  FormPorts LlvmCosts;
   InCoreOptions IO;
   IO.Triple = Triple;
   IO.Cpu = Cpu;
-  for (const auto &[Form, Encoding] : dividerForms()) {
+  auto Cost = [&](const std::string &Form, const std::vector<uint8_t> &Encoding) {
     InCoreResult One = analyzeBlockBytes(Encoding, IO);
-    if (One.Ok && !One.PortBottleneck.empty() &&
-        One.PortBottleneck.find(',') == std::string::npos)
-      DividerPorts[Form] = One.PortBottleneck;
-  }
+    if (!One.Ok)
+      return;
+    for (size_t P = 0; P < One.Ports.size() && P < One.PortLoad.size(); ++P)
+      if (One.PortLoad[P] > 0)
+        LlvmCosts[Form][One.Ports[P]] = One.PortLoad[P];
+  };
+  for (const auto &[Form, Encoding] : dividerForms())
+    Cost(Form, Encoding);
+  Cost(ScalarFmaForm, ScalarFmaEncoding);
   ProbeBase Base;
   if (BaseModel) {
     // A library file by its stem, so the written file finds it from anywhere.
@@ -82,7 +87,7 @@ int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff
       Base.Name = std::string(Abs);
     }
   }
-  writeProbedMachine(OS, R, Triple, Cpu, llvmIssueWidth(Triple, Cpu), DividerPorts,
+  writeProbedMachine(OS, R, Triple, Cpu, llvmIssueWidth(Triple, Cpu), LlvmCosts,
                      BaseModel ? &Base : nullptr);
   OS.flush();
   // What was written must load: a probe that cannot be used is an error.

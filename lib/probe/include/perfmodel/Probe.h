@@ -193,16 +193,26 @@ std::vector<LevelTimes> levelTimes(const ProbeResult &R);
 /// number sourced "measured by perfmodel probe on DATE" and the rest from
 /// CPUID, LLVM, or marked as assumed. ISSUEWIDTH comes from LLVM's
 /// scheduling model of CPU (0: unknown, then 4 is assumed and said so).
-/// DIVIDERPORTS names, per divider form, the resource LLVM's model of CPU
-/// charges it to: the measured throughputs become instruction_overrides on it.
+/// LLVMCOSTS gives, per measured form (divider forms, ScalarFmaForm), the
+/// cycles LLVM's model of CPU charges the lone instruction on each resource:
+/// a measured reciprocal throughput becomes an instruction_override on those
+/// resources, scaled to it.
 ///
 /// With BASE (the library model of this CPU), the file names it as `base:`
 /// and carries only what was measured, each figure with its spread and
 /// kernel; the base's cache geometry, socket, theoretical bandwidth and
 /// widths stay as the base states them.
+/// Per instruction form, the cycles LLVM's model charges each resource.
+using FormPorts = std::map<std::string, std::map<std::string, double>>;
+
+/// The scalar FMA form the probe's peak kernel measures, and its encoding
+/// (vfmadd231sd xmm0, xmm1, xmm2).
+inline constexpr const char *ScalarFmaForm = "vfmadd231sd";
+inline const std::vector<uint8_t> ScalarFmaEncoding = {0xc4, 0xe2, 0xf1, 0xb9, 0xc2};
+
 void writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R, const std::string &Triple,
                         const std::string &Cpu, unsigned IssueWidth,
-                        const std::map<std::string, std::string> &DividerPorts = {},
+                        const FormPorts &LlvmCosts = {},
                         const ProbeBase *Base = nullptr);
 
 } // namespace perfmodel
