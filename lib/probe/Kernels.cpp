@@ -328,6 +328,18 @@ double updateKernel(double *A, size_t N, bool UseAvx) {
   return UseAvx ? updateAvx(A, N) : updateSse(A, N);
 }
 
+double branchKernel(const uint8_t *V, size_t Bytes, uint64_t Passes) {
+  long S = 0;
+  for (uint64_t P = 0; P < Passes; ++P)
+    for (size_t I = 0; I < Bytes; ++I)
+      if (V[I] & 1) {
+        S += V[I];
+        __asm__ volatile("" : "+r"(S));
+      }
+  Sink = double(S);
+  return double(Passes) * double(Bytes);
+}
+
 #else // not x86-64: the probe reports that it cannot measure
 
 void addChain(uint64_t) {}
@@ -341,6 +353,7 @@ double triadKernel(double *, const double *, const double *, size_t, bool) { ret
 double lineAccessKernel(char *, bool, unsigned, uint64_t) { return 0; }
 double portKernel(char *, bool, unsigned, uint64_t) { return 0; }
 double updateKernel(double *, size_t, bool) { return 0; }
+double branchKernel(const uint8_t *, size_t, uint64_t) { return 0; }
 
 #endif
 

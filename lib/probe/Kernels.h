@@ -59,6 +59,11 @@ double portKernel(char *Buf, bool Store, unsigned Width, uint64_t N);
 /// cross into the next. Returns the accesses made (0 off x86-64).
 double lineAccessKernel(char *Buf, bool Store, unsigned Offset, uint64_t N);
 
+/// A branch per byte: PASSES passes over the BYTES bytes of V adding the odd
+/// ones (an asm barrier keeps the branch a branch). Random bytes make the
+/// branch taken half the time at random. Returns the bytes visited.
+double branchKernel(const uint8_t *V, size_t Bytes, uint64_t Passes);
+
 /// Pointer chases: CHAINS interleaved walks (at most 32) through BASE, where
 /// the 8 bytes at each visited offset hold the byte offset of the next
 /// visit, STEPS steps each from the offsets in STARTS. Returns the accesses

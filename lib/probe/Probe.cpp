@@ -202,6 +202,46 @@ Measured lineSplitCost(bool Store, double MinSeconds, unsigned Reps) {
   return M;
 }
 
+/// A branch on random bytes: the cost of a misprediction (16 MiB, whose
+/// pattern no predictor holds, against 8 KiB, whose pattern it learns: the
+/// same instructions, half the branches mispredicted in the first) and the
+/// share mispredicted for repeated patterns of 12 K to 768 K branches.
+void measureBranches(ProbeResult &R, double MinSeconds, unsigned Reps) {
+  constexpr size_t Big = size_t(16) << 20, Small = 8192;
+  std::vector<uint8_t> V(Big);
+  uint64_t X = 0x9e3779b97f4a7c15ull;
+  for (uint8_t &B : V) { // xorshift: reproducible, no pattern a predictor finds
+    X ^= X << 13;
+    X ^= X >> 7;
+    X ^= X << 17;
+    B = uint8_t(X >> 56);
+  }
+  double GHz = R.ClockGHz.Median;
+  auto PerByteNs = [&](size_t Bytes) {
+    std::vector<double> Rates = rates(
+        [&](uint64_t N) {
+          uint64_t Passes = std::max<uint64_t>(1, N * 65536 / Bytes);
+          return branchKernel(V.data(), Bytes, Passes);
+        },
+        MinSeconds, Reps);
+    if (Rates.empty())
+      return 0.0;
+    std::sort(Rates.begin(), Rates.end());
+    return 1e9 / Rates[Rates.size() / 2];
+  };
+  branchKernel(V.data(), Big, 1); // the first pass teaches nothing; warm the data
+  R.MispredictCycles = paired(
+      [&](uint64_t N) { return branchKernel(V.data(), Small, std::max<uint64_t>(1, N * 8)); },
+      [&](uint64_t N) { return branchKernel(V.data(), Big, 1 + N / 2048); },
+      [&](double Learned, double Random) { return 2 * (1 / Random - 1 / Learned) * 1e9 * GHz; },
+      MinSeconds, Reps);
+  double Learned = PerByteNs(Small), Random = PerByteNs(Big);
+  if (!(Random > Learned) || GHz <= 0)
+    return;
+  for (uint64_t Bytes = 12288; Bytes <= (uint64_t(768) << 10); Bytes += Bytes / 2)
+    R.BranchSweep.push_back({Bytes, (PerByteNs(Bytes) - Learned) / (Random - Learned) / 2});
+}
+
 /// Independent loads and stores of WIDTH bytes in L1: accesses per cycle,
 /// each repetition against the add chain timed beside it (a VM's clock
 /// moves between repetitions).
@@ -279,6 +319,16 @@ std::vector<std::pair<uint64_t, double>> l3Sweep(uint64_t L2, uint64_t L3, doubl
 
 } // namespace
 
+double perfmodel::branchPatternCapacity(const std::vector<std::pair<uint64_t, double>> &Sweep) {
+  for (size_t I = 1; I < Sweep.size(); ++I) {
+    auto [N0, F0] = Sweep[I - 1];
+    auto [N1, F1] = Sweep[I];
+    if (F1 >= 0.25 && F0 < 0.25 && F1 > F0)
+      return (double(N0) + (double(N1) - double(N0)) * (0.25 - F0) / (F1 - F0)) / 2;
+  }
+  return 0;
+}
+
 double perfmodel::missesInFlight(double LatencyNs, double ParallelNs) {
   return LatencyNs > 0 && ParallelNs > 0 ? LatencyNs / ParallelNs : 0;
 }
@@ -346,7 +396,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                       "and a 256 KiB L2");
 
-  unsigned Total = 7 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+  unsigned Total = 8 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
   auto Step = [&](const std::string &What) {
     if (O.Progress)
@@ -407,6 +457,8 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.LineSplitLoad = lineSplitCost(false, MinSeconds, Reps);
     R.LineSplitStore = lineSplitCost(true, MinSeconds, Reps);
   }
+  Step("branch mispredictions");
+  measureBranches(R, MinSeconds, Reps);
   for (const auto &[Level, WS] : Sets) {
     Step("bandwidth, " + Level + ", one core");
     R.Bandwidth.push_back(bandwidth(Level, WS, 1, Avx, MinSeconds, Reps));

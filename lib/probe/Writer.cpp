@@ -208,6 +208,18 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
       OS << "  " << Key << ": " << num(std::max(1.0, M->Median), 2)
          << "  # 32-byte stream, every other access split vs none, in L1 (" << spread(*M)
          << ")\n";
+  if (R.MispredictCycles.Median > 0)
+    OS << "  branch_mispredict_cy: " << num(R.MispredictCycles.Median, 1)
+       << "  # a branch on random bytes over 16 MiB vs the same over 8 KiB ("
+       << spread(R.MispredictCycles) << ")\n";
+  if (double Cap = branchPatternCapacity(R.BranchSweep); Cap > 0) {
+    OS << "  branch_pattern_capacity: " << std::lround(Cap)
+       << "  # a repeated random pattern is half learned at " << std::lround(2 * Cap)
+       << " branches (mispredicted per branch:";
+    for (const auto &[N, F] : R.BranchSweep)
+      OS << " " << N << ":" << num(std::max(0.0, F), 2);
+    OS << ")\n";
+  }
   // Measured latencies and divider throughputs (on the resource LLVM's model
   // charges them to): the scheduling models of new cores often carry an
   // older core's figures.
@@ -316,7 +328,9 @@ const char *const KernelsCite =
     "add, multiply, FMA, divide and square-root latency from dependent scalar chains; "
     "divide and square-root throughput from 8 independent operations per form; line-split "
     "costs from a 32-byte load or store stream in L1 with every other access crossing a "
-    "line vs none; latencies from one pointer chase over random lines in each level (huge "
+    "line vs none; branch misprediction from a branch on random bytes over 16 MiB vs 8 KiB "
+    "and the predictor's capacity from repeated patterns of 12 K-768 K branches; "
+    "latencies from one pointer chase over random lines in each level (huge "
     "pages; the L3's over three L2 sizes with the L2's hits taken out), "
     "misses in flight from 32 chases at once in memory (latency / time per line); the ECM "
     "overlap rule and each link's bandwidth fitted to load, copy, update and triad kernels "
@@ -388,6 +402,10 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
     Covers.push_back("core.line_split_load_cost");
   if (R.LineSplitStore.Median > 0)
     Covers.push_back("core.line_split_store_cost");
+  if (R.MispredictCycles.Median > 0)
+    Covers.push_back("core.branch_mispredict_cy");
+  if (branchPatternCapacity(R.BranchSweep) > 0)
+    Covers.push_back("core.branch_pattern_capacity");
   CS.flush();
   bool CoreKeys = llvm::any_of(llvm::split(CoreText, '\n'), [](llvm::StringRef L) {
     L = L.trim();
@@ -662,6 +680,8 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << (D.Fit.Rule.empty() ? "" : ", ecm.overlap")
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")
      << (R.LineSplitStore.Median > 0 ? ", core.line_split_store_cost" : "")
+     << (R.MispredictCycles.Median > 0 ? ", core.branch_mispredict_cy" : "")
+     << (branchPatternCapacity(R.BranchSweep) > 0 ? ", core.branch_pattern_capacity" : "")
      << (R.ChaseNs.empty() ? "" : ", caches.*.latency_cy, memory.latency_ns")
      << (InFlight >= 1 ? ", caches.L1.misses_in_flight" : "")
      << (Overrides ? ", core.instruction_overrides" : "") << "]\n";

@@ -446,3 +446,29 @@ TEST(Probe, WriterEmitsTheMeasuredScalarFmaThroughput) {
   OS2.flush();
   EXPECT_EQ(Same.find("vf*[0-9]s[sd]"), std::string::npos) << Same;
 }
+
+// Branch mispredictions: the cost is written as measured; the capacity is
+// half the pattern length where the mispredicted share per branch reaches
+// 1/4, interpolated by hand between 62,208 (0.214) and 93,312 (0.315):
+// 62,208 + 31,104 x 0.036 / 0.101 = 73,294.6 branches, capacity 36,647.
+TEST(Probe, WriterEmitsBranchMispredictionCostAndPatternCapacity) {
+  std::vector<std::pair<uint64_t, double>> Sweep = {
+      {27648, 0.021}, {41472, 0.107}, {62208, 0.214}, {93312, 0.315}, {139968, 0.41}};
+  EXPECT_NEAR(branchPatternCapacity(Sweep), (62208 + 31104 * 0.036 / 0.101) / 2, 1e-6);
+  EXPECT_EQ(branchPatternCapacity({{12288, 0.0}, {18432, 0.01}}), 0) << "never half learned";
+  ProbeResult R;
+  R.Cpu = identifyCpu(recorded(haswellI7()));
+  R.Date = "2026-11-25";
+  R.ClockGHz.Median = 3.67;
+  R.MispredictCycles.Median = R.MispredictCycles.Min = R.MispredictCycles.Max = 17.46;
+  R.MispredictCycles.Reps = 7;
+  R.BranchSweep = Sweep;
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  writeProbedMachine(OS, R, "x86_64-unknown-linux-gnu", "haswell", 4);
+  OS.flush();
+  MachineLoadResult M = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(M.ok()) << Text;
+  EXPECT_DOUBLE_EQ(M.Model->Core.BranchMispredictCycles, 17.5);
+  EXPECT_DOUBLE_EQ(M.Model->Core.BranchPatternCapacity, 36647);
+}

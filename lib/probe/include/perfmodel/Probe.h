@@ -153,8 +153,19 @@ struct ProbeResult {
   /// (bytes, ns per access; the slowest of two sweeps per size): where the
   /// latency leaves the L3's is the capacity this host keeps for one core.
   std::vector<std::pair<uint64_t, double>> L3Sweep;
+  /// A branch on random bytes: cycles one misprediction costs (the loop over
+  /// 16 MiB, unlearnable, against the same loop over 8 KiB, learned), and
+  /// the mispredicted share per branch of a repeated pattern of each length
+  /// (bytes = branches); capacity = half the length learned half.
+  Measured MispredictCycles;
+  std::vector<std::pair<uint64_t, double>> BranchSweep;
   std::vector<std::string> Notes;
 };
+
+/// The predictor's capacity from a sweep of (pattern length, mispredicted
+/// share per branch): half the length where the share reaches 1/4 (half the
+/// random branches' 1/2), interpolated; 0 when it never does.
+double branchPatternCapacity(const std::vector<std::pair<uint64_t, double>> &Sweep);
 
 /// The L3 capacity a sweep shows: the largest set whose chase, and every
 /// smaller one's, stays below the geometric mean of the L3's latency L3NS
