@@ -1000,16 +1000,14 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         ++Unlaminated;
       }
     }
-    if (I > 0 && Desc.isConditionalBranch() && X86 &&
+    // The decoders' rule (integer CMP/TEST/ADD/SUB/AND/INC/DEC by opcode, so
+    // not addsd or andps); a flag-setter with a memory operand is issued
+    // unfused.
+    if (I > 0 && Desc.isConditionalBranch() && X86 && Decode[I - 1].MacroFusible &&
         !R.Instrs[I - 1].MayLoad && !R.Instrs[I - 1].MayStore) {
-      StringRef Prev(R.Instrs[I - 1].Text);
-      if (Prev.starts_with("cmp") || Prev.starts_with("test") || Prev.starts_with("add") ||
-          Prev.starts_with("sub") || Prev.starts_with("inc") || Prev.starts_with("dec") ||
-          Prev.starts_with("and")) {
-        Issue[I] = 0;
-        R.Notes.push_back("'" + Prev.str() + "' and '" + R.Instrs[I].Text +
-                          "' macro-fuse into one uop");
-      }
+      Issue[I] = 0;
+      R.Notes.push_back("'" + R.Instrs[I - 1].Text + "' and '" + R.Instrs[I].Text +
+                        "' macro-fuse into one uop");
     }
     R.Uops += Issue[I];
   }

@@ -10,6 +10,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace perfmodel;
 
 namespace {
@@ -88,6 +90,24 @@ TEST(BasicBlock, LoopStreamDetectorRoundsItsGroups) {
   };
   EXPECT_DOUBLE_EQ(block(Nops(54), "haswell", false).FrontEndBound, 14);
   EXPECT_DOUBLE_EQ(block(Nops(58), "haswell", false).FrontEndBound, 14.75);
+}
+
+TEST(BasicBlock, OnlyIntegerFlagSettersMacroFuseWithTheBranch) {
+  // 4 nops + dec rsi + jne: 5 fused uops. 4 nops + addsd xmm0, xmm1 + jne:
+  // addsd sets no flags the jcc reads (it is no ADD of the decoders' rule):
+  // 6 uops, no fusion. (The old rule matched the text "add..." and fused it.)
+  InCoreResult Dec = block("90 90 90 90 48 ff ce 75 f7", "haswell", false);
+  InCoreResult Sse = block("90 90 90 90 f2 0f 58 c1 75 f6", "haswell", false);
+  ASSERT_TRUE(Dec.Ok && Sse.Ok) << Sse.Reason;
+  EXPECT_EQ(Dec.Uops, 5u);
+  EXPECT_EQ(Sse.Uops, 6u);
+  auto Fuses = [](const InCoreResult &R) {
+    return std::any_of(R.Notes.begin(), R.Notes.end(), [](const std::string &N) {
+      return N.find("macro-fuse") != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(Fuses(Dec));
+  EXPECT_FALSE(Fuses(Sse));
 }
 
 TEST(BasicBlock, IndexedMicroFusedUopsUnlaminate) {
