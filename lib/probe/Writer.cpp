@@ -67,7 +67,7 @@ uint64_t wholeSets(uint64_t Bytes, unsigned Ways, unsigned Line) {
 uint64_t keptL3Size(const ProbeResult &R, const Derived &D, uint64_t Full, unsigned Ways,
                     unsigned Line, std::string &Comment) {
   uint64_t Size = wholeSets(D.KeptL3, Ways, Line);
-  if (!Size || double(Size) >= 0.75 * double(Full))
+  if (!keptL3IsAShare(Size, Full))
     return 0;
   Comment = "kept: chases stay near the L3's latency up to " + formatByteSize(Size) +
             ", not the " + formatByteSize(Full) + " CPUID reports (sweep";

@@ -118,7 +118,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   if (const CacheLevel *L3 = M.cache("L3"), *L2 = M.cache("L2");
       L3 && L2 && llvm::is_contained(V.Levels, std::string("L3"))) {
     uint64_t Kept = measureKeptL3(L2->SizeBytes, L3->SizeBytes);
-    if (Kept && double(Kept) < 0.75 * double(L3->SizeBytes)) {
+    if (keptL3IsAShare(Kept, L3->SizeBytes)) {
       L3Target = 0.5 * double(Kept);
       Notes.push_back("this host keeps about " + formatByteSize(Kept / (1 << 20) * (1 << 20)) +
                       " of the " + formatByteSize(L3->SizeBytes) +

@@ -174,6 +174,12 @@ double branchPatternCapacity(const std::vector<std::pair<uint64_t, double>> &Swe
 uint64_t effectiveL3Bytes(const std::vector<std::pair<uint64_t, double>> &Sweep, double L3Ns,
                           double MemNs);
 
+/// Whether a kept L3 capacity is a share of the FULL size rather than the
+/// sweep's own error: below three quarters of it.
+inline bool keptL3IsAShare(uint64_t Kept, uint64_t Full) {
+  return Kept && double(Kept) < 0.75 * double(Full);
+}
+
 /// The L3 capacity this host keeps for one core now (a VM's share of a
 /// shared L3, or what busy neighbours leave): chases over sets from 2 x L2
 /// up to L3 (steps of 1.5) on huge pages, against the L3's latency (the
