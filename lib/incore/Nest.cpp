@@ -40,56 +40,8 @@ double straightCycles(const InCoreResult &R) {
   return R.Ok ? std::max(R.PortBound, R.FrontEndBound) : 0;
 }
 
-} // namespace
-
-namespace {
-void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O);
-} // namespace
-
-void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
-                            const std::map<std::string, int64_t> &Bind,
-                            const InCoreOptions &O) {
-  executeAt(R, tripsPerOuter(K, Bind), O);
-}
-
-void perfmodel::executeNestTrips(InCoreResult &R, double TripsPerOuter, const InCoreOptions &O) {
-  executeAt(R, TripsPerOuter, O);
-}
-
-std::vector<double> perfmodel::nestMachineTrips(const NestCode &N, double TripsPerOuter,
-                                                unsigned *CopiesOut) {
-  std::vector<double> Trips(N.LoopIters.size(), 0);
-  if (N.Body < 0 || size_t(N.Body) >= N.LoopIters.size())
-    return Trips;
-  // The enclosing machine loop may hold several copies of the inner loop
-  // (an unrolled outer loop): one per copy of the hot body.
-  double KB = N.LoopIters[N.Body];
-  unsigned Copies = 0;
-  for (double Kx : N.LoopIters)
-    Copies += Kx == KB;
-  Copies = std::max(1u, Copies);
-  if (CopiesOut)
-    *CopiesOut = Copies;
-  // Each copy's iterations go to its machine loops from the widest down: the
-  // body takes whole trips, the epilogue and scalar loops the rest.
-  std::set<double, std::greater<double>> Levels(N.LoopIters.begin(), N.LoopIters.end());
-  double Left = std::round(TripsPerOuter);
-  for (double Kx : Levels) {
-    if (Kx <= 0)
-      continue;
-    double Tk = std::floor(Left / Kx + 1e-9);
-    Left -= Tk * Kx;
-    unsigned Given = 0;
-    for (size_t I = 0; I < N.LoopIters.size(); ++I)
-      if (N.LoopIters[I] == Kx && Given < Copies) {
-        Trips[I] = Tk;
-        ++Given;
-      }
-  }
-  return Trips;
-}
-
-namespace {
+/// executeNest with T source iterations of the inner loop per outer iteration
+/// (nullopt: its bounds are not known at the sizes given).
 void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O) {
   NestResult &E = R.Executed;
   E = NestResult();
@@ -98,6 +50,7 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
     return;
   const NestCode &N = R.Nest;
   E.Steady = R.Cycles / R.SourceItersPerIter;
+  // The remainder loops and outer code move the same streams as the body.
   InCoreOptions LO = O;
   LO.Splits = R.Splits;
   E.SteadyRecurrence = R.RecurrenceBound;
@@ -252,7 +205,52 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
     R.Advice = Buf + R.Advice;
   }
 }
+
 } // namespace
+
+void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
+                            const std::map<std::string, int64_t> &Bind,
+                            const InCoreOptions &O) {
+  executeAt(R, tripsPerOuter(K, Bind), O);
+}
+
+void perfmodel::executeNestTrips(InCoreResult &R, double TripsPerOuter, const InCoreOptions &O) {
+  executeAt(R, TripsPerOuter, O);
+}
+
+std::vector<double> perfmodel::nestMachineTrips(const NestCode &N, double TripsPerOuter,
+                                                unsigned *CopiesOut) {
+  std::vector<double> Trips(N.LoopIters.size(), 0);
+  if (N.Body < 0 || size_t(N.Body) >= N.LoopIters.size())
+    return Trips;
+  // The enclosing machine loop may hold several copies of the inner loop
+  // (an unrolled outer loop): one per copy of the hot body.
+  double KB = N.LoopIters[N.Body];
+  unsigned Copies = 0;
+  for (double Kx : N.LoopIters)
+    Copies += Kx == KB;
+  Copies = std::max(1u, Copies);
+  if (CopiesOut)
+    *CopiesOut = Copies;
+  // Each copy's iterations go to its machine loops from the widest down: the
+  // body takes whole trips, the epilogue and scalar loops the rest.
+  std::set<double, std::greater<double>> Levels(N.LoopIters.begin(), N.LoopIters.end());
+  double Left = std::round(TripsPerOuter);
+  for (double Kx : Levels) {
+    if (Kx <= 0)
+      continue;
+    double Tk = std::floor(Left / Kx + 1e-9);
+    Left -= Tk * Kx;
+    unsigned Given = 0;
+    for (size_t I = 0; I < N.LoopIters.size(); ++I)
+      if (N.LoopIters[I] == Kx && Given < Copies) {
+        Trips[I] = Tk;
+        ++Given;
+      }
+  }
+  return Trips;
+}
+
 
 void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Trips,
                                 const InCoreOptions &O, double MispredictCycles,
@@ -325,14 +323,20 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
   // its trip count; a predictor keeps the last one per branch, so a row
   // whose count for that loop differs from the previous row's mispredicts,
   // unless the whole sequence, repeated, fits what the predictor learns.
+  // A row as long as the previous one changes no loop's count.
   double Changes = 0;
   std::vector<double> Prev;
+  int64_t PrevT = 0;
   for (int64_t T : Trips) {
-    std::vector<double> Cur = nestMachineTrips(N, double(std::max<int64_t>(T, 0)));
+    T = std::max<int64_t>(T, 0);
+    if (!Prev.empty() && T == PrevT)
+      continue;
+    std::vector<double> Cur = nestMachineTrips(N, double(T));
     if (!Prev.empty())
       for (size_t I = 0; I < Cur.size(); ++I)
         Changes += Cur[I] != Prev[I];
     Prev = std::move(Cur);
+    PrevT = T;
   }
   double Learned = PatternCapacity > 0 && Changes > 0 ? std::min(1.0, PatternCapacity / Changes) : 0;
   double Mispredicts = Changes * (1 - Learned);
