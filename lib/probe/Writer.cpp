@@ -250,18 +250,21 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
   // A measured reciprocal throughput on the busiest resources LLVM charges
   // the form to (a divider's pipe; both FMA pipes of a scalar FMA); the
   // others keep LLVM's cycles.
+  auto Busiest = [&](const std::string &Form) {
+    double Most = 0;
+    if (auto Cost = LlvmCosts.find(Form); Cost != LlvmCosts.end())
+      for (const auto &[Port, Cy] : Cost->second)
+        Most = std::max(Most, Cy);
+    return Most;
+  };
   auto Scaled = [&](const std::string &Form, double Cycles) {
     std::map<std::string, double> Out;
-    auto Cost = LlvmCosts.find(Form);
-    if (Cost == LlvmCosts.end() || Cycles <= 0)
+    double Most = Busiest(Form);
+    if (Most <= 0 || Cycles <= 0)
       return Out;
-    double Busiest = 0;
-    for (const auto &[Port, Cy] : Cost->second)
-      Busiest = std::max(Busiest, Cy);
-    if (Busiest > 0)
-      for (const auto &[Port, Cy] : Cost->second)
-        if (Cy >= Busiest * (1 - 1e-9))
-          Out[Port] = Cycles;
+    for (const auto &[Port, Cy] : LlvmCosts.at(Form))
+      if (Cy >= Most * (1 - 1e-9))
+        Out[Port] = Cycles;
     return Out;
   };
   for (const DividerPoint &D : R.Dividers) {
@@ -277,14 +280,11 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
   // LLVM's by more than the clock estimate's error (LLVM 19's Zen 4 and 5
   // models charge one per cycle; they run two).
   for (const PeakPoint &P : R.Peaks) {
-    auto Cost = LlvmCosts.find(ScalarFmaForm);
-    if (P.Isa != "scalar" || !P.Fma || P.DoubleFlopsPerCycle.Median <= 0 ||
-        Cost == LlvmCosts.end())
+    double Llvm = Busiest(ScalarFmaForm);
+    if (P.Isa != "scalar" || !P.Fma || P.DoubleFlopsPerCycle.Median <= 0 || Llvm <= 0)
       continue;
-    double Cycles = 2 / P.DoubleFlopsPerCycle.Median, Busiest = 0;
-    for (const auto &[Port, Cy] : Cost->second)
-      Busiest = std::max(Busiest, Cy);
-    if (Busiest <= 0 || std::fabs(Cycles - Busiest) <= 0.1 * Busiest)
+    double Cycles = 2 / P.DoubleFlopsPerCycle.Median;
+    if (std::fabs(Cycles - Llvm) <= 0.1 * Llvm)
       continue;
     Entry &E = At("\"vf*[0-9]s[sd] \"");
     E.Throughput = &P.DoubleFlopsPerCycle;

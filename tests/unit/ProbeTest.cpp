@@ -404,15 +404,11 @@ TEST(Probe, WriterEmitsTheMeasuredScalarFmaThroughput) {
   EXPECT_DOUBLE_EQ(Costs[ScalarFmaForm]["Zn4FP0"], 1);
   EXPECT_DOUBLE_EQ(Costs[ScalarFmaForm]["Zn4FP1"], 1);
 
-  ProbeResult R;
-  R.Cpu = identifyCpu(recorded(haswellI7()));
-  R.Date = "2026-11-25";
-  R.ClockGHz.Median = 3.67;
+  ProbeResult R = haswellProbe("2026-11-25", 3.67);
   PeakPoint P;
   P.Isa = "scalar";
   P.Fma = true;
-  P.DoubleFlopsPerCycle.Median = P.DoubleFlopsPerCycle.Min = P.DoubleFlopsPerCycle.Max = 4.11;
-  P.DoubleFlopsPerCycle.Reps = 3;
+  P.DoubleFlopsPerCycle = exact(4.11);
   R.Peaks = {P};
   std::string Text;
   llvm::raw_string_ostream OS(Text);
@@ -456,12 +452,8 @@ TEST(Probe, WriterEmitsBranchMispredictionCostAndPatternCapacity) {
       {27648, 0.021}, {41472, 0.107}, {62208, 0.214}, {93312, 0.315}, {139968, 0.41}};
   EXPECT_NEAR(branchPatternCapacity(Sweep), (62208 + 31104 * 0.036 / 0.101) / 2, 1e-6);
   EXPECT_EQ(branchPatternCapacity({{12288, 0.0}, {18432, 0.01}}), 0) << "never half learned";
-  ProbeResult R;
-  R.Cpu = identifyCpu(recorded(haswellI7()));
-  R.Date = "2026-11-25";
-  R.ClockGHz.Median = 3.67;
-  R.MispredictCycles.Median = R.MispredictCycles.Min = R.MispredictCycles.Max = 17.46;
-  R.MispredictCycles.Reps = 7;
+  ProbeResult R = haswellProbe("2026-11-25", 3.67);
+  R.MispredictCycles = exact(17.46, 7);
   R.BranchSweep = Sweep;
   std::string Text;
   llvm::raw_string_ostream OS(Text);

@@ -206,6 +206,14 @@ struct ProbeBase {
 /// at the measured clock), L1 first, memory last: the overlap fit's input.
 std::vector<LevelTimes> levelTimes(const ProbeResult &R);
 
+/// Per instruction form, the cycles LLVM's model charges each resource.
+using FormPorts = std::map<std::string, std::map<std::string, double>>;
+
+/// The scalar FMA form the probe's peak kernel measures, and its encoding
+/// (vfmadd231sd xmm0, xmm1, xmm2).
+inline constexpr const char *ScalarFmaForm = "vfmadd231sd";
+inline const std::vector<uint8_t> ScalarFmaEncoding = {0xc4, 0xe2, 0xf1, 0xb9, 0xc2};
+
 /// Writes R as a machine model (docs/machine-model.md) with every measured
 /// number sourced "measured by perfmodel probe on DATE" and the rest from
 /// CPUID, LLVM, or marked as assumed. ISSUEWIDTH comes from LLVM's
@@ -219,14 +227,6 @@ std::vector<LevelTimes> levelTimes(const ProbeResult &R);
 /// and carries only what was measured, each figure with its spread and
 /// kernel; the base's cache geometry, socket, theoretical bandwidth and
 /// widths stay as the base states them.
-/// Per instruction form, the cycles LLVM's model charges each resource.
-using FormPorts = std::map<std::string, std::map<std::string, double>>;
-
-/// The scalar FMA form the probe's peak kernel measures, and its encoding
-/// (vfmadd231sd xmm0, xmm1, xmm2).
-inline constexpr const char *ScalarFmaForm = "vfmadd231sd";
-inline const std::vector<uint8_t> ScalarFmaEncoding = {0xc4, 0xe2, 0xf1, 0xb9, 0xc2};
-
 void writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R, const std::string &Triple,
                         const std::string &Cpu, unsigned IssueWidth,
                         const FormPorts &LlvmCosts = {},
