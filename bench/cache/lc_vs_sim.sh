@@ -10,6 +10,8 @@
 # the layer conditions decline (with the reason, and `auto` simulates).
 #
 #   bench/cache/lc_vs_sim.sh [POLYBENCH_DIR] [MACHINE]
+#
+# SHOW=N lists the N largest differences (default 25).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
@@ -84,14 +86,17 @@ for corpus, path, defines, extra in runs:
         # over the whole nest by one and after a warm-up by the other) are
         # reported apart: they do not move a prediction.
         l1 = t.get("load_bytes", 0) + t.get("store_bytes", 0)
+        # The worst link is the one with the largest relative difference
+        # among those that are not small (else among all).
         worst, where, small = 0, "", True
         for a, b in zip(lc["links"], sim["links"]):
             x = a["load_bytes_per_it"] + a["evict_bytes_per_it"]
             y = b["load_bytes_per_it"] + b["evict_bytes_per_it"]
             diff = abs(x - y) / max(y, 1e-9) if max(x, y) > 0.01 else 0
-            if diff > 0.05 and abs(x - y) > 0.01 * max(l1, 1e-9):
-                small = False
-            if diff > worst:
+            big = diff > 0.05 and abs(x - y) > 0.01 * max(l1, 1e-9)
+            if big and small:
+                small, worst = False, 0
+            if diff > worst and (big or small):
                 worst, where = diff, f"{a['inner']}-{a['outer']}: {x:.3g} vs {y:.3g} B/it"
         if worst <= 0.05:
             agree[corpus] += 1
@@ -107,7 +112,7 @@ for c in total:
     dec = sum(declined[c].values())
     print(f"| {c} | {total[c]} | {agree[c]} | {tiny[c]} | {dis} | {dec} |")
 print("\nLargest differences (layer conditions vs simulator, worst link):")
-for c, w, name, where in sorted(disagree, key=lambda x: -x[1])[:25]:
+for c, w, name, where in sorted(disagree, key=lambda x: -x[1])[:int(os.environ.get("SHOW", "25"))]:
     print(f"  {100 * w:.0f} %  {name}  ({where})")
 print("\nWhy the layer conditions decline:")
 for c in declined:

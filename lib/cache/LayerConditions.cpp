@@ -219,7 +219,13 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       Reads |= Mb.A->Read;
       Writes |= Mb.A->Write;
     }
-    double Bytes = std::ceil((Hi - Lo) / Line) * Line;
+    // The lines the nest touches (a triangle touches half its bounding box),
+    // else the byte range.
+    std::vector<const Access *> Refs;
+    for (const Member &Mb : Gr.Members)
+      Refs.push_back(Mb.A);
+    double Bytes = touchedBytes(K, IR, Refs, Line)
+                       .value_or(std::ceil((Hi - Lo) / Line) * Line);
     Footprint += Bytes;
     if (Reads || Writes)
       ReadFoot += Bytes; // read, or write-allocated

@@ -2,8 +2,15 @@
 #include "NestGeometry.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <limits>
 
 using namespace perfmodel;
+
+namespace {
+std::optional<double> exactIterations(const LoopKernel &K,
+                                      const std::map<std::string, int64_t> &B);
+} // namespace
 
 NestGeometry::NestGeometry(const LoopKernel &K, const KernelIR &IR)
     : Bindings(IR.bindings()) {
@@ -30,6 +37,11 @@ NestGeometry::NestGeometry(const LoopKernel &K, const KernelIR &IR)
     Iterations *= Trip;
     Mid[L.Var] = (First + Last) / 2;
   }
+  // The middle of an odd range falls between two values: count exactly
+  // where the outer loops are small enough to walk.
+  if (K.Nest.size() > 1)
+    if (auto E = exactIterations(K, Bindings))
+      Iterations = *E;
 }
 
 std::set<std::string> NestGeometry::counters() const {
@@ -67,14 +79,189 @@ std::optional<std::pair<int64_t, int64_t>> NestGeometry::byteRange(const Access 
   return extremes(P);
 }
 
+namespace {
+
+/// C0 + sum C[d] x counter d, over the nest's counters (outermost first).
+struct LinearForm {
+  int64_t C0 = 0;
+  std::vector<int64_t> C;
+  int64_t at(const std::vector<int64_t> &X) const {
+    int64_t V = C0;
+    for (size_t D = 0; D < X.size() && D < C.size(); ++D)
+      V += C[D] * X[D];
+    return V;
+  }
+};
+
+std::optional<LinearForm> linearIn(const Poly &P, const std::vector<std::string> &Vars,
+                                   const std::map<std::string, int64_t> &Bindings) {
+  LinearForm F;
+  F.C.assign(Vars.size(), 0);
+  Poly Bound = P.substitute(Bindings);
+  for (const auto &[Mon, C] : Bound.terms()) {
+    if (Mon.empty()) {
+      F.C0 += C;
+      continue;
+    }
+    auto It = std::find(Vars.begin(), Vars.end(), Mon[0]);
+    if (Mon.size() != 1 || It == Vars.end())
+      return std::nullopt;
+    F.C[size_t(It - Vars.begin())] += C;
+  }
+  return F;
+}
+
+int64_t floorDiv(int64_t A, int64_t B) { return A / B - ((A % B != 0) && ((A < 0) != (B < 0))); }
+
+/// The nest's bounds as linear forms over its counters; nullopt when a bound
+/// is not linear in them at the bound sizes.
+std::optional<std::pair<std::vector<LinearForm>, std::vector<LinearForm>>>
+nestBounds(const LoopKernel &K, const std::vector<std::string> &Vars,
+           const std::map<std::string, int64_t> &B) {
+  std::vector<LinearForm> Lower, Upper;
+  for (const LoopLevel &L : K.Nest) {
+    auto Lo = linearIn(L.Lower, Vars, B), Hi = linearIn(L.Upper, Vars, B);
+    if (!Lo || !Hi || L.Step == 0)
+      return std::nullopt;
+    Lower.push_back(*Lo);
+    Upper.push_back(*Hi);
+  }
+  return std::make_pair(std::move(Lower), std::move(Upper));
+}
+
+/// Calls VISIT(X, Lo, Hi) for every point X of the outer loops (every value
+/// of each, bounds from the outer values) with the innermost loop's bounds
+/// [Lo, Hi) there; false when there are more than MAXPOINTS points.
+template <typename Fn>
+bool walkOuterLoops(const LoopKernel &K, const std::vector<LinearForm> &Lower,
+                    const std::vector<LinearForm> &Upper, uint64_t MaxPoints, Fn &&Visit) {
+  size_t Inner = K.Nest.size() - 1;
+  std::vector<int64_t> X(K.Nest.size(), 0);
+  uint64_t Points = 0;
+  bool Aborted = false;
+  auto Walk = [&](auto &&Self, size_t D) -> void {
+    if (D == Inner) {
+      if (++Points > MaxPoints)
+        Aborted = true;
+      else
+        Visit(X, Lower[Inner].at(X), Upper[Inner].at(X));
+      return;
+    }
+    int64_t Lo = Lower[D].at(X), Hi = Upper[D].at(X), St = std::abs(K.Nest[D].Step);
+    for (int64_t V = Lo; V < Hi && !Aborted; V += St) {
+      X[D] = V;
+      Self(Self, D + 1);
+    }
+    X[D] = 0;
+  };
+  Walk(Walk, 0);
+  return !Aborted;
+}
+
+std::optional<double> exactIterations(const LoopKernel &K,
+                                      const std::map<std::string, int64_t> &B) {
+  std::vector<std::string> Vars;
+  for (const LoopLevel &L : K.Nest)
+    Vars.push_back(L.Var);
+  auto Bounds = nestBounds(K, Vars, B);
+  if (!Bounds)
+    return std::nullopt;
+  int64_t Step = std::abs(K.Nest.back().Step);
+  double N = 0;
+  if (!walkOuterLoops(K, Bounds->first, Bounds->second, uint64_t(1) << 20,
+                      [&](std::vector<int64_t> &, int64_t Lo, int64_t Hi) {
+                        if (Hi > Lo)
+                          N += double((Hi - Lo + Step - 1) / Step);
+                      }))
+    return std::nullopt;
+  return N;
+}
+
+} // namespace
+
+std::optional<double> perfmodel::touchedBytes(const LoopKernel &K, const KernelIR &IR,
+                                              const std::vector<const Access *> &Members,
+                                              unsigned LineBytes) {
+  constexpr uint64_t MaxVisits = uint64_t(1) << 23; // outer points x members
+  constexpr size_t MaxRuns = size_t(1) << 22;
+  if (K.Nest.empty() || Members.empty() || LineBytes == 0)
+    return std::nullopt;
+  auto B = IR.bindings();
+  std::vector<std::string> Vars;
+  for (const LoopLevel &L : K.Nest)
+    Vars.push_back(L.Var);
+  auto Bounds = nestBounds(K, Vars, B);
+  if (!Bounds)
+    return std::nullopt;
+  std::vector<LinearForm> Addr;
+  size_t Inner = K.Nest.size() - 1;
+  int64_t Step = std::abs(K.Nest[Inner].Step), Line = LineBytes;
+  for (const Access *A : Members) {
+    if (A->Indirect || !A->Linear)
+      return std::nullopt;
+    auto F = linearIn(*A->Linear * Poly::constant(A->StrideBytes) +
+                          Poly::constant(A->FieldOffset),
+                      Vars, B);
+    if (!F || std::abs(F->C[Inner] * Step) > Line)
+      return std::nullopt; // a stride that skips lines: the range is the estimate
+    Addr.push_back(*F);
+  }
+  // Runs of lines per member, merged with the previous run when they touch.
+  std::vector<std::pair<int64_t, int64_t>> Runs;
+  std::vector<std::optional<std::pair<int64_t, int64_t>>> Open(Members.size());
+  auto Visit = [&](std::vector<int64_t> &X, int64_t Lo, int64_t Hi) {
+    if (Hi <= Lo)
+      return;
+    int64_t Last = Lo + (Hi - 1 - Lo) / Step * Step;
+    for (size_t M = 0; M < Members.size(); ++M) {
+      X[Inner] = Lo;
+      int64_t A0 = Addr[M].at(X);
+      X[Inner] = Last;
+      int64_t A1 = Addr[M].at(X);
+      if (A0 > A1)
+        std::swap(A0, A1);
+      int64_t L0 = floorDiv(A0, Line), L1 = floorDiv(A1 + Members[M]->ElementBytes - 1, Line);
+      auto &R = Open[M];
+      if (R && L0 <= R->second + 1 && L1 >= R->first - 1) {
+        R->first = std::min(R->first, L0);
+        R->second = std::max(R->second, L1);
+      } else {
+        if (R && Runs.size() < MaxRuns)
+          Runs.push_back(*R);
+        R = std::make_pair(L0, L1);
+      }
+    }
+  };
+  if (!walkOuterLoops(K, Bounds->first, Bounds->second, MaxVisits / Members.size(), Visit))
+    return std::nullopt;
+  if (Runs.size() >= MaxRuns)
+    return std::nullopt;
+  for (auto &R : Open)
+    if (R)
+      Runs.push_back(*R);
+  std::sort(Runs.begin(), Runs.end());
+  double Lines = 0;
+  int64_t End = std::numeric_limits<int64_t>::min();
+  for (auto [Lo, Hi] : Runs) {
+    Lo = std::max(Lo, End + 1);
+    if (Hi >= Lo)
+      Lines += double(Hi - Lo + 1);
+    End = std::max(End, Hi);
+  }
+  return Lines * double(Line);
+}
+
 std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const KernelIR &IR) {
   NestGeometry G(K, IR);
   if (!G.ok())
     return std::nullopt;
-  // Per array the span between the lowest and highest byte touched: exact for
-  // dense sweeps, an upper bound for strided ones.
+  // Per array the lines the nest touches, else the span between the lowest
+  // and highest byte touched (exact for dense sweeps over a box, an upper
+  // bound for strided ones).
   std::map<std::string, std::pair<int64_t, int64_t>> Span;
+  std::map<std::string, std::vector<const Access *>> ByArray;
   for (const Access &A : K.Accesses) {
+    ByArray[A.Array].push_back(&A);
     if (A.Indirect)
       return std::nullopt;
     auto R = G.byteRange(A);
@@ -88,7 +275,9 @@ std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const Kern
     }
   }
   double Bytes = 0;
-  for (const auto &[Name, S] : Span)
-    Bytes += double(S.second - S.first);
+  for (const auto &[Name, S] : Span) {
+    double Range = double(S.second - S.first);
+    Bytes += std::min(Range, touchedBytes(K, IR, ByArray[Name], 64).value_or(Range));
+  }
   return Bytes;
 }

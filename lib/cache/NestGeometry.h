@@ -10,6 +10,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace perfmodel {
 
@@ -41,6 +42,16 @@ private:
   double Iterations = 0;
   std::string Reason;
 };
+
+/// Bytes of the distinct cache lines MEMBERS (accesses to one array) touch
+/// over one execution of the nest, counted by walking the outer loops with
+/// their exact bounds (a triangular nest touches half its bounding box).
+/// nullopt when an access is not affine, an inner stride skips lines, or the
+/// outer loops have more than a few million iterations: then the byte range
+/// is the estimate.
+std::optional<double> touchedBytes(const LoopKernel &K, const KernelIR &IR,
+                                   const std::vector<const Access *> &Members,
+                                   unsigned LineBytes);
 
 /// A TrafficResult for METHOD, with Reason set when the loop or the machine
 /// gives nothing to compute traffic for.
