@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 #include <numeric>
 
 using namespace perfmodel;
@@ -235,6 +236,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
   double Iterations = G.totalIterations();
 
   R.IrregularMissesPerIt.assign(M.Caches.size(), 0);
+  std::map<std::vector<const Access *>, std::optional<double>> Touched; // per chain
   for (size_t I = 0; I < M.Caches.size(); ++I) {
     const CacheLevel &C = M.Caches[I];
     double Cap = double(C.SizeBytes) * O.SafetyFactor;
@@ -401,25 +403,44 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       const Group &Gr = Groups[GI];
       if (Gr.Advance == 0)
         continue;
+      // A chain that moves with every loop and is not reused across one
+      // brings in at least the lines it touches: short or triangular rows
+      // end in partial lines the bytes per iteration do not count.
+      bool Sweeps = Amortised[GI] == 1 && Moved[GI] == Gr.StreamBytes &&
+                    std::none_of(Gr.LoopAdvance.begin(), Gr.LoopAdvance.end(),
+                                 [](int64_t A) { return A == 0; });
+      std::vector<const Access *> Chain;
       bool ChainRead = false, ChainWrite = false;
       // A stride no prefetcher follows: its lines come in on demand, each
       // miss waiting the latency (the models' latency bound, PPR's eq. 3).
       bool Irregular = M.unprefetchedStride(uint64_t(std::abs(Gr.Advance)));
       auto Close = [&] {
+        double Bytes = Moved[GI];
+        if (Sweeps && Iterations > 0) {
+          auto [It, New] = Touched.try_emplace(Chain);
+          if (New)
+            It->second = touchedBytes(K, IR, Chain, Line);
+          // Long rows' edge lines (< 1 %) are left out: the stream's figure
+          // stays its bytes per iteration.
+          if (It->second && *It->second / Iterations > 1.01 * Bytes)
+            Bytes = *It->second / Iterations;
+        }
         if (ChainRead || (ChainWrite && C.WriteAllocate)) {
-          L.LoadBytesPerIt += Moved[GI];
+          L.LoadBytesPerIt += Bytes;
           if (Irregular)
-            R.IrregularMissesPerIt[I] += Moved[GI] / Line;
+            R.IrregularMissesPerIt[I] += Bytes / Line;
         }
         if (ChainWrite)
-          L.EvictBytesPerIt += Moved[GI];
+          L.EvictBytesPerIt += Bytes;
       };
       for (size_t J = 0; J < Gr.Members.size(); ++J) {
         const Member &Mb = Gr.Members[J];
         if (J > 0 && Mb.Gap > T) {
           Close();
+          Chain.clear();
           ChainRead = ChainWrite = false;
         }
+        Chain.push_back(Mb.A);
         ChainRead |= Mb.A->Read;
         ChainWrite |= Mb.A->Write;
       }

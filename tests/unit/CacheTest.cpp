@@ -444,10 +444,10 @@ TEST(TraceSim, RepeatedNestIsMeasuredWarm) {
 // lines over 400 x 401 / 2 = 80200 iterations: 8.14 B/it loaded (write-
 // allocate) and as many written back between L3 and memory, where the
 // touched 638 KiB fit (the bounding box, the estimate before, gave 16 + 16).
-// Into L1 and L2 (too small) the rows stream: 8 + 8, the simulator 8.14
-// (the partial line at each row's end). upper_scale: row i holds j =
-// i..399, lines floor(i / 8) .. 49, 50 - floor(i / 8): again 10200 lines
-// over 80200 iterations.
+// Into L1 and L2 (too small) the rows stream, each line once: the same
+// 8.14, not 8 (the partial line at each row's end). upper_scale: row i
+// holds j = i..399, lines floor(i / 8) .. 49, 50 - floor(i / 8): again
+// 10200 lines over 80200 iterations.
 TEST(LayerConditions, TriangularNestsTouchHalfTheirBox) {
   FrontendResult R = analyze("tests/nest/triangle.c", {{"n", 400}});
   MachineModel M = haswell();
@@ -462,9 +462,8 @@ TEST(LayerConditions, TriangularNestsTouchHalfTheirBox) {
     const double Hand = 10200.0 * 64 / 80200;
     ASSERT_EQ(L.Links.size(), 3u);
     for (size_t I = 0; I < 3; ++I) {
-      double Want = I == 2 ? Hand : 8;
-      EXPECT_NEAR(L.Links[I].LoadBytesPerIt, Want, 1e-9) << F << " link " << I;
-      EXPECT_NEAR(L.Links[I].EvictBytesPerIt, Want, 1e-9) << F << " link " << I;
+      EXPECT_NEAR(L.Links[I].LoadBytesPerIt, Hand, 1e-9) << F << " link " << I;
+      EXPECT_NEAR(L.Links[I].EvictBytesPerIt, Hand, 1e-9) << F << " link " << I;
       EXPECT_NEAR(S.Links[I].LoadBytesPerIt, Hand, 0.01 * Hand) << F << " link " << I;
     }
     EXPECT_NEAR(*workingSetBytes(K, R.IR), 10200.0 * 64, 1e-9) << F;
