@@ -469,3 +469,27 @@ TEST(LayerConditions, TriangularNestsTouchHalfTheirBox) {
     EXPECT_NEAR(*workingSetBytes(K, R.IR), 10200.0 * 64, 1e-9) << F;
   }
 }
+
+// Column sums at m = 240, n = 260 on Haswell (L1: 64 sets x 8 ways, L2: 512
+// x 8). A column is 260 lines 1920 B = 30 lines apart; 30 shares a factor 2
+// with both set counts, so a column's lines go round-robin to 32 of L1's
+// sets: 260 = 8 x 32 + 4, four sets get 9 lines (> 8 ways) and miss all 36
+// on every pass (LRU over a cycle), the other 224 lines hit. Per iteration
+// 36/260 x 64 B + 224/260 x 8 B (the next column's bytes) = 15.75 B. In L2
+// the lines go to 256 sets, one or two each: they all hit, 8 B. Before,
+// one set over its ways failed the whole condition (64 B/it at L1).
+TEST(LayerConditions, ColumnsOnSharedSetsMissOnlyInTheirFullerSets) {
+  FrontendResult R = analyze("tests/nest/colsum.c", {{"m", 240}, {"n", 260}});
+  MachineModel M = haswell();
+  const LoopKernel &K = loop(R, "colsum");
+  TrafficResult L = layerConditionTraffic(K, R.IR, M);
+  ASSERT_TRUE(L.Ok) << L.Reason;
+  EXPECT_NEAR(L.Links[0].LoadBytesPerIt, 36.0 / 260 * 64 + 224.0 / 260 * 8, 1e-9);
+  EXPECT_NEAR(L.Links[1].LoadBytesPerIt, 8, 1e-9);
+  SimOptions O;
+  O.MaxAccesses = 3'000'000;
+  TrafficResult S = simulateTraffic(K, R.IR, M, O);
+  ASSERT_TRUE(S.Ok) << S.Reason;
+  EXPECT_NEAR(S.Links[0].LoadBytesPerIt, L.Links[0].LoadBytesPerIt,
+              0.05 * L.Links[0].LoadBytesPerIt);
+}
