@@ -417,8 +417,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     // Streams through this level: chains of accesses joined by hitting gaps.
     for (size_t GI = 0; GI < Groups.size(); ++GI) {
       const Group &Gr = Groups[GI];
-      if (Gr.Advance == 0)
-        continue;
+      double Load0 = L.LoadBytesPerIt, Evict0 = L.EvictBytesPerIt;
       // A chain that moves with every loop and is not reused across one
       // brings in at least the lines it touches: short or triangular rows
       // end in partial lines the bytes per iteration do not count.
@@ -449,7 +448,9 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         if (ChainWrite)
           L.EvictBytesPerIt += Bytes;
       };
-      for (size_t J = 0; J < Gr.Members.size(); ++J) {
+      // An array that does not move in the innermost loop stays in
+      // registers or L1 there: only its lines' floor below counts.
+      for (size_t J = 0; Gr.Advance != 0 && J < Gr.Members.size(); ++J) {
         const Member &Mb = Gr.Members[J];
         if (J > 0 && Mb.Gap > T) {
           Close();
@@ -460,14 +461,36 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         ChainRead |= Mb.A->Read;
         ChainWrite |= Mb.A->Write;
       }
-      Close();
+      if (Gr.Advance != 0)
+        Close();
+      // Every line the array's accesses touch crosses at least once per
+      // execution of the nest, however much the level reuses it (B of a
+      // matmul reused across i is still brought in once, C's element
+      // kept in a register across k written back once).
+      std::vector<const Access *> All;
+      bool Reads = false, Writes = false;
+      for (const Member &Mb : Gr.Members) {
+        All.push_back(Mb.A);
+        Reads |= Mb.A->Read;
+        Writes |= Mb.A->Write;
+      }
+      auto [It, New] = Touched.try_emplace(All);
+      if (New)
+        It->second = touchedBytes(K, IR, All, Line);
+      if (It->second && Iterations > 0) {
+        double Floor = *It->second / Iterations; // edge lines (< 1 %) left out as above
+        if ((Reads || (Writes && C.WriteAllocate)) && 1.01 * (L.LoadBytesPerIt - Load0) < Floor)
+          L.LoadBytesPerIt = Load0 + Floor;
+        if (Writes && 1.01 * (L.EvictBytesPerIt - Evict0) < Floor)
+          L.EvictBytesPerIt = Evict0 + Floor;
+      }
     }
     R.Links.push_back(L);
   }
   for (const Group &Gr : Groups)
     if (Gr.Advance == 0)
       R.Notes.push_back(Gr.Array + " does not move in the innermost loop: its "
-                        "traffic is amortised over the loop and not counted");
+                        "lines are counted once per execution of the nest");
   R.TotalIterations = uint64_t(Iterations);
   R.Ok = true;
   return R;
