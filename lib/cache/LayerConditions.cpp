@@ -204,6 +204,25 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     return Req;
   };
 
+  bool Rectangular = true;
+  for (const LoopLevel &Lv : K.Nest)
+    for (const Poly *P : {&Lv.Lower, &Lv.Upper})
+      for (const std::string &S : P->symbols())
+        Rectangular &= !Counters.count(S);
+  // A group sweeps its box without skipping a line: each loop moves it by
+  // less than a line past what the loops inside it cover.
+  auto Dense = [&](const Group &Gr) {
+    double Span = 0;
+    for (size_t D = K.Nest.size(); D-- > 0;) {
+      double Adv = double(std::abs(Gr.LoopAdvance[D]));
+      if (Adv > Span + Line)
+        return false;
+      auto [Lo, Hi] = G.range(K.Nest[D].Var);
+      Span += Adv * double(Hi - Lo) / double(std::max<int64_t>(1, std::abs(K.Nest[D].Step)));
+    }
+    return true;
+  };
+  std::vector<std::optional<double>> GroupLines; // per group, see below
   // Footprint of one execution of the nest, for the "everything fits" case.
   double Footprint = 0, ReadFoot = 0, WriteFoot = 0;
   for (const Group &Gr : Groups) {
@@ -225,8 +244,12 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     std::vector<const Access *> Refs;
     for (const Member &Mb : Gr.Members)
       Refs.push_back(Mb.A);
-    double Bytes = touchedBytes(K, IR, Refs, Line)
-                       .value_or(std::ceil((Hi - Lo) / Line) * Line);
+    auto Lines = touchedBytes(G, K, IR, Refs, Line);
+    double Bytes = Lines.value_or(std::ceil((Hi - Lo) / Line) * Line);
+    // The lines counted, or the byte range where it is exact (a box of a
+    // nest whose bounds do not depend on its counters).
+    GroupLines.push_back(Lines || (Rectangular && Dense(Gr)) ? std::optional<double>(Bytes)
+                                                             : std::nullopt);
     Footprint += Bytes;
     if (Reads || Writes)
       ReadFoot += Bytes; // read, or write-allocated
@@ -434,7 +457,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         if (Sweeps && Iterations > 0) {
           auto [It, New] = Touched.try_emplace(Chain);
           if (New)
-            It->second = touchedBytes(K, IR, Chain, Line);
+            It->second = touchedBytes(G, K, IR, Chain, Line);
           // Long rows' edge lines (< 1 %) are left out: the stream's figure
           // stays its bytes per iteration.
           if (It->second && *It->second / Iterations > 1.01 * Bytes)
@@ -467,18 +490,13 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       // execution of the nest, however much the level reuses it (B of a
       // matmul reused across i is still brought in once, C's element
       // kept in a register across k written back once).
-      std::vector<const Access *> All;
       bool Reads = false, Writes = false;
       for (const Member &Mb : Gr.Members) {
-        All.push_back(Mb.A);
         Reads |= Mb.A->Read;
         Writes |= Mb.A->Write;
       }
-      auto [It, New] = Touched.try_emplace(All);
-      if (New)
-        It->second = touchedBytes(K, IR, All, Line);
-      if (It->second && Iterations > 0) {
-        double Floor = *It->second / Iterations; // edge lines (< 1 %) left out as above
+      if (GroupLines[GI] && Iterations > 0) {
+        double Floor = *GroupLines[GI] / Iterations; // edge lines (< 1 %) left out as above
         if ((Reads || (Writes && C.WriteAllocate)) && 1.01 * (L.LoadBytesPerIt - Load0) < Floor)
           L.LoadBytesPerIt = Load0 + Floor;
         if (Writes && 1.01 * (L.EvictBytesPerIt - Evict0) < Floor)

@@ -35,11 +35,13 @@ NestGeometry::NestGeometry(const LoopKernel &K, const KernelIR &IR)
     int64_t Step = L.Step < 0 ? -L.Step : L.Step;
     double Trip = (LoM && HiM && *HiM > *LoM) ? double((*HiM - *LoM + Step - 1) / Step) : 0;
     Iterations *= Trip;
+    if (&L != &K.Nest.back())
+      OuterBox *= double((std::max(First, Last) - First) / Step + 1);
     Mid[L.Var] = (First + Last) / 2;
   }
   // The middle of an odd range falls between two values: count exactly
   // where the outer loops are small enough to walk.
-  if (K.Nest.size() > 1)
+  if (K.Nest.size() > 1 && OuterBox <= double(uint64_t(1) << 16))
     if (auto E = exactIterations(K, Bindings))
       Iterations = *E;
 }
@@ -168,7 +170,7 @@ std::optional<double> exactIterations(const LoopKernel &K,
     return std::nullopt;
   int64_t Step = std::abs(K.Nest.back().Step);
   double N = 0;
-  if (!walkOuterLoops(K, Bounds->first, Bounds->second, uint64_t(1) << 20,
+  if (!walkOuterLoops(K, Bounds->first, Bounds->second, uint64_t(1) << 16,
                       [&](std::vector<int64_t> &, int64_t Lo, int64_t Hi) {
                         if (Hi > Lo)
                           N += double((Hi - Lo + Step - 1) / Step);
@@ -179,12 +181,14 @@ std::optional<double> exactIterations(const LoopKernel &K,
 
 } // namespace
 
-std::optional<double> perfmodel::touchedBytes(const LoopKernel &K, const KernelIR &IR,
+std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopKernel &K,
+                                              const KernelIR &IR,
                                               const std::vector<const Access *> &Members,
                                               unsigned LineBytes) {
-  constexpr uint64_t MaxVisits = uint64_t(1) << 23; // outer points x members
-  constexpr size_t MaxRuns = size_t(1) << 22;
-  if (K.Nest.empty() || Members.empty() || LineBytes == 0)
+  constexpr uint64_t MaxVisits = uint64_t(1) << 17; // outer points x members
+  constexpr size_t MaxRuns = size_t(1) << 17;
+  if (K.Nest.empty() || Members.empty() || LineBytes == 0 ||
+      G.outerBoxPoints() * double(Members.size()) > double(MaxVisits))
     return std::nullopt;
   auto B = IR.bindings();
   std::vector<std::string> Vars;
@@ -277,7 +281,7 @@ std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const Kern
   double Bytes = 0;
   for (const auto &[Name, S] : Span) {
     double Range = double(S.second - S.first);
-    Bytes += std::min(Range, touchedBytes(K, IR, ByArray[Name], 64).value_or(Range));
+    Bytes += std::min(Range, touchedBytes(G, K, IR, ByArray[Name], 64).value_or(Range));
   }
   return Bytes;
 }

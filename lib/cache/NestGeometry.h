@@ -32,6 +32,8 @@ public:
   /// Iterations of the innermost body over the whole nest (triangular nests
   /// evaluated at the middle of the outer ranges, exact for linear bounds).
   double totalIterations() const { return Iterations; }
+  /// Points of the outer loops' bounding box (every loop but the innermost).
+  double outerBoxPoints() const { return OuterBox; }
 
 private:
   /// Min and max of a polynomial linear in counters over their ranges.
@@ -40,6 +42,7 @@ private:
   std::map<std::string, int64_t> Bindings;
   std::map<std::string, std::pair<int64_t, int64_t>> Ranges;
   double Iterations = 0;
+  double OuterBox = 1;
   std::string Reason;
 };
 
@@ -49,7 +52,8 @@ private:
 /// nullopt when an access is not affine, an inner stride skips lines, or the
 /// outer loops have more than a few million iterations: then the byte range
 /// is the estimate.
-std::optional<double> touchedBytes(const LoopKernel &K, const KernelIR &IR,
+std::optional<double> touchedBytes(const NestGeometry &G, const LoopKernel &K,
+                                   const KernelIR &IR,
                                    const std::vector<const Access *> &Members,
                                    unsigned LineBytes);
 
