@@ -115,20 +115,25 @@ std::optional<LinearForm> linearIn(const Poly &P, const std::vector<std::string>
 
 int64_t floorDiv(int64_t A, int64_t B) { return A / B - ((A % B != 0) && ((A < 0) != (B < 0))); }
 
-/// The nest's bounds as linear forms over its counters; nullopt when a bound
-/// is not linear in them at the bound sizes.
-std::optional<std::pair<std::vector<LinearForm>, std::vector<LinearForm>>>
-nestBounds(const LoopKernel &K, const std::vector<std::string> &Vars,
-           const std::map<std::string, int64_t> &B) {
+/// The nest's counters (outermost first) and bounds as linear forms over
+/// them; nullopt when a bound is not linear in them at the bound sizes.
+struct NestBounds {
+  std::vector<std::string> Vars;
   std::vector<LinearForm> Lower, Upper;
+};
+std::optional<NestBounds> nestBounds(const LoopKernel &K,
+                                     const std::map<std::string, int64_t> &B) {
+  NestBounds NB;
+  for (const LoopLevel &L : K.Nest)
+    NB.Vars.push_back(L.Var);
   for (const LoopLevel &L : K.Nest) {
-    auto Lo = linearIn(L.Lower, Vars, B), Hi = linearIn(L.Upper, Vars, B);
+    auto Lo = linearIn(L.Lower, NB.Vars, B), Hi = linearIn(L.Upper, NB.Vars, B);
     if (!Lo || !Hi || L.Step == 0)
       return std::nullopt;
-    Lower.push_back(*Lo);
-    Upper.push_back(*Hi);
+    NB.Lower.push_back(*Lo);
+    NB.Upper.push_back(*Hi);
   }
-  return std::make_pair(std::move(Lower), std::move(Upper));
+  return NB;
 }
 
 /// Calls VISIT(X, Lo, Hi) for every point X of the outer loops (every value
@@ -162,15 +167,12 @@ bool walkOuterLoops(const LoopKernel &K, const std::vector<LinearForm> &Lower,
 
 std::optional<double> exactIterations(const LoopKernel &K,
                                       const std::map<std::string, int64_t> &B) {
-  std::vector<std::string> Vars;
-  for (const LoopLevel &L : K.Nest)
-    Vars.push_back(L.Var);
-  auto Bounds = nestBounds(K, Vars, B);
+  auto Bounds = nestBounds(K, B);
   if (!Bounds)
     return std::nullopt;
   int64_t Step = std::abs(K.Nest.back().Step);
   double N = 0;
-  if (!walkOuterLoops(K, Bounds->first, Bounds->second, uint64_t(1) << 16,
+  if (!walkOuterLoops(K, Bounds->Lower, Bounds->Upper, uint64_t(1) << 16,
                       [&](std::vector<int64_t> &, int64_t Lo, int64_t Hi) {
                         if (Hi > Lo)
                           N += double((Hi - Lo + Step - 1) / Step);
@@ -191,12 +193,10 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
       G.outerBoxPoints() * double(Members.size()) > double(MaxVisits))
     return std::nullopt;
   auto B = IR.bindings();
-  std::vector<std::string> Vars;
-  for (const LoopLevel &L : K.Nest)
-    Vars.push_back(L.Var);
-  auto Bounds = nestBounds(K, Vars, B);
+  auto Bounds = nestBounds(K, B);
   if (!Bounds)
     return std::nullopt;
+  const std::vector<std::string> &Vars = Bounds->Vars;
   std::vector<LinearForm> Addr;
   size_t Inner = K.Nest.size() - 1;
   int64_t Step = std::abs(K.Nest[Inner].Step), Line = LineBytes;
@@ -236,7 +236,7 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
       }
     }
   };
-  if (!walkOuterLoops(K, Bounds->first, Bounds->second, MaxVisits / Members.size(), Visit))
+  if (!walkOuterLoops(K, Bounds->Lower, Bounds->Upper, MaxVisits / Members.size(), Visit))
     return std::nullopt;
   if (Runs.size() >= MaxRuns)
     return std::nullopt;
