@@ -92,6 +92,34 @@ std::optional<int64_t> solveLimit(const Poly &Req, const std::string &Param,
   return Lo;
 }
 
+/// Share of LINES (per region, each spread evenly over SETS, its remainder
+/// over as many sets at random) that land in sets given more lines than
+/// WAYS: the lines LRU loses before they are reused in a cyclic sweep.
+double overfullShare(const std::vector<double> &Lines, uint64_t Sets, unsigned Ways) {
+  double Total = 0, Base = 0;
+  std::vector<double> P(1, 1.0); // distribution of the extra lines in one set
+  for (double L : Lines) {
+    Total += L;
+    if (!Sets)
+      continue;
+    double Q = std::floor(L / double(Sets)), Extra = (L - Q * double(Sets)) / double(Sets);
+    Base += Q;
+    std::vector<double> Next(P.size() + 1, 0);
+    for (size_t K = 0; K < P.size(); ++K) {
+      Next[K] += P[K] * (1 - Extra);
+      Next[K + 1] += P[K] * Extra;
+    }
+    P = std::move(Next);
+  }
+  if (!Sets || Total <= 0)
+    return 0;
+  double Lost = 0; // expected lines per set in over-full sets
+  for (size_t K = 0; K < P.size(); ++K)
+    if (Base + double(K) > Ways)
+      Lost += P[K] * (Base + double(K));
+  return std::min(1.0, Lost * double(Sets) / Total);
+}
+
 } // namespace
 
 TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
@@ -410,17 +438,30 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       double Rows = Lines * std::ceil((Span + 8) / Line);
       return std::min(Rows, std::ceil((Range + 8) / Line)) * double(Gr.Members.size());
     };
-    std::vector<double> Amortised(Groups.size(), 1);
+    // Share of each stream's lines that cross per iteration (1: every one).
+    std::vector<double> Reload(Groups.size(), 1);
     for (size_t D = Depth - 1; D-- > 0;) {
+      // Capacity, and the sets: each member's lines spread evenly over the
+      // sets, its remainder over some of them; a set given more lines than
+      // ways loses all of them before the next iteration of D (LRU over a
+      // cycle). matmul ijk at n = 180: B (4050 lines), A's and C's rows fill
+      // 256 KiB on Haswell's L2, and the sets holding 8 lines of B and one
+      // of a row (9 % of the lines) miss.
       double Foot = 0;
-      for (const Group &Gr : Groups)
-        Foot += LinesInside(Gr, D) * Line;
-      bool Fits = Foot <= Cap, Any = false;
+      std::vector<double> MemberLines;
+      for (const Group &Gr : Groups) {
+        double Lines = LinesInside(Gr, D);
+        Foot += Lines * Line;
+        for (size_t J = 0; J < Gr.Members.size(); ++J)
+          MemberLines.push_back(Lines / double(Gr.Members.size()));
+      }
+      double Miss = Foot <= Cap ? overfullShare(MemberLines, C.sets(), C.Ways) : 1;
+      bool Fits = Miss < 1, Any = false;
       for (size_t GI = 0; GI < Groups.size(); ++GI)
         if (Groups[GI].Advance != 0 && Groups[GI].LoopAdvance[D] == 0) {
           Any = true;
           if (Fits)
-            Amortised[GI] *= std::max(1.0, Trips(D));
+            Reload[GI] *= Miss + (1 - Miss) / std::max(1.0, Trips(D));
         }
       if (Any) {
         LayerCondition LC;
@@ -429,13 +470,16 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         LC.Text = "one iteration of '" + K.Nest[D].Var + "' touches " + sizeText(Foot) +
                   " <= " + formatByteSize(C.SizeBytes) +
                   ": the streams that do not move with it are reused across it";
+        if (Fits && Miss > 0)
+          LC.Text += ", but for the " + std::to_string(int(std::lround(100 * Miss))) +
+                     " % of its lines in over-full sets";
         R.Conditions.push_back(LC);
       }
       if (!Fits)
         break; // the footprints only grow outwards
     }
     for (size_t GI = 0; GI < Groups.size(); ++GI)
-      Moved[GI] /= Amortised[GI];
+      Moved[GI] *= Reload[GI];
 
     // Streams through this level: chains of accesses joined by hitting gaps.
     for (size_t GI = 0; GI < Groups.size(); ++GI) {
@@ -444,7 +488,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       // A chain that moves with every loop and is not reused across one
       // brings in at least the lines it touches: short or triangular rows
       // end in partial lines the bytes per iteration do not count.
-      bool Sweeps = Amortised[GI] == 1 && Moved[GI] == Gr.StreamBytes &&
+      bool Sweeps = Reload[GI] == 1 && Moved[GI] == Gr.StreamBytes &&
                     std::none_of(Gr.LoopAdvance.begin(), Gr.LoopAdvance.end(),
                                  [](int64_t A) { return A == 0; });
       std::vector<const Access *> Chain;

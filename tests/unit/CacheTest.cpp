@@ -498,3 +498,36 @@ TEST(LayerConditions, ColumnsOnSharedSetsMissOnlyInTheirFullerSets) {
   EXPECT_NEAR(S.Links[0].LoadBytesPerIt, L.Links[0].LoadBytesPerIt,
               0.05 * L.Links[0].LoadBytesPerIt);
 }
+
+// matmul ijk at n = 180 on Haswell's L2 (512 sets x 8 ways, 256 KiB): one
+// iteration of i touches all of B (4050 lines, 253 KiB) and a row of A and
+// of C (23 lines each): 4096 lines, which fit the capacity but not every
+// set. Spread evenly, B puts 7 lines in every set and an 8th in 466 of the
+// 512; each row adds one line to 23 sets. A set holding 8 of B and a row's
+// line loses all of them to LRU before the next i: with pB = 466/512, pR =
+// 23/512, P(two extra) = pB 2 pR (1 - pR) + (1 - pB) pR^2, P(three) = pB
+// pR^2, lost lines per set 9 P2 + 10 P3, share = 512 x that / 4096 (9 %).
+// B's column stream (8 B/it, reused in the next j) comes in for that share
+// of the i iterations and once over them otherwise: 8 (m + (1 - m) / 180);
+// A's row reused across j: 8 / 180; C once over the nest: 0.0444 + 0.0444.
+// Before, the condition held outright: 0.133 B/it (simulator 0.86).
+TEST(LayerConditions, ReuseAcrossAnOuterLoopLosesTheLinesOfOverfullSets) {
+  FrontendResult R = analyze("examples/matmul.c", {{"n", 180}});
+  const LoopKernel &K = loop(R, "matmul_ijk");
+  MachineModel M = haswell();
+  TrafficResult L = layerConditionTraffic(K, R.IR, M);
+  ASSERT_TRUE(L.Ok) << L.Reason;
+  double PB = 466.0 / 512, PR = 23.0 / 512;
+  double P2 = PB * 2 * PR * (1 - PR) + (1 - PB) * PR * PR, P3 = PB * PR * PR;
+  double Share = 512 * (9 * P2 + 10 * P3) / 4096;
+  double Once = 4050.0 * 64 / (180.0 * 180 * 180);
+  EXPECT_NEAR(L.Links[1].LoadBytesPerIt, 8 * (Share + (1 - Share) / 180) + 8.0 / 180 + Once,
+              1e-9);
+  EXPECT_NEAR(L.Links[1].EvictBytesPerIt, Once, 1e-9);
+  SimOptions O;
+  O.MaxAccesses = 6'000'000; // a slice; L2 is warm long before it ends
+  TrafficResult S = simulateTraffic(K, R.IR, M, O);
+  ASSERT_TRUE(S.Ok) << S.Reason;
+  EXPECT_NEAR(S.Links[1].LoadBytesPerIt, L.Links[1].LoadBytesPerIt,
+              0.05 * L.Links[1].LoadBytesPerIt);
+}
