@@ -92,31 +92,40 @@ std::optional<int64_t> solveLimit(const Poly &Req, const std::string &Param,
   return Lo;
 }
 
-/// Share of LINES (per region, each spread evenly over SETS, its remainder
-/// over as many sets at random) that land in sets given more lines than
-/// WAYS: the lines LRU loses before they are reused in a cyclic sweep.
-double overfullShare(const std::vector<double> &Lines, uint64_t Sets, unsigned Ways) {
-  double Total = 0, Base = 0;
-  std::vector<double> P(1, 1.0); // distribution of the extra lines in one set
+/// Lines per set of regions of LINES lines each, spread evenly over SETS
+/// with each remainder over as many sets at random: the part every set gets
+/// and the distribution of the extra lines one set gets.
+struct SetLoad {
+  double Base = 0;
+  std::vector<double> P{1.0};
+};
+SetLoad setLoad(const std::vector<double> &Lines, uint64_t Sets) {
+  SetLoad S;
   for (double L : Lines) {
-    Total += L;
-    if (!Sets)
-      continue;
     double Q = std::floor(L / double(Sets)), Extra = (L - Q * double(Sets)) / double(Sets);
-    Base += Q;
-    std::vector<double> Next(P.size() + 1, 0);
-    for (size_t K = 0; K < P.size(); ++K) {
-      Next[K] += P[K] * (1 - Extra);
-      Next[K + 1] += P[K] * Extra;
+    S.Base += Q;
+    std::vector<double> Next(S.P.size() + 1, 0);
+    for (size_t K = 0; K < S.P.size(); ++K) {
+      Next[K] += S.P[K] * (1 - Extra);
+      Next[K + 1] += S.P[K] * Extra;
     }
-    P = std::move(Next);
+    S.P = std::move(Next);
   }
+  return S;
+}
+
+/// Share of LINES (per region, see setLoad) that land in sets given more
+/// lines than WAYS: the lines LRU loses before they are reused in a cyclic
+/// sweep.
+double overfullShare(const std::vector<double> &Lines, uint64_t Sets, unsigned Ways) {
+  double Total = std::accumulate(Lines.begin(), Lines.end(), 0.0);
   if (!Sets || Total <= 0)
     return 0;
+  SetLoad S = setLoad(Lines, Sets);
   double Lost = 0; // expected lines per set in over-full sets
-  for (size_t K = 0; K < P.size(); ++K)
-    if (Base + double(K) > Ways)
-      Lost += P[K] * (Base + double(K));
+  for (size_t K = 0; K < S.P.size(); ++K)
+    if (S.Base + double(K) > Ways)
+      Lost += S.P[K] * (S.Base + double(K));
   return std::min(1.0, Lost * double(Sets) / Total);
 }
 
@@ -396,20 +405,32 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         double Lines = Trip * double(Gr.Members.size());
         double PerSet = std::floor(Lines / double(Used));
         double Fuller = Lines - PerSet * double(Used); // sets with one line more
-        double Missed = PerSet > C.Ways    ? Lines
-                        : PerSet + 1 > C.Ways ? Fuller * (PerSet + 1)
-                                             : 0;
+        // The other streams' lines of one inner loop spread over all sets.
+        std::vector<double> Others;
+        for (size_t GJ = 0; GJ < Groups.size(); ++GJ)
+          if (GJ != GI)
+            Others.push_back(Trip * double(Groups[GJ].Members.size()) *
+                             Groups[GJ].StreamBytes / Line);
+        SetLoad O = setLoad(Others, Sets);
+        double Missed = 0; // lines of this stream in over-full sets
+        for (int E = 0; E <= 1; ++E) {
+          double Own = PerSet + E, PE = E ? Fuller / double(Used) : 1 - Fuller / double(Used);
+          for (size_t X = 0; X < O.P.size(); ++X)
+            if (Own + O.Base + double(X) > C.Ways)
+              Missed += double(Used) * PE * O.P[X] * Own;
+        }
+        Missed = std::min(Missed, Lines);
         MissShare[GI] = Lines > 0 ? Missed / Lines : 0;
         if (Missed > 0) {
           LC.Text += "; but its stride of " + std::to_string(AbsAdv / Line) +
                      " lines maps them to " + std::to_string(Used) + " of " +
                      std::to_string(Sets) + " sets, room for " +
                      sizeText(double(Used) * C.Ways * Line);
-          if (Missed == Lines)
+          if (Missed >= Lines)
             LC.Holds = false;
           else
-            LC.Text += ": the " + std::to_string(int64_t(Missed)) + " lines of its " +
-                       std::to_string(int64_t(Fuller)) + " fuller sets miss";
+            LC.Text += ": " + std::to_string(int64_t(std::lround(Missed))) + " of its " +
+                       std::to_string(int64_t(Lines)) + " lines are in over-full sets";
         }
       }
       R.Conditions.push_back(LC);
