@@ -114,19 +114,53 @@ SetLoad setLoad(const std::vector<double> &Lines, uint64_t Sets) {
   return S;
 }
 
-/// Share of LINES (per region, see setLoad) that land in sets given more
-/// lines than WAYS: the lines LRU loses before they are reused in a cyclic
-/// sweep.
-double overfullShare(const std::vector<double> &Lines, uint64_t Sets, unsigned Ways) {
-  double Total = std::accumulate(Lines.begin(), Lines.end(), 0.0);
-  if (!Sets || Total <= 0)
-    return 0;
-  SetLoad S = setLoad(Lines, Sets);
-  double Lost = 0; // expected lines per set in over-full sets
-  for (size_t K = 0; K < S.P.size(); ++K)
-    if (S.Base + double(K) > Ways)
-      Lost += S.P[K] * (S.Base + double(K));
-  return std::min(1.0, Lost * double(Sets) / Total);
+/// Lines of one region (an access's lines between two reuses) and the
+/// number of sets they map to (all of them, or fewer for a column whose
+/// stride of whole lines shares a factor with the set count).
+struct Region {
+  double Lines = 0;
+  double Sets = 0;
+};
+
+/// Per region, the share of its lines LRU loses before they are reused in a
+/// cyclic sweep: those in sets given more lines than WAYS by all regions
+/// together (each spread evenly over its sets, its remainder at random,
+/// regions placed independently), plus one per other line there (up to
+/// its own lines less one).
+std::vector<double> lostShares(const std::vector<Region> &Regions, double Sets,
+                               unsigned Ways) {
+  size_t Cap = Ways + 1; // loads above the ways are all alike
+  // Load one region puts on a set: (uncapped count, probability).
+  auto Outcomes = [&](const Region &R) {
+    double U = std::min(1.0, R.Sets / Sets), Per = R.Lines / std::max(1.0, R.Sets);
+    double Q = std::floor(Per), E = Per - Q;
+    return std::vector<std::pair<double, double>>{{0, 1 - U}, {Q, U * (1 - E)}, {Q + 1, U * E}};
+  };
+  std::vector<double> Shares;
+  for (size_t M = 0; M < Regions.size(); ++M) {
+    std::vector<double> Others(Cap + 1, 0);
+    Others[0] = 1;
+    for (size_t J = 0; J < Regions.size(); ++J) {
+      if (J == M)
+        continue;
+      std::vector<double> Next(Cap + 1, 0);
+      for (size_t K = 0; K <= Cap; ++K)
+        for (auto [C, P] : Outcomes(Regions[J]))
+          Next[std::min<size_t>(Cap, K + size_t(C))] += Others[K] * P;
+      Others = std::move(Next);
+    }
+    // This region's reloads per set: its lines in an over-full set, and one
+    // more for each other line there while it has lines to lose (each line
+    // the next pass finds stale evicts one of this region's again).
+    double Lost = 0;
+    for (auto [C, P] : Outcomes(Regions[M]))
+      if (C > 0)
+        for (size_t K = 0; K <= Cap; ++K)
+          if (C + double(K) > Ways)
+            Lost += P * Others[K] * (C + std::min(double(K), C - 1));
+    Shares.push_back(Regions[M].Lines > 0 ? std::min(1.0, Lost * Sets / Regions[M].Lines) : 0);
+  }
+  return Shares;
 }
 
 } // namespace
@@ -463,27 +497,49 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     std::vector<double> Reload(Groups.size(), 1);
     for (size_t D = Depth - 1; D-- > 0;) {
       // Capacity, and the sets: each member's lines spread evenly over the
-      // sets, its remainder over some of them; a set given more lines than
-      // ways loses all of them before the next iteration of D (LRU over a
-      // cycle). matmul ijk at n = 180: B (4050 lines), A's and C's rows fill
-      // 256 KiB on Haswell's L2, and the sets holding 8 lines of B and one
-      // of a row (9 % of the lines) miss.
+      // sets (a column's over those its stride reaches), its remainder over
+      // some of them; a set given more lines than ways loses all of them
+      // before the next iteration of D (LRU over a cycle). matmul ijk at
+      // n = 180: B (4050 lines), A's and C's rows fill 256 KiB on Haswell's
+      // L2, and B's lines in sets also holding a row's line (8 %) miss.
       double Foot = 0;
-      std::vector<double> MemberLines;
-      for (const Group &Gr : Groups) {
+      uint64_t Sets = C.sets();
+      std::vector<Region> Regions;
+      std::vector<size_t> RegionGroup;
+      for (size_t GI = 0; GI < Groups.size(); ++GI) {
+        const Group &Gr = Groups[GI];
         double Lines = LinesInside(Gr, D);
         Foot += Lines * Line;
-        for (size_t J = 0; J < Gr.Members.size(); ++J)
-          MemberLines.push_back(Lines / double(Gr.Members.size()));
+        uint64_t AbsAdv = uint64_t(std::abs(Gr.Advance));
+        double Reach = Sets && AbsAdv >= Line && AbsAdv % Line == 0
+                           ? double(Sets / std::gcd(Sets, AbsAdv / Line))
+                           : double(Sets);
+        for (size_t J = 0; J < Gr.Members.size(); ++J) {
+          Regions.push_back({Lines / double(Gr.Members.size()), Reach});
+          RegionGroup.push_back(GI);
+        }
       }
-      double Miss = Foot <= Cap ? overfullShare(MemberLines, C.sets(), C.Ways) : 1;
-      bool Fits = Miss < 1, Any = false;
+      std::vector<double> Share(Groups.size(), Foot <= Cap ? 0 : 1);
+      if (Foot <= Cap && Sets) {
+        std::vector<double> PerRegion = lostShares(Regions, double(Sets), C.Ways);
+        std::vector<double> Lines(Groups.size(), 0);
+        for (size_t RI = 0; RI < Regions.size(); ++RI) {
+          Share[RegionGroup[RI]] += PerRegion[RI] * Regions[RI].Lines;
+          Lines[RegionGroup[RI]] += Regions[RI].Lines;
+        }
+        for (size_t GI = 0; GI < Groups.size(); ++GI)
+          Share[GI] = Lines[GI] > 0 ? Share[GI] / Lines[GI] : 0;
+      }
+      bool Fits = Foot <= Cap, Any = false;
+      double Miss = 0; // largest share lost among the reused streams
       for (size_t GI = 0; GI < Groups.size(); ++GI)
         if (Groups[GI].Advance != 0 && Groups[GI].LoopAdvance[D] == 0) {
           Any = true;
-          if (Fits)
-            Reload[GI] *= Miss + (1 - Miss) / std::max(1.0, Trips(D));
+          Miss = std::max(Miss, Share[GI]);
+          Reload[GI] *= Share[GI] + (1 - Share[GI]) / std::max(1.0, Trips(D));
         }
+      if (Any && Miss >= 1)
+        Fits = false;
       if (Any) {
         LayerCondition LC;
         LC.Level = C.Name;
@@ -491,9 +547,9 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         LC.Text = "one iteration of '" + K.Nest[D].Var + "' touches " + sizeText(Foot) +
                   " <= " + formatByteSize(C.SizeBytes) +
                   ": the streams that do not move with it are reused across it";
-        if (Fits && Miss > 0)
-          LC.Text += ", but for the " + std::to_string(int(std::lround(100 * Miss))) +
-                     " % of its lines in over-full sets";
+        if (Fits && Miss >= 0.005)
+          LC.Text += ", but for up to " + std::to_string(int(std::lround(100 * Miss))) +
+                     " % of their lines, in over-full sets";
         R.Conditions.push_back(LC);
       }
       if (!Fits)

@@ -505,8 +505,10 @@ TEST(LayerConditions, ColumnsOnSharedSetsMissOnlyInTheirFullerSets) {
 // set. Spread evenly, B puts 7 lines in every set and an 8th in 466 of the
 // 512; each row adds one line to 23 sets. A set holding 8 of B and a row's
 // line loses all of them to LRU before the next i: with pB = 466/512, pR =
-// 23/512, P(two extra) = pB 2 pR (1 - pR) + (1 - pB) pR^2, P(three) = pB
-// pR^2, lost lines per set 9 P2 + 10 P3, share = 512 x that / 4096 (9 %).
+// 23/512. B's reloads per set: 9 pB 2 pR (1 - pR) + 10 pB pR^2 (8 lines
+// and one or two rows') + 9 (1 - pB) pR^2 (7 and both rows'): every line of
+// an over-full set, as the rows' lines, stale once the rows move on, cost
+// one of B's again on the next pass. Share = 512 x that / 4050 (9 %).
 // B's column stream (8 B/it, reused in the next j) comes in for that share
 // of the i iterations and once over them otherwise: 8 (m + (1 - m) / 180);
 // A's row reused across j: 8 / 180; C once over the nest: 0.0444 + 0.0444.
@@ -518,8 +520,8 @@ TEST(LayerConditions, ReuseAcrossAnOuterLoopLosesTheLinesOfOverfullSets) {
   TrafficResult L = layerConditionTraffic(K, R.IR, M);
   ASSERT_TRUE(L.Ok) << L.Reason;
   double PB = 466.0 / 512, PR = 23.0 / 512;
-  double P2 = PB * 2 * PR * (1 - PR) + (1 - PB) * PR * PR, P3 = PB * PR * PR;
-  double Share = 512 * (9 * P2 + 10 * P3) / 4096;
+  double Share =
+      512 * (9 * PB * 2 * PR * (1 - PR) + 10 * PB * PR * PR + 9 * (1 - PB) * PR * PR) / 4050;
   double Once = 4050.0 * 64 / (180.0 * 180 * 180);
   EXPECT_NEAR(L.Links[1].LoadBytesPerIt, 8 * (Share + (1 - Share) / 180) + 8.0 / 180 + Once,
               1e-9);
