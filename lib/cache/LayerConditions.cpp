@@ -92,28 +92,6 @@ std::optional<int64_t> solveLimit(const Poly &Req, const std::string &Param,
   return Lo;
 }
 
-/// Lines per set of regions of LINES lines each, spread evenly over SETS
-/// with each remainder over as many sets at random: the part every set gets
-/// and the distribution of the extra lines one set gets.
-struct SetLoad {
-  double Base = 0;
-  std::vector<double> P{1.0};
-};
-SetLoad setLoad(const std::vector<double> &Lines, uint64_t Sets) {
-  SetLoad S;
-  for (double L : Lines) {
-    double Q = std::floor(L / double(Sets)), Extra = (L - Q * double(Sets)) / double(Sets);
-    S.Base += Q;
-    std::vector<double> Next(S.P.size() + 1, 0);
-    for (size_t K = 0; K < S.P.size(); ++K) {
-      Next[K] += S.P[K] * (1 - Extra);
-      Next[K + 1] += S.P[K] * Extra;
-    }
-    S.P = std::move(Next);
-  }
-  return S;
-}
-
 /// Lines of one region (an access's lines between two reuses) and the
 /// number of sets they map to (all of them, or fewer for a column whose
 /// stride of whole lines shares a factor with the set count).
@@ -437,30 +415,26 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
           continue;
         uint64_t Used = Sets / std::gcd(Sets, AbsAdv / Line);
         double Lines = Trip * double(Gr.Members.size());
-        double PerSet = std::floor(Lines / double(Used));
-        double Fuller = Lines - PerSet * double(Used); // sets with one line more
-        // The other streams' lines of one inner loop spread over all sets.
-        std::vector<double> Others;
-        for (size_t GJ = 0; GJ < Groups.size(); ++GJ)
+        // This column and the other streams' lines of one inner loop, each
+        // over the sets its stride reaches.
+        std::vector<Region> Regions{{Lines, double(Used)}};
+        for (size_t GJ = 0; GJ < Groups.size(); ++GJ) {
+          uint64_t Adv = uint64_t(std::abs(Groups[GJ].Advance));
           if (GJ != GI)
-            Others.push_back(Trip * double(Groups[GJ].Members.size()) *
-                             Groups[GJ].StreamBytes / Line);
-        SetLoad O = setLoad(Others, Sets);
-        double Missed = 0; // lines of this stream in over-full sets
-        for (int E = 0; E <= 1; ++E) {
-          double Own = PerSet + E, PE = E ? Fuller / double(Used) : 1 - Fuller / double(Used);
-          for (size_t X = 0; X < O.P.size(); ++X)
-            if (Own + O.Base + double(X) > C.Ways)
-              Missed += double(Used) * PE * O.P[X] * Own;
+            Regions.push_back({Trip * double(Groups[GJ].Members.size()) *
+                                   Groups[GJ].StreamBytes / Line,
+                               Adv >= Line && Adv % Line == 0
+                                   ? double(Sets / std::gcd(Sets, Adv / Line))
+                                   : double(Sets)});
         }
-        Missed = std::min(Missed, Lines);
-        MissShare[GI] = Lines > 0 ? Missed / Lines : 0;
+        MissShare[GI] = lostShares(Regions, double(Sets), C.Ways)[0];
+        double Missed = MissShare[GI] * Lines;
         if (Missed > 0) {
           LC.Text += "; but its stride of " + std::to_string(AbsAdv / Line) +
                      " lines maps them to " + std::to_string(Used) + " of " +
                      std::to_string(Sets) + " sets, room for " +
                      sizeText(double(Used) * C.Ways * Line);
-          if (Missed >= Lines)
+          if (MissShare[GI] >= 1)
             LC.Holds = false;
           else
             LC.Text += ": " + std::to_string(int64_t(std::lround(Missed))) + " of its " +
@@ -510,10 +484,17 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         const Group &Gr = Groups[GI];
         double Lines = LinesInside(Gr, D);
         Foot += Lines * Line;
+        // A column's lines reach the sets its stride does, and as many more
+        // as the loops between D and the innermost shift it by lines.
         uint64_t AbsAdv = uint64_t(std::abs(Gr.Advance));
-        double Reach = Sets && AbsAdv >= Line && AbsAdv % Line == 0
-                           ? double(Sets / std::gcd(Sets, AbsAdv / Line))
-                           : double(Sets);
+        double Reach = double(Sets);
+        if (Sets && AbsAdv >= Line && AbsAdv % Line == 0) {
+          double Shift = 0;
+          for (size_t E = D + 1; E + 1 < Depth; ++E)
+            Shift += double(std::abs(Gr.LoopAdvance[E])) * std::max(0.0, Trips(E) - 1);
+          Reach = std::min(double(Sets), double(Sets / std::gcd(Sets, AbsAdv / Line)) *
+                                             (1 + std::floor(Shift / Line)));
+        }
         for (size_t J = 0; J < Gr.Members.size(); ++J) {
           Regions.push_back({Lines / double(Gr.Members.size()), Reach});
           RegionGroup.push_back(GI);
