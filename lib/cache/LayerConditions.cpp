@@ -98,13 +98,14 @@ std::optional<int64_t> solveLimit(const Poly &Req, const std::string &Param,
 struct Region {
   double Lines = 0;
   double Sets = 0;
+  bool Stays = true; ///< reused by the next pass too (else it moves on)
 };
 
 /// Per region, the share of its lines LRU loses before they are reused in a
 /// cyclic sweep: those in sets given more lines than WAYS by all regions
 /// together (each spread evenly over its sets, its remainder at random,
-/// regions placed independently), plus one per other line there (up to
-/// its own lines less one).
+/// regions placed independently), plus one per line there of a region that
+/// moves on (up to its own lines less one).
 std::vector<double> lostShares(const std::vector<Region> &Regions, double Sets,
                                unsigned Ways) {
   size_t Cap = Ways + 1; // loads above the ways are all alike
@@ -116,26 +117,33 @@ std::vector<double> lostShares(const std::vector<Region> &Regions, double Sets,
   };
   std::vector<double> Shares;
   for (size_t M = 0; M < Regions.size(); ++M) {
-    std::vector<double> Others(Cap + 1, 0);
-    Others[0] = 1;
+    // Distribution of the other regions' lines in one set: [staying][moving].
+    std::vector<std::vector<double>> Others(Cap + 1, std::vector<double>(Cap + 1, 0));
+    Others[0][0] = 1;
     for (size_t J = 0; J < Regions.size(); ++J) {
       if (J == M)
         continue;
-      std::vector<double> Next(Cap + 1, 0);
-      for (size_t K = 0; K <= Cap; ++K)
-        for (auto [C, P] : Outcomes(Regions[J]))
-          Next[std::min<size_t>(Cap, K + size_t(C))] += Others[K] * P;
+      std::vector<std::vector<double>> Next(Cap + 1, std::vector<double>(Cap + 1, 0));
+      for (size_t S = 0; S <= Cap; ++S)
+        for (size_t V = 0; V <= Cap; ++V)
+          for (auto [C, P] : Outcomes(Regions[J])) {
+            size_t S2 = Regions[J].Stays ? std::min<size_t>(Cap, S + size_t(C)) : S;
+            size_t V2 = Regions[J].Stays ? V : std::min<size_t>(Cap, V + size_t(C));
+            Next[S2][V2] += Others[S][V] * P;
+          }
       Others = std::move(Next);
     }
     // This region's reloads per set: its lines in an over-full set, and one
-    // more for each other line there while it has lines to lose (each line
-    // the next pass finds stale evicts one of this region's again).
+    // more for each line there of a region that moves on, while it has
+    // lines to lose (each line the next pass finds stale evicts one of this
+    // region's again).
     double Lost = 0;
     for (auto [C, P] : Outcomes(Regions[M]))
       if (C > 0)
-        for (size_t K = 0; K <= Cap; ++K)
-          if (C + double(K) > Ways)
-            Lost += P * Others[K] * (C + std::min(double(K), C - 1));
+        for (size_t S = 0; S <= Cap; ++S)
+          for (size_t V = 0; V <= Cap; ++V)
+            if (C + double(S + V) > Ways)
+              Lost += P * Others[S][V] * (C + std::min(double(V), C - 1));
     Shares.push_back(Regions[M].Lines > 0 ? std::min(1.0, Lost * Sets / Regions[M].Lines) : 0);
   }
   return Shares;
@@ -187,15 +195,20 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       R.Reason = "offset of " + A.Text + " depends on unbound values";
       return R;
     }
-    auto It = std::find_if(Groups.begin(), Groups.end(),
-                           [&](const Group &Gr) { return Gr.Array == A.Array; });
+    // One stream per array and movement: accesses whose offsets differ by
+    // outer counters (data[k][i] and data[k][j]) are separate streams.
+    auto It = std::find_if(Groups.begin(), Groups.end(), [&](const Group &Gr) {
+      return Gr.Array == A.Array && Gr.LoopAdvance == LoopAdv;
+    });
     if (It == Groups.end()) {
+      for (const Group &Gr : Groups)
+        if (Gr.Array == A.Array && Gr.Advance != Adv) {
+          R.Reason = "accesses to " + A.Array +
+                     " move at different strides (not uniformly generated)";
+          return R;
+        }
       Groups.push_back({A.Array, Adv, LoopAdv, 0, {}});
       It = Groups.end() - 1;
-    } else if (It->Advance != Adv) {
-      R.Reason = "accesses to " + A.Array +
-                 " move at different strides (not uniformly generated)";
-      return R;
     }
     It->Members.push_back({&A, *Off, Rest, std::numeric_limits<double>::infinity(), {}});
   }
@@ -271,34 +284,42 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     }
     return true;
   };
-  std::vector<std::optional<double>> GroupLines; // per group, see below
+  // Per array (all its streams), the lines one execution of the nest
+  // touches: counted, or the byte range where that is exact (a box of a
+  // nest whose bounds do not depend on its counters, swept without skipping
+  // a line); nullopt where neither is known.
+  std::map<std::string, std::optional<double>> ArrayLines;
   // Footprint of one execution of the nest, for the "everything fits" case.
   double Footprint = 0, ReadFoot = 0, WriteFoot = 0;
-  for (const Group &Gr : Groups) {
-    bool Reads = false, Writes = false;
+  for (const Group &First : Groups) {
+    if (ArrayLines.count(First.Array))
+      continue;
+    bool Reads = false, Writes = false, AllDense = true;
     double Lo = std::numeric_limits<double>::infinity(), Hi = -Lo;
-    for (const Member &Mb : Gr.Members) {
-      auto Range = G.byteRange(*Mb.A);
-      if (!Range) {
-        R.Reason = "cannot bound the offsets of " + Mb.A->Text;
-        return R;
+    std::vector<const Access *> Refs;
+    for (const Group &Gr : Groups) {
+      if (Gr.Array != First.Array)
+        continue;
+      AllDense &= Dense(Gr);
+      for (const Member &Mb : Gr.Members) {
+        auto Range = G.byteRange(*Mb.A);
+        if (!Range) {
+          R.Reason = "cannot bound the offsets of " + Mb.A->Text;
+          return R;
+        }
+        Lo = std::min(Lo, double(Range->first));
+        Hi = std::max(Hi, double(Range->second + Mb.A->ElementBytes));
+        Reads |= Mb.A->Read;
+        Writes |= Mb.A->Write;
+        Refs.push_back(Mb.A);
       }
-      Lo = std::min(Lo, double(Range->first));
-      Hi = std::max(Hi, double(Range->second + Mb.A->ElementBytes));
-      Reads |= Mb.A->Read;
-      Writes |= Mb.A->Write;
     }
     // The lines the nest touches (a triangle touches half its bounding box),
     // else the byte range.
-    std::vector<const Access *> Refs;
-    for (const Member &Mb : Gr.Members)
-      Refs.push_back(Mb.A);
     auto Lines = touchedBytes(G, K, IR, Refs, Line);
     double Bytes = Lines.value_or(std::ceil((Hi - Lo) / Line) * Line);
-    // The lines counted, or the byte range where it is exact (a box of a
-    // nest whose bounds do not depend on its counters).
-    GroupLines.push_back(Lines || (Rectangular && Dense(Gr)) ? std::optional<double>(Bytes)
-                                                             : std::nullopt);
+    ArrayLines[First.Array] =
+        Lines || (Rectangular && AllDense) ? std::optional<double>(Bytes) : std::nullopt;
     Footprint += Bytes;
     if (Reads || Writes)
       ReadFoot += Bytes; // read, or write-allocated
@@ -394,7 +415,11 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     if (!Strided.empty() && Trip > 0) {
       LayerCondition LC;
       LC.Level = C.Name;
-      LC.Holds = OuterReq <= Cap;
+      // With the sets known, the set model below decides (a set-associative
+      // cache keeps the lines of the sets that are not over-full even when
+      // the inner loop's lines exceed its capacity); else the capacity.
+      uint64_t Sets = C.sets();
+      LC.Holds = Sets || OuterReq <= Cap;
       const Group &First = Groups[Strided.front()];
       LC.Text = First.Members.front().A->Text + " reuses its lines in the next iteration of '" +
                 K.Nest[Depth - 2].Var + "' (" + std::to_string(OuterAdvance(First)) +
@@ -406,18 +431,17 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       // next pass (LRU over a cycle), the others hit (a power-of-two row
       // length, as N = 2048, uses few sets; PolyBench's 240 doubles, 30
       // lines, half of them).
-      uint64_t Sets = C.sets();
       std::vector<double> MissShare(Groups.size(), 0);
       for (size_t GI : Strided) {
         const Group &Gr = Groups[GI];
         uint64_t AbsAdv = uint64_t(std::abs(Gr.Advance));
-        if (!Sets || AbsAdv % Line)
+        if (!Sets)
           continue;
-        uint64_t Used = Sets / std::gcd(Sets, AbsAdv / Line);
+        uint64_t Used = AbsAdv % Line ? Sets : Sets / std::gcd(Sets, AbsAdv / Line);
         double Lines = Trip * double(Gr.Members.size());
         // This column and the other streams' lines of one inner loop, each
         // over the sets its stride reaches.
-        std::vector<Region> Regions{{Lines, double(Used)}};
+        std::vector<Region> Regions{{Lines, double(Used), true}};
         for (size_t GJ = 0; GJ < Groups.size(); ++GJ) {
           uint64_t Adv = uint64_t(std::abs(Groups[GJ].Advance));
           if (GJ != GI)
@@ -425,15 +449,19 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
                                    Groups[GJ].StreamBytes / Line,
                                Adv >= Line && Adv % Line == 0
                                    ? double(Sets / std::gcd(Sets, Adv / Line))
-                                   : double(Sets)});
+                                   : double(Sets),
+                               OuterAdvance(Groups[GJ]) < int64_t(Line)});
         }
         MissShare[GI] = lostShares(Regions, double(Sets), C.Ways)[0];
         double Missed = MissShare[GI] * Lines;
         if (Missed > 0) {
-          LC.Text += "; but its stride of " + std::to_string(AbsAdv / Line) +
-                     " lines maps them to " + std::to_string(Used) + " of " +
-                     std::to_string(Sets) + " sets, room for " +
-                     sizeText(double(Used) * C.Ways * Line);
+          if (Used < Sets)
+            LC.Text += "; but its stride of " + std::to_string(AbsAdv / Line) +
+                       " lines maps them to " + std::to_string(Used) + " of " +
+                       std::to_string(Sets) + " sets, room for " +
+                       sizeText(double(Used) * C.Ways * Line);
+          else
+            LC.Text += "; but the sets are over-full";
           if (MissShare[GI] >= 1)
             LC.Holds = false;
           else
@@ -496,12 +524,14 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
                                              (1 + std::floor(Shift / Line)));
         }
         for (size_t J = 0; J < Gr.Members.size(); ++J) {
-          Regions.push_back({Lines / double(Gr.Members.size()), Reach});
+          Regions.push_back({Lines / double(Gr.Members.size()), Reach,
+                             std::abs(Gr.LoopAdvance[D]) < int64_t(Line)});
           RegionGroup.push_back(GI);
         }
       }
+      // With the sets known the set model decides (see the strided rule).
       std::vector<double> Share(Groups.size(), Foot <= Cap ? 0 : 1);
-      if (Foot <= Cap && Sets) {
+      if (Sets) {
         std::vector<double> PerRegion = lostShares(Regions, double(Sets), C.Ways);
         std::vector<double> Lines(Groups.size(), 0);
         for (size_t RI = 0; RI < Regions.size(); ++RI) {
@@ -511,7 +541,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         for (size_t GI = 0; GI < Groups.size(); ++GI)
           Share[GI] = Lines[GI] > 0 ? Share[GI] / Lines[GI] : 0;
       }
-      bool Fits = Foot <= Cap, Any = false;
+      bool Fits = Sets || Foot <= Cap, Any = false;
       double Miss = 0; // largest share lost among the reused streams
       for (size_t GI = 0; GI < Groups.size(); ++GI)
         if (Groups[GI].Advance != 0 && Groups[GI].LoopAdvance[D] == 0) {
@@ -526,7 +556,8 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         LC.Level = C.Name;
         LC.Holds = Fits;
         LC.Text = "one iteration of '" + K.Nest[D].Var + "' touches " + sizeText(Foot) +
-                  " <= " + formatByteSize(C.SizeBytes) +
+                  (Foot <= Cap || !Fits ? " <= " : " > ") + formatByteSize(C.SizeBytes) +
+                  (Foot <= Cap || !Fits ? "" : " (the sets decide)") +
                   ": the streams that do not move with it are reused across it";
         if (Fits && Miss >= 0.005)
           LC.Text += ", but for up to " + std::to_string(int(std::lround(100 * Miss))) +
@@ -540,6 +571,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       Moved[GI] *= Reload[GI];
 
     // Streams through this level: chains of accesses joined by hitting gaps.
+    std::map<std::string, double> ArrayLoad, ArrayEvict; // what they bring per array
     for (size_t GI = 0; GI < Groups.size(); ++GI) {
       const Group &Gr = Groups[GI];
       double Load0 = L.LoadBytesPerIt, Evict0 = L.EvictBytesPerIt;
@@ -588,22 +620,28 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       }
       if (Gr.Advance != 0)
         Close();
-      // Every line the array's accesses touch crosses at least once per
-      // execution of the nest, however much the level reuses it (B of a
-      // matmul reused across i is still brought in once, C's element
-      // kept in a register across k written back once).
+      ArrayLoad[Gr.Array] += L.LoadBytesPerIt - Load0;
+      ArrayEvict[Gr.Array] += L.EvictBytesPerIt - Evict0;
+    }
+    // Every line an array's accesses touch crosses at least once per
+    // execution of the nest, however much the level reuses it (B of a
+    // matmul reused across i is still brought in once, C's element kept in
+    // a register across k written back once).
+    for (const auto &[Array, Lines] : ArrayLines) {
+      if (!Lines || Iterations <= 0)
+        continue;
       bool Reads = false, Writes = false;
-      for (const Member &Mb : Gr.Members) {
-        Reads |= Mb.A->Read;
-        Writes |= Mb.A->Write;
-      }
-      if (GroupLines[GI] && Iterations > 0) {
-        double Floor = *GroupLines[GI] / Iterations; // edge lines (< 1 %) left out as above
-        if ((Reads || (Writes && C.WriteAllocate)) && 1.01 * (L.LoadBytesPerIt - Load0) < Floor)
-          L.LoadBytesPerIt = Load0 + Floor;
-        if (Writes && 1.01 * (L.EvictBytesPerIt - Evict0) < Floor)
-          L.EvictBytesPerIt = Evict0 + Floor;
-      }
+      for (const Group &Gr : Groups)
+        for (const Member &Mb : Gr.Members)
+          if (Gr.Array == Array) {
+            Reads |= Mb.A->Read;
+            Writes |= Mb.A->Write;
+          }
+      double Floor = *Lines / Iterations; // edge lines (< 1 %) left out as above
+      if ((Reads || (Writes && C.WriteAllocate)) && 1.01 * ArrayLoad[Array] < Floor)
+        L.LoadBytesPerIt += Floor - ArrayLoad[Array];
+      if (Writes && 1.01 * ArrayEvict[Array] < Floor)
+        L.EvictBytesPerIt += Floor - ArrayEvict[Array];
     }
     R.Links.push_back(L);
   }
