@@ -493,7 +493,17 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
           Span += C * Tr;
       }
       double Rows = Lines * std::ceil((Span + 8) / Line);
-      return std::min(Rows, std::ceil((Range + 8) / Line)) * double(Gr.Members.size());
+      double One = std::min(Rows, std::ceil((Range + 8) / Line));
+      // The members overlap when their offsets are closer than what one of
+      // them covers (a stencil's rows, seidel's nine points over one
+      // array): one member's lines and the spread of their offsets.
+      int64_t Lo = std::numeric_limits<int64_t>::max(), Hi = std::numeric_limits<int64_t>::min();
+      for (const Member &Mb : Gr.Members) {
+        Lo = std::min(Lo, Mb.Offset);
+        Hi = std::max(Hi, Mb.Offset);
+      }
+      double Spread = std::ceil(double(Hi - Lo) / Line);
+      return std::min(One * double(Gr.Members.size()), One + Spread);
     };
     // Share of each stream's lines that cross per iteration (1: every one).
     std::vector<double> Reload(Groups.size(), 1);
@@ -523,11 +533,9 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
           Reach = std::min(double(Sets), double(Sets / std::gcd(Sets, AbsAdv / Line)) *
                                              (1 + std::floor(Shift / Line)));
         }
-        for (size_t J = 0; J < Gr.Members.size(); ++J) {
-          Regions.push_back({Lines / double(Gr.Members.size()), Reach,
-                             std::abs(Gr.LoopAdvance[D]) < int64_t(Line)});
-          RegionGroup.push_back(GI);
-        }
+        // One region per stream: its members' lines together, evenly.
+        Regions.push_back({Lines, Reach, std::abs(Gr.LoopAdvance[D]) < int64_t(Line)});
+        RegionGroup.push_back(GI);
       }
       // With the sets known the set model decides (see the strided rule).
       std::vector<double> Share(Groups.size(), Foot <= Cap ? 0 : 1);
