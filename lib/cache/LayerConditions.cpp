@@ -287,12 +287,16 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
   // Per array (all its streams), the lines one execution of the nest
   // touches: counted, or the byte range where that is exact (a box of a
   // nest whose bounds do not depend on its counters, swept without skipping
-  // a line); nullopt where neither is known.
-  std::map<std::string, std::optional<double>> ArrayLines;
+  // a line); nullopt where neither is known. And whether it is read, written.
+  struct ArrayUse {
+    std::optional<double> Lines;
+    bool Reads = false, Writes = false;
+  };
+  std::map<std::string, ArrayUse> Arrays;
   // Footprint of one execution of the nest, for the "everything fits" case.
   double Footprint = 0, ReadFoot = 0, WriteFoot = 0;
   for (const Group &First : Groups) {
-    if (ArrayLines.count(First.Array))
+    if (Arrays.count(First.Array))
       continue;
     bool Reads = false, Writes = false, AllDense = true;
     double Lo = std::numeric_limits<double>::infinity(), Hi = -Lo;
@@ -318,8 +322,9 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     // else the byte range.
     auto Lines = touchedBytes(G, K, IR, Refs, Line);
     double Bytes = Lines.value_or(std::ceil((Hi - Lo) / Line) * Line);
-    ArrayLines[First.Array] =
-        Lines || (Rectangular && AllDense) ? std::optional<double>(Bytes) : std::nullopt;
+    Arrays[First.Array] = {
+        Lines || (Rectangular && AllDense) ? std::optional<double>(Bytes) : std::nullopt, Reads,
+        Writes};
     Footprint += Bytes;
     if (Reads || Writes)
       ReadFoot += Bytes; // read, or write-allocated
@@ -333,6 +338,13 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
   for (size_t I = 0; I < M.Caches.size(); ++I) {
     const CacheLevel &C = M.Caches[I];
     double Cap = double(C.SizeBytes) * O.SafetyFactor;
+    uint64_t Sets = C.sets();
+    // Sets a stream's lines reach: all of them, or for a column whose stride
+    // of whole lines shares a factor with the set count, a fraction.
+    auto StrideSets = [&](const Group &Gr) {
+      uint64_t Adv = uint64_t(std::abs(Gr.Advance));
+      return Adv >= Line && Adv % Line == 0 ? Sets / std::gcd(Sets, Adv / Line) : Sets;
+    };
     LinkTraffic L;
     L.Inner = C.Name;
     L.Outer = I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM";
@@ -418,7 +430,6 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       // With the sets known, the set model below decides (a set-associative
       // cache keeps the lines of the sets that are not over-full even when
       // the inner loop's lines exceed its capacity); else the capacity.
-      uint64_t Sets = C.sets();
       LC.Holds = Sets || OuterReq <= Cap;
       const Group &First = Groups[Strided.front()];
       LC.Text = First.Members.front().A->Text + " reuses its lines in the next iteration of '" +
@@ -433,25 +444,20 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       // lines, half of them).
       std::vector<double> MissShare(Groups.size(), 0);
       for (size_t GI : Strided) {
-        const Group &Gr = Groups[GI];
-        uint64_t AbsAdv = uint64_t(std::abs(Gr.Advance));
         if (!Sets)
-          continue;
-        uint64_t Used = AbsAdv % Line ? Sets : Sets / std::gcd(Sets, AbsAdv / Line);
+          break;
+        const Group &Gr = Groups[GI];
+        uint64_t AbsAdv = uint64_t(std::abs(Gr.Advance)), Used = StrideSets(Gr);
         double Lines = Trip * double(Gr.Members.size());
         // This column and the other streams' lines of one inner loop, each
         // over the sets its stride reaches.
         std::vector<Region> Regions{{Lines, double(Used), true}};
-        for (size_t GJ = 0; GJ < Groups.size(); ++GJ) {
-          uint64_t Adv = uint64_t(std::abs(Groups[GJ].Advance));
+        for (size_t GJ = 0; GJ < Groups.size(); ++GJ)
           if (GJ != GI)
             Regions.push_back({Trip * double(Groups[GJ].Members.size()) *
                                    Groups[GJ].StreamBytes / Line,
-                               Adv >= Line && Adv % Line == 0
-                                   ? double(Sets / std::gcd(Sets, Adv / Line))
-                                   : double(Sets),
+                               double(StrideSets(Groups[GJ])),
                                OuterAdvance(Groups[GJ]) < int64_t(Line)});
-        }
         MissShare[GI] = lostShares(Regions, double(Sets), C.Ways)[0];
         double Missed = MissShare[GI] * Lines;
         if (Missed > 0) {
@@ -515,40 +521,23 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       // n = 180: B (4050 lines), A's and C's rows fill 256 KiB on Haswell's
       // L2, and B's lines in sets also holding a row's line (8 %) miss.
       double Foot = 0;
-      uint64_t Sets = C.sets();
-      std::vector<Region> Regions;
-      std::vector<size_t> RegionGroup;
-      for (size_t GI = 0; GI < Groups.size(); ++GI) {
-        const Group &Gr = Groups[GI];
+      std::vector<Region> Regions; // one per stream: its members' lines together
+      for (const Group &Gr : Groups) {
         double Lines = LinesInside(Gr, D);
         Foot += Lines * Line;
         // A column's lines reach the sets its stride does, and as many more
         // as the loops between D and the innermost shift it by lines.
-        uint64_t AbsAdv = uint64_t(std::abs(Gr.Advance));
-        double Reach = double(Sets);
-        if (Sets && AbsAdv >= Line && AbsAdv % Line == 0) {
-          double Shift = 0;
-          for (size_t E = D + 1; E + 1 < Depth; ++E)
-            Shift += double(std::abs(Gr.LoopAdvance[E])) * std::max(0.0, Trips(E) - 1);
-          Reach = std::min(double(Sets), double(Sets / std::gcd(Sets, AbsAdv / Line)) *
-                                             (1 + std::floor(Shift / Line)));
-        }
-        // One region per stream: its members' lines together, evenly.
+        double Shift = 0;
+        for (size_t E = D + 1; E + 1 < Depth; ++E)
+          Shift += double(std::abs(Gr.LoopAdvance[E])) * std::max(0.0, Trips(E) - 1);
+        double Reach = std::min(double(Sets), double(StrideSets(Gr)) *
+                                                  (1 + std::floor(Shift / Line)));
         Regions.push_back({Lines, Reach, std::abs(Gr.LoopAdvance[D]) < int64_t(Line)});
-        RegionGroup.push_back(GI);
       }
       // With the sets known the set model decides (see the strided rule).
       std::vector<double> Share(Groups.size(), Foot <= Cap ? 0 : 1);
-      if (Sets) {
-        std::vector<double> PerRegion = lostShares(Regions, double(Sets), C.Ways);
-        std::vector<double> Lines(Groups.size(), 0);
-        for (size_t RI = 0; RI < Regions.size(); ++RI) {
-          Share[RegionGroup[RI]] += PerRegion[RI] * Regions[RI].Lines;
-          Lines[RegionGroup[RI]] += Regions[RI].Lines;
-        }
-        for (size_t GI = 0; GI < Groups.size(); ++GI)
-          Share[GI] = Lines[GI] > 0 ? Share[GI] / Lines[GI] : 0;
-      }
+      if (Sets)
+        Share = lostShares(Regions, double(Sets), C.Ways);
       bool Fits = Sets || Foot <= Cap, Any = false;
       double Miss = 0; // largest share lost among the reused streams
       for (size_t GI = 0; GI < Groups.size(); ++GI)
@@ -635,20 +624,13 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     // execution of the nest, however much the level reuses it (B of a
     // matmul reused across i is still brought in once, C's element kept in
     // a register across k written back once).
-    for (const auto &[Array, Lines] : ArrayLines) {
-      if (!Lines || Iterations <= 0)
+    for (const auto &[Array, Use] : Arrays) {
+      if (!Use.Lines || Iterations <= 0)
         continue;
-      bool Reads = false, Writes = false;
-      for (const Group &Gr : Groups)
-        for (const Member &Mb : Gr.Members)
-          if (Gr.Array == Array) {
-            Reads |= Mb.A->Read;
-            Writes |= Mb.A->Write;
-          }
-      double Floor = *Lines / Iterations; // edge lines (< 1 %) left out as above
-      if ((Reads || (Writes && C.WriteAllocate)) && 1.01 * ArrayLoad[Array] < Floor)
+      double Floor = *Use.Lines / Iterations; // edge lines (< 1 %) left out as above
+      if ((Use.Reads || (Use.Writes && C.WriteAllocate)) && 1.01 * ArrayLoad[Array] < Floor)
         L.LoadBytesPerIt += Floor - ArrayLoad[Array];
-      if (Writes && 1.01 * ArrayEvict[Array] < Floor)
+      if (Use.Writes && 1.01 * ArrayEvict[Array] < Floor)
         L.EvictBytesPerIt += Floor - ArrayEvict[Array];
     }
     R.Links.push_back(L);

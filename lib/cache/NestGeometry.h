@@ -29,8 +29,9 @@ public:
   }
   /// Smallest and largest byte offset an affine access reaches.
   std::optional<std::pair<int64_t, int64_t>> byteRange(const Access &A) const;
-  /// Iterations of the innermost body over the whole nest (triangular nests
-  /// evaluated at the middle of the outer ranges, exact for linear bounds).
+  /// Iterations of the innermost body over the whole nest: counted by
+  /// walking the outer loops when they have at most 2^16 points, else
+  /// triangular nests evaluated at the middle of the outer ranges.
   double totalIterations() const { return Iterations; }
   /// Points of the outer loops' bounding box (every loop but the innermost).
   double outerBoxPoints() const { return OuterBox; }
@@ -50,8 +51,8 @@ private:
 /// over one execution of the nest, counted by walking the outer loops with
 /// their exact bounds (a triangular nest touches half its bounding box).
 /// nullopt when an access is not affine, an inner stride skips lines, or the
-/// outer loops have more than a few million iterations: then the byte range
-/// is the estimate.
+/// outer loops have more than 2^17 points per access: then the byte range is
+/// the estimate.
 std::optional<double> touchedBytes(const NestGeometry &G, const LoopKernel &K,
                                    const KernelIR &IR,
                                    const std::vector<const Access *> &Members,
