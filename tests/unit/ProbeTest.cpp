@@ -56,6 +56,17 @@ Measured exact(double V, unsigned Reps = 3) {
   return X;
 }
 
+/// The machine file writeProbedMachine writes for R on x86-64 Linux.
+std::string probedText(const ProbeResult &R, const std::string &Cpu = "haswell",
+                       unsigned IssueWidth = 4, const FormPorts &Costs = {},
+                       const ProbeBase *Base = nullptr) {
+  std::string Text;
+  llvm::raw_string_ostream OS(Text);
+  writeProbedMachine(OS, R, "x86_64-unknown-linux-gnu", Cpu, IssueWidth, Costs, Base);
+  OS.flush();
+  return Text;
+}
+
 /// A probe of the recorded Haswell CPU at GHZ on DATE, with nothing timed yet.
 ProbeResult haswellProbe(const std::string &Date, double GHz) {
   ProbeResult R;
@@ -151,11 +162,7 @@ TEST(Probe, WriterEmitsDividerOverrides) {
   Mul.Median = 4.5;  // not near a whole cycle: kept
   DivLat.Median = 13.9;
   R.Latencies = {{"add", Add}, {"mul", Mul}, {"div", DivLat}};
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  writeProbedMachine(OS, R, "x86_64-unknown-linux-gnu", "haswell", 4,
-                     {{"vdivpd ymm", {{"HWFPDivider", 14}}}});
-  OS.flush();
+  std::string Text = probedText(R, "haswell", 4, {{"vdivpd ymm", {{"HWFPDivider", 14}}}});
   MachineLoadResult M = parseMachineModel(Text, "probed.yml");
   ASSERT_TRUE(M.ok()) << Text;
   std::map<std::string, InstructionOverride> By;
@@ -186,10 +193,7 @@ TEST(Probe, ChasesGiveLatenciesAndMissesInFlight) {
   auto M = [](double V) { return exact(V); };
   R.ChaseNs = {{"L1", M(1.2)}, {"L2", M(4)}, {"MEM", M(300)}};
   R.ParallelChaseNs = M(10.7);
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  writeProbedMachine(OS, R, "x86_64-unknown-linux-gnu", "haswell", 4);
-  OS.flush();
+  std::string Text = probedText(R);
   MachineLoadResult L = parseMachineModel(Text, "probed.yml");
   ASSERT_TRUE(L.ok()) << Text;
   const MachineModel &Mm = *L.Model;
@@ -294,10 +298,7 @@ TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
   P32.StoresPerCycle = M(0.9);
   R.Ports = {P8, P32};
   ProbeBase Base{"haswell-ep-e5-2680v3", &*H.Model};
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  writeProbedMachine(OS, R, "x86_64-unknown-linux-gnu", "haswell", 4, {}, &Base);
-  OS.flush();
+  std::string Text = probedText(R, "haswell", 4, {}, &Base);
   MachineLoadResult L = parseMachineModel(Text, "probed.yml");
   ASSERT_TRUE(L.ok()) << Text;
   for (const MachineDiag &D : L.Diags)
@@ -326,10 +327,7 @@ TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
   for (BandwidthPoint &P : R.Bandwidth)
     if (P.Level == "MEM")
       P.LoadGBs = M(128), P.CopyGBs = M(3 * 128), P.UpdateGBs = M(2 * 128), P.TriadGBs = M(4 * 128);
-  Text.clear();
-  llvm::raw_string_ostream OS2(Text);
-  writeProbedMachine(OS2, R, "x86_64-unknown-linux-gnu", "haswell", 4, {}, &Base);
-  OS2.flush();
+  Text = probedText(R, "haswell", 4, {}, &Base);
   MachineLoadResult Capped = parseMachineModel(Text, "probed.yml");
   ASSERT_TRUE(Capped.ok()) << Text;
   EXPECT_EQ(Capped.Model->Memory.OneCoreGBs, std::optional<double>(B.Memory.effectiveGBs()));
@@ -364,13 +362,7 @@ TEST(Probe, TheL3AHostKeepsIsSaidBesideTheBase) {
   R.ChaseNs["MEM"] = exact(95, 5);
   R.L3Sweep = Sweep;
   ProbeBase Base{"haswell-ep-e5-2680v3", &*H.Model};
-  auto Write = [&](const ProbeResult &X) {
-    std::string Text;
-    llvm::raw_string_ostream OS(Text);
-    writeProbedMachine(OS, X, "x86_64-unknown-linux-gnu", "haswell", 4, {}, &Base);
-    OS.flush();
-    return Text;
-  };
+  auto Write = [&](const ProbeResult &X) { return probedText(X, "haswell", 4, {}, &Base); };
   std::string Text = Write(R);
   MachineLoadResult L = parseMachineModel(Text, "probed.yml");
   for (const MachineDiag &D : L.Diags)
@@ -410,10 +402,7 @@ TEST(Probe, WriterEmitsTheMeasuredScalarFmaThroughput) {
   P.Fma = true;
   P.DoubleFlopsPerCycle = exact(4.11);
   R.Peaks = {P};
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  writeProbedMachine(OS, R, "x86_64-unknown-linux-gnu", "znver4", 6, Costs);
-  OS.flush();
+  std::string Text = probedText(R, "znver4", 6, Costs);
   MachineLoadResult M = parseMachineModel(Text, "probed.yml");
   ASSERT_TRUE(M.ok()) << Text;
   const InstructionOverride *Fma = nullptr;
@@ -436,10 +425,7 @@ TEST(Probe, WriterEmitsTheMeasuredScalarFmaThroughput) {
 
   // Within 10 % of LLVM's one per cycle: no override.
   R.Peaks[0].DoubleFlopsPerCycle.Median = 1.9;
-  std::string Same;
-  llvm::raw_string_ostream OS2(Same);
-  writeProbedMachine(OS2, R, "x86_64-unknown-linux-gnu", "znver4", 6, Costs);
-  OS2.flush();
+  std::string Same = probedText(R, "znver4", 6, Costs);
   EXPECT_EQ(Same.find("vf*[0-9]s[sd]"), std::string::npos) << Same;
 }
 
@@ -455,10 +441,7 @@ TEST(Probe, WriterEmitsBranchMispredictionCostAndPatternCapacity) {
   ProbeResult R = haswellProbe("2026-11-25", 3.67);
   R.MispredictCycles = exact(17.46, 7);
   R.BranchSweep = Sweep;
-  std::string Text;
-  llvm::raw_string_ostream OS(Text);
-  writeProbedMachine(OS, R, "x86_64-unknown-linux-gnu", "haswell", 4);
-  OS.flush();
+  std::string Text = probedText(R);
   MachineLoadResult M = parseMachineModel(Text, "probed.yml");
   ASSERT_TRUE(M.ok()) << Text;
   EXPECT_DOUBLE_EQ(M.Model->Core.BranchMispredictCycles, 17.5);
