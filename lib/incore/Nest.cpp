@@ -251,7 +251,6 @@ std::vector<double> perfmodel::nestMachineTrips(const NestCode &N, double TripsP
   return Trips;
 }
 
-
 void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Trips,
                                 const InCoreOptions &O, double MispredictCycles,
                                 double PatternCapacity) {
