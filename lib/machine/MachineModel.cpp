@@ -984,13 +984,19 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
     YAML::Node Mem = R.child(Root, "memory", "", true);
     if (Mem.IsDefined() && !Mem.IsNull() &&
         R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs",
-                                   "sustained_one_core_gbs", "latency_ns", "channels"})) {
+                                   "sustained_one_core_gbs", "one_core_writeback_gbs",
+                                   "latency_ns", "channels"})) {
       M.Memory.BandwidthGBs = R.num(Mem, "bandwidth_gbs", "memory", true).value_or(0);
       M.Memory.SustainedGBs = R.num(Mem, "sustained_gbs", "memory", false);
       M.Memory.OneCoreGBs = R.num(Mem, "sustained_one_core_gbs", "memory", false);
       if (M.Memory.OneCoreGBs && *M.Memory.OneCoreGBs > M.Memory.effectiveGBs())
         R.error(Mem["sustained_one_core_gbs"], "memory.sustained_one_core_gbs",
                 "one core's bandwidth exceeds the socket's (sustained_gbs, else bandwidth_gbs)");
+      M.Memory.OneCoreWritebackGBs = R.num(Mem, "one_core_writeback_gbs", "memory", false);
+      if (M.Memory.OneCoreWritebackGBs && *M.Memory.OneCoreWritebackGBs > M.Memory.effectiveGBs())
+        R.error(Mem["one_core_writeback_gbs"], "memory.one_core_writeback_gbs",
+                "one core's write-back rate exceeds the socket's bandwidth (sustained_gbs, else "
+                "bandwidth_gbs)");
       M.Memory.LatencyNs = R.num(Mem, "latency_ns", "memory", false);
       M.Memory.Channels = R.count(Mem, "channels", "memory", false);
       if (M.Memory.SustainedGBs && *M.Memory.SustainedGBs > M.Memory.BandwidthGBs)
@@ -998,6 +1004,10 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
                 "sustained bandwidth exceeds the theoretical bandwidth_gbs");
     }
     deriveLittle(M);
+    if (M.Memory.OneCoreWritebackGBs && !M.Memory.oneCoreGBs())
+      R.error(Mem["one_core_writeback_gbs"], "memory.one_core_writeback_gbs",
+              "a write-back rate of one core needs its fill rate: sustained_one_core_gbs, or "
+              "latency_ns with a cache's misses_in_flight (Little's law)");
     if (YAML::Node E = R.child(Root, "ecm", "", false); E.IsDefined() && !E.IsNull()) {
       if (R.checkMap(E, "ecm", {"overlap"}))
         if (auto O = R.choice<std::string>(E, "overlap", "ecm",

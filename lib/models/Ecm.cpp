@@ -106,7 +106,12 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
   if (TMem < R.Transfers.back() * (1 - 1e-9))
     R.Notes.push_back("T_" + R.Links.back() + " " + formatCycles(R.Transfers.back()) +
                       " cy/CL at one core's " + formatCycles(M.Memory.gbsFor(1, 1)) +
-                      " GB/s (" + M.Memory.oneCoreSource() + "); the socket's " +
+                      " GB/s (" + M.Memory.oneCoreSource() + ")" +
+                      (M.Memory.OneCoreWritebackGBs
+                           ? " for fills and " + formatCycles(*M.Memory.OneCoreWritebackGBs) +
+                                 " GB/s for write-backs (memory.one_core_writeback_gbs)"
+                           : "") +
+                      "; the socket's " +
                       formatCycles(M.Memory.effectiveGBs()) + " GB/s (" +
                       formatCycles(TMem) + " cy/CL) sets the saturation");
   double Clock = M.ClockGHz;

@@ -219,9 +219,11 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
     AddLevel(M.Caches[I].Name, M.Caches[I].Name + "-" + Inner.Name, Bytes,
              linkCycles(M, I - 1, InBytes(I), Bytes - InBytes(I), Cores));
   }
-  double MemBPC = MemGBs / M.ClockGHz;
+  // Fills and write-backs each at the cores' rates (MemGBs when the file has
+  // no write-back rate of its own), within the sockets' bandwidth.
   double MemBytes = LinkBytes(M.Caches.size());
+  double MemIn = InBytes(M.Caches.size());
   AddLevel("MEM", "MEM-" + M.Caches.back().Name, MemBytes,
-           MemBPC > 0 ? MemBytes / MemBPC : 0);
+           M.Memory.transferNs(MemIn, MemBytes - MemIn, Cores, Sockets) * M.ClockGHz);
   return R;
 }

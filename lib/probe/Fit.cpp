@@ -19,23 +19,63 @@ using namespace perfmodel;
 
 namespace {
 
-constexpr std::array<double, 4> LinesPerLink = {1, 3, 2, 4}; // load, copy, update, triad
+// Lines each kernel moves per line of its streams (load, copy, update,
+// triad): fills (write-allocates included) and write-backs.
+constexpr std::array<double, 4> Fills = {1, 2, 1, 3};
+constexpr std::array<double, 4> Writebacks = {0, 1, 1, 1};
 
 std::array<double, 4> kernels(const LevelTimes &T) { return {T.Load, T.Copy, T.Update, T.Triad}; }
 
+/// A link's cycles per line filled and per line written back (the same for
+/// the cache links; memory's are fitted apart).
+struct LinkTime {
+  double Fill = 0, Writeback = 0;
+  double cycles(size_t K) const { return Fills[K] * Fill + Writebacks[K] * Writeback; }
+};
+
 struct RuleFit {
-  std::vector<double> T; // cycles per line per link
-  double Residual = 0;   // mean relative error over the levels beyond L1
+  std::vector<LinkTime> T; // per link
+  double Residual = 0;     // mean relative error over the levels beyond L1
   std::vector<LevelTimes> Predicted;
 };
 
-/// Time of kernel K in the level reached through the first LINKS.size()
-/// links under RULE.
-double predict(bool Full, double Core, double Lines, const std::vector<double> &Links) {
+/// Time of kernel K in the level reached through LINKS under rule FULL.
+double predict(bool Full, double Core, size_t K, const std::vector<LinkTime> &Links) {
   double P = Core;
-  for (double T : Links)
-    P = Full ? std::max(P, Lines * T) : P + Lines * T;
+  for (const LinkTime &T : Links)
+    P = Full ? std::max(P, T.cycles(K)) : P + T.cycles(K);
   return P;
+}
+
+/// The candidate times of the link into a level: the relative-error sum is
+/// piecewise linear in them, so its minimum lies where as many kernels as
+/// there are unknowns are matched exactly. One unknown for a cache link;
+/// memory's fills and write-backs apart (two kernels matched), as a DRAM
+/// channel turns between them while a core's fills wait in its miss queues.
+std::vector<LinkTime> candidates(bool Full, bool Memory, const std::array<double, 4> &Core,
+                                 const std::array<double, 4> &Meas,
+                                 const std::vector<LinkTime> &Before) {
+  std::array<double, 4> Own; // what this link must take for each kernel
+  for (size_t K = 0; K < 4; ++K)
+    Own[K] = Full ? Meas[K] : Meas[K] - predict(false, Core[K], K, Before);
+  std::vector<LinkTime> C;
+  for (size_t J = 0; J < 4; ++J) {
+    if (Meas[J] <= 0)
+      continue;
+    double T = std::max(Own[J] / (Fills[J] + Writebacks[J]), 1e-3);
+    C.push_back({T, T});
+    if (!Memory)
+      continue;
+    for (size_t K = J + 1; K < 4; ++K) {
+      double Det = Fills[J] * Writebacks[K] - Fills[K] * Writebacks[J];
+      if (Meas[K] <= 0 || Det == 0)
+        continue;
+      double F = (Own[J] * Writebacks[K] - Own[K] * Writebacks[J]) / Det;
+      double W = (Fills[J] * Own[K] - Fills[K] * Own[J]) / Det;
+      C.push_back({std::max(F, 1e-3), std::max(W, 1e-3)});
+    }
+  }
+  return C;
 }
 
 RuleFit fitRule(bool Full, const std::vector<LevelTimes> &Times) {
@@ -45,28 +85,22 @@ RuleFit fitRule(bool Full, const std::vector<LevelTimes> &Times) {
   unsigned Count = 0;
   for (size_t L = 1; L < Times.size(); ++L) {
     std::array<double, 4> Meas = kernels(Times[L]);
-    // The relative-error sum is piecewise linear in this link's time, so its
-    // minimum lies where one kernel is matched exactly: try each.
-    double BestT = 0, BestErr = INFINITY;
-    for (size_t K = 0; K < 4; ++K) {
-      if (Meas[K] <= 0)
-        continue;
-      double Before = predict(Full, Core[K], LinesPerLink[K], F.T);
-      double T = Full ? Meas[K] / LinesPerLink[K] : (Meas[K] - Before) / LinesPerLink[K];
-      T = std::max(T, 1e-3);
-      std::vector<double> Links = F.T;
+    LinkTime Best;
+    double BestErr = INFINITY;
+    for (const LinkTime &T : candidates(Full, Times[L].Level == "MEM", Core, Meas, F.T)) {
+      std::vector<LinkTime> Links = F.T;
       Links.push_back(T);
       double Err = 0;
       for (size_t J = 0; J < 4; ++J)
         if (Meas[J] > 0)
-          Err += std::fabs(predict(Full, Core[J], LinesPerLink[J], Links) - Meas[J]) / Meas[J];
-      if (Err < BestErr)
-        BestErr = Err, BestT = T;
+          Err += std::fabs(predict(Full, Core[J], J, Links) - Meas[J]) / Meas[J];
+      if (Err < BestErr - 1e-12)
+        BestErr = Err, Best = T;
     }
-    F.T.push_back(BestT);
+    F.T.push_back(Best);
     std::array<double, 4> P;
     for (size_t J = 0; J < 4; ++J) {
-      P[J] = predict(Full, Core[J], LinesPerLink[J], F.T);
+      P[J] = predict(Full, Core[J], J, F.T);
       if (Meas[J] > 0) {
         ErrorSum += std::fabs(P[J] - Meas[J]) / Meas[J];
         ++Count;
@@ -90,7 +124,10 @@ OverlapFit perfmodel::fitEcmOverlap(const std::vector<LevelTimes> &Times) {
   // Ties go to `none`, the rule that assumes less overlap.
   bool PickFull = Full.Residual < None.Residual;
   Out.Rule = PickFull ? "full" : "none";
-  Out.CyclesPerLine = PickFull ? Full.T : None.T;
+  for (const LinkTime &T : (PickFull ? Full : None).T)
+    Out.CyclesPerLine.push_back(T.Fill);
+  if (Times.back().Level == "MEM" && !Out.CyclesPerLine.empty())
+    Out.MemWritebackCyclesPerLine = (PickFull ? Full : None).T.back().Writeback;
   Out.Predicted = PickFull ? Full.Predicted : None.Predicted;
   return Out;
 }

@@ -50,7 +50,8 @@ struct Derived {
   OverlapFit Fit;
   std::vector<LevelTimes> Times; ///< the fit's input, one level each
   std::map<std::string, double> FromNext; ///< cache name -> B/cy from the next level
-  double OneCoreGBs = 0;                  ///< the fitted memory link
+  double OneCoreGBs = 0;                  ///< the fitted memory link's fills
+  double OneCoreWritebackGBs = 0;         ///< and its write-backs
   double MemLatencyNs = 0, InFlight = 0;
   uint64_t KeptL3 = 0; ///< the L3 capacity the chase sweep shows (0: none)
 };
@@ -100,8 +101,11 @@ Derived derive(const ProbeResult &R) {
     double T = D.Fit.CyclesPerLine[I];
     if (T <= 0)
       continue;
-    if (D.Times[I + 1].Level == "MEM")
+    if (D.Times[I + 1].Level == "MEM") {
       D.OneCoreGBs = Line / T * D.GHz;
+      if (D.Fit.MemWritebackCyclesPerLine > 0)
+        D.OneCoreWritebackGBs = Line / D.Fit.MemWritebackCyclesPerLine * D.GHz;
+    }
     else
       D.FromNext[D.Times[I].Level] = Line / T;
   }
@@ -334,7 +338,7 @@ const char *const KernelsCite =
     "pages; the L3's over three L2 sizes with the L2's hits taken out), "
     "misses in flight from 32 chases at once in memory (latency / time per line); the ECM "
     "overlap rule and each link's bandwidth fitted to load, copy, update and triad kernels "
-    "with the working set in each level (one core)";
+    "with the working set in each level (one core; memory's fills and write-backs apart)";
 
 /// Where a link's fitted bandwidth comes from: the load kernel's rate in
 /// LEVEL beside what the fit made of it.
@@ -343,6 +347,17 @@ std::string linkComment(const ProbeResult &R, const Derived &D, const std::strin
   if (const BandwidthPoint *P = point(R, Level, false))
     S += "; load kernel in " + Level + ": " + num(P->LoadGBs.Median) + " GB/s, " +
          spread(P->LoadGBs);
+  return S;
+}
+
+/// How the memory link's write-back rate was had, capped at SOCKET GB/s.
+std::string writebackComment(const Derived &D, double Socket) {
+  std::string S = "ECM fit (" + D.Fit.Rule + "): a line written back " +
+                  num(D.Fit.MemWritebackCyclesPerLine) + " cy beside " +
+                  num(D.Fit.CyclesPerLine.back()) + " per line filled (load, copy, update, "
+                  "triad fill 1, 2, 1, 3 lines and write back 0, 1, 1, 1), added to the fills";
+  if (D.OneCoreWritebackGBs > Socket)
+    S += "; the fitted " + num(D.OneCoreWritebackGBs) + " GB/s capped at the socket's";
   return S;
 }
 
@@ -487,6 +502,12 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
        << "\n";
     Mem += std::string(Mem.empty() ? "" : ", ") + "sustained_one_core_gbs: " + num(One);
     Covers.push_back("memory.sustained_one_core_gbs");
+    if (D.OneCoreWritebackGBs > 0) {
+      OS << "# Write-backs: " << writebackComment(D, Socket) << "\n";
+      Mem += ", one_core_writeback_gbs: " +
+             num(std::min(D.OneCoreWritebackGBs, Socket));
+      Covers.push_back("memory.one_core_writeback_gbs");
+    }
   }
   if (!Mem.empty())
     OS << "memory: {" << Mem << "}\n\n";
@@ -658,9 +679,15 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs);
   if (MemLatency > 0)
     OS << ", latency_ns: " << num(MemLatency);
-  if (Mem1 && Mem != Mem1 && D.OneCoreGBs > 0)
-    OS << ",\n         sustained_one_core_gbs: " << num(std::min(MemGBs, D.OneCoreGBs))
-       << "}  # " << linkComment(R, D, "MEM") << "\n\n";
+  if (Mem1 && Mem != Mem1 && D.OneCoreGBs > 0) {
+    OS << ",\n         sustained_one_core_gbs: " << num(std::min(MemGBs, D.OneCoreGBs));
+    if (D.OneCoreWritebackGBs > 0)
+      OS << ",  # " << linkComment(R, D, "MEM") << "\n         one_core_writeback_gbs: "
+         << num(std::min(MemGBs, D.OneCoreWritebackGBs)) << "}  # "
+         << writebackComment(D, MemGBs) << "\n\n";
+    else
+      OS << "}  # " << linkComment(R, D, "MEM") << "\n\n";
+  }
   else if (Mem1 && Mem != Mem1)
     OS << ",\n         sustained_one_core_gbs: "
        << num(std::min(MemGBs, Mem1->TriadGBs.Median)) << "}  # one core, "
@@ -677,6 +704,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
         "core.loads_per_cycle, core.load_bytes_per_cycle, core.stores_per_cycle, "
         "core.store_bytes_per_cycle, caches.*.bytes_per_cycle_from_next, "
         "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs"
+     << (D.OneCoreWritebackGBs > 0 ? ", memory.one_core_writeback_gbs" : "")
      << (D.Fit.Rule.empty() ? "" : ", ecm.overlap")
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")
      << (R.LineSplitStore.Median > 0 ? ", core.line_split_store_cost" : "")

@@ -148,6 +148,9 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"memory.bandwidth_gbs", N(M.Memory.BandwidthGBs)});
   F.push_back({"memory.sustained_gbs", opt(M.Memory.SustainedGBs, "")});
   F.push_back({"memory.sustained_one_core_gbs", opt(M.Memory.OneCoreGBs, "")});
+  F.push_back({"memory.one_core_writeback_gbs",
+               M.Memory.OneCoreWritebackGBs ? formatNumber(*M.Memory.OneCoreWritebackGBs, 4)
+                                            : "as the fills"});
   F.push_back({"memory.channels",
                M.Memory.Channels ? std::to_string(*M.Memory.Channels) : "unknown"});
   F.push_back({"memory.latency_ns", opt(M.Memory.LatencyNs, "")});

@@ -836,6 +836,10 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
        << (M.Memory.OneCoreGBs && M.Memory.LittleGBs
                ? "; Little's law would give " + M.Memory.LittleBasis
                : std::string())
+       << (M.Memory.OneCoreWritebackGBs
+               ? "; its write-backs " + formatNumber(*M.Memory.OneCoreWritebackGBs) +
+                     " GB/s, added"
+               : std::string())
        << ")";
   if (M.Memory.Channels)
     OS << ", " << *M.Memory.Channels << " channels";

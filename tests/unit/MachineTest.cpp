@@ -1,6 +1,7 @@
 // Machine-model loading and validation: every problem names file:line:key.
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/MachineRegistry.h"
+#include "perfmodel/Model.h"
 
 #include <gtest/gtest.h>
 
@@ -229,6 +230,43 @@ TEST(Machine, OneCoreMemoryBandwidthByLittlesLaw) {
   ASSERT_TRUE(N.ok());
   EXPECT_FALSE(N.Model->Memory.oneCoreGBs().has_value());
   EXPECT_DOUBLE_EQ(N.Model->Memory.gbsFor(1, 1), 42.6);
+}
+
+// One core's fills and write-backs at their own rates, by hand on the
+// Haswell file (one core 34.56 GB/s, socket 42.6) with a write-back rate of
+// 40 GB/s added: copy moves per iteration 16 B in (b and a's
+// write-allocate) and 8 B out. One core: 16 / 34.56 + 8 / 40 = 0.66296 ns
+// (one bandwidth for both: 24 / 34.56 = 0.69444).
+TEST(Machine, WritebacksOfOneCoreAddAtTheirOwnRate) {
+  MachineLoadResult Plain = loadMachineModel(HaswellFile);
+  ASSERT_TRUE(Plain.ok());
+  EXPECT_NEAR(Plain.Model->Memory.transferNs(16, 8, 1, 1), 24 / 34.56, 1e-12);
+  MachineLoadResult R = loadMachineModel(HaswellFile, {"memory.one_core_writeback_gbs=40"});
+  ASSERT_TRUE(R.ok());
+  const MemoryModel &M = R.Model->Memory;
+  EXPECT_NEAR(M.transferNs(16, 8, 1, 1), 16 / 34.56 + 8 / 40.0, 1e-12);
+  // Two cores at their rates would move the 24 B of an iteration each in
+  // 16 / 69.12 + 8 / 80 = 0.3315 ns; the socket needs 24 / 42.6 = 0.5634.
+  EXPECT_NEAR(M.transferNs(16, 8, 2, 1), 24 / 42.6, 1e-12);
+  // ECM's link into memory per CL of copy (8 iterations) at 2.7 GHz:
+  // (128 / 34.56 + 64 / 40) x 2.7 = 14.32 cy (one bandwidth: 15.0).
+  EXPECT_NEAR(linkCycles(*R.Model, R.Model->Caches.size() - 1, 128, 64, 1, true),
+              (128 / 34.56 + 64 / 40.0) * 2.7, 1e-9);
+  EXPECT_NEAR(linkCycles(*Plain.Model, Plain.Model->Caches.size() - 1, 128, 64, 1, true),
+              192 / 34.56 * 2.7, 1e-9);
+
+  // A write-back rate above the socket's, or without a fill rate, is an error.
+  MachineLoadResult High = loadMachineModel(HaswellFile, {"memory.one_core_writeback_gbs=50"});
+  EXPECT_FALSE(High.ok());
+  std::string NoFill = edited("sustained_one_core_gbs: 34.56, ", "one_core_writeback_gbs: 20, ");
+  NoFill.replace(NoFill.find(",\n         latency_ns: 90"), 25, "");
+  MachineLoadResult N = parseMachineModel(NoFill, "m.yml");
+  ASSERT_FALSE(N.ok());
+  bool Named = false;
+  for (const MachineDiag &D : N.Diags)
+    Named |= D.Key == "memory.one_core_writeback_gbs" &&
+             D.Message.find("needs its fill rate") != std::string::npos;
+  EXPECT_TRUE(Named);
 }
 
 TEST(Machine, SetDerivesAHypotheticalMachine) {

@@ -268,6 +268,32 @@ TEST(Probe, OverlapFitRecoversTheRuleAndLinkTimes) {
   EXPECT_TRUE(fitEcmOverlap({T[0]}).Rule.empty()) << "one level: nothing to fit";
 }
 
+// Memory's fills and write-backs fitted apart: the 'full' timings above with
+// the memory link taking 10 cy per line filled and 2 per line written back
+// (load 1 fill, copy 2 + 1, update 1 + 1, triad 3 + 1): MEM 10, 22, 12, 32.
+// One time for both cannot match them (load wants 10, update 6, copy 7.33,
+// triad 8); the two are recovered exactly.
+TEST(Probe, MemoryFillsAndWritebacksFittedApart) {
+  std::vector<LevelTimes> T = synthetic(true);
+  T[3] = {"MEM", 10, 22, 12, 32};
+  OverlapFit F = fitEcmOverlap(T);
+  EXPECT_EQ(F.Rule, "full");
+  ASSERT_EQ(F.CyclesPerLine.size(), 3u);
+  EXPECT_NEAR(F.CyclesPerLine[2], 10, 1e-9);
+  EXPECT_NEAR(F.MemWritebackCyclesPerLine, 2, 1e-9);
+  EXPECT_NEAR(F.ResidualFull, 0, 1e-12);
+  EXPECT_NEAR(F.Predicted[2].Copy, 22, 1e-9);
+  // Under 'none' the closer links' lines come first: L1 time + 1 x (2 + 4)
+  // for load, then the memory link's own 10 x fills + 2 x write-backs.
+  std::vector<LevelTimes> N = synthetic(false);
+  N[3] = {"MEM", 1 + 6 + 10, 2 + 18 + 22, 2 + 12 + 12, 3 + 24 + 32};
+  OverlapFit G = fitEcmOverlap(N);
+  EXPECT_EQ(G.Rule, "none");
+  EXPECT_NEAR(G.CyclesPerLine[2], 10, 1e-9);
+  EXPECT_NEAR(G.MemWritebackCyclesPerLine, 2, 1e-9);
+  EXPECT_NEAR(G.ResidualNone, 0, 1e-12);
+}
+
 // Written over a library model (Haswell), the probed file carries only what
 // was measured: the fitted rule and links (bandwidths at 2 GHz from the
 // 'full' timings above: L2->L1 64 B / 2 cy = 32 B/cy, L3->L2 64 / 4 = 16,

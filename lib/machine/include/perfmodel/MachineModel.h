@@ -141,6 +141,13 @@ struct MemoryModel {
   /// What one core alone sustains (measured), if known: a core cannot pull
   /// the whole socket's bandwidth.
   std::optional<double> OneCoreGBs;
+  /// What one core's write-backs (dirty lines evicted to memory) draw, if
+  /// measured. Evictions leave through write buffers, not the miss queues
+  /// that bound a core's fills, so they have a rate of their own; a DRAM
+  /// channel is half-duplex, so their time adds to the fills'. With it the
+  /// one-core figure above is the fills' alone; without it write-backs draw
+  /// that figure like fills.
+  std::optional<double> OneCoreWritebackGBs;
   std::optional<double> LatencyNs;
   std::optional<unsigned> Channels;
   /// Little's law when no one-core figure was measured: the misses one core
@@ -175,6 +182,20 @@ struct MemoryModel {
     double All = effectiveGBs() * std::max(1u, Sockets);
     std::optional<double> One = oneCoreGBs();
     return One ? std::min(All, *One * std::max(1u, Cores)) : All;
+  }
+  /// Seconds x 1e9 (ns) to move IN bytes from memory and OUT bytes of
+  /// write-backs to it with CORES cores over SOCKETS sockets: each core's
+  /// fills at its one-core rate plus its write-backs at theirs (when the file
+  /// gives one), never faster than the sockets move both.
+  double transferNs(double In, double Out, unsigned Cores, unsigned Sockets) const {
+    double All = effectiveGBs() * std::max(1u, Sockets);
+    if (!OneCoreWritebackGBs || !oneCoreGBs()) {
+      double GBs = gbsFor(Cores, Sockets);
+      return GBs > 0 ? (In + Out) / GBs : 0;
+    }
+    double N = std::max(1u, Cores);
+    double PerCores = In / (*oneCoreGBs() * N) + Out / (*OneCoreWritebackGBs * N);
+    return All > 0 ? std::max(PerCores, (In + Out) / All) : PerCores;
   }
 };
 

@@ -90,13 +90,19 @@ struct LevelTimes {
 /// kernel's time in L1: `none` predicts L1 time + lines x (t_1 + ... + t_k)
 /// in level k, `full` max(L1 time, lines x t_1, ..., lines x t_k). Each
 /// rule's t_k is fitted level by level, minimising the mean relative error
-/// of the four kernels; the rule with the smaller residual wins.
+/// of the four kernels; the rule with the smaller residual wins. Memory's
+/// link has two times, a line filled and a line written back (fills: load 1,
+/// copy 2, update 1, triad 3; write-backs: 0, 1, 1, 1): a core's fills wait
+/// in its miss queues for the latency, its write-backs do not.
 struct OverlapFit {
   std::string Rule; ///< "none" or "full"; empty when fewer than two levels
   double ResidualNone = 0, ResidualFull = 0; ///< mean relative error, levels beyond L1
   /// Fitted cycles per line on each link of the winning rule, the link into
   /// L1 first (Times[1].Level's link), the last from Times.back().Level.
   std::vector<double> CyclesPerLine;
+  /// Memory's link is fitted with two times: a line filled (CyclesPerLine's
+  /// last) and a line written back (this; 0 when no level is MEM).
+  double MemWritebackCyclesPerLine = 0;
   /// The winning rule's times of the four kernels, levels beyond L1.
   std::vector<LevelTimes> Predicted;
 };
