@@ -943,7 +943,7 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
 
     R.checkMap(Root, "", {"name", "aliases", "llvm", "clock_ghz", "base_clock_ghz",
                           "cores_per_socket", "sockets", "core", "caches",
-                          "memory", "ecm", "cpuid", "sources"});
+                          "memory", "tlb", "ecm", "cpuid", "sources"});
     M.Name = R.str(Root, "name", "", true).value_or("");
     if (YAML::Node A = R.child(Root, "aliases", "", false); A.IsDefined() && !A.IsNull()) {
       if (!A.IsSequence())
@@ -1002,6 +1002,21 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
       if (M.Memory.SustainedGBs && *M.Memory.SustainedGBs > M.Memory.BandwidthGBs)
         R.error(Mem["sustained_gbs"], "memory.sustained_gbs",
                 "sustained bandwidth exceeds the theoretical bandwidth_gbs");
+    }
+    if (YAML::Node T = R.child(Root, "tlb", "", false); T.IsDefined() && !T.IsNull() &&
+        R.checkMap(T, "tlb", {"entries", "ways", "page", "load_miss_cy", "store_miss_cy"})) {
+      TlbModel Tlb;
+      Tlb.Entries = R.count(T, "entries", "tlb", true).value_or(0);
+      Tlb.Ways = R.count(T, "ways", "tlb", true).value_or(0);
+      Tlb.PageBytes = R.size(T, "page", "tlb", true).value_or(4096);
+      Tlb.LoadMissCy = R.num(T, "load_miss_cy", "tlb", true).value_or(0);
+      Tlb.StoreMissCy = R.num(T, "store_miss_cy", "tlb", true).value_or(0);
+      if (Tlb.Ways && Tlb.Entries % Tlb.Ways)
+        R.error(T["ways"], "tlb.ways", "entries must be a multiple of ways");
+      else if (Tlb.PageBytes & (Tlb.PageBytes - 1))
+        R.error(T["page"], "tlb.page", "the page size must be a power of two");
+      else if (Tlb.Entries && Tlb.Ways)
+        M.Tlb = Tlb;
     }
     deriveLittle(M);
     if (M.Memory.OneCoreWritebackGBs && !M.Memory.oneCoreGBs())

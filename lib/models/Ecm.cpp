@@ -98,6 +98,15 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     R.Predictions[L] = std::max(R.Predictions[L], R.Latency.back());
   }
 
+  // Address translation: TLB misses beyond each page's first add at every
+  // level (a walk and the line it translates are one access's wait).
+  double Tlb = tlbCyclesPerIt(In) * R.ItersPerCL;
+  if (Tlb > 0) {
+    for (double &P : R.Predictions)
+      P += Tlb;
+    R.Notes.push_back(tlbWhat(In) + ": " + formatCycles(Tlb) + " cy/CL added at every level");
+  }
+
   // Multicore: each core adds its share until the memory link is full.
   double TEcmMem = R.Predictions.back();
   double SocketBPC = linkBytesPerCycle(M, M.Caches.size() - 1);
@@ -153,7 +162,9 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
         Largest = "T_" + R.Links[I];
       }
     }
-    if (R.Latency[L] > std::max(R.TOL, Data))
+    if (Tlb > std::max({R.TOL, Data, R.Latency[L]}))
+      B = "address translation (" + formatCycles(Tlb) + " cy/CL of TLB misses)";
+    else if (R.Latency[L] > std::max(R.TOL, Data))
       B = R.LatencyWhat[L] + " (" + formatCycles(R.Latency[L]) + " cy/CL)";
     else if (R.TOL >= Data)
       B = "in-core work (T_OL " + formatCycles(R.TOL) + " cy/CL)";
@@ -167,7 +178,9 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     P.Levels.push_back({R.Levels[L], CyPerIt, K.flops() ? GF(CyPerIt * R.ItersPerCL) : 0, B});
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
-    if (At->Bottleneck.rfind("pointer chase", 0) == 0)
+    if (At->Bottleneck.rfind("address translation", 0) == 0)
+      P.Advice = tlbAdvice();
+    else if (At->Bottleneck.rfind("pointer chase", 0) == 0)
       P.Advice = "each iteration waits for the previous one's load from " + P.DataLevel +
                  ": shrink the chased data to a nearer level, or chase several lists at once";
     else if (At->Bottleneck.rfind("latency", 0) == 0)

@@ -240,3 +240,24 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
   }
   return B;
 }
+
+double perfmodel::tlbCyclesPerIt(const ModelInput &In) {
+  return In.Tlb && In.Tlb->Ok ? In.Tlb->CyclesPerIt : 0;
+}
+
+std::string perfmodel::tlbWhat(const ModelInput &In) {
+  if (!In.Tlb || !In.Tlb->Ok || !In.Machine->Tlb)
+    return "";
+  const TlbModel &T = *In.Machine->Tlb;
+  return "address translation: " + formatCycles(In.Tlb->LoadsPerIt) + " load and " +
+         formatCycles(In.Tlb->StoresPerIt) + " store TLB misses per iteration beyond each " +
+         "page's first (" + std::to_string(T.Entries) + "-entry " + std::to_string(T.Ways) +
+         "-way TLB of " + std::to_string(T.PageBytes / 1024) + " KiB pages) x " +
+         formatCycles(T.LoadMissCy) + " / " + formatCycles(T.StoreMissCy) + " cy";
+}
+
+std::string perfmodel::tlbAdvice() {
+  return "each iteration touches a page the TLB no longer holds: block the loops so one "
+         "block's pages fit the TLB (tiles for a transpose or a column walk), or put the "
+         "data on huge pages (madvise MADV_HUGEPAGE, --set tlb.page=2MiB to predict that)";
+}

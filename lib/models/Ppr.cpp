@@ -99,12 +99,20 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   P.Ok = R.Ok = true;
   P.DataLevel = residentLevel(M, In.WorkingSetBytes);
   double Flops = K.flops();
+  // Address translation beyond each page's first touch waits with the
+  // transfers it precedes.
+  double Tlb = tlbCyclesPerIt(In);
+  if (Tlb > 0)
+    R.Notes.push_back(tlbWhat(In) + ": " + formatCycles(Tlb) +
+                      " cy/it added to the memory side of eq. (4)");
   for (size_t L = 0; L < R.Levels.size(); ++L) {
-    double Memory = R.LoadStoreCy + R.RegularCy[L] + R.IrregularCy;
+    double Memory = R.LoadStoreCy + R.RegularCy[L] + R.IrregularCy + Tlb;
     double Cy = std::max({R.ComputeCy, Memory, LB.at(L)});
     R.TotalCy.push_back(Cy);
     std::string B;
-    if (LB.at(L) > std::max(R.ComputeCy, Memory))
+    if (Tlb > std::max({R.ComputeCy, Memory - Tlb, LB.at(L)}))
+      B = "address translation (TLB misses)";
+    else if (LB.at(L) > std::max(R.ComputeCy, Memory))
       B = LB.What[L];
     else if (R.ComputeCy >= Memory)
       B = ChainBound ? "loop-carried dependence chain" : "compute instructions (S_DAG(A,M,FMA))";
@@ -118,7 +126,9 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
     const std::string &B = At->Bottleneck;
-    if (B.rfind("pointer chase", 0) == 0 || B.rfind("latency", 0) == 0)
+    if (B.rfind("address translation", 0) == 0)
+      P.Advice = tlbAdvice();
+    else if (B.rfind("pointer chase", 0) == 0 || B.rfind("latency", 0) == 0)
       P.Advice = "latency-bound: the misses wait the " + P.DataLevel +
                  " latency; improve the locality of the indices or overlap more of them";
     else if (B.rfind("loop-carried", 0) == 0)

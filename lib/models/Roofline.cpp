@@ -68,6 +68,20 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
       L.LatencyWhat = LB.What[I];
     }
   }
+  // Address translation beyond each page's first touch: no roof hides it
+  // (a walk and the line it translates are one access's wait), so it adds.
+  if (double Tlb = tlbCyclesPerIt(In) / std::max(In.Cores, 1u); Tlb > 0) {
+    R.Notes.push_back(tlbWhat(In) + ": " + formatCycles(Tlb) +
+                      " cy/it added to every level's bound");
+    for (RooflineLink &L : R.Levels) {
+      if (Tlb > L.BoundCyclesPerIt) {
+        L.Binding = "latency";
+        L.LatencyWhat = "address translation (TLB misses)";
+      }
+      L.BoundCyclesPerIt += Tlb;
+      L.BoundGFlops = R.FlopsPerIt / L.BoundCyclesPerIt * In.Machine->ClockGHz;
+    }
+  }
   for (const RooflineLink &L : R.Levels) {
     std::string B = L.Binding == "compute peak" ? "compute peak"
                     : L.Binding == "flop mix"   ? "flop mix on the FP pipes"
@@ -77,7 +91,9 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
     P.Levels.push_back({L.Level, L.BoundCyclesPerIt, R.FlopsPerIt ? L.BoundGFlops : 0, B});
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
-    if (At->Bottleneck.rfind("bandwidth", 0) == 0)
+    if (At->Bottleneck.rfind("address translation", 0) == 0)
+      P.Advice = tlbAdvice();
+    else if (At->Bottleneck.rfind("bandwidth", 0) == 0)
       P.Advice = "bandwidth-bound (" + At->Bottleneck +
                  "): raise the arithmetic intensity (fewer bytes per flop: "
                  "blocking, fusing loops, smaller data types)";

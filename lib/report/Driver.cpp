@@ -51,6 +51,10 @@ void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel
   LR.WorkingSetBytes = workingSetBytes(K, IR);
   LR.Iterations = nestIterations(K, IR);
   In.WorkingSetBytes = LR.WorkingSetBytes;
+  if (M.Tlb) {
+    LR.Tlb = tlbMisses(K, IR, M);
+    In.Tlb = &*LR.Tlb;
+  }
   // The Roofline table is the report's backbone (bytes, intensities): always.
   // The latency bound once for every model; its notes once, with the
   // Roofline (the report's backbone, always run).

@@ -750,6 +750,11 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
         Ps.push_back(predictionJSON(*P));
       L["predictions"] = std::move(Ps);
       L["iterations"] = LR.Iterations ? num(*LR.Iterations) : Value(nullptr);
+      if (LR.Tlb)
+        L["tlb"] = LR.Tlb->Ok ? Value(Object{{"load_misses_per_it", num(LR.Tlb->LoadsPerIt)},
+                                             {"store_misses_per_it", num(LR.Tlb->StoresPerIt)},
+                                             {"cycles_per_it", num(LR.Tlb->CyclesPerIt)}})
+                              : Value(Object{{"reason", LR.Tlb->Reason}});
       L["prediction"] = headlineJSON(LR, M);
     }
     Array LN;

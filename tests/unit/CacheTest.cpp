@@ -577,3 +577,59 @@ TEST(LayerConditions, ReuseAcrossAnOuterLoopLosesTheLinesOfOverfullSets) {
   EXPECT_NEAR(S.Links[1].LoadBytesPerIt, L.Links[1].LoadBytesPerIt,
               0.05 * L.Links[1].LoadBytesPerIt);
 }
+
+// Data-TLB misses of the transposition b[j*n + i] = a[i*n + j] with the
+// Zen 4 file's TLB (3072 entries, 12 ways, 4 KiB pages), by hand:
+// - n = 4095: b's column steps 32,760 B, about 8 pages, so its pages fall
+//   in an eighth of the 256 sets: 384 of them can stay, a column touches
+//   4095; every store misses. Touching each of b's 4095^2 x 8 B / 4 KiB =
+//   32,752 pages once is 32,752 / 4095^2 = 0.00195 per iteration, which
+//   streaming bandwidths contain: 1 - 0.00195 = 0.99805 store misses per
+//   iteration beyond it, x 9 cy = 8.98 cy. a's row walk: none beyond.
+// - n = 181: a column spans 181 x 1,448 B = 64 pages: they stay; none.
+// - n = 4095 on 2 MiB pages: a column spans 64 pages: none.
+TEST(Tlb, TranspositionMissesOncePerStoreBeyondTheTlbsReach) {
+  auto Z = loadMachineModel(Src + "/machine-models/zen4-epyc-9654.yml");
+  ASSERT_TRUE(Z.ok());
+  ASSERT_TRUE(Z.Model->Tlb.has_value());
+  FrontendResult Big = analyze("examples/validate/kernels.c", {{"n", 4095}});
+  TlbMisses T = tlbMisses(loop(Big, "transpose"), Big.IR, *Z.Model);
+  ASSERT_TRUE(T.Ok) << T.Reason;
+  double Once = 4095.0 * 4095 * 8 / 4096 / (4095.0 * 4095);
+  EXPECT_NEAR(T.StoresPerIt, 1 - Once, 1e-4);
+  EXPECT_NEAR(T.LoadsPerIt, 0, 1e-9);
+  EXPECT_NEAR(T.CyclesPerIt, (1 - Once) * 9, 1e-3);
+
+  FrontendResult Small = analyze("examples/validate/kernels.c", {{"n", 181}});
+  TlbMisses S = tlbMisses(loop(Small, "transpose"), Small.IR, *Z.Model);
+  ASSERT_TRUE(S.Ok) << S.Reason;
+  EXPECT_NEAR(S.StoresPerIt + S.LoadsPerIt, 0, 1e-9);
+
+  auto H = loadMachineModel(Src + "/machine-models/zen4-epyc-9654.yml", {"tlb.page=2MiB"});
+  ASSERT_TRUE(H.ok());
+  TlbMisses P = tlbMisses(loop(Big, "transpose"), Big.IR, *H.Model);
+  ASSERT_TRUE(P.Ok) << P.Reason;
+  EXPECT_NEAR(P.StoresPerIt + P.LoadsPerIt, 0, 1e-9);
+
+  // No tlb in the file: nothing counted, and said why.
+  TlbMisses N = tlbMisses(loop(Big, "transpose"), Big.IR, haswell());
+  EXPECT_FALSE(N.Ok);
+  EXPECT_NE(N.Reason.find("no tlb"), std::string::npos);
+}
+
+// matmul ijk at n = 4095: b[k*n + j] walks a column over k, 4095 pages each
+// 32,760 B apart: every load of b misses. a's row (8 pages, the same for
+// every j) would stay, but b's column evicts it between two j: a misses once
+// per page of its row, 1/512 per iteration. First touches of a's and b's
+// 32,752 pages each over 4095^3 iterations: 1e-6. c does not move with k.
+// 1 + 1/512 load misses x 16.9 cy.
+TEST(Tlb, ColumnWalkOfMatmulIjkMissesOncePerLoad) {
+  auto Z = loadMachineModel(Src + "/machine-models/zen4-epyc-9654.yml");
+  ASSERT_TRUE(Z.ok());
+  FrontendResult R = analyze("examples/validate/kernels.c", {{"n", 4095}});
+  TlbMisses T = tlbMisses(loop(R, "matmul_ijk"), R.IR, *Z.Model);
+  ASSERT_TRUE(T.Ok) << T.Reason;
+  EXPECT_NEAR(T.LoadsPerIt, 1 + 1 / 512.0, 1e-5);
+  EXPECT_NEAR(T.StoresPerIt, 0, 1e-9);
+  EXPECT_NEAR(T.CyclesPerIt, T.LoadsPerIt * 16.9, 1e-9);
+}

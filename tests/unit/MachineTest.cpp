@@ -269,6 +269,38 @@ TEST(Machine, WritebacksOfOneCoreAddAtTheirOwnRate) {
   EXPECT_TRUE(Named);
 }
 
+// The TLB: entries a multiple of the ways, a power-of-two page, both miss
+// costs; a wrong one names the key.
+TEST(Machine, TlbKeysAreChecked) {
+  auto Load = [](const std::string &Tlb) {
+    return parseMachineModel(haswellText() + "\ntlb: " + Tlb + "\n", "m.yml");
+  };
+  MachineLoadResult Good =
+      Load("{entries: 1536, ways: 12, page: 4KiB, load_miss_cy: 20, store_miss_cy: 10}");
+  ASSERT_TRUE(Good.ok());
+  ASSERT_TRUE(Good.Model->Tlb.has_value());
+  EXPECT_EQ(Good.Model->Tlb->Entries, 1536u);
+  EXPECT_EQ(Good.Model->Tlb->PageBytes, 4096u);
+  EXPECT_DOUBLE_EQ(Good.Model->Tlb->StoreMissCy, 10);
+  auto Names = [](const MachineLoadResult &R, const char *Key) {
+    for (const MachineDiag &D : R.Diags)
+      if (D.Key == Key)
+        return true;
+    return false;
+  };
+  MachineLoadResult Ways =
+      Load("{entries: 1000, ways: 12, page: 4KiB, load_miss_cy: 20, store_miss_cy: 10}");
+  EXPECT_FALSE(Ways.ok());
+  EXPECT_TRUE(Names(Ways, "tlb.ways"));
+  MachineLoadResult Page =
+      Load("{entries: 1536, ways: 12, page: 3KiB, load_miss_cy: 20, store_miss_cy: 10}");
+  EXPECT_FALSE(Page.ok());
+  EXPECT_TRUE(Names(Page, "tlb.page"));
+  MachineLoadResult Missing = Load("{entries: 1536, ways: 12, page: 4KiB}");
+  EXPECT_FALSE(Missing.ok());
+  EXPECT_TRUE(Names(Missing, "tlb.load_miss_cy"));
+}
+
 TEST(Machine, SetDerivesAHypotheticalMachine) {
   MachineLoadResult R = loadMachineModel(
       HaswellFile, {"caches.L2.size=2MiB", "memory.bandwidth_gbs=85.2"});

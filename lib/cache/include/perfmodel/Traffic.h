@@ -95,6 +95,18 @@ TrafficResult layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
                                     const MachineModel &M,
                                     const LayerConditionOptions &O = {});
 
+/// Data-TLB misses per source iteration beyond touching each page once
+/// (which every streaming bandwidth already contains): the layer conditions
+/// with the machine's TLB as a cache of pages. Ok is false when the machine
+/// gives no `tlb` or the layer conditions do not apply (Reason says which).
+struct TlbMisses {
+  bool Ok = false;
+  std::string Reason;
+  double LoadsPerIt = 0, StoresPerIt = 0;
+  double CyclesPerIt = 0; ///< x the machine's measured cost of each
+};
+TlbMisses tlbMisses(const LoopKernel &K, const KernelIR &IR, const MachineModel &M);
+
 struct SimOptions {
   uint64_t MaxAccesses = 40'000'000; ///< replay budget (slice larger nests)
   bool Prefetch = false;             ///< the machine's prefetchers

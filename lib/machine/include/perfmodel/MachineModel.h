@@ -135,6 +135,17 @@ struct CacheLevel {
   uint64_t sets() const { return SizeBytes / (uint64_t(Ways) * LineBytes); }
 };
 
+/// The data TLB's last level: a cache of page translations. A miss walks
+/// the page tables; in a loop whose accesses are independent the walks
+/// overlap, and what each costs the loop was measured (`*_miss_cy`).
+struct TlbModel {
+  unsigned Entries = 0;
+  unsigned Ways = 0;
+  uint64_t PageBytes = 4096; ///< the pages the data lives in
+  double LoadMissCy = 0;     ///< cycles a loop loses per load that misses
+  double StoreMissCy = 0;    ///< and per store
+};
+
 struct MemoryModel {
   double BandwidthGBs = 0;              ///< theoretical peak, 1e9 B/s
   std::optional<double> SustainedGBs;   ///< measured (STREAM-like), if known
@@ -224,6 +235,7 @@ struct MachineModel {
   CoreModel Core;
   std::vector<CacheLevel> Caches; ///< from the core outwards
   MemoryModel Memory;
+  std::optional<TlbModel> Tlb;
   std::string EcmOverlap = "none";
   std::optional<CpuidMatch> Cpuid;
   std::vector<SourceRef> Sources;

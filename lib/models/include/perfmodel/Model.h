@@ -32,7 +32,18 @@ struct ModelInput {
   /// The loop's latency bound, computed once for all models (runModels,
   /// which reports its notes once); null: each model computes its own.
   const LatencyBound *Latency = nullptr;
+  /// Data-TLB misses beyond touching each page once (null or !Ok: none
+  /// counted). Their cycles add to every level's time: a walk and the line
+  /// it translates hold one access's queue entry one after the other.
+  const TlbMisses *Tlb = nullptr;
 };
+
+/// Cycles per source iteration the TLB misses of In cost (0 without them),
+/// and the phrase that names them in notes and bottlenecks.
+double tlbCyclesPerIt(const ModelInput &In);
+std::string tlbWhat(const ModelInput &In);
+/// What to change when TLB misses bound a loop.
+std::string tlbAdvice();
 
 /// The prediction for data residing in one level.
 struct LevelPrediction {

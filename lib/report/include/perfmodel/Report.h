@@ -31,6 +31,7 @@ struct LoopReport {
   std::optional<TrafficResult> Conditions; ///< layer conditions, if run
   std::optional<TrafficResult> Simulated;  ///< cache simulator, if run
   std::optional<InCoreResult> InCore;      ///< in-core model, if run
+  std::optional<TlbMisses> Tlb;            ///< when the machine gives a TLB
   std::optional<double> WorkingSetBytes;   ///< at the bound sizes
   std::optional<double> Iterations;        ///< of the whole nest, at the bound sizes
   std::optional<EcmResult> Ecm;
