@@ -39,10 +39,12 @@ std::optional<double> pagesPerIt(const LoopKernel &K, const KernelIR &IR, const 
 /// Pages per iteration beyond touching each once, for K's accesses.
 std::optional<double> extraPages(const LoopKernel &K, const KernelIR &IR, const MachineModel &M,
                                  std::string &Why) {
-  // A TLB of 2^30 entries in one set holds every page a loop can touch.
-  constexpr uint64_t All = uint64_t(1) << 30;
-  auto Real = pagesPerIt(K, IR, M, M.Tlb->Entries, M.Tlb->Ways, Why);
-  auto Once = pagesPerIt(K, IR, M, All, unsigned(All), Why);
+  // 2^26 sets of the TLB's ways hold every page a loop can touch, however
+  // its strides crowd the sets (the set model's cost grows with the ways,
+  // not the sets).
+  unsigned Ways = M.Tlb->Ways;
+  auto Real = pagesPerIt(K, IR, M, M.Tlb->Entries, Ways, Why);
+  auto Once = pagesPerIt(K, IR, M, uint64_t(Ways) << 26, Ways, Why);
   if (!Real || !Once)
     return std::nullopt;
   return std::max(0.0, *Real - *Once);
