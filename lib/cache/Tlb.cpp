@@ -61,6 +61,10 @@ TlbMisses perfmodel::tlbMisses(const LoopKernel &K, const KernelIR &IR, const Ma
   auto All = extraPages(K, IR, M, R.Reason);
   if (!All)
     return R;
+  R.Ok = true;
+  R.Reason.clear();
+  if (*All <= 0)
+    return R; // most loops: nothing beyond first touches, no split needed
   // The loads alone (read-modify-writes among them): the stores' misses are
   // the rest.
   LoopKernel Loads = K;
@@ -68,10 +72,10 @@ TlbMisses perfmodel::tlbMisses(const LoopKernel &K, const KernelIR &IR, const Ma
                                       [](const Access &A) { return !A.Read; }),
                        Loads.Accesses.end());
   std::optional<double> L = Loads.Accesses.empty() ? 0.0 : extraPages(Loads, IR, M, R.Reason);
-  if (!L)
+  if (!L) {
+    R.Ok = false;
     return R;
-  R.Ok = true;
-  R.Reason.clear();
+  }
   R.LoadsPerIt = std::min(*L, *All);
   R.StoresPerIt = *All - R.LoadsPerIt;
   R.CyclesPerIt = R.LoadsPerIt * M.Tlb->LoadMissCy + R.StoresPerIt * M.Tlb->StoreMissCy;
