@@ -340,6 +340,28 @@ double branchKernel(const uint8_t *V, size_t Bytes, uint64_t Passes) {
   return double(Passes) * double(Bytes);
 }
 
+double tlbKernel(double *B, uint64_t Pages, uint64_t Rounds, uint64_t Stride, bool Store) {
+  // One access per page, round-robin; each page's line picked by a hash so
+  // the lines spread over the L1's sets (page offsets alone would crowd one).
+  auto Line = [](uint64_t P) { return (P * 0x9E3779B97F4A7C15ull) >> 58; };
+  double S0 = 0, S1 = 0;
+  for (uint64_t R = 0; R < Rounds; ++R) {
+    uint64_t Off = R & 7;
+    if (Store) {
+      for (uint64_t P = 0; P < Pages; ++P)
+        B[P * Stride + (Line(P) << 3) + Off] = double(R);
+      __asm__ volatile("" ::: "memory");
+    } else {
+      for (uint64_t P = 0; P + 1 < Pages; P += 2) {
+        S0 += B[P * Stride + (Line(P) << 3) + Off];
+        S1 += B[(P + 1) * Stride + (Line(P + 1) << 3) + Off];
+      }
+    }
+  }
+  Sink = S0 + S1;
+  return double(Rounds) * double(Pages);
+}
+
 #else // not x86-64: the probe reports that it cannot measure
 
 void addChain(uint64_t) {}
@@ -354,6 +376,7 @@ double lineAccessKernel(char *, bool, unsigned, uint64_t) { return 0; }
 double portKernel(char *, bool, unsigned, uint64_t) { return 0; }
 double updateKernel(double *, size_t, bool) { return 0; }
 double branchKernel(const uint8_t *, size_t, uint64_t) { return 0; }
+double tlbKernel(double *, uint64_t, uint64_t, uint64_t, bool) { return 0; }
 
 #endif
 

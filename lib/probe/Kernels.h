@@ -63,6 +63,9 @@ double lineAccessKernel(char *Buf, bool Store, unsigned Offset, uint64_t N);
 /// ones (an asm barrier keeps the branch a branch). Random bytes make the
 /// branch taken half the time at random. Returns the bytes visited.
 double branchKernel(const uint8_t *V, size_t Bytes, uint64_t Passes);
+/// One load or store per page over PAGES pages STRIDE doubles apart,
+/// ROUNDS times round-robin: accesses made.
+double tlbKernel(double *B, uint64_t Pages, uint64_t Rounds, uint64_t Stride, bool Store);
 
 /// Pointer chases: CHAINS interleaved walks (at most 32) through BASE, where
 /// the 8 bytes at each visited offset hold the byte offset of the next

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
 #include <memory>
 #include <string_view>
@@ -242,6 +243,44 @@ void measureBranches(ProbeResult &R, double MinSeconds, unsigned Reps) {
     R.BranchSweep.push_back({Bytes, (PerByteNs(Bytes) - Learned) / (Random - Learned) / 2});
 }
 
+/// Data-TLB misses: loads and stores one per page, pages 8 apart, 2048 of
+/// them (beyond any TLB's reach at that stride: a TLB indexed by the page
+/// number keeps entries / 8) against 64 (the L1 TLB holds them); the lines
+/// stay in L2 either way. Then stores over pages 1 apart, 256 to 8192.
+void measureTlb(ProbeResult &R, double MinSeconds, unsigned Reps) {
+  constexpr uint64_t Page = 4096 / sizeof(double), Far = 2048, Near = 64;
+  size_t Bytes = size_t(Far) * 8 * 4096;
+  auto *B = static_cast<double *>(std::aligned_alloc(4096, Bytes));
+  if (!B)
+    return;
+#if defined(__linux__) && defined(MADV_NOHUGEPAGE)
+  madvise(B, Bytes, MADV_NOHUGEPAGE); // the 4 KiB pages malloc'ed data gets
+#endif
+  std::memset(B, 0, Bytes);
+  double GHz = R.ClockGHz.Median;
+  auto Rounds = [](uint64_t N, uint64_t Pages) { return std::max<uint64_t>(1, N * 256 / Pages); };
+  for (bool Store : {false, true})
+    (Store ? R.TlbStoreMissCy : R.TlbLoadMissCy) = paired(
+        [&](uint64_t N) { return tlbKernel(B, Near, Rounds(N, Near), 8 * Page, Store); },
+        [&](uint64_t N) { return tlbKernel(B, Far, Rounds(N, Far), 8 * Page, Store); },
+        [&](double Hit, double Miss) { return (1 / Miss - 1 / Hit) * 1e9 * GHz; }, MinSeconds,
+        Reps);
+  auto StoreCy = [&](uint64_t Pages) {
+    std::vector<double> Rates = rates(
+        [&](uint64_t N) { return tlbKernel(B, Pages, Rounds(N, Pages), Page, true); },
+        MinSeconds, Reps);
+    if (Rates.empty())
+      return 0.0;
+    std::sort(Rates.begin(), Rates.end());
+    return 1e9 / Rates[Rates.size() / 2] * GHz;
+  };
+  R.TlbHitStoreCy = StoreCy(Near);
+  for (uint64_t Pages : {256, 512, 1024, 1536, 2048, 2560, 3072, 4096, 6144, 8192})
+    if (Pages <= Far * 8)
+      R.TlbSweep.push_back({Pages, StoreCy(Pages)});
+  std::free(B);
+}
+
 /// Independent loads and stores of WIDTH bytes in L1: accesses per cycle,
 /// each repetition against the add chain timed beside it (a VM's clock
 /// moves between repetitions).
@@ -329,6 +368,20 @@ double perfmodel::branchPatternCapacity(const std::vector<std::pair<uint64_t, do
   return 0;
 }
 
+double perfmodel::tlbEntries(const std::vector<std::pair<uint64_t, double>> &Sweep, double Hit,
+                             double Miss) {
+  if (!(Miss > 0) || !(Hit > 0))
+    return 0;
+  double Threshold = Hit + Miss / 4;
+  for (size_t I = 1; I < Sweep.size(); ++I) {
+    auto [N0, C0] = Sweep[I - 1];
+    auto [N1, C1] = Sweep[I];
+    if (C1 >= Threshold && C0 < Threshold && C1 > C0)
+      return double(N0) + (double(N1) - double(N0)) * (Threshold - C0) / (C1 - C0);
+  }
+  return 0;
+}
+
 double perfmodel::missesInFlight(double LatencyNs, double ParallelNs) {
   return LatencyNs > 0 && ParallelNs > 0 ? LatencyNs / ParallelNs : 0;
 }
@@ -396,7 +449,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                       "and a 256 KiB L2");
 
-  unsigned Total = 8 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+  unsigned Total = 9 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
   auto Step = [&](const std::string &What) {
     if (O.Progress)
@@ -459,6 +512,8 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   }
   Step("branch mispredictions");
   measureBranches(R, MinSeconds, Reps);
+  Step("data-TLB misses");
+  measureTlb(R, MinSeconds, Reps);
   for (const auto &[Level, WS] : Sets) {
     Step("bandwidth, " + Level + ", one core");
     R.Bandwidth.push_back(bandwidth(Level, WS, 1, Avx, MinSeconds, Reps));

@@ -334,6 +334,8 @@ const char *const KernelsCite =
     "costs from a 32-byte load or store stream in L1 with every other access crossing a "
     "line vs none; branch misprediction from a branch on random bytes over 16 MiB vs 8 KiB "
     "and the predictor's capacity from repeated patterns of 12 K-768 K branches; "
+    "data-TLB misses from one load or store per 4 KiB page over 2048 pages 8 apart vs 64, "
+    "the TLB's entries from stores over 256-8192 pages 1 apart; "
     "latencies from one pointer chase over random lines in each level (huge "
     "pages; the L3's over three L2 sizes with the L2's hits taken out), "
     "misses in flight from 32 chases at once in memory (latency / time per line); the ECM "
@@ -348,6 +350,37 @@ std::string linkComment(const ProbeResult &R, const Derived &D, const std::strin
     S += "; load kernel in " + Level + ": " + num(P->LoadGBs.Median) + " GB/s, " +
          spread(P->LoadGBs);
   return S;
+}
+
+/// The `tlb` line the probe's measurements give (empty when they did not
+/// run), with its comment. Over a base that states the TLB's geometry the
+/// vendor's entries and ways stay and the measured costs replace its; else
+/// the knee of the sweep gives the entries and the TLB is written fully
+/// associative (the ways hide behind the L1 TLB).
+std::string tlbText(const ProbeResult &R, const TlbModel *Base, std::string &Comment) {
+  double Load = R.TlbLoadMissCy.Median, Store = R.TlbStoreMissCy.Median;
+  if (!(Load > 0) || !(Store > 0))
+    return "";
+  double Knee = tlbEntries(R.TlbSweep, R.TlbHitStoreCy, Store);
+  Comment = "# Data TLB: one load (store) per 4 KiB page, 2048 pages 8 apart against 64: " +
+            num(Load) + " (" + num(Store) + ") cy more per access, " + spread(R.TlbLoadMissCy) +
+            " (" + spread(R.TlbStoreMissCy) + "); stores over pages 1 apart (pages:cy";
+  for (const auto &[N, Cy] : R.TlbSweep)
+    Comment += " " + std::to_string(N) + ":" + num(Cy, 2);
+  Comment += ", 64:" + num(R.TlbHitStoreCy, 2) + ")" +
+             (Knee > 0 ? ": a quarter of a miss more from " + std::to_string(std::lround(Knee)) +
+                             " pages"
+                       : ": no knee up to 8192 pages");
+  unsigned Entries = Base ? Base->Entries : unsigned(std::lround(Knee / 64) * 64);
+  unsigned Ways = Base ? Base->Ways : Entries;
+  if (!Entries)
+    return "";
+  Comment += Base ? "; entries and ways: the base's\n"
+                  : "; ways not measurable behind the L1 TLB: written fully associative, "
+                    "which keeps more pages for page strides than a set-indexed TLB\n";
+  return "tlb: {entries: " + std::to_string(Entries) + ", ways: " + std::to_string(Ways) +
+         ", page: 4KiB, load_miss_cy: " + num(Load, 1) + ", store_miss_cy: " + num(Store, 1) +
+         "}\n\n";
 }
 
 /// How the memory link's write-back rate was had, capped at SOCKET GB/s.
@@ -511,6 +544,14 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   }
   if (!Mem.empty())
     OS << "memory: {" << Mem << "}\n\n";
+  std::string TlbComment, Tlb = tlbText(R, B.Tlb ? &*B.Tlb : nullptr, TlbComment);
+  if (!Tlb.empty()) {
+    OS << TlbComment << Tlb;
+    for (const char *K : {"tlb.entries", "tlb.ways", "tlb.page", "tlb.load_miss_cy",
+                          "tlb.store_miss_cy"})
+      if (!B.Tlb || llvm::StringRef(K).ends_with("_cy"))
+        Covers.push_back(K);
+  }
 
   OS << "sources:\n  - id: probe\n    cite: >-\n      " << Src << ": " << KernelsCite
      << ".\n    covers: [";
@@ -694,6 +735,8 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
        << spread(Mem1->TriadGBs) << "\n\n";
   else
     OS << "}\n\n";
+  std::string TlbComment, Tlb = tlbText(R, nullptr, TlbComment);
+  OS << TlbComment << Tlb;
   OS << "cpuid: {vendor: " << C.Vendor << ", family: " << C.Family << ", models: [0x"
      << llvm::format_hex_no_prefix(C.Model, 2) << "]}\n\n";
 
@@ -712,6 +755,8 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << (branchPatternCapacity(R.BranchSweep) > 0 ? ", core.branch_pattern_capacity" : "")
      << (R.ChaseNs.empty() ? "" : ", caches.*.latency_cy, memory.latency_ns")
      << (InFlight >= 1 ? ", caches.L1.misses_in_flight" : "")
+     << (Tlb.empty() ? "" : ", tlb.entries, tlb.ways, tlb.page, tlb.load_miss_cy, "
+                            "tlb.store_miss_cy")
      << (Overrides ? ", core.instruction_overrides" : "") << "]\n";
   OS << "  - id: cpuid\n    cite: >-\n      CPUID of this host: vendor, family and model, "
         "SIMD width from the feature flags, cache geometry from "

@@ -473,3 +473,39 @@ TEST(Probe, WriterEmitsBranchMispredictionCostAndPatternCapacity) {
   EXPECT_DOUBLE_EQ(M.Model->Core.BranchMispredictCycles, 17.5);
   EXPECT_DOUBLE_EQ(M.Model->Core.BranchPatternCapacity, 36647);
 }
+
+// The TLB's entries from the store sweep, by hand: hit 2 cy, a miss 8 more:
+// the threshold is 2 + 8 / 4 = 4 cy, passed between 2048 pages (2 cy) and
+// 3072 (4.5): 2048 + 1024 x (4 - 2) / (4.5 - 2) = 2867.2 pages. Written
+// over the Haswell file (no tlb of its own): entries rounded to 64 (2880),
+// fully associative, the measured costs; loaded back, the models see them.
+TEST(Probe, TlbFromTheStoreSweep) {
+  std::vector<std::pair<uint64_t, double>> Sweep = {
+      {256, 2}, {1024, 2}, {2048, 2}, {3072, 4.5}, {4096, 10}};
+  EXPECT_NEAR(tlbEntries(Sweep, 2, 8), 2867.2, 1e-9);
+  EXPECT_EQ(tlbEntries({{256, 2}, {8192, 2.5}}, 2, 8), 0) << "no knee";
+  EXPECT_EQ(tlbEntries(Sweep, 2, 0), 0) << "no miss cost measured";
+
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  ASSERT_FALSE(H.Model->Tlb.has_value());
+  ProbeResult R = haswellProbe("2026-11-25", 2);
+  R.TlbLoadMissCy = exact(16, 7);
+  R.TlbStoreMissCy = exact(8, 7);
+  R.TlbHitStoreCy = 2;
+  R.TlbSweep = Sweep;
+  ProbeBase Base{"haswell-ep-e5-2680v3", &*H.Model};
+  std::string Text = probedText(R, "haswell", 4, {}, &Base);
+  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(L.ok()) << Text;
+  for (const MachineDiag &D : L.Diags)
+    ADD_FAILURE() << D.str() << "\n" << Text;
+  ASSERT_TRUE(L.Model->Tlb.has_value()) << Text;
+  EXPECT_EQ(L.Model->Tlb->Entries, 2880u);
+  EXPECT_EQ(L.Model->Tlb->Ways, 2880u);
+  EXPECT_EQ(L.Model->Tlb->PageBytes, 4096u);
+  EXPECT_DOUBLE_EQ(L.Model->Tlb->LoadMissCy, 16);
+  EXPECT_DOUBLE_EQ(L.Model->Tlb->StoreMissCy, 8);
+  EXPECT_NE(Text.find("from 2867 pages"), std::string::npos) << Text;
+}

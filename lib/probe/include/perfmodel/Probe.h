@@ -165,6 +165,13 @@ struct ProbeResult {
   /// (bytes = branches); capacity = half the length learned half.
   Measured MispredictCycles;
   std::vector<std::pair<uint64_t, double>> BranchSweep;
+  /// Data-TLB misses in a loop of independent accesses, one per 4 KiB page
+  /// (lines in L2): cycles a load and a store lose when their pages, 8 apart,
+  /// exceed any TLB's reach (2048 pages against 64), and the cycles per store
+  /// over pages 1 apart for each count (the knee: the TLB's entries).
+  Measured TlbLoadMissCy, TlbStoreMissCy;
+  std::vector<std::pair<uint64_t, double>> TlbSweep;
+  double TlbHitStoreCy = 0; ///< the sweep's reference: 64 pages
   std::vector<std::string> Notes;
 };
 
@@ -172,6 +179,12 @@ struct ProbeResult {
 /// share per branch): half the length where the share reaches 1/4 (half the
 /// random branches' 1/2), interpolated; 0 when it never does.
 double branchPatternCapacity(const std::vector<std::pair<uint64_t, double>> &Sweep);
+
+/// The TLB's entries from a sweep of (pages, cy per store) over pages 1
+/// apart: where the cost passes the hit's by a quarter of a miss's extra
+/// (HIT, MISS: cy per store), interpolated; 0 when it never does.
+double tlbEntries(const std::vector<std::pair<uint64_t, double>> &Sweep, double Hit,
+                  double Miss);
 
 /// The L3 capacity a sweep shows: the largest set whose chase, and every
 /// smaller one's, stays below the geometric mean of the L3's latency L3NS
