@@ -893,11 +893,15 @@ std::string alignmentText(const InCoreResult &R) {
   }
   if (!W)
     return ""; // scalar accesses of naturally aligned elements do not split
+  std::string Width = std::to_string(W) + "-byte";
+  if (S.Granule && W > S.Granule) { // wider accesses split in their parts
+    Width = std::to_string(S.Granule) + "-byte parts of the " + Width;
+    W = S.Granule;
+  }
   auto Frac = [&](const std::map<unsigned, double> &F) {
     auto It = F.find(W);
     return It == F.end() ? 0.0 : It->second;
   };
-  std::string Width = std::to_string(W) + "-byte";
   if (!S.LoadCost && !S.StoreCost)
     return Out + "; line splits free (the machine file gives no core.line_split_*_cost)";
   char Buf[200];

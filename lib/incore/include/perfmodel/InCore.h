@@ -95,6 +95,10 @@ struct LineSplits {
   double LoadCost = 0, StoreCost = 0; ///< port slots of a split access; 0: free
   std::map<unsigned, double> Load, Store;
   unsigned AssumedAlign = 16; ///< bytes, for bases whose alignment the source does not give
+  /// Bytes a vector access is cut into on the way to L1 when the data path
+  /// is narrower than the registers (Zen 4: a 64-byte access is two 32-byte
+  /// halves, and only a half that crosses a line splits); 0: whole accesses.
+  unsigned Granule = 0;
   struct Stream {
     std::string Array, Text;
     unsigned AlignBytes = 0; ///< base alignment used; 0: aligned by contract (intrinsics)
