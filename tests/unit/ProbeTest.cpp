@@ -67,6 +67,18 @@ std::string probedText(const ProbeResult &R, const std::string &Cpu = "haswell",
   return Text;
 }
 
+/// R written over the Haswell file HASWELL (its probed text in TEXT) and
+/// loaded back; every diagnostic of the load is a failure.
+MachineLoadResult probedOverHaswell(const ProbeResult &R, const MachineModel &Haswell,
+                                    std::string &Text) {
+  ProbeBase Base{"haswell-ep-e5-2680v3", &Haswell};
+  Text = probedText(R, "haswell", 4, {}, &Base);
+  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  for (const MachineDiag &D : L.Diags)
+    ADD_FAILURE() << D.str() << "\n" << Text;
+  return L;
+}
+
 /// A probe of the recorded Haswell CPU at GHZ on DATE, with nothing timed yet.
 ProbeResult haswellProbe(const std::string &Date, double GHz) {
   ProbeResult R;
@@ -323,12 +335,9 @@ TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
   P32.LoadsPerCycle = M(1.9);
   P32.StoresPerCycle = M(0.9);
   R.Ports = {P8, P32};
-  ProbeBase Base{"haswell-ep-e5-2680v3", &*H.Model};
-  std::string Text = probedText(R, "haswell", 4, {}, &Base);
-  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  std::string Text;
+  MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
   ASSERT_TRUE(L.ok()) << Text;
-  for (const MachineDiag &D : L.Diags)
-    ADD_FAILURE() << D.str() << "\n" << Text;
   const MachineModel &P = *L.Model, &B = *H.Model;
   EXPECT_EQ(P.EcmOverlap, "full");
   EXPECT_EQ(P.Caches[0].BytesPerCycleFromNext, std::optional<double>(32));
@@ -353,8 +362,7 @@ TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
   for (BandwidthPoint &P : R.Bandwidth)
     if (P.Level == "MEM")
       P.LoadGBs = M(128), P.CopyGBs = M(3 * 128), P.UpdateGBs = M(2 * 128), P.TriadGBs = M(4 * 128);
-  Text = probedText(R, "haswell", 4, {}, &Base);
-  MachineLoadResult Capped = parseMachineModel(Text, "probed.yml");
+  MachineLoadResult Capped = probedOverHaswell(R, B, Text);
   ASSERT_TRUE(Capped.ok()) << Text;
   EXPECT_EQ(Capped.Model->Memory.OneCoreGBs, std::optional<double>(B.Memory.effectiveGBs()));
   EXPECT_NE(Text.find("capped at the base's socket"), std::string::npos) << Text;
@@ -495,12 +503,9 @@ TEST(Probe, TlbFromTheStoreSweep) {
   R.TlbStoreMissCy = exact(8, 7);
   R.TlbHitStoreCy = 2;
   R.TlbSweep = Sweep;
-  ProbeBase Base{"haswell-ep-e5-2680v3", &*H.Model};
-  std::string Text = probedText(R, "haswell", 4, {}, &Base);
-  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  std::string Text;
+  MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
   ASSERT_TRUE(L.ok()) << Text;
-  for (const MachineDiag &D : L.Diags)
-    ADD_FAILURE() << D.str() << "\n" << Text;
   ASSERT_TRUE(L.Model->Tlb.has_value()) << Text;
   EXPECT_EQ(L.Model->Tlb->Entries, 2880u);
   EXPECT_EQ(L.Model->Tlb->Ways, 2880u);
