@@ -605,8 +605,18 @@ double splitShare(const LineSplits &LS, const InstrCost &C) {
   // granules' (the extra cost is per granule, each an equal part of it).
   if (LS.Granule && W > LS.Granule)
     W = LS.Granule;
+  if (Cost <= 1)
+    return 0;
+  // Packed doubles or singles: the streams of that element alone.
+  StringRef Mnemonic = T.split(' ').first;
+  unsigned E = Mnemonic.ends_with("pd") ? 8 : Mnemonic.ends_with("ps") ? 4 : 0;
+  if (E) {
+    const auto &FE = C.MayStore ? LS.StoreOfElement : LS.LoadOfElement;
+    auto It = FE.find({W, E});
+    return It != FE.end() ? It->second : 0;
+  }
   auto It = F.find(W);
-  return Cost > 1 && It != F.end() ? It->second : 0;
+  return It != F.end() ? It->second : 0;
 }
 
 } // namespace

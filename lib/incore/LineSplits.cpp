@@ -13,6 +13,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <numeric>
+#include <set>
 
 using namespace perfmodel;
 
@@ -90,7 +91,70 @@ LineSplits perfmodel::lineSplitsOf(const LoopKernel &K, const std::map<std::stri
     return S;
   std::map<unsigned, double> Load, Store;
   double Reads = 0, Writes = 0;
+  // References to consecutive elements that together step by their bytes
+  // (val[2*k] and val[2*k + 1]) are one contiguous stream the vectoriser
+  // loads whole: the lowest of them, as wide as the group, stands for them.
+  std::map<std::pair<std::string, Poly>, std::vector<const Access *>> Groups;
+  const std::string &Var = K.innermost().Var;
+  auto Groupable = [](const Access &A) {
+    return A.Linear && !A.Indirect && !A.AlignedByContract && A.StrideBytes == A.ElementBytes;
+  };
+  auto KeyOf = [&](const Access &A) {
+    Poly Off = A.Linear->substitute(Bind);
+    return std::make_pair(A.Array, Off - Poly::constant(Off.constantTerm()));
+  };
+  for (const Access &A : K.Accesses)
+    if (Groupable(A))
+      Groups[KeyOf(A)].push_back(&A);
+  // In the accesses' order: a consecutive group once, where its first
+  // member stands, as wide as the group; everything else as it is.
+  std::vector<Access> Streams;
+  std::vector<unsigned> Elems; // each stream's element bytes (a group's members')
+  std::set<std::pair<std::string, Poly>> Done;
+  int64_t Step = K.innermost().Step ? std::abs(K.innermost().Step) : 1;
   for (const Access &A : K.Accesses) {
+    if (!Groupable(A)) {
+      Streams.push_back(A);
+      Elems.push_back(A.ElementBytes);
+      continue;
+    }
+    auto Key = KeyOf(A);
+    const std::vector<const Access *> &Members = Groups[Key];
+    Poly Coef = Key.second.coefficientOf(Var);
+    int64_t Lo = INT64_MAX, Hi = INT64_MIN;
+    const Access *Low = &A;
+    for (const Access *M : Members) {
+      int64_t O = M->Linear->substitute(Bind).constantTerm();
+      if (O < Lo)
+        Lo = O, Low = M;
+      Hi = std::max(Hi, O);
+    }
+    bool Consecutive = Coef.isConstant() && Members.size() > 1 &&
+                       Hi - Lo + 1 == int64_t(Members.size()) &&
+                       std::abs(Coef.constantTerm()) * Step == int64_t(Members.size());
+    if (!Consecutive) {
+      Streams.push_back(A);
+      Elems.push_back(A.ElementBytes);
+      continue;
+    }
+    if (!Done.insert(Key).second)
+      continue;
+    Access G = *Low;
+    G.ElementBytes = Low->ElementBytes * unsigned(Members.size());
+    G.ReadRefs = G.WriteRefs = 0;
+    G.Read = G.Write = false;
+    for (const Access *M : Members) {
+      G.Read |= M->Read;
+      G.Write |= M->Write;
+      G.ReadRefs += M->Read ? std::max(1u, M->ReadRefs) : 0;
+      G.WriteRefs += M->Write ? std::max(1u, M->WriteRefs) : 0;
+    }
+    Streams.push_back(G);
+    Elems.push_back(Low->ElementBytes);
+  }
+  std::map<std::pair<unsigned, unsigned>, double> LoadOf, StoreOf, ReadsOf, WritesOf;
+  for (size_t SI = 0; SI < Streams.size(); ++SI) {
+    const Access &A = Streams[SI];
     std::optional<Residues> R;
     unsigned Align = 0;
     if (!A.AlignedByContract) {
@@ -107,6 +171,11 @@ LineSplits perfmodel::lineSplitsOf(const LoopKernel &K, const std::map<std::stri
       double F = R ? splitFraction(*R, W, Line) : 0;
       Load[W] += Rd * F;
       Store[W] += Wr * F;
+      std::pair<unsigned, unsigned> Key{W, Elems[SI]};
+      LoadOf[Key] += Rd * F;
+      StoreOf[Key] += Wr * F;
+      ReadsOf[Key] += Rd;
+      WritesOf[Key] += Wr;
     }
     LineSplits::Stream St;
     St.Array = A.Array;
@@ -120,6 +189,10 @@ LineSplits perfmodel::lineSplitsOf(const LoopKernel &K, const std::map<std::stri
     S.Load[W] = Reads > 0 ? Load[W] / Reads : 0;
     S.Store[W] = Writes > 0 ? Store[W] / Writes : 0;
   }
+  for (const auto &[Key, N] : ReadsOf)
+    S.LoadOfElement[Key] = N > 0 ? LoadOf[Key] / N : 0;
+  for (const auto &[Key, N] : WritesOf)
+    S.StoreOfElement[Key] = N > 0 ? StoreOf[Key] / N : 0;
   return S;
 }
 
@@ -129,12 +202,16 @@ void perfmodel::splitsAtSizes(InCoreResult &R, const LoopKernel &K,
   if (!R.Ok || R.BodyBytes.empty() || (!R.Splits.LoadCost && !R.Splits.StoreCost))
     return;
   LineSplits Now = lineSplitsOf(K, Bind, R.Splits.AssumedAlign, O.LineBytes);
-  if (Now.Load == R.Splits.Load && Now.Store == R.Splits.Store)
+  if (Now.Load == R.Splits.Load && Now.Store == R.Splits.Store &&
+      Now.LoadOfElement == R.Splits.LoadOfElement &&
+      Now.StoreOfElement == R.Splits.StoreOfElement)
     return;
   InCoreOptions LO = O;
   LO.Splits = R.Splits;
   LO.Splits.Load = Now.Load;
   LO.Splits.Store = Now.Store;
+  LO.Splits.LoadOfElement = Now.LoadOfElement;
+  LO.Splits.StoreOfElement = Now.StoreOfElement;
   LO.Splits.Streams = Now.Streams;
   InCoreResult B = analyzeBlockBytes(R.BodyBytes, LO, R.BodyLines);
   if (!B.Ok)

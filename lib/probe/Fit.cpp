@@ -26,11 +26,18 @@ constexpr std::array<double, 4> Writebacks = {0, 1, 1, 1};
 
 std::array<double, 4> kernels(const LevelTimes &T) { return {T.Load, T.Copy, T.Update, T.Triad}; }
 
-/// A link's cycles per line filled and per line written back (the same for
-/// the cache links; memory's are fitted apart).
+/// A link's cycles per line filled and per line written back. Write-backs
+/// share the fills' path (their times add) or have one of their own
+/// (DUPLEX: the slower direction; every kernel fills at least as many lines
+/// as it writes back, so with write-backs no slower than fills the fills
+/// decide and the write-back time is only bounded by the fill time).
 struct LinkTime {
   double Fill = 0, Writeback = 0;
-  double cycles(size_t K) const { return Fills[K] * Fill + Writebacks[K] * Writeback; }
+  bool Duplex = false;
+  double cycles(size_t K) const {
+    return Duplex ? std::max(Fills[K] * Fill, Writebacks[K] * Writeback)
+                  : Fills[K] * Fill + Writebacks[K] * Writeback;
+  }
 };
 
 struct RuleFit {
@@ -49,9 +56,11 @@ double predict(bool Full, double Core, size_t K, const std::vector<LinkTime> &Li
 
 /// The candidate times of the link into a level: the relative-error sum is
 /// piecewise linear in them, so its minimum lies where as many kernels as
-/// there are unknowns are matched exactly. One unknown for a cache link;
-/// memory's fills and write-backs apart (two kernels matched), as a DRAM
-/// channel turns between them while a core's fills wait in its miss queues.
+/// there are unknowns are matched exactly. A cache link: one time for every
+/// line on a shared path, or the fills' time with write-backs on a path of
+/// their own (AMD's L1-L2 and L2-L3 run both ways at once); memory: fills
+/// and write-backs apart and added (two kernels matched), as a DRAM channel
+/// turns between them while a core's fills wait in its miss queues.
 std::vector<LinkTime> candidates(bool Full, bool Memory, const std::array<double, 4> &Core,
                                  const std::array<double, 4> &Meas,
                                  const std::vector<LinkTime> &Before) {
@@ -64,8 +73,11 @@ std::vector<LinkTime> candidates(bool Full, bool Memory, const std::array<double
       continue;
     double T = std::max(Own[J] / (Fills[J] + Writebacks[J]), 1e-3);
     C.push_back({T, T});
-    if (!Memory)
+    if (!Memory) {
+      double F = std::max(Own[J] / Fills[J], 1e-3);
+      C.push_back({F, F, true});
       continue;
+    }
     for (size_t K = J + 1; K < 4; ++K) {
       double Det = Fills[J] * Writebacks[K] - Fills[K] * Writebacks[J];
       if (Meas[K] <= 0 || Det == 0)
@@ -124,8 +136,10 @@ OverlapFit perfmodel::fitEcmOverlap(const std::vector<LevelTimes> &Times) {
   // Ties go to `none`, the rule that assumes less overlap.
   bool PickFull = Full.Residual < None.Residual;
   Out.Rule = PickFull ? "full" : "none";
-  for (const LinkTime &T : (PickFull ? Full : None).T)
+  for (const LinkTime &T : (PickFull ? Full : None).T) {
     Out.CyclesPerLine.push_back(T.Fill);
+    Out.Duplex.push_back(T.Duplex);
+  }
   if (Times.back().Level == "MEM" && !Out.CyclesPerLine.empty())
     Out.MemWritebackCyclesPerLine = (PickFull ? Full : None).T.back().Writeback;
   Out.Predicted = PickFull ? Full.Predicted : None.Predicted;

@@ -50,6 +50,9 @@ struct Derived {
   OverlapFit Fit;
   std::vector<LevelTimes> Times; ///< the fit's input, one level each
   std::map<std::string, double> FromNext; ///< cache name -> B/cy from the next level
+  /// cache name -> B/cy of write-backs on a path of their own (the fit's
+  /// duplex links; a lower bound: they are no slower than the fills)
+  std::map<std::string, double> ToNext;
   double OneCoreGBs = 0;                  ///< the fitted memory link's fills
   double OneCoreWritebackGBs = 0;         ///< and its write-backs
   double MemLatencyNs = 0, InFlight = 0;
@@ -107,7 +110,11 @@ Derived derive(const ProbeResult &R) {
         D.OneCoreWritebackGBs = Line / D.Fit.MemWritebackCyclesPerLine * D.GHz;
     }
     else
+    {
       D.FromNext[D.Times[I].Level] = Line / T;
+      if (I < D.Fit.Duplex.size() && D.Fit.Duplex[I])
+        D.ToNext[D.Times[I].Level] = Line / T; // no slower than the fills
+    }
   }
   auto MemChase = R.ChaseNs.find("MEM");
   D.MemLatencyNs = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
@@ -500,6 +507,12 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
       Comment += std::string(Comment.empty() ? "" : "; ") + "from next: " +
                  linkComment(R, D, Next);
       Covers.push_back("caches." + Name + ".bytes_per_cycle_from_next");
+      if (auto T = D.ToNext.find(Name); T != D.ToNext.end()) {
+        Keys += ", bytes_per_cycle_to_next: " + num(T->second);
+        Comment += "; write-backs on a path of their own (update costs no more than load): "
+                   "no slower than the fills";
+        Covers.push_back("caches." + Name + ".bytes_per_cycle_to_next");
+      }
     }
     if (!Keys.empty())
       Lines.push_back("  # " + Comment + "\n  - {name: " + Name + Keys + "}\n");
@@ -694,8 +707,11 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
     std::string Next = I + 1 < C.Caches.size() ? "L" + std::to_string(C.Caches[I + 1].Level)
                                                : std::string();
     if (auto F = D.FromNext.find(Name); F != D.FromNext.end() && !Next.empty())
-      OS << ",\n     bytes_per_cycle_from_next: " << num(F->second) << "}  # "
-         << linkComment(R, D, Next) << "\n";
+      OS << ",\n     bytes_per_cycle_from_next: " << num(F->second)
+         << (D.ToNext.count(Name) ? ", bytes_per_cycle_to_next: " + num(D.ToNext.at(Name))
+                                  : std::string())
+         << "}  # " << linkComment(R, D, Next)
+         << (D.ToNext.count(Name) ? "; write-backs on a path of their own" : "") << "\n";
     else if (const BandwidthPoint *P = Next.empty() ? nullptr : point(R, Next, false);
              P && GHz > 0)
       OS << ",\n     bytes_per_cycle_from_next: " << num(P->LoadGBs.Median / GHz)
@@ -746,6 +762,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << "    covers: [clock_ghz, core.fma_units, core.peak_flops_per_cycle, "
         "core.loads_per_cycle, core.load_bytes_per_cycle, core.stores_per_cycle, "
         "core.store_bytes_per_cycle, caches.*.bytes_per_cycle_from_next, "
+        "caches.*.bytes_per_cycle_to_next, "
         "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs"
      << (D.OneCoreWritebackGBs > 0 ? ", memory.one_core_writeback_gbs" : "")
      << (D.Fit.Rule.empty() ? "" : ", ecm.overlap")

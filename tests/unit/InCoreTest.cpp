@@ -701,6 +701,26 @@ TEST(InCore, RowStartsDecideWhichVectorAccessesSplitALine) {
   EXPECT_DOUBLE_EQ(S.Load[32], (0 + 0.5 + 0.5 + 0.5) / 4);
 }
 
+// BCSR 2x1 (tests/nest/bcsr2x1.c), bases 16-byte aligned: val[2*k] and
+// val[2*k + 1] are one stream of 16 bytes per k (the vectoriser loads them
+// together); k starts at browptr[I], anything, so the stream's starts are 0,
+// 16, 32, 48 mod 64: a 16-byte load never splits, a 32-byte one from the
+// starts 16 and 48 splits half the time: 2/4 x 1/2 = 0.25. bcol is an int
+// stream (4 B, starts at every multiple of 4): 16-byte loads split from 12
+// of 16 starts, 1/4 of the time: 0.1875. A packed-double move takes val's
+// figure, not bcol's (the mix of both: 0.0625).
+TEST(InCore, ConsecutiveReferencesAreOneStreamAndElementsKeepTheirOwn) {
+  FrontendResult FR = frontendOfFile("tests/nest/bcsr2x1.c");
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  ASSERT_EQ(FR.IR.Loops.size(), 1u);
+  LineSplits S = lineSplitsOf(FR.IR.Loops[0], {}, 16, 64);
+  auto Of = [&](unsigned W, unsigned E) { return S.LoadOfElement[std::make_pair(W, E)]; };
+  EXPECT_DOUBLE_EQ(Of(16, 8), 0);
+  EXPECT_DOUBLE_EQ(Of(32, 8), 0.25);
+  EXPECT_DOUBLE_EQ(Of(16, 4), 0.1875);
+  EXPECT_DOUBLE_EQ(S.Load[16], 0.1875 / 3);
+}
+
 TEST(InCore, SplitStoresOfSixteenByteAlignedArraysCostTheirSecondSlot) {
   // Haswell, split costs 2 (as --set would give): 4 ymm stores on port 4
   // bind the scale loop at 4 cy per trip of 16 iterations when the arrays

@@ -94,6 +94,10 @@ struct NestResult {
 struct LineSplits {
   double LoadCost = 0, StoreCost = 0; ///< port slots of a split access; 0: free
   std::map<unsigned, double> Load, Store;
+  /// The same per (width, element bytes) over the streams of that element:
+  /// a packed-double move splits as the double streams do, not as an int
+  /// index stream beside them (absent key: no such stream).
+  std::map<std::pair<unsigned, unsigned>, double> LoadOfElement, StoreOfElement;
   unsigned AssumedAlign = 16; ///< bytes, for bases whose alignment the source does not give
   /// Bytes a vector access is cut into on the way to L1 when the data path
   /// is narrower than the registers (Zen 4: a 64-byte access is two 32-byte

@@ -103,6 +103,9 @@ struct OverlapFit {
   /// Memory's link is fitted with two times: a line filled (CyclesPerLine's
   /// last) and a line written back (this; 0 when no level is MEM).
   double MemWritebackCyclesPerLine = 0;
+  /// Per link: write-backs on a path of their own, no slower than the fills
+  /// (bytes_per_cycle_to_next); else they share the fills' path.
+  std::vector<bool> Duplex;
   /// The winning rule's times of the four kernels, levels beyond L1.
   std::vector<LevelTimes> Predicted;
 };
