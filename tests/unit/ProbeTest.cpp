@@ -306,6 +306,44 @@ TEST(Probe, MemoryFillsAndWritebacksFittedApart) {
   EXPECT_NEAR(G.ResidualNone, 0, 1e-12);
 }
 
+// A cache link whose write-backs have a path of their own (AMD's L1-L2):
+// by hand, the 'full' timings with the L2 link filling a line in 2 cy and
+// writing back for free: L2 = max(L1 time, fills x 2) = load 2, copy 4,
+// update 2 (its write-back costs nothing), triad 6. One time per line for
+// every line cannot match update and load together; the duplex candidate
+// matches all four, and the written file states the write-back path.
+TEST(Probe, CacheLinkWritebacksOnAPathOfTheirOwn) {
+  std::vector<LevelTimes> T = synthetic(true);
+  T[1] = {"L2", 2, 4, 2, 6};
+  OverlapFit F = fitEcmOverlap(T);
+  EXPECT_EQ(F.Rule, "full");
+  ASSERT_EQ(F.Duplex.size(), 3u);
+  EXPECT_TRUE(F.Duplex[0]);
+  EXPECT_FALSE(F.Duplex[1]) << "the L3 link of the synthetic timings shares its path";
+  EXPECT_NEAR(F.CyclesPerLine[0], 2, 1e-9);
+  EXPECT_NEAR(F.ResidualFull, 0, 1e-12);
+
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  ProbeResult R = haswellProbe("2026-11-25", 2);
+  for (const LevelTimes &L : T) {
+    BandwidthPoint P;
+    P.Level = L.Level;
+    P.LoadGBs = exact(64 * 2 / L.Load, 7);
+    P.CopyGBs = exact(192 * 2 / L.Copy, 7);
+    P.UpdateGBs = exact(128 * 2 / L.Update, 7);
+    P.TriadGBs = exact(256 * 2 / L.Triad, 7);
+    R.Bandwidth.push_back(P);
+  }
+  std::string Text;
+  MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
+  ASSERT_TRUE(L.ok()) << Text;
+  EXPECT_EQ(L.Model->Caches[0].BytesPerCycleFromNext, std::optional<double>(32));
+  EXPECT_EQ(L.Model->Caches[0].BytesPerCycleToNext, std::optional<double>(32)) << Text;
+  EXPECT_EQ(L.Model->Caches[1].BytesPerCycleToNext, H.Model->Caches[1].BytesPerCycleToNext);
+}
+
 // Written over a library model (Haswell), the probed file carries only what
 // was measured: the fitted rule and links (bandwidths at 2 GHz from the
 // 'full' timings above: L2->L1 64 B / 2 cy = 32 B/cy, L3->L2 64 / 4 = 16,
