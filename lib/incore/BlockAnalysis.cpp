@@ -595,28 +595,8 @@ double splitShare(const LineSplits &LS, const InstrCost &C) {
   if (T.contains("gather") || T.contains("scatter") || T.contains("rip") ||
       T.contains("[rsp") || T.contains("[rbp"))
     return 0;
-  unsigned W = T.contains("zmmword ptr") ? 64 : T.contains("ymmword ptr") ? 32
-               : T.contains("xmmword ptr") ? 16 : 0;
-  if (!W)
-    return 0;
   double Cost = C.MayStore ? LS.StoreCost : LS.LoadCost;
-  const std::map<unsigned, double> &F = C.MayStore ? LS.Store : LS.Load;
-  // Cut into granules, the share of the access that splits is its
-  // granules' (the extra cost is per granule, each an equal part of it).
-  if (LS.Granule && W > LS.Granule)
-    W = LS.Granule;
-  if (Cost <= 1)
-    return 0;
-  // Packed doubles or singles: the streams of that element alone.
-  StringRef Mnemonic = T.split(' ').first;
-  unsigned E = Mnemonic.ends_with("pd") ? 8 : Mnemonic.ends_with("ps") ? 4 : 0;
-  if (E) {
-    const auto &FE = C.MayStore ? LS.StoreOfElement : LS.LoadOfElement;
-    auto It = FE.find({W, E});
-    return It != FE.end() ? It->second : 0;
-  }
-  auto It = F.find(W);
-  return It != F.end() ? It->second : 0;
+  return Cost > 1 ? LS.fractionOf(T, C.MayStore) : 0;
 }
 
 } // namespace

@@ -768,11 +768,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     });
     InCoreOptions LO = O;
     LineSplits Own = lineSplitsOf(K, IR.bindings(), O.Splits.AssumedAlign, O.LineBytes);
-    LO.Splits.Load = Own.Load;
-    LO.Splits.Store = Own.Store;
-    LO.Splits.LoadOfElement = Own.LoadOfElement;
-    LO.Splits.StoreOfElement = Own.StoreOfElement;
-    LO.Splits.Streams = Own.Streams;
+    LO.Splits.takeStreamFigures(Own);
     InCoreResult R = analyzeBlockBytes(Bytes, LO, Lines);
     R.BodyBytes = std::move(Bytes);
     R.BodyLines = std::move(Lines);

@@ -60,6 +60,70 @@ std::optional<Residues> rowStarts(const Access &A, const LoopKernel &K,
   return R;
 }
 
+/// K's accesses as the vectoriser streams them, in their order, each with
+/// its element bytes. References to consecutive elements that together step
+/// by their bytes (val[2*k] and val[2*k + 1]) are one contiguous stream
+/// loaded whole: the lowest of them, as wide as the group, stands for the
+/// group where its first member stands; everything else as it is.
+std::vector<std::pair<Access, unsigned>>
+streamsOf(const LoopKernel &K, const std::map<std::string, int64_t> &Bind) {
+  using Key = std::pair<std::string, Poly>; // array, offset without its constant
+  auto Groupable = [](const Access &A) {
+    return A.Linear && !A.Indirect && !A.AlignedByContract && A.StrideBytes == A.ElementBytes;
+  };
+  auto KeyOf = [&](const Access &A) {
+    Poly Off = A.Linear->substitute(Bind);
+    return Key{A.Array, Off - Poly::constant(Off.constantTerm())};
+  };
+  std::map<Key, std::vector<const Access *>> Members;
+  for (const Access &A : K.Accesses)
+    if (Groupable(A))
+      Members[KeyOf(A)].push_back(&A);
+  // Each group decided once: the stream standing for it, if consecutive.
+  std::map<Key, std::optional<Access>> Merged;
+  int64_t Step = K.innermost().Step ? std::abs(K.innermost().Step) : 1;
+  for (const auto &[G, Ms] : Members) {
+    std::optional<Access> &Out = Merged[G];
+    Poly Coef = G.second.coefficientOf(K.innermost().Var);
+    int64_t Lo = INT64_MAX, Hi = INT64_MIN;
+    const Access *Low = Ms.front();
+    for (const Access *M : Ms) {
+      int64_t O = M->Linear->substitute(Bind).constantTerm();
+      if (O < Lo)
+        Lo = O, Low = M;
+      Hi = std::max(Hi, O);
+    }
+    if (!Coef.isConstant() || Ms.size() < 2 || Hi - Lo + 1 != int64_t(Ms.size()) ||
+        std::abs(Coef.constantTerm()) * Step != int64_t(Ms.size()))
+      continue;
+    Out = *Low;
+    Out->ElementBytes = Low->ElementBytes * unsigned(Ms.size());
+    Out->ReadRefs = Out->WriteRefs = 0;
+    Out->Read = Out->Write = false;
+    for (const Access *M : Ms) {
+      Out->Read |= M->Read;
+      Out->Write |= M->Write;
+      Out->ReadRefs += M->Read ? std::max(1u, M->ReadRefs) : 0;
+      Out->WriteRefs += M->Write ? std::max(1u, M->WriteRefs) : 0;
+    }
+  }
+  std::vector<std::pair<Access, unsigned>> Streams;
+  std::set<Key> Done;
+  for (const Access &A : K.Accesses) {
+    const std::optional<Access> *G = nullptr;
+    Key At;
+    if (Groupable(A)) {
+      At = KeyOf(A);
+      G = &Merged[At];
+    }
+    if (!G || !*G)
+      Streams.push_back({A, A.ElementBytes});
+    else if (Done.insert(At).second)
+      Streams.push_back({**G, A.ElementBytes});
+  }
+  return Streams;
+}
+
 /// Of the accesses of width W from row starts R, the fraction that crosses a
 /// line: W / LINE for each row start that is not a multiple of W.
 double splitFraction(const Residues &R, unsigned W, unsigned Line) {
@@ -72,6 +136,43 @@ double splitFraction(const Residues &R, unsigned W, unsigned Line) {
 }
 
 } // namespace
+
+double LineSplits::fractionOf(llvm::StringRef T, bool Store, unsigned *Width) const {
+  unsigned W = T.contains("zmmword ptr") ? 64 : T.contains("ymmword ptr") ? 32
+               : T.contains("xmmword ptr") ? 16 : 0;
+  // Cut into granules, the share of the access that splits is its granules'
+  // (the extra cost is per granule, each an equal part of it).
+  if (Granule && W > Granule)
+    W = Granule;
+  if (Width)
+    *Width = W;
+  if (!W)
+    return 0;
+  // Packed doubles or singles: the streams of that element alone.
+  llvm::StringRef Mnemonic = T.split(' ').first;
+  unsigned E = Mnemonic.ends_with("pd") ? 8 : Mnemonic.ends_with("ps") ? 4 : 0;
+  if (E) {
+    const auto &FE = Store ? StoreOfElement : LoadOfElement;
+    auto It = FE.find({W, E});
+    return It != FE.end() ? It->second : 0;
+  }
+  const std::map<unsigned, double> &F = Store ? this->Store : Load;
+  auto It = F.find(W);
+  return It != F.end() ? It->second : 0;
+}
+
+void LineSplits::takeStreamFigures(const LineSplits &O) {
+  Load = O.Load;
+  Store = O.Store;
+  LoadOfElement = O.LoadOfElement;
+  StoreOfElement = O.StoreOfElement;
+  Streams = O.Streams;
+}
+
+bool LineSplits::sameStreamFigures(const LineSplits &O) const {
+  return Load == O.Load && Store == O.Store && LoadOfElement == O.LoadOfElement &&
+         StoreOfElement == O.StoreOfElement;
+}
 
 bool LineSplits::any() const {
   auto Some = [](const std::map<unsigned, double> &F) {
@@ -91,70 +192,9 @@ LineSplits perfmodel::lineSplitsOf(const LoopKernel &K, const std::map<std::stri
     return S;
   std::map<unsigned, double> Load, Store;
   double Reads = 0, Writes = 0;
-  // References to consecutive elements that together step by their bytes
-  // (val[2*k] and val[2*k + 1]) are one contiguous stream the vectoriser
-  // loads whole: the lowest of them, as wide as the group, stands for them.
-  std::map<std::pair<std::string, Poly>, std::vector<const Access *>> Groups;
-  const std::string &Var = K.innermost().Var;
-  auto Groupable = [](const Access &A) {
-    return A.Linear && !A.Indirect && !A.AlignedByContract && A.StrideBytes == A.ElementBytes;
-  };
-  auto KeyOf = [&](const Access &A) {
-    Poly Off = A.Linear->substitute(Bind);
-    return std::make_pair(A.Array, Off - Poly::constant(Off.constantTerm()));
-  };
-  for (const Access &A : K.Accesses)
-    if (Groupable(A))
-      Groups[KeyOf(A)].push_back(&A);
-  // In the accesses' order: a consecutive group once, where its first
-  // member stands, as wide as the group; everything else as it is.
-  std::vector<Access> Streams;
-  std::vector<unsigned> Elems; // each stream's element bytes (a group's members')
-  std::set<std::pair<std::string, Poly>> Done;
-  int64_t Step = K.innermost().Step ? std::abs(K.innermost().Step) : 1;
-  for (const Access &A : K.Accesses) {
-    if (!Groupable(A)) {
-      Streams.push_back(A);
-      Elems.push_back(A.ElementBytes);
-      continue;
-    }
-    auto Key = KeyOf(A);
-    const std::vector<const Access *> &Members = Groups[Key];
-    Poly Coef = Key.second.coefficientOf(Var);
-    int64_t Lo = INT64_MAX, Hi = INT64_MIN;
-    const Access *Low = &A;
-    for (const Access *M : Members) {
-      int64_t O = M->Linear->substitute(Bind).constantTerm();
-      if (O < Lo)
-        Lo = O, Low = M;
-      Hi = std::max(Hi, O);
-    }
-    bool Consecutive = Coef.isConstant() && Members.size() > 1 &&
-                       Hi - Lo + 1 == int64_t(Members.size()) &&
-                       std::abs(Coef.constantTerm()) * Step == int64_t(Members.size());
-    if (!Consecutive) {
-      Streams.push_back(A);
-      Elems.push_back(A.ElementBytes);
-      continue;
-    }
-    if (!Done.insert(Key).second)
-      continue;
-    Access G = *Low;
-    G.ElementBytes = Low->ElementBytes * unsigned(Members.size());
-    G.ReadRefs = G.WriteRefs = 0;
-    G.Read = G.Write = false;
-    for (const Access *M : Members) {
-      G.Read |= M->Read;
-      G.Write |= M->Write;
-      G.ReadRefs += M->Read ? std::max(1u, M->ReadRefs) : 0;
-      G.WriteRefs += M->Write ? std::max(1u, M->WriteRefs) : 0;
-    }
-    Streams.push_back(G);
-    Elems.push_back(Low->ElementBytes);
-  }
+  std::vector<std::pair<Access, unsigned>> Streams = streamsOf(K, Bind);
   std::map<std::pair<unsigned, unsigned>, double> LoadOf, StoreOf, ReadsOf, WritesOf;
-  for (size_t SI = 0; SI < Streams.size(); ++SI) {
-    const Access &A = Streams[SI];
+  for (const auto &[A, Elem] : Streams) {
     std::optional<Residues> R;
     unsigned Align = 0;
     if (!A.AlignedByContract) {
@@ -171,7 +211,7 @@ LineSplits perfmodel::lineSplitsOf(const LoopKernel &K, const std::map<std::stri
       double F = R ? splitFraction(*R, W, Line) : 0;
       Load[W] += Rd * F;
       Store[W] += Wr * F;
-      std::pair<unsigned, unsigned> Key{W, Elems[SI]};
+      std::pair<unsigned, unsigned> Key{W, Elem};
       LoadOf[Key] += Rd * F;
       StoreOf[Key] += Wr * F;
       ReadsOf[Key] += Rd;
@@ -202,17 +242,11 @@ void perfmodel::splitsAtSizes(InCoreResult &R, const LoopKernel &K,
   if (!R.Ok || R.BodyBytes.empty() || (!R.Splits.LoadCost && !R.Splits.StoreCost))
     return;
   LineSplits Now = lineSplitsOf(K, Bind, R.Splits.AssumedAlign, O.LineBytes);
-  if (Now.Load == R.Splits.Load && Now.Store == R.Splits.Store &&
-      Now.LoadOfElement == R.Splits.LoadOfElement &&
-      Now.StoreOfElement == R.Splits.StoreOfElement)
+  if (Now.sameStreamFigures(R.Splits))
     return;
   InCoreOptions LO = O;
   LO.Splits = R.Splits;
-  LO.Splits.Load = Now.Load;
-  LO.Splits.Store = Now.Store;
-  LO.Splits.LoadOfElement = Now.LoadOfElement;
-  LO.Splits.StoreOfElement = Now.StoreOfElement;
-  LO.Splits.Streams = Now.Streams;
+  LO.Splits.takeStreamFigures(Now);
   InCoreResult B = analyzeBlockBytes(R.BodyBytes, LO, R.BodyLines);
   if (!B.Ok)
     return;

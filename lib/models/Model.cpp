@@ -85,8 +85,9 @@ double perfmodel::linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCor
 double perfmodel::linkCycles(const MachineModel &M, size_t I, double In, double Out,
                              unsigned Cores, bool OneCore) {
   Cores = std::max(Cores, 1u);
-  // One core's memory link: fills and write-backs at their own rates.
-  if (I + 1 == M.Caches.size() && OneCore && M.Memory.OneCoreWritebackGBs)
+  // One core's memory link: what one core draws (fills and write-backs at
+  // their own rates where the file gives both).
+  if (I + 1 == M.Caches.size() && OneCore)
     return M.Memory.transferNs(In, Out, 1, 1) * M.ClockGHz;
   double BPC = linkBytesPerCycle(M, I, OneCore) * (I + 1 < M.Caches.size() ? Cores : 1);
   if (BPC <= 0)

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace perfmodel;
 
@@ -50,9 +51,9 @@ struct Derived {
   OverlapFit Fit;
   std::vector<LevelTimes> Times; ///< the fit's input, one level each
   std::map<std::string, double> FromNext; ///< cache name -> B/cy from the next level
-  /// cache name -> B/cy of write-backs on a path of their own (the fit's
-  /// duplex links; a lower bound: they are no slower than the fills)
-  std::map<std::string, double> ToNext;
+  /// caches whose write-backs have a path of their own (the fit's duplex
+  /// links): no slower than the fills, so written at the fills' rate
+  std::set<std::string> OwnWritebackPath;
   double OneCoreGBs = 0;                  ///< the fitted memory link's fills
   double OneCoreWritebackGBs = 0;         ///< and its write-backs
   double MemLatencyNs = 0, InFlight = 0;
@@ -108,12 +109,10 @@ Derived derive(const ProbeResult &R) {
       D.OneCoreGBs = Line / T * D.GHz;
       if (D.Fit.MemWritebackCyclesPerLine > 0)
         D.OneCoreWritebackGBs = Line / D.Fit.MemWritebackCyclesPerLine * D.GHz;
-    }
-    else
-    {
+    } else {
       D.FromNext[D.Times[I].Level] = Line / T;
       if (I < D.Fit.Duplex.size() && D.Fit.Duplex[I])
-        D.ToNext[D.Times[I].Level] = Line / T; // no slower than the fills
+        D.OwnWritebackPath.insert(D.Times[I].Level);
     }
   }
   auto MemChase = R.ChaseNs.find("MEM");
@@ -507,8 +506,8 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
       Comment += std::string(Comment.empty() ? "" : "; ") + "from next: " +
                  linkComment(R, D, Next);
       Covers.push_back("caches." + Name + ".bytes_per_cycle_from_next");
-      if (auto T = D.ToNext.find(Name); T != D.ToNext.end()) {
-        Keys += ", bytes_per_cycle_to_next: " + num(T->second);
+      if (D.OwnWritebackPath.count(Name)) {
+        Keys += ", bytes_per_cycle_to_next: " + num(F->second);
         Comment += "; write-backs on a path of their own (update costs no more than load): "
                    "no slower than the fills";
         Covers.push_back("caches." + Name + ".bytes_per_cycle_to_next");
@@ -708,10 +707,11 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
                                                : std::string();
     if (auto F = D.FromNext.find(Name); F != D.FromNext.end() && !Next.empty())
       OS << ",\n     bytes_per_cycle_from_next: " << num(F->second)
-         << (D.ToNext.count(Name) ? ", bytes_per_cycle_to_next: " + num(D.ToNext.at(Name))
-                                  : std::string())
+         << (D.OwnWritebackPath.count(Name) ? ", bytes_per_cycle_to_next: " + num(F->second)
+                                            : std::string())
          << "}  # " << linkComment(R, D, Next)
-         << (D.ToNext.count(Name) ? "; write-backs on a path of their own" : "") << "\n";
+         << (D.OwnWritebackPath.count(Name) ? "; write-backs on a path of their own" : "")
+         << "\n";
     else if (const BandwidthPoint *P = Next.empty() ? nullptr : point(R, Next, false);
              P && GHz > 0)
       OS << ",\n     bytes_per_cycle_from_next: " << num(P->LoadGBs.Median / GHz)

@@ -885,41 +885,30 @@ std::string alignmentText(const InCoreResult &R) {
     Out += (Out.empty() ? "" : "; ") + List + " " + What;
   }
   // The widest vector access of the machine loop decides the figure shown.
-  unsigned W = 0, E = 0; // and the element of the widest access's moves
+  unsigned W = 0;
+  llvm::StringRef Widest;
   for (const InstrCost &C : R.Instrs) {
     llvm::StringRef T(C.Text);
     unsigned X = T.contains("zmmword ptr") ? 64u : T.contains("ymmword ptr") ? 32u
                  : T.contains("xmmword ptr") ? 16u : 0u;
-    if (X > W) {
-      llvm::StringRef M = T.split(' ').first;
-      W = X;
-      E = M.ends_with("pd") ? 8 : M.ends_with("ps") ? 4 : 0;
-    }
+    if (X > W)
+      W = X, Widest = T;
   }
   if (!W)
     return ""; // scalar accesses of naturally aligned elements do not split
+  unsigned Part = 0;
+  double LoadFrac = S.fractionOf(Widest, false, &Part), StoreFrac = S.fractionOf(Widest, true);
   std::string Width = std::to_string(W) + "-byte";
-  if (S.Granule && W > S.Granule) { // wider accesses split in their parts
-    Width = std::to_string(S.Granule) + "-byte parts of the " + Width;
-    W = S.Granule;
-  }
-  auto Frac = [&](const std::map<unsigned, double> &F,
-                  const std::map<std::pair<unsigned, unsigned>, double> &FE) {
-    if (E) { // packed doubles or singles split as their element's streams
-      auto It = FE.find({W, E});
-      return It == FE.end() ? 0.0 : It->second;
-    }
-    auto It = F.find(W);
-    return It == F.end() ? 0.0 : It->second;
-  };
+  if (Part < W) // wider accesses split in their parts
+    Width = std::to_string(Part) + "-byte parts of the " + Width;
   if (!S.LoadCost && !S.StoreCost)
     return Out + "; line splits free (the machine file gives no core.line_split_*_cost)";
   char Buf[200];
   snprintf(Buf, sizeof(Buf),
            "; %s of the %s loads and %s of the stores cross a cache line (%s and %s slots "
            "each)",
-           (formatNumber(100 * Frac(S.Load, S.LoadOfElement)) + " %").c_str(), Width.c_str(),
-           (formatNumber(100 * Frac(S.Store, S.StoreOfElement)) + " %").c_str(),
+           (formatNumber(100 * LoadFrac) + " %").c_str(), Width.c_str(),
+           (formatNumber(100 * StoreFrac) + " %").c_str(),
            S.LoadCost ? formatNumber(S.LoadCost).c_str() : "1",
            S.StoreCost ? formatNumber(S.StoreCost).c_str() : "1");
   return Out + Buf;

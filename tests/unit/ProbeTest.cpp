@@ -251,6 +251,23 @@ std::vector<LevelTimes> synthetic(bool Full) {
   return {{"L1", 1, 2, 2, 3}, {"L2", 3, 8, 6, 11}, {"L3", 7, 20, 14, 27}, {"MEM", 17, 50, 34, 67}};
 }
 
+/// The probe's bandwidth points of kernels taking TIMES (cy per line of
+/// each stream) at 2 GHz: load, copy, update and triad move 1, 3, 2 and 4
+/// lines of 64 B per line of their streams.
+std::vector<BandwidthPoint> bandwidthsAt2GHz(const std::vector<LevelTimes> &Times) {
+  std::vector<BandwidthPoint> Out;
+  for (const LevelTimes &T : Times) {
+    BandwidthPoint P;
+    P.Level = T.Level;
+    P.LoadGBs = exact(64 * 2 / T.Load, 7);
+    P.CopyGBs = exact(192 * 2 / T.Copy, 7);
+    P.UpdateGBs = exact(128 * 2 / T.Update, 7);
+    P.TriadGBs = exact(256 * 2 / T.Triad, 7);
+    Out.push_back(P);
+  }
+  return Out;
+}
+
 } // namespace
 
 // The fit names the rule that generated the timings and recovers its link
@@ -327,15 +344,7 @@ TEST(Probe, CacheLinkWritebacksOnAPathOfTheirOwn) {
                                          "/machine-models/haswell-ep-e5-2680v3.yml");
   ASSERT_TRUE(H.ok());
   ProbeResult R = haswellProbe("2026-11-25", 2);
-  for (const LevelTimes &L : T) {
-    BandwidthPoint P;
-    P.Level = L.Level;
-    P.LoadGBs = exact(64 * 2 / L.Load, 7);
-    P.CopyGBs = exact(192 * 2 / L.Copy, 7);
-    P.UpdateGBs = exact(128 * 2 / L.Update, 7);
-    P.TriadGBs = exact(256 * 2 / L.Triad, 7);
-    R.Bandwidth.push_back(P);
-  }
+  R.Bandwidth = bandwidthsAt2GHz(T);
   std::string Text;
   MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
   ASSERT_TRUE(L.ok()) << Text;
@@ -356,15 +365,7 @@ TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
   ASSERT_TRUE(H.ok());
   ProbeResult R = haswellProbe("2026-11-25", 2);
   auto M = [](double V) { return exact(V, 7); };
-  for (const LevelTimes &T : synthetic(true)) {
-    BandwidthPoint P;
-    P.Level = T.Level;
-    P.LoadGBs = M(64 * 2 / T.Load);
-    P.CopyGBs = M(192 * 2 / T.Copy);
-    P.UpdateGBs = M(128 * 2 / T.Update);
-    P.TriadGBs = M(256 * 2 / T.Triad);
-    R.Bandwidth.push_back(P);
-  }
+  R.Bandwidth = bandwidthsAt2GHz(synthetic(true));
   PortPoint P8, P32;
   P8.WidthBytes = 8;
   P8.LoadsPerCycle = M(2.1);

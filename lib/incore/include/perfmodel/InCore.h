@@ -111,6 +111,15 @@ struct LineSplits {
   };
   std::vector<Stream> Streams;
   bool any() const;
+  /// The fraction of the vector move or operand INSTR (its disassembly)
+  /// that crosses a line: its width's (a part's when Granule cuts it), of
+  /// its element's streams for packed doubles and singles; 0 for scalar
+  /// accesses. WIDTH, if given, receives the width the fraction is of.
+  double fractionOf(llvm::StringRef Instr, bool Store, unsigned *Width = nullptr) const;
+  /// The figures that follow from the loop's streams (fractions and the
+  /// streams themselves), from O; and whether O's are the same.
+  void takeStreamFigures(const LineSplits &O);
+  bool sameStreamFigures(const LineSplits &O) const;
 };
 
 /// The line splits of K's contiguous streams at the sizes BIND, bases the
