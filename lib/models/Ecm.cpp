@@ -76,6 +76,20 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     }
     R.Transfers.push_back(linkCyclesPerIt(In, I, /*OneCore=*/true) * R.ItersPerCL);
   }
+  // Under full overlap, lines the L1 refills from a cache while the rest
+  // streams from memory still wait beside the memory stream (measured on
+  // Zen 4: memory.cache_line_cy); `none` adds their transfers already.
+  if (double Stall = M.EcmOverlap == "full"
+                         ? cacheLineCyclesPerIt(M, In.Traffic) * R.ItersPerCL
+                         : 0;
+      Stall > 0) {
+    R.Transfers.back() += Stall;
+    R.Notes.push_back("T_" + R.Links.back() + " includes " + formatCycles(Stall) + " cy/CL for " +
+                      formatCycles(cacheLinesPerIt(M, In.Traffic) * R.ItersPerCL) +
+                      " lines per CL the L1 takes from the caches while the rest streams "
+                      "from memory (memory.cache_line_cy " +
+                      formatCycles(*M.Memory.CacheLineCy) + " cy each)");
+  }
 
   // Overlap rule: Intel's "none" serialises T_nOL and every transfer (they
   // all need the L1 ports or the same buses), "full" overlaps everything.

@@ -242,6 +242,18 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
   return B;
 }
 
+double perfmodel::cacheLinesPerIt(const MachineModel &M, const TrafficResult *Traffic) {
+  if (!Traffic || !Traffic->Ok || M.Caches.empty() ||
+      Traffic->Links.size() != M.Caches.size() || !M.Caches[0].LineBytes)
+    return 0;
+  double Fills = Traffic->Links.front().LoadBytesPerIt - Traffic->Links.back().LoadBytesPerIt;
+  return std::max(0.0, Fills) / M.Caches[0].LineBytes;
+}
+
+double perfmodel::cacheLineCyclesPerIt(const MachineModel &M, const TrafficResult *Traffic) {
+  return M.Memory.CacheLineCy ? cacheLinesPerIt(M, Traffic) * *M.Memory.CacheLineCy : 0;
+}
+
 double perfmodel::tlbCyclesPerIt(const ModelInput &In) {
   return In.Tlb && In.Tlb->Ok ? In.Tlb->CyclesPerIt : 0;
 }

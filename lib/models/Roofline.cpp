@@ -239,7 +239,16 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   // no write-back rate of its own), within the sockets' bandwidth.
   double MemBytes = LinkBytes(M.Caches.size());
   double MemIn = InBytes(M.Caches.size());
+  // Lines the L1 refills from a cache while the rest streams from memory
+  // wait beside the memory stream (memory.cache_line_cy), each core its own.
+  double Stall = cacheLineCyclesPerIt(M, UseTraffic ? Traffic : nullptr) / Cores;
   AddLevel("MEM", "MEM-" + M.Caches.back().Name, MemBytes,
-           M.Memory.transferNs(MemIn, MemBytes - MemIn, Cores, Sockets) * M.ClockGHz);
+           M.Memory.transferNs(MemIn, MemBytes - MemIn, Cores, Sockets) * M.ClockGHz + Stall);
+  if (Stall > 0)
+    R.Notes.push_back("MEM-" + M.Caches.back().Name + " includes " + formatCycles(Stall) +
+                      " cy/it for " + formatCycles(cacheLinesPerIt(M, Traffic)) +
+                      " lines per iteration the L1 takes from the caches while the rest "
+                      "streams from memory (memory.cache_line_cy " +
+                      formatCycles(*M.Memory.CacheLineCy) + " cy each)");
   return R;
 }

@@ -238,14 +238,96 @@ static double triadSse(double *A, const double *B, const double *C, size_t N) {
   return 32.0 * N;
 }
 
-double loadKernel(const double *A, size_t N, bool UseAvx) {
-  return UseAvx ? loadAvx(A, N) : loadSse(A, N);
+// The same kernels on zmm registers: a line per access.
+__attribute__((target("avx512f"))) static double loadAvx512(const double *A, size_t N) {
+  __m512d S[8];
+  for (__m512d &X : S)
+    X = _mm512_setzero_pd();
+  for (size_t I = 0; I < N; I += 64)
+    for (unsigned K = 0; K < 8; ++K)
+      S[K] = _mm512_add_pd(S[K], _mm512_load_pd(A + I + 8 * K));
+  for (unsigned K = 1; K < 8; ++K)
+    S[0] = _mm512_add_pd(S[0], S[K]);
+  Sink = _mm512_reduce_add_pd(S[0]);
+  return 8.0 * N;
 }
-double copyKernel(double *D, const double *S, size_t N, bool UseAvx) {
-  return UseAvx ? copyAvx(D, S, N) : copySse(D, S, N);
+
+__attribute__((target("avx512f"))) static double copyAvx512(double *D, const double *S,
+                                                           size_t N) {
+  for (size_t I = 0; I < N; I += 16) {
+    _mm512_store_pd(D + I, _mm512_load_pd(S + I));
+    _mm512_store_pd(D + I + 8, _mm512_load_pd(S + I + 8));
+  }
+  return 24.0 * N;
 }
-double triadKernel(double *A, const double *B, const double *C, size_t N, bool UseAvx) {
-  return UseAvx ? triadAvx(A, B, C, N) : triadSse(A, B, C, N);
+
+__attribute__((target("avx512f"))) static double triadAvx512(double *A, const double *B,
+                                                            const double *C, size_t N) {
+  __m512d S = _mm512_set1_pd(Sink + 1.5);
+  for (size_t I = 0; I < N; I += 16) {
+    _mm512_store_pd(A + I, _mm512_fmadd_pd(S, _mm512_load_pd(C + I), _mm512_load_pd(B + I)));
+    _mm512_store_pd(A + I + 8, _mm512_fmadd_pd(S, _mm512_load_pd(C + I + 8),
+                                               _mm512_load_pd(B + I + 8)));
+  }
+  return 32.0 * N;
+}
+
+// Copy plus two streams of CACHED (2 x M doubles, M a multiple of 16) read
+// round and round: d[i] = s[i] + c[j] + c[M + j]. Returns the copy's bytes
+// alone (24N): the cached streams' lines never leave the caches.
+static double copyCachedSse(double *D, const double *S, size_t N, const double *C, size_t M) {
+  size_t J = 0;
+  for (size_t I = 0; I < N; I += 2) {
+    _mm_store_pd(D + I, _mm_add_pd(_mm_load_pd(S + I),
+                                   _mm_add_pd(_mm_load_pd(C + J), _mm_load_pd(C + M + J))));
+    J = J + 2 == M ? 0 : J + 2;
+  }
+  return 24.0 * N;
+}
+
+__attribute__((target("avx2"))) static double copyCachedAvx(double *D, const double *S, size_t N,
+                                                            const double *C, size_t M) {
+  size_t J = 0;
+  for (size_t I = 0; I < N; I += 8) {
+    for (unsigned K = 0; K < 8; K += 4)
+      _mm256_store_pd(D + I + K,
+                      _mm256_add_pd(_mm256_load_pd(S + I + K),
+                                    _mm256_add_pd(_mm256_load_pd(C + J + K),
+                                                  _mm256_load_pd(C + M + J + K))));
+    J = J + 8 == M ? 0 : J + 8;
+  }
+  return 24.0 * N;
+}
+
+__attribute__((target("avx512f"))) static double copyCachedAvx512(double *D, const double *S,
+                                                                 size_t N, const double *C,
+                                                                 size_t M) {
+  size_t J = 0;
+  for (size_t I = 0; I < N; I += 8) {
+    _mm512_store_pd(D + I, _mm512_add_pd(_mm512_load_pd(S + I),
+                                         _mm512_add_pd(_mm512_load_pd(C + J),
+                                                       _mm512_load_pd(C + M + J))));
+    J = J + 8 == M ? 0 : J + 8;
+  }
+  return 24.0 * N;
+}
+
+double loadKernel(const double *A, size_t N, unsigned Bits) {
+  return Bits >= 512 ? loadAvx512(A, N) : Bits >= 256 ? loadAvx(A, N) : loadSse(A, N);
+}
+double copyKernel(double *D, const double *S, size_t N, unsigned Bits) {
+  return Bits >= 512 ? copyAvx512(D, S, N) : Bits >= 256 ? copyAvx(D, S, N) : copySse(D, S, N);
+}
+double copyCachedKernel(double *D, const double *S, size_t N, const double *C, size_t M,
+                        unsigned Bits) {
+  return Bits >= 512   ? copyCachedAvx512(D, S, N, C, M)
+         : Bits >= 256 ? copyCachedAvx(D, S, N, C, M)
+                       : copyCachedSse(D, S, N, C, M);
+}
+double triadKernel(double *A, const double *B, const double *C, size_t N, unsigned Bits) {
+  return Bits >= 512   ? triadAvx512(A, B, C, N)
+         : Bits >= 256 ? triadAvx(A, B, C, N)
+                       : triadSse(A, B, C, N);
 }
 
 // The offset is part of the address, so each (kind, offset) is a loop of its
@@ -324,8 +406,17 @@ __attribute__((target("avx2"))) static double updateAvx(double *A, size_t N) {
   return 16.0 * N;
 }
 
-double updateKernel(double *A, size_t N, bool UseAvx) {
-  return UseAvx ? updateAvx(A, N) : updateSse(A, N);
+__attribute__((target("avx512f"))) static double updateAvx512(double *A, size_t N) {
+  __m512d S = _mm512_set1_pd(Sink * 0 + 0.999);
+  for (size_t I = 0; I < N; I += 16) {
+    _mm512_store_pd(A + I, _mm512_mul_pd(S, _mm512_load_pd(A + I)));
+    _mm512_store_pd(A + I + 8, _mm512_mul_pd(S, _mm512_load_pd(A + I + 8)));
+  }
+  return 16.0 * N;
+}
+
+double updateKernel(double *A, size_t N, unsigned Bits) {
+  return Bits >= 512 ? updateAvx512(A, N) : Bits >= 256 ? updateAvx(A, N) : updateSse(A, N);
 }
 
 double branchKernel(const uint8_t *V, size_t Bytes, uint64_t Passes) {
@@ -369,12 +460,15 @@ double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
 #define PM_DIV(NAME, ...)                                                                   \
   static double NAME(uint64_t) { return 0; }
 double latencyKernel(const char *, uint64_t) { return 0; }
-double loadKernel(const double *, size_t, bool) { return 0; }
-double copyKernel(double *, const double *, size_t, bool) { return 0; }
-double triadKernel(double *, const double *, const double *, size_t, bool) { return 0; }
+double loadKernel(const double *, size_t, unsigned) { return 0; }
+double copyKernel(double *, const double *, size_t, unsigned) { return 0; }
+double copyCachedKernel(double *, const double *, size_t, const double *, size_t, unsigned) {
+  return 0;
+}
+double triadKernel(double *, const double *, const double *, size_t, unsigned) { return 0; }
 double lineAccessKernel(char *, bool, unsigned, uint64_t) { return 0; }
 double portKernel(char *, bool, unsigned, uint64_t) { return 0; }
-double updateKernel(double *, size_t, bool) { return 0; }
+double updateKernel(double *, size_t, unsigned) { return 0; }
 double branchKernel(const uint8_t *, size_t, uint64_t) { return 0; }
 double tlbKernel(double *, uint64_t, uint64_t, uint64_t, bool) { return 0; }
 

@@ -35,17 +35,24 @@ const std::vector<DividerKernel> &dividerKernels();
 /// (pairs for sqrt+add), 0 for an unknown kind.
 double latencyKernel(const char *Kind, uint64_t N);
 
-/// Streaming kernels over doubles (AVX2 when USEAVX, else SSE2); N elements
-/// each, a multiple of 32. Return the bytes they move, write-allocates
-/// included (load: 8N, copy: 24N, triad: 32N).
-double loadKernel(const double *A, size_t N, bool UseAvx);
-double copyKernel(double *Dst, const double *Src, size_t N, bool UseAvx);
-double triadKernel(double *A, const double *B, const double *C, size_t N, bool UseAvx);
+/// Streaming kernels over doubles in vectors of BITS (512: AVX-512F, 256:
+/// AVX2, else SSE2); N elements each, a multiple of 64. Return the bytes
+/// they move, write-allocates included (load: 8N, copy: 24N, triad: 32N).
+double loadKernel(const double *A, size_t N, unsigned Bits);
+double copyKernel(double *Dst, const double *Src, size_t N, unsigned Bits);
+double triadKernel(double *A, const double *B, const double *C, size_t N, unsigned Bits);
 
-/// Update a[i] = s * a[i] (AVX2 when USEAVX, else SSE2) over N doubles, a
-/// multiple of 32: returns 16N bytes (a load and a store per element, no
+/// Copy that also reads two streams of CACHED round and round (2 x M
+/// doubles, M a multiple of 16, small enough to stay in a cache):
+/// dst[i] = src[i] + cached[j] + cached[M + j]. Returns the copy's 24N
+/// bytes: what the cached streams add is time, not traffic beyond them.
+double copyCachedKernel(double *Dst, const double *Src, size_t N, const double *Cached,
+                        size_t M, unsigned Bits);
+
+/// Update a[i] = s * a[i] in vectors of BITS over N doubles, a multiple of
+/// 64: returns 16N bytes (a load and a store per element, no
 /// write-allocate: the line is already there).
-double updateKernel(double *A, size_t N, bool UseAvx);
+double updateKernel(double *A, size_t N, unsigned Bits);
 
 /// Load and store ports: N x 16 independent accesses of WIDTH bytes (8:
 /// general register, 16/32: xmm/ymm, 64: zmm, which needs AVX-512F) to

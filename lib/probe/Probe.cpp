@@ -9,6 +9,11 @@
 
 #include "Kernels.h"
 
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Host.h"
+
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -17,6 +22,7 @@
 #include <cstring>
 #include <ctime>
 #include <memory>
+#include <mutex>
 #include <string_view>
 #include <thread>
 
@@ -108,16 +114,17 @@ Buffer allocate(size_t Doubles) {
   return Buffer(P);
 }
 
-/// Load, copy and triad over WS bytes per thread on THREADS pinned threads;
-/// the rates of all threads add up.
-BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads, bool Avx,
-                         double MinSeconds, unsigned Reps) {
+/// Load, copy and triad over WS bytes per thread on THREADS pinned threads
+/// in vectors of BITS; the rates of all threads add up. With CACHED (bytes
+/// per stream, one thread) also the copy beside two streams of that size.
+BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads, unsigned Bits,
+                         double MinSeconds, unsigned Reps, uint64_t Cached = 0) {
   BandwidthPoint P;
   P.Level = Level;
   P.WorkingSet = WS;
   P.Threads = Threads;
-  // Element counts: multiples of 32 doubles.
-  auto Round = [](uint64_t Doubles) { return std::max<uint64_t>(32, Doubles / 32 * 32); };
+  // Element counts: multiples of 64 doubles.
+  auto Round = [](uint64_t Doubles) { return std::max<uint64_t>(64, Doubles / 64 * 64); };
   std::vector<std::vector<double>> Load(Threads), Copy(Threads), Update(Threads),
       Triad(Threads);
   std::atomic<unsigned> Ready{0};
@@ -143,10 +150,34 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
           },
           MinSeconds, Reps);
     };
-    Load[T] = Stream([&] { return loadKernel(A.get(), NL, Avx); });
-    Copy[T] = Stream([&] { return copyKernel(C.get(), B.get(), NC, Avx); });
-    Update[T] = Stream([&] { return updateKernel(B.get(), NC, Avx); });
-    Triad[T] = Stream([&] { return triadKernel(X.get(), Y.get(), Z.get(), NT, Avx); });
+    Load[T] = Stream([&] { return loadKernel(A.get(), NL, Bits); });
+    Copy[T] = Stream([&] { return copyKernel(C.get(), B.get(), NC, Bits); });
+    Update[T] = Stream([&] { return updateKernel(B.get(), NC, Bits); });
+    Triad[T] = Stream([&] { return triadKernel(X.get(), Y.get(), Z.get(), NT, Bits); });
+    if (Cached && Threads == 1) {
+      size_t M = std::max<uint64_t>(16, Cached / 8 / 16 * 16);
+      Buffer K = allocate(2 * M);
+      if (!K)
+        return;
+      P.CachedBytes = M * 8;
+      // One pass of each, back to back, per repetition (a pass over memory
+      // outlasts MinSeconds): their ratio is what matters, and a VM's
+      // memory moves between repetitions.
+      auto Pass = [](auto Kernel) {
+        auto T0 = Clock::now();
+        double Bytes = Kernel();
+        double S = seconds(T0, Clock::now());
+        return S > 0 ? Bytes / S / 1e9 : 0.0;
+      };
+      std::vector<double> Mixed, Plain;
+      for (unsigned R = 0; R < 2 * Reps + 1; ++R) {
+        Mixed.push_back(
+            Pass([&] { return copyCachedKernel(C.get(), B.get(), NC, K.get(), M, Bits); }));
+        Plain.push_back(Pass([&] { return copyKernel(C.get(), B.get(), NC, Bits); }));
+      }
+      P.CopyCachedGBs = summarise(Mixed);
+      P.CopyBesideGBs = summarise(Plain);
+    }
   };
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T < Threads; ++T)
@@ -423,7 +454,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   return R;
 #endif
   const CpuIdentity &C = R.Cpu;
-  bool Avx = C.Avx2;
+  R.StreamBits = compilerVectorBits(C);
   std::vector<std::pair<Isa, std::string>> Isas = {{Isa::Scalar, "scalar"}, {Isa::Sse, "sse"}};
   if (C.Avx2 && C.Fma)
     Isas.push_back({Isa::Avx2, "avx2"});
@@ -516,7 +547,9 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   measureTlb(R, MinSeconds, Reps);
   for (const auto &[Level, WS] : Sets) {
     Step("bandwidth, " + Level + ", one core");
-    R.Bandwidth.push_back(bandwidth(Level, WS, 1, Avx, MinSeconds, Reps));
+    // In memory also the copy beside two streams that stay in the L2.
+    R.Bandwidth.push_back(bandwidth(Level, WS, 1, R.StreamBits, MinSeconds, Reps,
+                                    Level == "MEM" ? std::max(L1, L2 / 8) : 0));
   }
   if (Threads > 1)
     for (const auto &[Level, WS] : Sets) {
@@ -526,7 +559,8 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
       uint64_t PerThread = Level == "MEM"  ? std::max<uint64_t>(32 << 20, WS / Threads)
                            : Level == "L3" ? std::max<uint64_t>(L2, WS / Threads)
                                            : WS;
-      R.Bandwidth.push_back(bandwidth(Level, PerThread, Threads, Avx, MinSeconds, Reps));
+      R.Bandwidth.push_back(
+          bandwidth(Level, PerThread, Threads, R.StreamBits, MinSeconds, Reps));
     }
   // Latency of each level and misses in flight (Little's law's inputs):
   // one chase per level; in memory also 32 chases at once.
@@ -568,7 +602,26 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   return R;
 }
 
-perfmodel::Measured perfmodel::measureClock(double MinSeconds, unsigned Reps) {
+unsigned perfmodel::compilerVectorBits(const CpuIdentity &C, const std::string &Cpu) {
+  if (!C.Avx2)
+    return 128;
+  if (!C.Avx512f)
+    return 256;
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    llvm::InitializeAllTargetInfos();
+    llvm::InitializeAllTargetMCs();
+  });
+  std::string Triple = llvm::sys::getProcessTriple(), Error;
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Error);
+  if (!T)
+    return 256;
+  std::unique_ptr<llvm::MCSubtargetInfo> STI(T->createMCSubtargetInfo(
+      Triple, Cpu.empty() ? llvm::sys::getHostCPUName() : llvm::StringRef(Cpu), ""));
+  return STI && !STI->checkFeatures("+prefer-256-bit") ? 512 : 256;
+}
+
+Measured perfmodel::measureClock(double MinSeconds, unsigned Reps) {
 #if defined(__x86_64__)
   return summarise(rates(
       [](uint64_t N) {

@@ -58,6 +58,10 @@ struct Derived {
   double OneCoreWritebackGBs = 0;         ///< and its write-backs
   double MemLatencyNs = 0, InFlight = 0;
   uint64_t KeptL3 = 0; ///< the L3 capacity the chase sweep shows (0: none)
+  /// Cycles a line from the L2 adds beside memory streams (copy with two
+  /// cached streams against the plain copy; -1: not measured).
+  double CacheLineCy = -1;
+  double CopyCy = 0, CopyCachedCy = 0; ///< per line of the copied stream
 };
 
 /// BYTES rounded down to whole sets of WAYS lines of LINE bytes.
@@ -120,6 +124,15 @@ Derived derive(const ProbeResult &R) {
   D.InFlight = missesInFlight(D.MemLatencyNs, R.ParallelChaseNs.Median);
   if (auto L3 = R.ChaseNs.find("L3"); L3 != R.ChaseNs.end())
     D.KeptL3 = effectiveL3Bytes(R.L3Sweep, L3->second.Median, D.MemLatencyNs);
+  // The copy moves 3 lines (read, write-allocate, write-back) per line of
+  // its stream; the cached kernel reads one line of each of its two cached
+  // streams beside them.
+  if (const BandwidthPoint *P = point(R, "MEM", false);
+      P && P->CopyCachedGBs.Median > 0 && P->CopyBesideGBs.Median > 0 && D.GHz > 0) {
+    D.CopyCy = 3.0 * Line / P->CopyBesideGBs.Median * D.GHz;
+    D.CopyCachedCy = 3.0 * Line / P->CopyCachedGBs.Median * D.GHz;
+    D.CacheLineCy = std::max(0.0, (D.CopyCachedCy - D.CopyCy) / 2);
+  }
   return D;
 }
 
@@ -346,7 +359,9 @@ const char *const KernelsCite =
     "pages; the L3's over three L2 sizes with the L2's hits taken out), "
     "misses in flight from 32 chases at once in memory (latency / time per line); the ECM "
     "overlap rule and each link's bandwidth fitted to load, copy, update and triad kernels "
-    "with the working set in each level (one core; memory's fills and write-backs apart)";
+    "with the working set in each level (one core; memory's fills and write-backs apart; "
+    "vectors of the width clang-19 -march=native uses here), and the copy in memory with two "
+    "L2-resident read streams beside it (memory.cache_line_cy)";
 
 /// Where a link's fitted bandwidth comes from: the load kernel's rate in
 /// LEVEL beside what the fit made of it.
@@ -398,6 +413,16 @@ std::string writebackComment(const Derived &D, double Socket) {
   if (D.OneCoreWritebackGBs > Socket)
     S += "; the fitted " + num(D.OneCoreWritebackGBs) + " GB/s capped at the socket's";
   return S;
+}
+
+/// How memory.cache_line_cy was had.
+std::string cacheLineComment(const ProbeResult &R, const Derived &D) {
+  const BandwidthPoint *P = point(R, "MEM", false);
+  return "a copy in memory takes " + num(D.CopyCy) + " cy per line of its stream, " +
+         num(D.CopyCachedCy) + " with two more read streams of " +
+         formatByteSize(P ? P->CachedBytes : 0) + " each (in the L2) beside it: " +
+         num(D.CacheLineCy) + " cy per line from the L2 (" + spread(P->CopyCachedGBs) +
+         "; " + std::to_string(R.StreamBits) + "-bit vectors)";
 }
 
 /// The probe's figures over a library model: only what was measured, each
@@ -553,6 +578,12 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
              num(std::min(D.OneCoreWritebackGBs, Socket));
       Covers.push_back("memory.one_core_writeback_gbs");
     }
+  }
+  // Only under full overlap: the `none` rule adds those lines' transfers.
+  if (D.CacheLineCy >= 0 && D.Fit.Rule == "full") {
+    OS << "# Lines from the caches beside memory streams: " << cacheLineComment(R, D) << "\n";
+    Mem += std::string(Mem.empty() ? "" : ", ") + "cache_line_cy: " + num(D.CacheLineCy);
+    Covers.push_back("memory.cache_line_cy");
   }
   if (!Mem.empty())
     OS << "memory: {" << Mem << "}\n\n";
@@ -733,9 +764,14 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
        << ";\n# 32 chases at once take "
        << num(R.ParallelChaseNs.Median) << " ns per line: " << num(InFlight)
        << " misses in flight.\n";
+  bool CacheLine = D.CacheLineCy >= 0 && D.Fit.Rule == "full";
+  if (CacheLine)
+    OS << "# Lines from the caches beside memory streams: " << cacheLineComment(R, D) << "\n";
   OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs);
   if (MemLatency > 0)
     OS << ", latency_ns: " << num(MemLatency);
+  if (CacheLine)
+    OS << ", cache_line_cy: " << num(D.CacheLineCy);
   if (Mem1 && Mem != Mem1 && D.OneCoreGBs > 0) {
     OS << ",\n         sustained_one_core_gbs: " << num(std::min(MemGBs, D.OneCoreGBs));
     if (D.OneCoreWritebackGBs > 0)
@@ -766,6 +802,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
         "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs"
      << (D.OneCoreWritebackGBs > 0 ? ", memory.one_core_writeback_gbs" : "")
      << (D.Fit.Rule.empty() ? "" : ", ecm.overlap")
+     << (D.CacheLineCy >= 0 && D.Fit.Rule == "full" ? ", memory.cache_line_cy" : "")
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")
      << (R.LineSplitStore.Median > 0 ? ", core.line_split_store_cost" : "")
      << (R.MispredictCycles.Median > 0 ? ", core.branch_mispredict_cy" : "")

@@ -151,6 +151,8 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"memory.one_core_writeback_gbs",
                M.Memory.OneCoreWritebackGBs ? formatNumber(*M.Memory.OneCoreWritebackGBs, 4)
                                             : "as the fills"});
+  F.push_back({"memory.cache_line_cy",
+               M.Memory.CacheLineCy ? formatNumber(*M.Memory.CacheLineCy, 4) : "overlapped"});
   F.push_back({"memory.channels",
                M.Memory.Channels ? std::to_string(*M.Memory.Channels) : "unknown"});
   F.push_back({"memory.latency_ns", opt(M.Memory.LatencyNs, "")});

@@ -850,6 +850,9 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
     OS << ", " << *M.Memory.Channels << " channels";
   if (M.Memory.LatencyNs)
     OS << ", " << formatNumber(*M.Memory.LatencyNs) << " ns";
+  if (M.Memory.CacheLineCy)
+    OS << "; a line the L1 takes from a cache beside memory streams adds "
+       << formatNumber(*M.Memory.CacheLineCy) << " cy";
   OS << "\n  ecm overlap: " << M.EcmOverlap << "\n";
   OS << "  sources:\n";
   for (const SourceRef &S : M.Sources)

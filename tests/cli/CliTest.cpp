@@ -1081,3 +1081,56 @@ TEST(Cli, NonTemporalStoresAllocateNoLine) {
             std::string::npos)
       << R.Out;
 }
+
+namespace {
+/// ECM's T_L3Mem (cy/CL) and the Roofline's MEM bound (cy/it) of FUNCTION
+/// in examples/validate/kernels.c at N on zen4 at 2.4 GHz with SETTINGS.
+std::pair<double, double> memoryTimes(const std::string &Function, int N,
+                                      const std::string &Settings) {
+  CmdResult R = perfmodel("analyze examples/validate/kernels.c -m zen4 -D n=" +
+                          std::to_string(N) + " --set clock_ghz=2.4 " + Settings +
+                          " --format json");
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  auto V = llvm::json::parse(R.Out);
+  if (!V) {
+    ADD_FAILURE() << llvm::toString(V.takeError());
+    return {0, 0};
+  }
+  for (const llvm::json::Value &L : *V->getAsObject()->getArray("loops")) {
+    const llvm::json::Object *O = L.getAsObject();
+    if (O->getString("function") != Function)
+      continue;
+    const llvm::json::Array *T = O->getObject("ecm")->getArray("transfers_cy_per_cl");
+    const llvm::json::Array *Lv = O->getObject("roofline")->getArray("levels");
+    return {*T->back().getAsNumber(),
+            *Lv->back().getAsObject()->getNumber("bound_cy_per_it")};
+  }
+  ADD_FAILURE() << Function << " not found";
+  return {0, 0};
+}
+} // namespace
+
+// Lines the L1 refills from a cache while the rest streams from memory
+// (memory.cache_line_cy, by hand): jacobi2d at n = 4096 keeps three rows of
+// a (96 KiB) in L2, not in L1, so per CL of b the L1 fills 4 lines (a's
+// rows j-1, j, j+1 and b's write-allocate: 32 B/it) and memory 2 (a's row
+// j+1 and b: 16 B/it): 2 lines from the L2, x 4 cy = 8 cy/CL more in
+// T_L3Mem and 8 / 8 it = 1 cy/it more in the Roofline's memory bound.
+// triad's lines all come from memory: nothing added. ECM's `none` rule adds
+// the lines' transfers already: nothing added there.
+TEST(Cli, LinesFromTheCachesBesideMemoryStreams) {
+  auto [Ecm0, Roof0] = memoryTimes("jacobi2d", 4096, "--set memory.cache_line_cy=0");
+  auto [Ecm4, Roof4] = memoryTimes("jacobi2d", 4096, "--set memory.cache_line_cy=4");
+  EXPECT_NEAR(Ecm4 - Ecm0, 8, 1e-3);
+  EXPECT_NEAR(Roof4 - Roof0, 1, 1e-3);
+  auto [TriadEcm0, TriadRoof0] = memoryTimes("triad", 1 << 24, "--set memory.cache_line_cy=0");
+  auto [TriadEcm4, TriadRoof4] = memoryTimes("triad", 1 << 24, "--set memory.cache_line_cy=4");
+  EXPECT_NEAR(TriadEcm4, TriadEcm0, 1e-9);
+  EXPECT_NEAR(TriadRoof4, TriadRoof0, 1e-9);
+  auto [None0, NoneRoof0] =
+      memoryTimes("jacobi2d", 4096, "--set ecm.overlap=none --set memory.cache_line_cy=0");
+  auto [None4, NoneRoof4] =
+      memoryTimes("jacobi2d", 4096, "--set ecm.overlap=none --set memory.cache_line_cy=4");
+  EXPECT_NEAR(None4, None0, 1e-9);
+  EXPECT_NEAR(NoneRoof4 - NoneRoof0, 1, 1e-3);
+}

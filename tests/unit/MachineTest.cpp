@@ -301,6 +301,28 @@ TEST(Machine, TlbKeysAreChecked) {
   EXPECT_TRUE(Names(Missing, "tlb.load_miss_cy"));
 }
 
+// memory.cache_line_cy: optional, zero allowed (the lines overlap), not
+// negative nor implausible, and `machine show` states it.
+TEST(Machine, CacheLineCyIsChecked) {
+  std::string File = std::string(PERFMODEL_SOURCE_DIR) + "/machine-models/haswell-ep-e5-2680v3.yml";
+  MachineLoadResult None = loadMachineModel(File);
+  ASSERT_TRUE(None.ok());
+  EXPECT_FALSE(None.Model->Memory.CacheLineCy.has_value());
+  for (const char *V : {"0", "4.2"}) {
+    MachineLoadResult R = loadMachineModel(File, {std::string("memory.cache_line_cy=") + V});
+    ASSERT_TRUE(R.ok()) << V;
+    EXPECT_EQ(R.Model->Memory.CacheLineCy, std::optional<double>(std::stod(V)));
+  }
+  for (const char *V : {"-1", "2000"}) {
+    MachineLoadResult R = loadMachineModel(File, {std::string("memory.cache_line_cy=") + V});
+    EXPECT_FALSE(R.ok()) << V;
+    bool Named = false;
+    for (const MachineDiag &D : R.Diags)
+      Named |= D.Key == "memory.cache_line_cy";
+    EXPECT_TRUE(Named) << V;
+  }
+}
+
 TEST(Machine, SetDerivesAHypotheticalMachine) {
   MachineLoadResult R = loadMachineModel(
       HaswellFile, {"caches.L2.size=2MiB", "memory.bandwidth_gbs=85.2"});

@@ -353,6 +353,49 @@ TEST(Probe, CacheLinkWritebacksOnAPathOfTheirOwn) {
   EXPECT_EQ(L.Model->Caches[1].BytesPerCycleToNext, H.Model->Caches[1].BytesPerCycleToNext);
 }
 
+// memory.cache_line_cy from the copy beside two cached streams, by hand: at
+// 2 GHz the plain copy moves its 3 lines (192 B) per line of its stream at
+// 12.8 GB/s (30 cy) and the copy with two L2-resident streams at 384 / 38
+// GB/s (38 cy): (38 - 30) / 2 cached lines = 4 cy per line from the L2.
+// Written under the 'full' rule only (`none` adds those lines' transfers).
+TEST(Probe, CacheLineCostFromTheCopyBesideCachedStreams) {
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  for (bool Full : {true, false}) {
+    ProbeResult R = haswellProbe("2026-11-25", 2);
+    R.StreamBits = 256;
+    R.Bandwidth = bandwidthsAt2GHz(synthetic(Full));
+    R.Bandwidth.back().CopyBesideGBs = exact(12.8, 15);
+    R.Bandwidth.back().CopyCachedGBs = exact(384.0 / 38, 15);
+    R.Bandwidth.back().CachedBytes = 32 << 10;
+    std::string Text;
+    MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
+    ASSERT_TRUE(L.ok()) << Text;
+    if (Full) {
+      ASSERT_TRUE(L.Model->Memory.CacheLineCy.has_value()) << Text;
+      EXPECT_NEAR(*L.Model->Memory.CacheLineCy, 4, 1e-9);
+      EXPECT_NE(Text.find("memory.cache_line_cy"), std::string::npos) << "in covers";
+    } else {
+      EXPECT_FALSE(L.Model->Memory.CacheLineCy.has_value()) << Text;
+    }
+  }
+}
+
+// The streaming kernels run at the width clang-19 vectorises with: LLVM's
+// tuning for Zen 4 keeps 512-bit vectors, Intel's AVX-512 cores prefer 256.
+TEST(Probe, StreamsAtTheCompilersVectorWidth) {
+  CpuIdentity C;
+  C.Sse2 = C.Avx = C.Avx2 = C.Fma = C.Avx512f = true;
+  EXPECT_EQ(compilerVectorBits(C, "znver4"), 512u);
+  EXPECT_EQ(compilerVectorBits(C, "skylake-avx512"), 256u);
+  EXPECT_EQ(compilerVectorBits(C, "sapphirerapids"), 256u);
+  C.Avx512f = false;
+  EXPECT_EQ(compilerVectorBits(C, "haswell"), 256u);
+  C.Avx2 = false;
+  EXPECT_EQ(compilerVectorBits(C, "sandybridge"), 128u);
+}
+
 // Written over a library model (Haswell), the probed file carries only what
 // was measured: the fitted rule and links (bandwidths at 2 GHz from the
 // 'full' timings above: L2->L1 64 B / 2 cy = 32 B/cy, L3->L2 64 / 4 = 16,

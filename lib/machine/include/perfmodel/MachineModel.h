@@ -159,6 +159,11 @@ struct MemoryModel {
   /// one-core figure above is the fills' alone; without it write-backs draw
   /// that figure like fills.
   std::optional<double> OneCoreWritebackGBs;
+  /// Cycles each line the L1 takes from a cache (not from memory) adds to a
+  /// loop whose other lines stream from memory, if measured: on Zen 4 those
+  /// refills do not overlap the memory stream (the probe: a copy in memory
+  /// with two L2-resident read streams beside it).
+  std::optional<double> CacheLineCy;
   std::optional<double> LatencyNs;
   std::optional<unsigned> Channels;
   /// Little's law when no one-core figure was measured: the misses one core

@@ -45,6 +45,13 @@ std::string tlbWhat(const ModelInput &In);
 /// What to change when TLB misses bound a loop.
 std::string tlbAdvice();
 
+/// Lines per iteration the L1 takes from a cache rather than from memory
+/// when the loop's data streams from memory (the L1's fills less memory's,
+/// by TRAFFIC), and the cycles they add there at memory.cache_line_cy (0
+/// without the key or the traffic per link).
+double cacheLinesPerIt(const MachineModel &M, const TrafficResult *Traffic);
+double cacheLineCyclesPerIt(const MachineModel &M, const TrafficResult *Traffic);
+
 /// The prediction for data residing in one level.
 struct LevelPrediction {
   std::string Level;      ///< "L1", "L2", ..., "MEM"

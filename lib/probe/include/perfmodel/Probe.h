@@ -69,6 +69,12 @@ struct BandwidthPoint {
   unsigned Threads = 1;
   /// Triad counts 4 streams (write-allocate), copy 3, update (a = s x a) 2.
   Measured LoadGBs, CopyGBs, UpdateGBs, TriadGBs;
+  /// One core in memory only: the copy with two more read streams that stay
+  /// in the L2 (CachedBytes each), at the copy's bytes, timed beside a plain
+  /// copy (CopyBesideGBs). Their difference is what lines from a cache cost
+  /// a loop whose other lines stream from memory.
+  Measured CopyCachedGBs, CopyBesideGBs;
+  uint64_t CachedBytes = 0;
 };
 
 /// Independent loads or stores of one width in L1: accesses per cycle.
@@ -138,10 +144,21 @@ struct ProbeOptions {
 /// warming up. Median 0 where it cannot run (not x86-64).
 Measured measureClock(double MinSeconds = 0.002, unsigned Reps = 5);
 
+/// The vector width clang-19 -O3 -march=CPU vectorises loops with on a core
+/// with C's features: 512 where it has AVX-512F and LLVM's tuning for CPU
+/// does not prefer 256-bit vectors (znver4: 512, skylake-avx512: 256), else
+/// 256 with AVX2, else 128. CPU empty: this host's.
+unsigned compilerVectorBits(const CpuIdentity &C, const std::string &Cpu = "");
+
 struct ProbeResult {
   CpuIdentity Cpu;
   std::string Date;        ///< YYYY-MM-DD of the measurement
   unsigned OnlineCpus = 1;
+  /// Vector width of the streaming kernels: the one clang-19 -O3
+  /// -march=native vectorises with here (512 on AVX-512 cores whose tuning
+  /// does not prefer 256-bit vectors), as memory runs at different speeds
+  /// for 32- and 64-byte accesses on some cores.
+  unsigned StreamBits = 0;
   Measured ClockGHz;
   std::vector<PeakPoint> Peaks;
   std::vector<DividerPoint> Dividers;
