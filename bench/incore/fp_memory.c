@@ -1,7 +1,7 @@
 /* FP loads and stores on this host: loops of 12 independent accesses per
    iteration, in L1, best of 15 runs; cycles per access (per group of two
-   loads and a store for the mixes) at the clock given. What the Zen 5
-   files' store overrides were measured with. */
+   loads and a store for the mixes) at the clock given. What the Zen 4 and
+   Zen 5 files' FP load and store overrides were measured with. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

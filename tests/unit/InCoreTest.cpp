@@ -538,6 +538,26 @@ TEST(InCore, AZeroPortOverrideTakesTheStoreOffTheLoadPipes) {
   EXPECT_DOUBLE_EQ(R.Cycles, 1);
 }
 
+// The same on the Zen 4 file, whose figures bench/incore/fp_memory.c measured
+// on a Zen 4 guest: two xmm loads and a store in 1.0 cy (stores off FP45,
+// FPSt one a cycle: FP45 2 / 2 units = 1), and for zmm two 64-byte loads and
+// a 64-byte store in 2.51 cy: a zmm load takes both 256-bit load paths
+// (FP45 2 unit-cycles), a zmm store two store-path cycles and one load-path
+// cycle: per line FP45 (2 + 2 + 1) / 2 = 2.5, FPSt 2; two lines 5 cy.
+TEST(InCore, Zen4FpLoadsAndStoresOnTheirDataPaths) {
+  InCoreOptions O = inCoreOptionsFor(machineFile("zen4-epyc-9654.yml"));
+  InCoreResult X = analyzeAssemblyFile(Src + "/tests/incore/fp-load-store.s", O);
+  ASSERT_TRUE(X.Ok) << X.Reason;
+  EXPECT_DOUBLE_EQ(portLoad(X, "Zn4FP45"), 2);
+  EXPECT_DOUBLE_EQ(portLoad(X, "Zn4FPSt"), 1);
+  EXPECT_DOUBLE_EQ(X.Cycles, 1);
+  InCoreResult Z = analyzeAssemblyFile(Src + "/tests/incore/zmm-load-store.s", O);
+  ASSERT_TRUE(Z.Ok) << Z.Reason;
+  EXPECT_DOUBLE_EQ(portLoad(Z, "Zn4FP45"), 10);
+  EXPECT_DOUBLE_EQ(portLoad(Z, "Zn4FPSt"), 4);
+  EXPECT_NEAR(Z.Cycles, 5, 0.05);
+}
+
 namespace {
 
 /// The front end's result for FILE, relative to the source tree.
