@@ -643,3 +643,51 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
   R.Ok = true;
   return R;
 }
+
+std::string perfmodel::layerConditionsAtEdge(const TrafficResult &Base, const LoopKernel &K,
+                                             const KernelIR &IR, const MachineModel &M) {
+  if (!Base.Ok || M.Caches.empty())
+    return "";
+  // What a link may move before it matters: 1 % of the bytes the loop
+  // moves at L1 (compulsory lines of a nest that fits, counted once).
+  double L1Bytes = 0;
+  for (const Access &A : K.Accesses)
+    L1Bytes += A.ElementBytes * ((A.Read ? 1 : 0) + (A.Write ? 1 : 0));
+  std::string Worst;
+  double WorstDiff = 0;
+  for (int Delta : {-1, +1}) {
+    // Every cache a way smaller (larger), its sets kept.
+    MachineModel N = M;
+    bool Any = false;
+    for (CacheLevel &C : N.Caches) {
+      if (C.Ways < 2 || !C.LineBytes)
+        continue;
+      uint64_t Sets = C.SizeBytes / (uint64_t(C.Ways) * C.LineBytes);
+      if (!Sets)
+        continue;
+      C.Ways = unsigned(int(C.Ways) + Delta);
+      C.SizeBytes = Sets * C.Ways * C.LineBytes;
+      Any = true;
+    }
+    if (!Any)
+      continue;
+    TrafficResult T = layerConditionTraffic(K, IR, N);
+    if (!T.Ok || T.Links.size() != Base.Links.size())
+      continue;
+    for (size_t I = 0; I < T.Links.size(); ++I) {
+      double X = Base.Links[I].totalBytesPerIt(), Y = T.Links[I].totalBytesPerIt();
+      double Diff = std::fabs(X - Y) / std::max(X, 1e-9);
+      if (std::max(X, Y) > 0.01 && Diff > 0.05 && std::fabs(X - Y) > 0.01 * L1Bytes &&
+          Diff > WorstDiff) {
+        WorstDiff = Diff;
+        char Buf[160];
+        std::snprintf(Buf, sizeof Buf,
+                      "one way %s per cache moves %s-%s from %.3g to %.3g B/it",
+                      Delta < 0 ? "less" : "more", Base.Links[I].Inner.c_str(),
+                      Base.Links[I].Outer.c_str(), X, Y);
+        Worst = Buf;
+      }
+    }
+  }
+  return Worst;
+}

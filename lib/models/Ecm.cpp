@@ -80,7 +80,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
   // streams from memory still wait beside the memory stream (measured on
   // Zen 4: memory.cache_line_cy); `none` adds their transfers already.
   if (double Stall = M.EcmOverlap == "full"
-                         ? cacheLineCyclesPerIt(M, In.Traffic) * R.ItersPerCL
+                         ? cacheLineCyclesPerIt(M, In.Traffic, R.ItersPerCL) * R.ItersPerCL
                          : 0;
       Stall > 0) {
     R.Transfers.back() += Stall;
@@ -88,7 +88,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
                       formatCycles(cacheLinesPerIt(M, In.Traffic) * R.ItersPerCL) +
                       " lines per CL the L1 takes from the caches while the rest streams "
                       "from memory (memory.cache_line_cy " +
-                      formatCycles(*M.Memory.CacheLineCy) + " cy each)");
+                      formatCycles(*M.Memory.CacheLineCy) + " cy each beside a line or more per CL from memory)");
   }
 
   // Overlap rule: Intel's "none" serialises T_nOL and every transfer (they

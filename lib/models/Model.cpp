@@ -56,8 +56,12 @@ double perfmodel::iterationsPerLine(const ModelInput &In) {
   double Line = M.Caches.empty() ? 64 : M.Caches.front().LineBytes;
   if (In.InCore && In.InCore->Ok && In.InCore->BytesPerSourceIt > 0)
     return Line / In.InCore->BytesPerSourceIt;
+  return iterationsPerLine(*In.Loop, M);
+}
+
+double perfmodel::iterationsPerLine(const LoopKernel &K, const MachineModel &M) {
+  double Line = M.Caches.empty() ? 64 : M.Caches.front().LineBytes;
   // The widest access that advances one element per iteration.
-  const LoopKernel &K = *In.Loop;
   double Bytes = 0;
   for (const Access &A : K.Accesses)
     if (std::optional<int64_t> Step = innermostStep(K, A); Step && (*Step == 1 || *Step == -1))
@@ -250,8 +254,17 @@ double perfmodel::cacheLinesPerIt(const MachineModel &M, const TrafficResult *Tr
   return std::max(0.0, Fills) / M.Caches[0].LineBytes;
 }
 
-double perfmodel::cacheLineCyclesPerIt(const MachineModel &M, const TrafficResult *Traffic) {
-  return M.Memory.CacheLineCy ? cacheLinesPerIt(M, Traffic) * *M.Memory.CacheLineCy : 0;
+double perfmodel::cacheLineCyclesPerIt(const MachineModel &M, const TrafficResult *Traffic,
+                                       double ItersPerCL) {
+  if (!M.Memory.CacheLineCy || !Traffic || !Traffic->Ok || Traffic->Links.empty() ||
+      M.Caches.empty())
+    return 0;
+  // Measured beside a full stream from memory (a line or more per CL); a
+  // loop that takes less from memory waits for it in proportion (none when
+  // its data stays in the caches).
+  double MemLinesPerCL =
+      Traffic->Links.back().LoadBytesPerIt / M.Caches[0].LineBytes * ItersPerCL;
+  return cacheLinesPerIt(M, Traffic) * *M.Memory.CacheLineCy * std::min(1.0, MemLinesPerCL);
 }
 
 double perfmodel::tlbCyclesPerIt(const ModelInput &In) {

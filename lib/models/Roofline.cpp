@@ -241,7 +241,9 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   double MemIn = InBytes(M.Caches.size());
   // Lines the L1 refills from a cache while the rest streams from memory
   // wait beside the memory stream (memory.cache_line_cy), each core its own.
-  double Stall = cacheLineCyclesPerIt(M, UseTraffic ? Traffic : nullptr) / Cores;
+  double Stall = cacheLineCyclesPerIt(M, UseTraffic ? Traffic : nullptr,
+                                      iterationsPerLine(K, M)) /
+                 Cores;
   AddLevel("MEM", "MEM-" + M.Caches.back().Name, MemBytes,
            M.Memory.transferNs(MemIn, MemBytes - MemIn, Cores, Sockets) * M.ClockGHz + Stall);
   if (Stall > 0)
@@ -249,6 +251,6 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
                       " cy/it for " + formatCycles(cacheLinesPerIt(M, Traffic)) +
                       " lines per iteration the L1 takes from the caches while the rest "
                       "streams from memory (memory.cache_line_cy " +
-                      formatCycles(*M.Memory.CacheLineCy) + " cy each)");
+                      formatCycles(*M.Memory.CacheLineCy) + " cy each beside a line or more per CL from memory)");
   return R;
 }

@@ -42,8 +42,9 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
                                                    " GB/s, " + M.Memory.oneCoreSource() + ")"
                                              : std::string()));
   // auto: the analytic layer conditions, and the simulator only where they
-  // do not apply (indirect or non-uniform accesses); replaying every loop of
-  // a large file would cost far more than compiling it.
+  // do not apply (indirect or non-uniform accesses) or sit at a capacity
+  // edge; replaying every loop of a large file would cost far more than
+  // compiling it.
   bool Auto = O.Cache == "auto";
   bool RunLC = Auto || O.Cache == "lc" || O.Cache == "both";
   bool RunSim = O.Cache == "sim" || O.Cache == "both";
@@ -84,8 +85,17 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
       }
       if (RunLC)
         LR.Conditions = layerConditionTraffic(K, IR, *MT);
-      if (RunSim || (Auto && !LR.Conditions->Ok))
+      // At a capacity edge (a way more or less moves a link) the conditions'
+      // set model guesses what LRU keeps: auto simulates there too.
+      std::string Edge;
+      if (RunLC && LR.Conditions->Ok)
+        Edge = layerConditionsAtEdge(*LR.Conditions, K, IR, *MT);
+      if (RunSim || (Auto && (!LR.Conditions->Ok || !Edge.empty())))
         LR.Simulated = simulateTraffic(K, IR, *MT, O.Sim);
+      if (!Edge.empty())
+        LR.Conditions->Notes.push_back(
+            "at a capacity edge (" + Edge + "): " +
+            (Auto ? "the simulator decides the traffic" : "--cache auto lets the simulator decide"));
       runModels(LR, IR, *MT, R.Models);
     }
     R.Loops.push_back(std::move(LR));

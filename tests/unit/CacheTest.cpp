@@ -633,3 +633,29 @@ TEST(Tlb, ColumnWalkOfMatmulIjkMissesOncePerLoad) {
   EXPECT_NEAR(T.StoresPerIt, 0, 1e-9);
   EXPECT_NEAR(T.CyclesPerIt, T.LoadsPerIt * 16.9, 1e-9);
 }
+
+// A capacity edge, by hand on Haswell's L1 (32 KiB, 8 ways, 64 sets): the
+// row a of n = 4096 doubles is 512 lines, 8 per set, reused across i. With
+// 7 ways every set is over-full and a crosses every iteration (8 B/it);
+// with 8 only the set holding s's line loses a's (1/64 x 8 = 0.125 B/it).
+// One way decides: the layer conditions sit at an edge, and `auto` lets the
+// simulator decide. At n = 2048 (4 lines per set) 7, 8 or 9 ways keep the
+// row: no edge.
+TEST(LayerConditions, ARowThatFillsTheL1IsAtACapacityEdge) {
+  MachineModel H = haswell();
+  FrontendResult Full = analyze("tests/nest/reuse.c", {{"n", 4096}, {"m", 1000}});
+  const LoopKernel &K = loop(Full, "reuse");
+  TrafficResult T = layerConditionTraffic(K, Full.IR, H);
+  ASSERT_TRUE(T.Ok) << T.Reason;
+  EXPECT_NEAR(T.Links[0].LoadBytesPerIt, 8.0 / 64, 0.01);
+  std::string Edge = layerConditionsAtEdge(T, K, Full.IR, H);
+  EXPECT_NE(Edge.find("one way less per cache moves L1-L2 from"), std::string::npos) << Edge;
+  EXPECT_NE(Edge.find("to 8 B/it"), std::string::npos) << Edge;
+
+  FrontendResult Half = analyze("tests/nest/reuse.c", {{"n", 2048}, {"m", 1000}});
+  const LoopKernel &K2 = loop(Half, "reuse");
+  TrafficResult T2 = layerConditionTraffic(K2, Half.IR, H);
+  ASSERT_TRUE(T2.Ok) << T2.Reason;
+  EXPECT_EQ(layerConditionsAtEdge(T2, K2, Half.IR, H), "");
+}
+

@@ -95,6 +95,16 @@ TrafficResult layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
                                     const MachineModel &M,
                                     const LayerConditionOptions &O = {});
 
+/// Whether BASE, the layer conditions of K on M, sit at a capacity edge:
+/// with every cache a way smaller or larger (its sets kept) some link moves
+/// by more than 5 % and more than 1 % of the loop's L1 bytes. There the
+/// answer turns on replacement details the conditions approximate (which
+/// lines LRU keeps in the sets given one line too many), and `auto` lets the
+/// simulator decide. Returns what moved, or "" when the conditions hold
+/// their ground.
+std::string layerConditionsAtEdge(const TrafficResult &Base, const LoopKernel &K,
+                                  const KernelIR &IR, const MachineModel &M);
+
 /// Data-TLB misses per source iteration beyond touching each page once
 /// (which every streaming bandwidth already contains): the layer conditions
 /// with the machine's TLB as a cache of pages. Ok is false when the machine

@@ -48,9 +48,12 @@ std::string tlbAdvice();
 /// Lines per iteration the L1 takes from a cache rather than from memory
 /// when the loop's data streams from memory (the L1's fills less memory's,
 /// by TRAFFIC), and the cycles they add there at memory.cache_line_cy (0
-/// without the key or the traffic per link).
+/// without the key or the traffic per link): in full beside a stream of a
+/// line or more per CL (ITERSPERCL iterations) from memory, in proportion
+/// below that, none when nothing comes from memory.
 double cacheLinesPerIt(const MachineModel &M, const TrafficResult *Traffic);
-double cacheLineCyclesPerIt(const MachineModel &M, const TrafficResult *Traffic);
+double cacheLineCyclesPerIt(const MachineModel &M, const TrafficResult *Traffic,
+                            double ItersPerCL);
 
 /// The prediction for data residing in one level.
 struct LevelPrediction {
@@ -79,6 +82,8 @@ std::string residentLevel(const MachineModel &M, std::optional<double> WS);
 /// (ECM's unit of work): from the in-core model when it ran, else from the
 /// widest unit-stride access of the innermost loop.
 double iterationsPerLine(const ModelInput &In);
+/// The same from the loop's accesses alone (the widest unit-stride one).
+double iterationsPerLine(const LoopKernel &K, const MachineModel &M);
 
 /// Bytes per iteration on link I beyond L1 (0: L1-L2, last: LLC-MEM), loads
 /// plus evictions, from the traffic model or else the naive count. With
