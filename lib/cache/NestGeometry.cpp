@@ -186,15 +186,24 @@ std::optional<double> exactIterations(const LoopKernel &K,
 std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopKernel &K,
                                               const KernelIR &IR,
                                               const std::vector<const Access *> &Members,
-                                              unsigned LineBytes) {
+                                              unsigned LineBytes, size_t Fixed) {
   constexpr uint64_t MaxVisits = uint64_t(1) << 17; // outer points x members
   constexpr size_t MaxRuns = size_t(1) << 17;
-  if (K.Nest.empty() || Members.empty() || LineBytes == 0 ||
-      G.outerBoxPoints() * double(Members.size()) > double(MaxVisits))
+  if (K.Nest.empty() || Members.empty() || LineBytes == 0 || Fixed + 1 > K.Nest.size())
     return std::nullopt;
   auto B = IR.bindings();
   auto Bounds = nestBounds(K, B);
   if (!Bounds)
+    return std::nullopt;
+  // The fixed loops run their first iteration only.
+  double Points = G.outerBoxPoints();
+  for (size_t D = 0; D < Fixed; ++D) {
+    Bounds->Upper[D] = Bounds->Lower[D];
+    Bounds->Upper[D].C0 += std::abs(K.Nest[D].Step);
+    auto [Lo, Hi] = G.range(K.Nest[D].Var);
+    Points /= std::max(1.0, double(Hi - Lo) / double(std::abs(K.Nest[D].Step)) + 1);
+  }
+  if (Points * double(Members.size()) > double(MaxVisits))
     return std::nullopt;
   const std::vector<std::string> &Vars = Bounds->Vars;
   std::vector<LinearForm> Addr;

@@ -52,11 +52,12 @@ private:
 /// their exact bounds (a triangular nest touches half its bounding box).
 /// nullopt when an access is not affine, an inner stride skips lines, or the
 /// outer loops have more than 2^17 points per access: then the byte range is
-/// the estimate.
+/// the estimate. With FIXED > 0 the FIXED outermost loops run one iteration
+/// (at their lower bounds): the lines of one pass of the loops inside them.
 std::optional<double> touchedBytes(const NestGeometry &G, const LoopKernel &K,
                                    const KernelIR &IR,
                                    const std::vector<const Access *> &Members,
-                                   unsigned LineBytes);
+                                   unsigned LineBytes, size_t Fixed = 0);
 
 /// A TrafficResult for METHOD, with Reason set when the loop or the machine
 /// gives nothing to compute traffic for.

@@ -659,3 +659,21 @@ TEST(LayerConditions, ARowThatFillsTheL1IsAtACapacityEdge) {
   EXPECT_EQ(layerConditionsAtEdge(T2, K2, Half.IR, H), "");
 }
 
+
+// Short rows under a time loop, by hand (Haswell): n = 20, each time step
+// copies the 18^3 interior. One plane's rows 1..18, elements 1..18, span
+// bytes 3200k + 168 .. 3200k + 3031: lines 50k + 2 .. 50k + 47, 46 lines
+// (the 16 B skipped between rows share lines with the next row), 18 planes:
+// 828 lines per step over 5832 iterations = 9.086 B/it per array, not the
+// 8 B of the elements used. Two 64 KB arrays exceed the L1: every step
+// reloads both (a read, b write-allocated and written back); the L2 keeps
+// them. The simulator: 19.8 + 8.89 on heat-3d at the same n.
+TEST(LayerConditions, ShortRowsUnderATimeLoopBringTheirWholeLines) {
+  FrontendResult R = analyze("tests/nest/tsweep.c", {{"n", 20}, {"t", 10}});
+  TrafficResult T = layerConditionTraffic(loop(R, "tsweep"), R.IR, haswell());
+  ASSERT_TRUE(T.Ok) << T.Reason;
+  double PerArray = 828.0 * 64 / 5832;
+  EXPECT_NEAR(T.Links[0].LoadBytesPerIt, 2 * PerArray, 0.01);
+  EXPECT_NEAR(T.Links[0].EvictBytesPerIt, PerArray, 0.01);
+  EXPECT_LT(T.Links[1].LoadBytesPerIt, 2.0) << "the L2 keeps both across time steps";
+}
