@@ -98,10 +98,10 @@ for corpus, path, defines, extra in runs:
         if not lc.get("ok"):
             declined[corpus][lc.get("reason", "?").split(";")[0][:90]] += 1
             continue
-        # At a capacity edge `auto` simulates: the layer conditions decline.
-        edge = [n for n in (lc.get("notes") or []) if n.startswith("at a capacity edge")]
+        # Not decisive (see layerConditionsAtEdge): `auto` simulates, the layer conditions decline.
+        edge = [n for n in (lc.get("notes") or []) if n.startswith("the layer conditions are not decisive")]
         if edge:
-            declined[corpus]["at a capacity edge (a way more or less moves a link): auto simulates"] += 1
+            declined[corpus]["not decisive (capacity edge, page placement or a triangular range): auto simulates"] += 1
             continue
         # Relative to the simulator, but differences below 1 % of the bytes the
         # loop moves at L1 (compulsory misses of a nest that fits, counted

@@ -15,6 +15,7 @@
 #include "perfmodel/Traffic.h"
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -107,11 +108,17 @@ struct Region {
 /// regions placed independently), plus one per line there of a region that
 /// moves on (up to its own lines less one).
 std::vector<double> lostShares(const std::vector<Region> &Regions, double Sets,
-                               unsigned Ways) {
+                               unsigned Ways, bool Aligned = false) {
   size_t Cap = Ways + 1; // loads above the ways are all alike
-  // Load one region puts on a set: (uncapped count, probability).
-  auto Outcomes = [&](const Region &R) {
+  // Load one region puts on a set: (uncapped count, probability). Placed
+  // independently, a region reaching a fraction U of the sets is in any
+  // set with odds U; ALIGNED (bases at the same set, strides reaching
+  // nested subsets from it), in a set of a region reaching Within of them
+  // with odds min(1, U / Within).
+  auto Outcomes = [&](const Region &R, double Within = 1) {
     double U = std::min(1.0, R.Sets / Sets), Per = R.Lines / std::max(1.0, R.Sets);
+    if (Aligned)
+      U = std::min(1.0, U / std::max(Within, 1e-12));
     double Q = std::floor(Per), E = Per - Q;
     return std::vector<std::pair<double, double>>{{0, 1 - U}, {Q, U * (1 - E)}, {Q + 1, U * E}};
   };
@@ -126,7 +133,7 @@ std::vector<double> lostShares(const std::vector<Region> &Regions, double Sets,
       std::vector<std::vector<double>> Next(Cap + 1, std::vector<double>(Cap + 1, 0));
       for (size_t S = 0; S <= Cap; ++S)
         for (size_t V = 0; V <= Cap; ++V)
-          for (auto [C, P] : Outcomes(Regions[J])) {
+          for (auto [C, P] : Outcomes(Regions[J], std::min(1.0, Regions[M].Sets / Sets))) {
             size_t S2 = Regions[J].Stays ? std::min<size_t>(Cap, S + size_t(C)) : S;
             size_t V2 = Regions[J].Stays ? V : std::min<size_t>(Cap, V + size_t(C));
             Next[S2][V2] += Others[S][V] * P;
@@ -339,6 +346,9 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     const CacheLevel &C = M.Caches[I];
     double Cap = double(C.SizeBytes) * O.SafetyFactor;
     uint64_t Sets = C.sets();
+    // Arrays on pages of their own start in the same set of a cache whose
+    // sets span a page or less (Haswell's L1: 64 x 64 B).
+    const bool Aligned = O.AlignedBases && Sets && Sets * Line <= 4096;
     // Sets a stream's lines reach: all of them, or for a column whose stride
     // of whole lines shares a factor with the set count, a fraction.
     auto StrideSets = [&](const Group &Gr) {
@@ -458,7 +468,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
                                    Groups[GJ].StreamBytes / Line,
                                double(StrideSets(Groups[GJ])),
                                OuterAdvance(Groups[GJ]) < int64_t(Line)});
-        MissShare[GI] = lostShares(Regions, double(Sets), C.Ways)[0];
+        MissShare[GI] = lostShares(Regions, double(Sets), C.Ways, Aligned)[0];
         double Missed = MissShare[GI] * Lines;
         if (Missed > 0) {
           if (Used < Sets)
@@ -488,10 +498,11 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     // ikj order across i, C's row across k).
     // Lines one member touches in an iteration of loop D: rows of a
     // contiguous span, at most the whole byte range it covers.
-    auto LinesInside = [&](const Group &Gr, size_t D) {
+    auto LinesInside = [&](const Group &Gr, size_t D,
+                           const std::function<double(size_t)> &TripsOf) {
       double Lines = 1, Span = 0, Range = 0;
       for (size_t E = D + 1; E < Depth; ++E) {
-        double C = double(std::abs(Gr.LoopAdvance[E])), Tr = std::max(0.0, Trips(E) - 1);
+        double C = double(std::abs(Gr.LoopAdvance[E])), Tr = std::max(0.0, TripsOf(E) - 1);
         Range += C * Tr;
         if (C >= Line)
           Lines *= Tr + 1;
@@ -511,6 +522,38 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       double Spread = std::ceil(double(Hi - Lo) / Line);
       return std::min(One * double(Gr.Members.size()), One + Spread);
     };
+    // What one iteration of D touches at D's first (last) value, inner
+    // bounds evaluated there; nullopt unless some inner loop's bounds depend
+    // on D's counter alone among the counters.
+    auto FootAt = [&](size_t D, bool AtFirst) -> std::optional<double> {
+      auto [Lo, Hi] = G.range(K.Nest[D].Var);
+      std::map<std::string, int64_t> At = B;
+      At[K.Nest[D].Var] = AtFirst ? Lo : Hi;
+      bool Varies = false;
+      std::vector<double> T(Depth, 0);
+      for (size_t E = D + 1; E < Depth; ++E) {
+        const LoopLevel &L = K.Nest[E];
+        auto L0 = L.Lower.evaluate(At), U0 = L.Upper.evaluate(At);
+        if (!L0 || !U0) {
+          T[E] = Trips(E); // depends on another counter: its whole range
+          continue;
+        }
+        Varies |= L.Lower.mentions(K.Nest[D].Var) || L.Upper.mentions(K.Nest[D].Var);
+        int64_t St = std::abs(L.Step ? L.Step : 1);
+        T[E] = *U0 > *L0 ? double((*U0 - *L0 + St - 1) / St) : 0;
+      }
+      if (!Varies)
+        return std::nullopt;
+      double F = 0;
+      for (const Group &Gr : Groups)
+        F += LinesInside(Gr, D, [&](size_t E) { return T[E]; }) * Line;
+      return F;
+    };
+    auto Reused = [&](size_t D) {
+      return std::any_of(Groups.begin(), Groups.end(), [&](const Group &Gr) {
+        return Gr.Advance != 0 && Gr.LoopAdvance[D] == 0;
+      });
+    };
     // Share of each stream's lines that cross per iteration (1: every one).
     std::vector<double> Reload(Groups.size(), 1);
     for (size_t D = Depth - 1; D-- > 0;) {
@@ -523,7 +566,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       double Foot = 0;
       std::vector<Region> Regions; // one per stream: its members' lines together
       for (const Group &Gr : Groups) {
-        double Lines = LinesInside(Gr, D);
+        double Lines = LinesInside(Gr, D, Trips);
         Foot += Lines * Line;
         // A column's lines reach the sets its stride does, and as many more
         // as the loops between D and the innermost shift it by lines.
@@ -534,10 +577,21 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
                                                   (1 + std::floor(Shift / Line)));
         Regions.push_back({Lines, Reach, std::abs(Gr.LoopAdvance[D]) < int64_t(Line)});
       }
+      // A triangular nest: what one iteration of D touches shrinks or grows
+      // with D's counter (gramschmidt's columns right of k). Where it
+      // crosses the capacity within D's range, the reuse holds for part of
+      // the iterations: the simulator decides.
+      if (R.Edge.empty() && Reused(D)) {
+        std::optional<double> First = FootAt(D, true), Last = FootAt(D, false);
+        if (First && Last && (*First <= Cap) != (*Last <= Cap))
+          R.Edge = "one iteration of '" + K.Nest[D].Var + "' touches " + sizeText(*First) +
+                   " at its first value and " + sizeText(*Last) + " at its last, around " +
+                   C.Name + "'s " + formatByteSize(C.SizeBytes);
+      }
       // With the sets known the set model decides (see the strided rule).
       std::vector<double> Share(Groups.size(), Foot <= Cap ? 0 : 1);
       if (Sets)
-        Share = lostShares(Regions, double(Sets), C.Ways);
+        Share = lostShares(Regions, double(Sets), C.Ways, Aligned);
       bool Fits = Sets || Foot <= Cap, Any = false;
       double Miss = 0; // largest share lost among the reused streams
       for (size_t GI = 0; GI < Groups.size(); ++GI)
@@ -659,6 +713,8 @@ std::string perfmodel::layerConditionsAtEdge(const TrafficResult &Base, const Lo
                                              const KernelIR &IR, const MachineModel &M) {
   if (!Base.Ok || M.Caches.empty())
     return "";
+  if (!Base.Edge.empty())
+    return Base.Edge;
   // What a link may move before it matters: 1 % of the bytes the loop
   // moves at L1 (compulsory lines of a nest that fits, counted once).
   double L1Bytes = 0;
@@ -666,6 +722,28 @@ std::string perfmodel::layerConditionsAtEdge(const TrafficResult &Base, const Lo
     L1Bytes += A.ElementBytes * ((A.Read ? 1 : 0) + (A.Write ? 1 : 0));
   std::string Worst;
   double WorstDiff = 0;
+  auto Compare = [&](const TrafficResult &T, const std::string &What) {
+    if (!T.Ok || T.Links.size() != Base.Links.size())
+      return;
+    for (size_t I = 0; I < T.Links.size(); ++I) {
+      double X = Base.Links[I].totalBytesPerIt(), Y = T.Links[I].totalBytesPerIt();
+      double Diff = std::fabs(X - Y) / std::max(X, 1e-9);
+      if (std::max(X, Y) > 0.01 && Diff > 0.05 && std::fabs(X - Y) > 0.01 * L1Bytes &&
+          Diff > WorstDiff) {
+        WorstDiff = Diff;
+        char Buf[200];
+        std::snprintf(Buf, sizeof Buf, "%s moves %s-%s from %.3g to %.3g B/it", What.c_str(),
+                      Base.Links[I].Inner.c_str(), Base.Links[I].Outer.c_str(), X, Y);
+        Worst = Buf;
+      }
+    }
+  };
+  // Where the arrays sit: placed independently (the default) or all on
+  // page boundaries, as large heap arrays are (their columns then share the
+  // same sets of a cache whose sets span a page).
+  LayerConditionOptions AlignedBases;
+  AlignedBases.AlignedBases = true;
+  Compare(layerConditionTraffic(K, IR, M, AlignedBases), "arrays starting on page boundaries");
   for (int Delta : {-1, +1}) {
     // Every cache a way smaller (larger), its sets kept.
     MachineModel N = M;
@@ -682,23 +760,8 @@ std::string perfmodel::layerConditionsAtEdge(const TrafficResult &Base, const Lo
     }
     if (!Any)
       continue;
-    TrafficResult T = layerConditionTraffic(K, IR, N);
-    if (!T.Ok || T.Links.size() != Base.Links.size())
-      continue;
-    for (size_t I = 0; I < T.Links.size(); ++I) {
-      double X = Base.Links[I].totalBytesPerIt(), Y = T.Links[I].totalBytesPerIt();
-      double Diff = std::fabs(X - Y) / std::max(X, 1e-9);
-      if (std::max(X, Y) > 0.01 && Diff > 0.05 && std::fabs(X - Y) > 0.01 * L1Bytes &&
-          Diff > WorstDiff) {
-        WorstDiff = Diff;
-        char Buf[160];
-        std::snprintf(Buf, sizeof Buf,
-                      "one way %s per cache moves %s-%s from %.3g to %.3g B/it",
-                      Delta < 0 ? "less" : "more", Base.Links[I].Inner.c_str(),
-                      Base.Links[I].Outer.c_str(), X, Y);
-        Worst = Buf;
-      }
-    }
+    Compare(layerConditionTraffic(K, IR, N),
+            std::string("one way ") + (Delta < 0 ? "less" : "more") + " per cache");
   }
   return Worst;
 }

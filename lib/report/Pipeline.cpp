@@ -94,7 +94,7 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
         LR.Simulated = simulateTraffic(K, IR, *MT, O.Sim);
       if (!Edge.empty())
         LR.Conditions->Notes.push_back(
-            "at a capacity edge (" + Edge + "): " +
+            "the layer conditions are not decisive here (" + Edge + "): " +
             (Auto ? "the simulator decides the traffic" : "--cache auto lets the simulator decide"));
       runModels(LR, IR, *MT, R.Models);
     }

@@ -42,6 +42,10 @@ struct TrafficResult {
   std::string Method; ///< "layer conditions" or "simulator"
   bool Ok = false;
   std::string Reason; ///< why not, when !Ok
+  /// Layer conditions only: a condition that holds for part of a loop's
+  /// range and fails for the rest (a triangular nest's footprint crossing a
+  /// cache's capacity), in words; layerConditionsAtEdge reports it.
+  std::string Edge;
   std::vector<LinkTraffic> Links;
   std::vector<LayerCondition> Conditions;
   /// Simulator only: demand misses per iteration of each level (PPR's
@@ -89,6 +93,9 @@ std::optional<double> workingSetBytes(const LoopKernel &K, const KernelIR &IR);
 
 struct LayerConditionOptions {
   double SafetyFactor = 1.0; ///< fraction of each cache usable for reuse
+  /// Arrays start at the same set of caches whose sets span a page or less
+  /// (page-aligned heap arrays), rather than independently placed.
+  bool AlignedBases = false;
 };
 
 TrafficResult layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
@@ -96,8 +103,10 @@ TrafficResult layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
                                     const LayerConditionOptions &O = {});
 
 /// Whether BASE, the layer conditions of K on M, sit at a capacity edge:
-/// with every cache a way smaller or larger (its sets kept) some link moves
-/// by more than 5 % and more than 1 % of the loop's L1 bytes. There the
+/// with every cache a way smaller or larger (its sets kept), or with the
+/// arrays on page boundaries rather than placed independently, some link
+/// moves by more than 5 % and more than 1 % of the loop's L1 bytes; or a
+/// triangular nest's footprint crosses a capacity within its range. There the
 /// answer turns on replacement details the conditions approximate (which
 /// lines LRU keeps in the sets given one line too many), and `auto` lets the
 /// simulator decide. Returns what moved, or "" when the conditions hold
