@@ -425,12 +425,26 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       return Depth >= 2 ? std::abs(Gr.LoopAdvance[Depth - 2]) : int64_t(0);
     };
     double Trip = Trips(Depth - 1);
+    // Lines one inner loop's run of a stream touches: its members' lines
+    // together (a column's u[j][i-1], u[j][i], u[j][i+1] share a line but
+    // where the three straddle one: 1 + 16/64 lines a row, not 3).
+    auto InnerLines = [&](const Group &Gr) {
+      int64_t Lo = std::numeric_limits<int64_t>::max(), Hi = std::numeric_limits<int64_t>::min();
+      for (const Member &Mb : Gr.Members) {
+        Lo = std::min(Lo, Mb.Offset);
+        Hi = std::max(Hi, Mb.Offset);
+      }
+      double Members = double(Gr.Members.size()), Spread = double(Hi - Lo) / Line;
+      bool Column = std::abs(Gr.Advance) >= int64_t(Line);
+      double One = Column ? Trip : Trip * Gr.StreamBytes / Line;
+      return std::min(Members * One, One + (Column ? Trip * Spread : Spread));
+    };
     double OuterReq = 0;
     std::vector<size_t> Strided;
     for (size_t GI = 0; GI < Groups.size(); ++GI) {
       const Group &Gr = Groups[GI];
       int64_t AbsAdv = std::abs(Gr.Advance), AbsOut = OuterAdvance(Gr);
-      OuterReq += Trip * double(Gr.Members.size()) * Gr.StreamBytes;
+      OuterReq += InnerLines(Gr) * Line;
       if (AbsAdv > int64_t(Line) && AbsOut > 0 && AbsOut < int64_t(Line))
         Strided.push_back(GI);
     }
@@ -458,15 +472,13 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
           break;
         const Group &Gr = Groups[GI];
         uint64_t AbsAdv = uint64_t(std::abs(Gr.Advance)), Used = StrideSets(Gr);
-        double Lines = Trip * double(Gr.Members.size());
+        double Lines = InnerLines(Gr);
         // This column and the other streams' lines of one inner loop, each
         // over the sets its stride reaches.
         std::vector<Region> Regions{{Lines, double(Used), true}};
         for (size_t GJ = 0; GJ < Groups.size(); ++GJ)
           if (GJ != GI)
-            Regions.push_back({Trip * double(Groups[GJ].Members.size()) *
-                                   Groups[GJ].StreamBytes / Line,
-                               double(StrideSets(Groups[GJ])),
+            Regions.push_back({InnerLines(Groups[GJ]), double(StrideSets(Groups[GJ])),
                                OuterAdvance(Groups[GJ]) < int64_t(Line)});
         MissShare[GI] = lostShares(Regions, double(Sets), C.Ways, Aligned)[0];
         double Missed = MissShare[GI] * Lines;

@@ -701,3 +701,24 @@ TEST(LayerConditions, PageAlignedColumnsShareTheL1sSets) {
   std::string Edge = layerConditionsAtEdge(Independent, K, R.IR, H);
   EXPECT_NE(Edge.find("arrays starting on page boundaries"), std::string::npos) << Edge;
 }
+
+// Neighbours down a column share its lines, by hand (Haswell L1, n = 200):
+// u[j][i-1], u[j][i], u[j][i+1] span 16 B of a row, so a row of the column
+// holds them in 1 + 16/64 = 1.25 lines, 247.5 for the 198 rows (not 3 x
+// 198), plus v's row (24.75 lines): 17 KiB over all 64 sets (a stride of 25
+// lines), 4.3 a set: the column's lines stay for the next i, each reused by
+// 8 of them: u 8 B/it, v 8 in (write-allocate) and 8 out. The simulator
+// agrees within 5 %.
+TEST(LayerConditions, NeighboursDownAColumnShareItsLines) {
+  MachineModel H = haswell();
+  FrontendResult R = analyze("tests/nest/colstencil.c", {{"n", 200}});
+  const LoopKernel &K = loop(R, "colstencil");
+  TrafficResult T = layerConditionTraffic(K, R.IR, H);
+  ASSERT_TRUE(T.Ok) << T.Reason;
+  EXPECT_NEAR(T.Links[0].LoadBytesPerIt, 16, 0.5);
+  EXPECT_NEAR(T.Links[0].EvictBytesPerIt, 8, 0.2);
+  TrafficResult S = simulateTraffic(K, R.IR, H, {});
+  ASSERT_TRUE(S.Ok) << S.Reason;
+  EXPECT_NEAR(T.Links[0].totalBytesPerIt(), S.Links[0].totalBytesPerIt(),
+              0.05 * S.Links[0].totalBytesPerIt());
+}
