@@ -15,9 +15,9 @@
 #include "perfmodel/Traffic.h"
 
 #include <algorithm>
-#include <functional>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <limits>
 #include <map>
 #include <numeric>
@@ -412,8 +412,12 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     // holds one execution of the inner loop: the inner trip's lines of every
     // strided stream and the contiguous streams' bytes over the same trip.
     std::vector<double> Moved(Groups.size());
+    // Of that, the bytes of lines a column stream takes afresh (not slid
+    // into from the previous outer iteration): where its members straddle a
+    // line these are two lines, not one.
+    std::vector<double> Fresh(Groups.size());
     for (size_t GI = 0; GI < Groups.size(); ++GI)
-      Moved[GI] = Groups[GI].StreamBytes;
+      Moved[GI] = Fresh[GI] = Groups[GI].StreamBytes;
     auto Trips = [&](size_t D) {
       auto [Lo, Hi] = G.range(K.Nest[D].Var);
       int64_t St = std::abs(K.Nest[D].Step);
@@ -499,9 +503,10 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       }
       R.Conditions.push_back(LC);
       if (LC.Holds)
-        for (size_t GI : Strided)
-          Moved[GI] = MissShare[GI] * Groups[GI].StreamBytes +
-                      (1 - MissShare[GI]) * double(OuterAdvance(Groups[GI]));
+        for (size_t GI : Strided) {
+          Fresh[GI] = MissShare[GI] * Groups[GI].StreamBytes;
+          Moved[GI] = Fresh[GI] + (1 - MissShare[GI]) * double(OuterAdvance(Groups[GI]));
+        }
     }
     // Reuse across the enclosing loops: a stream that does not move with
     // loop d is read again in its next iteration; when everything one
@@ -631,7 +636,10 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         break; // the footprints only grow outwards
     }
     for (size_t GI = 0; GI < Groups.size(); ++GI)
+    {
       Moved[GI] *= Reload[GI];
+      Fresh[GI] *= Reload[GI];
+    }
 
     // Streams through this level: chains of accesses joined by hitting gaps.
     std::map<std::string, double> ArrayLoad, ArrayEvict; // what they bring per array
@@ -661,6 +669,23 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       bool Irregular = M.unprefetchedStride(uint64_t(std::abs(Gr.Advance)));
       auto Close = [&] {
         double Bytes = Moved[GI];
+        // A column's members within a line (u[j][i-1], u[j][i], u[j][i+1])
+        // straddle two lines in the rows where the span crosses one.
+        // (Only where the span's place in the line moves: a stride or an
+        // outer advance that is not a multiple of the line; sum8's a[i] ..
+        // a[i+7] stepping by a line never straddle.)
+        bool Moves = std::abs(Gr.Advance) % int64_t(Line) != 0 ||
+                     (Depth >= 2 && OuterAdvance(Gr) % int64_t(Line) != 0);
+        if (std::abs(Gr.Advance) >= int64_t(Line) && Chain.size() > 1 && Moves) {
+          int64_t Lo = std::numeric_limits<int64_t>::max(), Hi = std::numeric_limits<int64_t>::min();
+          for (const Member &Mb : Gr.Members)
+            if (std::find(Chain.begin(), Chain.end(), Mb.A) != Chain.end()) {
+              Lo = std::min(Lo, Mb.Offset);
+              Hi = std::max(Hi, Mb.Offset);
+            }
+          if (Hi > Lo && Hi - Lo < int64_t(Line))
+            Bytes += Fresh[GI] * double(Hi - Lo) / Line;
+        }
         if (Sweeps && Iterations > 0) {
           auto [It, New] = Touched.try_emplace(std::make_pair(Chain, Repeating));
           if (New)
