@@ -54,21 +54,21 @@ std::set<std::string> NestGeometry::counters() const {
 }
 
 std::optional<std::pair<int64_t, int64_t>> NestGeometry::extremes(const Poly &P) const {
+  // Offsets beyond 2^63 bytes (sizes no machine holds) have no range.
   int64_t Lo = 0, Hi = 0;
   for (const auto &[Mon, C] : P.terms()) {
-    if (Mon.empty()) {
-      Lo += C;
-      Hi += C;
-      continue;
+    int64_t A = C, B = C;
+    if (!Mon.empty()) {
+      if (Mon.size() != 1)
+        return std::nullopt;
+      auto It = Ranges.find(Mon[0]);
+      if (It == Ranges.end() || __builtin_mul_overflow(C, It->second.first, &A) ||
+          __builtin_mul_overflow(C, It->second.second, &B))
+        return std::nullopt;
     }
-    if (Mon.size() != 1)
+    if (__builtin_add_overflow(Lo, std::min(A, B), &Lo) ||
+        __builtin_add_overflow(Hi, std::max(A, B), &Hi))
       return std::nullopt;
-    auto It = Ranges.find(Mon[0]);
-    if (It == Ranges.end())
-      return std::nullopt;
-    int64_t A = C * It->second.first, B = C * It->second.second;
-    Lo += std::min(A, B);
-    Hi += std::max(A, B);
   }
   return std::make_pair(Lo, Hi);
 }

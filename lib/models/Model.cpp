@@ -61,6 +61,8 @@ double perfmodel::iterationsPerLine(const ModelInput &In) {
 
 double perfmodel::iterationsPerLine(const LoopKernel &K, const MachineModel &M) {
   double Line = M.Caches.empty() ? 64 : M.Caches.front().LineBytes;
+  if (K.Nest.empty())
+    return Line / 8;
   // The widest access that advances one element per iteration.
   double Bytes = 0;
   for (const Access &A : K.Accesses)

@@ -241,9 +241,9 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   double MemIn = InBytes(M.Caches.size());
   // Lines the L1 refills from a cache while the rest streams from memory
   // wait beside the memory stream (memory.cache_line_cy), each core its own.
-  double Stall = cacheLineCyclesPerIt(M, UseTraffic ? Traffic : nullptr,
-                                      iterationsPerLine(K, M)) /
-                 Cores;
+  double Stall = UseTraffic && M.Memory.CacheLineCy
+                     ? cacheLineCyclesPerIt(M, Traffic, iterationsPerLine(K, M)) / Cores
+                     : 0;
   AddLevel("MEM", "MEM-" + M.Caches.back().Name, MemBytes,
            M.Memory.transferNs(MemIn, MemBytes - MemIn, Cores, Sockets) * M.ClockGHz + Stall);
   if (Stall > 0)
