@@ -239,6 +239,11 @@ public:
     std::map<std::string, uint64_t> Base;
     for (const std::string &Name : Order) {
       auto [Lo, Hi] = Extent[Name];
+      // No address space holds more than 2^47 bytes (128 TiB).
+      if (!(Hi - Lo < double(uint64_t(1) << 47)) || !(std::fabs(Lo) < double(uint64_t(1) << 47))) {
+        Error = Name + " spans more than 2^47 bytes at these sizes: nothing to simulate";
+        return false;
+      }
       uint64_t Start = (Cursor + 4095) & ~uint64_t(4095);
       Base[Name] = Start - int64_t(Lo);
       Cursor = Start + uint64_t(Hi - Lo) + 4096;
