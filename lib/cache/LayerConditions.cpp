@@ -741,7 +741,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     if (Gr.Advance == 0)
       R.Notes.push_back(Gr.Array + " does not move in the innermost loop: its "
                         "lines are counted once per execution of the nest");
-  R.TotalIterations = uint64_t(Iterations);
+  R.TotalIterations = Iterations < 1.8e19 ? uint64_t(Iterations) : UINT64_MAX;
   R.Ok = true;
   return R;
 }
