@@ -40,6 +40,18 @@ struct Group {
   std::vector<int64_t> LoopAdvance; ///< bytes per iteration of each loop, outermost first
   double StreamBytes = 0;  ///< bytes per iteration the stream moves
   std::vector<Member> Members; ///< leading first
+
+  /// Bytes from the lowest to the highest offset of the members (of those
+  /// in ONLY, when given; 0 when none).
+  int64_t span(const std::vector<const Access *> *Only = nullptr) const {
+    int64_t Lo = std::numeric_limits<int64_t>::max(), Hi = std::numeric_limits<int64_t>::min();
+    for (const Member &Mb : Members)
+      if (!Only || std::find(Only->begin(), Only->end(), Mb.A) != Only->end()) {
+        Lo = std::min(Lo, Mb.Offset);
+        Hi = std::max(Hi, Mb.Offset);
+      }
+    return Hi > Lo ? Hi - Lo : 0;
+  }
 };
 
 /// Splits a byte-offset polynomial into the part with counters and the rest.
@@ -433,12 +445,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     // together (a column's u[j][i-1], u[j][i], u[j][i+1] share a line but
     // where the three straddle one: 1 + 16/64 lines a row, not 3).
     auto InnerLines = [&](const Group &Gr) {
-      int64_t Lo = std::numeric_limits<int64_t>::max(), Hi = std::numeric_limits<int64_t>::min();
-      for (const Member &Mb : Gr.Members) {
-        Lo = std::min(Lo, Mb.Offset);
-        Hi = std::max(Hi, Mb.Offset);
-      }
-      double Members = double(Gr.Members.size()), Spread = double(Hi - Lo) / Line;
+      double Members = double(Gr.Members.size()), Spread = double(Gr.span()) / Line;
       bool Column = std::abs(Gr.Advance) >= int64_t(Line);
       double One = Column ? Trip : Trip * Gr.StreamBytes / Line;
       return std::min(Members * One, One + (Column ? Trip * Spread : Spread));
@@ -531,12 +538,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       // The members overlap when their offsets are closer than what one of
       // them covers (a stencil's rows, seidel's nine points over one
       // array): one member's lines and the spread of their offsets.
-      int64_t Lo = std::numeric_limits<int64_t>::max(), Hi = std::numeric_limits<int64_t>::min();
-      for (const Member &Mb : Gr.Members) {
-        Lo = std::min(Lo, Mb.Offset);
-        Hi = std::max(Hi, Mb.Offset);
-      }
-      double Spread = std::ceil(double(Hi - Lo) / Line);
+      double Spread = std::ceil(double(Gr.span()) / Line);
       return std::min(One * double(Gr.Members.size()), One + Spread);
     };
     // What one iteration of D touches at D's first (last) value, inner
@@ -635,8 +637,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       if (!Fits)
         break; // the footprints only grow outwards
     }
-    for (size_t GI = 0; GI < Groups.size(); ++GI)
-    {
+    for (size_t GI = 0; GI < Groups.size(); ++GI) {
       Moved[GI] *= Reload[GI];
       Fresh[GI] *= Reload[GI];
     }
@@ -677,14 +678,9 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         bool Moves = std::abs(Gr.Advance) % int64_t(Line) != 0 ||
                      (Depth >= 2 && OuterAdvance(Gr) % int64_t(Line) != 0);
         if (std::abs(Gr.Advance) >= int64_t(Line) && Chain.size() > 1 && Moves) {
-          int64_t Lo = std::numeric_limits<int64_t>::max(), Hi = std::numeric_limits<int64_t>::min();
-          for (const Member &Mb : Gr.Members)
-            if (std::find(Chain.begin(), Chain.end(), Mb.A) != Chain.end()) {
-              Lo = std::min(Lo, Mb.Offset);
-              Hi = std::max(Hi, Mb.Offset);
-            }
-          if (Hi > Lo && Hi - Lo < int64_t(Line))
-            Bytes += Fresh[GI] * double(Hi - Lo) / Line;
+          int64_t Span = Gr.span(&Chain);
+          if (Span < int64_t(Line))
+            Bytes += Fresh[GI] * double(Span) / Line;
         }
         if (Sweeps && Iterations > 0) {
           auto [It, New] = Touched.try_emplace(std::make_pair(Chain, Repeating));
@@ -786,11 +782,9 @@ std::string perfmodel::layerConditionsAtEdge(const TrafficResult &Base, const Lo
     MachineModel N = M;
     bool Any = false;
     for (CacheLevel &C : N.Caches) {
-      if (C.Ways < 2 || !C.LineBytes)
+      if (C.Ways < 2 || !C.LineBytes || !C.sets())
         continue;
-      uint64_t Sets = C.SizeBytes / (uint64_t(C.Ways) * C.LineBytes);
-      if (!Sets)
-        continue;
+      uint64_t Sets = C.sets();
       C.Ways = unsigned(int(C.Ways) + Delta);
       C.SizeBytes = Sets * C.Ways * C.LineBytes;
       Any = true;

@@ -84,11 +84,8 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
                          : 0;
       Stall > 0) {
     R.Transfers.back() += Stall;
-    R.Notes.push_back("T_" + R.Links.back() + " includes " + formatCycles(Stall) + " cy/CL for " +
-                      formatCycles(cacheLinesPerIt(M, In.Traffic) * R.ItersPerCL) +
-                      " lines per CL the L1 takes from the caches while the rest streams "
-                      "from memory (memory.cache_line_cy " +
-                      formatCycles(*M.Memory.CacheLineCy) + " cy each beside a line or more per CL from memory)");
+    R.Notes.push_back(cacheLineNote(M, In.Traffic, "T_" + R.Links.back(), Stall,
+                                    R.ItersPerCL, "cy/CL", "CL"));
   }
 
   // Overlap rule: Intel's "none" serialises T_nOL and every transfer (they

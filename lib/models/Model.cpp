@@ -269,6 +269,17 @@ double perfmodel::cacheLineCyclesPerIt(const MachineModel &M, const TrafficResul
   return cacheLinesPerIt(M, Traffic) * *M.Memory.CacheLineCy * std::min(1.0, MemLinesPerCL);
 }
 
+std::string perfmodel::cacheLineNote(const MachineModel &M, const TrafficResult *Traffic,
+                                     const std::string &Link, double Cycles, double Scale,
+                                     const std::string &Unit, const std::string &Per) {
+  return Link + " includes " + formatCycles(Cycles) + " " + Unit + " for " +
+         formatCycles(cacheLinesPerIt(M, Traffic) * Scale) + " lines per " + Per +
+         " the L1 takes from the caches while the rest streams from memory "
+         "(memory.cache_line_cy " +
+         formatCycles(M.Memory.CacheLineCy.value_or(0)) +
+         " cy each beside a line or more per CL from memory)";
+}
+
 double perfmodel::tlbCyclesPerIt(const ModelInput &In) {
   return In.Tlb && In.Tlb->Ok ? In.Tlb->CyclesPerIt : 0;
 }

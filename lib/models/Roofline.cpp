@@ -247,10 +247,7 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   AddLevel("MEM", "MEM-" + M.Caches.back().Name, MemBytes,
            M.Memory.transferNs(MemIn, MemBytes - MemIn, Cores, Sockets) * M.ClockGHz + Stall);
   if (Stall > 0)
-    R.Notes.push_back("MEM-" + M.Caches.back().Name + " includes " + formatCycles(Stall) +
-                      " cy/it for " + formatCycles(cacheLinesPerIt(M, Traffic)) +
-                      " lines per iteration the L1 takes from the caches while the rest "
-                      "streams from memory (memory.cache_line_cy " +
-                      formatCycles(*M.Memory.CacheLineCy) + " cy each beside a line or more per CL from memory)");
+    R.Notes.push_back(cacheLineNote(M, Traffic, "MEM-" + M.Caches.back().Name, Stall, 1,
+                                    "cy/it", "iteration"));
   return R;
 }

@@ -59,9 +59,11 @@ struct Derived {
   double MemLatencyNs = 0, InFlight = 0;
   uint64_t KeptL3 = 0; ///< the L3 capacity the chase sweep shows (0: none)
   /// Cycles a line from the L2 adds beside memory streams (copy with two
-  /// cached streams against the plain copy; -1: not measured).
+  /// cached streams against the plain copy), written under the `full` rule
+  /// only (`none` adds those lines' transfers); -1: not written.
   double CacheLineCy = -1;
   double CopyCy = 0, CopyCachedCy = 0; ///< per line of the copied stream
+  const BandwidthPoint *CacheLinePoint = nullptr; ///< where they were timed
 };
 
 /// BYTES rounded down to whole sets of WAYS lines of LINE bytes.
@@ -128,7 +130,9 @@ Derived derive(const ProbeResult &R) {
   // its stream; the cached kernel reads one line of each of its two cached
   // streams beside them.
   if (const BandwidthPoint *P = point(R, "MEM", false);
-      P && P->CopyCachedGBs.Median > 0 && P->CopyBesideGBs.Median > 0 && D.GHz > 0) {
+      P && P->CopyCachedGBs.Median > 0 && P->CopyBesideGBs.Median > 0 && D.GHz > 0 &&
+      D.Fit.Rule == "full") {
+    D.CacheLinePoint = P;
     D.CopyCy = 3.0 * Line / P->CopyBesideGBs.Median * D.GHz;
     D.CopyCachedCy = 3.0 * Line / P->CopyCachedGBs.Median * D.GHz;
     D.CacheLineCy = std::max(0.0, (D.CopyCachedCy - D.CopyCy) / 2);
@@ -417,12 +421,12 @@ std::string writebackComment(const Derived &D, double Socket) {
 
 /// How memory.cache_line_cy was had.
 std::string cacheLineComment(const ProbeResult &R, const Derived &D) {
-  const BandwidthPoint *P = point(R, "MEM", false);
+  const BandwidthPoint &P = *D.CacheLinePoint;
   return "a copy in memory takes " + num(D.CopyCy) + " cy per line of its stream, " +
          num(D.CopyCachedCy) + " with two more read streams of " +
-         formatByteSize(P ? P->CachedBytes : 0) + " each (in the L2) beside it: " +
-         num(D.CacheLineCy) + " cy per line from the L2 (" + spread(P->CopyCachedGBs) +
-         "; " + std::to_string(R.StreamBits) + "-bit vectors)";
+         formatByteSize(P.CachedBytes) + " each (in the L2) beside it: " +
+         num(D.CacheLineCy) + " cy per line from the L2 (" + spread(P.CopyCachedGBs) + "; " +
+         std::to_string(R.StreamBits) + "-bit vectors)";
 }
 
 /// The probe's figures over a library model: only what was measured, each
@@ -579,8 +583,7 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
       Covers.push_back("memory.one_core_writeback_gbs");
     }
   }
-  // Only under full overlap: the `none` rule adds those lines' transfers.
-  if (D.CacheLineCy >= 0 && D.Fit.Rule == "full") {
+  if (D.CacheLineCy >= 0) {
     OS << "# Lines from the caches beside memory streams: " << cacheLineComment(R, D) << "\n";
     Mem += std::string(Mem.empty() ? "" : ", ") + "cache_line_cy: " + num(D.CacheLineCy);
     Covers.push_back("memory.cache_line_cy");
@@ -764,7 +767,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
        << ";\n# 32 chases at once take "
        << num(R.ParallelChaseNs.Median) << " ns per line: " << num(InFlight)
        << " misses in flight.\n";
-  bool CacheLine = D.CacheLineCy >= 0 && D.Fit.Rule == "full";
+  bool CacheLine = D.CacheLineCy >= 0;
   if (CacheLine)
     OS << "# Lines from the caches beside memory streams: " << cacheLineComment(R, D) << "\n";
   OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs);
@@ -802,7 +805,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
         "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs"
      << (D.OneCoreWritebackGBs > 0 ? ", memory.one_core_writeback_gbs" : "")
      << (D.Fit.Rule.empty() ? "" : ", ecm.overlap")
-     << (D.CacheLineCy >= 0 && D.Fit.Rule == "full" ? ", memory.cache_line_cy" : "")
+     << (D.CacheLineCy >= 0 ? ", memory.cache_line_cy" : "")
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")
      << (R.LineSplitStore.Median > 0 ? ", core.line_split_store_cost" : "")
      << (R.MispredictCycles.Median > 0 ? ", core.branch_mispredict_cy" : "")

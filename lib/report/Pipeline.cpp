@@ -42,9 +42,9 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
                                                    " GB/s, " + M.Memory.oneCoreSource() + ")"
                                              : std::string()));
   // auto: the analytic layer conditions, and the simulator only where they
-  // do not apply (indirect or non-uniform accesses) or sit at a capacity
-  // edge; replaying every loop of a large file would cost far more than
-  // compiling it.
+  // do not apply (indirect or non-uniform accesses) or are not decisive;
+  // replaying every loop of a large file would cost far more than compiling
+  // it.
   bool Auto = O.Cache == "auto";
   bool RunLC = Auto || O.Cache == "lc" || O.Cache == "both";
   bool RunSim = O.Cache == "sim" || O.Cache == "both";
@@ -85,8 +85,9 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
       }
       if (RunLC)
         LR.Conditions = layerConditionTraffic(K, IR, *MT);
-      // At a capacity edge (a way more or less moves a link) the conditions'
-      // set model guesses what LRU keeps: auto simulates there too.
+      // Not decisive (a way more or less, the arrays' placement or a
+      // triangular range moves a link): the conditions' set model guesses
+      // what LRU keeps, and auto simulates there too.
       std::string Edge;
       if (RunLC && LR.Conditions->Ok)
         Edge = layerConditionsAtEdge(*LR.Conditions, K, IR, *MT);

@@ -54,6 +54,11 @@ std::string tlbAdvice();
 double cacheLinesPerIt(const MachineModel &M, const TrafficResult *Traffic);
 double cacheLineCyclesPerIt(const MachineModel &M, const TrafficResult *Traffic,
                             double ItersPerCL);
+/// The note that says so: "<LINK> includes <CYCLES> <UNIT> for <LINES> lines
+/// per <PER> ..." (LINES per UNIT's iterations, SCALE of them).
+std::string cacheLineNote(const MachineModel &M, const TrafficResult *Traffic,
+                          const std::string &Link, double Cycles, double Scale,
+                          const std::string &Unit, const std::string &Per);
 
 /// The prediction for data residing in one level.
 struct LevelPrediction {
