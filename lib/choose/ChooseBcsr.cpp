@@ -9,6 +9,7 @@
 #include "perfmodel/Choose.h"
 #include "perfmodel/Frontend.h"
 #include "perfmodel/Pipeline.h"
+#include "perfmodel/Report.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -171,7 +172,8 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     if (!Cand.Reason.empty())
       continue;
     // CSR (1 x 1) is always simulated: the speed-up over it is a prediction.
-    if (Cand.LowerBoundSeconds >= Best && !(R == 1 && C == 1)) {
+    bool Explain = O.Explain == std::make_pair(R, C);
+    if (Cand.LowerBoundSeconds >= Best && !(R == 1 && C == 1) && !Explain) {
       Cand.Ok = true;
       Cand.Pruned = true;
       Cand.Seconds = Cand.LowerBoundSeconds;
@@ -191,6 +193,10 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     const LoopReport *LR;
     const Prediction *P = Model(B, Fn, "sim", &Index, LR, Rep);
     ++Simulated;
+    if (Explain) {
+      llvm::raw_string_ostream EO(Out.Explanation);
+      printText(EO, Rep);
+    }
     const LevelPrediction *At = P ? slowestLevel(*P) : nullptr;
     if (!At || !(At->CyclesPerIt > 0)) {
       Cand.Reason = P ? "the " + P->Model + " model gave no time" :

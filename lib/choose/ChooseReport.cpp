@@ -115,6 +115,8 @@ void perfmodel::printBcsrChoiceJSON(llvm::raw_ostream &OS, const BcsrChoice &Ch,
   for (const std::string &N : Ch.Notes)
     Notes.push_back(N);
   Root["notes"] = std::move(Notes);
+  if (!Ch.Explanation.empty())
+    Root["explanation"] = Ch.Explanation;
   OS << llvm::formatv("{0:2}", Value(std::move(Root))) << "\n";
 }
 

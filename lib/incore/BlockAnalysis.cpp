@@ -321,9 +321,14 @@ struct RegDef {
 /// one entry each in every queue they use (LLVM's buffered resources: Zen
 /// 4's 64-entry FP and 96-entry integer schedulers, Haswell's 60-entry
 /// reservation station).
+/// The load and store queues hold an entry from issue until the instruction
+/// retires, not until it starts: loads that completed behind a long chain
+/// keep theirs, which bounds how many short rows of a nest overlap.
 struct Queues {
   std::vector<unsigned> Size;
+  std::vector<bool> UntilRetire;
   std::vector<std::vector<unsigned>> Of; ///< per instruction, the queues it uses
+  bool Schedulers = false; ///< LLVM's scheduler queues are among them
 };
 
 /// Iterations the list schedule runs: enough for a steady state of long
@@ -344,7 +349,7 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
     return 0;
   // Without queues in the model, one window of 192 waiting instructions.
   const unsigned Iters = scheduleIterations(N);
-  const size_t Window = Q.Size.empty() ? 192 : SIZE_MAX;
+  const size_t Window = Q.Schedulers ? SIZE_MAX : 192;
   std::vector<unsigned> Waiting(Q.Size.size(), 0);
   auto Fits = [&](size_t I) {
     for (unsigned B : Q.Of[I])
@@ -375,6 +380,9 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
       unsigned U = Fused[Retired % N];
       Slots -= std::min(Slots, U);
       InFlight -= U;
+      if (!Q.Size.empty())
+        for (unsigned B : Q.Of[Retired % N])
+          Waiting[B] -= Q.UntilRetire[B];
       ++Retired;
     }
     // Issue. An instruction of more uops than the width (microcoded) takes
@@ -458,7 +466,7 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
       Start[Inst] = Cycle;
       if (!Q.Size.empty())
         for (unsigned B : Q.Of[I])
-          --Waiting[B];
+          Waiting[B] -= !Q.UntilRetire[B];
       ++Dispatched;
       Pending.erase(Pending.begin() + K);
     }
@@ -518,6 +526,8 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.Rob = M.Core.ReorderBuffer;
   O.Overrides = M.Core.Overrides;
   O.QueueSizes = M.Core.SchedulerQueues;
+  O.LoadQueue = M.Core.LoadQueue;
+  O.StoreQueue = M.Core.StoreQueue;
   O.LoadBytesPerCycle = M.Core.LoadBytesPerCycle;
   O.StoreBytesPerCycle = M.Core.StoreBytesPerCycle;
   O.Splits.LoadCost = M.Core.LineSplitLoadCost;
@@ -1306,14 +1316,29 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       if (const MCProcResourceDesc *D = SM.getProcResource(I); D->BufferSize > 0) {
         auto Given = O.QueueSizes.find(D->Name);
         Q.Size.push_back(Given != O.QueueSizes.end() ? Given->second : unsigned(D->BufferSize));
+        Q.UntilRetire.push_back(false);
         Leaves.push_back(PM.Leaves[I]);
       }
+    Q.Schedulers = !Q.Size.empty();
     Q.Of.resize(N);
     for (size_t I = 0; I < N; ++I)
       for (size_t B = 0; B < Leaves.size(); ++B)
         if (std::any_of(R.Instrs[I].Demands.begin(), R.Instrs[I].Demands.end(),
                         [&](const auto &D) { return subset(D.first, Leaves[B]); }))
           Q.Of[I].push_back(unsigned(B));
+  }
+  if (O.Rob) { // the load and store queues, entries held until retirement
+    Q.Of.resize(N);
+    for (auto [Size, Store] : {std::pair{O.LoadQueue, false}, std::pair{O.StoreQueue, true}}) {
+      if (!Size)
+        continue;
+      unsigned B = unsigned(Q.Size.size());
+      Q.Size.push_back(Size);
+      Q.UntilRetire.push_back(true);
+      for (size_t I = 0; I < N; ++I)
+        if (Store ? R.Instrs[I].MayStore : R.Instrs[I].MayLoad)
+          Q.Of[I].push_back(B);
+    }
   }
   R.ScheduledCycles =
       listSchedule(R, In, Width, O.Rob, Q, Issue, Delivered.empty() ? nullptr : &Delivered);

@@ -46,6 +46,8 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   NestResult &E = R.Executed;
   E = NestResult();
   E.Rob = O.Rob;
+  E.LoadQueue = O.Rob ? O.LoadQueue : 0;
+  E.StoreQueue = O.Rob ? O.StoreQueue : 0;
   if (!R.Ok || R.SourceItersPerIter <= 0)
     return;
   const NestCode &N = R.Nest;
@@ -362,6 +364,8 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
   E = NestResult();
   E.Ok = true;
   E.Rob = O.Rob;
+  E.LoadQueue = O.Rob ? O.LoadQueue : 0;
+  E.StoreQueue = O.Rob ? O.StoreQueue : 0;
   E.TripsPerOuter = Iters / double(Trips.size());
   E.Cycles = S.Cycles / Iters;
   E.Body = S.Body / Iters;

@@ -419,12 +419,14 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "load_bytes_per_cycle", "stores_per_cycle",
                          "store_bytes_per_cycle", "fp_units",
                          "unaligned_vector_cost", "line_split_load_cost",
-                         "line_split_store_cost", "scheduler_queues",
+                         "line_split_store_cost", "scheduler_queues", "load_queue", "store_queue",
                          "branch_mispredict_cy", "branch_pattern_capacity",
                          "instruction_overrides"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.ReorderBuffer = R.count(N, "reorder_buffer", P, false).value_or(0);
+  C.LoadQueue = R.count(N, "load_queue", P, false).value_or(0);
+  C.StoreQueue = R.count(N, "store_queue", P, false).value_or(0);
   C.BranchMispredictCycles = R.num(N, "branch_mispredict_cy", P, false).value_or(0);
   C.BranchPatternCapacity = R.num(N, "branch_pattern_capacity", P, false).value_or(0);
   C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);

@@ -100,6 +100,10 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"core.issue_width", std::to_string(C.IssueWidth)});
   F.push_back({"core.reorder_buffer",
                C.ReorderBuffer ? std::to_string(C.ReorderBuffer) : std::string("unknown")});
+  F.push_back({"core.load_queue",
+               C.LoadQueue ? std::to_string(C.LoadQueue) : std::string("unstated")});
+  F.push_back({"core.store_queue",
+               C.StoreQueue ? std::to_string(C.StoreQueue) : std::string("unstated")});
   F.push_back({"core.branch_mispredict_cy",
                C.BranchMispredictCycles ? N(C.BranchMispredictCycles) : std::string("unstated")});
   F.push_back({"core.branch_pattern_capacity",

@@ -945,6 +945,10 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
       OS << ", " << E.Copies << " outer iterations per trip";
     if (E.Rob)
       OS << ", " << E.Rob << "-uop reorder buffer";
+    if (E.LoadQueue)
+      OS << ", " << E.LoadQueue << "-load queue";
+    if (E.StoreQueue)
+      OS << ", " << E.StoreQueue << "-store queue";
     OS << "); the body's steady state alone: " << formatNumber(E.Steady) << " cy/it\n";
   } else if (!Source && !E.Reason.empty()) {
     OS << Pad << "  steady state of the machine loop (not the nest as executed: " << E.Reason
@@ -1082,6 +1086,10 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
       N["per_call"] = E.PerCall;
       N["outer_iterations_per_trip"] = E.Copies;
       N["reorder_buffer"] = E.Rob;
+      if (E.LoadQueue)
+        N["load_queue"] = E.LoadQueue;
+      if (E.StoreQueue)
+        N["store_queue"] = E.StoreQueue;
       N["enclosing_machine_loop"] = E.Where;
       N["machine_loops"] = std::move(Runs);
     }

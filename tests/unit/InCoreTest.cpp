@@ -658,6 +658,37 @@ TEST(InCore, TheWindowOverlapsShortReductionRowsAsFarAsItHoldsThem) {
   EXPECT_LT(Free[0].Executed.Cycles, 1.1);
 }
 
+TEST(InCore, TheLoadQueueHoldsLoadsUntilTheyRetire) {
+  // tests/nest/rows.c as in the test above (Haswell's code): a row of m = 64
+  // has 128 loads (8 vmovsd and 8 vfmadd with a memory operand per trip of
+  // 8) and none in the outer code. A load keeps its queue entry until it
+  // retires, i.e. until the chain of its row has passed it, so the load
+  // queue bounds the rows in flight as the reorder buffer does: with the
+  // window otherwise unbounded, q = LQ / 128 rows fit behind the oldest one
+  // and q + 1 overlap, 325 / (q + 1) cy per row (325 cy: one row's chain).
+  //   LQ 256: 325 / 3 = 108.3 cy per row = 1.693 cy/it
+  //   LQ 128: 325 / 2 = 162.5 cy per row = 2.539 cy/it
+  // Released at the start (as a scheduler entry), the same queue would not
+  // bind: loads start as soon as their address is known.
+  InCoreOptions O;
+  O.SchedulerQueues = false;
+  O.Rob = 100000;
+  O.LoadQueue = 256;
+  std::vector<InCoreResult> Two = nestAt("rows.c", {{"n", 1000}, {"m", 64}}, O);
+  O.LoadQueue = 128;
+  std::vector<InCoreResult> One = nestAt("rows.c", {{"n", 1000}, {"m", 64}}, O);
+  ASSERT_TRUE(Two[0].Executed.Ok) << Two[0].Executed.Reason;
+  ASSERT_TRUE(One[0].Executed.Ok) << One[0].Executed.Reason;
+  EXPECT_EQ(Two[0].Executed.LoadQueue, 256u);
+  EXPECT_NEAR(Two[0].Executed.Cycles, 325.0 / 3 / 64, 0.01 * 325.0 / 3 / 64);
+  EXPECT_NEAR(One[0].Executed.Cycles, 325.0 / 2 / 64, 0.01 * 325.0 / 2 / 64);
+  // One store per row: a store queue of 4 holds four rows' stores, more
+  // rows than the 128-load queue lets in, so it changes nothing.
+  O.StoreQueue = 4;
+  EXPECT_NEAR(nestAt("rows.c", {{"n", 1000}, {"m", 64}}, O)[0].Executed.Cycles,
+              One[0].Executed.Cycles, 1e-9);
+}
+
 TEST(InCore, AnOutermostLoopIsExecutedOneCallAtATime) {
   // examples/triad.c on Haswell, clang-19 -O3 -march=haswell: the vector body
   // covers 16 iterations per trip (4 ymm stores: port 4 binds at 4 cy); the

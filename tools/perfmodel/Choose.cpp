@@ -31,17 +31,26 @@ namespace {
 /// AnalyzeArgs (the shared option groups); the rest is choose's own.
 struct BcsrArgs {
   AnalyzeArgs A;
-  std::string Matrix, MaxBlock = "8x8", Model, EmitKernels;
+  std::string Matrix, MaxBlock = "8x8", Model, EmitKernels, Explain;
 };
+
+/// Parses "RxC" with 1 <= R, C <= 16.
+bool parseBlock(llvm::StringRef S, unsigned &R, unsigned &C) {
+  // Without an 'x' the column part is empty and does not parse.
+  auto [RS, CS] = S.split('x');
+  return !RS.getAsInteger(10, R) && !CS.getAsInteger(10, C) && R >= 1 && C >= 1 && R <= 16 &&
+         C <= 16;
+}
 
 int runChooseBcsr(const BcsrArgs &B, const CompileCommand &CC) {
   const AnalyzeArgs &A = B.A;
-  unsigned MaxR = 0, MaxC = 0;
-  // Without an 'x' the column part is empty and does not parse.
-  auto [RS, CS] = llvm::StringRef(B.MaxBlock).split('x');
-  if (RS.getAsInteger(10, MaxR) || CS.getAsInteger(10, MaxC) || MaxR < 1 || MaxC < 1 ||
-      MaxR > 16 || MaxC > 16)
+  unsigned MaxR = 0, MaxC = 0, ER = 0, EC = 0;
+  if (!parseBlock(B.MaxBlock, MaxR, MaxC))
     return error("--max-block " + B.MaxBlock + ": expected RxC with 1 <= R, C <= 16, e.g. 8x8",
+                 ExitUsage);
+  if (!B.Explain.empty() && (!parseBlock(B.Explain, ER, EC) || ER > MaxR || EC > MaxC))
+    return error("--explain " + B.Explain + ": expected a block RxC within --max-block " +
+                     B.MaxBlock,
                  ExitUsage);
   std::string Model;
   if (!B.Model.empty()) {
@@ -75,6 +84,7 @@ int runChooseBcsr(const BcsrArgs &B, const CompileCommand &CC) {
   O.MaxR = MaxR;
   O.MaxC = MaxC;
   O.Model = Model;
+  O.Explain = {ER, EC};
   O.Sim.MaxAccesses = A.SimAccesses;
   O.Sim.Prefetch = A.Prefetch;
   O.CompileArgs = CC.Given ? CC.Args : std::vector<std::string>{"-O3"};
@@ -96,6 +106,9 @@ int runChooseBcsr(const BcsrArgs &B, const CompileCommand &CC) {
     printBcsrChoiceJSON(OS, Ch, *M);
   else
     printBcsrChoice(OS, Ch, *M);
+  if (!Ch.Explanation.empty() && A.Format != "json")
+    OS << "\n--- " << B.Explain << " as analyze reports it (simulated on its block structure) ---\n"
+       << Ch.Explanation;
   OS.flush();
   return emitReport(A.Output, Text);
 }
@@ -401,6 +414,9 @@ std::vector<Command> perfmodel::tool::addChoose(CLI::App &App, const CompileComm
                    "replay budget of the cache simulator per candidate")
       ->check(CLI::Range(uint64_t(1000), uint64_t(1) << 40));
   Bcsr->add_flag("--prefetch", B->A.Prefetch, "simulate the machine's prefetchers");
+  Bcsr->add_option("--explain", B->Explain,
+                   "also print the full analyze report of block RxC (simulated even where "
+                   "its bound prunes it; JSON: field explanation)");
   Bcsr->add_option("--emit-kernels", B->EmitKernels,
                    "write the C source of the modelled kernels to this file (a timing "
                    "harness compiles the same code)");

@@ -85,6 +85,8 @@ struct BcsrChoice {
   double SpeedupOverCsr = 1;             ///< predicted, chosen vs 1 x 1
   double AnalysisSeconds = 0;            ///< wall time of the choice
   std::vector<std::string> Notes;
+  /// ChooseOptions::Explain's analyze report (text), empty without one.
+  std::string Explanation;
   const BcsrCandidate *chosen() const {
     return !Candidates.empty() && Candidates.front().Ok ? &Candidates.front() : nullptr;
   }
@@ -100,6 +102,9 @@ struct ChooseOptions {
   std::vector<std::string> CompileArgs;
   /// Called with (candidates done, candidates in all, what is running).
   std::function<void(size_t, size_t, const std::string &)> Progress;
+  /// A candidate (r, c) to explain: always simulated, and its full analyze
+  /// report (text) kept in BcsrChoice::Explanation. (0, 0): none.
+  std::pair<unsigned, unsigned> Explain{0, 0};
 };
 
 /// Predicts one SpMV with every block size and ranks them. False with

@@ -83,6 +83,7 @@ struct NestResult {
   double Steady = 0;       ///< the hot body's steady state per source iteration
   double SteadyRecurrence = 0; ///< the body's loop-carried chain per machine iteration
   unsigned Rob = 0;        ///< reorder buffer of the schedule (uops)
+  unsigned LoadQueue = 0, StoreQueue = 0; ///< its load and store queues (0: none)
   /// (source iterations per trip, trips per outer iteration) of each inner machine loop.
   std::vector<std::pair<double, double>> Runs;
   std::string Where;
@@ -186,6 +187,9 @@ struct InCoreOptions {
   bool SchedulerQueues = true;
   /// Queue sizes that replace LLVM's, by resource name (core.scheduler_queues).
   std::map<std::string, unsigned> QueueSizes;
+  /// With a reorder buffer, loads (stores) in flight from issue to
+  /// retirement (core.load_queue, core.store_queue); 0: no limit.
+  unsigned LoadQueue = 0, StoreQueue = 0;
   std::vector<InstructionOverride> Overrides;
   /// Compiler flags the machine implies, before the user's (AArch64: the SVE
   /// width, so vector loops advance by a known number of bytes).

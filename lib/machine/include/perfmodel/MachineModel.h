@@ -71,6 +71,10 @@ struct CoreModel {
   /// Entries of the scheduler queues, by the name of LLVM's buffered
   /// resource (Zn4FP, HWPortAny); a queue not named keeps LLVM's size.
   std::map<std::string, unsigned> SchedulerQueues;
+  /// Loads (stores) in flight between issue and retirement: the load
+  /// (store) queue as a window test measures it; 0 when the file does not
+  /// say (then no limit beyond the reorder buffer).
+  unsigned LoadQueue = 0, StoreQueue = 0;
   /// Floating-point pipes; empty when the file does not say (then every FMA
   /// unit is assumed to do add, mul and FMA).
   std::vector<FpUnit> FpUnits;
