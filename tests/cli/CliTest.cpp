@@ -114,6 +114,43 @@ TEST(Cli, OutputFilesAreWrittenAtomicallyAndNeverClobbered) {
   EXPECT_EQ(perfmodel("analyze examples/triad.c -m hsw -o /proc/none/x.txt").Code, 1);
 }
 
+TEST(Cli, ChooseExplainsTheCandidateItRanked) {
+  // --explain prints the analyze report of one block size, simulated on its
+  // own block structure even where its bound would prune it: the headline of
+  // that report is the candidate's cycles per block in the ranking.
+  CmdResult R = perfmodel("choose bcsr examples/matrices/laplace2d-30.mtx -m hsw --max-block 2x2 "
+                          "--explain 2x1 --format json");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  auto V = llvm::json::parse(R.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *O = V->getAsObject();
+  std::optional<llvm::StringRef> Text = O->getString("explanation");
+  ASSERT_TRUE(Text.has_value());
+  EXPECT_NE(Text->find("in bcsr_2x1"), llvm::StringRef::npos) << Text->str();
+  EXPECT_EQ(Text->find("in bcsr_1x1"), llvm::StringRef::npos);
+  std::optional<double> Cy;
+  for (const llvm::json::Value &C : *O->getArray("candidates")) {
+    const llvm::json::Object *CO = C.getAsObject();
+    if (CO->getInteger("r") == 2 && CO->getInteger("c") == 1) {
+      EXPECT_EQ(CO->getBoolean("pruned"), false);
+      Cy = CO->getNumber("cy_per_block");
+    }
+  }
+  ASSERT_TRUE(Cy.has_value());
+  // "headline: ECM 1.23 cy/it, ..." in the explanation.
+  size_t H = Text->find("headline: ECM ");
+  ASSERT_NE(H, llvm::StringRef::npos) << Text->str();
+  double Headline = 0;
+  ASSERT_FALSE(Text->substr(H + 14).split(' ').first.getAsDouble(Headline));
+  EXPECT_NEAR(Headline, *Cy, 0.006 * *Cy);
+  // Without JSON the report follows the ranking.
+  CmdResult T = perfmodel("choose bcsr examples/matrices/laplace2d-30.mtx -m hsw --max-block 2x2 "
+                          "--explain 1x2");
+  ASSERT_EQ(T.Code, 0) << T.Err;
+  EXPECT_NE(T.Out.find("--- 1x2 as analyze reports it"), std::string::npos);
+  EXPECT_NE(T.Out.find("in bcsr_1x2"), std::string::npos);
+}
+
 TEST(Cli, OversizedSourceIsRefused) {
   std::string Big = "/tmp/perfmodel-cli-big.c";
   std::remove(Big.c_str());
@@ -201,6 +238,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadRun{"machine check tests/bad-inputs/unknown-key.yml", 1, "err",
                "unknown-key.yml:9:3: error: core.isue_width: unknown key 'isue_width' "
                "(did you mean 'issue_width'?)"},
+        BadRun{"choose bcsr examples/matrices/laplace2d-30.mtx -m hsw --max-block 2x2 --explain 3x1",
+               2, "err", "--explain 3x1: expected a block RxC within --max-block 2x2"},
         BadRun{"machine check hsw", 0, "out", "ok (Intel Xeon E5-2680 v3 (Haswell-EP))"},
         BadRun{"frobnicate", 2, "err", "frobnicate"}));
 
