@@ -20,7 +20,9 @@ M+=("$@")
 OUT="$(mktemp)"
 trap 'rm -f "$OUT"' EXIT
 cd "$ROOT"
-"$P" validate examples/validate/kernels.c --size n "${M[@]}" > "$OUT"
+# gather's index array: n random positions in x (the same values in the
+# simulator and the timed harness).
+"$P" validate examples/validate/kernels.c --size n --index idx=uniform:0:n:n "${M[@]}" > "$OUT"
 if [ -n "${VALIDATE_RAW:-}" ]; then cp "$OUT" "$VALIDATE_RAW"; fi
 python3 - "$OUT" <<'PY'
 import re, sys, collections

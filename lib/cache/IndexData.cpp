@@ -136,7 +136,7 @@ bool usedInBounds(const std::string &Array, const KernelIR &IR, std::string *Out
 } // namespace
 
 bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, IndexData &Out,
-                              std::string &Error) {
+                              std::string &Error, bool Generate) {
   size_t Eq = Spec.find('=');
   if (Eq == std::string::npos || Eq == 0 || Eq + 1 == Spec.size()) {
     Error = "--index " + Spec + ": expected NAME=FILE.mtx, NAME=uniform:LO:HI, "
@@ -145,27 +145,57 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
   }
   std::string Name = Spec.substr(0, Eq);
   llvm::StringRef Src = llvm::StringRef(Spec).substr(Eq + 1);
+  Out.Specs[Name] = Spec;
   std::vector<int64_t> &Values = Out.Arrays[Name];
+  Values.clear();
+  // The range of what a file holds, once its values are in.
+  auto SetRange = [&] {
+    if (!Values.empty())
+      Out.Ranges[Name] = {*std::min_element(Values.begin(), Values.end()),
+                          *std::max_element(Values.begin(), Values.end())};
+  };
+  // A number, a size parameter at its current value, or a product of them
+  // (8*n).
+  auto Field = [&](llvm::StringRef F, int64_t &V) {
+    V = 1;
+    llvm::SmallVector<llvm::StringRef, 3> Factors;
+    F.split(Factors, '*');
+    for (llvm::StringRef X : Factors) {
+      int64_t Y;
+      X = X.trim();
+      if (X.getAsInteger(0, Y)) {
+        auto It = IR.Parameters.find(X.str());
+        if (It == IR.Parameters.end() || !It->second.Value)
+          return false;
+        Y = *It->second.Value;
+      }
+      if (__builtin_mul_overflow(V, Y, &V))
+        return false;
+    }
+    return true;
+  };
   if (Src.starts_with("uniform:")) {
     llvm::SmallVector<llvm::StringRef, 5> P;
     Src.split(P, ':');
     int64_t Lo, Hi, Count = int64_t(1) << 20, Seed = 1;
-    if (P.size() < 3 || P.size() > 5 || P[1].getAsInteger(0, Lo) ||
-        P[2].getAsInteger(0, Hi) || Hi <= Lo ||
-        (P.size() > 3 && (P[3].getAsInteger(0, Count) || Count <= 0 ||
-                          Count > (int64_t(1) << 28))) ||
-        (P.size() > 4 && P[4].getAsInteger(0, Seed))) {
-      Error = "--index " + Spec + ": expected uniform:LO:HI[:COUNT[:SEED]] with LO < HI";
+    if (P.size() < 3 || P.size() > 5 || !Field(P[1], Lo) || !Field(P[2], Hi) || Hi <= Lo ||
+        (P.size() > 3 && (!Field(P[3], Count) || Count <= 0 || Count > (int64_t(1) << 28))) ||
+        (P.size() > 4 && !Field(P[4], Seed))) {
+      Error = "--index " + Spec + ": expected uniform:LO:HI[:COUNT[:SEED]] with LO < HI "
+              "(numbers or size parameters), COUNT at most 2^28";
       return false;
     }
+    Out.Ranges[Name] = {Lo, Hi - 1};
+    Out.Origin[Name] = "uniform random in [" + std::to_string(Lo) + ", " +
+                       std::to_string(Hi) + "), " + std::to_string(Count) +
+                       " values, seed " + std::to_string(Seed);
+    if (!Generate)
+      return true;
     std::mt19937_64 Rng(Seed);
     std::uniform_int_distribution<int64_t> D(Lo, Hi - 1);
     Values.resize(Count);
     for (int64_t &V : Values)
       V = D(Rng);
-    Out.Origin[Name] = "uniform random in [" + std::to_string(Lo) + ", " +
-                       std::to_string(Hi) + "), " + std::to_string(Count) +
-                       " values, seed " + std::to_string(Seed);
     return true;
   }
   if (Src.starts_with("banded:")) {
@@ -174,21 +204,24 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     llvm::SmallVector<llvm::StringRef, 4> P;
     Src.split(P, ':');
     int64_t W, Count = int64_t(1) << 20, Seed = 1;
-    if (P.size() < 2 || P.size() > 4 || P[1].getAsInteger(0, W) || W < 0 ||
-        (P.size() > 2 && (P[2].getAsInteger(0, Count) || Count <= 0 ||
-                          Count > (int64_t(1) << 28))) ||
-        (P.size() > 3 && P[3].getAsInteger(0, Seed))) {
-      Error = "--index " + Spec + ": expected banded:WIDTH[:COUNT[:SEED]]";
+    if (P.size() < 2 || P.size() > 4 || !Field(P[1], W) || W < 0 ||
+        (P.size() > 2 && (!Field(P[2], Count) || Count <= 0 || Count > (int64_t(1) << 28))) ||
+        (P.size() > 3 && !Field(P[3], Seed))) {
+      Error = "--index " + Spec + ": expected banded:WIDTH[:COUNT[:SEED]] (numbers or size "
+              "parameters), COUNT at most 2^28";
       return false;
     }
+    Out.Ranges[Name] = {0, Count - 1 + W};
+    Out.Origin[Name] = "banded: element k in [k - " + std::to_string(W) + ", k + " +
+                       std::to_string(W) + "], " + std::to_string(Count) +
+                       " values, seed " + std::to_string(Seed);
+    if (!Generate)
+      return true;
     std::mt19937_64 Rng(Seed);
     std::uniform_int_distribution<int64_t> D(-W, W);
     Values.resize(Count);
     for (int64_t K = 0; K < Count; ++K)
       Values[K] = std::max<int64_t>(0, K + D(Rng));
-    Out.Origin[Name] = "banded: element k in [k - " + std::to_string(W) + ", k + " +
-                       std::to_string(W) + "], " + std::to_string(Count) +
-                       " values, seed " + std::to_string(Seed);
     return true;
   }
   if (Src.ends_with(".mtx")) {
@@ -204,6 +237,7 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
                        " nonzeros; " + (Bounds ? "row pointers" : "column indices") + ")";
     if (Bounds && !Outer.empty())
       Out.Sizes[Outer] = Rows;
+    SetRange();
     return true;
   }
   auto Buf = llvm::MemoryBuffer::getFile(Src, /*IsText=*/true);
@@ -232,5 +266,16 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     T = T.substr(Tok.size());
   }
   Out.Origin[Name] = Src.str() + " (" + std::to_string(Values.size()) + " values)";
+  SetRange();
+  return true;
+}
+
+bool perfmodel::reloadIndexData(IndexData &Data, const KernelIR &IR, std::string &Error,
+                                bool Generate) {
+  IndexData Fresh;
+  for (const auto &[Name, Spec] : Data.Specs)
+    if (!loadIndexSpec(Spec, IR, Fresh, Error, Generate))
+      return false;
+  Data = std::move(Fresh);
   return true;
 }

@@ -264,20 +264,34 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
   return Lines * double(Line);
 }
 
-std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const KernelIR &IR) {
+std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const KernelIR &IR,
+                                                 const IndexData *Index) {
   NestGeometry G(K, IR);
   if (!G.ok())
     return std::nullopt;
   // Per array the lines the nest touches, else the span between the lowest
   // and highest byte touched (exact for dense sweeps over a box, an upper
-  // bound for strided ones).
+  // bound for strided ones; for an indirect access, the span its index
+  // data's range reaches).
   std::map<std::string, std::pair<int64_t, int64_t>> Span;
   std::map<std::string, std::vector<const Access *>> ByArray;
+  std::set<std::string> Indirect;
   for (const Access &A : K.Accesses) {
     ByArray[A.Array].push_back(&A);
-    if (A.Indirect)
-      return std::nullopt;
-    auto R = G.byteRange(A);
+    std::optional<std::pair<int64_t, int64_t>> R;
+    if (A.Indirect) {
+      std::optional<Poly> Off = elementOffset(A);
+      if (!Index || !Off)
+        return std::nullopt;
+      auto E = offsetRange(K, IR, *Off, IR.bindings(), &Index->Ranges);
+      if (!E)
+        return std::nullopt;
+      R = {E->first * int64_t(A.StrideBytes) + A.FieldOffset,
+           E->second * int64_t(A.StrideBytes) + A.FieldOffset};
+      Indirect.insert(A.Array);
+    } else {
+      R = G.byteRange(A);
+    }
     if (!R)
       return std::nullopt;
     R->second += A.ElementBytes;
@@ -290,7 +304,9 @@ std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const Kern
   double Bytes = 0;
   for (const auto &[Name, S] : Span) {
     double Range = double(S.second - S.first);
-    Bytes += std::min(Range, touchedBytes(G, K, IR, ByArray[Name], 64).value_or(Range));
+    Bytes += Indirect.count(Name)
+                 ? Range
+                 : std::min(Range, touchedBytes(G, K, IR, ByArray[Name], 64).value_or(Range));
   }
   return Bytes;
 }

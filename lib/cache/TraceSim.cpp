@@ -121,29 +121,10 @@ public:
 
   /// The element offset of A as a polynomial that may contain data symbols.
   bool elementOffset(const Access &A, Poly &Out) {
-    if (A.Linear) {
-      Out = *A.Linear;
-      return true;
-    }
-    Poly Lin;
-    for (size_t I = 0; I < A.Subscripts.size(); ++I) {
-      if (I > 0) {
-        if (!A.Dims[I]) {
-          Error = A.Text + ": the extent of dimension " + std::to_string(I + 1) +
-                  " is unknown";
-          return false;
-        }
-        Lin = Lin * *A.Dims[I];
-      }
-      Lin = Lin + A.Subscripts[I];
-    }
-    if (A.Subscripts.empty() && A.Indirect) {
-      Error = A.Text + ": the base pointer is loaded from memory (" + A.IndirectVia +
-              "); not replayed";
-      return false;
-    }
-    Out = Lin;
-    return true;
+    std::optional<Poly> P = perfmodel::elementOffset(A, &Error);
+    if (P)
+      Out = *P;
+    return P.has_value();
   }
 
   int64_t eval(const Lin &L) {

@@ -1,6 +1,8 @@
 //===- KernelIR.cpp ------------------------------------------------------===//
 #include "perfmodel/KernelIR.h"
 
+#include <algorithm>
+#include <climits>
 #include <cstdlib>
 #include <functional>
 
@@ -90,4 +92,90 @@ void perfmodel::forEachLocation(KernelIR &IR, const std::function<void(SourceLoc
     for (Access &A : K.Accesses)
       F(A.Loc);
   }
+}
+
+std::optional<std::pair<int64_t, int64_t>>
+perfmodel::offsetRange(const LoopKernel &K, const KernelIR &IR, const Poly &Off,
+                       const std::map<std::string, int64_t> &B,
+                       const std::map<std::string, std::pair<int64_t, int64_t>> *Ranges) {
+  // The loaded values in OFF and the ends of their ranges.
+  std::vector<std::pair<std::string, std::pair<int64_t, int64_t>>> Data;
+  for (const std::string &S : Off.symbols()) {
+    auto Ref = IR.DataRefs.find(S);
+    if (Ref == IR.DataRefs.end())
+      continue;
+    if (!Ranges)
+      return std::nullopt;
+    auto R = Ranges->find(Ref->second.Array);
+    if (R == Ranges->end())
+      return std::nullopt;
+    Data.push_back({S, R->second});
+  }
+  if (Data.size() > 4)
+    return std::nullopt;
+  int64_t Lo = INT64_MAX, Hi = INT64_MIN;
+  bool Ok = true;
+  std::function<void(size_t, std::map<std::string, int64_t> &)> Corner =
+      [&](size_t D, std::map<std::string, int64_t> &C) {
+        if (!Ok)
+          return;
+        if (D == K.Nest.size()) {
+          for (unsigned Mask = 0; Mask < (1u << Data.size()); ++Mask) {
+            for (size_t I = 0; I < Data.size(); ++I)
+              C[Data[I].first] = Mask >> I & 1 ? Data[I].second.second : Data[I].second.first;
+            auto V = Off.evaluate(C);
+            if (!V) {
+              Ok = false;
+              return;
+            }
+            Lo = std::min(Lo, *V);
+            Hi = std::max(Hi, *V);
+          }
+          return;
+        }
+        const LoopLevel &L = K.Nest[D];
+        auto First = L.Lower.evaluate(C), End = L.Upper.evaluate(C);
+        if (!First || !End) {
+          Ok = false;
+          return;
+        }
+        if (*End <= *First)
+          return; // empty at this corner
+        int64_t Step = std::abs(L.Step ? L.Step : 1);
+        int64_t Last = *First + (*End - 1 - *First) / Step * Step;
+        for (int64_t V : {*First, Last}) {
+          C[L.Var] = V;
+          Corner(D + 1, C);
+        }
+        C.erase(L.Var);
+      };
+  std::map<std::string, int64_t> C = B;
+  Corner(0, C);
+  if (!Ok || Lo > Hi)
+    return std::nullopt;
+  return std::make_pair(Lo, Hi);
+}
+
+std::optional<Poly> perfmodel::elementOffset(const Access &A, std::string *Why) {
+  if (A.Linear)
+    return A.Linear;
+  Poly Lin;
+  for (size_t I = 0; I < A.Subscripts.size(); ++I) {
+    if (I > 0) {
+      if (!A.Dims[I]) {
+        if (Why)
+          *Why = A.Text + ": the extent of dimension " + std::to_string(I + 1) + " is unknown";
+        return std::nullopt;
+      }
+      Lin = Lin * *A.Dims[I];
+    }
+    Lin = Lin + A.Subscripts[I];
+  }
+  if (A.Subscripts.empty() && A.Indirect) {
+    if (Why)
+      *Why = A.Text + ": the base pointer is loaded from memory (" + A.IndirectVia +
+             "); not replayed";
+    return std::nullopt;
+  }
+  return Lin;
 }

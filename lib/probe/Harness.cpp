@@ -16,37 +16,6 @@ using namespace llvm;
 
 namespace {
 
-/// Walks the corners of the nest's iteration box (lower and last value of
-/// every level, outer levels substituted into inner bounds) and calls F with
-/// the bindings of each corner.
-bool forEachCorner(const LoopKernel &K, const std::map<std::string, int64_t> &Base,
-                   const std::function<void(const std::map<std::string, int64_t> &)> &F) {
-  std::function<bool(size_t, std::map<std::string, int64_t> &)> Rec =
-      [&](size_t D, std::map<std::string, int64_t> &B) -> bool {
-    if (D == K.Nest.size()) {
-      F(B);
-      return true;
-    }
-    const LoopLevel &L = K.Nest[D];
-    auto Lo = L.Lower.evaluate(B), Hi = L.Upper.evaluate(B);
-    if (!Lo || !Hi)
-      return false;
-    if (*Hi <= *Lo)
-      return true; // empty at this corner
-    int64_t Step = std::abs(L.Step ? L.Step : 1);
-    int64_t Last = *Lo + (*Hi - 1 - *Lo) / Step * Step;
-    for (int64_t V : {*Lo, Last}) {
-      B[L.Var] = V;
-      if (!Rec(D + 1, B))
-        return false;
-    }
-    B.erase(L.Var);
-    return true;
-  };
-  std::map<std::string, int64_t> B = Base;
-  return Rec(0, B);
-}
-
 bool isCIdentifier(const std::string &S) {
   if (S.empty() || !(isalpha(static_cast<unsigned char>(S[0])) || S[0] == '_'))
     return false;
@@ -57,7 +26,8 @@ bool isCIdentifier(const std::string &S) {
 } // namespace
 
 std::optional<std::vector<std::string>>
-perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why) {
+perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why,
+                       const std::map<std::string, std::pair<int64_t, int64_t>> *IndexRanges) {
   auto FI = IR.Functions.find(K.Function);
   if (FI == IR.Functions.end()) {
     Why = "the function of the loop was not recorded";
@@ -76,27 +46,27 @@ perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why
       Out.push_back("0");
       continue;
     }
-    // Arrays: the largest element any access of the nest reaches.
+    // Arrays: the largest element any access of the nest reaches (indirect
+    // ones: at the ends of their index data's range).
     int64_t Max = -1, Min = 0;
     bool Seen = false, Bounded = true;
     for (const Access &A : K.Accesses) {
       if (A.Array != P.Name)
         continue;
       Seen = true;
-      if (A.Indirect || !A.Linear || A.FieldOffset || (P.PointeeBytes && A.StrideBytes != P.PointeeBytes)) {
+      std::optional<Poly> Off = A.Indirect ? elementOffset(A) : A.Linear;
+      if (!Off || A.FieldOffset || (P.PointeeBytes && A.StrideBytes != P.PointeeBytes) ||
+          (A.Indirect && !IndexRanges)) {
         Bounded = false;
         break;
       }
-      Poly Off = *A.Linear;
-      bool Ok = forEachCorner(K, B, [&](const std::map<std::string, int64_t> &C) {
-        if (auto V = Off.evaluate(C)) {
-          Max = std::max(Max, *V + int64_t(A.ElementBytes / std::max(1u, A.StrideBytes)));
-          Min = std::min(Min, *V);
-        } else {
-          Bounded = false;
-        }
-      });
-      Bounded &= Ok;
+      auto R = offsetRange(K, IR, *Off, B, IndexRanges);
+      if (!R) {
+        Bounded = false;
+        break;
+      }
+      Max = std::max(Max, R->second + int64_t(A.ElementBytes / std::max(1u, A.StrideBytes)));
+      Min = std::min(Min, R->first);
     }
     if (!Seen) {
       Why = "array '" + P.Name + "' is not accessed in the innermost loop: its length is unknown";
@@ -117,7 +87,7 @@ perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why
 }
 
 Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned Reps,
-                               double MinSeconds) {
+                               double MinSeconds, const std::set<std::string> &IndexArrays) {
   Harness H;
   H.Function = K.Function;
   auto FI = IR.Functions.find(K.Function);
@@ -146,12 +116,17 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
       H.Why = "parameter '" + P.Name + "' points to " + P.Pointee + ", which cannot be synthesised";
       return H;
     }
-    if (P.What == FunctionParam::Kind::Pointer && !P.PointeeIsFloating) {
+    if (P.What == FunctionParam::Kind::Pointer && !P.PointeeIsFloating &&
+        !IndexArrays.count(P.Name)) {
       H.Why = "parameter '" + P.Name + "' is an integer array (index data): its contents "
-              "would be guessed";
+              "would be guessed (give them with --index " + P.Name + "=..., e.g. " + P.Name +
+              "=uniform:0:n:n for a gather over n elements)";
       return H;
     }
   }
+  size_t NIndex = 0;
+  for (const FunctionParam &P : F.Params)
+    NIndex += P.What == FunctionParam::Kind::Pointer && IndexArrays.count(P.Name);
   SmallString<256> Path(IR.File);
   sys::fs::make_absolute(Path);
   std::string Quoted;
@@ -170,9 +145,10 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
     << "  double X = *(const double *)A, Y = *(const double *)B;\n"
     << "  return X < Y ? -1 : X > Y;\n}\n\n"
     << "int main(int argc, char **argv) {\n"
-    << "  if (argc != " << F.Params.size() + 1 << ") {\n"
-    << "    fprintf(stderr, \"usage: harness " << F.Params.size() << " arguments\\n\");\n"
+    << "  if (argc != " << F.Params.size() + NIndex + 1 << ") {\n"
+    << "    fprintf(stderr, \"usage: harness " << F.Params.size() + NIndex << " arguments\\n\");\n"
     << "    return 2;\n  }\n";
+  size_t IndexArg = F.Params.size() + 1;
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const FunctionParam &P = F.Params[I];
     std::string V = "a" + std::to_string(I);
@@ -188,6 +164,19 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
         << "  if (!" << V << ") { fprintf(stderr, \"out of memory\\n\"); return 1; }\n"
         << "  for (size_t i = 0; i < " << V << "_n; ++i) " << V << "[i] = ("
         << P.Pointee << ")(1.0 + (double)(i % 7) * 1e-3);\n";
+      if (!P.PointeeIsFloating) {
+        // Index data: the values perfmodel simulated, from a file of int64.
+        S << "  {\n    FILE *f = fopen(argv[" << IndexArg++ << "], \"rb\");\n"
+          << "    long long v[4096];\n    size_t got, i = 0;\n"
+          << "    if (!f) { perror(\"index data\"); return 1; }\n"
+          << "    while (i < " << V << "_n && (got = fread(v, sizeof v[0], 4096, f)) > 0)\n"
+          << "      for (size_t k = 0; k < got && i < " << V << "_n; ++k) " << V << "[i++] = ("
+          << P.Pointee << ")v[k];\n"
+          << "    fclose(f);\n"
+          << "    if (i == 0) { fprintf(stderr, \"index data: empty\\n\"); return 1; }\n"
+          << "    for (size_t k = i; k < " << V << "_n; ++k) " << V << "[k] = " << V
+          << "[k % i];\n  }\n";
+      }
     }
   }
   // C converts void * to any object pointer, whatever its qualifiers or

@@ -32,7 +32,7 @@ const LevelPrediction *LoopReport::headlineLevel() const {
 }
 
 void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel &M,
-                          const ModelSelection &S) {
+                          const ModelSelection &S, const IndexData *Index) {
   const LoopKernel &K = *LR.Loop;
   if (!K.Modelled)
     return;
@@ -48,7 +48,7 @@ void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel
     In.Traffic = &*LR.Conditions;
   if (LR.InCore && LR.InCore->Ok)
     In.InCore = &*LR.InCore;
-  LR.WorkingSetBytes = workingSetBytes(K, IR);
+  LR.WorkingSetBytes = workingSetBytes(K, IR, Index);
   LR.Iterations = nestIterations(K, IR);
   In.WorkingSetBytes = LR.WorkingSetBytes;
   if (M.Tlb) {

@@ -97,7 +97,7 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
         LR.Conditions->Notes.push_back(
             "the layer conditions are not decisive here (" + Edge + "): " +
             (Auto ? "the simulator decides the traffic" : "--cache auto lets the simulator decide"));
-      runModels(LR, IR, *MT, R.Models);
+      runModels(LR, IR, *MT, R.Models, O.Sim.Index);
     }
     R.Loops.push_back(std::move(LR));
   }

@@ -732,6 +732,31 @@ TEST(Cli, ValidateAnotherMachineOnTheSameTiming) {
   EXPECT_NEAR(std::stod(Cells[17]), Expected, Tolerance) << Rows[0].Line;
 }
 
+// An integer array given with --index holds the same data in the timed
+// harness as in the simulator; its range sizes the gathered array (x of n
+// elements for idx=uniform:0:n:n), so the working set is y, x and idx: 8 +
+// 8 + 4 = 20 bytes per element, and the harness reads no element outside x.
+TEST(Cli, ValidateGathersWithTheSimulatedIndexData) {
+  CmdResult R = perfmodel("validate tests/validate/gather.c --levels L1,L2 --reps 3 "
+                          "--index idx=uniform:0:n:n");
+  ASSERT_EQ(R.Code, 0) << R.Err << R.Out;
+  std::vector<ValidateRow> Rows = validateRows(R.Out);
+  ASSERT_EQ(Rows.size(), 2u) << R.Out;
+  for (const ValidateRow &Row : Rows) {
+    EXPECT_GT(Row.Measured, 0) << Row.Line;
+    std::istringstream W(Row.Line);
+    double N, Size;
+    std::string Unit;
+    ASSERT_TRUE(W >> N >> Size >> Unit) << Row.Line;
+    double Bytes = Size * (Unit == "KiB" ? 1024 : Unit == "MiB" ? 1 << 20 : 1);
+    EXPECT_NEAR(Bytes, 20 * N, 0.01 * 20 * N) << Row.Line;
+  }
+  // Without the data the harness would guess it: not validated, and said how.
+  CmdResult G = perfmodel("validate tests/validate/gather.c --levels L1");
+  EXPECT_EQ(G.Code, 1);
+  EXPECT_NE(G.Out.find("give them with --index idx="), std::string::npos) << G.Out;
+}
+
 TEST(Cli, ValidateFailsCleanly) {
   CmdResult Link = perfmodel("validate tests/validate/unlinkable.c --levels L1");
   EXPECT_EQ(Link.Code, 1) << Link.Out;

@@ -460,6 +460,34 @@ TEST(IndexData, SyntheticDistributions) {
   EXPECT_FALSE(loadIndexSpec("nonsense", IR, D, Err));
 }
 
+TEST(IndexData, SpecsFollowTheSizeParameters) {
+  // uniform:0:n:2*n at n = 1000: 2000 values in [0, 1000); reloaded at n =
+  // 500, 1000 values in [0, 500). Without values drawn, the range alone.
+  FrontendResult F = analyze("tests/validate/gather.c", {{"n", 1000}});
+  ASSERT_TRUE(F.Ok) << F.Error;
+  IndexData D;
+  std::string Err;
+  ASSERT_TRUE(loadIndexSpec("idx=uniform:0:n:2*n", F.IR, D, Err)) << Err;
+  EXPECT_EQ(D.Arrays["idx"].size(), 2000u);
+  EXPECT_EQ(D.Ranges["idx"], std::make_pair(int64_t(0), int64_t(999)));
+  // The gather's working set: y and idx over n, x over the index range:
+  // 8 x 1000 + 4 x 1000 + 8 x 1000 bytes; unknown without the data.
+  const LoopKernel &K = F.IR.Loops[0];
+  EXPECT_EQ(workingSetBytes(K, F.IR, &D), 20000.0);
+  EXPECT_FALSE(workingSetBytes(K, F.IR).has_value());
+  F.IR.Parameters["n"].Value = 500;
+  ASSERT_TRUE(reloadIndexData(D, F.IR, Err)) << Err;
+  EXPECT_EQ(D.Arrays["idx"].size(), 1000u);
+  for (int64_t V : D.Arrays["idx"])
+    ASSERT_TRUE(V >= 0 && V < 500) << V;
+  ASSERT_TRUE(reloadIndexData(D, F.IR, Err, /*Generate=*/false)) << Err;
+  EXPECT_TRUE(D.Arrays["idx"].empty());
+  EXPECT_EQ(D.Ranges["idx"], std::make_pair(int64_t(0), int64_t(499)));
+  EXPECT_EQ(workingSetBytes(K, F.IR, &D), 10000.0);
+  // A name that is not a bound size parameter is an error.
+  EXPECT_FALSE(loadIndexSpec("idx=uniform:0:m", F.IR, D, Err));
+}
+
 TEST(TraceSim, RepeatedNestIsMeasuredWarm) {
   // Triad at n = 1000: 3 x 8 KB = 24 KB, inside Haswell's 32 KB L1. Once,
   // from cold caches: every line of b, c and a comes in (3 x 8 B per

@@ -152,7 +152,13 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
            " innermost loops; timing the function would mix them");
       continue;
     }
-    Harness H = makeHarness(IR, K, V.Reps);
+    // Integer arrays given with --index hold that data in the harness too.
+    std::set<std::string> IndexArrays;
+    for (const FunctionParam &P : IR.Functions.at(K.Function).Params)
+      if (P.What == FunctionParam::Kind::Pointer && !P.PointeeIsFloating &&
+          In.Index.Specs.count(P.Name))
+        IndexArrays.insert(P.Name);
+    Harness H = makeHarness(IR, K, V.Reps, 0.02, IndexArrays);
     if (!H.Ok) {
       Skip(H.Why);
       continue;
@@ -214,10 +220,16 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       Bar.update(++Step, K.Function + " " + Lv);
       if (!Size.empty()) {
         Parameter &P = IR.Parameters[Size];
+        // Index data follows the size (uniform:0:n): its range, not drawn.
         auto WS = [&](int64_t X) {
           P.Value = X;
           P.From = Parameter::Origin::CommandLine;
-          return workingSetBytes(K, IR).value_or(0);
+          IndexData Ranges;
+          Ranges.Specs = In.Index.Specs;
+          std::string Ignored;
+          if (!Ranges.Specs.empty() && !reloadIndexData(Ranges, IR, Ignored, false))
+            return 0.0;
+          return workingSetBytes(K, IR, &Ranges).value_or(0);
         };
         int64_t Lo = 1, Hi = 8;
         while (WS(Hi) < Target && Hi < (int64_t(1) << 40))
@@ -230,7 +242,11 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         WS(Lo);
       }
       std::string Why;
-      auto Args = harnessArgs(IR, K, Why);
+      if (!In.Index.Specs.empty() && !reloadIndexData(In.Index, IR, Why)) {
+        Skip(Why);
+        break;
+      }
+      auto Args = harnessArgs(IR, K, Why, &In.Index.Ranges);
       auto Iters = nestIterations(K, IR);
       if (!Args || !Iters || *Iters <= 0) {
         Skip(Args ? "the nest's iteration count is unknown" : Why);
@@ -271,8 +287,35 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       std::vector<AnalysisReport> AlsoR(Also.size());
       for (size_t X = 0; X < Also.size(); ++X)
         Predict(AlsoR[X], Also[X].M, Also[X].IO, Also[X].InCore);
+      // The index data the simulator replayed, one file per array.
+      std::vector<std::string> IndexFiles;
+      auto RemoveIndexFiles = [&] {
+        for (const std::string &F : IndexFiles)
+          llvm::sys::fs::remove(F);
+      };
+      for (const FunctionParam &P : IR.Functions.at(K.Function).Params) {
+        if (!IndexArrays.count(P.Name))
+          continue;
+        llvm::SmallString<128> Path;
+        int FD;
+        if (llvm::sys::fs::createTemporaryFile("perfmodel-index", "bin", FD, Path)) {
+          Err = "cannot create a temporary file";
+          break;
+        }
+        llvm::raw_fd_ostream F(FD, /*shouldClose=*/true);
+        const std::vector<int64_t> &Values = In.Index.Arrays[P.Name];
+        F.write(reinterpret_cast<const char *>(Values.data()), Values.size() * sizeof(int64_t));
+        IndexFiles.push_back(std::string(Path));
+        Args->push_back(std::string(Path));
+      }
+      if (IndexFiles.size() != IndexArrays.size()) {
+        RemoveIndexFiles();
+        Skip(Err);
+        break;
+      }
       auto T = runHarness(std::string(Exe), *Args, Err,
                           unsigned(std::max(60.0, 40 * CallSeconds * V.Reps)));
+      RemoveIndexFiles();
       if (!T) {
         Skip(Err);
         break;

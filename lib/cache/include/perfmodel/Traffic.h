@@ -66,14 +66,24 @@ struct IndexData {
   std::map<std::string, std::vector<int64_t>> Arrays; ///< name -> values
   std::map<std::string, std::string> Origin;          ///< name -> description
   std::map<std::string, int64_t> Sizes; ///< parameters the data implies (nrows)
+  /// name -> the lowest and highest value (also without Arrays' values)
+  std::map<std::string, std::pair<int64_t, int64_t>> Ranges;
+  std::map<std::string, std::string> Specs; ///< name -> its --index spec
 };
 
 /// Parses --index NAME=SPEC. SPEC: a Matrix Market file (`m.mtx`, the array
 /// gets CSR row pointers when used in loop bounds, column indices otherwise),
 /// `uniform:LO:HI[:COUNT[:SEED]]`, `banded:WIDTH[:COUNT[:SEED]]` (element k
-/// in [k-WIDTH, k+WIDTH]), or a text file of integers.
+/// in [k-WIDTH, k+WIDTH]), or a text file of integers. The numbers of
+/// uniform and banded may name a size parameter (`uniform:0:n:n`), taken at
+/// its current value. Without GENERATE, uniform and banded give their
+/// Ranges only (no values drawn).
 bool loadIndexSpec(const std::string &Spec, const KernelIR &IR, IndexData &Out,
-                   std::string &Error);
+                   std::string &Error, bool Generate = true);
+
+/// DATA's specs loaded again at IR's current sizes (validate's sizes).
+bool reloadIndexData(IndexData &Data, const KernelIR &IR, std::string &Error,
+                     bool Generate = true);
 
 /// Matrix Market coordinate text to 0-based CSR (rows sorted, symmetric
 /// expanded). FILE names it in messages.
@@ -87,9 +97,11 @@ bool readMatrixMarket(const std::string &File, std::vector<int64_t> &RowPtr,
                       std::string &Error);
 
 /// Bytes the whole nest touches at the bound sizes (per array, the span from
-/// the lowest to the highest byte referenced); nullopt for indirect accesses
-/// or unknown bounds.
-std::optional<double> workingSetBytes(const LoopKernel &K, const KernelIR &IR);
+/// the lowest to the highest byte referenced); nullopt for unknown bounds,
+/// and for indirect accesses unless INDEX gives the range of the values
+/// their subscripts load.
+std::optional<double> workingSetBytes(const LoopKernel &K, const KernelIR &IR,
+                                      const IndexData *Index = nullptr);
 
 struct LayerConditionOptions {
   double SafetyFactor = 1.0; ///< fraction of each cache usable for reuse

@@ -163,6 +163,23 @@ std::optional<int64_t> tripCount(const LoopLevel &L, const std::map<std::string,
 
 std::optional<double> nestIterations(const LoopKernel &K, const KernelIR &IR);
 
+/// A's element offset from its base: Linear, else the subscripts combined
+/// with the extents (an indirect subscript stays a symbol of the loaded
+/// value); nullopt with WHY when an extent is unknown or the base itself is
+/// loaded from memory.
+std::optional<Poly> elementOffset(const Access &A, std::string *Why = nullptr);
+
+/// The lowest and highest value of OFF (an access's element offset) over
+/// the corners of K's nest (each level at its first and last value, outer
+/// levels substituted into inner bounds) at bindings B, with every value
+/// loaded from an index array (IR.DataRefs) at either end of its array's
+/// range in RANGES. Nullopt when a bound, a symbol or a range is unknown.
+/// Exact for offsets affine in the counters and the loaded values.
+std::optional<std::pair<int64_t, int64_t>>
+offsetRange(const LoopKernel &K, const KernelIR &IR, const Poly &Off,
+            const std::map<std::string, int64_t> &B,
+            const std::map<std::string, std::pair<int64_t, int64_t>> *Ranges = nullptr);
+
 } // namespace perfmodel
 
 #endif

@@ -11,7 +11,9 @@
 
 #include "perfmodel/KernelIR.h"
 
+#include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -28,14 +30,20 @@ struct Harness {
   std::string Function;
   std::string Source;
 };
+/// Integer arrays named in INDEXARRAYS hold index data: after the
+/// parameters' arguments, the harness takes one file per such array (in
+/// parameter order) of 64-bit values, repeated to the array's length.
+/// Other integer arrays are refused (their contents would be guessed).
 Harness makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned Reps = 5,
-                    double MinSeconds = 0.02);
+                    double MinSeconds = 0.02, const std::set<std::string> &IndexArrays = {});
 
 /// The command-line arguments of the harness at IR's current sizes: scalar
 /// values and array lengths (elements, with room for every access of the
-/// nest). Empty with WHY set when an extent cannot be bounded.
-std::optional<std::vector<std::string>> harnessArgs(const KernelIR &IR, const LoopKernel &K,
-                                                    std::string &Why);
+/// nest; an indirect access x[idx[i]] reaches the ends of INDEXRANGES of
+/// idx). Empty with WHY set when an extent cannot be bounded.
+std::optional<std::vector<std::string>>
+harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why,
+            const std::map<std::string, std::pair<int64_t, int64_t>> *IndexRanges = nullptr);
 
 /// Compiles SOURCE with clang-19 -O3 and FLAGS into an executable at EXE.
 bool buildHarness(const std::string &Source, bool Cxx, const std::vector<std::string> &Flags,

@@ -53,9 +53,10 @@ struct ModelSelection {
 
 /// Runs the selected models on the stage results already in LR (traffic from
 /// the simulator, else the layer conditions, else the naive count). Shared
-/// by the command line and the plugin.
+/// by the command line and the plugin. INDEX (--index data) sizes the
+/// working set of indirect accesses.
 void runModels(LoopReport &LR, const KernelIR &IR, const MachineModel &M,
-               const ModelSelection &S);
+               const ModelSelection &S, const IndexData *Index = nullptr);
 
 struct AnalysisReport {
   const KernelIR *IR = nullptr;
