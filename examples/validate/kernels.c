@@ -148,10 +148,18 @@ void horner(long n, double *restrict y, const double *restrict x) {
   }
 }
 
-/* Indirect: the index array's contents come from --index (bench/validate/
- * run.sh: idx=uniform:0:n:n, a random gather over n elements), in the
- * simulator and in the timing harness alike. */
+/* Indirect: the index arrays' contents come from --index (bench/validate/
+ * run.sh: idx=uniform:0:n:n, a random gather over n elements; col=
+ * uniform:0:n:8*n, 8 random columns per row), in the simulator and in the
+ * timing harness alike. */
 void gather(long n, double *restrict y, const double *restrict x, const int *restrict idx) {
   for (long i = 0; i < n; ++i)
     y[i] = x[idx[i]];
+}
+/* SpMV in ELLPACK form: 8 nonzeros per row. */
+void spmv_ell(long n, double *restrict y, const double *restrict val, const int *restrict col,
+              const double *restrict x) {
+  for (long i = 0; i < n; ++i)
+    for (long k = 0; k < 8; ++k)
+      y[i] += val[i * 8 + k] * x[col[i * 8 + k]];
 }

@@ -470,9 +470,10 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
 }
 
 /// Bytes each access advances per source iteration (distinct, nonzero);
-/// the smallest is the unit of cycles per cache line.
+/// the smallest is the unit of cycles per cache line. CONTIGUOUSONLY: only
+/// accesses that advance by their own width (no gather needed).
 std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
-                                  const LoopLevel &In) {
+                                  const LoopLevel &In, bool ContiguousOnly = false) {
   auto B = IR.bindings();
   std::vector<double> Out;
   for (const Access &A : K.Accesses) {
@@ -482,6 +483,8 @@ std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
     if (!C || *C == 0)
       continue;
     double Bytes = std::fabs(double(*C * In.Step)) * A.StrideBytes;
+    if (ContiguousOnly && Bytes > A.ElementBytes)
+      continue;
     if (std::find(Out.begin(), Out.end(), Bytes) == Out.end())
       Out.push_back(Bytes);
   }
@@ -754,7 +757,22 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       if (OuterCode && Fixed && *Hi > *Lo) {
         int64_t Step = std::abs(Inner.Step ? Inner.Step : 1);
         int64_t Trips = (*Hi - *Lo + Step - 1) / Step;
-        double OuterK = estimateIterations(*Best, TB, accessStrides(K, IR, Outer), Outer.Step);
+        // Vectorized across the outer loop, references that skip elements
+        // there (val[8 * i + k]) or go through data are gathered: only the
+        // contiguous ones advance a register by their stride.
+        unsigned GatheredOuter = 0;
+        for (const Access &A : K.Accesses) {
+          auto C = A.Linear ? A.Linear->substitute(Bind).coefficientOf(Outer.Var).evaluate(Bind)
+                            : std::nullopt;
+          GatheredOuter += A.Indirect || (C && std::llabs(*C * Outer.Step) *
+                                                       int64_t(A.StrideBytes) >
+                                                   int64_t(A.ElementBytes));
+        }
+        std::vector<double> OuterStrides = accessStrides(K, IR, Outer, GatheredOuter > 0);
+        if (OuterStrides.empty())
+          OuterStrides = accessStrides(K, IR, Outer);
+        double OuterK =
+            estimateIterations(*Best, TB, OuterStrides, Outer.Step, GatheredOuter);
         BestK = double(Trips) * OuterK;
         Unrolled = "the innermost loop (" + std::to_string(Trips) +
                    " iterations) is fully unrolled into the loop over " + Outer.Var;

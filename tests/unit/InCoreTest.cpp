@@ -689,6 +689,21 @@ TEST(InCore, TheLoadQueueHoldsLoadsUntilTheyRetire) {
               One[0].Executed.Cycles, 1e-9);
 }
 
+TEST(InCore, RowsVectorizedThroughGathersCoverTheirUnrolledIterations) {
+  // tests/nest/ell.c, znver4: the row's 8 iterations are unrolled into the
+  // loop over rows, which is vectorized 8 rows to a zmm register: val, col
+  // and x are gathered (val and col skip 8 elements per row), only y[i]
+  // advances a register (r += 8 elements, 64 bytes a trip). A trip covers 8
+  // rows x 8 = 64 source iterations; the gathered references' strides (64
+  // and 32 bytes a row) would have claimed 1 or 2 rows a trip.
+  InCoreOptions O;
+  O.Cpu = "znver4";
+  std::vector<InCoreResult> R = nestAt("ell.c", {{"n", 4096}}, O);
+  ASSERT_EQ(R.size(), 1u);
+  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
+  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 64);
+}
+
 TEST(InCore, AnOutermostLoopIsExecutedOneCallAtATime) {
   // examples/triad.c on Haswell, clang-19 -O3 -march=haswell: the vector body
   // covers 16 iterations per trip (4 ymm stores: port 4 binds at 4 cy); the
