@@ -757,6 +757,23 @@ TEST(Cli, ValidateGathersWithTheSimulatedIndexData) {
   EXPECT_NE(G.Out.find("give them with --index idx="), std::string::npos) << G.Out;
 }
 
+// --kept-l3 says which L3 the predictions use: the share this host keeps
+// (where the chases show less than 3/4 of the model's), or the model's own.
+TEST(Cli, ValidateSaysWhichL3ItPredictsWith) {
+  CmdResult R = perfmodel("validate examples/triad.c --levels L3 --reps 3 --kept-l3");
+  ASSERT_EQ(R.Code, 0) << R.Err << R.Out;
+  std::smatch M;
+  if (std::regex_search(R.Out, M,
+                        std::regex("--kept-l3: the predictions use an L3 of ([0-9.]+)(KiB|MiB)"))) {
+    double Bytes = std::stod(M[1]) * (M[2] == "MiB" ? 1 << 20 : 1 << 10);
+    EXPECT_GT(Bytes, 0);
+    EXPECT_NE(R.Out.find("this host keeps about"), std::string::npos) << R.Out;
+  } else {
+    EXPECT_NE(R.Out.find("--kept-l3: this host keeps the model's L3"), std::string::npos)
+        << R.Out;
+  }
+}
+
 TEST(Cli, ValidateFailsCleanly) {
   CmdResult Link = perfmodel("validate tests/validate/unlinkable.c --levels L1");
   EXPECT_EQ(Link.Code, 1) << Link.Out;
