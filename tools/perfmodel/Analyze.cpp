@@ -84,6 +84,7 @@ Command perfmodel::tool::addAnalyze(CLI::App &App, const CompileCommand &CC) {
   AnalyzeArgs &A = S->A;
   addSourceOptions(C, A, /*FileRequired=*/false);
   addMachineOptions(C, A);
+  addKeptL3Option(C, A);
   addModelOptions(C, A);
   C->add_option("--format", A.Format,
                 "text, brief (a line per loop, file:line:col: note: ...), json, sarif "

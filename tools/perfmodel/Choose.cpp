@@ -76,6 +76,8 @@ int runChooseBcsr(const BcsrArgs &B, const CompileCommand &CC) {
   std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
   if (!M)
     return ExitFailed;
+  if (A.KeptL3)
+    useKeptL3(*M, Notes);
   CsrPattern P;
   std::string Err;
   if (!readMatrixMarket(B.Matrix, P.RowPtr, P.Col, P.Rows, P.Cols, Err))
@@ -404,6 +406,7 @@ std::vector<Command> perfmodel::tool::addChoose(CLI::App &App, const CompileComm
               "rank them (the PPR paper's block choice)");
   Bcsr->add_option("matrix", B->Matrix, "Matrix Market file (coordinate format)");
   addMachineOptions(Bcsr, B->A);
+  addKeptL3Option(Bcsr, B->A);
   Bcsr->add_option("--max-block", B->MaxBlock, "largest block, RxC (default 8x8)");
   Bcsr->add_option("--model", B->Model,
                    "rank by ecm, ppr or roofline (default: the headline rule, ECM first)");

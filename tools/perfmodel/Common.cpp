@@ -216,6 +216,42 @@ void perfmodel::tool::addMachineOptions(CLI::App *C, AnalyzeArgs &A) {
       ->allow_extra_args(false);
 }
 
+void perfmodel::tool::addKeptL3Option(CLI::App *C, AnalyzeArgs &A) {
+  C->add_flag("--kept-l3", A.KeptL3,
+              "predict with the L3 capacity this host keeps now (pointer chases, about a "
+              "second; a VM's share of a shared L3), not the model's, where it keeps less");
+}
+
+void perfmodel::tool::useKeptL3(MachineModel &M, std::vector<std::string> &Notes) {
+  CacheLevel *L3 = nullptr;
+  const CacheLevel *L2 = M.cache("L2");
+  for (CacheLevel &C : M.Caches)
+    if (C.Name == "L3")
+      L3 = &C;
+  if (!L2 || !L3) {
+    Notes.push_back("--kept-l3: " + M.Name + " has no L2 and L3: its caches are kept");
+    return;
+  }
+  if (auto Host = detectHostCpu(); !Host || machineForHost(*Host) != M.File) {
+    Notes.push_back("--kept-l3: the machine model is not this host's: its L3 is kept");
+    return;
+  }
+  uint64_t Kept = measureKeptL3(L2->SizeBytes, L3->SizeBytes);
+  if (!keptL3IsAShare(Kept, L3->SizeBytes)) {
+    Notes.push_back("--kept-l3: this host keeps the model's L3 (or it could not be "
+                    "measured): the predictions use the model's");
+    return;
+  }
+  // Whole sets of the L3's ways and lines: the simulator's geometry.
+  uint64_t Set = uint64_t(std::max(1u, L3->Ways)) * std::max(1u, L3->LineBytes);
+  uint64_t Size = std::max(Set, Kept / Set * Set);
+  Notes.push_back("--kept-l3: this host keeps about " + formatByteSize(Kept) + " of the " +
+                  formatByteSize(L3->SizeBytes) +
+                  " L3 now (pointer chases over growing sets): the predictions use an L3 of " +
+                  formatByteSize(Size) + ", not the model's");
+  L3->SizeBytes = Size;
+}
+
 void perfmodel::tool::addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired) {
   CLI::Option *F = C->add_option("file", A.File, "C or C++ source file (- reads standard input)");
   if (FileRequired)
@@ -375,6 +411,8 @@ int perfmodel::tool::loadInputs(const AnalyzeArgs &A, const CompileCommand &CC, 
   In.Machine = loadMachine(A.Machine, A.Sets, In.Notes, /*HostClock=*/true, A.HostClockGHz);
   if (!In.Machine)
     return ExitFailed;
+  if (A.KeptL3)
+    useKeptL3(*In.Machine, In.Notes);
   int RC;
   In.FR = prepareSource(A, CC, In.Index, RC);
   return In.FR ? 0 : RC;

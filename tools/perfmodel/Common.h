@@ -101,12 +101,20 @@ struct AnalyzeArgs {
   ModelSelection Models;
   /// Hidden: the host clock the project run measured, for its files.
   std::optional<double> HostClockGHz;
+  /// --kept-l3: the L3 this host keeps now, not the model's.
+  bool KeptL3 = false;
 };
 
 /// The option groups, each defined once.
 void addMachineOptions(CLI::App *C, AnalyzeArgs &A);
 void addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired = true);
 void addModelOptions(CLI::App *C, AnalyzeArgs &A);
+void addKeptL3Option(CLI::App *C, AnalyzeArgs &A);
+
+/// --kept-l3: where M is this host's model and pointer chases show the host
+/// keeping less than 3/4 of M's L3 now (a VM's share of a shared L3), M's
+/// L3 becomes that size (whole sets); NOTES say which L3 the predictions use.
+void useKeptL3(MachineModel &M, std::vector<std::string> &Notes);
 
 /// Turns --model names into A.Models; false with ERR set when one is unknown.
 bool parseModels(AnalyzeArgs &A, std::string &Err);

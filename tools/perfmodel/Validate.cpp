@@ -43,9 +43,6 @@ struct ValidateArgs {
   double MaxCallSeconds = 2; ///< sizes whose one call is predicted slower are skipped
   /// Further machine models predicted against the same timings (B, C, ...).
   std::vector<std::string> AlsoMachines;
-  /// Predict with the L3 capacity this host keeps now (pointer chases), not
-  /// the model's, where it keeps less (a VM's share of a shared L3).
-  bool KeptL3 = false;
 };
 
 /// A further machine predicted beside the first on the same measurements.
@@ -119,7 +116,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   // neighbours).
   double L3Target = 0;
   if (const CacheLevel *L3 = M.cache("L3"), *L2 = M.cache("L2");
-      L3 && L2 && llvm::is_contained(V.Levels, std::string("L3"))) {
+      L3 && L2 && llvm::is_contained(V.Levels, std::string("L3")) && !A.KeptL3) {
     uint64_t Kept = measureKeptL3(L2->SizeBytes, L3->SizeBytes);
     if (keptL3IsAShare(Kept, L3->SizeBytes)) {
       L3Target = 0.5 * double(Kept);
@@ -127,19 +124,6 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
                       " of the " + formatByteSize(L3->SizeBytes) +
                       " L3 now (pointer chases over growing sets): the L3 working sets are "
                       "half of that, not of the L3");
-      if (V.KeptL3) {
-        // Whole sets of the L3's ways and lines: the simulator's geometry.
-        uint64_t Set = uint64_t(L3->Ways) * L3->LineBytes;
-        uint64_t Size = std::max(Set, Kept / Set * Set);
-        for (CacheLevel &C : M.Caches)
-          if (C.Name == "L3")
-            C.SizeBytes = Size;
-        Notes.push_back("--kept-l3: the predictions use an L3 of " + formatByteSize(Size) +
-                        " (what this host keeps now), not the model's");
-      }
-    } else if (V.KeptL3) {
-      Notes.push_back("--kept-l3: this host keeps the model's L3 (or it could not be "
-                      "measured): the predictions use the model's");
     }
   }
   for (const std::string &N : Notes)
@@ -418,9 +402,7 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
       ->check(CLI::PositiveNumber);
   C->add_option("--reps", S->V.Reps, "timed repetitions per size (median)")
       ->check(CLI::Range(1u, 101u));
-  C->add_flag("--kept-l3", S->V.KeptL3,
-              "predict with the L3 capacity this host keeps now (pointer chases; a VM's "
-              "share of a shared L3), not the model's, where it keeps less");
+  addKeptL3Option(C, S->A);
   C->add_option("--also-machine", S->V.AlsoMachines,
                 "a further machine model predicted against the same timings (columns "
                 "B:..., C:...; repeatable), e.g. a probed model beside the library's");
