@@ -9,6 +9,7 @@
 #include "Kernels.h"
 
 #include <string_view>
+#include <utility>
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -453,6 +454,58 @@ double tlbKernel(double *B, uint64_t Pages, uint64_t Rounds, uint64_t Stride, bo
   return double(Rounds) * double(Pages);
 }
 
+namespace {
+
+/// One iteration: miss A, N fillers, miss B, N fillers (see windowKernel).
+template <unsigned N, bool Store>
+void windowAsm(void **A, void **B, uint64_t Iters, char *Buf) {
+  if constexpr (Store)
+    asm volatile("1:\n\tmov (%0), %0\n\t.rept %c4\n\tmov %%r10, 64(%3)\n\t.endr\n\t"
+                 "mov (%1), %1\n\t.rept %c4\n\tmov %%r10, 64(%3)\n\t.endr\n\t"
+                 "dec %2\n\tjnz 1b"
+                 : "+r"(A), "+r"(B), "+r"(Iters)
+                 : "r"(Buf), "i"(N)
+                 : "r10", "memory");
+  else
+    asm volatile("1:\n\tmov (%0), %0\n\t.rept %c4\n\tmov (%3), %%r9\n\t.endr\n\t"
+                 "mov (%1), %1\n\t.rept %c4\n\tmov (%3), %%r9\n\t.endr\n\t"
+                 "dec %2\n\tjnz 1b"
+                 : "+r"(A), "+r"(B), "+r"(Iters)
+                 : "r"(Buf), "i"(N)
+                 : "r9", "memory");
+}
+
+using WindowFn = void (*)(void **, void **, uint64_t, char *);
+
+template <unsigned... N>
+std::vector<WindowFn> windowTable(bool Store, std::integer_sequence<unsigned, N...>) {
+  return Store ? std::vector<WindowFn>{&windowAsm<16 + 8 * N, true>...}
+               : std::vector<WindowFn>{&windowAsm<16 + 8 * N, false>...};
+}
+
+} // namespace
+
+const std::vector<unsigned> &windowFillers() {
+  static const std::vector<unsigned> F = [] {
+    std::vector<unsigned> V;
+    for (unsigned I = 0; I < 31; ++I)
+      V.push_back(16 + 8 * I);
+    return V;
+  }();
+  return F;
+}
+
+double windowKernel(bool Store, unsigned Fillers, void **A, void **B, uint64_t Iters, char *Buf) {
+  static const std::vector<WindowFn> Loads =
+      windowTable(false, std::make_integer_sequence<unsigned, 31>());
+  static const std::vector<WindowFn> Stores =
+      windowTable(true, std::make_integer_sequence<unsigned, 31>());
+  if (Fillers < 16 || (Fillers - 16) % 8 || (Fillers - 16) / 8 >= 31 || !Iters)
+    return 0;
+  (Store ? Stores : Loads)[(Fillers - 16) / 8](A, B, Iters, Buf);
+  return double(Iters);
+}
+
 #else // not x86-64: the probe reports that it cannot measure
 
 void addChain(uint64_t) {}
@@ -471,6 +524,11 @@ double portKernel(char *, bool, unsigned, uint64_t) { return 0; }
 double updateKernel(double *, size_t, unsigned) { return 0; }
 double branchKernel(const uint8_t *, size_t, uint64_t) { return 0; }
 double tlbKernel(double *, uint64_t, uint64_t, uint64_t, bool) { return 0; }
+const std::vector<unsigned> &windowFillers() {
+  static const std::vector<unsigned> None;
+  return None;
+}
+double windowKernel(bool, unsigned, void **, void **, uint64_t, char *) { return 0; }
 
 #endif
 

@@ -81,6 +81,15 @@ double tlbKernel(double *B, uint64_t Pages, uint64_t Rounds, uint64_t Stride, bo
 /// measures the load-to-use latency, many the misses the core overlaps.
 double chaseKernel(const char *Base, const uint64_t *Starts, unsigned Chains, uint64_t Steps);
 
+/// Henry Wong's window test: ITERS iterations of two independent pointer
+/// chases (A, B: cycles through memory-sized sets), each step followed by
+/// FILLERS independent L1-hit loads (or stores to one line of BUF) that must
+/// stay in the window between the two misses. FILLERS is one of
+/// windowFillers(). Returns the iterations made (0 off x86-64).
+double windowKernel(bool Store, unsigned Fillers, void **A, void **B, uint64_t Iters, char *Buf);
+/// The filler counts windowKernel has code for: 16 to 256 in steps of 8.
+const std::vector<unsigned> &windowFillers();
+
 } // namespace perfmodel::probe
 
 #endif

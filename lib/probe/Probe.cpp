@@ -23,6 +23,8 @@
 #include <ctime>
 #include <memory>
 #include <mutex>
+#include <numeric>
+#include <random>
 #include <string_view>
 #include <thread>
 
@@ -312,6 +314,45 @@ void measureTlb(ProbeResult &R, double MinSeconds, unsigned Reps) {
   std::free(B);
 }
 
+/// The window test (ProbeResult::LoadWindow): two chases through a random
+/// cycle of 256 MiB of pointers on 4 KiB pages, fillers between the misses.
+void measureWindow(ProbeResult &R, double MinSeconds, unsigned Reps) {
+  const std::vector<unsigned> &Fillers = windowFillers();
+  if (Fillers.empty())
+    return;
+  size_t Len = size_t(1) << 25;
+  std::vector<void *> Ring(Len);
+  {
+    std::vector<uint32_t> Order(Len);
+    std::iota(Order.begin(), Order.end(), 0u);
+    std::mt19937_64 Rng(7);
+    std::shuffle(Order.begin(), Order.end(), Rng);
+    for (size_t I = 0; I < Len; ++I)
+      Ring[Order[I]] = &Ring[Order[(I + 1) % Len]];
+  }
+  alignas(64) static char Buf[4096];
+  std::mt19937_64 Pick(11);
+  // Each run starts both chases at random places: a chase repeated from one
+  // start would find its lines in the caches.
+  auto Time = [&](bool Store, unsigned F) {
+    std::vector<double> V = rates(
+        [&](uint64_t N) {
+          return windowKernel(Store, F, reinterpret_cast<void **>(&Ring[Pick() % Len]),
+                              reinterpret_cast<void **>(&Ring[Pick() % Len]), N, Buf);
+        },
+        MinSeconds, Reps);
+    return V.empty() ? 0.0 : summarise(V).Median;
+  };
+  for (bool Store : {false, true})
+    for (unsigned F : Fillers) {
+      if (Store && F > 128)
+        break; // store queues: tens of entries
+      double Ref = Time(Store, Fillers.front()), At = Time(Store, F);
+      if (Ref > 0 && At > 0)
+        (Store ? R.StoreWindow : R.LoadWindow).push_back({F, Ref / At});
+    }
+}
+
 /// Independent loads and stores of WIDTH bytes in L1: accesses per cycle,
 /// each repetition against the add chain timed beside it (a VM's clock
 /// moves between repetitions).
@@ -545,6 +586,8 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   measureBranches(R, MinSeconds, Reps);
   Step("data-TLB misses");
   measureTlb(R, MinSeconds, Reps);
+  Step("load and store queues (two misses, fillers between them)");
+  measureWindow(R, MinSeconds, Reps);
   for (const auto &[Level, WS] : Sets) {
     Step("bandwidth, " + Level + ", one core");
     // In memory also the copy beside two streams that stay in the L2.
@@ -634,6 +677,13 @@ Measured perfmodel::measureClock(double MinSeconds, unsigned Reps) {
   (void)Reps;
   return Measured(); // the add chain is x86-64 code
 #endif
+}
+
+unsigned perfmodel::windowStep(const std::vector<std::pair<unsigned, double>> &Sweep) {
+  for (size_t I = 1; I + 2 < Sweep.size(); ++I)
+    if (Sweep[I].second >= 1.5 && Sweep[I + 1].second >= 1.5 && Sweep[I + 2].second >= 1.5)
+      return Sweep[I - 1].first;
+  return 0;
 }
 
 uint64_t perfmodel::effectiveL3Bytes(const std::vector<std::pair<uint64_t, double>> &Sweep,

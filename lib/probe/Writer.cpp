@@ -6,6 +6,7 @@
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
+#include <tuple>
 #include <cmath>
 #include <map>
 #include <set>
@@ -235,6 +236,19 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
       OS << "  " << Key << ": " << num(std::max(1.0, M->Median), 2)
          << "  # 32-byte stream, every other access split vs none, in L1 (" << spread(*M)
          << ")\n";
+  // The window test: loads held to retirement are the fillers and the two
+  // miss loads; stores, the fillers.
+  for (auto [Key, Sweep, Extra] :
+       {std::tuple<const char *, const std::vector<std::pair<unsigned, double>> *, unsigned>{
+            "load_queue", &R.LoadWindow, 2},
+        {"store_queue", &R.StoreWindow, 0}})
+    if (unsigned N = windowStep(*Sweep)) {
+      OS << "  " << Key << ": " << N + Extra << "  # two misses overlap with " << N
+         << " fillers between them, not with more (time over 16 fillers:";
+      for (const auto &[F, X] : *Sweep)
+        OS << " " << F << ":" << num(X, 2);
+      OS << ")\n";
+    }
   if (R.MispredictCycles.Median > 0)
     OS << "  branch_mispredict_cy: " << num(R.MispredictCycles.Median, 1)
        << "  # a branch on random bytes over 16 MiB vs the same over 8 KiB ("
@@ -359,6 +373,8 @@ const char *const KernelsCite =
     "and the predictor's capacity from repeated patterns of 12 K-768 K branches; "
     "data-TLB misses from one load or store per 4 KiB page over 2048 pages 8 apart vs 64, "
     "the TLB's entries from stores over 256-8192 pages 1 apart; "
+    "load and store queues from two pointer chases missing to memory with 16-256 L1-hit "
+    "loads (16-128 stores to one line) between them (Henry Wong's window test); "
     "latencies from one pointer chase over random lines in each level (huge "
     "pages; the L3's over three L2 sizes with the L2's hits taken out), "
     "misses in flight from 32 chases at once in memory (latency / time per line); the ECM "
@@ -487,6 +503,10 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
     Covers.push_back("core.line_split_store_cost");
   if (R.MispredictCycles.Median > 0)
     Covers.push_back("core.branch_mispredict_cy");
+  if (windowStep(R.LoadWindow))
+    Covers.push_back("core.load_queue");
+  if (windowStep(R.StoreWindow))
+    Covers.push_back("core.store_queue");
   if (branchPatternCapacity(R.BranchSweep) > 0)
     Covers.push_back("core.branch_pattern_capacity");
   CS.flush();
@@ -809,6 +829,8 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")
      << (R.LineSplitStore.Median > 0 ? ", core.line_split_store_cost" : "")
      << (R.MispredictCycles.Median > 0 ? ", core.branch_mispredict_cy" : "")
+     << (windowStep(R.LoadWindow) ? ", core.load_queue" : "")
+     << (windowStep(R.StoreWindow) ? ", core.store_queue" : "")
      << (branchPatternCapacity(R.BranchSweep) > 0 ? ", core.branch_pattern_capacity" : "")
      << (R.ChaseNs.empty() ? "" : ", caches.*.latency_cy, memory.latency_ns")
      << (InFlight >= 1 ? ", caches.L1.misses_in_flight" : "")

@@ -192,6 +192,33 @@ TEST(Probe, WriterEmitsDividerOverrides) {
   EXPECT_EQ(By.count("vsqrtsd"), 0u) << "no resource known for it";
 }
 
+// The window test recorded on the Zen 4 VM (bench/incore/window.c,
+// 2026-11-25, ratios to 16 fillers): loads overlap up to 128 fillers and
+// not from 136 (load queue: 128 + the two miss loads = 130 by the probe's
+// 8-step grid; the 1-step sweep gives 135-136), stores up to 64, not from
+// 72 (a 64-entry store queue). A lone slow point is noise, not a step.
+TEST(Probe, WindowSweepsGiveTheLoadAndStoreQueues) {
+  std::vector<std::pair<unsigned, double>> Loads = {
+      {16, 1.0}, {64, 1.04}, {96, 1.3}, {104, 1.6}, {112, 1.28}, {120, 1.33},
+      {128, 1.36}, {136, 2.1}, {144, 2.2}, {152, 2.1}, {160, 2.2}};
+  EXPECT_EQ(windowStep(Loads), 128u);
+  std::vector<std::pair<unsigned, double>> Stores = {
+      {16, 1.0}, {32, 1.01}, {48, 1.07}, {56, 1.06}, {64, 1.12}, {72, 1.98}, {80, 2.05},
+      {88, 2.13}, {96, 2.05}};
+  EXPECT_EQ(windowStep(Stores), 64u);
+  EXPECT_EQ(windowStep({{16, 1.0}, {24, 1.1}, {32, 1.2}}), 0u); // never steps
+  EXPECT_EQ(windowStep({}), 0u);
+  ProbeResult R = haswellProbe("2026-11-25", 3.68);
+  R.LoadWindow = Loads;
+  R.StoreWindow = Stores;
+  std::string Text = probedText(R);
+  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(L.ok()) << Text;
+  EXPECT_EQ(L.Model->Core.LoadQueue, 130u) << Text;
+  EXPECT_EQ(L.Model->Core.StoreQueue, 64u) << Text;
+  EXPECT_NE(Text.find("core.load_queue"), std::string::npos) << Text;
+}
+
 // Chases recorded on the Zen 5 VM (bench/memory/chase.c, 2026-11-24): one
 // chase in memory 300 ns per line, 32 at once 10.7 ns per line. Little's law
 // by hand: 300 / 10.7 = 28 misses in flight; at 3.5 GHz the L2 chase of

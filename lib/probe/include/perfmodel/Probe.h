@@ -192,8 +192,19 @@ struct ProbeResult {
   Measured TlbLoadMissCy, TlbStoreMissCy;
   std::vector<std::pair<uint64_t, double>> TlbSweep;
   double TlbHitStoreCy = 0; ///< the sweep's reference: 64 pages
+  /// Henry Wong's window test: two pointer chases missing to memory with N
+  /// L1-hit loads (stores to one line) between them; per N, the time per
+  /// iteration over that with 16. Where it steps up, the load (store) queue
+  /// no longer holds the fillers until they retire.
+  std::vector<std::pair<unsigned, double>> LoadWindow, StoreWindow;
   std::vector<std::string> Notes;
 };
+
+/// The last filler count of a window sweep (fillers, time over the first
+/// point's) before the time stays at 1.5 or more for three points: the
+/// fillers the structure still holds. 0 when it never steps up or steps at
+/// the first point.
+unsigned windowStep(const std::vector<std::pair<unsigned, double>> &Sweep);
 
 /// The predictor's capacity from a sweep of (pattern length, mispredicted
 /// share per branch): half the length where the share reaches 1/4 (half the
