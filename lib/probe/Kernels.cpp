@@ -457,23 +457,20 @@ double tlbKernel(double *B, uint64_t Pages, uint64_t Rounds, uint64_t Stride, bo
 namespace {
 
 /// One iteration: miss A, N fillers, miss B, N fillers (see windowKernel).
+#define PM_WINDOW(FILLER, CLOBBER)                                                          \
+  asm volatile("1:\n\tmov (%0), %0\n\t.rept %c4\n\t" FILLER "\n\t.endr\n\t"                 \
+               "mov (%1), %1\n\t.rept %c4\n\t" FILLER "\n\t.endr\n\tdec %2\n\tjnz 1b"      \
+               : "+r"(A), "+r"(B), "+r"(Iters)                                              \
+               : "r"(Buf), "i"(N)                                                           \
+               : CLOBBER, "memory")
 template <unsigned N, bool Store>
 void windowAsm(void **A, void **B, uint64_t Iters, char *Buf) {
   if constexpr (Store)
-    asm volatile("1:\n\tmov (%0), %0\n\t.rept %c4\n\tmov %%r10, 64(%3)\n\t.endr\n\t"
-                 "mov (%1), %1\n\t.rept %c4\n\tmov %%r10, 64(%3)\n\t.endr\n\t"
-                 "dec %2\n\tjnz 1b"
-                 : "+r"(A), "+r"(B), "+r"(Iters)
-                 : "r"(Buf), "i"(N)
-                 : "r10", "memory");
+    PM_WINDOW("mov %%r10, 64(%3)", "r10"); // stores to one line
   else
-    asm volatile("1:\n\tmov (%0), %0\n\t.rept %c4\n\tmov (%3), %%r9\n\t.endr\n\t"
-                 "mov (%1), %1\n\t.rept %c4\n\tmov (%3), %%r9\n\t.endr\n\t"
-                 "dec %2\n\tjnz 1b"
-                 : "+r"(A), "+r"(B), "+r"(Iters)
-                 : "r"(Buf), "i"(N)
-                 : "r9", "memory");
+    PM_WINDOW("mov (%3), %%r9", "r9"); // L1-hit loads
 }
+#undef PM_WINDOW
 
 using WindowFn = void (*)(void **, void **, uint64_t, char *);
 
