@@ -211,6 +211,40 @@ TEST(Frontend, IndirectSpMV) {
   EXPECT_EQ(naiveTraffic(K, haswell()).LoadBytes, 20); // 8 + 8 + 4
 }
 
+// The range an access reaches over the nest's corners, with loaded values
+// at the ends of their index data's range. By hand, i in [0, 100), j in
+// [0, 8): a[10 * i + j] spans [0, 997]; x[idx[i] + 2] with idx in [5, 40]
+// spans [7, 42]; b[2 * idx[i] - i] with idx in [5, 40]: [10 - 99, 80 - 0]
+// = [-89, 80]. Without the range (or for a symbol not loaded from an
+// index array), none.
+TEST(Frontend, OffsetRangesReachTheEndsOfTheIndexData) {
+  FrontendResult R = analyzeCode(R"(
+void f(long n, double *restrict a, double *restrict x, double *restrict b,
+       const int *restrict idx) {
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < 8; ++j)
+      a[10 * i + j] += x[idx[i] + 2] + b[2 * idx[i] - i];
+}
+)");
+  ASSERT_EQ(R.IR.Loops.size(), 1u);
+  const LoopKernel &K = R.IR.Loops[0];
+  std::map<std::string, int64_t> B = {{"n", 100}};
+  std::map<std::string, std::pair<int64_t, int64_t>> Ranges = {{"idx", {5, 40}}};
+  std::map<std::string, std::pair<int64_t, int64_t>> Got;
+  for (const Access &A : K.Accesses) {
+    std::optional<Poly> Off = elementOffset(A);
+    ASSERT_TRUE(Off.has_value()) << A.Text;
+    if (auto Rg = offsetRange(K, R.IR, *Off, B, &Ranges))
+      Got[A.Text] = *Rg;
+    if (A.Indirect)
+      EXPECT_FALSE(offsetRange(K, R.IR, *Off, B).has_value()) << A.Text;
+  }
+  EXPECT_EQ(Got["a[10 * i + j]"], std::make_pair(int64_t(0), int64_t(997)));
+  EXPECT_EQ(Got["x[idx[i] + 2]"], std::make_pair(int64_t(7), int64_t(42)));
+  EXPECT_EQ(Got["b[2 * idx[i] - i]"], std::make_pair(int64_t(-89), int64_t(80)));
+  EXPECT_EQ(Got["idx[i]"], std::make_pair(int64_t(0), int64_t(99)));
+}
+
 TEST(Frontend, StdVectorLoops) {
   FrontendResult R = analyzeFile("examples/vector.cpp");
   const LoopKernel &Axpy = loopIn(R, "axpy");
