@@ -20,11 +20,11 @@ M+=("$@")
 OUT="$(mktemp)"
 trap 'rm -f "$OUT"' EXIT
 cd "$ROOT"
-# The index arrays of gather (n random positions in x) and spmv_ell (8
-# random columns per row): the same values in the simulator and the timed
-# harness.
+# The index arrays of gather (n random positions in x), spmv_ell and
+# spmv_csr (8 random columns per row, CSR rows of 8): the same values in the
+# simulator and the timed harness.
 "$P" validate examples/validate/kernels.c --size n --index idx=uniform:0:n:n \
-  --index col=uniform:0:n:8*n "${M[@]}" > "$OUT"
+  --index col=uniform:0:n:8*n --index rowptr=rows:8:n "${M[@]}" > "$OUT"
 if [ -n "${VALIDATE_RAW:-}" ]; then cp "$OUT" "$VALIDATE_RAW"; fi
 python3 - "$OUT" <<'PY'
 import re, sys, collections

@@ -150,8 +150,8 @@ void horner(long n, double *restrict y, const double *restrict x) {
 
 /* Indirect: the index arrays' contents come from --index (bench/validate/
  * run.sh: idx=uniform:0:n:n, a random gather over n elements; col=
- * uniform:0:n:8*n, 8 random columns per row), in the simulator and in the
- * timing harness alike. */
+ * uniform:0:n:8*n, 8 random columns per row; rowptr=rows:8:n, CSR rows of
+ * 8), in the simulator and in the timing harness alike. */
 void gather(long n, double *restrict y, const double *restrict x, const int *restrict idx) {
   for (long i = 0; i < n; ++i)
     y[i] = x[idx[i]];
@@ -162,4 +162,11 @@ void spmv_ell(long n, double *restrict y, const double *restrict val, const int 
   for (long i = 0; i < n; ++i)
     for (long k = 0; k < 8; ++k)
       y[i] += val[i * 8 + k] * x[col[i * 8 + k]];
+}
+/* SpMV in CSR form: the rows' bounds are loaded from rowptr. */
+void spmv_csr(long n, double *restrict y, const double *restrict val, const int *restrict rowptr,
+              const int *restrict col, const double *restrict x) {
+  for (long i = 0; i < n; ++i)
+    for (long k = rowptr[i]; k < rowptr[i + 1]; ++k)
+      y[i] += val[k] * x[col[k]];
 }

@@ -198,6 +198,28 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
       V = D(Rng);
     return true;
   }
+  if (Src.starts_with("rows:")) {
+    // Row pointers of ROWS rows of K entries each: 0, K, 2K, ..., K x ROWS
+    // (a CSR matrix with K nonzeros per row).
+    llvm::SmallVector<llvm::StringRef, 3> P;
+    Src.split(P, ':');
+    int64_t K, Rows;
+    if (P.size() != 3 || !Field(P[1], K) || K < 0 || !Field(P[2], Rows) || Rows < 0 ||
+        Rows >= (int64_t(1) << 28)) {
+      Error = "--index " + Spec + ": expected rows:K:ROWS (numbers or size parameters), ROWS "
+              "below 2^28";
+      return false;
+    }
+    Out.Ranges[Name] = {0, K * Rows};
+    Out.Origin[Name] = "row pointers of " + std::to_string(Rows) + " rows of " +
+                       std::to_string(K) + " entries";
+    if (!Generate)
+      return true;
+    Values.resize(size_t(Rows) + 1);
+    for (int64_t I = 0; I <= Rows; ++I)
+      Values[size_t(I)] = I * K;
+    return true;
+  }
   if (Src.starts_with("banded:")) {
     // Element k holds k + U(-W, W), clipped at 0: the column indices of a
     // banded matrix walked row by row, or a gather with short-range jitter.

@@ -267,19 +267,21 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
 std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const KernelIR &IR,
                                                  const IndexData *Index) {
   NestGeometry G(K, IR);
-  if (!G.ok())
+  // Bounds loaded from memory (CSR rows) need the index data's ranges.
+  bool Geometry = G.ok();
+  if (!Geometry && !Index)
     return std::nullopt;
   // Per array the lines the nest touches, else the span between the lowest
   // and highest byte touched (exact for dense sweeps over a box, an upper
-  // bound for strided ones; for an indirect access, the span its index
-  // data's range reaches).
+  // bound for strided ones; for an indirect access, or under bounds loaded
+  // from index data, the span the data's range reaches).
   std::map<std::string, std::pair<int64_t, int64_t>> Span;
   std::map<std::string, std::vector<const Access *>> ByArray;
   std::set<std::string> Indirect;
   for (const Access &A : K.Accesses) {
     ByArray[A.Array].push_back(&A);
     std::optional<std::pair<int64_t, int64_t>> R;
-    if (A.Indirect) {
+    if (A.Indirect || !Geometry) {
       std::optional<Poly> Off = elementOffset(A);
       if (!Index || !Off)
         return std::nullopt;
@@ -304,7 +306,7 @@ std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const Kern
   double Bytes = 0;
   for (const auto &[Name, S] : Span) {
     double Range = double(S.second - S.first);
-    Bytes += Indirect.count(Name)
+    Bytes += Indirect.count(Name) || !Geometry
                  ? Range
                  : std::min(Range, touchedBytes(G, K, IR, ByArray[Name], 64).value_or(Range));
   }

@@ -41,7 +41,38 @@ std::optional<int64_t> perfmodel::tripCount(const LoopLevel &L,
   return (*Hi - *Lo + Step - 1) / Step;
 }
 
-std::optional<double> perfmodel::nestIterations(const LoopKernel &K, const KernelIR &IR) {
+std::optional<double>
+perfmodel::nestIterations(const LoopKernel &K, const KernelIR &IR,
+                          const std::map<std::string, std::vector<int64_t>> *Values) {
+  // A level's bounds with the values they load (rowptr[i + 1]) looked up in
+  // VALUES at the current counters; false when one is missing.
+  auto Resolve = [&](const LoopLevel &L, std::map<std::string, int64_t> &B) {
+    for (const Poly *P : {&L.Lower, &L.Upper})
+      for (const std::string &S : P->symbols()) {
+        auto Ref = IR.DataRefs.find(S);
+        if (Ref == IR.DataRefs.end())
+          continue;
+        auto V = Values ? Values->find(Ref->second.Array) : decltype(Values->end())();
+        auto I = Ref->second.Index.evaluate(B);
+        if (!Values || V == Values->end() || !I || *I < 0 || size_t(*I) >= V->second.size())
+          return false;
+        B[S] = V->second[size_t(*I)];
+      }
+    return true;
+  };
+  // Whether a level's bounds depend on counter VAR, directly or through the
+  // index of a value they load.
+  auto DependsOn = [&](const LoopLevel &L, const std::string &Var) {
+    for (const Poly *P : {&L.Lower, &L.Upper})
+      for (const std::string &S : P->symbols()) {
+        if (S == Var)
+          return true;
+        auto Ref = IR.DataRefs.find(S);
+        if (Ref != IR.DataRefs.end() && Ref->second.Index.symbols().count(Var))
+          return true;
+      }
+    return false;
+  };
   // Exact by recursion over the outer levels while that stays cheap, then
   // the inner levels' counts at their midpoint.
   std::function<std::optional<double>(size_t, std::map<std::string, int64_t> &, double)> Rec =
@@ -50,6 +81,8 @@ std::optional<double> perfmodel::nestIterations(const LoopKernel &K, const Kerne
     if (D == K.Nest.size())
       return 1.0;
     const LoopLevel &L = K.Nest[D];
+    if (!Resolve(L, B))
+      return std::nullopt;
     auto T = tripCount(L, B);
     if (!T)
       return std::nullopt;
@@ -59,8 +92,7 @@ std::optional<double> perfmodel::nestIterations(const LoopKernel &K, const Kerne
     // Do the inner bounds depend on this counter?
     bool Dependent = false;
     for (size_t E = D + 1; E < K.Nest.size(); ++E)
-      Dependent |= K.Nest[E].Lower.symbols().count(L.Var) ||
-                   K.Nest[E].Upper.symbols().count(L.Var);
+      Dependent |= DependsOn(K.Nest[E], L.Var);
     if (!Dependent || double(Trips) > Budget) {
       B[L.Var] = Lo + (Trips / 2) * Step;
       auto Inner = Rec(D + 1, B, Budget);
@@ -134,7 +166,21 @@ perfmodel::offsetRange(const LoopKernel &K, const KernelIR &IR, const Poly &Off,
           return;
         }
         const LoopLevel &L = K.Nest[D];
-        auto First = L.Lower.evaluate(C), End = L.Upper.evaluate(C);
+        // Bounds loaded from index data (rowptr[i]): the lower one at its
+        // range's low end, the upper at the high end (every row's span).
+        auto Bound = [&](const Poly &P, bool High) -> std::optional<int64_t> {
+          std::map<std::string, int64_t> E = C;
+          for (const std::string &S : P.symbols()) {
+            auto Ref = IR.DataRefs.find(S);
+            if (Ref == IR.DataRefs.end() || !Ranges)
+              continue;
+            auto R = Ranges->find(Ref->second.Array);
+            if (R != Ranges->end())
+              E[S] = High ? R->second.second : R->second.first;
+          }
+          return P.evaluate(E);
+        };
+        auto First = Bound(L.Lower, false), End = Bound(L.Upper, true);
         if (!First || !End) {
           Ok = false;
           return;

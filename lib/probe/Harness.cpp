@@ -27,7 +27,8 @@ bool isCIdentifier(const std::string &S) {
 
 std::optional<std::vector<std::string>>
 perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why,
-                       const std::map<std::string, std::pair<int64_t, int64_t>> *IndexRanges) {
+                       const std::map<std::string, std::pair<int64_t, int64_t>> *IndexRanges,
+                       const std::map<std::string, size_t> *IndexCounts) {
   auto FI = IR.Functions.find(K.Function);
   if (FI == IR.Functions.end()) {
     Why = "the function of the loop was not recorded";
@@ -67,6 +68,11 @@ perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why
       }
       Max = std::max(Max, R->second + int64_t(A.ElementBytes / std::max(1u, A.StrideBytes)));
       Min = std::min(Min, R->first);
+    }
+    if (!Seen && IndexCounts && IndexCounts->count(P.Name)) {
+      // Read by the loop bounds only (row pointers): the index data's length.
+      Out.push_back(std::to_string(IndexCounts->at(P.Name) + 64));
+      continue;
     }
     if (!Seen) {
       Why = "array '" + P.Name + "' is not accessed in the innermost loop: its length is unknown";

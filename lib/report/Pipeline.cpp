@@ -66,8 +66,20 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
       LR.InCore = InCore[LI];
       InCoreOptions IO = inCoreOptionsFor(M, O);
       splitsAtSizes(*LR.InCore, K, IR.bindings(), IO);
-      if (O.InCoreBasis == "compiled")
+      if (O.InCoreBasis == "compiled") {
         executeNest(*LR.InCore, K, IR.bindings(), IO);
+        // Inner bounds loaded from memory (CSR rows): the mean row of the
+        // index data (--index), as executed.
+        if (!LR.InCore->Executed.Ok && K.Nest.size() >= 2 && O.Sim.Index &&
+            !O.Sim.Index->Arrays.empty()) {
+          LoopKernel Outer = K;
+          Outer.Nest.pop_back();
+          auto All = nestIterations(K, IR, &O.Sim.Index->Arrays);
+          auto Rows = nestIterations(Outer, IR, &O.Sim.Index->Arrays);
+          if (All && Rows && *Rows > 0 && *All > 0)
+            executeNestTrips(*LR.InCore, *All / *Rows, IO);
+        }
+      }
     }
     if (K.Modelled) {
       // Non-temporal stores (movnt*: _mm*_stream_*, or the compiler's)

@@ -492,6 +492,27 @@ TEST(IndexData, SpecsFollowTheSizeParameters) {
   EXPECT_FALSE(loadIndexSpec("idx=uniform:0:m", F.IR, D, Err));
 }
 
+TEST(IndexData, RowPointersBoundTheRows) {
+  // rows:8:n at n = 100: row pointers 0, 8, ..., 800. The nest runs 100 x 8
+  // = 800 iterations; val and col span the 800 entries, x the columns'
+  // range (uniform:0:n:8*n: [0, 99]), y the 100 rows: 8 x 800 + 4 x 800 +
+  // 8 x 100 + 8 x 100 bytes (rowptr, read by the bounds only, not counted).
+  FrontendResult F = analyze("tests/validate/csr.c", {{"n", 100}});
+  ASSERT_TRUE(F.Ok) << F.Error;
+  IndexData D;
+  std::string Err;
+  ASSERT_TRUE(loadIndexSpec("rowptr=rows:8:n", F.IR, D, Err)) << Err;
+  ASSERT_TRUE(loadIndexSpec("col=uniform:0:n:8*n", F.IR, D, Err)) << Err;
+  ASSERT_EQ(D.Arrays["rowptr"].size(), 101u);
+  EXPECT_EQ(D.Arrays["rowptr"][100], 800);
+  EXPECT_EQ(D.Ranges["rowptr"], std::make_pair(int64_t(0), int64_t(800)));
+  const LoopKernel &K = F.IR.Loops[0];
+  EXPECT_EQ(nestIterations(K, F.IR, &D.Arrays), std::optional<double>(800));
+  EXPECT_FALSE(nestIterations(K, F.IR).has_value());
+  EXPECT_EQ(workingSetBytes(K, F.IR, &D), 8.0 * 800 + 4 * 800 + 8 * 100 + 8 * 100);
+  EXPECT_FALSE(loadIndexSpec("rowptr=rows:8", F.IR, D, Err));
+}
+
 TEST(TraceSim, RepeatedNestIsMeasuredWarm) {
   // Triad at n = 1000: 3 x 8 KB = 24 KB, inside Haswell's 32 KB L1. Once,
   // from cold caches: every line of b, c and a comes in (3 x 8 B per

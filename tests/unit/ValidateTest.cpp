@@ -98,4 +98,25 @@ TEST(Validate, RefusesIndexData) {
   EXPECT_NE(H.Why.find("index data"), std::string::npos) << H.Why;
 }
 
+// CSR at n = 100 with rows of 8 (rowptr 0..800) and columns in [0, 99]:
+// y reaches row 99, val and col entry 799 (the bounds' range), x column 99;
+// rowptr, read by the bounds only, holds its 101 values; each with 64 of
+// slack. The harness takes the two index arrays' files after the arguments.
+TEST(Validate, CsrHarnessFromTheIndexData) {
+  KernelIR IR = parse("tests/validate/csr.c", {{"n", 100}});
+  const LoopKernel *K = loopIn(IR, "spmv_csr");
+  ASSERT_TRUE(K);
+  std::map<std::string, std::pair<int64_t, int64_t>> Ranges = {{"rowptr", {0, 800}},
+                                                               {"col", {0, 99}}};
+  std::map<std::string, size_t> Counts = {{"rowptr", 101}, {"col", 800}};
+  std::string Why;
+  auto Args = harnessArgs(IR, *K, Why, &Ranges, &Counts);
+  ASSERT_TRUE(Args) << Why;
+  EXPECT_EQ(*Args, (std::vector<std::string>{"100", "164", "864", "165", "864", "164"}));
+  EXPECT_FALSE(harnessArgs(IR, *K, Why).has_value());
+  Harness H = makeHarness(IR, *K, 5, 0.02, {"rowptr", "col"});
+  ASSERT_TRUE(H.Ok) << H.Why;
+  EXPECT_NE(H.Source.find("argc != 9"), std::string::npos);
+}
+
 } // namespace

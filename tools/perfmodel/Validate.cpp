@@ -246,8 +246,11 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         Skip(Why);
         break;
       }
-      auto Args = harnessArgs(IR, K, Why, &In.Index.Ranges);
-      auto Iters = nestIterations(K, IR);
+      std::map<std::string, size_t> Counts;
+      for (const auto &[Name, Values] : In.Index.Arrays)
+        Counts[Name] = Values.size();
+      auto Args = harnessArgs(IR, K, Why, &In.Index.Ranges, &Counts);
+      auto Iters = nestIterations(K, IR, &In.Index.Arrays);
       if (!Args || !Iters || *Iters <= 0) {
         Skip(Args ? "the nest's iteration count is unknown" : Why);
         break;

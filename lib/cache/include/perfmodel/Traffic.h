@@ -74,7 +74,8 @@ struct IndexData {
 /// Parses --index NAME=SPEC. SPEC: a Matrix Market file (`m.mtx`, the array
 /// gets CSR row pointers when used in loop bounds, column indices otherwise),
 /// `uniform:LO:HI[:COUNT[:SEED]]`, `banded:WIDTH[:COUNT[:SEED]]` (element k
-/// in [k-WIDTH, k+WIDTH]), or a text file of integers. The numbers of
+/// in [k-WIDTH, k+WIDTH]), `rows:K:ROWS` (CSR row pointers, K entries a
+/// row), or a text file of integers. The numbers of
 /// uniform and banded may name a size parameter (`uniform:0:n:n`), taken at
 /// its current value. Without GENERATE, uniform and banded give their
 /// Ranges only (no values drawn).

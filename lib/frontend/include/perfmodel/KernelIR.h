@@ -161,7 +161,11 @@ void forEachLocation(KernelIR &IR, const std::function<void(SourceLoc &)> &F);
 /// loaded data not in B).
 std::optional<int64_t> tripCount(const LoopLevel &L, const std::map<std::string, int64_t> &B);
 
-std::optional<double> nestIterations(const LoopKernel &K, const KernelIR &IR);
+/// VALUES (index data by array) resolves bounds loaded from memory
+/// (rowptr[i], rowptr[i + 1]).
+std::optional<double>
+nestIterations(const LoopKernel &K, const KernelIR &IR,
+               const std::map<std::string, std::vector<int64_t>> *Values = nullptr);
 
 /// A's element offset from its base: Linear, else the subscripts combined
 /// with the extents (an indirect subscript stays a symbol of the loaded

@@ -40,10 +40,13 @@ Harness makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned Reps = 5,
 /// The command-line arguments of the harness at IR's current sizes: scalar
 /// values and array lengths (elements, with room for every access of the
 /// nest; an indirect access x[idx[i]] reaches the ends of INDEXRANGES of
-/// idx). Empty with WHY set when an extent cannot be bounded.
+/// idx, and so do loop bounds loaded from index data; an index array only
+/// the bounds read, rowptr, holds its INDEXCOUNTS values). Empty with WHY
+/// set when an extent cannot be bounded.
 std::optional<std::vector<std::string>>
 harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why,
-            const std::map<std::string, std::pair<int64_t, int64_t>> *IndexRanges = nullptr);
+            const std::map<std::string, std::pair<int64_t, int64_t>> *IndexRanges = nullptr,
+            const std::map<std::string, size_t> *IndexCounts = nullptr);
 
 /// Compiles SOURCE with clang-19 -O3 and FLAGS into an executable at EXE.
 bool buildHarness(const std::string &Source, bool Cxx, const std::vector<std::string> &Flags,
