@@ -294,10 +294,26 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
 
 bool perfmodel::reloadIndexData(IndexData &Data, const KernelIR &IR, std::string &Error,
                                 bool Generate) {
+  // Only the generated specs follow the sizes; what a file (Matrix Market
+  // or a list) holds stays as it was read, not read again.
   IndexData Fresh;
-  for (const auto &[Name, Spec] : Data.Specs)
+  Fresh.Sizes = Data.Sizes;
+  for (const auto &[Name, Spec] : Data.Specs) {
+    llvm::StringRef Src = llvm::StringRef(Spec).split('=').second;
+    if (!Src.starts_with("uniform:") && !Src.starts_with("banded:") &&
+        !Src.starts_with("rows:")) {
+      Fresh.Specs[Name] = Spec;
+      if (auto It = Data.Arrays.find(Name); It != Data.Arrays.end())
+        Fresh.Arrays[Name] = std::move(It->second);
+      if (auto It = Data.Ranges.find(Name); It != Data.Ranges.end())
+        Fresh.Ranges[Name] = It->second;
+      if (auto It = Data.Origin.find(Name); It != Data.Origin.end())
+        Fresh.Origin[Name] = It->second;
+      continue;
+    }
     if (!loadIndexSpec(Spec, IR, Fresh, Error, Generate))
       return false;
+  }
   Data = std::move(Fresh);
   return true;
 }

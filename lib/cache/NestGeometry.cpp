@@ -277,7 +277,7 @@ std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const Kern
   // from index data, the span the data's range reaches).
   std::map<std::string, std::pair<int64_t, int64_t>> Span;
   std::map<std::string, std::vector<const Access *>> ByArray;
-  std::set<std::string> Indirect;
+  std::set<std::string> Spanned; // arrays whose span comes from index data
   for (const Access &A : K.Accesses) {
     ByArray[A.Array].push_back(&A);
     std::optional<std::pair<int64_t, int64_t>> R;
@@ -290,7 +290,7 @@ std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const Kern
         return std::nullopt;
       R = {E->first * int64_t(A.StrideBytes) + A.FieldOffset,
            E->second * int64_t(A.StrideBytes) + A.FieldOffset};
-      Indirect.insert(A.Array);
+      Spanned.insert(A.Array);
     } else {
       R = G.byteRange(A);
     }
@@ -306,7 +306,7 @@ std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const Kern
   double Bytes = 0;
   for (const auto &[Name, S] : Span) {
     double Range = double(S.second - S.first);
-    Bytes += Indirect.count(Name) || !Geometry
+    Bytes += Spanned.count(Name)
                  ? Range
                  : std::min(Range, touchedBytes(G, K, IR, ByArray[Name], 64).value_or(Range));
   }

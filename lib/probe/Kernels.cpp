@@ -476,8 +476,8 @@ using WindowFn = void (*)(void **, void **, uint64_t, char *);
 
 template <unsigned... N>
 std::vector<WindowFn> windowTable(bool Store, std::integer_sequence<unsigned, N...>) {
-  return Store ? std::vector<WindowFn>{&windowAsm<16 + 8 * N, true>...}
-               : std::vector<WindowFn>{&windowAsm<16 + 8 * N, false>...};
+  return Store ? std::vector<WindowFn>{&windowAsm<WindowFirst + WindowStride * N, true>...}
+               : std::vector<WindowFn>{&windowAsm<WindowFirst + WindowStride * N, false>...};
 }
 
 } // namespace
@@ -485,8 +485,8 @@ std::vector<WindowFn> windowTable(bool Store, std::integer_sequence<unsigned, N.
 const std::vector<unsigned> &windowFillers() {
   static const std::vector<unsigned> F = [] {
     std::vector<unsigned> V;
-    for (unsigned I = 0; I < 31; ++I)
-      V.push_back(16 + 8 * I);
+    for (unsigned I = 0; I < WindowSizes; ++I)
+      V.push_back(WindowFirst + WindowStride * I);
     return V;
   }();
   return F;
@@ -494,12 +494,14 @@ const std::vector<unsigned> &windowFillers() {
 
 double windowKernel(bool Store, unsigned Fillers, void **A, void **B, uint64_t Iters, char *Buf) {
   static const std::vector<WindowFn> Loads =
-      windowTable(false, std::make_integer_sequence<unsigned, 31>());
+      windowTable(false, std::make_integer_sequence<unsigned, WindowSizes>());
   static const std::vector<WindowFn> Stores =
-      windowTable(true, std::make_integer_sequence<unsigned, 31>());
-  if (Fillers < 16 || (Fillers - 16) % 8 || (Fillers - 16) / 8 >= 31 || !Iters)
+      windowTable(true, std::make_integer_sequence<unsigned, WindowSizes>());
+  unsigned I = (Fillers - WindowFirst) / WindowStride;
+  if (Fillers < WindowFirst || (Fillers - WindowFirst) % WindowStride || I >= WindowSizes ||
+      !Iters)
     return 0;
-  (Store ? Stores : Loads)[(Fillers - 16) / 8](A, B, Iters, Buf);
+  (Store ? Stores : Loads)[I](A, B, Iters, Buf);
   return double(Iters);
 }
 

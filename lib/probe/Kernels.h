@@ -89,6 +89,7 @@ double chaseKernel(const char *Base, const uint64_t *Starts, unsigned Chains, ui
 double windowKernel(bool Store, unsigned Fillers, void **A, void **B, uint64_t Iters, char *Buf);
 /// The filler counts windowKernel has code for: 16 to 256 in steps of 8.
 const std::vector<unsigned> &windowFillers();
+constexpr unsigned WindowFirst = 16, WindowStride = 8, WindowSizes = 31;
 
 } // namespace perfmodel::probe
 

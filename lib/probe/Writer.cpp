@@ -6,10 +6,10 @@
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
-#include <tuple>
 #include <cmath>
 #include <map>
 #include <set>
+#include <tuple>
 
 using namespace perfmodel;
 

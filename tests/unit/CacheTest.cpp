@@ -510,6 +510,20 @@ TEST(IndexData, RowPointersBoundTheRows) {
   EXPECT_EQ(nestIterations(K, F.IR, &D.Arrays), std::optional<double>(800));
   EXPECT_FALSE(nestIterations(K, F.IR).has_value());
   EXPECT_EQ(workingSetBytes(K, F.IR, &D), 8.0 * 800 + 4 * 800 + 8 * 100 + 8 * 100);
+  // At n = 50 the generated specs follow the size; a file's data stays as it
+  // was read (laplace2d-30: 4380 column indices in [0, 899]).
+  IndexData File;
+  ASSERT_TRUE(loadIndexSpec("col=" + Src + "/examples/matrices/laplace2d-30.mtx", F.IR, File,
+                            Err))
+      << Err;
+  std::vector<int64_t> Cols = File.Arrays["col"];
+  ASSERT_EQ(Cols.size(), 4380u);
+  ASSERT_TRUE(loadIndexSpec("rowptr=rows:8:n", F.IR, File, Err)) << Err;
+  F.IR.Parameters["n"].Value = 50;
+  ASSERT_TRUE(reloadIndexData(File, F.IR, Err)) << Err;
+  EXPECT_EQ(File.Arrays["rowptr"].size(), 51u);
+  EXPECT_EQ(File.Arrays["col"], Cols);
+  EXPECT_EQ(File.Ranges["col"], std::make_pair(int64_t(0), int64_t(899)));
   EXPECT_FALSE(loadIndexSpec("rowptr=rows:8", F.IR, D, Err));
 }
 

@@ -226,6 +226,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           P.From = Parameter::Origin::CommandLine;
           IndexData Ranges;
           Ranges.Specs = In.Index.Specs;
+          Ranges.Ranges = In.Index.Ranges; // the files' (they do not change)
           std::string Ignored;
           if (!Ranges.Specs.empty() && !reloadIndexData(Ranges, IR, Ignored, false))
             return 0.0;

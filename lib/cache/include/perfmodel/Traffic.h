@@ -82,7 +82,8 @@ struct IndexData {
 bool loadIndexSpec(const std::string &Spec, const KernelIR &IR, IndexData &Out,
                    std::string &Error, bool Generate = true);
 
-/// DATA's specs loaded again at IR's current sizes (validate's sizes).
+/// DATA's generated specs (uniform, banded, rows) drawn again at IR's
+/// current sizes (validate's sizes); what files hold is kept, not re-read.
 bool reloadIndexData(IndexData &Data, const KernelIR &IR, std::string &Error,
                      bool Generate = true);
 
