@@ -49,7 +49,7 @@ void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel
   if (LR.InCore && LR.InCore->Ok)
     In.InCore = &*LR.InCore;
   LR.WorkingSetBytes = workingSetBytes(K, IR, Index);
-  LR.Iterations = nestIterations(K, IR);
+  LR.Iterations = nestIterations(K, IR, Index ? &Index->Arrays : nullptr);
   In.WorkingSetBytes = LR.WorkingSetBytes;
   if (M.Tlb) {
     LR.Tlb = tlbMisses(K, IR, M);
