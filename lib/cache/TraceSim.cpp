@@ -16,6 +16,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <optional>
 
 using namespace perfmodel;
 
@@ -42,6 +43,52 @@ struct CompiledAccess {
   Lin Offset; ///< bytes from the array base
   bool Write = false;
   bool Irregular = false; ///< data-dependent, or innermost stride beyond a line
+  bool Indirect = false;  ///< its address depends on loaded data
+};
+
+/// The stream prefetchers' view of indirect accesses. A prefetcher sees
+/// addresses, not how they were computed: x[col[j]] of a banded matrix
+/// misses line after line within a page, as a stream does, and is fetched
+/// ahead like one. A miss counts as streamed when the previous or the one
+/// before the previous miss in its 4 KiB page (prefetchers stop at page
+/// boundaries) was an adjacent line, in one of the most recently missed
+/// pages (the streams a prefetcher tracks: Intel's L2 streamer keeps 32,
+/// Optimization Reference Manual; the same count is taken for every machine).
+class StreamTracker {
+public:
+  explicit StreamTracker(unsigned LineBytes) : LinesPerPage(4096 / std::max(LineBytes, 1u)) {}
+  /// Whether a miss to LINE continues a stream; records it either way.
+  bool streamed(uint64_t Line) {
+    uint64_t Page = Line / LinesPerPage;
+    ++Clock;
+    Entry *Victim = &Entries[0];
+    for (Entry &E : Entries) {
+      if (E.Stamp && E.Page == Page) {
+        bool Adjacent = E.Last[0] + 1 == Line || Line + 1 == E.Last[0] ||
+                        (E.Seen > 1 && (E.Last[1] + 1 == Line || Line + 1 == E.Last[1]));
+        E.Last[1] = E.Last[0];
+        E.Last[0] = Line;
+        E.Seen = std::min(E.Seen + 1, 2u);
+        E.Stamp = Clock;
+        return Adjacent;
+      }
+      if (E.Stamp < Victim->Stamp)
+        Victim = &E;
+    }
+    *Victim = Entry{Page, {Line, Line}, 1, Clock};
+    return false;
+  }
+
+private:
+  uint64_t LinesPerPage;
+  struct Entry {
+    uint64_t Page = 0;
+    uint64_t Last[2] = {0, 0};
+    unsigned Seen = 0;
+    uint64_t Stamp = 0; ///< 0: free
+  };
+  Entry Entries[32];
+  uint64_t Clock = 0;
 };
 
 class Replayer {
@@ -179,8 +226,8 @@ public:
           return false;
         C.Offset.Const += A.FieldOffset;
         int64_t Stride = C.Offset.Coef.empty() ? 0 : C.Offset.Coef.back() * K.Nest.back().Step;
-        C.Irregular = !C.Offset.Data.empty() ||
-                      M.unprefetchedStride(uint64_t(Stride < 0 ? -Stride : Stride));
+        C.Indirect = !C.Offset.Data.empty();
+        C.Irregular = C.Indirect || M.unprefetchedStride(uint64_t(Stride < 0 ? -Stride : Stride));
         Accesses.push_back(std::move(C));
       }
     return layout();
@@ -266,7 +313,13 @@ public:
       const auto &S = Sim.stats();
       for (size_t I = 0; I < S.size(); ++I)
         Before[I] = S[I].Misses;
-      Sim.access(C.Base + uint64_t(Off), C.A->ElementBytes, C.Write);
+      uint64_t Addr = C.Base + uint64_t(Off);
+      Sim.access(Addr, C.A->ElementBytes, C.Write);
+      if (S.empty() || S[0].Misses == Before[0])
+        continue;
+      // An indirect miss that continues a stream is fetched ahead like one.
+      if (C.Indirect && Streams && Streams->streamed(Addr / LineBytes))
+        continue;
       for (size_t I = 0; I < S.size(); ++I)
         IrregularMisses[I] += S[I].Misses - Before[I];
     }
@@ -303,6 +356,9 @@ public:
   std::vector<CompiledAccess> Accesses;
   std::vector<int64_t> IV;
   std::vector<uint64_t> IrregularMisses, Before; ///< per level
+  /// Set when the machine has a stream prefetcher at some level.
+  std::optional<StreamTracker> Streams;
+  uint64_t LineBytes = 64;
   uint64_t Count = 0, Iterations = 0, MeasuredFrom = 0;
   uint64_t WarmLines = 0, MeasureEnd = ~uint64_t(0);
   bool Stop = false, Warm = false, WarmedByCap = false;
@@ -342,6 +398,10 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
   CacheSim Sim(CacheSim::fromMachine(M, O.Prefetch));
   Rp.IrregularMisses.assign(M.Caches.size(), 0);
   Rp.Before.assign(M.Caches.size(), 0);
+  Rp.LineBytes = Sim.lineBytes();
+  if (std::any_of(M.Caches.begin(), M.Caches.end(),
+                  [](const CacheLevel &C) { return C.Prefetch == PrefetchKind::Stream; }))
+    Rp.Streams.emplace(Sim.lineBytes());
   Rp.run(Sim, WarmupCap, Measure);
   // A nest of unknown size (data-dependent bounds) may end inside the
   // warm-up: then it was replayed whole, like a small nest.

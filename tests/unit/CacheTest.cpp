@@ -397,6 +397,37 @@ TEST(Simulator, SpMVWithAMatrixMarketFile) {
   EXPECT_NE(None.Reason.find("--index rowptr="), std::string::npos) << None.Reason;
 }
 
+// A gather y[i] = x[idx[i]] over n = 65,536 doubles (512 KiB of x, beyond
+// Haswell's 32 KiB L1) misses L1 on x once per line: n / 8 = 8192 misses.
+// With idx[i] = i, or n - 1 - i, those misses come line after line, as a
+// stream's do, and the L2 streamer fetches them ahead: only the first miss in
+// each 4 KiB page (prefetchers stop at page boundaries) is irregular, 1 per
+// 64 lines, 128 = n / 512 in all. Scattered (idx[i] = 40503 i mod n,
+// consecutive accesses 5063 lines apart, a line's 8 elements thousands of
+// accesses apart, after the 512-line L1 dropped it) every one of the n
+// accesses misses and none continues a stream: all n are irregular.
+TEST(Simulator, IndirectMissesInStreamOrderArePrefetched) {
+  const int64_t N = 65536;
+  FrontendResult F = analyze("examples/validate/kernels.c", {{"n", N}});
+  const LoopKernel &K = loop(F, "gather");
+  auto Irregular = [&](std::vector<int64_t> Idx) {
+    IndexData D;
+    D.Arrays["idx"] = std::move(Idx);
+    D.Ranges["idx"] = {0, N - 1};
+    SimOptions O;
+    O.Index = &D;
+    TrafficResult T = simulateTraffic(K, F.IR, haswell(), O);
+    EXPECT_TRUE(T.Ok) << T.Reason;
+    return T.Ok ? T.IrregularMissesPerIt[0] * double(N) : -1;
+  };
+  std::vector<int64_t> Up(N), Down(N), Random(N);
+  for (int64_t I = 0; I < N; ++I)
+    Up[I] = I, Down[I] = N - 1 - I, Random[I] = (I * 40503) % N; // 40503 is odd
+  EXPECT_NEAR(Irregular(Up), 128, 1);
+  EXPECT_NEAR(Irregular(Down), 128, 1);
+  EXPECT_NEAR(Irregular(Random), N, 1);
+}
+
 TEST(IndexData, BadMatrixMarketFilesAreRejectedWithLine) {
   std::vector<int64_t> RP, C;
   int64_t Rows, Cols;
