@@ -6,7 +6,9 @@
 #   bench/choose/run.sh [MACHINE]   (default: the host's model)
 # MATRICES=DIR reuses generated matrices; MODELS="ecm ppr roofline" adds a
 # column per model (the headline rule is always reported); CHOOSE_ARGS="..."
-# passes options to every choose. L3=stream first measures the L3 one core's
+# passes options to every choose; SCALE=mem generates the memory-sized
+# matrices (gen_matrices.py --scale mem; about 1.5 GB of .mtx); KEEP=DIR
+# keeps the timings and predictions in DIR. L3=stream first measures the L3 one core's
 # read streams find on this host (l3stream.c: on a VM far less than CPUID
 # says, and it moves with the neighbours) and predicts with that L3 size:
 # the machine as it is while the kernels are timed.
@@ -14,10 +16,13 @@ set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
 MACHINE="${1:-}"
-TMP="$(mktemp -d)"
-trap 'rm -rf "$TMP"' EXIT
+if [ -n "${KEEP:-}" ]; then  # KEEP=DIR keeps the timings and predictions there
+  TMP="$KEEP"; mkdir -p "$TMP"
+else
+  TMP="$(mktemp -d)"; trap 'rm -rf "$TMP"' EXIT
+fi
 MTX="${MATRICES:-$TMP/mtx}"
-[ -d "$MTX" ] || python3 "$ROOT/bench/choose/gen_matrices.py" "$MTX"
+[ -d "$MTX" ] || python3 "$ROOT/bench/choose/gen_matrices.py" "$MTX" --scale "${SCALE:-l3}"
 MFLAG=()
 read -r -a EXTRA <<< "${CHOOSE_ARGS:-}"
 if [ "${L3:-}" = stream ]; then
