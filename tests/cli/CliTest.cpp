@@ -782,6 +782,32 @@ TEST(Cli, ValidateSaysWhichL3ItPredictsWith) {
   }
 }
 
+// --host-l3 gives what the host keeps instead of measuring it, so that runs
+// side by side see one L3: validate's L3 working sets are half of it (6 MiB
+// -> triad's three arrays in 3 MiB), --kept-l3 predicts with it (4 MiB: 4096
+// whole sets of a 16-way L3 of 64 B lines), and a size that does not parse
+// is a usage error.
+TEST(Cli, HostL3IsGivenNotMeasured) {
+  CmdResult V = perfmodel("validate examples/triad.c --levels L3 --reps 3 --host-l3 6MiB");
+  ASSERT_EQ(V.Code, 0) << V.Err << V.Out;
+  EXPECT_NE(V.Out.find("keeps about 6MiB of the"), std::string::npos) << V.Out;
+  EXPECT_NE(V.Out.find("(--host-l3): the L3 working sets are half of that"), std::string::npos)
+      << V.Out;
+  std::smatch M;
+  ASSERT_TRUE(std::regex_search(V.Out, M, std::regex("([0-9.]+) (KiB|MiB)  L3 ")));
+  double Bytes = std::stod(M[1]) * (M[2] == "MiB" ? 1 << 20 : 1 << 10);
+  EXPECT_LE(Bytes, 3.0 * (1 << 20)) << V.Out;
+  EXPECT_GT(Bytes, 2.0 * (1 << 20)) << V.Out;
+  CmdResult A = perfmodel("analyze examples/triad.c --no-incore --kept-l3 --host-l3 4MiB");
+  ASSERT_EQ(A.Code, 0) << A.Err;
+  EXPECT_TRUE(A.Out.find("(--host-l3): the predictions use an L3 of 4MiB") != std::string::npos ||
+              A.Out.find("the machine model is not this host's") != std::string::npos)
+      << A.Out;
+  CmdResult Bad = perfmodel("analyze examples/triad.c --no-incore --kept-l3 --host-l3 4Mx");
+  EXPECT_EQ(Bad.Code, 2) << Bad.Out;
+  EXPECT_NE(Bad.Err.find("--host-l3 4Mx"), std::string::npos) << Bad.Err;
+}
+
 TEST(Cli, ValidateFailsCleanly) {
   CmdResult Link = perfmodel("validate tests/validate/unlinkable.c --levels L1");
   EXPECT_EQ(Link.Code, 1) << Link.Out;

@@ -76,10 +76,10 @@ int runChooseBcsr(const BcsrArgs &B, const CompileCommand &CC) {
   std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
   if (!M)
     return ExitFailed;
-  if (A.KeptL3)
-    useKeptL3(*M, Notes);
-  CsrPattern P;
   std::string Err;
+  if (A.KeptL3 && !useKeptL3(*M, A, Notes, Err))
+    return error(Err, ExitUsage);
+  CsrPattern P;
   if (!readMatrixMarket(B.Matrix, P.RowPtr, P.Col, P.Rows, P.Cols, Err))
     return error(Err);
   ChooseOptions O;

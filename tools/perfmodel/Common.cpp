@@ -220,9 +220,31 @@ void perfmodel::tool::addKeptL3Option(CLI::App *C, AnalyzeArgs &A) {
   C->add_flag("--kept-l3", A.KeptL3,
               "predict with the L3 capacity this host keeps now (pointer chases, about a "
               "second; a VM's share of a shared L3), not the model's, where it keeps less");
+  C->add_option("--host-l3", A.HostL3,
+                "what this host keeps of its L3 (e.g. 6MiB), given instead of measured: for "
+                "runs side by side that must see one L3 (--kept-l3, validate's L3 sizes)");
 }
 
-void perfmodel::tool::useKeptL3(MachineModel &M, std::vector<std::string> &Notes) {
+/// --host-l3's bytes; 0 with ERR set when it does not parse.
+static uint64_t givenHostL3(const AnalyzeArgs &A, std::string &Err) {
+  std::string Why;
+  std::optional<uint64_t> Bytes = parseByteSize(A.HostL3, Why);
+  if (!Bytes || !*Bytes) {
+    Err = "--host-l3 " + A.HostL3 + ": " + (Why.empty() ? "expected a size such as 6MiB" : Why);
+    return 0;
+  }
+  return *Bytes;
+}
+
+uint64_t perfmodel::tool::hostKeptL3(const AnalyzeArgs &A, uint64_t L2Bytes, uint64_t L3Bytes,
+                                     std::string &Err) {
+  return A.HostL3.empty() ? measureKeptL3(L2Bytes, L3Bytes) : givenHostL3(A, Err);
+}
+
+bool perfmodel::tool::useKeptL3(MachineModel &M, const AnalyzeArgs &A,
+                                std::vector<std::string> &Notes, std::string &Err) {
+  if (!A.HostL3.empty() && !givenHostL3(A, Err))
+    return false;
   CacheLevel *L3 = nullptr;
   const CacheLevel *L2 = M.cache("L2");
   for (CacheLevel &C : M.Caches)
@@ -230,26 +252,30 @@ void perfmodel::tool::useKeptL3(MachineModel &M, std::vector<std::string> &Notes
       L3 = &C;
   if (!L2 || !L3) {
     Notes.push_back("--kept-l3: " + M.Name + " has no L2 and L3: its caches are kept");
-    return;
+    return true;
   }
   if (auto Host = detectHostCpu(); !Host || machineForHost(*Host) != M.File) {
     Notes.push_back("--kept-l3: the machine model is not this host's: its L3 is kept");
-    return;
+    return true;
   }
-  uint64_t Kept = measureKeptL3(L2->SizeBytes, L3->SizeBytes);
+  uint64_t Kept = hostKeptL3(A, L2->SizeBytes, L3->SizeBytes, Err);
+  if (!Err.empty())
+    return false;
   if (!keptL3IsAShare(Kept, L3->SizeBytes)) {
     Notes.push_back("--kept-l3: this host keeps the model's L3 (or it could not be "
                     "measured): the predictions use the model's");
-    return;
+    return true;
   }
   // Whole sets of the L3's ways and lines: the simulator's geometry.
   uint64_t Set = uint64_t(std::max(1u, L3->Ways)) * std::max(1u, L3->LineBytes);
   uint64_t Size = std::max(Set, Kept / Set * Set);
   Notes.push_back("--kept-l3: this host keeps about " + formatByteSize(Kept) + " of the " +
-                  formatByteSize(L3->SizeBytes) +
-                  " L3 now (pointer chases over growing sets): the predictions use an L3 of " +
-                  formatByteSize(Size) + ", not the model's");
+                  formatByteSize(L3->SizeBytes) + " L3 now (" +
+                  (A.HostL3.empty() ? "pointer chases over growing sets" : "--host-l3") +
+                  "): the predictions use an L3 of " + formatByteSize(Size) +
+                  ", not the model's");
   L3->SizeBytes = Size;
+  return true;
 }
 
 void perfmodel::tool::addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired) {
@@ -411,8 +437,11 @@ int perfmodel::tool::loadInputs(const AnalyzeArgs &A, const CompileCommand &CC, 
   In.Machine = loadMachine(A.Machine, A.Sets, In.Notes, /*HostClock=*/true, A.HostClockGHz);
   if (!In.Machine)
     return ExitFailed;
-  if (A.KeptL3)
-    useKeptL3(*In.Machine, In.Notes);
+  std::string Err;
+  if (A.KeptL3 && !useKeptL3(*In.Machine, A, In.Notes, Err)) {
+    error(Err);
+    return ExitUsage;
+  }
   int RC;
   In.FR = prepareSource(A, CC, In.Index, RC);
   return In.FR ? 0 : RC;

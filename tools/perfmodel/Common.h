@@ -103,6 +103,8 @@ struct AnalyzeArgs {
   std::optional<double> HostClockGHz;
   /// --kept-l3: the L3 this host keeps now, not the model's.
   bool KeptL3 = false;
+  /// --host-l3 SIZE: what this host keeps of its L3, given, not measured.
+  std::string HostL3;
 };
 
 /// The option groups, each defined once.
@@ -111,10 +113,17 @@ void addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired = true);
 void addModelOptions(CLI::App *C, AnalyzeArgs &A);
 void addKeptL3Option(CLI::App *C, AnalyzeArgs &A);
 
-/// --kept-l3: where M is this host's model and pointer chases show the host
-/// keeping less than 3/4 of M's L3 now (a VM's share of a shared L3), M's
-/// L3 becomes that size (whole sets); NOTES say which L3 the predictions use.
-void useKeptL3(MachineModel &M, std::vector<std::string> &Notes);
+/// What this host keeps of an L3 of L3BYTES behind an L2 of L2BYTES now:
+/// --host-l3 when given (side-by-side runs that must see one L3), else
+/// pointer chases. 0 with ERR set when --host-l3 does not parse.
+uint64_t hostKeptL3(const AnalyzeArgs &A, uint64_t L2Bytes, uint64_t L3Bytes, std::string &Err);
+
+/// --kept-l3: where M is this host's model and the host keeps less than 3/4
+/// of M's L3 now (a VM's share of a shared L3; hostKeptL3), M's L3 becomes
+/// that size (whole sets); NOTES say which L3 the predictions use. False
+/// with ERR set when --host-l3 does not parse.
+bool useKeptL3(MachineModel &M, const AnalyzeArgs &A, std::vector<std::string> &Notes,
+               std::string &Err);
 
 /// Turns --model names into A.Models; false with ERR set when one is unknown.
 bool parseModels(AnalyzeArgs &A, std::string &Err);

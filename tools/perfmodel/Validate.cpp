@@ -117,13 +117,16 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   double L3Target = 0;
   if (const CacheLevel *L3 = M.cache("L3"), *L2 = M.cache("L2");
       L3 && L2 && llvm::is_contained(V.Levels, std::string("L3")) && !A.KeptL3) {
-    uint64_t Kept = measureKeptL3(L2->SizeBytes, L3->SizeBytes);
+    std::string Err;
+    uint64_t Kept = hostKeptL3(A, L2->SizeBytes, L3->SizeBytes, Err);
+    if (!Err.empty())
+      return error(Err, ExitUsage);
     if (keptL3IsAShare(Kept, L3->SizeBytes)) {
       L3Target = 0.5 * double(Kept);
       Notes.push_back("this host keeps about " + formatByteSize(Kept / (1 << 20) * (1 << 20)) +
-                      " of the " + formatByteSize(L3->SizeBytes) +
-                      " L3 now (pointer chases over growing sets): the L3 working sets are "
-                      "half of that, not of the L3");
+                      " of the " + formatByteSize(L3->SizeBytes) + " L3 now (" +
+                      (A.HostL3.empty() ? "pointer chases over growing sets" : "--host-l3") +
+                      "): the L3 working sets are half of that, not of the L3");
     }
   }
   for (const std::string &N : Notes)
