@@ -56,10 +56,10 @@ struct CompiledAccess {
 /// Optimization Reference Manual; the same count is taken for every machine).
 class StreamTracker {
 public:
-  explicit StreamTracker(unsigned LineBytes) : LinesPerPage(4096 / std::max(LineBytes, 1u)) {}
-  /// Whether a miss to LINE continues a stream; records it either way.
-  bool streamed(uint64_t Line) {
-    uint64_t Page = Line / LinesPerPage;
+  explicit StreamTracker(unsigned LineBytes) : LineBytes(std::max(LineBytes, 1u)) {}
+  /// Whether a miss at ADDR continues a stream; records it either way.
+  bool streamed(uint64_t Addr) {
+    uint64_t Line = Addr / LineBytes, Page = Addr / 4096;
     ++Clock;
     Entry *Victim = &Entries[0];
     for (Entry &E : Entries) {
@@ -80,7 +80,7 @@ public:
   }
 
 private:
-  uint64_t LinesPerPage;
+  uint64_t LineBytes;
   struct Entry {
     uint64_t Page = 0;
     uint64_t Last[2] = {0, 0};
@@ -318,7 +318,7 @@ public:
       if (S.empty() || S[0].Misses == Before[0])
         continue;
       // An indirect miss that continues a stream is fetched ahead like one.
-      if (C.Indirect && Streams && Streams->streamed(Addr / LineBytes))
+      if (C.Indirect && Streams && Streams->streamed(Addr))
         continue;
       for (size_t I = 0; I < S.size(); ++I)
         IrregularMisses[I] += S[I].Misses - Before[I];
@@ -358,7 +358,6 @@ public:
   std::vector<uint64_t> IrregularMisses, Before; ///< per level
   /// Set when the machine has a stream prefetcher at some level.
   std::optional<StreamTracker> Streams;
-  uint64_t LineBytes = 64;
   uint64_t Count = 0, Iterations = 0, MeasuredFrom = 0;
   uint64_t WarmLines = 0, MeasureEnd = ~uint64_t(0);
   bool Stop = false, Warm = false, WarmedByCap = false;
@@ -398,7 +397,6 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
   CacheSim Sim(CacheSim::fromMachine(M, O.Prefetch));
   Rp.IrregularMisses.assign(M.Caches.size(), 0);
   Rp.Before.assign(M.Caches.size(), 0);
-  Rp.LineBytes = Sim.lineBytes();
   if (std::any_of(M.Caches.begin(), M.Caches.end(),
                   [](const CacheLevel &C) { return C.Prefetch == PrefetchKind::Stream; }))
     Rp.Streams.emplace(Sim.lineBytes());

@@ -243,7 +243,9 @@ uint64_t perfmodel::tool::hostKeptL3(const AnalyzeArgs &A, uint64_t L2Bytes, uin
 
 bool perfmodel::tool::useKeptL3(MachineModel &M, const AnalyzeArgs &A,
                                 std::vector<std::string> &Notes, std::string &Err) {
-  if (!A.HostL3.empty() && !givenHostL3(A, Err))
+  // A given size is checked before anything else, whichever model this is.
+  uint64_t Given = A.HostL3.empty() ? 0 : givenHostL3(A, Err);
+  if (!Err.empty())
     return false;
   CacheLevel *L3 = nullptr;
   const CacheLevel *L2 = M.cache("L2");
@@ -258,9 +260,7 @@ bool perfmodel::tool::useKeptL3(MachineModel &M, const AnalyzeArgs &A,
     Notes.push_back("--kept-l3: the machine model is not this host's: its L3 is kept");
     return true;
   }
-  uint64_t Kept = hostKeptL3(A, L2->SizeBytes, L3->SizeBytes, Err);
-  if (!Err.empty())
-    return false;
+  uint64_t Kept = Given ? Given : measureKeptL3(L2->SizeBytes, L3->SizeBytes);
   if (!keptL3IsAShare(Kept, L3->SizeBytes)) {
     Notes.push_back("--kept-l3: this host keeps the model's L3 (or it could not be "
                     "measured): the predictions use the model's");
