@@ -10,9 +10,10 @@
 #   e.g. bench/validate/run.sh devvm --set core.line_split_store_cost=1
 #        bench/validate/run.sh zen4 --also-machine host.yml   (a probed model
 #        beside the library's, predicted against the same timings)
-#        bench/validate/run.sh zen4 --host-l3 6MiB   (the L3 rows sized from a
-#        given share of the L3 instead of this run's pointer chases: two
-#        binaries side by side time the same L3 sizes)
+#        bench/validate/run.sh zen4 --host-l3 6MiB   (the L3 rows sized from,
+#        and the predictions made with, a given share of the L3 instead of
+#        this run's pointer chases: two binaries side by side see one L3)
+#        bench/validate/run.sh zen4 --model-l3   (predict with the model's L3)
 # VALIDATE_RAW=FILE keeps validate's own output (per kernel and size) there.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -219,7 +219,8 @@ void perfmodel::tool::addMachineOptions(CLI::App *C, AnalyzeArgs &A) {
 void perfmodel::tool::addKeptL3Option(CLI::App *C, AnalyzeArgs &A) {
   C->add_flag("--kept-l3", A.KeptL3,
               "predict with the L3 capacity this host keeps now (pointer chases, about a "
-              "second; a VM's share of a shared L3), not the model's, where it keeps less");
+              "second; a VM's share of a shared L3), not the model's, where it keeps less "
+              "(validate does so unless --model-l3)");
   C->add_option("--host-l3", A.HostL3,
                 "what this host keeps of its L3 (e.g. 6MiB), given instead of measured: for "
                 "runs side by side that must see one L3 (--kept-l3, validate's L3 sizes)");
@@ -261,21 +262,31 @@ bool perfmodel::tool::useKeptL3(MachineModel &M, const AnalyzeArgs &A,
     return true;
   }
   uint64_t Kept = Given ? Given : measureKeptL3(L2->SizeBytes, L3->SizeBytes);
-  if (!keptL3IsAShare(Kept, L3->SizeBytes)) {
+  uint64_t Full = L3->SizeBytes;
+  uint64_t Size = shrinkL3To(M, Kept);
+  if (!Size) {
     Notes.push_back("--kept-l3: this host keeps the model's L3 (or it could not be "
                     "measured): the predictions use the model's");
     return true;
   }
-  // Whole sets of the L3's ways and lines: the simulator's geometry.
-  uint64_t Set = uint64_t(std::max(1u, L3->Ways)) * std::max(1u, L3->LineBytes);
-  uint64_t Size = std::max(Set, Kept / Set * Set);
   Notes.push_back("--kept-l3: this host keeps about " + formatByteSize(Kept) + " of the " +
-                  formatByteSize(L3->SizeBytes) + " L3 now (" +
+                  formatByteSize(Full) + " L3 now (" +
                   (A.HostL3.empty() ? "pointer chases over growing sets" : "--host-l3") +
                   "): the predictions use an L3 of " + formatByteSize(Size) +
                   ", not the model's");
-  L3->SizeBytes = Size;
   return true;
+}
+
+uint64_t perfmodel::tool::shrinkL3To(MachineModel &M, uint64_t Kept) {
+  for (CacheLevel &L3 : M.Caches) {
+    if (L3.Name != "L3" || !keptL3IsAShare(Kept, L3.SizeBytes))
+      continue;
+    // Whole sets of the L3's ways and lines: the simulator's geometry.
+    uint64_t Set = uint64_t(std::max(1u, L3.Ways)) * std::max(1u, L3.LineBytes);
+    L3.SizeBytes = std::max(Set, Kept / Set * Set);
+    return L3.SizeBytes;
+  }
+  return 0;
 }
 
 void perfmodel::tool::addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired) {

@@ -118,6 +118,11 @@ void addKeptL3Option(CLI::App *C, AnalyzeArgs &A);
 /// pointer chases. 0 with ERR set when --host-l3 does not parse.
 uint64_t hostKeptL3(const AnalyzeArgs &A, uint64_t L2Bytes, uint64_t L3Bytes, std::string &Err);
 
+/// Makes M's L3 the KEPT bytes (whole sets of its ways and lines) where that
+/// is a share of it (keptL3IsAShare); returns the new size, 0 when M keeps
+/// its L3 (or has none).
+uint64_t shrinkL3To(MachineModel &M, uint64_t Kept);
+
 /// --kept-l3: where M is this host's model and the host keeps less than 3/4
 /// of M's L3 now (a VM's share of a shared L3; hostKeptL3), M's L3 becomes
 /// that size (whole sets); NOTES say which L3 the predictions use. False

@@ -43,6 +43,8 @@ struct ValidateArgs {
   double MaxCallSeconds = 2; ///< sizes whose one call is predicted slower are skipped
   /// Further machine models predicted against the same timings (B, C, ...).
   std::vector<std::string> AlsoMachines;
+  /// Predict with the model's L3 where this host keeps less of it.
+  bool ModelL3 = false;
 };
 
 /// A further machine predicted beside the first on the same measurements.
@@ -54,6 +56,8 @@ struct AlsoMachine {
 };
 
 int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) {
+  // The L3 this host keeps is measured once below, for the sizes and models.
+  A.KeptL3 = false;
   // Models of this host run at its measured clock: one measurement for all.
   if (!V.AlsoMachines.empty() && !A.HostClockGHz)
     if (double GHz = measureClock(0.002, 7).Max; GHz > 0)
@@ -110,23 +114,33 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     OS << "machine " << AM.Label << ": " << AM.M.Name << ", " << formatNumber(AM.M.ClockGHz)
        << " GHz (its columns: cycles at this clock; errors of its time against the same "
           "measurement)\n";
-  // What this host keeps of the model's L3 now: the L3 working sets go to
-  // half of that, so that "data in L3" is what is timed (a VM's share of a
-  // shared L3 can be a fraction of the model's size, and moves with its
-  // neighbours).
+  // What this host keeps of the model's L3 now (a VM's share of a shared L3
+  // can be a fraction of the model's size, and moves with its neighbours):
+  // the L3 working sets go to half of that, so that "data in L3" is what is
+  // timed, and the predictions use it, as they use the host's measured
+  // clock: the timed runs see that L3 (every model's, --also-machine too).
   double L3Target = 0;
   if (const CacheLevel *L3 = M.cache("L3"), *L2 = M.cache("L2");
-      L3 && L2 && llvm::is_contained(V.Levels, std::string("L3")) && !A.KeptL3) {
+      L3 && L2 && (llvm::is_contained(V.Levels, std::string("L3")) || !V.ModelL3)) {
     std::string Err;
-    uint64_t Kept = hostKeptL3(A, L2->SizeBytes, L3->SizeBytes, Err);
+    uint64_t Full = L3->SizeBytes;
+    uint64_t Kept = hostKeptL3(A, L2->SizeBytes, Full, Err);
     if (!Err.empty())
       return error(Err, ExitUsage);
-    if (keptL3IsAShare(Kept, L3->SizeBytes)) {
-      L3Target = 0.5 * double(Kept);
-      Notes.push_back("this host keeps about " + formatByteSize(Kept / (1 << 20) * (1 << 20)) +
-                      " of the " + formatByteSize(L3->SizeBytes) + " L3 now (" +
+    if (keptL3IsAShare(Kept, Full)) {
+      if (llvm::is_contained(V.Levels, std::string("L3")))
+        L3Target = 0.5 * double(Kept);
+      std::string Use = "the predictions use the model's L3 (--model-l3)";
+      if (!V.ModelL3) {
+        Use = "the predictions use an L3 of " + formatByteSize(shrinkL3To(M, Kept)) +
+              " (--model-l3: the model's)";
+        for (AlsoMachine &AM : Also)
+          shrinkL3To(AM.M, Kept);
+      }
+      Notes.push_back("this host keeps about " + formatByteSize(Kept / (512 << 10) * (512 << 10)) +
+                      " of the " + formatByteSize(Full) + " L3 now (" +
                       (A.HostL3.empty() ? "pointer chases over growing sets" : "--host-l3") +
-                      "): the L3 working sets are half of that, not of the L3");
+                      "): the L3 working sets are half of that, not of the L3; " + Use);
     }
   }
   for (const std::string &N : Notes)
@@ -413,6 +427,11 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
   C->add_option("--reps", S->V.Reps, "timed repetitions per size (median)")
       ->check(CLI::Range(1u, 101u));
   addKeptL3Option(C, S->A);
+  C->add_flag("--model-l3", S->V.ModelL3,
+              "predict with the model's L3 where this host keeps less of it now (default: the "
+              "share it keeps, as --kept-l3 does elsewhere; the L3 rows are sized from that "
+              "share either way)")
+      ->excludes("--kept-l3");
   C->add_option("--also-machine", S->V.AlsoMachines,
                 "a further machine model predicted against the same timings (columns "
                 "B:..., C:...; repeatable), e.g. a probed model beside the library's");
