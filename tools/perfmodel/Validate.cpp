@@ -128,6 +128,8 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     if (!Err.empty())
       return error(Err, ExitUsage);
     if (keptL3IsAShare(Kept, Full)) {
+      // Shown in whole sets, as the predictions' L3 is.
+      uint64_t Set = uint64_t(std::max(1u, L3->Ways)) * std::max(1u, L3->LineBytes);
       if (llvm::is_contained(V.Levels, std::string("L3")))
         L3Target = 0.5 * double(Kept);
       std::string Use = "the predictions use the model's L3 (--model-l3)";
@@ -137,7 +139,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         for (AlsoMachine &AM : Also)
           shrinkL3To(AM.M, Kept);
       }
-      Notes.push_back("this host keeps about " + formatByteSize(Kept / (512 << 10) * (512 << 10)) +
+      Notes.push_back("this host keeps about " + formatByteSize(Kept / Set * Set) +
                       " of the " + formatByteSize(Full) + " L3 now (" +
                       (A.HostL3.empty() ? "pointer chases over growing sets" : "--host-l3") +
                       "): the L3 working sets are half of that, not of the L3; " + Use);
