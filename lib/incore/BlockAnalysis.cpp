@@ -530,6 +530,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.StoreQueue = M.Core.StoreQueue;
   O.LoadBytesPerCycle = M.Core.LoadBytesPerCycle;
   O.StoreBytesPerCycle = M.Core.StoreBytesPerCycle;
+  O.MixedLoadsPerCycle = M.Core.MixedLoadsPerCycle;
   O.Splits.LoadCost = M.Core.LineSplitLoadCost;
   O.Splits.StoreCost = M.Core.LineSplitStoreCost;
   if (M.Core.FpPipeBits && M.Core.FpPipeBits < M.Core.SimdBits)
@@ -1140,6 +1141,40 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       R.Notes.push_back(std::string("the ") + Buf + " bind before the ports do");
     }
     R.TnOL = std::max(R.TnOL, Bytes);
+  }
+
+  // Loads of every kind beside vector loads (Zen 4: integer loads alone go
+  // three a cycle, but a loop that also loads vector or FP registers loads
+  // two a cycle in all): the outer loop's reloads and address loads take
+  // the vector body's load slots. A vector load takes one per 32 bytes,
+  // a split part the split cost.
+  if (X86 && O.MixedLoadsPerCycle > 0) {
+    double VectorSlots = 0, IntLoads = 0;
+    for (const InstrCost &C : R.Instrs) {
+      StringRef T(C.Text);
+      if (!C.MayLoad || T.contains("gather") || T.contains("scatter"))
+        continue;
+      if (!T.contains("mm")) { // no xmm, ymm or zmm register
+        ++IntLoads;
+        continue;
+      }
+      double Slots = std::max(1.0, std::ceil(accessBytes(C.Text) / 32.0));
+      if (double Split = splitShare(LS, C); Split > 0)
+        Slots *= 1 + Split * (LS.LoadCost - 1);
+      VectorSlots += Slots;
+    }
+    double MixCy = VectorSlots > 0 ? (VectorSlots + IntLoads) / O.MixedLoadsPerCycle : 0;
+    if (MixCy > R.PortBound + 1e-9) {
+      char Buf[200];
+      snprintf(Buf, sizeof(Buf),
+               "loads beside vector loads (%g vector load slots and %g integer loads per "
+               "iteration at %g a cycle)",
+               VectorSlots, IntLoads, O.MixedLoadsPerCycle);
+      R.PortBound = MixCy;
+      R.PortBottleneck = Buf;
+      R.Notes.push_back(std::string("the ") + Buf + " bind before the ports do");
+    }
+    R.TnOL = std::max(R.TnOL, MixCy);
   }
 
   // Loop-carried recurrence: longest path from each instruction to its copy
