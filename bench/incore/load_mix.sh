@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Loads of every kind together on this host (core.mixed_loads_per_cycle):
+# Integer and vector loads together on this host (core.vector_load_slots):
 # independent loads in L1 of zmm, ymm, scalar FP and integer registers, alone
 # and mixed (bench/incore/load_mix.py writes the loops), best of 9, cycles at
 # the clock perfmodel measures for the host's model. Beside each, what

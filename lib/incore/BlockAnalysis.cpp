@@ -530,7 +530,8 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.StoreQueue = M.Core.StoreQueue;
   O.LoadBytesPerCycle = M.Core.LoadBytesPerCycle;
   O.StoreBytesPerCycle = M.Core.StoreBytesPerCycle;
-  O.MixedLoadsPerCycle = M.Core.MixedLoadsPerCycle;
+  O.LoadSlotsPerCycle = M.Core.LoadsPerCycle;
+  O.VectorLoadSlots = M.Core.VectorLoadSlots;
   O.Splits.LoadCost = M.Core.LineSplitLoadCost;
   O.Splits.StoreCost = M.Core.LineSplitStoreCost;
   if (M.Core.FpPipeBits && M.Core.FpPipeBits < M.Core.SimdBits)
@@ -1143,13 +1144,13 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     R.TnOL = std::max(R.TnOL, Bytes);
   }
 
-  // Loads of every kind beside vector loads (Zen 4: integer loads alone go
-  // three a cycle, but a loop that also loads vector or FP registers loads
-  // two a cycle in all): the outer loop's reloads and address loads take
-  // the vector body's load slots. A vector load takes one per 32 bytes,
-  // a split part the split cost.
-  if (X86 && O.MixedLoadsPerCycle > 0) {
-    double VectorSlots = 0, IntLoads = 0;
+  // Integer and vector loads on shared pipes (Zen 4: integer loads three a
+  // cycle, vector loads two 32-byte parts a cycle, each part taking 1.5 of
+  // the three slots): their times add, so the outer loop's reloads and
+  // address loads take cycles from a vector body's loads. A split part
+  // takes the split cost.
+  if (X86 && O.VectorLoadSlots > 0 && O.LoadSlotsPerCycle > 0) {
+    double VectorParts = 0, IntLoads = 0;
     for (const InstrCost &C : R.Instrs) {
       StringRef T(C.Text);
       if (!C.MayLoad || T.contains("gather") || T.contains("scatter"))
@@ -1158,18 +1159,19 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         ++IntLoads;
         continue;
       }
-      double Slots = std::max(1.0, std::ceil(accessBytes(C.Text) / 32.0));
+      double Parts = std::max(1.0, std::ceil(accessBytes(C.Text) / 32.0));
       if (double Split = splitShare(LS, C); Split > 0)
-        Slots *= 1 + Split * (LS.LoadCost - 1);
-      VectorSlots += Slots;
+        Parts *= 1 + Split * (LS.LoadCost - 1);
+      VectorParts += Parts;
     }
-    double MixCy = VectorSlots > 0 ? (VectorSlots + IntLoads) / O.MixedLoadsPerCycle : 0;
+    double Slots = IntLoads + VectorParts * O.VectorLoadSlots;
+    double MixCy = IntLoads > 0 && VectorParts > 0 ? Slots / O.LoadSlotsPerCycle : 0;
     if (MixCy > R.PortBound + 1e-9) {
       char Buf[200];
       snprintf(Buf, sizeof(Buf),
-               "loads beside vector loads (%g vector load slots and %g integer loads per "
-               "iteration at %g a cycle)",
-               VectorSlots, IntLoads, O.MixedLoadsPerCycle);
+               "load pipes (%g integer loads and %g 32-byte vector load parts per iteration, "
+               "%g slots each, %g slots a cycle)",
+               IntLoads, VectorParts, O.VectorLoadSlots, O.LoadSlotsPerCycle);
       R.PortBound = MixCy;
       R.PortBottleneck = Buf;
       R.Notes.push_back(std::string("the ") + Buf + " bind before the ports do");

@@ -416,7 +416,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   const std::string P = "core";
   if (!R.checkMap(N, P, {"issue_width", "reorder_buffer", "simd_bits", "fp_pipe_bits", "fma_units",
                          "peak_flops_per_cycle", "loads_per_cycle",
-                         "load_bytes_per_cycle", "mixed_loads_per_cycle", "stores_per_cycle",
+                         "load_bytes_per_cycle", "vector_load_slots", "stores_per_cycle",
                          "store_bytes_per_cycle", "fp_units",
                          "unaligned_vector_cost", "line_split_load_cost",
                          "line_split_store_cost", "scheduler_queues", "load_queue", "store_queue",
@@ -447,8 +447,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   }
   C.LoadsPerCycle = R.count(N, "loads_per_cycle", P, true).value_or(0);
   C.LoadBytesPerCycle = R.num(N, "load_bytes_per_cycle", P, true).value_or(0);
-  C.MixedLoadsPerCycle =
-      R.num(N, "mixed_loads_per_cycle", P, false, Reader::NonNegative).value_or(0);
+  C.VectorLoadSlots = R.num(N, "vector_load_slots", P, false, Reader::NonNegative).value_or(0);
   C.StoresPerCycle = R.count(N, "stores_per_cycle", P, true).value_or(0);
   C.StoreBytesPerCycle = R.num(N, "store_bytes_per_cycle", P, true).value_or(0);
   C.UnalignedVectorCost = R.num(N, "unaligned_vector_cost", P, false).value_or(1);

@@ -236,6 +236,20 @@ Measured lineSplitCost(bool Store, double MinSeconds, unsigned Reps) {
   return M;
 }
 
+/// Loads per cycle of 4 ymm and 12 integer loads together (against the add
+/// chain timed beside each repetition).
+Measured mixedLoads(double MinSeconds, unsigned Reps) {
+  char *Buf = static_cast<char *>(std::aligned_alloc(4096, 4096));
+  if (!Buf)
+    return Measured();
+  std::fill(Buf, Buf + 4096, char(0));
+  Measured M = paired([&](uint64_t N) { return mixedLoadKernel(Buf, N * 64); }, clockWork,
+                      [](double Loads, double Cycles) { return Loads / Cycles; }, MinSeconds,
+                      Reps);
+  std::free(Buf);
+  return M;
+}
+
 /// A branch on random bytes: the cost of a misprediction (16 MiB, whose
 /// pattern no predictor holds, against 8 KiB, whose pattern it learns: the
 /// same instructions, half the branches mispredicted in the first) and the
@@ -577,6 +591,8 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
       continue;
     R.Ports.push_back(ports(W, MinSeconds, Reps));
   }
+  if (C.Avx)
+    R.MixedLoadsPerCycle = mixedLoads(MinSeconds, Reps);
   Step("line-split loads and stores");
   if (C.Avx) {
     R.LineSplitLoad = lineSplitCost(false, MinSeconds, Reps);

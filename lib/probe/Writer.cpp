@@ -203,8 +203,21 @@ void writeOverlap(llvm::raw_ostream &OS, const Derived &D) {
   OS << "ecm: {overlap: " << D.Fit.Rule << "}\n\n";
 }
 
+/// The load slots each 32-byte part of a vector load takes of the
+/// loads_per_cycle, from 4 ymm and 12 integer loads timed together: their
+/// cycles are (12 + 4 S) / loads_per_cycle. 0 when the vector parts take no
+/// more than an integer load's slot (the pipes are not shared beyond the
+/// ports' count).
+double vectorLoadSlots(const ProbeResult &R, const Derived &D) {
+  double M = R.MixedLoadsPerCycle.Median;
+  if (M <= 0 || !D.LoadsAt)
+    return 0;
+  double S = (std::max(1.0, std::round(D.Loads)) * 16 / M - 12) / 4;
+  return S > 1.1 ? S : 0;
+}
+
 /// Loads and stores per cycle and bytes per cycle from the port kernels.
-void writePorts(llvm::raw_ostream &OS, const Derived &D) {
+void writePorts(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D) {
   auto Line = [&](const char *Key, double V, const PortPoint *At, const Measured &M,
                   int Decimals) {
     OS << "  " << Key << ": " << num(V, Decimals) << "  # " << widthName(At->WidthBytes)
@@ -214,6 +227,13 @@ void writePorts(llvm::raw_ostream &OS, const Derived &D) {
     Line("loads_per_cycle", std::max(1.0, std::round(D.Loads)), D.LoadsAt,
          D.LoadsAt->LoadsPerCycle, 0);
     Line("load_bytes_per_cycle", D.LoadBytes, D.LoadBytesAt, D.LoadBytesAt->LoadsPerCycle, 1);
+    if (R.MixedLoadsPerCycle.Median > 0) {
+      double S = vectorLoadSlots(R, D);
+      OS << (S > 0 ? "  vector_load_slots: " + num(S, 2) + "  # " : std::string("  # "))
+         << "4 ymm and 12 integer loads, independent, in L1: "
+         << num(R.MixedLoadsPerCycle.Median, 2) << " a cycle (" << spread(R.MixedLoadsPerCycle)
+         << ")" << (S > 0 ? "" : ", as many as the ports' count: no vector_load_slots") << "\n";
+    }
   }
   if (D.StoresAt) {
     Line("stores_per_cycle", std::max(1.0, std::round(D.Stores)), D.StoresAt,
@@ -365,7 +385,7 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
 
 const char *const KernelsCite =
     "clock from a dependent add chain; peak flop/s from 12-chain FMA and add+mul kernels "
-    "per ISA; loads and stores per cycle from 16 independent accesses of each width in L1; "
+    "per ISA; loads and stores per cycle from 16 independent accesses of each width in L1, and of 4 ymm and 12 integer loads together; "
     "add, multiply, FMA, divide and square-root latency from dependent scalar chains; "
     "divide and square-root throughput from 8 independent operations per form; line-split "
     "costs from a 32-byte load or store stream in L1 with every other access crossing a "
@@ -492,9 +512,11 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   }
   if (D.LoadsAt)
     Covers.insert(Covers.end(), {"core.loads_per_cycle", "core.load_bytes_per_cycle"});
+  if (vectorLoadSlots(R, D))
+    Covers.push_back("core.vector_load_slots");
   if (D.StoresAt)
     Covers.insert(Covers.end(), {"core.stores_per_cycle", "core.store_bytes_per_cycle"});
-  writePorts(CS, D);
+  writePorts(CS, R, D);
   if (writeMeasuredCosts(CS, R, LlvmCosts))
     Covers.push_back("core.instruction_overrides");
   if (R.LineSplitLoad.Median > 0)
@@ -704,7 +726,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   OS << "  peak_flops_per_cycle: {double: " << num(PeakD, 0) << ", single: " << num(PeakS, 0)
      << "}\n";
   if (D.LoadsAt || D.StoresAt) {
-    writePorts(OS, D);
+    writePorts(OS, R, D);
   } else { // no port kernels ran: the L1 load and copy kernels' rates
     const BandwidthPoint *L1 = point(R, "L1", false);
     double LoadBPC = L1 && GHz > 0 ? L1->LoadGBs.Median / GHz : Simd / 8.0;
@@ -828,6 +850,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << (D.CacheLineCy >= 0 ? ", memory.cache_line_cy" : "")
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")
      << (R.LineSplitStore.Median > 0 ? ", core.line_split_store_cost" : "")
+     << (vectorLoadSlots(R, D) ? ", core.vector_load_slots" : "")
      << (R.MispredictCycles.Median > 0 ? ", core.branch_mispredict_cy" : "")
      << (windowStep(R.LoadWindow) ? ", core.load_queue" : "")
      << (windowStep(R.StoreWindow) ? ", core.store_queue" : "")

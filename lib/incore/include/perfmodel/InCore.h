@@ -202,9 +202,10 @@ struct InCoreOptions {
   /// machine file's core.load/store_bytes_per_cycle; 0: unbounded): Zen 4's
   /// two store pipes move 32 B a cycle, so a 64-byte store takes two.
   double LoadBytesPerCycle = 0, StoreBytesPerCycle = 0;
-  /// Loads per cycle, all kinds together, in a block that loads vector or FP
-  /// registers (core.mixed_loads_per_cycle; 0: no such bound).
-  double MixedLoadsPerCycle = 0;
+  /// Load slots a cycle and those each 32 bytes of a vector load take, where
+  /// integer and vector loads share the pipes (core.loads_per_cycle,
+  /// core.vector_load_slots; 0: no such bound).
+  double LoadSlotsPerCycle = 0, VectorLoadSlots = 0;
   /// The block runs unrolled, as straight-line code (BHive's measurements):
   /// on Intel cores its uops come from the legacy decoders, not the uop
   /// cache or loop stream detector a loop runs from.

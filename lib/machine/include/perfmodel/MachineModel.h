@@ -60,11 +60,11 @@ struct CoreModel {
   double PeakFlopsPerCycleSingle = 0;
   unsigned LoadsPerCycle = 0;
   double LoadBytesPerCycle = 0;  ///< L1 -> registers, all load ports together
-  /// Loads of every kind per cycle, together, in a loop that also loads
-  /// vector or FP registers, when fewer than LoadsPerCycle (Zen 4: integer
-  /// loads alone three a cycle, beside FP loads two in all); a vector load
-  /// counts one per 32 bytes. 0 when the file does not say.
-  double MixedLoadsPerCycle = 0;
+  /// Of the LoadsPerCycle load slots a cycle, those each 32 bytes of a vector
+  /// or FP load take where integer and vector loads share the load pipes
+  /// (Zen 4: 1.5 of 3, so two vector parts a cycle and an integer load
+  /// beside them waits); 0 when the file does not say (no such bound).
+  double VectorLoadSlots = 0;
   unsigned StoresPerCycle = 0;
   double StoreBytesPerCycle = 0; ///< registers -> L1
   /// Load/store port slots of a vector access whose address is not known
