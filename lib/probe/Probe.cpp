@@ -236,14 +236,14 @@ Measured lineSplitCost(bool Store, double MinSeconds, unsigned Reps) {
   return M;
 }
 
-/// Loads per cycle of 4 ymm and 12 integer loads together (against the add
-/// chain timed beside each repetition).
-Measured mixedLoads(double MinSeconds, unsigned Reps) {
+/// Loads per cycle of 8 ymm (with ZMM 4 zmm) and 8 integer loads together,
+/// against the add chain timed beside each repetition.
+Measured mixedLoads(bool Zmm, double MinSeconds, unsigned Reps) {
   char *Buf = static_cast<char *>(std::aligned_alloc(4096, 4096));
   if (!Buf)
     return Measured();
   std::fill(Buf, Buf + 4096, char(0));
-  Measured M = paired([&](uint64_t N) { return mixedLoadKernel(Buf, N * 64); }, clockWork,
+  Measured M = paired([&](uint64_t N) { return mixedLoadKernel(Buf, Zmm, N * 64); }, clockWork,
                       [](double Loads, double Cycles) { return Loads / Cycles; }, MinSeconds,
                       Reps);
   std::free(Buf);
@@ -591,8 +591,10 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
       continue;
     R.Ports.push_back(ports(W, MinSeconds, Reps));
   }
-  if (C.Avx)
-    R.MixedLoadsPerCycle = mixedLoads(MinSeconds, Reps);
+  if (C.Avx) {
+    R.MixedLoadsZmm = C.Avx512f;
+    R.MixedLoadsPerCycle = mixedLoads(C.Avx512f, MinSeconds, Reps);
+  }
   Step("line-split loads and stores");
   if (C.Avx) {
     R.LineSplitLoad = lineSplitCost(false, MinSeconds, Reps);

@@ -169,8 +169,10 @@ struct ProbeResult {
   /// Time of a 32-byte load (store) that crosses a cache line over one that
   /// does not, in L1, throughput-bound: the port slots a split costs.
   Measured LineSplitLoad, LineSplitStore;
-  /// Loads per cycle of 4 ymm and 12 integer loads together, in L1.
+  /// Loads per cycle of 8 ymm (MixedLoadsZmm: 4 zmm) and 8 integer loads
+  /// together, in L1.
   Measured MixedLoadsPerCycle;
+  bool MixedLoadsZmm = false;
   /// One pointer chase (random lines) per level ("L1" ... "MEM"): ns per
   /// access, the load-to-use latency of the level the chase fits.
   std::map<std::string, Measured> ChaseNs;
