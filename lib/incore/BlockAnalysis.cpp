@@ -1174,6 +1174,12 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
                IntLoads, VectorParts, O.VectorLoadSlots, O.LoadSlotsPerCycle);
       R.PortBound = MixCy;
       R.PortBottleneck = Buf;
+      // Only the bound that binds is named.
+      R.Notes.erase(std::remove_if(R.Notes.begin(), R.Notes.end(),
+                                   [](const std::string &N) {
+                                     return StringRef(N).starts_with("the L1 load bytes");
+                                   }),
+                    R.Notes.end());
       R.Notes.push_back(std::string("the ") + Buf + " bind before the ports do");
     }
     R.TnOL = std::max(R.TnOL, MixCy);
@@ -1444,6 +1450,11 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       R.Advice = "bound by the " + R.PortBottleneck + ": " + Fmt(R.PortBound) +
                  " cy per iteration; fewer bytes moved per iteration (narrower types, "
                  "values kept in registers) help, wider vectors do not";
+    else if (StringRef(R.PortBottleneck).starts_with("load pipes "))
+      R.Advice = "bound by the " + R.PortBottleneck + ": " + Fmt(R.PortBound) +
+                 " cy per iteration; integer loads beside vector loads take their slots: "
+                 "fewer reloads (spilled pointers and counters, loop-invariant values kept "
+                 "in registers) or fewer vector bytes loaded help";
   } else {
     R.Bottleneck = "front end";
     R.Advice = "issue-bound: " + std::to_string(R.Uops) + " uops at " +
