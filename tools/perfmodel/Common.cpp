@@ -223,7 +223,7 @@ void perfmodel::tool::addKeptL3Option(CLI::App *C, AnalyzeArgs &A) {
               "(validate does so unless --model-l3)");
   C->add_option("--host-l3", A.HostL3,
                 "what this host keeps of its L3 (e.g. 6MiB), given instead of measured: for "
-                "runs side by side that must see one L3 (--kept-l3, validate's L3 sizes)");
+                "runs side by side that must see one L3 (--kept-l3; validate's L3 sizes and predictions)");
 }
 
 /// --host-l3's bytes; 0 with ERR set when it does not parse.
