@@ -789,6 +789,20 @@ TEST(Cli, ValidatePredictsWithTheL3TheHostKeeps) {
   EXPECT_GT(K, 2 * P) << Kept.Out << Model.Out;
   CmdResult Both = perfmodel(Cmd + " --model-l3 --kept-l3");
   EXPECT_EQ(Both.Code, 2) << Both.Out;
+  // A further model predicted against the same timings sees the same L3:
+  // its headline (the row's last prediction) is the first model's.
+  CmdResult Also = perfmodel(Cmd + " --also-machine hsw");
+  ASSERT_EQ(Also.Code, 0) << Also.Err << Also.Out;
+  std::smatch Row;
+  ASSERT_TRUE(std::regex_search(Also.Out, Row, std::regex(R"(\n *[0-9]+ +\S+ \S+ +MEM [^\n]*)")))
+      << Also.Out;
+  std::vector<std::string> Cells;
+  std::istringstream Line(Row.str());
+  for (std::string C; Line >> C;)
+    Cells.push_back(C);
+  ASSERT_GE(Cells.size(), 14u) << Row.str();
+  EXPECT_EQ(Cells[Cells.size() - 2], Cells[11]) << Row.str(); // B:headline, headline
+  EXPECT_NEAR(std::stod(Cells[11]), K, 0.01 * K) << Row.str();
 }
 
 // --host-l3 gives what the host keeps instead of measuring it, so that runs
