@@ -122,6 +122,7 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"core.fp_units", Pipes.empty() ? "unstated" : Pipes});
   F.push_back({"core.loads_per_cycle", std::to_string(C.LoadsPerCycle)});
   F.push_back({"core.load_bytes_per_cycle", N(C.LoadBytesPerCycle)});
+  F.push_back({"core.vector_load_slots", C.VectorLoadSlots ? N(C.VectorLoadSlots) : "unstated"});
   F.push_back({"core.stores_per_cycle", std::to_string(C.StoresPerCycle)});
   F.push_back({"core.store_bytes_per_cycle", N(C.StoreBytesPerCycle)});
   F.push_back({"core.unaligned_vector_cost", N(C.UnalignedVectorCost)});
