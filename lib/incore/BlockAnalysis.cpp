@@ -1111,78 +1111,58 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     (MemPort[P] ? R.TnOL : R.TOL) =
         std::max(MemPort[P] ? R.TnOL : R.TOL, R.PortLoad[P] / PM.Units[P]);
 
-  // The L1's bytes per cycle: scheduling models count accesses per port,
-  // not their width (LLVM's Zen 4 takes two 64-byte stores a cycle; its
-  // store path moves 32 B).
-  if (X86 && (O.LoadBytesPerCycle > 0 || O.StoreBytesPerCycle > 0)) {
-    // A split access moves its bytes COST times through the L1's data path
-    // (a 32-byte stream with every other access split: 0.98 cy per access on
-    // Zen 4, aligned 0.5, (1 + 2.95) / 2 x 0.5).
-    double Loaded = 0, Stored = 0;
+  // The L1's data path, two bounds a port count does not see. Its bytes per
+  // cycle: scheduling models count accesses per port, not their width
+  // (LLVM's Zen 4 takes two 64-byte stores a cycle; its store path moves
+  // 32 B); a split access moves its bytes COST times (a 32-byte stream with
+  // every other access split: 0.98 cy per access on Zen 4, aligned 0.5,
+  // (1 + 2.95) / 2 x 0.5). And integer and vector loads on shared pipes
+  // (Zen 4: integer loads three a cycle, vector loads two 32-byte parts a
+  // cycle, each part taking 1.5 of the three slots): their times add, so the
+  // outer loop's reloads and address loads take cycles from a vector body's
+  // loads; a split part takes the split cost.
+  if (X86) {
+    double Loaded = 0, Stored = 0, IntLoads = 0, VectorParts = 0;
     for (const InstrCost &C : R.Instrs) {
       if (!C.MayLoad && !C.MayStore)
         continue;
-      double B = accessBytes(C.Text);
-      double Split = splitShare(LS, C);
-      if (Split > 0)
-        B *= 1 + Split * ((C.MayStore ? LS.StoreCost : LS.LoadCost) - 1);
+      StringRef T(C.Text);
+      double Bytes = accessBytes(C.Text), Split = splitShare(LS, C);
+      auto Grown = [&](double Cost) { return Split > 0 ? 1 + Split * (Cost - 1) : 1.0; };
+      double B = Bytes * Grown(C.MayStore ? LS.StoreCost : LS.LoadCost);
       Loaded += C.MayLoad ? B : 0;
       Stored += C.MayStore ? B : 0;
+      if (!C.MayLoad || T.contains("gather") || T.contains("scatter"))
+        continue;
+      if (!T.contains("mm")) // no xmm, ymm or zmm register
+        ++IntLoads;
+      else
+        VectorParts += std::max(1.0, std::ceil(Bytes / 32.0)) * Grown(LS.LoadCost);
     }
     double LoadCy = O.LoadBytesPerCycle > 0 ? Loaded / O.LoadBytesPerCycle : 0;
     double StoreCy = O.StoreBytesPerCycle > 0 ? Stored / O.StoreBytesPerCycle : 0;
-    double Bytes = std::max(LoadCy, StoreCy);
-    if (Bytes > R.PortBound + 1e-9) {
-      char Buf[160];
-      snprintf(Buf, sizeof(Buf), "L1 %s bytes (%g B per iteration at %g B/cy)",
-               StoreCy >= LoadCy ? "store" : "load", StoreCy >= LoadCy ? Stored : Loaded,
-               StoreCy >= LoadCy ? O.StoreBytesPerCycle : O.LoadBytesPerCycle);
-      R.PortBound = Bytes;
-      R.PortBottleneck = Buf;
-      R.Notes.push_back(std::string("the ") + Buf + " bind before the ports do");
-    }
-    R.TnOL = std::max(R.TnOL, Bytes);
-  }
-
-  // Integer and vector loads on shared pipes (Zen 4: integer loads three a
-  // cycle, vector loads two 32-byte parts a cycle, each part taking 1.5 of
-  // the three slots): their times add, so the outer loop's reloads and
-  // address loads take cycles from a vector body's loads. A split part
-  // takes the split cost.
-  if (X86 && O.VectorLoadSlots > 0 && O.LoadSlotsPerCycle > 0) {
-    double VectorParts = 0, IntLoads = 0;
-    for (const InstrCost &C : R.Instrs) {
-      StringRef T(C.Text);
-      if (!C.MayLoad || T.contains("gather") || T.contains("scatter"))
-        continue;
-      if (!T.contains("mm")) { // no xmm, ymm or zmm register
-        ++IntLoads;
-        continue;
-      }
-      double Parts = std::max(1.0, std::ceil(accessBytes(C.Text) / 32.0));
-      if (double Split = splitShare(LS, C); Split > 0)
-        Parts *= 1 + Split * (LS.LoadCost - 1);
-      VectorParts += Parts;
-    }
-    double Slots = IntLoads + VectorParts * O.VectorLoadSlots;
-    double MixCy = IntLoads > 0 && VectorParts > 0 ? Slots / O.LoadSlotsPerCycle : 0;
-    if (MixCy > R.PortBound + 1e-9) {
+    double BytesCy = std::max(LoadCy, StoreCy);
+    double MixCy = O.VectorLoadSlots > 0 && O.LoadSlotsPerCycle > 0 && IntLoads > 0 &&
+                           VectorParts > 0
+                       ? (IntLoads + VectorParts * O.VectorLoadSlots) / O.LoadSlotsPerCycle
+                       : 0;
+    double Bound = std::max(BytesCy, MixCy);
+    if (Bound > R.PortBound + 1e-9) {
       char Buf[200];
-      snprintf(Buf, sizeof(Buf),
-               "load pipes (%g integer loads and %g 32-byte vector load parts per iteration, "
-               "%g slots each, %g slots a cycle)",
-               IntLoads, VectorParts, O.VectorLoadSlots, O.LoadSlotsPerCycle);
-      R.PortBound = MixCy;
+      if (MixCy > BytesCy + 1e-9)
+        snprintf(Buf, sizeof(Buf),
+                 "load pipes (%g integer loads and %g 32-byte vector load parts per "
+                 "iteration, %g slots each, %g slots a cycle)",
+                 IntLoads, VectorParts, O.VectorLoadSlots, O.LoadSlotsPerCycle);
+      else
+        snprintf(Buf, sizeof(Buf), "L1 %s bytes (%g B per iteration at %g B/cy)",
+                 StoreCy >= LoadCy ? "store" : "load", StoreCy >= LoadCy ? Stored : Loaded,
+                 StoreCy >= LoadCy ? O.StoreBytesPerCycle : O.LoadBytesPerCycle);
+      R.PortBound = Bound;
       R.PortBottleneck = Buf;
-      // Only the bound that binds is named.
-      R.Notes.erase(std::remove_if(R.Notes.begin(), R.Notes.end(),
-                                   [](const std::string &N) {
-                                     return StringRef(N).starts_with("the L1 load bytes");
-                                   }),
-                    R.Notes.end());
       R.Notes.push_back(std::string("the ") + Buf + " bind before the ports do");
     }
-    R.TnOL = std::max(R.TnOL, MixCy);
+    R.TnOL = std::max(R.TnOL, Bound);
   }
 
   // Loop-carried recurrence: longest path from each instruction to its copy

@@ -60,9 +60,9 @@ double updateKernel(double *A, size_t N, unsigned Bits);
 /// Returns the accesses made (0 for another width or off x86-64).
 double portKernel(char *Buf, bool Store, unsigned Width, uint64_t N);
 
-/// Independent loads in L1 of both kinds, N x (8 ymm and 8 integer loads),
-/// or with ZMM N x (4 zmm and 8 integer loads): 8 vector parts of 32 bytes
-/// and 8 integer loads either way. Returns the loads made (0 off x86-64).
+/// Independent loads in L1 of both kinds, N groups of 8 ymm and 8 integer
+/// loads, or with ZMM of 4 zmm and 8 integer loads: 8 vector parts of 32
+/// bytes and 8 integer loads either way. Returns the groups (0 off x86-64).
 double mixedLoadKernel(char *Buf, bool Zmm, uint64_t N);
 
 /// Line splits: N x 16 independent 32-byte loads (or stores) of a

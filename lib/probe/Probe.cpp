@@ -236,7 +236,7 @@ Measured lineSplitCost(bool Store, double MinSeconds, unsigned Reps) {
   return M;
 }
 
-/// Loads per cycle of 8 ymm (with ZMM 4 zmm) and 8 integer loads together,
+/// Cycles per group of 8 ymm (with ZMM 4 zmm) and 8 integer loads together,
 /// against the add chain timed beside each repetition.
 Measured mixedLoads(bool Zmm, double MinSeconds, unsigned Reps) {
   char *Buf = static_cast<char *>(std::aligned_alloc(4096, 4096));
@@ -244,7 +244,7 @@ Measured mixedLoads(bool Zmm, double MinSeconds, unsigned Reps) {
     return Measured();
   std::fill(Buf, Buf + 4096, char(0));
   Measured M = paired([&](uint64_t N) { return mixedLoadKernel(Buf, Zmm, N * 64); }, clockWork,
-                      [](double Loads, double Cycles) { return Loads / Cycles; }, MinSeconds,
+                      [](double Groups, double Cycles) { return Cycles / Groups; }, MinSeconds,
                       Reps);
   std::free(Buf);
   return M;
@@ -593,7 +593,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   }
   if (C.Avx) {
     R.MixedLoadsZmm = C.Avx512f;
-    R.MixedLoadsPerCycle = mixedLoads(C.Avx512f, MinSeconds, Reps);
+    R.MixedLoadCy = mixedLoads(C.Avx512f, MinSeconds, Reps);
   }
   Step("line-split loads and stores");
   if (C.Avx) {

@@ -67,12 +67,6 @@ struct Derived {
   const BandwidthPoint *CacheLinePoint = nullptr; ///< where they were timed
 };
 
-/// BYTES rounded down to whole sets of WAYS lines of LINE bytes.
-uint64_t wholeSets(uint64_t Bytes, unsigned Ways, unsigned Line) {
-  uint64_t Set = uint64_t(std::max(1u, Ways)) * std::max(1u, Line);
-  return Bytes / Set * Set;
-}
-
 /// The L3 capacity the probe saw kept, in whole sets, when it is below three
 /// quarters of FULL (CPUID's or the base's size: a VM's share, a busy
 /// neighbour), with COMMENT saying so; else 0.
@@ -205,16 +199,15 @@ void writeOverlap(llvm::raw_ostream &OS, const Derived &D) {
 
 /// The load slots each 32-byte part of a vector load takes of the
 /// loads_per_cycle, from 8 vector parts (8 ymm or 4 zmm loads) and 8
-/// integer loads timed together: their cycles are (8 + 8 S) / loads_per_cycle
-/// (Zen 4 with zmm: 6.67 where separate pipes would take 4). 0 when the vector parts take no
-/// more than an integer load's slot (the pipes are not shared beyond the
-/// ports' count).
+/// integer loads timed together: their cycles are (8 + 8 S) /
+/// loads_per_cycle (Zen 4 with zmm: 6.67 where separate pipes would take
+/// 4). 0 when the vector parts take no more than an integer load's slot
+/// (the pipes are not shared beyond the ports' count).
 double vectorLoadSlots(const ProbeResult &R, const Derived &D) {
-  double M = R.MixedLoadsPerCycle.Median;
-  if (M <= 0 || !D.LoadsAt)
+  double Cy = R.MixedLoadCy.Median;
+  if (Cy <= 0 || !D.LoadsAt)
     return 0;
-  double Loads = R.MixedLoadsZmm ? 12 : 16;
-  double S = (std::max(1.0, std::round(D.Loads)) * Loads / M - 8) / 8;
+  double S = (std::max(1.0, std::round(D.Loads)) * Cy - 8) / 8;
   return S > 1.1 ? S : 0;
 }
 
@@ -229,12 +222,12 @@ void writePorts(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D) {
     Line("loads_per_cycle", std::max(1.0, std::round(D.Loads)), D.LoadsAt,
          D.LoadsAt->LoadsPerCycle, 0);
     Line("load_bytes_per_cycle", D.LoadBytes, D.LoadBytesAt, D.LoadBytesAt->LoadsPerCycle, 1);
-    if (R.MixedLoadsPerCycle.Median > 0) {
+    if (R.MixedLoadCy.Median > 0) {
       double S = vectorLoadSlots(R, D);
       OS << (S > 0 ? "  vector_load_slots: " + num(S, 2) + "  # " : std::string("  # "))
          << (R.MixedLoadsZmm ? "4 zmm" : "8 ymm") << " and 8 integer loads, independent, in L1: "
-         << num(R.MixedLoadsPerCycle.Median, 2) << " a cycle (" << spread(R.MixedLoadsPerCycle)
-         << ")" << (S > 0 ? "" : ", as many as the ports' count: no vector_load_slots") << "\n";
+         << num(R.MixedLoadCy.Median, 2) << " cy (" << spread(R.MixedLoadCy) << ")"
+         << (S > 0 ? "" : ", as many as the ports' count: no vector_load_slots") << "\n";
     }
   }
   if (D.StoresAt) {
@@ -387,7 +380,8 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
 
 const char *const KernelsCite =
     "clock from a dependent add chain; peak flop/s from 12-chain FMA and add+mul kernels "
-    "per ISA; loads and stores per cycle from 16 independent accesses of each width in L1, and of 8 ymm (with AVX-512 4 zmm) and 8 integer loads together; "
+    "per ISA; loads and stores per cycle from 16 independent accesses of each width in L1, "
+    "and of 8 ymm (with AVX-512 4 zmm) and 8 integer loads together; "
     "add, multiply, FMA, divide and square-root latency from dependent scalar chains; "
     "divide and square-root throughput from 8 independent operations per form; line-split "
     "costs from a 32-byte load or store stream in L1 with every other access crossing a "

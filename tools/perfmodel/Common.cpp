@@ -223,7 +223,8 @@ void perfmodel::tool::addKeptL3Option(CLI::App *C, AnalyzeArgs &A) {
               "(validate does so unless --model-l3)");
   C->add_option("--host-l3", A.HostL3,
                 "what this host keeps of its L3 (e.g. 6MiB), given instead of measured: for "
-                "runs side by side that must see one L3 (--kept-l3; validate's L3 sizes and predictions)");
+                "runs side by side that must see one L3 (--kept-l3; validate's L3 sizes and "
+                "predictions)");
 }
 
 /// --host-l3's bytes; 0 with ERR set when it does not parse.
@@ -281,9 +282,7 @@ uint64_t perfmodel::tool::shrinkL3To(MachineModel &M, uint64_t Kept) {
   for (CacheLevel &L3 : M.Caches) {
     if (L3.Name != "L3" || !keptL3IsAShare(Kept, L3.SizeBytes))
       continue;
-    // Whole sets of the L3's ways and lines: the simulator's geometry.
-    uint64_t Set = uint64_t(std::max(1u, L3.Ways)) * std::max(1u, L3.LineBytes);
-    L3.SizeBytes = std::max(Set, Kept / Set * Set);
+    L3.SizeBytes = wholeSets(Kept, L3.Ways, L3.LineBytes);
     return L3.SizeBytes;
   }
   return 0;

@@ -120,8 +120,9 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   // timed, and the predictions use it, as they use the host's measured
   // clock: the timed runs see that L3 (every model's, --also-machine too).
   double L3Target = 0;
+  bool L3Row = llvm::is_contained(V.Levels, std::string("L3"));
   if (const CacheLevel *L3 = M.cache("L3"), *L2 = M.cache("L2");
-      L3 && L2 && (llvm::is_contained(V.Levels, std::string("L3")) || !V.ModelL3)) {
+      L3 && L2 && (L3Row || !V.ModelL3)) {
     std::string Err;
     uint64_t Full = L3->SizeBytes;
     uint64_t Kept = hostKeptL3(A, L2->SizeBytes, Full, Err);
@@ -129,8 +130,8 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       return error(Err, ExitUsage);
     if (keptL3IsAShare(Kept, Full)) {
       // Shown in whole sets, as the predictions' L3 is.
-      uint64_t Set = uint64_t(std::max(1u, L3->Ways)) * std::max(1u, L3->LineBytes);
-      if (llvm::is_contained(V.Levels, std::string("L3")))
+      uint64_t Shown = wholeSets(Kept, L3->Ways, L3->LineBytes);
+      if (L3Row)
         L3Target = 0.5 * double(Kept);
       std::string Use = "the predictions use the model's L3 (--model-l3)";
       if (!V.ModelL3) {
@@ -139,7 +140,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         for (AlsoMachine &AM : Also)
           shrinkL3To(AM.M, Kept);
       }
-      Notes.push_back("this host keeps about " + formatByteSize(Kept / Set * Set) +
+      Notes.push_back("this host keeps about " + formatByteSize(Shown) +
                       " of the " + formatByteSize(Full) + " L3 now (" +
                       (A.HostL3.empty() ? "pointer chases over growing sets" : "--host-l3") +
                       "): the L3 working sets are half of that, not of the L3; " + Use);

@@ -169,9 +169,9 @@ struct ProbeResult {
   /// Time of a 32-byte load (store) that crosses a cache line over one that
   /// does not, in L1, throughput-bound: the port slots a split costs.
   Measured LineSplitLoad, LineSplitStore;
-  /// Loads per cycle of 8 ymm (MixedLoadsZmm: 4 zmm) and 8 integer loads
-  /// together, in L1.
-  Measured MixedLoadsPerCycle;
+  /// Cycles per group of 8 ymm (MixedLoadsZmm: 4 zmm) and 8 integer loads
+  /// together, in L1: 8 vector parts of 32 bytes and 8 integer loads.
+  Measured MixedLoadCy;
   bool MixedLoadsZmm = false;
   /// One pointer chase (random lines) per level ("L1" ... "MEM"): ns per
   /// access, the load-to-use latency of the level the chase fits.
@@ -232,6 +232,13 @@ uint64_t effectiveL3Bytes(const std::vector<std::pair<uint64_t, double>> &Sweep,
 /// sweep's own error: below three quarters of it.
 inline bool keptL3IsAShare(uint64_t Kept, uint64_t Full) {
   return Kept && double(Kept) < 0.75 * double(Full);
+}
+
+/// BYTES rounded down to whole sets of WAYS lines of LINE bytes (the
+/// simulator's geometry), at least one set when BYTES is not 0.
+inline uint64_t wholeSets(uint64_t Bytes, unsigned Ways, unsigned Line) {
+  uint64_t Set = uint64_t(Ways ? Ways : 1) * (Line ? Line : 1);
+  return Bytes ? (Bytes < Set ? Set : Bytes / Set * Set) : 0;
 }
 
 /// The L3 capacity this host keeps for one core now (a VM's share of a
