@@ -988,7 +988,8 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
     if (Mem.IsDefined() && !Mem.IsNull() &&
         R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs",
                                    "sustained_one_core_gbs", "one_core_writeback_gbs",
-                                   "cache_line_cy", "latency_ns", "channels"})) {
+                                   "cache_line_cy", "latency_ns", "stride_latency_ns",
+                                   "channels"})) {
       M.Memory.BandwidthGBs = R.num(Mem, "bandwidth_gbs", "memory", true).value_or(0);
       M.Memory.SustainedGBs = R.num(Mem, "sustained_gbs", "memory", false);
       M.Memory.OneCoreGBs = R.num(Mem, "sustained_one_core_gbs", "memory", false);
@@ -1005,6 +1006,7 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
         R.error(Mem["cache_line_cy"], "memory.cache_line_cy",
                 "more than 1000 cycles for a line from a cache: not a plausible figure");
       M.Memory.LatencyNs = R.num(Mem, "latency_ns", "memory", false);
+      M.Memory.StrideLatencyNs = R.num(Mem, "stride_latency_ns", "memory", false);
       M.Memory.Channels = R.count(Mem, "channels", "memory", false);
       if (M.Memory.SustainedGBs && *M.Memory.SustainedGBs > M.Memory.BandwidthGBs)
         R.error(Mem["sustained_gbs"], "memory.sustained_gbs",

@@ -2,9 +2,12 @@
 #include "perfmodel/Model.h"
 #include "perfmodel/Roofline.h"
 
+#include "llvm/ADT/StringRef.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 using namespace perfmodel;
 
@@ -47,6 +50,44 @@ std::optional<int64_t> innermostStep(const LoopKernel &K, const Access &A) {
   if (!C.isConstant())
     return std::nullopt;
   return C.constantTerm() * K.innermost().Step;
+}
+
+/// Whether the compiled loop gathers or scatters (AVX2/AVX-512 forms).
+bool gathersOrScatters(const InCoreResult *IC) {
+  if (!IC || !IC->Ok)
+    return false;
+  return std::any_of(IC->Instrs.begin(), IC->Instrs.end(), [](const InstrCost &I) {
+    llvm::StringRef T(I.Text);
+    return T.starts_with("vgather") || T.starts_with("vpgather") ||
+           T.starts_with("vscatter") || T.starts_with("vpscatter");
+  });
+}
+
+/// Lines per iteration that memory sends through streams only the L1's
+/// stride prefetcher follows: a constant stride of two lines or more within
+/// its reach, or a stride of a line or more that the compiled loop gathers
+/// or scatters (the elements of one instruction on lines of their own do
+/// not train a stream prefetcher; on the Zen 4 VM a gather of one element
+/// per line runs at the speed of a scalar stride of two lines, twice the
+/// time per line of a dense stream). One stream per array and stride; no
+/// more than the memory link brings in.
+double sparseMemoryLines(const ModelInput &In) {
+  const MachineModel &M = *In.Machine;
+  if (M.Caches.empty())
+    return 0;
+  uint64_t Line = M.Caches.front().LineBytes;
+  bool Gathers = gathersOrScatters(In.InCore);
+  std::set<std::pair<std::string, uint64_t>> Streams;
+  for (const Access &A : In.Loop->Accesses)
+    if (std::optional<int64_t> Step = innermostStep(*In.Loop, A)) {
+      uint64_t Bytes = uint64_t(std::abs(*Step * int64_t(A.StrideBytes)));
+      if (M.sparseStride(Bytes) || (Gathers && Bytes >= Line && !M.unprefetchedStride(Bytes)))
+        Streams.insert({A.Array, Bytes});
+    }
+  double Lines = double(Streams.size());
+  if (In.Traffic && In.Traffic->Ok && !In.Traffic->Links.empty() && Line)
+    Lines = std::min(Lines, In.Traffic->Links.back().LoadBytesPerIt / double(Line));
+  return Lines;
 }
 
 } // namespace
@@ -200,49 +241,69 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
     B.Notes.push_back("indirect accesses: how often they miss needs the simulator with index "
                       "data (--cache sim --index NAME=...); their latency is not in this "
                       "prediction");
-  if (!Irr.empty() && Irr[0] > 1e-12) {
-    std::optional<unsigned> Q = M.Caches[0].MissesInFlight;
-    if (!Q || !*Q) {
-      B.Notes.push_back("irregular misses: caches." + M.Caches[0].Name +
-                        ".misses_in_flight is not given, so their latency is not modelled "
-                        "(bandwidth only)");
-      return B;
+  // Streams only the stride prefetcher follows: in memory each of their
+  // lines waits memory.stride_latency_ns, the L1's misses in flight at once.
+  double Sparse = sparseMemoryLines(In);
+  double StrideLat = M.Memory.StrideLatencyNs ? *M.Memory.StrideLatencyNs * M.ClockGHz : 0;
+  if (Sparse > 1e-12 && StrideLat <= 0) {
+    B.Notes.push_back("strided streams that skip lines (or gathered/scattered a line per "
+                      "element): memory.stride_latency_ns is not given, so in memory their "
+                      "lines are costed at the bandwidth alone");
+    Sparse = 0;
+  }
+  double Irr0 = Irr.empty() ? 0 : Irr[0];
+  if (Irr0 <= 1e-12 && Sparse <= 1e-12)
+    return B;
+  std::optional<unsigned> Q = M.Caches[0].MissesInFlight;
+  if (!Q || !*Q) {
+    B.Notes.push_back(std::string(Irr0 > 1e-12 ? "irregular misses" : "strided streams") +
+                      ": caches." + M.Caches[0].Name +
+                      ".misses_in_flight is not given, so their latency is not modelled "
+                      "(bandwidth only)");
+    return B;
+  }
+  double InFlight = *Q;
+  std::string Why = "the " + M.Caches[0].Name + "'s " + std::to_string(*Q) + " misses in flight";
+  if (HaveCore && M.Core.ReorderBuffer && IC->Uops) {
+    double UopsPerIt = IC->Uops / IC->SourceItersPerIter;
+    double Window = M.Core.ReorderBuffer / UopsPerIt * (Irr0 + Sparse);
+    if (Window < InFlight) {
+      InFlight = std::max(1.0, Window);
+      Why = formatCycles(InFlight) + " misses in the " + std::to_string(M.Core.ReorderBuffer) +
+            "-uop reorder buffer";
     }
-    double InFlight = *Q;
-    std::string Why = "the " + M.Caches[0].Name + "'s " + std::to_string(*Q) + " misses in flight";
-    if (HaveCore && M.Core.ReorderBuffer && IC->Uops) {
-      double UopsPerIt = IC->Uops / IC->SourceItersPerIter;
-      double Window = M.Core.ReorderBuffer / UopsPerIt * Irr[0];
-      if (Window < InFlight) {
-        InFlight = std::max(1.0, Window);
-        Why = formatCycles(InFlight) + " misses in the " + std::to_string(M.Core.ReorderBuffer) +
-              "-uop reorder buffer";
-      }
+  }
+  B.InFlight = InFlight;
+  bool Unknown = false;
+  for (size_t Row = 1; Row < Levels; ++Row) {
+    double Cy = 0;
+    bool Known = true;
+    for (size_t L = 1; L <= Row && Irr0 > 1e-12; ++L) {
+      double Served = L == Row ? Irr[L - 1] : Irr[L - 1] - Irr[L];
+      double Lat = levelLatencyCycles(M, L);
+      if (Served <= 0)
+        continue;
+      Known &= Lat > 0;
+      Cy += Served * Lat / InFlight;
     }
-    B.InFlight = InFlight;
-    bool Unknown = false;
-    for (size_t Row = 1; Row < Levels; ++Row) {
-      double Cy = 0;
-      bool Known = true;
-      for (size_t L = 1; L <= Row; ++L) {
-        double Served = L == Row ? Irr[L - 1] : Irr[L - 1] - Irr[L];
-        double Lat = levelLatencyCycles(M, L);
-        if (Served <= 0)
-          continue;
-        Known &= Lat > 0;
-        Cy += Served * Lat / InFlight;
-      }
-      if (!Known && !Unknown) {
-        Unknown = true;
-        B.Notes.push_back("irregular misses: a level up to " + Name(Row) +
-                          " has no latency in the machine file; its misses are not costed");
-      }
-      if (Cy > B.CyPerIt[Row]) {
-        B.CyPerIt[Row] = Cy;
-        B.What[Row] = "latency of " + formatCycles(Irr[0]) +
-                      " irregular L1 misses per iteration (" + Source + ") served up to " +
-                      Name(Row) + ", " + Why;
-      }
+    if (!Known && !Unknown) {
+      Unknown = true;
+      B.Notes.push_back("irregular misses: a level up to " + Name(Row) +
+                        " has no latency in the machine file; its misses are not costed");
+    }
+    bool Memory = Row + 1 == Levels;
+    double Strided = Memory ? Sparse * StrideLat / InFlight : 0;
+    if (Cy + Strided > B.CyPerIt[Row]) {
+      B.CyPerIt[Row] = Cy + Strided;
+      std::string W;
+      if (Cy > 0)
+        W = formatCycles(Irr0) + " irregular L1 misses per iteration (" + Source +
+            ") served up to " + Name(Row);
+      if (Strided > 0)
+        W += std::string(W.empty() ? "" : " and ") + formatCycles(Sparse) +
+             " line(s) per iteration of streams only the stride prefetcher follows (" +
+             formatCycles(*M.Memory.StrideLatencyNs) + " ns each, memory.stride_latency_ns)";
+      B.What[Row] = "latency of " + W + ", " + Why;
     }
   }
   return B;

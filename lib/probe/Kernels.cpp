@@ -457,6 +457,21 @@ double branchKernel(const uint8_t *V, size_t Bytes, uint64_t Passes) {
   return double(Passes) * double(Bytes);
 }
 
+double strideKernel(const double *A, size_t N, size_t S) {
+  double S0 = 0, S1 = 0, S2 = 0, S3 = 0;
+  uint64_t Loads = 0;
+#pragma clang loop vectorize(disable) interleave(disable)
+  for (size_t I = 0; I + 3 * S < N; I += 4 * S) {
+    S0 += A[I];
+    S1 += A[I + S];
+    S2 += A[I + 2 * S];
+    S3 += A[I + 3 * S];
+    Loads += 4;
+  }
+  Sink = S0 + S1 + S2 + S3;
+  return double(Loads);
+}
+
 double tlbKernel(double *B, uint64_t Pages, uint64_t Rounds, uint64_t Stride, bool Store) {
   // One access per page, round-robin; each page's line picked by a hash so
   // the lines spread over the L1's sets (page offsets alone would crowd one).
@@ -549,6 +564,7 @@ double mixedLoadKernel(char *, bool, uint64_t) { return 0; }
 double updateKernel(double *, size_t, unsigned) { return 0; }
 double branchKernel(const uint8_t *, size_t, uint64_t) { return 0; }
 double tlbKernel(double *, uint64_t, uint64_t, uint64_t, bool) { return 0; }
+double strideKernel(const double *, size_t, size_t) { return 0; }
 const std::vector<unsigned> &windowFillers() {
   static const std::vector<unsigned> None;
   return None;

@@ -49,6 +49,11 @@ double triadKernel(double *A, const double *B, const double *C, size_t N, unsign
 double copyCachedKernel(double *Dst, const double *Src, size_t N, const double *Cached,
                         size_t M, unsigned Bits);
 
+/// Sum of A[0], A[S], A[2S], ... (four scalar chains, never vectorised: a
+/// gather would be another kernel) over N doubles: one load per line S x 8
+/// bytes apart. Returns the loads made, one line each when S >= 8.
+double strideKernel(const double *A, size_t N, size_t S);
+
 /// Update a[i] = s * a[i] in vectors of BITS over N doubles, a multiple of
 /// 64: returns 16N bytes (a load and a store per element, no
 /// write-allocate: the line is already there).

@@ -648,6 +648,22 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     if (M.size() > 1)
       R.ParallelChaseNs = M[1];
   }
+  // A stream only the L1's stride prefetcher follows: one load per two
+  // lines over the memory-sized set (its misses wait an open page's latency,
+  // as many at once as the L1 keeps in flight).
+  if (Buffer A = allocate(Mem / 8)) {
+    std::vector<double> Rates = rates(
+        [&](uint64_t N) {
+          double Loads = 0;
+          for (uint64_t I = 0; I < N; ++I)
+            Loads += strideKernel(A.get(), Mem / 8, 16);
+          return Loads;
+        },
+        MinSeconds, Reps);
+    for (double &X : Rates)
+      X = X > 0 ? 1e9 / X : 0;
+    R.StrideNsPerLine = summarise(Rates);
+  }
   // The L3 capacity this host keeps (a VM's share of a shared L3, or one
   // that neighbours fill, can be a fraction of what CPUID says): sets from
   // two L2s up to CPUID's L3 in steps of 1.5, two sweeps, the slower chase

@@ -58,6 +58,9 @@ struct Derived {
   double OneCoreGBs = 0;                  ///< the fitted memory link's fills
   double OneCoreWritebackGBs = 0;         ///< and its write-backs
   double MemLatencyNs = 0, InFlight = 0;
+  /// The latency a stream only the stride prefetcher follows waits: its
+  /// time per line x the misses in flight written (0: not measured).
+  double StrideLatencyNs = 0;
   uint64_t KeptL3 = 0; ///< the L3 capacity the chase sweep shows (0: none)
   /// Cycles a line from the L2 adds beside memory streams (copy with two
   /// cached streams against the plain copy), written under the `full` rule
@@ -119,6 +122,8 @@ Derived derive(const ProbeResult &R) {
   auto MemChase = R.ChaseNs.find("MEM");
   D.MemLatencyNs = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
   D.InFlight = missesInFlight(D.MemLatencyNs, R.ParallelChaseNs.Median);
+  if (R.StrideNsPerLine.Median > 0 && D.InFlight >= 1)
+    D.StrideLatencyNs = R.StrideNsPerLine.Median * double(std::lround(D.InFlight));
   if (auto L3 = R.ChaseNs.find("L3"); L3 != R.ChaseNs.end())
     D.KeptL3 = effectiveL3Bytes(R.L3Sweep, L3->second.Median, D.MemLatencyNs);
   // The copy moves 3 lines (read, write-allocate, write-back) per line of
@@ -393,7 +398,9 @@ const char *const KernelsCite =
     "loads (16-128 stores to one line) between them (Henry Wong's window test); "
     "latencies from one pointer chase over random lines in each level (huge "
     "pages; the L3's over three L2 sizes with the L2's hits taken out), "
-    "misses in flight from 32 chases at once in memory (latency / time per line); the ECM "
+    "misses in flight from 32 chases at once in memory (latency / time per line); the "
+    "latency of strided streams from a scalar load per two lines in memory (time per line x "
+    "misses in flight); the ECM "
     "overlap rule and each link's bandwidth fitted to load, copy, update and triad kernels "
     "with the working set in each level (one core; memory's fills and write-backs apart; "
     "vectors of the width clang-19 -march=native uses here), and the copy in memory with two "
@@ -459,6 +466,14 @@ std::string cacheLineComment(const ProbeResult &R, const Derived &D) {
          formatByteSize(P.CachedBytes) + " each (in the L2) beside it: " +
          num(D.CacheLineCy) + " cy per line from the L2 (" + spread(P.CopyCachedGBs) + "; " +
          std::to_string(R.StreamBits) + "-bit vectors)";
+}
+
+std::string strideComment(const ProbeResult &R, double LatencyNs) {
+  double PerLine = R.StrideNsPerLine.Median;
+  return "a scalar load per two lines (128 B apart) over the memory-sized set takes " +
+         num(PerLine) + " ns per line (" + spread(R.StrideNsPerLine) + "): x " +
+         num(PerLine > 0 ? LatencyNs / PerLine : 0) +
+         " misses in flight, what a stream only the stride prefetcher follows waits";
 }
 
 /// The probe's figures over a library model: only what was measured, each
@@ -625,6 +640,16 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
     OS << "# Lines from the caches beside memory streams: " << cacheLineComment(R, D) << "\n";
     Mem += std::string(Mem.empty() ? "" : ", ") + "cache_line_cy: " + num(D.CacheLineCy);
     Covers.push_back("memory.cache_line_cy");
+  }
+  // Over the base's L1 misses in flight when the chases gave none.
+  double StrideNs = D.StrideLatencyNs;
+  if (StrideNs <= 0 && R.StrideNsPerLine.Median > 0 && !B.Caches.empty() &&
+      B.Caches.front().MissesInFlight)
+    StrideNs = R.StrideNsPerLine.Median * *B.Caches.front().MissesInFlight;
+  if (StrideNs > 0) {
+    OS << "# Strided streams: " << strideComment(R, StrideNs) << "\n";
+    Mem += std::string(Mem.empty() ? "" : ", ") + "stride_latency_ns: " + num(StrideNs);
+    Covers.push_back("memory.stride_latency_ns");
   }
   if (!Mem.empty())
     OS << "memory: {" << Mem << "}\n\n";
@@ -808,11 +833,15 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   bool CacheLine = D.CacheLineCy >= 0;
   if (CacheLine)
     OS << "# Lines from the caches beside memory streams: " << cacheLineComment(R, D) << "\n";
+  if (D.StrideLatencyNs > 0)
+    OS << "# Strided streams: " << strideComment(R, D.StrideLatencyNs) << "\n";
   OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs);
   if (MemLatency > 0)
     OS << ", latency_ns: " << num(MemLatency);
   if (CacheLine)
     OS << ", cache_line_cy: " << num(D.CacheLineCy);
+  if (D.StrideLatencyNs > 0)
+    OS << ", stride_latency_ns: " << num(D.StrideLatencyNs);
   if (Mem1 && Mem != Mem1 && D.OneCoreGBs > 0) {
     OS << ",\n         sustained_one_core_gbs: " << num(std::min(MemGBs, D.OneCoreGBs));
     if (D.OneCoreWritebackGBs > 0)
@@ -844,6 +873,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << (D.OneCoreWritebackGBs > 0 ? ", memory.one_core_writeback_gbs" : "")
      << (D.Fit.Rule.empty() ? "" : ", ecm.overlap")
      << (D.CacheLineCy >= 0 ? ", memory.cache_line_cy" : "")
+     << (D.StrideLatencyNs > 0 ? ", memory.stride_latency_ns" : "")
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")
      << (R.LineSplitStore.Median > 0 ? ", core.line_split_store_cost" : "")
      << (vectorLoadSlots(R, D) ? ", core.vector_load_slots" : "")

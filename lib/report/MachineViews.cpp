@@ -161,6 +161,7 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"memory.channels",
                M.Memory.Channels ? std::to_string(*M.Memory.Channels) : "unknown"});
   F.push_back({"memory.latency_ns", opt(M.Memory.LatencyNs, "")});
+  F.push_back({"memory.stride_latency_ns", opt(M.Memory.StrideLatencyNs, "")});
   F.push_back({"ecm.overlap", M.EcmOverlap});
   // Derived figures, so a diff also shows what the changes amount to.
   double Node = C.PeakFlopsPerCycleDouble * M.ClockGHz * M.CoresPerSocket * M.Sockets;

@@ -850,6 +850,9 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
     OS << ", " << *M.Memory.Channels << " channels";
   if (M.Memory.LatencyNs)
     OS << ", " << formatNumber(*M.Memory.LatencyNs) << " ns";
+  if (M.Memory.StrideLatencyNs)
+    OS << " (" << formatNumber(*M.Memory.StrideLatencyNs) << " ns for a stride the stream "
+       << "prefetcher does not follow)";
   if (M.Memory.CacheLineCy)
     OS << "; a line the L1 takes from a cache beside memory streams adds "
        << formatNumber(*M.Memory.CacheLineCy) << " cy";

@@ -1155,6 +1155,44 @@ TEST(Cli, StridedMissesWaitUnlessAPrefetcherFollowsTheStride) {
   EXPECT_NEAR(Q[3], 12.15, 1e-4); // iterations_per_cl is printed to 6 digits
 }
 
+// a[16 * i]: a load per two lines. Only the L1's stride prefetcher follows
+// it; with memory.stride_latency_ns 60 each line waits 60 ns x 2.7 GHz over
+// the L1's 10 misses in flight = 16.2 cy/it in memory, above the 8.5 of
+// the transfers (as a[9 * i] above). Without the key: the transfers, 8.5;
+// a[9 * i] (72 B on, consecutive lines) stays at 8.5 with it.
+TEST(Cli, StreamsOnlyTheStridePrefetcherFollowsWaitTheirLatency) {
+  std::string Args = "tests/nest/latency.c -m hsw -D n=10000000";
+  std::vector<double> P = ecmCyPerIt(Args, 3);
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_NEAR(P[3], 8.5, 1e-4); // iterations_per_cl is printed to 6 digits
+  std::string Lat = Args + " --set memory.stride_latency_ns=60";
+  std::vector<double> S = ecmCyPerIt(Lat, 3);
+  ASSERT_EQ(S.size(), 4u);
+  EXPECT_NEAR(S[3], 16.2, 1e-4);
+  EXPECT_NEAR(S[2], P[2], 1e-9); // in the caches the prefetcher keeps up
+  std::vector<double> S72 = ecmCyPerIt(Lat, 2);
+  ASSERT_EQ(S72.size(), 4u);
+  EXPECT_NEAR(S72[3], 8.5, 1e-4);
+  CmdResult R = perfmodel("analyze " + Args);
+  EXPECT_NE(R.Out.find("memory.stride_latency_ns is not given"), std::string::npos) << R.Out;
+}
+
+// a[8 * i] = 2 * b[8 * i] for Zen 4: clang-19 gathers b and scatters a,
+// eight elements on eight lines each. Their lines train no stream
+// prefetcher: two lines per iteration, each 148 ns (zen4's
+// stride_latency_ns) x 2.4 GHz over the L1's 23 misses in flight:
+// 2 x 355.2 / 23 = 30.887 cy/it in memory.
+TEST(Cli, GathersAndScattersOfALinePerElementWaitTheStrideLatency) {
+  std::string Args = "tests/nest/latency.c -m zen4 --set clock_ghz=2.4 -D n=10000000";
+  CmdResult R = perfmodel("analyze " + Args);
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  ASSERT_NE(R.Out.find("vgatherqpd"), std::string::npos) << R.Out;
+  ASSERT_NE(R.Out.find("vscatterqpd"), std::string::npos) << R.Out;
+  std::vector<double> P = ecmCyPerIt(Args, 4);
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_NEAR(P[3], 2 * 148 * 2.4 / 23, 1e-3);
+}
+
 // s += x[idx[i]] with idx[i] = 64 i: every x access a line of its own,
 // never reused, and 100,000 of them (6.1 MiB of lines, x spans 48.8 MiB)
 // miss every level in the simulator (1 irregular L1, L2 and L3 miss per

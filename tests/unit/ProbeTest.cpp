@@ -245,6 +245,29 @@ TEST(Probe, ChasesGiveLatenciesAndMissesInFlight) {
   EXPECT_NEAR(*Mm.Memory.LittleGBs, 28 * 64 / 300.0, 1e-9) << Text;
 }
 
+// The same chases and a stream of one load per two lines at 6.45 ns per
+// line (the Zen 4 VM, 2026-11-26): its misses wait 6.45 x 28 misses in
+// flight = 180.6 ns, written as memory.stride_latency_ns and sourced; the
+// model's time per line of such a stream is that over the 28 again.
+TEST(Probe, StrideLatencyFromAStreamOfALoadPerTwoLines) {
+  ProbeResult R = haswellProbe("2026-11-26", 3.5);
+  R.ChaseNs = {{"L1", exact(1.2)}, {"L2", exact(4)}, {"MEM", exact(300)}};
+  R.ParallelChaseNs = exact(10.7);
+  R.StrideNsPerLine = exact(6.45);
+  std::string Text = probedText(R);
+  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(L.ok()) << Text;
+  ASSERT_TRUE(L.Model->Memory.StrideLatencyNs.has_value()) << Text;
+  EXPECT_NEAR(*L.Model->Memory.StrideLatencyNs, 6.45 * 28, 1e-9) << Text;
+  EXPECT_NE(Text.find("memory.stride_latency_ns"), std::string::npos) << "in covers";
+  // Without the chases' misses in flight the figure is not written.
+  R.ParallelChaseNs = Measured();
+  Text = probedText(R);
+  L = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(L.ok()) << Text;
+  EXPECT_FALSE(L.Model->Memory.StrideLatencyNs.has_value()) << Text;
+}
+
 TEST(Probe, ClockFromTheAddChainIsAPlausibleFrequency) {
 #if defined(__x86_64__)
   // 64 dependent adds per iteration, one cycle each: giga-adds per second

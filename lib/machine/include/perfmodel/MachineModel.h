@@ -174,6 +174,13 @@ struct MemoryModel {
   /// with two L2-resident read streams beside it).
   std::optional<double> CacheLineCy;
   std::optional<double> LatencyNs;
+  /// What a miss of a stream that the L1's stride prefetcher follows and the
+  /// L2's stream prefetcher does not (a stride of two lines or more, a
+  /// gather's or scatter's elements on lines of their own) waits, if
+  /// measured: pages open and translations cached, so below LatencyNs (a
+  /// random line's). Such streams move a line per L1 miss buffer per this
+  /// latency, whatever the bandwidth (docs/models.md).
+  std::optional<double> StrideLatencyNs;
   std::optional<unsigned> Channels;
   /// Little's law when no one-core figure was measured: the misses one core
   /// keeps in flight x line / latency (set by the loader from the caches'
@@ -269,6 +276,13 @@ struct MachineModel {
   bool unprefetchedStride(uint64_t Bytes) const {
     unsigned Line = Caches.empty() ? 64 : Caches.front().LineBytes;
     return Bytes > Line && Bytes > prefetchStrideReach();
+  }
+  /// Whether a constant stride of BYTES skips lines (two or more apart) but
+  /// stays within the stride prefetcher's reach: followed by the L1's stride
+  /// prefetcher alone, not by a stream prefetcher of consecutive lines.
+  bool sparseStride(uint64_t Bytes) const {
+    unsigned Line = Caches.empty() ? 64 : Caches.front().LineBytes;
+    return Bytes >= 2 * uint64_t(Line) && !unprefetchedStride(Bytes);
   }
   /// Sockets that CORES cores occupy, filling one socket before the next
   /// (at least one): the memory bandwidth they share.

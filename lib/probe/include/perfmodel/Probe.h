@@ -179,6 +179,11 @@ struct ProbeResult {
   /// 32 interleaved chases in memory: ns per access, the latency over the
   /// misses one core keeps in flight.
   Measured ParallelChaseNs;
+  /// A scalar load stream of one load per two lines (128 B apart, four
+  /// chains) over the memory-sized set: ns per line. Only the L1's stride
+  /// prefetcher follows it, so its lines come a miss buffer's worth per
+  /// latency of an open page: x the misses in flight, that latency.
+  Measured StrideNsPerLine;
   /// Chases over growing sets from beyond the L2 to the L3 CPUID reports
   /// (bytes, ns per access; the slowest of two sweeps per size): where the
   /// latency leaves the L3's is the capacity this host keeps for one core.
