@@ -137,6 +137,12 @@ void strided8(long n, double *restrict a, const double *restrict b) {
   for (long i = 0; i < n; i += 8)
     a[i] = 2.0 * b[i];
 }
+double sum_stride16(long n, const double *a) {
+  double s = 0;
+  for (long i = 0; i < n; i += 16)
+    s += a[i];
+  return s;
+}
 void prefix_sum(long n, double *restrict a) {
   for (long i = 1; i < n; ++i)
     a[i] += a[i - 1];

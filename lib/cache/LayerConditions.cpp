@@ -341,6 +341,32 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     // else the byte range.
     auto Lines = touchedBytes(G, K, IR, Refs, Line);
     double Bytes = Lines.value_or(std::ceil((Hi - Lo) / Line) * Line);
+    // Streams whose stride skips lines (a[16 * i]: every other line) touch
+    // at most a line per cluster of members within a line per iteration:
+    // the range would count the lines they skip.
+    if (!Lines) {
+      double Skipping = 0;
+      bool AllSkip = true;
+      for (const Group &Gr : Groups) {
+        if (Gr.Array != First.Array)
+          continue;
+        if (std::abs(Gr.Advance) <= int64_t(Line)) {
+          AllSkip = false;
+          break;
+        }
+        std::vector<int64_t> Offs;
+        for (const Member &Mb : Gr.Members)
+          Offs.push_back(Mb.Offset);
+        std::sort(Offs.begin(), Offs.end());
+        double Clusters = 0;
+        for (size_t J = 0, Start = 0; J < Offs.size(); ++J)
+          if (J == 0 || Offs[J] - Offs[Start] >= int64_t(Line))
+            ++Clusters, Start = J;
+        Skipping += Clusters * double(Line) * G.totalIterations();
+      }
+      if (AllSkip && Skipping > 0 && Skipping < Bytes)
+        Bytes = Skipping;
+    }
     Arrays[First.Array] = {
         Lines || (Rectangular && AllDense) ? std::optional<double>(Bytes) : std::nullopt, Reads,
         Writes};
