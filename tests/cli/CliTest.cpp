@@ -734,6 +734,20 @@ TEST(Cli, ValidateAnotherMachineOnTheSameTiming) {
   EXPECT_NEAR(std::stod(Cells[17]), Expected, Tolerance) << Rows[0].Line;
 }
 
+// Each process gets its own physical pages: --processes times each size in
+// that many harness runs and reports the median of their medians; 0 is not
+// a count.
+TEST(Cli, ValidateTimesEachSizeInSeveralProcesses) {
+  CmdResult R = perfmodel("validate examples/triad.c --levels L1 --reps 3 --processes 3");
+  ASSERT_EQ(R.Code, 0) << R.Err << R.Out;
+  std::vector<ValidateRow> Rows = validateRows(R.Out);
+  ASSERT_EQ(Rows.size(), 1u) << R.Out;
+  EXPECT_GT(Rows[0].Measured, 0) << Rows[0].Line;
+  CmdResult Bad = perfmodel("validate examples/triad.c --levels L1 --processes 0");
+  EXPECT_EQ(Bad.Code, 2) << Bad.Out;
+  EXPECT_NE(Bad.Err.find("--processes"), std::string::npos) << Bad.Err;
+}
+
 // An integer array given with --index holds the same data in the timed
 // harness as in the simulator; its range sizes the gathered array (x of n
 // elements for idx=uniform:0:n:n), so the working set is y, x and idx: 8 +
