@@ -14,6 +14,8 @@
 #        and the predictions made with, a given share of the L3 instead of
 #        this run's pointer chases: two binaries side by side see one L3)
 #        bench/validate/run.sh zen4 --model-l3   (predict with the model's L3)
+#        bench/validate/run.sh zen4 --processes 1   (one harness process per
+#        size; three by default)
 # VALIDATE_RAW=FILE keeps validate's own output (per kernel and size) there.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -21,6 +23,9 @@ P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
 M=()
 if [ $# -ge 1 ] && [ "${1#-}" = "$1" ]; then M=(-m "$1"); shift; fi
 M+=("$@")
+# Each size in three harness processes (the median of their medians): a
+# process's physical pages move memory-bound timings on a VM by 15-25 %.
+case " $* " in *" --processes"*) ;; *) M+=(--processes 3) ;; esac
 OUT="$(mktemp)"
 trap 'rm -f "$OUT"' EXIT
 cd "$ROOT"
