@@ -194,6 +194,8 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     else if (At->Bottleneck.rfind("pointer chase", 0) == 0)
       P.Advice = "each iteration waits for the previous one's load from " + P.DataLevel +
                  ": shrink the chased data to a nearer level, or chase several lists at once";
+    else if (stridedStreamBound(At->Bottleneck))
+      P.Advice = stridedStreamAdvice();
     else if (At->Bottleneck.rfind("latency", 0) == 0)
       P.Advice = "misses no prefetcher predicts wait the " + P.DataLevel +
                  " latency: sort or block the indices for locality, or prefetch them "

@@ -356,6 +356,19 @@ std::string perfmodel::tlbWhat(const ModelInput &In) {
          formatCycles(T.LoadMissCy) + " / " + formatCycles(T.StoreMissCy) + " cy";
 }
 
+bool perfmodel::stridedStreamBound(const std::string &Bottleneck) {
+  return Bottleneck.rfind("latency", 0) == 0 &&
+         Bottleneck.find("streams only the stride prefetcher follows") != std::string::npos &&
+         Bottleneck.find("irregular") == std::string::npos;
+}
+
+std::string perfmodel::stridedStreamAdvice() {
+  return "the stream skips lines (or is gathered a line per element): only the L1's stride "
+         "prefetcher follows it, a line per miss buffer per memory latency; lay the data out "
+         "so the innermost loop reads consecutive elements (structure of arrays, loop "
+         "interchange), or prefetch further ahead in software";
+}
+
 std::string perfmodel::tlbAdvice() {
   return "each iteration touches a page the TLB no longer holds: block the loops so one "
          "block's pages fit the TLB (tiles for a transpose or a column walk), or put the "

@@ -128,6 +128,8 @@ PprResult perfmodel::ppr(const ModelInput &In) {
     const std::string &B = At->Bottleneck;
     if (B.rfind("address translation", 0) == 0)
       P.Advice = tlbAdvice();
+    else if (stridedStreamBound(B))
+      P.Advice = stridedStreamAdvice();
     else if (B.rfind("pointer chase", 0) == 0 || B.rfind("latency", 0) == 0)
       P.Advice = "latency-bound: the misses wait the " + P.DataLevel +
                  " latency; improve the locality of the indices or overlap more of them";

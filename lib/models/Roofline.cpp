@@ -97,6 +97,8 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
       P.Advice = "bandwidth-bound (" + At->Bottleneck +
                  "): raise the arithmetic intensity (fewer bytes per flop: "
                  "blocking, fusing loops, smaller data types)";
+    else if (stridedStreamBound(At->Bottleneck))
+      P.Advice = stridedStreamAdvice();
     else if (At->Bottleneck.rfind("pointer chase", 0) == 0 ||
              At->Bottleneck.rfind("latency", 0) == 0)
       P.Advice = "latency-bound with data in " + P.DataLevel +

@@ -1189,6 +1189,10 @@ TEST(Cli, StreamsOnlyTheStridePrefetcherFollowsWaitTheirLatency) {
   EXPECT_NEAR(S72[3], 8.5, 1e-4);
   CmdResult R = perfmodel("analyze " + Args);
   EXPECT_NE(R.Out.find("memory.stride_latency_ns is not given"), std::string::npos) << R.Out;
+  // The advice names the layout, not the indices of an irregular gather.
+  CmdResult B = perfmodel("analyze " + Lat + " --format brief");
+  EXPECT_NE(B.Out.find("stride128: ECM 16.2 cy/it"), std::string::npos) << B.Out;
+  EXPECT_NE(B.Out.find("only the L1's stride prefetcher follows it"), std::string::npos) << B.Out;
 }
 
 // a[8 * i] = 2 * b[8 * i] for Zen 4: clang-19 gathers b and scatters a,

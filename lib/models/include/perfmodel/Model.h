@@ -44,6 +44,10 @@ double tlbCyclesPerIt(const ModelInput &In);
 std::string tlbWhat(const ModelInput &In);
 /// What to change when TLB misses bound a loop.
 std::string tlbAdvice();
+/// Whether a bottleneck in words is the latency of strided streams alone
+/// (no irregular misses beside them), and what to do about it.
+bool stridedStreamBound(const std::string &Bottleneck);
+std::string stridedStreamAdvice();
 
 /// Lines per iteration the L1 takes from a cache rather than from memory
 /// when the loop's data streams from memory (the L1's fills less memory's,
