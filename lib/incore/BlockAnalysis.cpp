@@ -604,8 +604,7 @@ double splitShare(const LineSplits &LS, const InstrCost &C) {
   if (!C.MayLoad && !C.MayStore)
     return 0;
   StringRef T(C.Text);
-  if (T.contains("gather") || T.contains("scatter") || T.contains("rip") ||
-      T.contains("[rsp") || T.contains("[rbp"))
+  if (C.gathersOrScatters() || T.contains("rip") || T.contains("[rsp") || T.contains("[rbp"))
     return 0;
   double Cost = C.MayStore ? LS.StoreCost : LS.LoadCost;
   return Cost > 1 ? LS.fractionOf(T, C.MayStore) : 0;
@@ -1132,7 +1131,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       double B = Bytes * Grown(C.MayStore ? LS.StoreCost : LS.LoadCost);
       Loaded += C.MayLoad ? B : 0;
       Stored += C.MayStore ? B : 0;
-      if (!C.MayLoad || T.contains("gather") || T.contains("scatter"))
+      if (!C.MayLoad || C.gathersOrScatters())
         continue;
       if (!T.contains("mm")) // no xmm, ymm or zmm register
         ++IntLoads;

@@ -2,8 +2,6 @@
 #include "perfmodel/Model.h"
 #include "perfmodel/Roofline.h"
 
-#include "llvm/ADT/StringRef.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -54,13 +52,9 @@ std::optional<int64_t> innermostStep(const LoopKernel &K, const Access &A) {
 
 /// Whether the compiled loop gathers or scatters (AVX2/AVX-512 forms).
 bool gathersOrScatters(const InCoreResult *IC) {
-  if (!IC || !IC->Ok)
-    return false;
-  return std::any_of(IC->Instrs.begin(), IC->Instrs.end(), [](const InstrCost &I) {
-    llvm::StringRef T(I.Text);
-    return T.starts_with("vgather") || T.starts_with("vpgather") ||
-           T.starts_with("vscatter") || T.starts_with("vpscatter");
-  });
+  return IC && IC->Ok &&
+         std::any_of(IC->Instrs.begin(), IC->Instrs.end(),
+                     [](const InstrCost &I) { return I.gathersOrScatters(); });
 }
 
 /// Lines per iteration that memory sends through streams only the L1's

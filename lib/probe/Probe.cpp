@@ -38,6 +38,14 @@
 using namespace perfmodel;
 using namespace perfmodel::probe;
 
+double perfmodel::median(std::vector<double> V) {
+  if (V.empty())
+    return 0;
+  std::sort(V.begin(), V.end());
+  size_t Mid = V.size() / 2;
+  return V.size() % 2 ? V[Mid] : (V[Mid - 1] + V[Mid]) / 2;
+}
+
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -65,7 +73,7 @@ Measured summarise(std::vector<double> V) {
   M.Reps = unsigned(V.size());
   M.Min = V.front();
   M.Max = V.back();
-  M.Median = V.size() % 2 ? V[V.size() / 2] : (V[V.size() / 2 - 1] + V[V.size() / 2]) / 2;
+  M.Median = median(std::move(V));
   return M;
 }
 

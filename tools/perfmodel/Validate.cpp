@@ -363,9 +363,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         Skip(Err);
         break;
       }
-      std::sort(Medians.begin(), Medians.end());
-      size_t Mid = Medians.size() / 2;
-      T->Median = Medians.size() % 2 ? Medians[Mid] : (Medians[Mid - 1] + Medians[Mid]) / 2;
+      T->Median = median(std::move(Medians));
       double Cy = T->Median * M.ClockGHz * 1e9 / *Iters;
       double Flops = K.flops();
       std::vector<std::string> Row = {

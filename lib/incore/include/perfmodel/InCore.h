@@ -37,6 +37,11 @@ struct InstrCost {
   /// part already charged to a smaller set (as llvm-mca does).
   std::vector<std::pair<std::vector<unsigned>, double>> Demands;
   std::vector<double> PortCycles; ///< this instruction's share per port
+  /// A gather or scatter (vgather*, vpgather*, vscatter*, vpscatter*): its
+  /// elements' addresses come from a vector, one instruction, many lines.
+  bool gathersOrScatters() const {
+    return llvm::StringRef(Text).contains("gather") || llvm::StringRef(Text).contains("scatter");
+  }
 };
 
 /// The PPR paper's instruction classes (its eq. 1): floating-point adds,

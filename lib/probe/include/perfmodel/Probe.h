@@ -63,6 +63,10 @@ struct Measured {
   double spread() const { return Median > 0 ? (Max - Min) / Median : 0; }
 };
 
+/// The median of V (the mean of the middle two for an even count; 0 when
+/// empty).
+double median(std::vector<double> V);
+
 struct BandwidthPoint {
   std::string Level;     ///< where the working set lives: "L1", "L2", "L3", "MEM"
   uint64_t WorkingSet = 0; ///< bytes per thread
