@@ -206,6 +206,9 @@ public:
 
   std::map<std::string, std::string> SetOrigins; ///< path -> "--set p=v"
   std::vector<std::pair<std::string, YAML::Node>> NumericPaths; ///< every number read
+  /// With `base:`: each file's own nodes, the file first; a diagnostic names
+  /// the file whose tree holds its node.
+  std::vector<std::pair<YAML::Node, std::string>> Origins;
 
   bool failed() const { return Errors > 0; }
 
@@ -219,6 +222,11 @@ public:
       D.File = "--set " + *Origin;
     } else {
       D.File = File;
+      for (const auto &[Tree, Name] : Origins)
+        if (N.IsDefined() && holds(Tree, N)) {
+          D.File = Name;
+          break;
+        }
       if (N.IsDefined() && N.Mark().line >= 0) {
         D.Line = N.Mark().line + 1;
         D.Column = N.Mark().column + 1;
@@ -233,6 +241,21 @@ public:
   }
   void warning(const YAML::Node &N, const std::string &Path, const std::string &M) {
     diag(MachineDiag::Kind::Warning, N, Path, M);
+  }
+
+  static bool holds(const YAML::Node &Tree, const YAML::Node &N) {
+    if (Tree.is(N))
+      return true;
+    if (Tree.IsMap()) {
+      for (const auto &KV : Tree)
+        if (KV.first.is(N) || holds(KV.second, N))
+          return true;
+    } else if (Tree.IsSequence()) {
+      for (const auto &E : Tree)
+        if (holds(E, N))
+          return true;
+    }
+    return false;
   }
 
   std::optional<std::string> overrideFor(const std::string &Path) const {
@@ -777,20 +800,34 @@ bool applySet(Reader &R, YAML::Node Root, const std::string &Set) {
   return true;
 }
 
-/// Merges DERIVED over a copy of BASE: maps key by key; `caches` entries by
-/// name (a new name is appended); `sources` concatenated with DERIVED's first,
-/// so its citation is the one shown where both cover a key;
-/// `instruction_overrides` concatenated with DERIVED's last, so they apply
-/// after the base's; any other value replaced.
+/// Merges DERIVED over BASE: maps key by key; `caches` entries by name (a new
+/// name is appended); `sources` concatenated with DERIVED's first, so its
+/// citation is the one shown where both cover a key; `instruction_overrides`
+/// concatenated with DERIVED's last, so they apply after the base's; any other
+/// value replaced. Nodes are shared with the inputs, not cloned: each keeps
+/// the position it was read at, so a diagnostic names the file and line the
+/// value came from (a clone has none).
 YAML::Node mergeOver(const YAML::Node &Base, const YAML::Node &Derived, const std::string &Key) {
   if (!Base.IsDefined() || Base.IsNull())
-    return YAML::Clone(Derived);
+    return Derived;
   if (Base.IsMap() && Derived.IsMap()) {
-    YAML::Node Out = YAML::Clone(Base);
-    for (const auto &KV : Derived) {
+    YAML::Node Out(YAML::NodeType::Map);
+    // Keys are inserted as the inputs' own key nodes (lookup by identity), one
+    // per name: the derived one where both have it.
+    for (const auto &KV : Base) {
       std::string K = KV.first.Scalar();
-      Out[K] = mergeOver(Base[K], KV.second, K);
+      bool Merged = false;
+      for (const auto &DKV : Derived)
+        if (!Merged && DKV.first.Scalar() == K) {
+          Out[DKV.first] = mergeOver(KV.second, DKV.second, K);
+          Merged = true;
+        }
+      if (!Merged)
+        Out[KV.first] = KV.second;
     }
+    for (const auto &DKV : Derived)
+      if (!Base[DKV.first.Scalar()].IsDefined())
+        Out[DKV.first] = DKV.second;
     return Out;
   }
   if (Base.IsSequence() && Derived.IsSequence()) {
@@ -799,9 +836,9 @@ YAML::Node mergeOver(const YAML::Node &Base, const YAML::Node &Derived, const st
       const YAML::Node &First = Key == "sources" ? Derived : Base;
       const YAML::Node &Second = Key == "sources" ? Base : Derived;
       for (const auto &E : First)
-        Out.push_back(YAML::Clone(E));
+        Out.push_back(E);
       for (const auto &E : Second)
-        Out.push_back(YAML::Clone(E));
+        Out.push_back(E);
       return Out;
     }
     if (Key == "caches") {
@@ -810,7 +847,7 @@ YAML::Node mergeOver(const YAML::Node &Base, const YAML::Node &Derived, const st
       };
       std::set<std::string> Used;
       for (const auto &B : Base) {
-        YAML::Node Merged = YAML::Clone(B);
+        YAML::Node Merged = B;
         for (const auto &D : Derived)
           if (!NameOf(B).empty() && NameOf(D) == NameOf(B)) {
             Merged = mergeOver(B, D, "");
@@ -820,11 +857,11 @@ YAML::Node mergeOver(const YAML::Node &Base, const YAML::Node &Derived, const st
       }
       for (const auto &D : Derived)
         if (!Used.count(NameOf(D)))
-          Out.push_back(YAML::Clone(D));
+          Out.push_back(D);
       return Out;
     }
   }
-  return YAML::Clone(Derived);
+  return Derived;
 }
 
 /// Replaces ROOT by its `base:` model with ROOT's keys merged over it,
@@ -832,7 +869,8 @@ YAML::Node mergeOver(const YAML::Node &Base, const YAML::Node &Derived, const st
 /// path relative to the file that names it. False (with a diagnostic) when a
 /// base cannot be had.
 bool resolveBase(YAML::Node &Root, const std::string &FileName, std::vector<MachineDiag> &Diags,
-                 std::vector<std::string> &Chain) {
+                 std::vector<std::string> &Chain,
+                 std::vector<std::pair<YAML::Node, std::string>> &Origins) {
   const YAML::Node &Const = Root;
   YAML::Node B = Const["base"];
   if (!B.IsDefined())
@@ -887,10 +925,18 @@ bool resolveBase(YAML::Node &Root, const std::string &FileName, std::vector<Mach
     return false;
   }
   Chain.push_back(File);
-  if (!resolveBase(BaseRoot, File, Diags, Chain))
+  // ROOT's own keys in a map of their own (sharing its nodes), remembered
+  // with the file they were read from.
+  YAML::Node Own(YAML::NodeType::Map);
+  for (const auto &KV : Const)
+    if (KV.first.Scalar() != "base")
+      Own[KV.first] = KV.second;
+  Origins.emplace_back(Own, FileName);
+  size_t Before = Origins.size();
+  if (!resolveBase(BaseRoot, File, Diags, Chain, Origins))
     return false;
-  YAML::Node Own = YAML::Clone(Root);
-  Own.remove("base");
+  if (Origins.size() == Before) // the last base: its document as read
+    Origins.emplace_back(BaseRoot, File);
   Root = mergeOver(BaseRoot, Own, "");
   return true;
 }
@@ -935,7 +981,7 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
   M.File = FileName;
   try {
     std::vector<std::string> Chain;
-    if (!resolveBase(Root, FileName, Result.Diags, Chain))
+    if (!resolveBase(Root, FileName, Result.Diags, Chain, R.Origins))
       return Result;
     M.Bases = Chain;
     for (const std::string &S : Sets)

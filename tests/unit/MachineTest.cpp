@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -442,6 +443,42 @@ TEST(Machine, BaseModelWithKeysMergedOver) {
   EXPECT_EQ(M.Sources.front().Id, "mine");
   ASSERT_EQ(M.Bases.size(), 1u);
   EXPECT_EQ(M.Bases[0], HaswellFile);
+}
+
+// Merging keeps each value's position: an error in the derived file names its
+// line there, one in a base names the base file and its line (a merged copy
+// used to report both at 1:1 of the derived file).
+TEST(Machine, BaseKeysKeepTheirFileAndLine) {
+  std::string Dir = ::testing::TempDir();
+  {
+    std::ofstream Out(Dir + "/kept-base.yml");
+    Out << "base: haswell-ep-e5-2680v3\n"
+           "name: kept-base\n"
+           "memory:\n"
+           "  latency_ns: -3\n";
+  }
+  {
+    std::ofstream Out(Dir + "/kept-derived.yml");
+    Out << "base: ./kept-base.yml\n"
+           "name: kept-derived\n"
+           "caches:\n"
+           "  - {name: L1, misses_in_flight: 0}\n";
+  }
+  MachineLoadResult R = loadMachineModel(Dir + "/kept-derived.yml");
+  ASSERT_FALSE(R.ok());
+  std::vector<std::string> Errors;
+  for (const MachineDiag &D : R.Diags)
+    if (D.Severity == MachineDiag::Kind::Error)
+      Errors.push_back(D.str());
+  ASSERT_EQ(Errors.size(), 2u);
+  auto Has = [&](const std::string &Text) {
+    return std::any_of(Errors.begin(), Errors.end(), [&](const std::string &E) {
+      return E.find(Text) != std::string::npos;
+    });
+  };
+  EXPECT_TRUE(Has("/kept-base.yml:4:15: error: memory.latency_ns:")) << Errors[0] << Errors[1];
+  EXPECT_TRUE(Has("/kept-derived.yml:4:34: error: caches.L1.misses_in_flight:"))
+      << Errors[0] << Errors[1];
 }
 
 TEST(Machine, BaseErrorsNameTheFileAndKey) {
