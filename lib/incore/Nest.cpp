@@ -198,6 +198,17 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
                "counts that are a multiple of %g, or fusing the outer iterations help",
                Share, *T, KB);
     R.Advice = Buf;
+  } else if ((R.Bottleneck == "ports" || R.Bottleneck == "front end") &&
+             E.Overlap >= 0) {
+    // The body runs at its ports' (issue's) rate and the nest costs no more
+    // than its parts: the excess is the remainder loops and the code around
+    // the loop at their own schedules, not chains left unoverlapped.
+    double Rest = E.Remainder + E.Overhead - E.Overlap;
+    snprintf(Buf, sizeof(Buf),
+             "; the remainder loops and the code around the loop add %.0f %% (%.3g cy/it "
+             "beyond the body's %.3g)",
+             100 * Rest / E.Cycles, Rest, E.Body);
+    R.Advice += Buf;
   } else if (R.Bottleneck == "recurrence" || R.Cycles > Flow * 1.02) {
     R.Bottleneck = "latency";
     snprintf(Buf, sizeof(Buf),
