@@ -12,8 +12,12 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   const LoopKernel &K = *In.Loop;
   R.Summary.Model = "PPR";
   if (!In.InCore || !In.InCore->Ok || In.InCore->SourceItersPerIter <= 0) {
+    // Say why the schedule is missing: not run (--no-incore), or not had.
     R.Reason = R.Summary.Reason =
-        "PPR needs the in-core schedule of the machine loop (run without --no-incore)";
+        !In.InCore ? "PPR needs the in-core schedule of the machine loop (run without --no-incore)"
+        : !In.InCore->Ok && !In.InCore->Reason.empty()
+            ? "PPR needs the in-core schedule of the machine loop: " + In.InCore->Reason
+            : "PPR needs the in-core schedule of the machine loop, and it has none";
     return R;
   }
   if (M.Caches.empty()) {

@@ -46,7 +46,8 @@ void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel
     In.Traffic = &*LR.Simulated;
   else if (LR.Conditions && LR.Conditions->Ok)
     In.Traffic = &*LR.Conditions;
-  if (LR.InCore && LR.InCore->Ok)
+  // Also when it failed: the models check Ok, and PPR names the reason.
+  if (LR.InCore)
     In.InCore = &*LR.InCore;
   LR.WorkingSetBytes = workingSetBytes(K, IR, Index);
   LR.Iterations = nestIterations(K, IR, Index ? &Index->Arrays : nullptr);

@@ -929,6 +929,27 @@ TEST(Cli, PprConvolutionsInCore) {
   }
 }
 
+// dot<double>'s only call is discarded, so clang emits no loop for it: the
+// in-core model says so, and PPR (which needs that schedule) gives the same
+// reason instead of suggesting to drop a --no-incore nobody passed.
+TEST(Cli, PprNamesWhyTheInCoreScheduleIsMissing) {
+  CmdResult R = perfmodel("analyze examples/template.cpp -m zen4 --format json");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  auto V = llvm::json::parse(R.Out);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Array *Loops = V->getAsObject()->getArray("loops");
+  ASSERT_TRUE(Loops && Loops->size() == 3);
+  const llvm::json::Object &Dot = *(*Loops)[2].getAsObject();
+  std::string InCore = Dot.getObject("incore")->getString("reason").value_or("").str();
+  EXPECT_NE(InCore.find("no machine loop found for lines 13-14"), std::string::npos) << InCore;
+  EXPECT_EQ(Dot.getObject("ppr")->getString("reason").value_or(""),
+            "PPR needs the in-core schedule of the machine loop: " + InCore);
+  R = perfmodel("analyze examples/template.cpp -m zen4 --no-incore --format json");
+  EXPECT_NE(R.Out.find("PPR needs the in-core schedule of the machine loop (run without "
+                       "--no-incore)"),
+            std::string::npos);
+}
+
 // A port-bound body with a short trip: triad on zen4 at n = 100 runs 3 trips
 // of the 32-iteration body (11.9 cy each: 761.6 L1 load bytes at 64 B/cy,
 // 0.357 cy/it), 4 scalar remainder iterations and the call's code. The body
