@@ -806,8 +806,10 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
           DefShift = *Ov.LatencyCy - ModelOpLatency;
           C.Latency = std::max(0.0, C.Latency + DefShift);
         }
-        if (Ov.Uops)
+        if (Ov.Uops) {
           C.Uops = unsigned(*Ov.Uops);
+          C.UopsFromFile = true;
+        }
         if (!Ov.Ports.empty()) {
           // The named ports' cycles replace what the model charges to them;
           // the rest (a folded load's AGU) stays.
@@ -975,7 +977,8 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     D.Length = unsigned((I + 1 < Insts.size() ? R.Instrs[I + 1].Address : Bytes.size()) - C.Address);
     if (X86)
       Enc = decode::x86Encoding(ArrayRef<uint8_t>(Bytes).slice(C.Address, D.Length));
-    if (X86 && U >= 2 && (C.MayLoad || C.MayStore)) {
+    // A file's count is measured as issued: no micro-fusion to apply.
+    if (X86 && U >= 2 && (C.MayLoad || C.MayStore) && !C.UopsFromFile) {
       --U;
       ++MicroFused;
     }

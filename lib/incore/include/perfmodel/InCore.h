@@ -31,6 +31,7 @@ struct InstrCost {
   uint64_t Address = 0;
   unsigned Line = 0;    ///< source line from DWARF, 0 if unknown
   unsigned Uops = 0;
+  bool UopsFromFile = false; ///< Uops is the machine file's issue count as is
   double Latency = 0;   ///< of its first definition
   bool MayLoad = false, MayStore = false;
   /// Resource cycles as (set of port indices, cycles), after removing the
