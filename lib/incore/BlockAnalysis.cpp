@@ -747,6 +747,8 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     InstrCost &C = R.Instrs[I];
     C.MayLoad = Desc.mayLoad();
     C.MayStore = Desc.mayStore();
+    if (Desc.isCall())
+      R.Callees.emplace_back();
     if (!SC || !SC->isValid()) {
       R.Notes.push_back("'" + C.Text + "' has no scheduling information for " + O.Cpu +
                         "; counted as 1 uop with no port use");

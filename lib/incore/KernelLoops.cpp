@@ -11,6 +11,7 @@
 #include "TargetBundle.h"
 #include "perfmodel/InCore.h"
 
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -801,6 +802,34 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       Where += Buf;
     }
     R.MachineLoop = Where;
+    if (!R.Callees.empty()) {
+      // The calls' targets: the relocated symbols inside the loop that are
+      // not local labels (constant pools are .LCPI...).
+      std::vector<std::string> Named;
+      Best->forEachByte([&](uint64_t B) {
+        auto It = Best->F->Symbols.find(B);
+        if (It != Best->F->Symbols.end() && !StringRef(It->second).starts_with("."))
+          Named.push_back(demangle(It->second));
+      });
+      if (Named.size() == R.Callees.size())
+        R.Callees = Named;
+      // glibc's libmvec has vector versions of these (glibc 2.35 and later).
+      static const llvm::StringSet<> VectorMath = {
+          "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "cos",  "cosh",
+          "erf",  "erfc",  "exp",  "exp10", "exp2", "expm1", "hypot", "log",  "log10", "log1p",
+          "log2", "pow",   "sin",  "sinh",  "tan",  "tanh"};
+      bool Scalar = llvm::all_of(R.Callees, [](const std::string &C) {
+        StringRef N(C);
+        N.consume_back("f");
+        return VectorMath.contains(C) || VectorMath.contains(N);
+      });
+      R.Notes.push_back("the loop calls " + calleesText(R) +
+                        " every iteration: the callees' instructions are not in this cost, "
+                        "so every prediction is a lower bound" +
+                        (Scalar ? "; with -fno-math-errno -fveclib=libmvec clang calls "
+                                  "glibc's vector versions instead (4 or 8 elements a call)"
+                                : ""));
+    }
     if (!Unrolled.empty())
       R.Nest.Reason = "the innermost loop is fully unrolled into its enclosing loop";
     else
@@ -830,6 +859,23 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     Results[I] = std::move(R);
   }
   return Results;
+}
+
+std::string perfmodel::calleesText(const InCoreResult &R) {
+  // Each callee once, with its count: a vector body calls _ZGVdN4v_exp 4 times.
+  std::vector<std::pair<std::string, unsigned>> Counted;
+  for (const std::string &C : R.Callees) {
+    std::string Name = C.empty() ? "a function" : C;
+    auto It = llvm::find_if(Counted, [&](const auto &P) { return P.first == Name; });
+    if (It == Counted.end())
+      Counted.push_back({Name, 1});
+    else
+      ++It->second;
+  }
+  std::string List;
+  for (const auto &[Name, N] : Counted)
+    List += (List.empty() ? "" : ", ") + Name + (N > 1 ? " (" + std::to_string(N) + " times)" : "");
+  return List;
 }
 
 std::optional<std::vector<uint8_t>>

@@ -281,7 +281,11 @@ std::string perfmodel::headlineText(const LoopReport &LR) {
   std::string S = P->Model + " " + formatNumber(At->CyclesPerIt) + " cy/it";
   if (At->GFlops > 0)
     S += ", " + formatNumber(At->GFlops) + " GFLOP/s";
-  return S + " with data in " + At->Level + "; bound by " + At->Bottleneck;
+  S += " with data in " + At->Level + "; bound by " + At->Bottleneck;
+  if (LR.InCore && LR.InCore->Ok && !LR.InCore->Callees.empty())
+    S += "; a lower bound: the loop calls " + calleesText(*LR.InCore) +
+         " every iteration, not costed";
+  return S;
 }
 
 void perfmodel::printBrief(llvm::raw_ostream &OS, const AnalysisReport &R) {
@@ -507,6 +511,11 @@ llvm::json::Value perfmodel::headlineJSON(const LoopReport &LR, const MachineMod
                        {"bottleneck", At->Bottleneck},
                        {"advice", P->Advice},
                        {"promised_gain_cy_per_it", num(promisedGainCyclesPerIt(LR))}};
+  // Calls in the loop: the prediction leaves their callees out.
+  bool Calls = LR.InCore && LR.InCore->Ok && !LR.InCore->Callees.empty();
+  O["lower_bound"] = Calls;
+  if (Calls)
+    O["uncosted_calls"] = strings(LR.InCore->Callees);
   if (LR.Iterations && M.ClockGHz > 0)
     O["seconds"] = num(At->CyclesPerIt * *LR.Iterations / (M.ClockGHz * 1e9));
   else

@@ -950,6 +950,44 @@ TEST(Cli, PprNamesWhyTheInCoreScheduleIsMissing) {
             std::string::npos);
 }
 
+// A loop that calls exp every iteration (tests/nest/calls.c): the machine
+// loop is a load, the call, a store and the counter, 1 cy on zen4's ports;
+// glibc's exp takes about 19 cy a call on the Zen 4 VM. The prediction says it
+// is a lower bound and names the callee; the in-core note says how clang calls
+// libmvec's vector exp instead. With those flags the body calls
+// _ZGVdN4v_exp four times a trip (16 iterations).
+TEST(Cli, CallsInTheLoopMakeThePredictionALowerBound) {
+  auto Prediction = [](const std::string &Flags) {
+    CmdResult R = perfmodel("analyze tests/nest/calls.c -m zen4 --format json -- " + Flags);
+    EXPECT_EQ(R.Code, 0) << R.Err;
+    auto V = llvm::json::parse(R.Out);
+    if (!V) {
+      llvm::consumeError(V.takeError());
+      return llvm::json::Object();
+    }
+    return *(*V->getAsObject()->getArray("loops"))[0].getAsObject();
+  };
+  llvm::json::Object L = Prediction("-O3 -march=znver4");
+  const llvm::json::Object *P = L.getObject("prediction");
+  ASSERT_TRUE(P);
+  EXPECT_EQ(P->getBoolean("lower_bound"), true);
+  ASSERT_TRUE(P->getArray("uncosted_calls"));
+  EXPECT_EQ((*P->getArray("uncosted_calls"))[0].getAsString().value_or(""), "exp");
+  std::string Notes;
+  for (const llvm::json::Value &N : *L.getObject("incore")->getArray("notes"))
+    Notes += N.getAsString().value_or("").str() + "\n";
+  EXPECT_NE(Notes.find("the loop calls exp every iteration"), std::string::npos) << Notes;
+  EXPECT_NE(Notes.find("-fno-math-errno -fveclib=libmvec"), std::string::npos) << Notes;
+  L = Prediction("-O3 -march=znver4 -fno-math-errno -fveclib=libmvec");
+  P = L.getObject("prediction");
+  ASSERT_TRUE(P && P->getArray("uncosted_calls"));
+  EXPECT_EQ(P->getArray("uncosted_calls")->size(), 4u);
+  EXPECT_EQ(L.getObject("incore")->getNumber("source_iterations_per_trip"), 16);
+  // A loop without calls is no lower bound.
+  CmdResult T = perfmodel("analyze examples/triad.c -m zen4 --format json");
+  EXPECT_NE(T.Out.find("\"lower_bound\": false"), std::string::npos);
+}
+
 // A port-bound body with a short trip: triad on zen4 at n = 100 runs 3 trips
 // of the 32-iteration body (11.9 cy each: 761.6 L1 load bytes at 64 B/cy,
 // 0.357 cy/it), 4 scalar remainder iterations and the call's code. The body

@@ -144,6 +144,9 @@ struct InCoreResult {
   std::vector<std::string> Ports; ///< port (processor resource unit) names
   std::vector<unsigned> PortUnits; ///< units behind each port (dividers: 1)
   std::vector<InstrCost> Instrs;
+  /// Functions the loop calls every iteration, one entry per call ("" when
+  /// the target is not known): their instructions are not in the cost.
+  std::vector<std::string> Callees;
   std::vector<double> PortLoad;   ///< cycles per iteration, optimal assignment
   double PortBound = 0;           ///< max of PortLoad (per unit)
   std::string PortBottleneck;     ///< the busiest port(s), or the L1's bytes per cycle
@@ -326,6 +329,9 @@ void splitsAtSizes(InCoreResult &R, const LoopKernel &K,
 /// machine file's pipes and load/store ports. The loop-carried recurrence
 /// comes from COMPILED (the compiled loop) when given. One source iteration
 /// per "machine iteration".
+/// R's callees for a sentence: "exp", "_ZGVdN4v_exp (4 times)".
+std::string calleesText(const InCoreResult &R);
+
 InCoreResult sourceInCore(const LoopKernel &K, const MachineModel &M,
                           const InCoreResult *Compiled);
 
