@@ -973,7 +973,14 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
     OS << Pad << "  alignment: " << A << "\n";
   OS << Pad << "  bounds: ports " << formatNumber(R.PortBound) << " | front end "
      << formatNumber(R.FrontEndBound) << " (" << R.Uops << " uops) | recurrence "
-     << formatNumber(R.RecurrenceBound) << "  -> " << R.Bottleneck;
+     << formatNumber(R.RecurrenceBound);
+  // As executed, the recurrence is what one execution of the nest carries
+  // into the next; the body's own chain binds within it.
+  if (const NestResult &E = R.Executed;
+      E.Ok && E.SteadyRecurrence > R.RecurrenceBound * 1.01 &&
+      E.SteadyRecurrence > 0.5 * std::max(R.PortBound, R.FrontEndBound))
+    OS << " across executions (" << formatNumber(E.SteadyRecurrence) << " within the body)";
+  OS << "  -> " << R.Bottleneck;
   if (!Source)
     OS << " (list schedule: " << formatNumber(R.ScheduledCycles) << ")";
   OS << "; ECM T_OL " << formatNumber(R.TOL) << ", T_nOL " << formatNumber(R.TnOL)
