@@ -188,6 +188,39 @@ void LoopAnalyzer::collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out
     collectAssigned(C, Out);
 }
 
+void LoopAnalyzer::collectAssignedMembers(const Stmt *S, std::set<std::string> &Out) const {
+  if (!S)
+    return;
+  const Expr *Target = nullptr;
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    Target = BO->getLHS();
+  else if (const auto *UO = dyn_cast<UnaryOperator>(S);
+           UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
+    Target = UO->getSubExpr();
+  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+           Op && Op->isAssignmentOp() && Op->getNumArgs() > 0)
+    Target = Op->getArg(0);
+  if (Target && isa<MemberExpr>(strip(Target)))
+    Out.insert(text(strip(Target)));
+  for (const Stmt *C : S->children())
+    collectAssignedMembers(C, Out);
+}
+
+bool LoopAnalyzer::invariantMember(const MemberExpr *ME) const {
+  if (!ME || !isa<FieldDecl>(ME->getMemberDecl()) || ME->getType().isVolatileQualified() ||
+      MembersAssignedInNest.count(text(ME)))
+    return false;
+  const Expr *Base = strip(ME->getBase());
+  if (isa<CXXThisExpr>(Base))
+    return true;
+  if (const auto *Inner = dyn_cast<MemberExpr>(Base))
+    return !Inner->isArrow() || Inner->getType()->isPointerType()
+               ? invariantMember(Inner)
+               : false;
+  const VarDecl *V = refVar(Base);
+  return V && !AssignedInNest.count(V);
+}
+
 bool LoopAnalyzer::isCounter(const std::string &Sym) const {
   for (const LoopLevel &L : Nest)
     if (L.Var == Sym)
@@ -389,6 +422,13 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
       DataSymbols.insert(R.IndirectVia);
       return R;
     }
+  }
+  // An integer field the nest does not write (g.n, p->nx) is a size like a
+  // parameter, bound with -D g.n=...; one it writes is data.
+  if (const auto *ME = dyn_cast<MemberExpr>(S);
+      ME && ME->getType()->isIntegerType() && invariantMember(ME)) {
+    R.P = Poly::symbol(text(S));
+    return R;
   }
   if (isa<ArraySubscriptExpr>(S) || isSubscriptCall(S) || isa<MemberExpr>(S)) {
     R.Indirect = true;
@@ -602,6 +642,7 @@ void LoopAnalyzer::walk(const Stmt *S) {
     auto SavedName = FunctionName;
     auto SavedNotes = NestNotes;
     auto SavedAssigned = AssignedInNest;
+    auto SavedMembers = MembersAssignedInNest;
     Nest.clear();
     IVs.clear();
     NestNotes.clear();
@@ -612,6 +653,7 @@ void LoopAnalyzer::walk(const Stmt *S) {
     FunctionName = SavedName;
     NestNotes = SavedNotes;
     AssignedInNest = SavedAssigned;
+    MembersAssignedInNest = SavedMembers;
     return;
   }
   for (const Stmt *C : S->children())
@@ -768,6 +810,8 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
   if (Root) {
     AssignedInNest.clear();
     collectAssigned(F, AssignedInNest);
+    MembersAssignedInNest.clear();
+    collectAssignedMembers(F, MembersAssignedInNest);
   }
   std::string Why = parseForHeader(F, L, IV);
   if (Why.empty()) {
@@ -801,6 +845,8 @@ void LoopAnalyzer::handleRangeFor(const CXXForRangeStmt *F) {
   if (Nest.empty()) {
     AssignedInNest.clear();
     collectAssigned(F, AssignedInNest);
+    MembersAssignedInNest.clear();
+    collectAssignedMembers(F, MembersAssignedInNest);
   }
   const VarDecl *LV = F->getLoopVariable();
   L.Var = "__" + LV->getNameAsString() + "_idx";

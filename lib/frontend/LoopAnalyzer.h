@@ -98,6 +98,12 @@ private:
   const clang::Stmt *FunctionBody = nullptr;
   std::set<const clang::VarDecl *> AssignedInFunction;
   std::set<const clang::VarDecl *> AssignedInNest; ///< in the outermost loop
+  std::set<std::string> MembersAssignedInNest;     ///< fields written there (text)
+  void collectAssignedMembers(const clang::Stmt *S, std::set<std::string> &Out) const;
+  /// A field (g.n, p->n, this->n) of an object the nest does not replace,
+  /// that the nest does not write: a value fixed for the nest, like a
+  /// parameter.
+  bool invariantMember(const clang::MemberExpr *ME) const;
   std::vector<LoopLevel> Nest;
   std::map<const clang::VarDecl *, std::string> IVs;
   std::string PendingPragma;

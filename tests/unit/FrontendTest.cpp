@@ -276,6 +276,52 @@ TEST(Frontend, TemplateInstantiations) {
   EXPECT_TRUE(Noted);
 }
 
+// Integer fields of structs that the nest does not write are sizes like
+// parameters (g.n, p->n, bound with -D g.n=...): the accesses they index are
+// affine. A field the nest writes (s->k, counted up) is data, as before.
+TEST(Frontend, StructFieldsTheNestDoesNotWriteAreSizes) {
+  FrontendResult R = analyzeCode(R"(
+struct grid { int n; double *d; };
+void smooth(struct grid g, struct grid *h) {
+  for (int i = 1; i < g.n - 1; ++i)
+    for (int j = 1; j < g.n - 1; ++j)
+      h->d[i * h->n + j] = 0.5 * (g.d[(i - 1) * g.n + j] + g.d[i * g.n + j + 1]);
+}
+struct counter { long k; double *v; };
+void pack(long n, struct counter *s, const double *x) {
+  for (long i = 0; i < n; ++i)
+    s->v[s->k++] = x[i];
+}
+)");
+  const LoopKernel &S = loopIn(R, "smooth");
+  ASSERT_EQ(S.Nest.size(), 2u);
+  EXPECT_EQ(S.Nest[0].Upper, Poly::symbol("g.n") - Poly::constant(1));
+  Poly I = Poly::symbol("i"), J = Poly::symbol("j"), N = Poly::symbol("g.n");
+  const Access *Up = access(S, "g.d[(i - 1) * g.n + j]");
+  ASSERT_TRUE(Up && Up->Linear);
+  EXPECT_FALSE(Up->Indirect);
+  EXPECT_EQ(*Up->Linear, N * I - N + J);
+  const Access *Out = access(S, "h->d[i * h->n + j]");
+  ASSERT_TRUE(Out && Out->Linear);
+  EXPECT_EQ(*Out->Linear, Poly::symbol("h->n") * I + J);
+  // Bound with -D, the nest has a trip count.
+  FrontendResult B = analyzeCode(R"(
+struct grid { int n; double *d; };
+double sum(struct grid g) {
+  double s = 0;
+  for (int i = 0; i < g.n; ++i)
+    s += g.d[i];
+  return s;
+}
+)");
+  auto Trips = loopIn(B, "sum").Nest[0].Upper.substitute({{"g.n", 5000}}).evaluate({});
+  EXPECT_EQ(Trips, std::optional<int64_t>(5000));
+  const LoopKernel &P = loopIn(R, "pack");
+  const Access *Packed = access(P, "s->v[s->k++]");
+  ASSERT_TRUE(Packed);
+  EXPECT_TRUE(Packed->Indirect || !Packed->Linear);
+}
+
 TEST(Frontend, OpenMPLoops) {
   FrontendResult R = analyzeFile("examples/omp.c");
   const LoopKernel &J = loopIn(R, "jacobi");
