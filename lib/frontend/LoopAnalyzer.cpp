@@ -211,14 +211,114 @@ bool LoopAnalyzer::invariantMember(const MemberExpr *ME) const {
       MembersAssignedInNest.count(text(ME)))
     return false;
   const Expr *Base = strip(ME->getBase());
-  if (isa<CXXThisExpr>(Base))
-    return true;
+  if (isa<CXXThisExpr>(Base)) {
+    if (Frames.empty() || !Frames.back().Object)
+      return true; // a method's own loop: this does not change
+    if (MembersAssignedInNest.count(exprText(ME)))
+      return false;
+    const Expr *O = Frames.back().Object;
+    if (const auto *OM = dyn_cast<MemberExpr>(O))
+      return invariantMember(OM);
+    const VarDecl *V = refVar(O);
+    return V && !AssignedInNest.count(V);
+  }
   if (const auto *Inner = dyn_cast<MemberExpr>(Base))
     return !Inner->isArrow() || Inner->getType()->isPointerType()
                ? invariantMember(Inner)
                : false;
   const VarDecl *V = refVar(Base);
   return V && !AssignedInNest.count(V);
+}
+
+std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::inlineFrame(const Expr *E) const {
+  const auto *C = dyn_cast<CallExpr>(E->IgnoreParens());
+  if (!C || isSubscriptCall(C))
+    return std::nullopt;
+  const FunctionDecl *FD = C->getDirectCallee();
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def || Frames.size() >= 4 || Inlining.count(Def))
+    return std::nullopt;
+  // The user's own code only: library and intrinsic headers (std::vector's
+  // size(), _mm256_add_pd) have their own handling.
+  if (Ctx.getSourceManager().isInSystemHeader(Def->getLocation()))
+    return std::nullopt;
+  for (const DeclContext *D = Def->getDeclContext(); D; D = D->getParent())
+    if (D->isStdNamespace())
+      return std::nullopt;
+  for (const InlineFrame &F : Frames)
+    if (F.Def == Def)
+      return std::nullopt; // recursive
+  const auto *MD = dyn_cast<CXXMethodDecl>(Def);
+  if (MD && MD->isVirtual())
+    return std::nullopt;
+  // One statement: return EXPR;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
+  if (!Ret || !Ret->getRetValue() || containsLoop(Ret))
+    return std::nullopt;
+  InlineFrame F;
+  F.Def = Def;
+  F.Result = Ret->getRetValue();
+  F.CallText = text(C);
+  unsigned First = 0; // the first argument a parameter takes
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+    F.Object = MC->getImplicitObjectArgument();
+  } else if (const auto *OC = dyn_cast<CXXOperatorCallExpr>(C); OC && MD) {
+    F.Object = OC->getArg(0); // a(i, j): the object is the operator's first argument
+    First = 1;
+  } else if (MD && !MD->isStatic()) {
+    return std::nullopt;
+  }
+  if (F.Object) {
+    F.Object = F.Object->IgnoreParenImpCasts();
+    F.ObjectIsPointer = F.Object->getType()->isPointerType();
+  }
+  if (C->getNumArgs() < First + Def->getNumParams())
+    return std::nullopt; // default arguments: not followed
+  for (unsigned I = 0; I < Def->getNumParams(); ++I)
+    F.Args[Def->getParamDecl(I)] = C->getArg(First + I);
+  return F;
+}
+
+std::string LoopAnalyzer::exprText(const Expr *E) const {
+  const auto *ME = dyn_cast<MemberExpr>(E->IgnoreParenImpCasts());
+  if (ME && isa<CXXThisExpr>(strip(ME->getBase())) && !Frames.empty() && Frames.back().Object)
+    return exprText(Frames.back().Object) + (Frames.back().ObjectIsPointer ? "->" : ".") +
+           ME->getMemberDecl()->getNameAsString();
+  if (ME && !Frames.empty()) // g.at(i).x: the object's own fields
+    if (const auto *Inner = dyn_cast<MemberExpr>(strip(ME->getBase())))
+      return exprText(Inner) + (ME->isArrow() ? "->" : ".") +
+             ME->getMemberDecl()->getNameAsString();
+  return text(E);
+}
+
+const Expr *LoopAnalyzer::argumentFor(const ParmVarDecl *P, size_t &Outer) const {
+  for (size_t I = Frames.size(); I-- > 0;) {
+    auto It = Frames[I].Args.find(P);
+    if (It != Frames[I].Args.end()) {
+      Outer = I;
+      return It->second;
+    }
+  }
+  return nullptr;
+}
+
+bool LoopAnalyzer::visitInlined(const Expr *C, Use U) {
+  std::optional<InlineFrame> F = inlineFrame(C);
+  if (!F)
+    return false;
+  // The arguments are evaluated once, in the caller.
+  for (const auto &[P, A] : F->Args)
+    visit(A, Use::Read);
+  const Expr *Result = F->Result;
+  bool Reference = F->Def->getReturnType()->isReferenceType();
+  Frames.push_back(std::move(*F));
+  if (Reference || U != Use::Read)
+    visitLValue(Result, U);
+  else
+    visit(Result, Use::Read);
+  Frames.pop_back();
+  return true;
 }
 
 bool LoopAnalyzer::isCounter(const std::string &Sym) const {
@@ -325,6 +425,17 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
       R.NonAffine = "'" + text(S) + "' is not a variable";
       return R;
     }
+    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+      size_t Outer = 0;
+      if (const Expr *Arg = argumentFor(P, Outer)) {
+        // The argument, in the frames around the call that passed it.
+        std::vector<InlineFrame> Inner(Frames.begin() + Outer, Frames.end());
+        Frames.resize(Outer);
+        PolyResult A = toPoly(Arg, Depth + 1);
+        Frames.insert(Frames.end(), Inner.begin(), Inner.end());
+        return A;
+      }
+    }
     auto IV = IVs.find(V);
     if (IV != IVs.end()) {
       R.P = Poly::symbol(IV->second);
@@ -427,8 +538,16 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
   // parameter, bound with -D g.n=...; one it writes is data.
   if (const auto *ME = dyn_cast<MemberExpr>(S);
       ME && ME->getType()->isIntegerType() && invariantMember(ME)) {
-    R.P = Poly::symbol(text(S));
+    R.P = Poly::symbol(exprText(S));
     return R;
+  }
+  if (std::optional<InlineFrame> F = inlineFrame(S); F && !F->Def->getReturnType()->isReferenceType()) {
+    // idx(i, j) in a subscript: the returned expression.
+    const Expr *Result = F->Result;
+    Frames.push_back(std::move(*F));
+    PolyResult In = toPoly(Result, Depth + 1);
+    Frames.pop_back();
+    return In;
   }
   if (isa<ArraySubscriptExpr>(S) || isSubscriptCall(S) || isa<MemberExpr>(S)) {
     R.Indirect = true;
@@ -1115,7 +1234,7 @@ void LoopAnalyzer::visitIndicesOnly(const Expr *E) {
 
 void LoopAnalyzer::visitLValue(const Expr *E, Use U) {
   const Expr *S = E->IgnoreParens();
-  if (recordAccess(S, U))
+  if (recordAccess(S, U) || visitInlined(S, U))
     return;
   visit(S, Use::Read);
 }
@@ -1159,6 +1278,10 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
   const FieldDecl *Field = nullptr;
   const Expr *Ref = E;
   if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // An integer field the nest does not write (a size: g.n, this->n) stays
+    // in a register; it is not an access.
+    if (U == Use::Read && !AddressMode && ME->getType()->isIntegerType() && invariantMember(ME))
+      return true;
     Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
     const Expr *Base = strip(ME->getBase());
     bool ThroughMemory = ME->isArrow() || isa<ArraySubscriptExpr>(Base) ||
@@ -1226,6 +1349,8 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
     if (!V)
       return false;
+    if (size_t Outer = 0; isa<ParmVarDecl>(V) && argumentFor(cast<ParmVarDecl>(V), Outer))
+      return false; // an inlined call's parameter: its argument was read at the call
     auto RV = RangeVars.find(V);
     if (RV != RangeVars.end() && V->getType()->isReferenceType()) {
       // The range-for variable binds to range[idx].
@@ -1257,6 +1382,11 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
 
   Access A;
   A.Text = text(E);
+  // The returned element of an inlined accessor is named by the call.
+  if (!Frames.empty())
+    A.Text = E->IgnoreParenImpCasts() == Frames.back().Result->IgnoreParenImpCasts()
+                 ? Frames.back().CallText
+                 : Frames.back().CallText + ": " + A.Text; // x->get(j): v[i]
   A.Loc = loc(E->getBeginLoc());
   A.Read = U != Use::Write;
   A.Write = U != Use::Read;
@@ -1310,7 +1440,7 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
     B = Target;
     BaseVar = TV;
   }
-  A.Array = BaseVar ? BaseVar->getNameAsString() : text(Root);
+  A.Array = BaseVar ? BaseVar->getNameAsString() : exprText(Root);
   A.AlignedByContract = AlignedByContract;
   if (BaseVar && BaseVar->getType()->isArrayType())
     A.BaseAlignBytes = Ctx.getDeclAlign(BaseVar).getQuantity();
@@ -1325,7 +1455,7 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
   }
   if (BaseLoaded) {
     A.Indirect = true;
-    A.IndirectVia = text(Root);
+    A.IndirectVia = exprText(Root);
   }
 
   // Subscripts, dimensions and the linear element offset.
@@ -1497,12 +1627,15 @@ void LoopAnalyzer::visit(const Stmt *S, Use U) {
       return;
   }
   if (const auto *CE = dyn_cast<CallExpr>(S); CE && !isa<CXXOperatorCallExpr>(S)) {
-    visitCall(CE);
+    if (!visitInlined(CE, U))
+      visitCall(CE);
     return;
   }
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
-    // Overloaded arithmetic on classes (std::complex, ...) is a real call.
-    visitCall(Op);
+    // Overloaded arithmetic on classes (std::complex, ...) is a real call;
+    // a one-line operator() is read as what it returns.
+    if (!visitInlined(Op, U))
+      visitCall(Op);
     return;
   }
   if (const auto *CO = dyn_cast<AbstractConditionalOperator>(S)) {

@@ -10,6 +10,7 @@
 #include "clang/AST/StmtCXX.h"
 
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -119,6 +120,29 @@ private:
   std::map<std::string, std::pair<int64_t, std::string>> SourceValues;
   std::set<std::string> DataSymbols;
   std::set<const clang::FunctionDecl *> Inlining; ///< helpers being inlined
+
+  /// A call to a one-line function or method (`double &at(int i, int j) {
+  /// return d[i * n + j]; }`, `int idx(i, j)`, `operator()`), read as its
+  /// returned expression: its parameters stand for the call's arguments and
+  /// its fields (implicit `this`) for the object's.
+  struct InlineFrame {
+    const clang::FunctionDecl *Def = nullptr;
+    std::map<const clang::ParmVarDecl *, const clang::Expr *> Args;
+    const clang::Expr *Object = nullptr; ///< g in g.at(..); p in p->at(..)
+    bool ObjectIsPointer = false;
+    const clang::Expr *Result = nullptr; ///< the returned expression
+    std::string CallText;                ///< the call as written
+  };
+  std::vector<InlineFrame> Frames;
+  /// The frame for C when it calls such a function (no frame otherwise).
+  std::optional<InlineFrame> inlineFrame(const clang::Expr *C) const;
+  /// E's text, a field of the inlined method's object written as the
+  /// object's (d -> g.d, n -> p->n).
+  std::string exprText(const clang::Expr *E) const;
+  /// The argument a parameter of an inlined call stands for, and the frames
+  /// to evaluate it in (those outside its own).
+  const clang::Expr *argumentFor(const clang::ParmVarDecl *P, size_t &Outer) const;
+  bool visitInlined(const clang::Expr *C, Use U);
 };
 
 } // namespace perfmodel

@@ -65,9 +65,26 @@ bool perfmodel::readObject(const std::string &Path, ObjectFileBytes &Out,
     const DWARFDebugLine::LineTable *LT = DCtx->getLineTableForUnit(CU.get());
     if (!LT)
       continue;
+    // Lines of the compiled file only: code inlined from headers (a
+    // std::vector's operator[] at line 1124 of stl_vector.h) carries no line
+    // of the source's, so it cannot pass for the code of another loop.
+    std::string Main = dwarf::toString(CU->getUnitDIE().find(dwarf::DW_AT_name), "");
+    std::map<uint64_t, bool> OwnFile;
+    auto Own = [&](uint64_t File) {
+      auto It = OwnFile.find(File);
+      if (It != OwnFile.end())
+        return It->second;
+      std::string Name;
+      bool Same = Main.empty() ||
+                  (LT->getFileNameByIndex(File, "", DILineInfoSpecifier::FileLineInfoKind::RawValue,
+                                          Name) &&
+                   (Name == Main || sys::path::filename(Name) == sys::path::filename(Main)));
+      return OwnFile[File] = Same;
+    };
     for (const DWARFDebugLine::Row &Row : LT->Rows)
       Rows[Row.Address.SectionIndex].push_back(
-          {Row.Address.Address, Row.EndSequence ? 0u : unsigned(Row.Line)});
+          {Row.Address.Address,
+           Row.EndSequence || !Own(Row.File) ? 0u : unsigned(Row.Line)});
   }
   for (auto &[Sec, V] : Rows)
     std::stable_sort(V.begin(), V.end(),

@@ -322,6 +322,72 @@ double sum(struct grid g) {
   EXPECT_TRUE(Packed->Indirect || !Packed->Linear);
 }
 
+// Calls to one-line functions and methods of the file are read as what they
+// return: a matrix class's at() and operator(), an index helper, a getter
+// through a pointer. Their parameters stand for the arguments and their
+// fields for the object's (d -> g.d, n -> g.n). Anything longer is still a
+// call with unknown side effects.
+TEST(Frontend, OneLineAccessorsAreReadAsWhatTheyReturn) {
+  FrontendResult R = analyzeCode(R"(
+#include <vector>
+struct Grid {
+  int n;
+  std::vector<double> d;
+  double &at(int i, int j) { return d[i * n + j]; }
+  double operator()(int i, int j) const { return d[i * n + j]; }
+};
+inline long idx(long i, long j, long ld) { return i * ld + j; }
+struct Vec { double *v; double get(long i) const { return 2.0 * v[i]; } };
+void smooth(Grid &g, Grid &h) {
+  for (int i = 1; i < g.n - 1; ++i)
+    for (int j = 1; j < g.n - 1; ++j)
+      h.at(i, j) = 0.5 * (g(i - 1, j) + g.at(i, j + 1));
+}
+void scale(long n, long ld, double *a, const Vec *x) {
+  for (long i = 0; i < n; ++i)
+    for (long j = 0; j < n; ++j)
+      a[idx(i, j, ld)] = x->get(j);
+}
+double noisy(Grid &g, int k) { if (k > 0) return g.at(k, 0); return 0; }
+double sum(Grid &g) {
+  double s = 0;
+  for (int i = 0; i < g.n; ++i)
+    s += noisy(g, i);
+  return s;
+}
+)", "cpp");
+  const LoopKernel &S = loopIn(R, "smooth");
+  ASSERT_TRUE(S.Modelled) << S.Reason;
+  Poly I = Poly::symbol("i"), J = Poly::symbol("j");
+  const Access *Out = access(S, "h.at(i, j)");
+  ASSERT_TRUE(Out && Out->Linear);
+  EXPECT_EQ(Out->Array, "h.d");
+  EXPECT_TRUE(Out->Write && !Out->Read);
+  EXPECT_EQ(*Out->Linear, Poly::symbol("h.n") * I + J);
+  const Access *Up = access(S, "g(i - 1, j)");
+  ASSERT_TRUE(Up && Up->Linear);
+  EXPECT_EQ(Up->Array, "g.d");
+  EXPECT_EQ(*Up->Linear, Poly::symbol("g.n") * I - Poly::symbol("g.n") + J);
+  EXPECT_EQ(S.Accesses.size(), 3u); // no access for the sizes n
+  EXPECT_EQ(S.Double.Add, 1u);
+  EXPECT_EQ(S.Double.Mul, 1u);
+
+  const LoopKernel &A = loopIn(R, "scale");
+  ASSERT_TRUE(A.Modelled) << A.Reason;
+  const Access *Ai = access(A, "a[idx(i, j, ld)]");
+  ASSERT_TRUE(Ai && Ai->Linear);
+  EXPECT_EQ(*Ai->Linear, I * Poly::symbol("ld") + J);
+  const Access *X = access(A, "x->get(j): v[i]");
+  ASSERT_TRUE(X && X->Linear);
+  EXPECT_EQ(X->Array, "x->v");
+  EXPECT_EQ(*X->Linear, J);
+  EXPECT_EQ(A.Double.Mul, 1u); // the getter's 2.0 * v[i]
+
+  const LoopKernel &N = loopIn(R, "sum");
+  EXPECT_FALSE(N.Modelled);
+  EXPECT_NE(N.Reason.find("call to 'noisy'"), std::string::npos) << N.Reason;
+}
+
 TEST(Frontend, OpenMPLoops) {
   FrontendResult R = analyzeFile("examples/omp.c");
   const LoopKernel &J = loopIn(R, "jacobi");
