@@ -10,28 +10,9 @@
    cycles at the clock of a dependent add chain measured first.
    Build: clang-19 -O2 -mavx512f -mavx512vl gather_contention.c */
 #include <stdint.h>
+#include "host_clock.h"
 #include <stdio.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + T.tv_nsec * 1e-9;
-}
-
-static double clockGhz(void) {
-  double Best = 1e9;
-  for (int R = 0; R < 9; R++) {
-    uint64_t X = 0;
-    double T0 = now();
-    for (int I = 0; I < 2000000; I++)
-      asm volatile(".rept 64\n\tadd $1, %0\n\t.endr" : "+r"(X));
-    double S = now() - T0;
-    if (S < Best)
-      Best = S;
-  }
-  return 2000000.0 * 64 / Best / 1e9;
-}
 
 static double Buf[8192] __attribute__((aligned(64)));
 static double Out[8192] __attribute__((aligned(64)));

@@ -5,29 +5,10 @@
    Build: clang-19 -O2 -mavx512f gather_scatter.c */
 #include <immintrin.h>
 #include <stdint.h>
+#include "host_clock.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
-
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + T.tv_nsec * 1e-9;
-}
-
-static double clockGhz(void) {
-  double Best = 1e9;
-  for (int R = 0; R < 9; R++) {
-    uint64_t X = 0;
-    double T0 = now();
-    for (int I = 0; I < 2000000; I++)
-      asm volatile(".rept 64\n\tadd $1, %0\n\t.endr" : "+r"(X));
-    double S = now() - T0;
-    if (S < Best)
-      Best = S;
-  }
-  return 2000000.0 * 64 / Best / 1e9;
-}
 
 /* Each gather gets a zeroed destination and a fresh all-ones mask. */
 #define GATHER(INSN, IDX, DST, k)                                                            \
