@@ -222,10 +222,8 @@ bool LoopAnalyzer::invariantMember(const MemberExpr *ME) const {
     const VarDecl *V = refVar(O);
     return V && !AssignedInNest.count(V);
   }
-  if (const auto *Inner = dyn_cast<MemberExpr>(Base))
-    return !Inner->isArrow() || Inner->getType()->isPointerType()
-               ? invariantMember(Inner)
-               : false;
+  if (const auto *Inner = dyn_cast<MemberExpr>(Base)) // g.dims.n, p->q->n
+    return invariantMember(Inner);
   const VarDecl *V = refVar(Base);
   return V && !AssignedInNest.count(V);
 }
@@ -285,7 +283,7 @@ std::string LoopAnalyzer::exprText(const Expr *E) const {
   if (ME && isa<CXXThisExpr>(strip(ME->getBase())) && !Frames.empty() && Frames.back().Object)
     return exprText(Frames.back().Object) + (Frames.back().ObjectIsPointer ? "->" : ".") +
            ME->getMemberDecl()->getNameAsString();
-  if (ME && !Frames.empty()) // g.at(i).x: the object's own fields
+  if (ME && !Frames.empty()) // a field of a field: dims.n -> g.dims.n
     if (const auto *Inner = dyn_cast<MemberExpr>(strip(ME->getBase())))
       return exprText(Inner) + (ME->isArrow() ? "->" : ".") +
              ME->getMemberDecl()->getNameAsString();
