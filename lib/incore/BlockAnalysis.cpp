@@ -525,6 +525,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.IssueWidth = M.Core.IssueWidth;
   O.Rob = M.Core.ReorderBuffer;
   O.Overrides = M.Core.Overrides;
+  O.CallCycles = M.Core.CallCycles;
   O.QueueSizes = M.Core.SchedulerQueues;
   O.LoadQueue = M.Core.LoadQueue;
   O.StoreQueue = M.Core.StoreQueue;

@@ -805,14 +805,22 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     if (!R.Callees.empty()) {
       // The calls' targets: the relocated symbols inside the loop that are
       // not local labels (constant pools are .LCPI...).
-      std::vector<std::string> Named;
+      std::vector<std::string> Raw;
       Best->forEachByte([&](uint64_t B) {
         auto It = Best->F->Symbols.find(B);
         if (It != Best->F->Symbols.end() && !StringRef(It->second).starts_with("."))
-          Named.push_back(demangle(It->second));
+          Raw.push_back(It->second);
       });
-      if (Named.size() == R.Callees.size())
-        R.Callees = Named;
+      if (Raw.size() != R.Callees.size())
+        Raw.assign(R.Callees.size(), "");
+      for (size_t I = 0; I < Raw.size(); ++I) {
+        R.Callees[I] = Raw[I].empty() ? "" : demangle(Raw[I]);
+        auto It = O.CallCycles.find(Raw[I]);
+        if (It != O.CallCycles.end())
+          R.CallCycles += It->second;
+        else
+          R.UncostedCallees.push_back(R.Callees[I]);
+      }
       // glibc's libmvec has vector versions of these (glibc 2.35 and later).
       static const llvm::StringSet<> VectorMath = {
           "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "cos",  "cosh",
@@ -823,12 +831,33 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
         N.consume_back("f");
         return VectorMath.contains(C) || VectorMath.contains(N);
       });
-      R.Notes.push_back("the loop calls " + calleesText(R) +
-                        " every iteration: the callees' instructions are not in this cost, "
-                        "so every prediction is a lower bound" +
-                        (Scalar ? "; with -fno-math-errno -fveclib=libmvec clang calls "
-                                  "glibc's vector versions instead (4 or 8 elements a call)"
-                                : ""));
+      std::string Veclib = Scalar ? "; with -fno-math-errno -fveclib=libmvec clang calls "
+                                    "glibc's vector versions instead (4 or 8 elements a call)"
+                                  : "";
+      if (R.CallCycles > 0) {
+        // The callees run beside the loop's own instructions, one call after
+        // the other: their measured cycles add to the body's.
+        double Own = R.Cycles;
+        R.Cycles += R.CallCycles;
+        char Buf[200];
+        snprintf(Buf, sizeof(Buf), "%.3g cy per iteration (core.call_cy), beside the loop's own %.3g",
+                 R.CallCycles, Own);
+        std::vector<std::string> Costed;
+        for (const std::string &C : R.Callees)
+          if (!llvm::is_contained(R.UncostedCallees, C))
+            Costed.push_back(C);
+        R.Notes.push_back("the calls to " + calleesText(Costed) + " take " + Buf);
+        if (R.CallCycles > Own) {
+          R.Bottleneck = "calls";
+          R.Advice = "the calls to " + calleesText(Costed) + " take " + Buf + Veclib;
+        }
+      }
+      if (!R.UncostedCallees.empty())
+        R.Notes.push_back("the loop calls " + calleesText(R.UncostedCallees) +
+                          " every iteration, which the machine file does not cost (core.call_cy): "
+                          "their instructions are not in this cost, so every prediction is a "
+                          "lower bound" +
+                          Veclib);
     }
     if (!Unrolled.empty())
       R.Nest.Reason = "the innermost loop is fully unrolled into its enclosing loop";
@@ -861,10 +890,10 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
   return Results;
 }
 
-std::string perfmodel::calleesText(const InCoreResult &R) {
+std::string perfmodel::calleesText(const std::vector<std::string> &Callees) {
   // Each callee once, with its count: a vector body calls _ZGVdN4v_exp 4 times.
   std::vector<std::pair<std::string, unsigned>> Counted;
-  for (const std::string &C : R.Callees) {
+  for (const std::string &C : Callees) {
     std::string Name = C.empty() ? "a function" : C;
     auto It = llvm::find_if(Counted, [&](const auto &P) { return P.first == Name; });
     if (It == Counted.end())

@@ -179,7 +179,9 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   // remainder and outer code, else chains the window cannot overlap.
   double Flow = std::max(R.PortBound, R.FrontEndBound);
   char Buf[320];
-  if (R.Cycles <= Flow * 1.02) {
+  if (R.Bottleneck == "calls") {
+    // The callees' cycles (core.call_cy) bind: the steady state's advice stands.
+  } else if (R.Cycles <= Flow * 1.02) {
     bool Ports = R.PortBound >= R.FrontEndBound;
     R.Bottleneck = Ports ? "ports" : "front end";
   } else if (E.Remainder + E.Overhead > E.Body) {

@@ -444,7 +444,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "unaligned_vector_cost", "line_split_load_cost",
                          "line_split_store_cost", "scheduler_queues", "load_queue", "store_queue",
                          "branch_mispredict_cy", "branch_pattern_capacity",
-                         "instruction_overrides"}))
+                         "instruction_overrides", "call_cy"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.ReorderBuffer = R.count(N, "reorder_buffer", P, false).value_or(0);
@@ -488,6 +488,16 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                                                      : C.LineSplitStoreCost) = V;
   }
 
+  if (YAML::Node Q = R.child(N, "call_cy", P, false); Q.IsDefined() && !Q.IsNull()) {
+    if (!Q.IsMap())
+      R.error(Q, Reader::join(P, "call_cy"), "expected a mapping function: cycles, e.g. {exp: 18}");
+    else
+      for (const auto &KV : Q) {
+        std::string Name = KV.first.Scalar();
+        if (auto V = R.num(Q, Name.c_str(), Reader::join(P, "call_cy"), true))
+          C.CallCycles[Name] = *V;
+      }
+  }
   if (YAML::Node Q = R.child(N, "scheduler_queues", P, false); Q.IsDefined() && !Q.IsNull()) {
     if (!Q.IsMap())
       R.error(Q, Reader::join(P, "scheduler_queues"), "expected a mapping queue: entries, e.g. {Zn4FP: 64}");

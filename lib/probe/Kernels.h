@@ -91,6 +91,20 @@ double tlbKernel(double *B, uint64_t Pages, uint64_t Rounds, uint64_t Stride, bo
 /// measures the load-to-use latency, many the misses the core overlaps.
 double chaseKernel(const char *Base, const uint64_t *Starts, unsigned Chains, uint64_t Steps);
 
+/// A library function the probe times per call: its symbol (exp, or glibc's
+/// vector version _ZGVdN4v_exp) and the elements a call computes.
+struct LibraryCall {
+  const char *Symbol;
+  unsigned Lanes;
+  bool Avx2; ///< needs AVX2 (libmvec's 256-bit versions)
+};
+const std::vector<LibraryCall> &libraryCalls();
+/// y[i] = f(x[i]) over 1024 doubles (floats for the float functions) in L1,
+/// arguments in [0.5, 2], about N elements through SYMBOL; with SYMBOL null
+/// the same loop copying one element at a time (the loop's own cost).
+/// Returns the elements done (0 off x86-64).
+double libraryCallKernel(const char *Symbol, uint64_t N);
+
 /// Henry Wong's window test: ITERS iterations of two independent pointer
 /// chases (A, B: cycles through memory-sized sets), each step followed by
 /// FILLERS independent L1-hit loads (or stores to one line of BUF) that must

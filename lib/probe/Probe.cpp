@@ -591,6 +591,25 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
                                          [](double Ops, double Cycles) { return Cycles / Ops; },
                                          MinSeconds, Reps)});
   }
+  Step("library calls (libm, libmvec)");
+  if (!libraryCalls().empty()) {
+    auto PerElement = [&](const char *Symbol) {
+      return paired([&](uint64_t N) { return libraryCallKernel(Symbol, N * 1024); }, clockWork,
+                    [](double Elems, double Cycles) { return Cycles / Elems; }, MinSeconds,
+                    Reps);
+    };
+    Measured Loop = PerElement(nullptr);
+    for (const LibraryCall &L : libraryCalls()) {
+      if (L.Avx2 && !C.Avx2)
+        continue;
+      Measured M = PerElement(L.Symbol);
+      // Per call, less the loop's own cost per element (one per call).
+      double Own = Loop.Median;
+      for (double *V : {&M.Median, &M.Min, &M.Max})
+        *V = std::max(0.0, *V * L.Lanes - Own);
+      R.CallCycles.push_back({L.Symbol, M});
+    }
+  }
   Step("load and store ports (independent accesses per width)");
   for (unsigned W : {8u, 16u, 32u, 64u}) {
     if ((W == 16 || W == 32) && !C.Avx)

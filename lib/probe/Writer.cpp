@@ -247,6 +247,16 @@ void writePorts(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D) {
 /// `core` keys; true when instruction_overrides were written.
 bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
                         const FormPorts &LlvmCosts) {
+  if (!R.CallCycles.empty()) {
+    OS << "  # library calls: cycles per call in y[i] = f(x[i]) over 1024 elements in L1, "
+          "less the loop alone\n  call_cy: {";
+    const char *Sep = "";
+    for (const auto &[Symbol, M] : R.CallCycles) {
+      OS << Sep << Symbol << ": " << num(M.Median, 3);
+      Sep = ", ";
+    }
+    OS << "}\n";
+  }
   // A split costs at least what an access inside one line does; a ratio a
   // little under 1 is noise.
   for (const auto &[Key, M] : {std::pair<const char *, const Measured *>{
@@ -393,6 +403,8 @@ const char *const KernelsCite =
     "line vs none; branch misprediction from a branch on random bytes over 16 MiB vs 8 KiB "
     "and the predictor's capacity from repeated patterns of 12 K-768 K branches; "
     "data-TLB misses from one load or store per 4 KiB page over 2048 pages 8 apart vs 64, "
+    "library calls (libm, libmvec) from y[i] = f(x[i]) over 1024 elements in L1 with "
+    "arguments in [0.5, 2] less the same loop without the call, "
     "the TLB's entries from stores over 256-8192 pages 1 apart; "
     "load and store queues from two pointer chases missing to memory with 16-256 L1-hit "
     "loads (16-128 stores to one line) between them (Henry Wong's window test); "
@@ -530,6 +542,8 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   writePorts(CS, R, D);
   if (writeMeasuredCosts(CS, R, LlvmCosts))
     Covers.push_back("core.instruction_overrides");
+  if (!R.CallCycles.empty())
+    Covers.push_back("core.call_cy");
   if (R.LineSplitLoad.Median > 0)
     Covers.push_back("core.line_split_load_cost");
   if (R.LineSplitStore.Median > 0)
@@ -885,7 +899,8 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << (InFlight >= 1 ? ", caches.L1.misses_in_flight" : "")
      << (Tlb.empty() ? "" : ", tlb.entries, tlb.ways, tlb.page, tlb.load_miss_cy, "
                             "tlb.store_miss_cy")
-     << (Overrides ? ", core.instruction_overrides" : "") << "]\n";
+     << (Overrides ? ", core.instruction_overrides" : "")
+     << (R.CallCycles.empty() ? "" : ", core.call_cy") << "]\n";
   OS << "  - id: cpuid\n    cite: >-\n      CPUID of this host: vendor, family and model, "
         "SIMD width from the feature flags, cache geometry from "
      << (C.Caches.empty() ? std::string("(none given)") : C.Caches.front().From) << ".\n"

@@ -282,8 +282,8 @@ std::string perfmodel::headlineText(const LoopReport &LR) {
   if (At->GFlops > 0)
     S += ", " + formatNumber(At->GFlops) + " GFLOP/s";
   S += " with data in " + At->Level + "; bound by " + At->Bottleneck;
-  if (LR.InCore && LR.InCore->Ok && !LR.InCore->Callees.empty())
-    S += "; a lower bound: the loop calls " + calleesText(*LR.InCore) +
+  if (LR.InCore && LR.InCore->Ok && !LR.InCore->UncostedCallees.empty())
+    S += "; a lower bound: the loop calls " + calleesText(LR.InCore->UncostedCallees) +
          " every iteration, not costed";
   return S;
 }
@@ -512,10 +512,10 @@ llvm::json::Value perfmodel::headlineJSON(const LoopReport &LR, const MachineMod
                        {"advice", P->Advice},
                        {"promised_gain_cy_per_it", num(promisedGainCyclesPerIt(LR))}};
   // Calls in the loop: the prediction leaves their callees out.
-  bool Calls = LR.InCore && LR.InCore->Ok && !LR.InCore->Callees.empty();
+  bool Calls = LR.InCore && LR.InCore->Ok && !LR.InCore->UncostedCallees.empty();
   O["lower_bound"] = Calls;
   if (Calls)
-    O["uncosted_calls"] = strings(LR.InCore->Callees);
+    O["uncosted_calls"] = strings(LR.InCore->UncostedCallees);
   if (LR.Iterations && M.ClockGHz > 0)
     O["seconds"] = num(At->CyclesPerIt * *LR.Iterations / (M.ClockGHz * 1e9));
   else

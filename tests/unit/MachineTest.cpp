@@ -481,6 +481,18 @@ TEST(Machine, BaseKeysKeepTheirFileAndLine) {
       << Errors[0] << Errors[1];
 }
 
+// core.call_cy: cycles per call by symbol, each a positive number.
+TEST(Machine, CallCyclesByFunction) {
+  MachineLoadResult R = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/zen4-epyc-9654.yml");
+  ASSERT_TRUE(R.ok());
+  EXPECT_GT(R.Model->Core.CallCycles.at("exp"), 1.0);
+  R = parseMachineModel("base: zen4\ncore: {call_cy: {exp: -2}}\n", "bad.yml");
+  ASSERT_FALSE(R.ok());
+  EXPECT_NE(firstError(R)->str().find("bad.yml:2:23: error: core.call_cy.exp:"), std::string::npos)
+      << firstError(R)->str();
+}
+
 TEST(Machine, BaseErrorsNameTheFileAndKey) {
   MachineLoadResult R = parseMachineModel("base: no-such-model\nname: x\n", "d.yml");
   ASSERT_FALSE(R.ok());

@@ -268,6 +268,21 @@ TEST(Probe, StrideLatencyFromAStreamOfALoadPerTwoLines) {
   EXPECT_FALSE(L.Model->Memory.StrideLatencyNs.has_value()) << Text;
 }
 
+// Library calls measured per call become core.call_cy, covered by the
+// probe's source, and load back as the machine's call costs.
+TEST(Probe, LibraryCallsBecomeCallCycles) {
+  ProbeResult R = haswellProbe("2026-11-26", 3.5);
+  R.CallCycles = {{"exp", exact(16)}, {"_ZGVdN4v_exp", exact(13)}};
+  std::string Text = probedText(R);
+  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(L.ok()) << Text;
+  EXPECT_EQ(L.Model->Core.CallCycles,
+            (std::map<std::string, double>{{"exp", 16}, {"_ZGVdN4v_exp", 13}}));
+  EXPECT_NE(Text.find("core.call_cy"), std::string::npos) << "in covers";
+  for (const MachineDiag &D : L.Diags)
+    EXPECT_EQ(D.Message.find("call_cy"), std::string::npos) << D.str(); // sourced
+}
+
 TEST(Probe, ClockFromTheAddChainIsAPlausibleFrequency) {
 #if defined(__x86_64__)
   // 64 dependent adds per iteration, one cycle each: giga-adds per second

@@ -145,8 +145,12 @@ struct InCoreResult {
   std::vector<unsigned> PortUnits; ///< units behind each port (dividers: 1)
   std::vector<InstrCost> Instrs;
   /// Functions the loop calls every iteration, one entry per call ("" when
-  /// the target is not known): their instructions are not in the cost.
+  /// the target is not known). Those the machine file costs (core.call_cy)
+  /// are in CallCycles (per machine iteration, in Cycles); the others are
+  /// not in the cost.
   std::vector<std::string> Callees;
+  double CallCycles = 0;
+  std::vector<std::string> UncostedCallees; ///< those not in core.call_cy
   std::vector<double> PortLoad;   ///< cycles per iteration, optimal assignment
   double PortBound = 0;           ///< max of PortLoad (per unit)
   std::string PortBottleneck;     ///< the busiest port(s), or the L1's bytes per cycle
@@ -200,6 +204,8 @@ struct InCoreOptions {
   /// retirement (core.load_queue, core.store_queue); 0: no limit.
   unsigned LoadQueue = 0, StoreQueue = 0;
   std::vector<InstructionOverride> Overrides;
+  /// Cycles per call of library functions the loop calls (core.call_cy).
+  std::map<std::string, double> CallCycles;
   /// Compiler flags the machine implies, before the user's (AArch64: the SVE
   /// width, so vector loops advance by a known number of bytes).
   std::vector<std::string> CompileFlags;
@@ -329,8 +335,8 @@ void splitsAtSizes(InCoreResult &R, const LoopKernel &K,
 /// machine file's pipes and load/store ports. The loop-carried recurrence
 /// comes from COMPILED (the compiled loop) when given. One source iteration
 /// per "machine iteration".
-/// R's callees for a sentence: "exp", "_ZGVdN4v_exp (4 times)".
-std::string calleesText(const InCoreResult &R);
+/// Callees for a sentence: "exp", "_ZGVdN4v_exp (4 times)".
+std::string calleesText(const std::vector<std::string> &Callees);
 
 InCoreResult sourceInCore(const LoopKernel &K, const MachineModel &M,
                           const InCoreResult *Compiled);

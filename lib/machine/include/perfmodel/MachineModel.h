@@ -84,6 +84,10 @@ struct CoreModel {
   /// unit is assumed to do add, mul and FMA).
   std::vector<FpUnit> FpUnits;
   std::vector<InstructionOverride> Overrides;
+  /// Cycles a call of a library function takes beside the loop that makes
+  /// it (exp, _ZGVdN4v_exp): the callee's instructions, which the compiled
+  /// loop does not contain. By symbol name; measured by `perfmodel probe`.
+  std::map<std::string, double> CallCycles;
 
   unsigned pipeBits() const { return FpPipeBits ? FpPipeBits : SimdBits; }
   /// Elements of ElemBytes one pipe operation processes: the SIMD factor of

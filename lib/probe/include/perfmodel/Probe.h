@@ -166,6 +166,10 @@ struct ProbeResult {
   Measured ClockGHz;
   std::vector<PeakPoint> Peaks;
   std::vector<DividerPoint> Dividers;
+  /// Cycles a call of a C library function takes beside a loop that calls
+  /// it once per element (per vector for libmvec's versions), less the same
+  /// loop without the call: (symbol, cycles per call).
+  std::vector<std::pair<std::string, Measured>> CallCycles;
   /// Scalar double latencies in cycles: "add", "mul", "fma", "div", "sqrt".
   std::map<std::string, Measured> Latencies;
   std::vector<BandwidthPoint> Bandwidth;
