@@ -136,6 +136,8 @@ perfmodel::machineFields(const MachineModel &M) {
                  Given != C.SchedulerQueues.end() ? std::to_string(Given->second)
                                                   : std::to_string(Size) + " (LLVM)"});
   }
+  for (const auto &[Symbol, Cy] : C.CallCycles)
+    F.push_back({"core.call_cy." + Symbol, N(Cy)});
   for (const CacheLevel &L : M.Caches) {
     std::string P = "caches." + L.Name + ".";
     F.push_back({P + "size", formatByteSize(L.SizeBytes)});
