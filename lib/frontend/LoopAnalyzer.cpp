@@ -1137,6 +1137,7 @@ void LoopAnalyzer::visitCall(const CallExpr *C) {
     return countFlop(C, T, 'f');
   case MathKind::Other:
     countFlop(C, T, 'o');
+    Current->MathCalls.push_back(Name);
     Current->Notes.push_back("'" + Name + "' counted as 1 flop per call");
     return;
   case MathKind::None:

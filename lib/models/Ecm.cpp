@@ -59,6 +59,20 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     R.TnOL = l1PortCycles(T, M.Core) * R.ItersPerCL;
     R.Notes.push_back("T_OL and T_nOL estimated from the flop mix and the L1 port "
                       "bandwidths (the in-core model did not run)");
+    // Math calls the compiled loop makes (scalar, without -fveclib): their
+    // cycles from the machine file, beside the arithmetic.
+    double Calls = 0;
+    std::string Names;
+    for (const std::string &C : K.MathCalls)
+      if (auto It = M.Core.CallCycles.find(C); It != M.Core.CallCycles.end()) {
+        Calls += It->second;
+        Names += (Names.empty() ? "" : ", ") + C;
+      }
+    if (Calls > 0) {
+      R.TOL += Calls * R.ItersPerCL;
+      R.Notes.push_back("T_OL includes " + formatCycles(Calls) + " cy per iteration of calls to " +
+                        Names + " (core.call_cy)");
+    }
   }
 
   // One core's transfers: the memory link at what one core draws (measured,

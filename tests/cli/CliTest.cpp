@@ -994,6 +994,11 @@ TEST(Cli, CallsInTheLoopAreCostedOrMakeThePredictionALowerBound) {
   EXPECT_EQ(I->getString("bottleneck").value_or(""), "calls");
   EXPECT_NEAR(I->getObject("nest")->getNumber("steady_cy_per_it").value_or(0), 1 + 16.0, 0.01);
   EXPECT_NEAR(P->getNumber("cy_per_it").value_or(0), 17, 0.1);
+  // Without the compiled loop (--no-incore, as the plugin): the source's
+  // exp call, 16 cy, beside the flop mix: T_OL 8 x 16 = 128 cy/CL.
+  L = Loop("-m zen4 --no-incore");
+  EXPECT_NEAR(L.getObject("ecm")->getNumber("t_ol").value_or(0), 128, 1e-6);
+  EXPECT_NEAR(L.getObject("prediction")->getNumber("cy_per_it").value_or(0), 16, 1e-6);
   // A loop without calls is no lower bound.
   CmdResult T = perfmodel("analyze examples/triad.c -m zen4 --format json");
   EXPECT_NE(T.Out.find("\"lower_bound\": false"), std::string::npos);

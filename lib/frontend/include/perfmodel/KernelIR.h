@@ -96,6 +96,10 @@ struct LoopKernel {
   OpsByLanes SingleOps;         ///< float operations by width
   OpsByLanes DoubleOps;
   std::vector<std::string> Reductions; ///< scalars carried across iterations
+  /// Library math functions called per iteration (exp, sinf), once per call
+  /// in the source: what the machine file's core.call_cy costs when the
+  /// compiled loop is not analysed.
+  std::vector<std::string> MathCalls;
   std::vector<std::string> Notes;
 
   const LoopLevel &innermost() const { return Nest.back(); }
