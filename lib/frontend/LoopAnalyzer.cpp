@@ -319,6 +319,37 @@ bool LoopAnalyzer::visitInlined(const Expr *C, Use U) {
   return true;
 }
 
+std::optional<std::pair<const Expr *, LoopAnalyzer::PolyResult>>
+LoopAnalyzer::pointerOffset(const Expr *E) {
+  E = E->IgnoreParenImpCasts();
+  if (const VarDecl *V = refVar(E); V && PointerIVs.count(V) && IVs.count(V)) {
+    PolyResult At; // a pointer counter: its array at the counter
+    At.P = Poly::symbol(IVs.at(V));
+    return std::make_pair(strip(PointerIVs.at(V)), At);
+  }
+  if (refVar(E) && (E->getType()->isPointerType() || E->getType()->isArrayType()))
+    return std::make_pair(E, PolyResult{});
+  if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
+    if (const auto *AS = dyn_cast<ArraySubscriptExpr>(strip(UO->getSubExpr())))
+      if (auto Base = pointerOffset(AS->getBase())) {
+        PolyResult K = toPoly(AS->getIdx());
+        Base->second.merge(K);
+        Base->second.P = Base->second.P + K.P;
+        return Base;
+      }
+  if (const auto *BO = dyn_cast<BinaryOperator>(E);
+      BO && BO->isAdditiveOp() && BO->getType()->isPointerType()) {
+    bool PtrLeft = BO->getLHS()->getType()->isPointerType();
+    if (auto Base = pointerOffset(PtrLeft ? BO->getLHS() : BO->getRHS())) {
+      PolyResult K = toPoly(PtrLeft ? BO->getRHS() : BO->getLHS());
+      Base->second.merge(K);
+      Base->second.P = BO->getOpcode() == BO_Add ? Base->second.P + K.P : Base->second.P - K.P;
+      return Base;
+    }
+  }
+  return std::nullopt;
+}
+
 bool LoopAnalyzer::isCounter(const std::string &Sym) const {
   for (const LoopLevel &L : Nest)
     if (L.Var == Sym)
@@ -466,6 +497,18 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
     }
     R.P = Poly::symbol(Name);
     return R;
+  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S);
+      BO && BO->getOpcode() == BO_Sub && BO->getLHS()->getType()->isPointerType() &&
+      BO->getRHS()->getType()->isPointerType()) {
+    // p - a: elements between two pointers into one array.
+    auto L = pointerOffset(BO->getLHS()), Rt = pointerOffset(BO->getRHS());
+    if (L && Rt && refVar(L->first) && refVar(L->first) == refVar(Rt->first)) {
+      R = L->second;
+      R.merge(Rt->second);
+      R.P = L->second.P - Rt->second.P;
+      return R;
+    }
   }
   if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
     PolyResult L = toPoly(BO->getLHS(), Depth + 1), Rt = toPoly(BO->getRHS(), Depth + 1);
@@ -827,8 +870,9 @@ std::string LoopAnalyzer::parseForHeader(const ForStmt *F, LoopLevel &L,
   }
   if (!IV || !Init)
     return "no counter initialisation in the loop header";
-  if (!IV->getType()->isIntegerType())
-    return "counter '" + IV->getNameAsString() + "' is not an integer (" +
+  bool Pointer = IV->getType()->isPointerType();
+  if (!IV->getType()->isIntegerType() && !Pointer)
+    return "counter '" + IV->getNameAsString() + "' is neither an integer nor a pointer (" +
            IV->getType().getAsString() + ")";
   L.Var = IV->getNameAsString();
 
@@ -881,7 +925,21 @@ std::string LoopAnalyzer::parseForHeader(const ForStmt *F, LoopLevel &L,
   } else {
     return "condition '" + text(Cond) + "' does not compare the counter '" + L.Var + "'";
   }
-  PolyResult Lo = toPoly(Init), Hi = toPoly(Bound);
+  PolyResult Lo, Hi;
+  if (Pointer) {
+    // The counter is the element offset from the array both ends point into.
+    auto From = pointerOffset(Init), To = pointerOffset(Bound);
+    const VarDecl *FromV = From ? refVar(From->first) : nullptr;
+    if (!FromV || !To || refVar(To->first) != FromV)
+      return "pointer counter '" + L.Var + "': '" + text(Init) + "' and '" + text(Bound) +
+             "' are not offsets into one array";
+    Lo = From->second;
+    Hi = To->second;
+    PointerIVs[IV] = From->first;
+  } else {
+    Lo = toPoly(Init);
+    Hi = toPoly(Bound);
+  }
   for (PolyResult *P : {&Lo, &Hi})
     if (!P->NonAffine.empty())
       return "bound " + P->NonAffine;
@@ -936,6 +994,7 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
       Why = "the loop can exit early (" + Exit + ")";
   }
   if (!Why.empty()) {
+    PointerIVs.erase(IV);
     NestNotes.resize(NotesBefore);
     handleOtherLoop(F, Why);
     return;
@@ -947,6 +1006,7 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
   else
     analyzeInnermost(F, F->getBody());
   IVs.erase(IV);
+  PointerIVs.erase(IV);
   Nest.pop_back();
   NestNotes.resize(NotesBefore);
 }
@@ -1378,6 +1438,12 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
   }
   if (!Root)
     return false;
+  // p walking a (for (double *p = a; ...; ++p)): *p, p[k], p->x address a
+  // at offset p.
+  if (const VarDecl *PV = refVar(Root); PV && PointerIVs.count(PV) && IVs.count(PV)) {
+    Root = strip(PointerIVs.at(PV));
+    PeeledOffset = PeeledOffset + Poly::symbol(IVs.at(PV));
+  }
 
   Access A;
   A.Text = text(E);
@@ -1391,7 +1457,11 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
   A.Write = U != Use::Read;
   unsigned Elem = AddressMode ? sizeOf(E->getType()->getPointeeType()) : sizeOf(E->getType());
   A.ElementBytes = OverrideBytes ? OverrideBytes : Elem;
-  A.StrideBytes = Field ? sizeOf(Ref->getType()) : Elem;
+  // A field's element is its struct (through p->x, the pointee).
+  QualType Struct = Ref->getType();
+  if (Field && Struct->isPointerType())
+    Struct = Struct->getPointeeType();
+  A.StrideBytes = Field ? sizeOf(Struct) : Elem;
   if (AddressMode)
     A.Text = "*(" + A.Text + ")";
   A.FieldOffset = FieldOffset;

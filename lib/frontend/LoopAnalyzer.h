@@ -134,6 +134,11 @@ private:
     std::string CallText;                ///< the call as written
   };
   std::vector<InlineFrame> Frames;
+  /// Pointer counters (for (double *p = a; p != a + n; ++p)): the array they
+  /// walk; the counter's symbol is the element offset from it.
+  std::map<const clang::VarDecl *, const clang::Expr *> PointerIVs;
+  /// E as an array plus an element offset (a, a + k, &a[k], k + a).
+  std::optional<std::pair<const clang::Expr *, PolyResult>> pointerOffset(const clang::Expr *E);
   /// The frame for C when it calls such a function (no frame otherwise).
   std::optional<InlineFrame> inlineFrame(const clang::Expr *C) const;
   /// E's text, a field of the inlined method's object written as the

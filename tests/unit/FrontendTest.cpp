@@ -388,6 +388,60 @@ double sum(Grid &g) {
   EXPECT_NE(N.Reason.find("call to 'noisy'"), std::string::npos) << N.Reason;
 }
 
+// Pointer counters walk an array: the counter is the element offset from it
+// (for (double *p = a; p != a + n; ++p) is i in [0, n) over a[i]); p[k],
+// p->x and p - a follow. Two pointers that are not offsets into one array
+// have no trip count the front end can see.
+TEST(Frontend, PointerCountersWalkTheirArray) {
+  FrontendResult R = analyzeCode(R"(
+struct pt { double x, y; };
+void scale(double *a, long n, double f) {
+  for (double *p = a; p != a + n; ++p)
+    *p *= f;
+}
+double sumx(const struct pt *ps, long n) {
+  double s = 0;
+  for (const struct pt *p = ps; p < ps + n; p++)
+    s += p->y;
+  return s;
+}
+void diff(double *restrict d, const double *restrict a, long n) {
+  const double *p;
+  for (p = &a[1]; p < &a[n]; ++p)
+    d[p - a] = p[0] - p[-1];
+}
+void twoptr(double *a, double *e, double f) {
+  for (double *p = a; p != e; ++p)
+    *p *= f;
+}
+)");
+  Poly P = Poly::symbol("p"), N = Poly::symbol("n");
+  const LoopKernel &S = loopIn(R, "scale");
+  ASSERT_TRUE(S.Modelled) << S.Reason;
+  EXPECT_EQ(S.Nest[0].Lower, Poly::constant(0));
+  EXPECT_EQ(S.Nest[0].Upper, N);
+  const Access *Ap = access(S, "*p");
+  ASSERT_TRUE(Ap && Ap->Linear);
+  EXPECT_EQ(Ap->Array, "a");
+  EXPECT_TRUE(Ap->Read && Ap->Write);
+  EXPECT_EQ(*Ap->Linear, P);
+  const LoopKernel &X = loopIn(R, "sumx");
+  const Access *Y = access(X, "p->y");
+  ASSERT_TRUE(Y && Y->Linear);
+  EXPECT_EQ(Y->Array, "ps");
+  EXPECT_EQ(Y->FieldOffset, 8u);
+  EXPECT_EQ(Y->StrideBytes, 16u);
+  const LoopKernel &D = loopIn(R, "diff");
+  ASSERT_TRUE(D.Modelled) << D.Reason;
+  EXPECT_EQ(D.Nest[0].Lower, Poly::constant(1));
+  EXPECT_EQ(D.Nest[0].Upper, N);
+  EXPECT_EQ(access(D, "d[p - a]")->Linear, std::optional<Poly>(P));
+  EXPECT_EQ(access(D, "p[-1]")->Linear, std::optional<Poly>(P - Poly::constant(1)));
+  const LoopKernel &T = loopIn(R, "twoptr");
+  EXPECT_FALSE(T.Modelled);
+  EXPECT_NE(T.Reason.find("are not offsets into one array"), std::string::npos) << T.Reason;
+}
+
 TEST(Frontend, OpenMPLoops) {
   FrontendResult R = analyzeFile("examples/omp.c");
   const LoopKernel &J = loopIn(R, "jacobi");
