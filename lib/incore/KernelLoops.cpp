@@ -515,7 +515,8 @@ size_t loopDepth(const MachineLoop &L) {
 /// out. WHOLEFUNCTION (an outermost source loop): the function's reachable
 /// blocks are the trip, one call.
 NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop *> &Cands,
-                    const std::vector<double> &CandIters, bool WholeFunction) {
+                    const std::vector<double> &CandIters, bool WholeFunction,
+                    const std::map<std::string, double> &CallCycles) {
   NestCode N;
   const FunctionCFG &C = *Body.Cfg;
   const std::set<size_t> &Inner = C.Body.at(Body.Header);
@@ -575,6 +576,10 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
     for (uint64_t O = Begin; O < End; ++O) {
       P.Bytes.push_back(C.F->Bytes[O]);
       P.Lines.push_back(C.F->Lines[O]);
+      // A call's relocated target the machine file costs (core.call_cy).
+      if (auto Sym = C.F->Symbols.find(O); Sym != C.F->Symbols.end())
+        if (auto Cy = CallCycles.find(Sym->second); Cy != CallCycles.end())
+          P.CallCycles += Cy->second;
     }
   };
   std::set<int> Placed;
@@ -862,7 +867,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     if (!Unrolled.empty())
       R.Nest.Reason = "the innermost loop is fully unrolled into its enclosing loop";
     else
-      R.Nest = nestAround(*Best, Cands, CandIters, K.Nest.size() < 2);
+      R.Nest = nestAround(*Best, Cands, CandIters, K.Nest.size() < 2, O.CallCycles);
     if (Best->ColdBlocks)
       R.Notes.push_back(std::to_string(Best->ColdBlocks) +
                         " block(s) of the loop that call out (such as an errno path) are "

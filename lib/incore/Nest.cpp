@@ -132,16 +132,22 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   // Never below what the whole trip's ports, issue and carried chains need.
   Total = std::max(Total, RT.Cycles + Beyond * R.Cycles);
 
-  double Remainder = 0;
+  double Remainder = 0, RemainderCalls = 0;
   for (size_t I = 0; I < Trips.size(); ++I) {
     if (N.LoopIters[I] == KB || Trips[I] <= 0)
       continue;
     for (const NestCode::Piece &P : N.Pieces)
       if (P.Loop == int(I)) {
         InCoreResult RL = analyzeBlockBytes(P.Bytes, LO, P.Lines);
-        Remainder += Trips[I] * (RL.Ok ? RL.Cycles : 0);
+        // A scalar remainder calls the scalar function (exp beside the
+        // vector body's _ZGVdN4v_exp): its cycles per trip too.
+        Remainder += Trips[I] * ((RL.Ok ? RL.Cycles : 0) + P.CallCycles);
+        RemainderCalls += Trips[I] * P.CallCycles;
       }
   }
+  // The trace's schedule has the remainders' call instructions, not their
+  // callees.
+  Total += RemainderCalls;
   double Overhead = Straight.empty() ? 0 : straightCycles(analyzeBlockBytes(Straight, LO, StraightLines));
   double Body = BodyTrips * R.Cycles;
 

@@ -62,6 +62,7 @@ struct NestCode {
     int Loop = -1;       ///< index into LoopIters; -1: straight-line code
     int EntersLoop = -1; ///< straight-line code that only leads into that loop
     int LeavesLoop = -1; ///< straight-line code entered only from that loop
+    double CallCycles = 0; ///< its calls' cycles from core.call_cy, per run
   };
   std::vector<Piece> Pieces;
   /// Source iterations per trip of each inner machine loop of this source
