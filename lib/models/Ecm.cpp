@@ -61,14 +61,8 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
                       "bandwidths (the in-core model did not run)");
     // Math calls the compiled loop makes (scalar, without -fveclib): their
     // cycles from the machine file, beside the arithmetic.
-    double Calls = 0;
     std::string Names;
-    for (const std::string &C : K.MathCalls)
-      if (auto It = M.Core.CallCycles.find(C); It != M.Core.CallCycles.end()) {
-        Calls += It->second;
-        Names += (Names.empty() ? "" : ", ") + C;
-      }
-    if (Calls > 0) {
+    if (double Calls = sourceCallCycles(K, M, &Names); Calls > 0) {
       R.TOL += Calls * R.ItersPerCL;
       R.Notes.push_back("T_OL includes " + formatCycles(Calls) + " cy per iteration of calls to " +
                         Names + " (core.call_cy)");

@@ -29,10 +29,22 @@ unsigned perfmodel::flopElementBytes(const LoopKernel &K) {
   return K.Double.total() == 0 && K.Single.total() > 0 ? 4 : 8;
 }
 
+double perfmodel::sourceCallCycles(const LoopKernel &K, const MachineModel &M,
+                                   std::string *Names) {
+  double Cycles = 0;
+  for (const std::string &C : K.MathCalls)
+    if (auto It = M.Core.CallCycles.find(C); It != M.Core.CallCycles.end()) {
+      Cycles += It->second;
+      if (Names)
+        *Names += (Names->empty() ? "" : ", ") + C;
+    }
+  return Cycles;
+}
+
 double perfmodel::inCoreCyclesPerIt(const ModelInput &In) {
   const InCoreResult *IC = In.InCore;
   if (!IC || !IC->Ok || IC->SourceItersPerIter <= 0)
-    return 0;
+    return In.Loop && In.Machine ? sourceCallCycles(*In.Loop, *In.Machine) : 0;
   return IC->Cycles / IC->SourceItersPerIter;
 }
 

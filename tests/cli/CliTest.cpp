@@ -999,6 +999,7 @@ TEST(Cli, CallsInTheLoopAreCostedOrMakeThePredictionALowerBound) {
   L = Loop("-m zen4 --no-incore");
   EXPECT_NEAR(L.getObject("ecm")->getNumber("t_ol").value_or(0), 128, 1e-6);
   EXPECT_NEAR(L.getObject("prediction")->getNumber("cy_per_it").value_or(0), 16, 1e-6);
+  EXPECT_NEAR(L.getObject("roofline")->getNumber("incore_cy_per_it").value_or(0), 16, 1e-6);
   // A loop without calls is no lower bound.
   CmdResult T = perfmodel("analyze examples/triad.c -m zen4 --format json");
   EXPECT_NE(T.Out.find("\"lower_bound\": false"), std::string::npos);

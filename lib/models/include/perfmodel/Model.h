@@ -137,7 +137,12 @@ LatencyBound latencyFor(const ModelInput &In, std::vector<std::string> &Notes);
 /// 0 when the machine file does not give it.
 double levelLatencyCycles(const MachineModel &M, size_t I);
 
-/// The in-core cycles per source iteration, or 0 when the model did not run.
+/// Cycles per iteration of the source's math calls (K.MathCalls) that the
+/// machine file costs (core.call_cy), and their names for a note: what the
+/// models charge for calls when the compiled loop was not analysed.
+double sourceCallCycles(const LoopKernel &K, const MachineModel &M, std::string *Names = nullptr);
+/// The in-core cycles per source iteration; when the model did not run, the
+/// source's costed math calls (0 without).
 double inCoreCyclesPerIt(const ModelInput &In);
 
 /// Cycle counts in the models' own words: three significant digits.
