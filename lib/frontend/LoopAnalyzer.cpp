@@ -249,12 +249,24 @@ std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::inlineFrame(const Expr *E
   const auto *MD = dyn_cast<CXXMethodDecl>(Def);
   if (MD && MD->isVirtual())
     return std::nullopt;
-  // One statement: return EXPR;
+  // return EXPR; after locals defined once (double t = x * x;), which the
+  // returned expression may use.
   const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  const auto *Ret = Body && Body->size() == 1 ? dyn_cast<ReturnStmt>(Body->body_front()) : nullptr;
-  if (!Ret || !Ret->getRetValue() || containsLoop(Ret))
+  if (!Body || Body->size() == 0 || Body->size() > 8 || containsLoop(Body))
+    return std::nullopt;
+  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
+  if (!Ret || !Ret->getRetValue())
     return std::nullopt;
   InlineFrame F;
+  for (const Stmt *St : Body->body()) {
+    if (St == Ret)
+      break;
+    const auto *DS = dyn_cast<DeclStmt>(St);
+    const auto *V = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    if (!V || !V->getInit() || V->getType()->isReferenceType() || isAssignedIn(V, Body))
+      return std::nullopt;
+    F.Locals.push_back(V->getInit());
+  }
   F.Def = Def;
   F.Result = Ret->getRetValue();
   F.CallText = text(C);
@@ -311,6 +323,8 @@ bool LoopAnalyzer::visitInlined(const Expr *C, Use U) {
   const Expr *Result = F->Result;
   bool Reference = F->Def->getReturnType()->isReferenceType();
   Frames.push_back(std::move(*F));
+  for (const Expr *Init : Frames.back().Locals)
+    visit(Init, Use::Read);
   if (Reference || U != Use::Read)
     visitLValue(Result, U);
   else

@@ -121,9 +121,9 @@ private:
   std::set<std::string> DataSymbols;
   std::set<const clang::FunctionDecl *> Inlining; ///< helpers being inlined
 
-  /// A call to a one-line function or method (`double &at(int i, int j) {
-  /// return d[i * n + j]; }`, `int idx(i, j)`, `operator()`), read as its
-  /// returned expression: its parameters stand for the call's arguments and
+  /// A call to a short function or method (`double &at(int i, int j) {
+  /// return d[i * n + j]; }`, `int idx(i, j)`, `operator()`; locals defined
+  /// once before the return), read as its returned expression: its parameters stand for the call's arguments and
   /// its fields (implicit `this`) for the object's.
   struct InlineFrame {
     const clang::FunctionDecl *Def = nullptr;
@@ -131,6 +131,7 @@ private:
     const clang::Expr *Object = nullptr; ///< g in g.at(..); p in p->at(..)
     bool ObjectIsPointer = false;
     const clang::Expr *Result = nullptr; ///< the returned expression
+    std::vector<const clang::Expr *> Locals; ///< initialisers of its locals
     std::string CallText;                ///< the call as written
   };
   std::vector<InlineFrame> Frames;

@@ -388,6 +388,34 @@ double sum(Grid &g) {
   EXPECT_NE(N.Reason.find("call to 'noisy'"), std::string::npos) << N.Reason;
 }
 
+// A helper may define locals once before its return: they stand for their
+// initialisers (r = i * n; v = d[r + j]; return 2.0 * v).
+TEST(Frontend, ShortHelpersWithLocalsAreReadAsWhatTheyReturn) {
+  FrontendResult R = analyzeCode(R"(
+#include <vector>
+struct M {
+  long n;
+  std::vector<double> d;
+  double get(long i, long j) const { long r = i * n; double v = d[r + j]; return 2.0 * v; }
+};
+double sumall(const M &m) {
+  double s = 0;
+  for (long i = 0; i < m.n; ++i)
+    for (long j = 0; j < m.n; ++j)
+      s += m.get(i, j);
+  return s;
+}
+)", "cpp");
+  const LoopKernel &K = loopIn(R, "sumall");
+  ASSERT_TRUE(K.Modelled) << K.Reason;
+  ASSERT_EQ(K.Accesses.size(), 1u);
+  EXPECT_EQ(K.Accesses[0].Array, "m.d");
+  EXPECT_EQ(K.Accesses[0].Linear,
+            std::optional<Poly>(Poly::symbol("i") * Poly::symbol("m.n") + Poly::symbol("j")));
+  EXPECT_EQ(K.Double.Add, 1u);
+  EXPECT_EQ(K.Double.Mul, 1u);
+}
+
 // Pointer counters walk an array: the counter is the element offset from it
 // (for (double *p = a; p != a + n; ++p) is i in [0, n) over a[i]); p[k],
 // p->x and p - a follow. Two pointers that are not offsets into one array
