@@ -884,6 +884,8 @@ std::string LoopAnalyzer::parseForHeader(const ForStmt *F, LoopLevel &L,
   }
   if (!IV || !Init)
     return "no counter initialisation in the loop header";
+  if (IV->getType()->isRecordType())
+    return parseIteratorHeader(F, L, IV, Init);
   bool Pointer = IV->getType()->isPointerType();
   if (!IV->getType()->isIntegerType() && !Pointer)
     return "counter '" + IV->getNameAsString() + "' is neither an integer nor a pointer (" +
@@ -988,6 +990,61 @@ std::string LoopAnalyzer::parseForHeader(const ForStmt *F, LoopLevel &L,
   return "";
 }
 
+namespace {
+
+/// The container of C.begin() / C.end() (NAMES: begin, cbegin or end, cend),
+/// through the copies and temporaries that wrap an iterator.
+const Expr *containerOf(const Expr *E, std::initializer_list<llvm::StringRef> Names) {
+  for (unsigned Guard = 0; E && Guard < 8; ++Guard) {
+    E = E->IgnoreImplicit()->IgnoreParens();
+    if (const auto *CE = dyn_cast<CXXConstructExpr>(E); CE && CE->getNumArgs() == 1) {
+      E = CE->getArg(0);
+      continue;
+    }
+    break;
+  }
+  const auto *MC = dyn_cast_or_null<CXXMemberCallExpr>(E);
+  if (!MC || MC->getNumArgs() != 0 || !MC->getMethodDecl()->getIdentifier())
+    return nullptr;
+  llvm::StringRef N = MC->getMethodDecl()->getName();
+  for (llvm::StringRef Name : Names)
+    if (N == Name)
+      return MC->getImplicitObjectArgument()->IgnoreParenImpCasts();
+  return nullptr;
+}
+
+} // namespace
+
+std::string LoopAnalyzer::parseIteratorHeader(const ForStmt *F, LoopLevel &L,
+                                              const VarDecl *IV, const Expr *Init) {
+  L.Var = IV->getNameAsString();
+  const Expr *Container = containerOf(Init, {"begin", "cbegin"});
+  if (!Container)
+    return "iterator '" + L.Var + "' does not start at a container's begin()";
+  // ++it or it++
+  const auto *Inc = dyn_cast_or_null<CXXOperatorCallExpr>(
+      F->getInc() ? F->getInc()->IgnoreParenImpCasts() : nullptr);
+  if (!Inc || Inc->getOperator() != OO_PlusPlus || refVar(Inc->getArg(0)) != IV)
+    return "iterator '" + L.Var + "' does not step by ++";
+  // it != c.end() or it < c.end()
+  const auto *Cond = dyn_cast_or_null<CXXOperatorCallExpr>(
+      F->getCond() ? F->getCond()->IgnoreImplicit()->IgnoreParens() : nullptr);
+  const Expr *End = nullptr;
+  if (Cond && Cond->getNumArgs() == 2 &&
+      (Cond->getOperator() == OO_ExclaimEqual || Cond->getOperator() == OO_Less) &&
+      refVar(Cond->getArg(0)) == IV)
+    End = containerOf(Cond->getArg(1), {"end", "cend"});
+  if (!End || text(End) != text(Container))
+    return "iterator '" + L.Var + "' does not run to the end() of the container it starts in";
+  if (isAssignedIn(IV, F->getBody()))
+    return "counter '" + L.Var + "' is modified in the loop body";
+  L.Lower = Poly::constant(0);
+  L.Upper = Poly::symbol(text(Container) + ".size()");
+  L.Step = 1;
+  IteratorIVs[IV] = Container;
+  return "";
+}
+
 void LoopAnalyzer::handleFor(const ForStmt *F) {
   LoopLevel L;
   L.Loc = loc(F->getBeginLoc());
@@ -1009,6 +1066,7 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
   }
   if (!Why.empty()) {
     PointerIVs.erase(IV);
+    IteratorIVs.erase(IV);
     NestNotes.resize(NotesBefore);
     handleOtherLoop(F, Why);
     return;
@@ -1021,6 +1079,7 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
     analyzeInnermost(F, F->getBody());
   IVs.erase(IV);
   PointerIVs.erase(IV);
+  IteratorIVs.erase(IV);
   Nest.pop_back();
   NestNotes.resize(NotesBefore);
 }
@@ -1334,6 +1393,24 @@ void LoopAnalyzer::mergeAccess(Access A, const std::string &Key) {
 bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
                                 bool AlignedByContract) {
   E = E->IgnoreParens();
+  // *it of an iterator counter: the container's element at the counter.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Star && Op->getNumArgs() == 1)
+    if (const VarDecl *IV = refVar(Op->getArg(0)); IV && IteratorIVs.count(IV) && IVs.count(IV)) {
+      Access A;
+      A.Array = text(IteratorIVs.at(IV));
+      A.Text = text(E);
+      A.ElementBytes = A.StrideBytes = sizeOf(E->getType());
+      A.Subscripts = {Poly::symbol(IVs.at(IV))};
+      A.Dims = {std::nullopt};
+      A.Linear = A.Subscripts[0];
+      A.Read = U != Use::Write;
+      A.Write = U != Use::Read;
+      A.Loc = loc(E->getBeginLoc());
+      std::string Key = A.Array + "|" + A.Linear->str();
+      mergeAccess(std::move(A), Key);
+      return true;
+    }
   // Address mode (intrinsic loads and stores): E is a pointer to the data.
   bool AddressMode = OverrideBytes > 0 && E->getType()->isPointerType();
   if (AddressMode) {
@@ -1695,7 +1772,7 @@ void LoopAnalyzer::visit(const Stmt *S, Use U) {
       return;
   }
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
-    if (isSubscriptCall(Op) && recordAccess(Op, U))
+    if ((isSubscriptCall(Op) || Op->getOperator() == OO_Star) && recordAccess(Op, U))
       return;
     if (Op->isAssignmentOp() && Op->getNumArgs() == 2 &&
         Op->getArg(0)->getType()->isScalarType()) {

@@ -138,6 +138,11 @@ private:
   /// Pointer counters (for (double *p = a; p != a + n; ++p)): the array they
   /// walk; the counter's symbol is the element offset from it.
   std::map<const clang::VarDecl *, const clang::Expr *> PointerIVs;
+  /// Iterator counters (for (auto it = v.begin(); it != v.end(); ++it)):
+  /// the container they walk; *it is its element at the counter.
+  std::map<const clang::VarDecl *, const clang::Expr *> IteratorIVs;
+  std::string parseIteratorHeader(const clang::ForStmt *F, LoopLevel &L,
+                                  const clang::VarDecl *IV, const clang::Expr *Init);
   /// E as an array plus an element offset (a, a + k, &a[k], k + a).
   std::optional<std::pair<const clang::Expr *, PolyResult>> pointerOffset(const clang::Expr *E);
   /// The frame for C when it calls such a function (no frame otherwise).

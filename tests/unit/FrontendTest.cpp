@@ -416,6 +416,46 @@ double sumall(const M &m) {
   EXPECT_EQ(K.Double.Mul, 1u);
 }
 
+// Iterator counters over a container (begin() to end(), ++): *it is the
+// container's element at the counter, as in a range-for; an iterator that
+// ends in another container gives a reason.
+TEST(Frontend, IteratorCountersWalkTheirContainer) {
+  FrontendResult R = analyzeCode(R"(
+#include <vector>
+void scale(std::vector<double> &v, double a) {
+  for (auto it = v.begin(); it != v.end(); ++it)
+    *it *= a;
+}
+double sum(const std::vector<float> &v) {
+  double s = 0;
+  for (std::vector<float>::const_iterator it = v.cbegin(); it != v.cend(); it++)
+    s += *it;
+  return s;
+}
+void mixed(const std::vector<double> &x, std::vector<double> &y) {
+  for (auto it = x.begin(); it != y.end(); ++it)
+    ;
+}
+)", "cpp");
+  const LoopKernel &S = loopIn(R, "scale");
+  ASSERT_TRUE(S.Modelled) << S.Reason;
+  EXPECT_EQ(S.Nest[0].Upper, Poly::symbol("v.size()"));
+  const Access *A = access(S, "*it");
+  ASSERT_TRUE(A && A->Linear);
+  EXPECT_EQ(A->Array, "v");
+  EXPECT_TRUE(A->Read && A->Write);
+  EXPECT_EQ(A->ElementBytes, 8u);
+  EXPECT_EQ(*A->Linear, Poly::symbol("it"));
+  const LoopKernel &F = loopIn(R, "sum");
+  ASSERT_TRUE(F.Modelled) << F.Reason;
+  EXPECT_EQ(access(F, "*it")->ElementBytes, 4u);
+  const LoopKernel &M = loopIn(R, "mixed");
+  EXPECT_FALSE(M.Modelled);
+  EXPECT_NE(M.Reason.find("does not run to the end() of the container it starts in"),
+            std::string::npos)
+      << M.Reason;
+}
+
 // Pointer counters walk an array: the counter is the element offset from it
 // (for (double *p = a; p != a + n; ++p) is i in [0, n) over a[i]); p[k],
 // p->x and p - a follow. Two pointers that are not offsets into one array
