@@ -165,25 +165,30 @@ unsigned LoopAnalyzer::sizeOf(QualType T) const {
   return Ctx.getTypeSizeInChars(T).getQuantity();
 }
 
+namespace {
+
+/// The expression statement S writes, or may write through its address: an
+/// assignment's target, an incremented or address-taken operand.
+const Expr *writtenBy(const Stmt *S) {
+  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+    return BO->getLHS();
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
+    return UO->getSubExpr();
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
+      Op && Op->isAssignmentOp() && Op->getNumArgs() > 0)
+    return Op->getArg(0);
+  return nullptr;
+}
+
+} // namespace
+
 void LoopAnalyzer::collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out) const {
   if (!S)
     return;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-    if (BO->isAssignmentOp())
-      if (const VarDecl *V = refVar(BO->getLHS()))
-        Out.insert(V);
-  } else if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
-    if (UO->isIncrementDecrementOp())
-      if (const VarDecl *V = refVar(UO->getSubExpr()))
-        Out.insert(V);
-    if (UO->getOpcode() == UO_AddrOf)
-      if (const VarDecl *V = refVar(UO->getSubExpr()))
-        Out.insert(V); // may be written through the pointer
-  } else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S)) {
-    if (Op->isAssignmentOp() && Op->getNumArgs() > 0)
-      if (const VarDecl *V = refVar(Op->getArg(0)))
-        Out.insert(V);
-  }
+  if (const Expr *W = writtenBy(S))
+    if (const VarDecl *V = refVar(W))
+      Out.insert(V); // (address taken: may be written through the pointer)
   for (const Stmt *C : S->children())
     collectAssigned(C, Out);
 }
@@ -191,19 +196,17 @@ void LoopAnalyzer::collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out
 void LoopAnalyzer::collectAssignedMembers(const Stmt *S, std::set<std::string> &Out) const {
   if (!S)
     return;
-  const Expr *Target = nullptr;
-  if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-    Target = BO->getLHS();
-  else if (const auto *UO = dyn_cast<UnaryOperator>(S);
-           UO && (UO->isIncrementDecrementOp() || UO->getOpcode() == UO_AddrOf))
-    Target = UO->getSubExpr();
-  else if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(S);
-           Op && Op->isAssignmentOp() && Op->getNumArgs() > 0)
-    Target = Op->getArg(0);
-  if (Target && isa<MemberExpr>(strip(Target)))
-    Out.insert(text(strip(Target)));
+  if (const Expr *W = writtenBy(S); W && isa<MemberExpr>(strip(W)))
+    Out.insert(text(strip(W)));
   for (const Stmt *C : S->children())
     collectAssignedMembers(C, Out);
+}
+
+void LoopAnalyzer::collectWrittenInNest(const Stmt *Root) {
+  AssignedInNest.clear();
+  collectAssigned(Root, AssignedInNest);
+  MembersAssignedInNest.clear();
+  collectAssignedMembers(Root, MembersAssignedInNest);
 }
 
 bool LoopAnalyzer::invariantMember(const MemberExpr *ME) const {
@@ -1054,10 +1057,7 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
   size_t NotesBefore = NestNotes.size();
   bool Root = Nest.empty();
   if (Root) {
-    AssignedInNest.clear();
-    collectAssigned(F, AssignedInNest);
-    MembersAssignedInNest.clear();
-    collectAssignedMembers(F, MembersAssignedInNest);
+    collectWrittenInNest(F);
   }
   std::string Why = parseForHeader(F, L, IV);
   if (Why.empty()) {
@@ -1093,10 +1093,7 @@ void LoopAnalyzer::handleRangeFor(const CXXForRangeStmt *F) {
   L.Pragma = PendingPragma;
   PendingPragma.clear();
   if (Nest.empty()) {
-    AssignedInNest.clear();
-    collectAssigned(F, AssignedInNest);
-    MembersAssignedInNest.clear();
-    collectAssignedMembers(F, MembersAssignedInNest);
+    collectWrittenInNest(F);
   }
   const VarDecl *LV = F->getLoopVariable();
   L.Var = "__" + LV->getNameAsString() + "_idx";
@@ -1390,6 +1387,23 @@ void LoopAnalyzer::mergeAccess(Access A, const std::string &Key) {
   ++Old.Occurrences;
 }
 
+void LoopAnalyzer::recordElementAccess(const std::string &Container, const std::string &Text,
+                                       const std::string &Counter, unsigned Bytes,
+                                       SourceLocation Where, Use U) {
+  Access A;
+  A.Array = Container;
+  A.Text = Text;
+  A.ElementBytes = A.StrideBytes = Bytes;
+  A.Subscripts = {Poly::symbol(Counter)};
+  A.Dims = {std::nullopt};
+  A.Linear = A.Subscripts[0];
+  A.Read = U != Use::Write;
+  A.Write = U != Use::Read;
+  A.Loc = loc(Where);
+  std::string Key = A.Array + "|" + A.Linear->str();
+  mergeAccess(std::move(A), Key);
+}
+
 bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
                                 bool AlignedByContract) {
   E = E->IgnoreParens();
@@ -1397,18 +1411,8 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
   if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
       Op && Op->getOperator() == OO_Star && Op->getNumArgs() == 1)
     if (const VarDecl *IV = refVar(Op->getArg(0)); IV && IteratorIVs.count(IV) && IVs.count(IV)) {
-      Access A;
-      A.Array = text(IteratorIVs.at(IV));
-      A.Text = text(E);
-      A.ElementBytes = A.StrideBytes = sizeOf(E->getType());
-      A.Subscripts = {Poly::symbol(IVs.at(IV))};
-      A.Dims = {std::nullopt};
-      A.Linear = A.Subscripts[0];
-      A.Read = U != Use::Write;
-      A.Write = U != Use::Read;
-      A.Loc = loc(E->getBeginLoc());
-      std::string Key = A.Array + "|" + A.Linear->str();
-      mergeAccess(std::move(A), Key);
+      recordElementAccess(text(IteratorIVs.at(IV)), text(E), IVs.at(IV), sizeOf(E->getType()),
+                          E->getBeginLoc(), U);
       return true;
     }
   // Address mode (intrinsic loads and stores): E is a pointer to the data.
@@ -1504,18 +1508,9 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
     auto RV = RangeVars.find(V);
     if (RV != RangeVars.end() && V->getType()->isReferenceType()) {
       // The range-for variable binds to range[idx].
-      Access A;
-      A.Array = text(RV->second.first);
-      A.Text = A.Array + "[" + RV->second.second + "]";
-      A.ElementBytes = A.StrideBytes = sizeOf(V->getType());
-      A.Subscripts = {Poly::symbol(RV->second.second)};
-      A.Dims = {std::nullopt};
-      A.Linear = A.Subscripts[0];
-      A.Read = U != Use::Write;
-      A.Write = U != Use::Read;
-      A.Loc = loc(DR->getBeginLoc());
-      std::string Key = A.Array + "|" + A.Linear->str();
-      mergeAccess(std::move(A), Key);
+      std::string Range = text(RV->second.first);
+      recordElementAccess(Range, Range + "[" + RV->second.second + "]", RV->second.second,
+                          sizeOf(V->getType()), DR->getBeginLoc(), U);
       return true;
     }
     // Scalars in memory: globals, statics and references.

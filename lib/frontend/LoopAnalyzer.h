@@ -70,6 +70,11 @@ private:
                     bool AlignedByContract = false);
   bool visitIntrinsic(const clang::CallExpr *C, const std::string &Name);
   void mergeAccess(Access A, const std::string &Key);
+  /// CONTAINER's element at COUNTER (a range-for variable, *it of an
+  /// iterator counter), one element of BYTES per iteration.
+  void recordElementAccess(const std::string &Container, const std::string &Text,
+                           const std::string &Counter, unsigned Bytes,
+                           clang::SourceLocation Where, Use U);
   void countFlop(const clang::Expr *E, clang::QualType T, char Op);
   bool countCalleeFlops(const clang::FunctionDecl *FD);
 
@@ -101,6 +106,8 @@ private:
   std::set<const clang::VarDecl *> AssignedInNest; ///< in the outermost loop
   std::set<std::string> MembersAssignedInNest;     ///< fields written there (text)
   void collectAssignedMembers(const clang::Stmt *S, std::set<std::string> &Out) const;
+  /// AssignedInNest and MembersAssignedInNest for the outermost loop ROOT.
+  void collectWrittenInNest(const clang::Stmt *Root);
   /// A field (g.n, p->n, this->n) of an object the nest does not replace,
   /// that the nest does not write: a value fixed for the nest, like a
   /// parameter.
@@ -123,8 +130,9 @@ private:
 
   /// A call to a short function or method (`double &at(int i, int j) {
   /// return d[i * n + j]; }`, `int idx(i, j)`, `operator()`; locals defined
-  /// once before the return), read as its returned expression: its parameters stand for the call's arguments and
-  /// its fields (implicit `this`) for the object's.
+  /// once before the return), read as its returned expression: its
+  /// parameters stand for the call's arguments and its fields (implicit
+  /// `this`) for the object's.
   struct InlineFrame {
     const clang::FunctionDecl *Def = nullptr;
     std::map<const clang::ParmVarDecl *, const clang::Expr *> Args;
