@@ -818,13 +818,16 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       });
       if (Raw.size() != R.Callees.size())
         Raw.assign(R.Callees.size(), "");
+      std::vector<std::string> Costed;
       for (size_t I = 0; I < Raw.size(); ++I) {
         R.Callees[I] = Raw[I].empty() ? "" : demangle(Raw[I]);
         auto It = O.CallCycles.find(Raw[I]);
-        if (It != O.CallCycles.end())
+        if (It != O.CallCycles.end()) {
           R.CallCycles += It->second;
-        else
+          Costed.push_back(R.Callees[I]);
+        } else {
           R.UncostedCallees.push_back(R.Callees[I]);
+        }
       }
       // glibc's libmvec has vector versions of these (glibc 2.35 and later).
       static const llvm::StringSet<> VectorMath = {
@@ -847,10 +850,6 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
         char Buf[200];
         snprintf(Buf, sizeof(Buf), "%.3g cy per iteration (core.call_cy), beside the loop's own %.3g",
                  R.CallCycles, Own);
-        std::vector<std::string> Costed;
-        for (const std::string &C : R.Callees)
-          if (!llvm::is_contained(R.UncostedCallees, C))
-            Costed.push_back(C);
         R.Notes.push_back("the calls to " + calleesText(Costed) + " take " + Buf);
         if (R.CallCycles > Own) {
           R.Bottleneck = "calls";

@@ -273,6 +273,13 @@ void printSummaryText(llvm::raw_ostream &OS, const LoopReport &LR) {
 }
 } // namespace
 
+/// The calls a loop makes that no model costs: the prediction is a lower
+/// bound (none when the in-core model did not run or costs them all).
+static const std::vector<std::string> &uncostedCalls(const LoopReport &LR) {
+  static const std::vector<std::string> None;
+  return LR.InCore && LR.InCore->Ok ? LR.InCore->UncostedCallees : None;
+}
+
 std::string perfmodel::headlineText(const LoopReport &LR) {
   const Prediction *P = LR.headline();
   const LevelPrediction *At = LR.headlineLevel();
@@ -282,9 +289,8 @@ std::string perfmodel::headlineText(const LoopReport &LR) {
   if (At->GFlops > 0)
     S += ", " + formatNumber(At->GFlops) + " GFLOP/s";
   S += " with data in " + At->Level + "; bound by " + At->Bottleneck;
-  if (LR.InCore && LR.InCore->Ok && !LR.InCore->UncostedCallees.empty())
-    S += "; a lower bound: the loop calls " + calleesText(LR.InCore->UncostedCallees) +
-         " every iteration, not costed";
+  if (const auto &Calls = uncostedCalls(LR); !Calls.empty())
+    S += "; a lower bound: the loop calls " + calleesText(Calls) + " every iteration, not costed";
   return S;
 }
 
@@ -512,10 +518,10 @@ llvm::json::Value perfmodel::headlineJSON(const LoopReport &LR, const MachineMod
                        {"advice", P->Advice},
                        {"promised_gain_cy_per_it", num(promisedGainCyclesPerIt(LR))}};
   // Calls in the loop: the prediction leaves their callees out.
-  bool Calls = LR.InCore && LR.InCore->Ok && !LR.InCore->UncostedCallees.empty();
-  O["lower_bound"] = Calls;
-  if (Calls)
-    O["uncosted_calls"] = strings(LR.InCore->UncostedCallees);
+  const std::vector<std::string> &Calls = uncostedCalls(LR);
+  O["lower_bound"] = !Calls.empty();
+  if (!Calls.empty())
+    O["uncosted_calls"] = strings(Calls);
   if (LR.Iterations && M.ClockGHz > 0)
     O["seconds"] = num(At->CyclesPerIt * *LR.Iterations / (M.ClockGHz * 1e9));
   else
