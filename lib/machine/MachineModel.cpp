@@ -488,26 +488,30 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                                                      : C.LineSplitStoreCost) = V;
   }
 
-  if (YAML::Node Q = R.child(N, "call_cy", P, false); Q.IsDefined() && !Q.IsNull()) {
-    if (!Q.IsMap())
-      R.error(Q, Reader::join(P, "call_cy"), "expected a mapping function: cycles, e.g. {exp: 18}");
-    else
-      for (const auto &KV : Q) {
-        std::string Name = KV.first.Scalar();
-        if (auto V = R.num(Q, Name.c_str(), Reader::join(P, "call_cy"), true))
-          C.CallCycles[Name] = *V;
-      }
-  }
-  if (YAML::Node Q = R.child(N, "scheduler_queues", P, false); Q.IsDefined() && !Q.IsNull()) {
-    if (!Q.IsMap())
-      R.error(Q, Reader::join(P, "scheduler_queues"), "expected a mapping queue: entries, e.g. {Zn4FP: 64}");
-    else
-      for (const auto &KV : Q) {
-        std::string Name = KV.first.Scalar();
-        if (auto V = R.count(Q, Name.c_str(), Reader::join(P, "scheduler_queues"), true))
-          C.SchedulerQueues[Name] = *V;
-      }
-  }
+  // Mappings of names to values: each entry read by READ (map, name, path).
+  auto Named = [&](const char *Key, const char *Expected, auto Read) {
+    YAML::Node Q = R.child(N, Key, P, false);
+    if (!Q.IsDefined() || Q.IsNull())
+      return;
+    std::string Path = Reader::join(P, Key);
+    if (!Q.IsMap()) {
+      R.error(Q, Path, std::string("expected a mapping ") + Expected);
+      return;
+    }
+    for (const auto &KV : Q)
+      Read(Q, KV.first.Scalar(), Path);
+  };
+  Named("call_cy", "function: cycles, e.g. {exp: 18}",
+        [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
+          if (auto V = R.num(Q, Name.c_str(), Path, true))
+            C.CallCycles[Name] = *V;
+        });
+  Named("scheduler_queues", "queue: entries, e.g. {Zn4FP: 64}",
+        [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
+          if (auto V = R.count(Q, Name.c_str(), Path, true))
+            C.SchedulerQueues[Name] = *V;
+        });
+
 
   // Which vector operations each floating-point pipe executes; decides the
   // compute ceiling of a given add/mul/FMA mix.
