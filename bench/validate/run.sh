@@ -49,15 +49,16 @@ for line in text.splitlines():
         continue
     cells = line.split()
     if cells and cells[0] == "n":
-        # n, working, set, data, in, measured, cy/it, GFLOP/s, spread, then pairs
-        head = [c for c in cells[9:] if c != "cy/it"]
+        # n, working, set, data, in, measured, cy/it, GFLOP/s, spread, [GHz,] then pairs
+        first = 10 if len(cells) > 9 and cells[9] == "GHz" else 9
+        head = [c for c in cells[first:] if c != "cy/it"]
         head = ["headline" if c == "headline" else c for c in head]
         continue
     if head and len(cells) >= 7 and cells[0].isdigit() and cells[3] in ("L1", "L2", "L3", "MEM"):
         level, measured = cells[3], float(cells[4])
         if measured <= 0:
             continue
-        preds = cells[7:]
+        preds = cells[7 + (first - 9):]
         for k, model in enumerate([h for h in head if h != "error"]):
             if 2 * k < len(preds) and preds[2 * k] != "-":
                 rows.append((kernel, level, model, measured, float(preds[2 * k])))

@@ -48,7 +48,10 @@ void perfmodel::tool::printDiags(const std::vector<MachineDiag> &Diags, bool War
 std::optional<MachineModel> perfmodel::tool::loadMachine(const std::string &Name,
                                         const std::vector<std::string> &Sets,
                                         std::vector<std::string> &Notes, bool HostClock,
-                                        std::optional<double> MeasuredGHz) {
+                                        std::optional<double> MeasuredGHz,
+                                        bool *ClockMeasured) {
+  if (ClockMeasured)
+    *ClockMeasured = false;
   std::string File;
   if (Name.empty()) {
     std::string Note;
@@ -102,6 +105,8 @@ std::optional<MachineModel> perfmodel::tool::loadMachine(const std::string &Name
       if (GHz > 0.2 && GHz < 10) {
         double FileGHz = R.Model->ClockGHz;
         R.Model->ClockGHz = std::round(GHz * 100) / 100;
+        if (ClockMeasured)
+          *ClockMeasured = true;
         Notes.push_back("clock: " + formatNumber(R.Model->ClockGHz) +
                         " GHz measured on this host (the fastest of 7 timings of a dependent "
                         "add chain); the model file says " +
@@ -444,7 +449,8 @@ std::optional<FrontendResult> perfmodel::tool::prepareSource(const AnalyzeArgs &
 
 
 int perfmodel::tool::loadInputs(const AnalyzeArgs &A, const CompileCommand &CC, Inputs &In) {
-  In.Machine = loadMachine(A.Machine, A.Sets, In.Notes, /*HostClock=*/true, A.HostClockGHz);
+  In.Machine = loadMachine(A.Machine, A.Sets, In.Notes, /*HostClock=*/true, A.HostClockGHz,
+                           &In.ClockMeasured);
   if (!In.Machine)
     return ExitFailed;
   std::string Err;

@@ -36,12 +36,14 @@ void printDiags(const std::vector<MachineDiag> &Diags, bool Warnings);
 /// HOSTCLOCK: when the model is this host's (CPUID) and clock_ghz is not
 /// --set, the clock is measured on the host and replaces the file's;
 /// MEASUREDGHZ, when given, is that measurement made earlier (project mode
-/// measures once for all its files).
+/// measures once for all its files). CLOCKMEASURED, when given, says whether
+/// the clock is the host's.
 std::optional<MachineModel> loadMachine(const std::string &Name,
                                         const std::vector<std::string> &Sets,
                                         std::vector<std::string> &Notes,
                                         bool HostClock = true,
-                                        std::optional<double> MeasuredGHz = std::nullopt);
+                                        std::optional<double> MeasuredGHz = std::nullopt,
+                                        bool *ClockMeasured = nullptr);
 
 /// For commands that time kernels on this host (validate, choose --measure):
 /// an error (WHAT says what runs) when M is for another architecture, else
@@ -141,6 +143,7 @@ PipelineOptions pipelineOptions(const AnalyzeArgs &A, const std::vector<std::str
 struct Inputs {
   std::vector<std::string> Notes;
   std::optional<MachineModel> Machine;
+  bool ClockMeasured = false; ///< Machine runs at the clock measured on this host
   IndexData Index;
   std::optional<FrontendResult> FR;
 };

@@ -56,6 +56,7 @@ struct AlsoMachine {
   MachineModel M;
   InCoreOptions IO;
   std::vector<InCoreResult> InCore;
+  bool HostClock = false; ///< a model of this host at its measured clock
 };
 
 int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) {
@@ -71,6 +72,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   // The file's own compile command (compile_commands.json or `--`).
   const std::vector<std::string> &Cmd = In.FR->CompileArgs;
   MachineModel &M = *In.Machine;
+  const bool HostClock = In.ClockMeasured;
   KernelIR &IR = In.FR->IR;
   std::vector<std::string> Notes = In.Notes;
   if (int RC = checkRunsOnHost(M, "validate runs the kernel", Notes))
@@ -97,13 +99,15 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   std::vector<std::string> Flags = harnessFlags(M, Cmd, A.File);
   std::vector<AlsoMachine> Also;
   for (const std::string &Name : V.AlsoMachines) {
+    bool Measured = false;
     std::optional<MachineModel> X =
-        loadMachine(Name, {}, Notes, /*HostClock=*/true, A.HostClockGHz);
+        loadMachine(Name, {}, Notes, /*HostClock=*/true, A.HostClockGHz, &Measured);
     if (!X)
       return ExitFailed;
     AlsoMachine AM;
     AM.Label = std::string(1, char('B' + Also.size()));
     AM.M = std::move(*X);
+    AM.HostClock = Measured;
     AM.IO = inCoreOptionsFor(AM.M, pipelineOptions(A, Cmd, In.Index));
     if (!A.NoInCore)
       AM.InCore = analyzeKernelLoops(IR, Cmd, AM.IO);
@@ -112,7 +116,10 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
 
   llvm::raw_ostream &OS = llvm::outs();
   OS << "perfmodel validate " << A.File << "\nmachine: " << M.Name << ", "
-     << formatNumber(M.ClockGHz) << " GHz (measured seconds x this clock = cycles)\n";
+     << formatNumber(M.ClockGHz)
+     << (HostClock ? " GHz at the start (each row: the cycles the core ran, from an add chain "
+                     "timed beside every sample, and the predictions at that clock, column GHz)\n"
+                   : " GHz (measured seconds x this clock = cycles)\n");
   for (const AlsoMachine &AM : Also)
     OS << "machine " << AM.Label << ": " << AM.M.Name << ", " << formatNumber(AM.M.ClockGHz)
        << " GHz (its columns: cycles at this clock; errors of its time against the same "
@@ -237,7 +244,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     }
     std::vector<std::vector<std::string>> Rows;
     std::vector<std::string> Head = {Size.empty() ? "size" : Size, "working set", "data in",
-                                     "measured cy/it", "GFLOP/s", "spread"};
+                                     "measured cy/it", "GFLOP/s", "spread", "GHz"};
     std::vector<std::string> Models;
     for (const auto &[Lv, Target] : Targets) {
       Bar.update(++Step, K.Function + " " + Lv);
@@ -300,11 +307,10 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       };
       AnalysisReport R;
       Predict(R, M, IO, InCore);
-      const LoopReport &LR = R.Loops[LI];
       // Skip sizes whose calls would take too long (dgemm in memory): the
       // slowest prediction estimates one call.
       double SlowestCy = 0;
-      for (const Prediction *P : LR.predictions())
+      for (const Prediction *P : R.Loops[LI].predictions())
         if (const LevelPrediction *At = P->Ok ? P->atDataLevel() : nullptr)
           SlowestCy = std::max(SlowestCy, At->CyclesPerIt);
       double CallSeconds = SlowestCy * *Iters / (M.ClockGHz * 1e9);
@@ -315,8 +321,6 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       }
       // The further machines at the same size (their own in-core costs).
       std::vector<AnalysisReport> AlsoR(Also.size());
-      for (size_t X = 0; X < Also.size(); ++X)
-        Predict(AlsoR[X], Also[X].M, Also[X].IO, Also[X].InCore);
       // The index data the simulator replayed, one file per array.
       std::vector<std::string> IndexFiles;
       auto RemoveIndexFiles = [&] {
@@ -344,7 +348,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         break;
       }
       std::optional<Timing> T;
-      std::vector<double> Medians;
+      std::vector<double> Medians, Cycles, Clocks;
       for (unsigned P = 0; P < V.Processes; ++P) {
         auto One = runHarness(std::string(Exe), *Args, Err,
                               unsigned(std::max(60.0, 40 * CallSeconds * V.Reps)));
@@ -353,10 +357,14 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           break;
         }
         Medians.push_back(One->Median);
+        Cycles.push_back(One->MedianCycles);
+        Clocks.push_back(One->ClockGHz);
         if (!T)
           T = One;
         T->Min = std::min(T->Min, One->Min);
         T->Max = std::max(T->Max, One->Max);
+        T->MinCycles = std::min(T->MinCycles, One->MinCycles);
+        T->MaxCycles = std::max(T->MaxCycles, One->MaxCycles);
       }
       RemoveIndexFiles();
       if (!T) {
@@ -364,13 +372,29 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         break;
       }
       T->Median = median(std::move(Medians));
-      double Cy = T->Median * M.ClockGHz * 1e9 / *Iters;
+      // The host's model: the cycles the core counted (each sample at the
+      // clock an add chain beside it gives) and the predictions at the
+      // clock of those samples; another model: seconds at its clock.
+      double RowGHz = M.ClockGHz, Cy = T->Median * M.ClockGHz * 1e9 / *Iters;
+      double Spread = (T->Max - T->Min) / T->Median;
+      if (HostClock && llvm::all_of(Clocks, [](double G) { return G > 0; })) {
+        RowGHz = std::round(median(std::move(Clocks)) * 100) / 100;
+        Cy = median(std::move(Cycles)) / *Iters;
+        Spread = (T->MaxCycles - T->MinCycles) / (Cy * *Iters);
+        if (RowGHz != M.ClockGHz) {
+          MachineModel AtRow = M;
+          AtRow.ClockGHz = RowGHz;
+          R = AnalysisReport();
+          Predict(R, AtRow, IO, InCore);
+        }
+      }
+      const LoopReport &LR = R.Loops[LI];
       double Flops = K.flops();
       std::vector<std::string> Row = {
           Size.empty() ? "-" : std::to_string(*IR.Parameters[Size].Value),
           LR.WorkingSetBytes ? formatBytes(*LR.WorkingSetBytes) : "?", "", formatNumber(Cy),
-          Flops > 0 ? formatNumber(Flops / Cy * M.ClockGHz) : "-",
-          formatNumber(100 * (T->Max - T->Min) / T->Median, 2) + "%"};
+          Flops > 0 ? formatNumber(Flops / Cy * RowGHz) : "-",
+          formatNumber(100 * Spread, 2) + "%", formatNumber(RowGHz)};
       if (Models.empty()) {
         for (const Prediction *P : LR.predictions()) {
           Models.push_back(P->Model);
@@ -397,14 +421,20 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
             Row.insert(Row.end(), {"-", "-"});
             continue;
           }
-          double E = (At->CyclesPerIt / Clock - Cy / M.ClockGHz) / (Cy / M.ClockGHz) * 100;
+          double E = (At->CyclesPerIt / Clock - Cy / RowGHz) / (Cy / RowGHz) * 100;
           Row.push_back(formatNumber(At->CyclesPerIt));
           Row.push_back((E >= 0 ? "+" : "") + formatNumber(E, 2) + "%");
         }
       };
-      Columns(LR, M.ClockGHz);
-      for (size_t X = 0; X < Also.size(); ++X)
-        Columns(AlsoR[X].Loops[LI], Also[X].M.ClockGHz);
+      Columns(LR, RowGHz);
+      // Further models of this host run at the row's clock too.
+      for (size_t X = 0; X < Also.size(); ++X) {
+        MachineModel AtRow = Also[X].M;
+        if (Also[X].HostClock)
+          AtRow.ClockGHz = RowGHz;
+        Predict(AlsoR[X], AtRow, Also[X].IO, Also[X].InCore);
+        Columns(AlsoR[X].Loops[LI], AtRow.ClockGHz);
+      }
       Rows.push_back(Row);
     }
     llvm::sys::fs::remove(Exe);

@@ -23,7 +23,8 @@ namespace perfmodel {
 /// includes the analysed file and its main() takes, per function parameter,
 /// an integer value or an array length, calls the function once to warm up,
 /// then times calls until each sample lasts MINSECONDS and prints
-/// "median min max" seconds per call over REPS samples.
+/// "median min max" seconds per call over REPS samples, then the median
+/// clock in GHz and "median min max" cycles per call (see Timing).
 struct Harness {
   bool Ok = false;
   std::string Why; ///< when the arguments cannot be synthesised
@@ -52,9 +53,13 @@ harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why,
 bool buildHarness(const std::string &Source, bool Cxx, const std::vector<std::string> &Flags,
                   const std::string &Exe, std::string &Error);
 
-/// Seconds per call (median, min, max) from running EXE with ARGS.
+/// Seconds per call (median, min, max) from running EXE with ARGS and, on
+/// x86-64, the core's clock (median over the samples, from an add chain timed
+/// before and after each) with cycles per call (each sample's seconds at its
+/// own clock); 0 where the harness has no add chain.
 struct Timing {
   double Median = 0, Min = 0, Max = 0;
+  double ClockGHz = 0, MedianCycles = 0, MinCycles = 0, MaxCycles = 0;
 };
 std::optional<Timing> runHarness(const std::string &Exe, const std::vector<std::string> &Args,
                                  std::string &Error, unsigned TimeoutSeconds = 300);
