@@ -749,6 +749,22 @@ TEST(InCore, RowsVectorizedThroughGathersCoverTheirUnrolledIterations) {
   EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 64);
 }
 
+TEST(InCore, InterleavedRowsCoverTheirUnrolledIterations) {
+  // The same nest on znver3 (no gathers worth it): two rows a trip, the
+  // elements loaded one by one (vmovsd/vmovhpd pairs, one row per lane),
+  // val[8 * i + k] at [rdx + 8 * r9 + 8 k] and col[8 * i + k] at
+  // [rcx + 4 * r9 + 4 k] with `add r9, 16`: val's register advances 128
+  // bytes = 2 rows of 64, col's 64 = 2 rows of 32. A trip covers 2 x 8 = 16
+  // source iterations; counting y's 8-byte stride alone (as for gathers)
+  // said 8 or 16 rows, 64 or 128.
+  InCoreOptions O;
+  O.Cpu = "znver3";
+  std::vector<InCoreResult> R = nestAt("ell.c", {{"n", 4096}}, O);
+  ASSERT_EQ(R.size(), 1u);
+  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
+  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 16);
+}
+
 TEST(InCore, AnOutermostLoopIsExecutedOneCallAtATime) {
   // examples/triad.c on Haswell, clang-19 -O3 -march=haswell: the vector body
   // covers 16 iterations per trip (4 ymm stores: port 4 binds at 4 cy); the

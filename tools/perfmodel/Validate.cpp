@@ -490,15 +490,19 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
   C->add_option("--also-machine", S->V.AlsoMachines,
                 "a further machine model predicted against the same timings (columns "
                 "B:..., C:...; repeatable), e.g. a probed model beside the library's");
-  return {C, [S, &CC]() -> int {
-            std::string Err;
-            if (!parseModels(S->A, Err))
-              return error(Err, ExitUsage);
-            llvm::SmallVector<llvm::StringRef, 4> Parts;
-            llvm::StringRef(S->Levels).split(Parts, ',', -1, false);
-            for (llvm::StringRef P : Parts)
-              S->V.Levels.push_back(P.trim().upper());
-            return runValidate(S->A, S->V, CC);
-          },
-          true};
+  Command Cmd(C, [S, &CC]() -> int {
+        std::string Err;
+        if (!parseModels(S->A, Err))
+          return error(Err, ExitUsage);
+        llvm::SmallVector<llvm::StringRef, 4> Parts;
+        llvm::StringRef(S->Levels).split(Parts, ',', -1, false);
+        for (llvm::StringRef P : Parts)
+          S->V.Levels.push_back(P.trim().upper());
+        return runValidate(S->A, S->V, CC);
+      },
+      true);
+  // A suite's timed runs take minutes; each harness run has its own timeout
+  // (from --max-call and --reps), so --time-limit does not stop the whole.
+  Cmd.BoundsItsParts = [] { return true; };
+  return Cmd;
 }
