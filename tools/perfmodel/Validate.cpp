@@ -303,6 +303,9 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         // simulator measures a repeated execution too.
         PipelineOptions PO = pipelineOptions(A, Cmd, In.Index);
         PO.Sim.Repeated = true;
+        // This loop alone (the suite's other loops would be modelled, and
+        // simulated, at every size of every loop).
+        PO.Select = [&K](const LoopKernel &L) { return &L == &K; };
         modelLoops(Out, IR, Mm, PO, A.NoInCore ? nullptr : CompiledIn ? &Sized : &Unsized);
       };
       AnalysisReport R;
@@ -310,7 +313,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       // Skip sizes whose calls would take too long (dgemm in memory): the
       // slowest prediction estimates one call.
       double SlowestCy = 0;
-      for (const Prediction *P : R.Loops[LI].predictions())
+      for (const Prediction *P : R.Loops.front().predictions())
         if (const LevelPrediction *At = P->Ok ? P->atDataLevel() : nullptr)
           SlowestCy = std::max(SlowestCy, At->CyclesPerIt);
       double CallSeconds = SlowestCy * *Iters / (M.ClockGHz * 1e9);
@@ -388,7 +391,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           Predict(R, AtRow, IO, InCore);
         }
       }
-      const LoopReport &LR = R.Loops[LI];
+      const LoopReport &LR = R.Loops.front();
       double Flops = K.flops();
       std::vector<std::string> Row = {
           Size.empty() ? "-" : std::to_string(*IR.Parameters[Size].Value),
@@ -433,7 +436,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         if (Also[X].HostClock)
           AtRow.ClockGHz = RowGHz;
         Predict(AlsoR[X], AtRow, Also[X].IO, Also[X].InCore);
-        Columns(AlsoR[X].Loops[LI], AtRow.ClockGHz);
+        Columns(AlsoR[X].Loops.front(), AtRow.ClockGHz);
       }
       Rows.push_back(Row);
     }
