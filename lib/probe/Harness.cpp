@@ -1,6 +1,8 @@
 //===- Harness.cpp - Timing harness generation and execution --------------===//
 #include "perfmodel/Validate.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
@@ -92,6 +94,21 @@ perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why
   return Out;
 }
 
+bool perfmodel::indexesData(const KernelIR &IR, const LoopKernel &K, const std::string &Array) {
+  for (const auto &[Sym, Ref] : IR.DataRefs)
+    if (Ref.Array == Array)
+      return true;
+  // "idx[i]", "p->col[k]": the name as a whole word before its subscript.
+  auto Names = [&](StringRef Via) {
+    for (size_t At = Via.find(Array + "["); At != StringRef::npos;
+         At = Via.find(Array + "[", At + 1))
+      if (At == 0 || !(isAlnum(Via[At - 1]) || Via[At - 1] == '_'))
+        return true;
+    return false;
+  };
+  return llvm::any_of(K.Accesses, [&](const Access &A) { return A.Indirect && Names(A.IndirectVia); });
+}
+
 Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned Reps,
                                double MinSeconds, const std::set<std::string> &IndexArrays) {
   Harness H;
@@ -123,7 +140,7 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
       return H;
     }
     if (P.What == FunctionParam::Kind::Pointer && !P.PointeeIsFloating &&
-        !IndexArrays.count(P.Name)) {
+        !IndexArrays.count(P.Name) && indexesData(IR, K, P.Name)) {
       H.Why = "parameter '" + P.Name + "' is an integer array (index data): its contents "
               "would be guessed (give them with --index " + P.Name + "=..., e.g. " + P.Name +
               "=uniform:0:n:n for a gather over n elements)";
@@ -182,8 +199,9 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
         << V << "_n * sizeof(" << P.Pointee << ") + 63) / 64 * 64);\n"
         << "  if (!" << V << ") { fprintf(stderr, \"out of memory\\n\"); return 1; }\n"
         << "  for (size_t i = 0; i < " << V << "_n; ++i) " << V << "[i] = ("
-        << P.Pointee << ")(1.0 + (double)(i % 7) * 1e-3);\n";
-      if (!P.PointeeIsFloating) {
+        << P.Pointee << ")"
+        << (P.PointeeIsFloating ? "(1.0 + (double)(i % 7) * 1e-3)" : "(1 + i % 7)") << ";\n";
+      if (!P.PointeeIsFloating && IndexArrays.count(P.Name)) {
         // Index data: the values perfmodel simulated, from a file of int64.
         S << "  {\n    FILE *f = fopen(argv[" << IndexArg++ << "], \"rb\");\n"
           << "    long long v[4096];\n    size_t got, i = 0;\n"

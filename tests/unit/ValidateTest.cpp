@@ -98,6 +98,29 @@ TEST(Validate, RefusesIndexData) {
   EXPECT_NE(H.Why.find("index data"), std::string::npos) << H.Why;
 }
 
+// Integer arrays whose values only flow into results are data the harness
+// fills; one whose values index another array (idx of h[idx[i]]) or bound a
+// loop (rowptr of CSR) decides what is timed and is still refused.
+TEST(Validate, FillsIntegerDataButNotIndices) {
+  KernelIR IR = parse("tests/validate/int-data.c", {});
+  const LoopKernel *Data = loopIn(IR, "iaxpb"), *Hist = loopIn(IR, "hist");
+  ASSERT_TRUE(Data && Hist);
+  EXPECT_FALSE(indexesData(IR, *Data, "b"));
+  EXPECT_TRUE(indexesData(IR, *Hist, "idx"));
+  EXPECT_FALSE(indexesData(IR, *Hist, "h"));
+  Harness H = makeHarness(IR, *Data);
+  EXPECT_TRUE(H.Ok) << H.Why;
+  EXPECT_NE(H.Source.find("(int)(1 + i % 7)"), std::string::npos) << H.Source;
+  Harness G = makeHarness(IR, *Hist);
+  EXPECT_FALSE(G.Ok);
+  EXPECT_NE(G.Why.find("'idx' is an integer array (index data)"), std::string::npos) << G.Why;
+  KernelIR Csr = parse("tests/validate/csr.c", {{"n", 100}});
+  const LoopKernel *K = loopIn(Csr, "spmv_csr");
+  ASSERT_TRUE(K);
+  EXPECT_TRUE(indexesData(Csr, *K, "rowptr"));
+  EXPECT_TRUE(indexesData(Csr, *K, "col"));
+}
+
 // CSR at n = 100 with rows of 8 (rowptr 0..800) and columns in [0, 99]:
 // y reaches row 99, val and col entry 799 (the bounds' range), x column 99;
 // rowptr, read by the bounds only, holds its 101 values; each with 64 of

@@ -43,9 +43,6 @@ struct ValidateArgs {
   /// Harness processes per size: each gets its own physical pages, which
   /// move memory-bound timings on a VM; the median of their medians.
   unsigned Processes = 1;
-  /// The fastest sample instead of the median: what the core does alone
-  /// where a neighbour shares it now and then (a cloud VM's SMT sibling).
-  bool Fastest = false;
   double MaxCallSeconds = 2; ///< sizes whose one call is predicted slower are skipped
   /// Further machine models predicted against the same timings (B, C, ...).
   std::vector<std::string> AlsoMachines;
@@ -247,7 +244,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     }
     std::vector<std::vector<std::string>> Rows;
     std::vector<std::string> Head = {Size.empty() ? "size" : Size, "working set", "data in",
-                                     V.Fastest ? "fastest cy/it" : "measured cy/it", "GFLOP/s", "spread", "GHz"};
+                                     "measured cy/it", "GFLOP/s", "spread", "GHz"};
     std::vector<std::string> Models;
     for (const auto &[Lv, Target] : Targets) {
       Bar.update(++Step, K.Function + " " + Lv);
@@ -381,14 +378,12 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       // The host's model: the cycles the core counted (each sample at the
       // clock an add chain beside it gives) and the predictions at the
       // clock of those samples; another model: seconds at its clock.
-      double Seconds = V.Fastest ? T->Min : T->Median;
-      double RowGHz = M.ClockGHz, Cy = Seconds * M.ClockGHz * 1e9 / *Iters;
+      double RowGHz = M.ClockGHz, Cy = T->Median * M.ClockGHz * 1e9 / *Iters;
       double Spread = (T->Max - T->Min) / T->Median;
       if (HostClock && llvm::all_of(Clocks, [](double G) { return G > 0; })) {
         RowGHz = std::round(median(std::move(Clocks)) * 100) / 100;
-        double MedianCycles = median(std::move(Cycles));
-        Cy = (V.Fastest ? T->MinCycles : MedianCycles) / *Iters;
-        Spread = (T->MaxCycles - T->MinCycles) / MedianCycles;
+        Cy = median(std::move(Cycles)) / *Iters;
+        Spread = (T->MaxCycles - T->MinCycles) / (Cy * *Iters);
         if (RowGHz != M.ClockGHz) {
           MachineModel AtRow = M;
           AtRow.ClockGHz = RowGHz;
@@ -489,10 +484,6 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
                 "process gets other physical pages, which move memory-bound timings on a VM; "
                 "the spread column then covers all of them")
       ->check(CLI::Range(1u, 9u));
-  C->add_flag("--fastest", S->V.Fastest,
-              "the fastest sample of all processes instead of the median: what the core does "
-              "alone where a neighbour shares it now and then (a cloud VM's SMT sibling); the "
-              "median stays the default");
   addKeptL3Option(C, S->A);
   C->add_flag("--model-l3", S->V.ModelL3,
               "predict with the model's L3 where this host keeps less of it now (default: the "

@@ -31,10 +31,16 @@ struct Harness {
   std::string Function;
   std::string Source;
 };
+/// Whether ARRAY's values index other data or bound loops in K (col of
+/// x[col[k]], rowptr of a CSR row): such an integer array's contents decide
+/// what is timed and must be given, not guessed.
+bool indexesData(const KernelIR &IR, const LoopKernel &K, const std::string &Array);
+
 /// Integer arrays named in INDEXARRAYS hold index data: after the
 /// parameters' arguments, the harness takes one file per such array (in
 /// parameter order) of 64-bit values, repeated to the array's length.
-/// Other integer arrays are refused (their contents would be guessed).
+/// Other integer arrays that index data (indexesData) are refused (their
+/// contents would be guessed); integer arrays of plain data are filled.
 Harness makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned Reps = 5,
                     double MinSeconds = 0.02, const std::set<std::string> &IndexArrays = {});
 
