@@ -1216,7 +1216,12 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
           Lat -= TB.STI->getReadAdvanceCycles(Classes[I], U.UseIdx, D.WriteResID);
         if (FastChase[I] && U.Reg == FastChase[I] && ChaseSource[Last->first % N])
           Lat -= 1;
-        In[Pos].push_back({Last->first, std::max(0.0, Lat)});
+        // A folded load's ReadAdvance may exceed its producer's latency
+        // (a 3-cycle add feeding `vaddsd xmm1, xmm1, [mem]`, 7 on znver3):
+        // the load starts before the register is ready and the operation
+        // follows the register by its own latency, so the edge may be
+        // negative; the consumer still waits for its dispatch and ports.
+        In[Pos].push_back({Last->first, Lat});
       }
       for (size_t DI = 0; DI < Defs[I].size(); ++DI)
         for (MCRegUnit Unit : TB.MRI->regunits(Defs[I][DI].Reg))
