@@ -132,10 +132,15 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
       H.Why = "parameter '" + P.Name + "' of type " + P.Type + " cannot be synthesised";
       return H;
     }
+    // Integer element types, signed or not ("unsigned char", "uint8_t").
+    StringRef Elem = StringRef(P.Pointee);
+    Elem.consume_front("unsigned ");
+    Elem.consume_front("signed ");
+    bool IntegerElem = Elem.contains("int") || Elem == "long" || Elem == "long long" ||
+                       Elem == "short" || Elem == "char" || Elem == "size_t" ||
+                       Elem == "unsigned" || Elem == "ptrdiff_t";
     if (P.What == FunctionParam::Kind::Pointer &&
-        (!P.PointeeBytes || (!P.PointeeIsFloating && P.Pointee.find("int") == std::string::npos &&
-                             P.Pointee != "long" && P.Pointee != "short" &&
-                             P.Pointee != "char" && P.Pointee != "size_t"))) {
+        (!P.PointeeBytes || (!P.PointeeIsFloating && !IntegerElem))) {
       H.Why = "parameter '" + P.Name + "' points to " + P.Pointee + ", which cannot be synthesised";
       return H;
     }

@@ -114,6 +114,10 @@ TEST(Validate, FillsIntegerDataButNotIndices) {
   Harness G = makeHarness(IR, *Hist);
   EXPECT_FALSE(G.Ok);
   EXPECT_NE(G.Why.find("'idx' is an integer array (index data)"), std::string::npos) << G.Why;
+  // Unsigned element types are integers too (were "cannot be synthesised").
+  const LoopKernel *Bytes = loopIn(IR, "bytes_inc");
+  ASSERT_TRUE(Bytes);
+  EXPECT_TRUE(makeHarness(IR, *Bytes).Ok) << makeHarness(IR, *Bytes).Why;
   KernelIR Csr = parse("tests/validate/csr.c", {{"n", 100}});
   const LoopKernel *K = loopIn(Csr, "spmv_csr");
   ASSERT_TRUE(K);

@@ -7,3 +7,7 @@ void hist(long n, double *restrict h, const int *restrict idx) {
   for (long i = 0; i < n; ++i)
     h[idx[i]] += 1;
 }
+void bytes_inc(long n, unsigned char *restrict a, const unsigned char *restrict b) {
+  for (long i = 0; i < n; ++i)
+    a[i] = b[i] + 1;
+}
