@@ -748,35 +748,27 @@ TEST(InCore, TheLoadQueueHoldsLoadsUntilTheyRetire) {
               One[0].Executed.Cycles, 1e-9);
 }
 
-TEST(InCore, RowsVectorizedThroughGathersCoverTheirUnrolledIterations) {
-  // tests/nest/ell.c, znver4: the row's 8 iterations are unrolled into the
-  // loop over rows, which is vectorized 8 rows to a zmm register: val, col
-  // and x are gathered (val and col skip 8 elements per row), only y[i]
-  // advances a register (r += 8 elements, 64 bytes a trip). A trip covers 8
-  // rows x 8 = 64 source iterations; the gathered references' strides (64
-  // and 32 bytes a row) would have claimed 1 or 2 rows a trip.
-  InCoreOptions O;
-  O.Cpu = "znver4";
-  std::vector<InCoreResult> R = nestAt("ell.c", {{"n", 4096}}, O);
-  ASSERT_EQ(R.size(), 1u);
-  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
-  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 64);
-}
-
-TEST(InCore, InterleavedRowsCoverTheirUnrolledIterations) {
-  // The same nest on znver3 (no gathers worth it): two rows a trip, the
-  // elements loaded one by one (vmovsd/vmovhpd pairs, one row per lane),
-  // val[8 * i + k] at [rdx + 8 * r9 + 8 k] and col[8 * i + k] at
-  // [rcx + 4 * r9 + 4 k] with `add r9, 16`: val's register advances 128
-  // bytes = 2 rows of 64, col's 64 = 2 rows of 32. A trip covers 2 x 8 = 16
-  // source iterations; counting y's 8-byte stride alone (as for gathers)
-  // said 8 or 16 rows, 64 or 128.
-  InCoreOptions O;
-  O.Cpu = "znver3";
-  std::vector<InCoreResult> R = nestAt("ell.c", {{"n", 4096}}, O);
-  ASSERT_EQ(R.size(), 1u);
-  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
-  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 16);
+TEST(InCore, RowsUnrolledIntoTheirOuterLoopCoverTheirIterations) {
+  // tests/nest/ell.c: the row's 8 iterations are unrolled into the loop over
+  // rows. znver4 vectorizes that loop 8 rows to a zmm register: val, col and
+  // x are gathered (val and col skip 8 elements per row), only y[i] advances
+  // a register (r += 8 elements, 64 bytes a trip): 8 rows x 8 = 64 source
+  // iterations a trip; the gathered references' strides (64 and 32 bytes a
+  // row) would have claimed 1 or 2 rows. znver3 interleaves two rows a trip
+  // instead, loading the elements one by one (vmovsd/vmovhpd pairs, one row
+  // per lane): val[8 * i + k] at [rdx + 8 * r9 + 8 k] and col[8 * i + k] at
+  // [rcx + 4 * r9 + 4 k] with `add r9, 16` advance 128 bytes = 2 rows of 64
+  // and 64 = 2 rows of 32: 2 x 8 = 16; y's 8-byte stride alone (as for
+  // gathers) said 8 or 16 rows, 64 or 128.
+  for (const auto &[Cpu, Iters] : {std::pair<std::string, double>{"znver4", 64},
+                                   {"znver3", 16}}) {
+    InCoreOptions O;
+    O.Cpu = Cpu;
+    std::vector<InCoreResult> R = nestAt("ell.c", {{"n", 4096}}, O);
+    ASSERT_EQ(R.size(), 1u);
+    ASSERT_TRUE(R[0].Ok) << Cpu << ": " << R[0].Reason;
+    EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, Iters) << Cpu;
+  }
 }
 
 TEST(InCore, AnOutermostLoopIsExecutedOneCallAtATime) {
