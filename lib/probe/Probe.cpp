@@ -476,6 +476,36 @@ double perfmodel::tlbEntries(const std::vector<std::pair<uint64_t, double>> &Swe
   return 0;
 }
 
+HostMemory perfmodel::measureHostMemory(uint64_t Bytes) {
+  HostMemory H;
+#if defined(__x86_64__)
+  constexpr double MinSeconds = 0.02;
+  constexpr unsigned Reps = 3;
+  std::vector<Measured> Chases = chaseNs(Bytes, {1, 32}, MinSeconds, Reps, true);
+  if (Chases.size() == 2) {
+    H.LatencyNs = Chases[0].Median;
+    H.InFlight = missesInFlight(H.LatencyNs, Chases[1].Median);
+  }
+  size_t N = std::max<uint64_t>(64, Bytes / 8 / 64 * 64);
+  Buffer A = allocate(N);
+  if (!A)
+    return H;
+  unsigned Bits = compilerVectorBits(identifyCpu(hostCpuid()));
+  std::vector<double> V = rates(
+      [&](uint64_t Passes) {
+        double Moved = 0;
+        for (uint64_t I = 0; I < Passes; ++I)
+          Moved += loadKernel(A.get(), N, Bits);
+        return Moved;
+      },
+      MinSeconds, Reps);
+  H.FillGBs = summarise(V).Median / 1e9;
+#else
+  (void)Bytes;
+#endif
+  return H;
+}
+
 double perfmodel::missesInFlight(double LatencyNs, double ParallelNs) {
   return LatencyNs > 0 && ParallelNs > 0 ? LatencyNs / ParallelNs : 0;
 }

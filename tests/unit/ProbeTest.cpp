@@ -661,3 +661,20 @@ TEST(Probe, TlbFromTheStoreSweep) {
   EXPECT_DOUBLE_EQ(L.Model->Tlb->StoreMissCy, 8);
   EXPECT_NE(Text.find("from 2867 pages"), std::string::npos) << Text;
 }
+
+// What analyze measures for a model of the host that states no memory
+// figure for one core: on x86-64 a latency, the misses in flight (Little's
+// law on 32 chases: at least one, since 32 chases cannot be slower per line
+// than one) and the fills of a load stream. Figures are the host's; only
+// that each was measured is checked.
+TEST(Probe, HostMemoryIsMeasured) {
+#if defined(__x86_64__)
+  HostMemory H = measureHostMemory(uint64_t(64) << 20);
+  EXPECT_GT(H.LatencyNs, 0);
+  EXPECT_GE(H.InFlight, 1);
+  EXPECT_GT(H.FillGBs, 0);
+#else
+  HostMemory H = measureHostMemory(uint64_t(64) << 20);
+  EXPECT_EQ(H.FillGBs, 0);
+#endif
+}

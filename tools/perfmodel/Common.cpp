@@ -113,6 +113,35 @@ std::optional<MachineModel> perfmodel::tool::loadMachine(const std::string &Name
                         formatNumber(FileGHz) + " GHz (--set clock_ghz=" + formatNumber(FileGHz) +
                         " to use it)");
       }
+      // A model of this host that says nothing of one core's memory would
+      // let one core draw the socket's bandwidth (several times what it
+      // gets) and wait no latency: measure both here, as the clock.
+      MemoryModel &Mem = R.Model->Memory;
+      if (!Mem.oneCoreGBs() && !IsSet("memory.sustained_one_core_gbs")) {
+        HostMemory H = measureHostMemory();
+        std::string Got;
+        if (H.FillGBs > 0) {
+          Mem.OneCoreGBs = std::round(H.FillGBs * 10) / 10;
+          Got += "one core's fills " + formatNumber(*Mem.OneCoreGBs) + " GB/s (a load stream)";
+        }
+        if (H.LatencyNs > 0 && !Mem.LatencyNs && !IsSet("memory.latency_ns")) {
+          Mem.LatencyNs = std::round(H.LatencyNs);
+          Got += std::string(Got.empty() ? "" : ", ") + "latency " +
+                 formatNumber(*Mem.LatencyNs) + " ns (a pointer chase)";
+        }
+        bool InFlightStated = llvm::any_of(
+            R.Model->Caches, [](const CacheLevel &C) { return C.MissesInFlight.has_value(); });
+        if (H.InFlight >= 1 && !InFlightStated && !R.Model->Caches.empty()) {
+          R.Model->Caches.front().MissesInFlight = unsigned(std::lround(H.InFlight));
+          Got += std::string(Got.empty() ? "" : ", ") +
+                 std::to_string(*R.Model->Caches.front().MissesInFlight) +
+                 " misses in flight (32 chases at once)";
+        }
+        if (!Got.empty())
+          Notes.push_back("memory: the model gives no figure for one core; measured on this "
+                          "host now over 128 MiB: " + Got +
+                          " (--set memory.sustained_one_core_gbs=GBS gives one instead)");
+      }
     }
   }
   return R.Model;

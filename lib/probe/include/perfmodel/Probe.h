@@ -267,6 +267,16 @@ uint64_t measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds = 0
 /// take PARALLELNS per access when one takes LATENCYNS (0 when unknown).
 double missesInFlight(double LatencyNs, double ParallelNs);
 
+/// One core's memory as this host gives it now (a second or two), for a
+/// model of the host that states none: one pointer chase over BYTES of
+/// random lines (latency), 32 at once (the misses one core keeps in
+/// flight), and a load stream over BYTES in the vectors the compiler uses
+/// here (what one core's fills draw). Zeros where it cannot run.
+struct HostMemory {
+  double LatencyNs = 0, InFlight = 0, FillGBs = 0;
+};
+HostMemory measureHostMemory(uint64_t Bytes = uint64_t(128) << 20);
+
 /// Runs the whole probe on this machine.
 ProbeResult runProbe(const ProbeOptions &O);
 
