@@ -215,6 +215,22 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
       }))
     HostClock = M->ClockGHz;
   std::vector<std::string> Common = childArgs(A, M->File, HostClock, P.FileTimeLimit);
+  // And one core's memory where loadMachine measured it: every file with
+  // the same figures, not a second of chases per file under the others.
+  if (std::any_of(Notes.begin(), Notes.end(), [](const std::string &N) {
+        return llvm::StringRef(N).starts_with("memory: the model gives no figure for one core");
+      })) {
+    auto Set = [&](const std::string &Key, double V) {
+      Common.insert(Common.end(), {"--set", Key + "=" + formatNumber(V, 6)});
+    };
+    if (M->Memory.OneCoreGBs)
+      Set("memory.sustained_one_core_gbs", *M->Memory.OneCoreGBs);
+    if (M->Memory.LatencyNs)
+      Set("memory.latency_ns", *M->Memory.LatencyNs);
+    if (!M->Caches.empty() && M->Caches.front().MissesInFlight)
+      Set("caches." + M->Caches.front().Name + ".misses_in_flight",
+          *M->Caches.front().MissesInFlight);
+  }
   std::string ChildFormat = A.Format;
 
   std::vector<FileJob> Jobs(Files.size());
