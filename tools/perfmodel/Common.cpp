@@ -49,9 +49,10 @@ std::optional<MachineModel> perfmodel::tool::loadMachine(const std::string &Name
                                         const std::vector<std::string> &Sets,
                                         std::vector<std::string> &Notes, bool HostClock,
                                         std::optional<double> MeasuredGHz,
-                                        bool *ClockMeasured) {
-  if (ClockMeasured)
-    *ClockMeasured = false;
+                                        HostMeasured *Measured) {
+  HostMeasured Ignored;
+  HostMeasured &Did = Measured ? *Measured : Ignored;
+  Did = HostMeasured();
   std::string File;
   if (Name.empty()) {
     std::string Note;
@@ -105,8 +106,7 @@ std::optional<MachineModel> perfmodel::tool::loadMachine(const std::string &Name
       if (GHz > 0.2 && GHz < 10) {
         double FileGHz = R.Model->ClockGHz;
         R.Model->ClockGHz = std::round(GHz * 100) / 100;
-        if (ClockMeasured)
-          *ClockMeasured = true;
+        Did.Clock = true;
         Notes.push_back("clock: " + formatNumber(R.Model->ClockGHz) +
                         " GHz measured on this host (the fastest of 7 timings of a dependent "
                         "add chain); the model file says " +
@@ -120,24 +120,24 @@ std::optional<MachineModel> perfmodel::tool::loadMachine(const std::string &Name
       if (!Mem.oneCoreGBs() && !IsSet("memory.sustained_one_core_gbs")) {
         HostMemory H = measureHostMemory();
         std::string Got;
+        auto Add = [&](const std::string &What) { Got += (Got.empty() ? "" : ", ") + What; };
         if (H.FillGBs > 0) {
           Mem.OneCoreGBs = std::round(H.FillGBs * 10) / 10;
-          Got += "one core's fills " + formatNumber(*Mem.OneCoreGBs) + " GB/s (a load stream)";
+          Add("one core's fills " + formatNumber(*Mem.OneCoreGBs) + " GB/s (a load stream)");
         }
         if (H.LatencyNs > 0 && !Mem.LatencyNs && !IsSet("memory.latency_ns")) {
           Mem.LatencyNs = std::round(H.LatencyNs);
-          Got += std::string(Got.empty() ? "" : ", ") + "latency " +
-                 formatNumber(*Mem.LatencyNs) + " ns (a pointer chase)";
+          Add("latency " + formatNumber(*Mem.LatencyNs) + " ns (a pointer chase)");
         }
         bool InFlightStated = llvm::any_of(
             R.Model->Caches, [](const CacheLevel &C) { return C.MissesInFlight.has_value(); });
         if (H.InFlight >= 1 && !InFlightStated && !R.Model->Caches.empty()) {
           R.Model->Caches.front().MissesInFlight = unsigned(std::lround(H.InFlight));
-          Got += std::string(Got.empty() ? "" : ", ") +
-                 std::to_string(*R.Model->Caches.front().MissesInFlight) +
-                 " misses in flight (32 chases at once)";
+          Add(std::to_string(*R.Model->Caches.front().MissesInFlight) +
+              " misses in flight (32 chases at once)");
         }
-        if (!Got.empty())
+        Did.Memory = !Got.empty();
+        if (Did.Memory)
           Notes.push_back("memory: the model gives no figure for one core; measured on this "
                           "host now over 128 MiB: " + Got +
                           " (--set memory.sustained_one_core_gbs=GBS gives one instead)");
@@ -479,7 +479,7 @@ std::optional<FrontendResult> perfmodel::tool::prepareSource(const AnalyzeArgs &
 
 int perfmodel::tool::loadInputs(const AnalyzeArgs &A, const CompileCommand &CC, Inputs &In) {
   In.Machine = loadMachine(A.Machine, A.Sets, In.Notes, /*HostClock=*/true, A.HostClockGHz,
-                           &In.ClockMeasured);
+                           &In.Measured);
   if (!In.Machine)
     return ExitFailed;
   std::string Err;

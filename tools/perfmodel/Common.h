@@ -36,14 +36,19 @@ void printDiags(const std::vector<MachineDiag> &Diags, bool Warnings);
 /// HOSTCLOCK: when the model is this host's (CPUID) and clock_ghz is not
 /// --set, the clock is measured on the host and replaces the file's;
 /// MEASUREDGHZ, when given, is that measurement made earlier (project mode
-/// measures once for all its files). CLOCKMEASURED, when given, says whether
-/// the clock is the host's.
+/// measures once for all its files); then, where the model states nothing of
+/// one core's memory, that is measured too. MEASURED, when given, says what
+/// was measured.
+struct HostMeasured {
+  bool Clock = false;  ///< clock_ghz is the host's, measured now (or MEASUREDGHZ)
+  bool Memory = false; ///< one core's memory figures measured now
+};
 std::optional<MachineModel> loadMachine(const std::string &Name,
                                         const std::vector<std::string> &Sets,
                                         std::vector<std::string> &Notes,
                                         bool HostClock = true,
                                         std::optional<double> MeasuredGHz = std::nullopt,
-                                        bool *ClockMeasured = nullptr);
+                                        HostMeasured *Measured = nullptr);
 
 /// For commands that time kernels on this host (validate, choose --measure):
 /// an error (WHAT says what runs) when M is for another architecture, else
@@ -143,7 +148,7 @@ PipelineOptions pipelineOptions(const AnalyzeArgs &A, const std::vector<std::str
 struct Inputs {
   std::vector<std::string> Notes;
   std::optional<MachineModel> Machine;
-  bool ClockMeasured = false; ///< Machine runs at the clock measured on this host
+  HostMeasured Measured; ///< what loadMachine measured on this host for Machine
   IndexData Index;
   std::optional<FrontendResult> FR;
 };

@@ -200,7 +200,9 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
 
   // One machine for every file: resolved and checked here, passed as a file.
   std::vector<std::string> Notes;
-  std::optional<MachineModel> M = loadMachine(A.Machine, A.Sets, Notes);
+  HostMeasured Measured;
+  std::optional<MachineModel> M =
+      loadMachine(A.Machine, A.Sets, Notes, /*HostClock=*/true, std::nullopt, &Measured);
   if (!M)
     return ExitFailed;
 
@@ -208,18 +210,13 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
   llvm::SmallString<128> Tmp;
   if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("perfmodel-project", Tmp))
     return error("cannot create a temporary directory: " + EC.message());
-  // loadMachine measured the host's clock when it says so (a "clock: " note).
   std::optional<double> HostClock;
-  if (std::any_of(Notes.begin(), Notes.end(), [](const std::string &N) {
-        return llvm::StringRef(N).starts_with("clock: ");
-      }))
+  if (Measured.Clock)
     HostClock = M->ClockGHz;
   std::vector<std::string> Common = childArgs(A, M->File, HostClock, P.FileTimeLimit);
   // And one core's memory where loadMachine measured it: every file with
   // the same figures, not a second of chases per file under the others.
-  if (std::any_of(Notes.begin(), Notes.end(), [](const std::string &N) {
-        return llvm::StringRef(N).starts_with("memory: the model gives no figure for one core");
-      })) {
+  if (Measured.Memory) {
     auto Set = [&](const std::string &Key, double V) {
       Common.insert(Common.end(), {"--set", Key + "=" + formatNumber(V, 6)});
     };

@@ -72,7 +72,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   // The file's own compile command (compile_commands.json or `--`).
   const std::vector<std::string> &Cmd = In.FR->CompileArgs;
   MachineModel &M = *In.Machine;
-  const bool HostClock = In.ClockMeasured;
+  const bool HostClock = In.Measured.Clock;
   KernelIR &IR = In.FR->IR;
   std::vector<std::string> Notes = In.Notes;
   if (int RC = checkRunsOnHost(M, "validate runs the kernel", Notes))
@@ -99,7 +99,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   std::vector<std::string> Flags = harnessFlags(M, Cmd, A.File);
   std::vector<AlsoMachine> Also;
   for (const std::string &Name : V.AlsoMachines) {
-    bool Measured = false;
+    HostMeasured Measured;
     std::optional<MachineModel> X =
         loadMachine(Name, {}, Notes, /*HostClock=*/true, A.HostClockGHz, &Measured);
     if (!X)
@@ -107,7 +107,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     AlsoMachine AM;
     AM.Label = std::string(1, char('B' + Also.size()));
     AM.M = std::move(*X);
-    AM.HostClock = Measured;
+    AM.HostClock = Measured.Clock;
     AM.IO = inCoreOptionsFor(AM.M, pipelineOptions(A, Cmd, In.Index));
     if (!A.NoInCore)
       AM.InCore = analyzeKernelLoops(IR, Cmd, AM.IO);
