@@ -49,8 +49,11 @@ for line in text.splitlines():
         continue
     cells = line.split()
     if cells and cells[0] == "n":
-        # n, working, set, data, in, measured, cy/it, GFLOP/s, spread, [GHz,] then pairs
-        first = 10 if len(cells) > 9 and cells[9] == "GHz" else 9
+        # n, working, set, data, in, measured, cy/it, GFLOP/s, spread, [GHz,
+        # [quiet,]] then pairs
+        first = 9
+        while first < len(cells) and cells[first] in ("GHz", "quiet"):
+            first += 1
         head = [c for c in cells[first:] if c != "cy/it"]
         head = ["headline" if c == "headline" else c for c in head]
         continue

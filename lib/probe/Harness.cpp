@@ -169,27 +169,38 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
     << "static double perfmodel_now(void) {\n"
     << "  struct timespec T;\n  clock_gettime(CLOCK_MONOTONIC, &T);\n"
     << "  return (double)T.tv_sec + 1e-9 * (double)T.tv_nsec;\n}\n\n"
-    // The core's clock beside each sample: a VM's (or a boosting host's)
-    // clock moves by 10-20 % within a run, so seconds x one clock measured
-    // at the start is not the cycles the kernel took.
+    // The core's clock and this thread's share of it beside each sample: a
+    // VM's (or a boosting host's) clock moves by 10-20 % within a run, so
+    // seconds x one clock measured at the start is not the cycles the kernel
+    // took; and a neighbour on the same physical core (another VM's thread)
+    // takes 20-40 % of its issue slots now and then, which slows
+    // throughput-bound loops and hardly moves a latency chain. A dependent
+    // add chain gives the clock; eight independent adds a trip, timed right
+    // after it, the adds this thread retires per cycle (about the core's
+    // ALU count when it has the core to itself).
     << "#if defined(__x86_64__)\n"
-    << "static double perfmodel_ghz(void) {\n"
-    << "  long long n = 250000, x = 0;\n"
+    << "static void perfmodel_probe(double *ghz, double *adds) {\n"
+    << "  long long n = 100000, m = 100000, x = 0, a = 0, b = 0, c = 0, d = 0;\n"
     << "  double t0 = perfmodel_now();\n"
     << "  __asm__ volatile(\"1:\\n\\tadd $1, %0\\n\\tadd $1, %0\\n\\tadd $1, %0\\n\\t\"\n"
     << "                   \"add $1, %0\\n\\tsub $1, %1\\n\\tjnz 1b\" : \"+r\"(x), \"+r\"(n));\n"
-    << "  return 1e-9 * 4 * 250000 / (perfmodel_now() - t0);\n}\n"
+    << "  double t1 = perfmodel_now();\n"
+    << "  __asm__ volatile(\"1:\\n\\tadd $1, %0\\n\\tadd $1, %1\\n\\tadd $1, %2\\n\\tadd $1, %3\\n\\t\"\n"
+    << "                   \"add $1, %0\\n\\tadd $1, %1\\n\\tadd $1, %2\\n\\tadd $1, %3\\n\\t\"\n"
+    << "                   \"sub $1, %4\\n\\tjnz 1b\"\n"
+    << "                   : \"+r\"(a), \"+r\"(b), \"+r\"(c), \"+r\"(d), \"+r\"(m));\n"
+    << "  double t2 = perfmodel_now();\n"
+    << "  *ghz = 1e-9 * 4 * 100000 / (t1 - t0);\n"
+    << "  *adds = (8.0 * 100000 / (t2 - t1)) / (4.0 * 100000 / (t1 - t0));\n}\n"
     << "#else\n"
-    << "static double perfmodel_ghz(void) { return 0; }\n"
+    << "static void perfmodel_probe(double *ghz, double *adds) { *ghz = 0; *adds = 0; }\n"
     << "#endif\n\n"
-    << "static int perfmodel_cmp(const void *A, const void *B) {\n"
-    << "  double X = *(const double *)A, Y = *(const double *)B;\n"
-    << "  return X < Y ? -1 : X > Y;\n}\n\n"
     << "int main(int argc, char **argv) {\n"
     << "  if (argc != " << F.Params.size() + NIndex + 1 << ") {\n"
     << "    fprintf(stderr, \"usage: harness " << F.Params.size() + NIndex << " arguments\\n\");\n"
     << "    return 2;\n  }\n";
   size_t IndexArg = F.Params.size() + 1;
+  double Budget = 4 * Reps * MinSeconds;
   for (size_t I = 0; I < F.Params.size(); ++I) {
     const FunctionParam &P = F.Params[I];
     std::string V = "a" + std::to_string(I);
@@ -242,20 +253,24 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
     << "    for (long long c = 0; c < calls; ++c) " << Call << ";\n"
     << "    if (perfmodel_now() - t0 >= " << MinSeconds << " || calls >= (1LL << 40)) break;\n"
     << "    calls *= 2;\n  }\n"
-    << "  double samples[" << Reps << "], ghz[" << Reps << "], cycles[" << Reps << "];\n"
-    << "  for (int r = 0; r < " << Reps << "; ++r) {\n"
-    << "    double g0 = perfmodel_ghz();\n"
+    // At least REPS samples, more while the run is short (up to 64 or a
+    // tenth of a second): the more samples, the likelier some find the core
+    // unshared. Each prints its seconds per call, clock and adds per cycle
+    // (the lower of the probes before and after); the caller summarises.
+    << "  double sec[64], ghz[64], adds[64], start = perfmodel_now();\n"
+    << "  int r = 0;\n"
+    << "  for (; r < 64 && (r < " << Reps << " || perfmodel_now() - start < " << Budget
+    << "); ++r) {\n"
+    << "    double g0, q0, g1, q1;\n"
+    << "    perfmodel_probe(&g0, &q0);\n"
     << "    double t0 = perfmodel_now();\n"
     << "    for (long long c = 0; c < calls; ++c) " << Call << ";\n"
-    << "    samples[r] = (perfmodel_now() - t0) / (double)calls;\n"
-    << "    ghz[r] = 0.5 * (g0 + perfmodel_ghz());\n"
-    << "    cycles[r] = samples[r] * ghz[r] * 1e9;\n  }\n"
-    << "  qsort(samples, " << Reps << ", sizeof(double), perfmodel_cmp);\n"
-    << "  qsort(ghz, " << Reps << ", sizeof(double), perfmodel_cmp);\n"
-    << "  qsort(cycles, " << Reps << ", sizeof(double), perfmodel_cmp);\n"
-    << "  printf(\"%.9g %.9g %.9g %.9g %.9g %.9g %.9g\\n\", samples[" << Reps / 2
-    << "], samples[0], samples[" << Reps - 1 << "], ghz[" << Reps / 2 << "], cycles["
-    << Reps / 2 << "], cycles[0], cycles[" << Reps - 1 << "]);\n"
+    << "    sec[r] = (perfmodel_now() - t0) / (double)calls;\n"
+    << "    perfmodel_probe(&g1, &q1);\n"
+    << "    ghz[r] = 0.5 * (g0 + g1);\n"
+    << "    adds[r] = q0 < q1 ? q0 : q1;\n  }\n"
+    << "  printf(\"perfmodel-samples %d\\n\", r);\n"
+    << "  for (int k = 0; k < r; ++k) printf(\"%.9g %.9g %.9g\\n\", sec[k], ghz[k], adds[k]);\n"
     << "  return 0;\n}\n";
   H.Source = S.str();
   H.Ok = true;
@@ -315,16 +330,72 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
   auto Buf = MemoryBuffer::getFile(Out);
   sys::fs::remove(Out);
   std::string Text = Buf ? (*Buf)->getBuffer().trim().str() : "";
-  Timing T;
-  int Got = std::sscanf(Text.c_str(), "%lf %lf %lf %lf %lf %lf %lf", &T.Median, &T.Min, &T.Max,
-                        &T.ClockGHz, &T.MedianCycles, &T.MinCycles, &T.MaxCycles);
-  if (Got == 7 && !(T.ClockGHz > 0)) // no add chain on this target: seconds only
-    T.ClockGHz = T.MedianCycles = T.MinCycles = T.MaxCycles = 0;
-  if (RC != 0 || (Got != 3 && Got != 7)) {
+  std::vector<Sample> Samples;
+  const char *At = Text.c_str();
+  int N = 0, Used = 0;
+  bool Parsed = std::sscanf(At, "perfmodel-samples %d%n", &N, &Used) == 1 && N > 0;
+  for (int K = 0; Parsed && K < N; ++K) {
+    At += Used;
+    Sample X;
+    Parsed = std::sscanf(At, "%lf %lf %lf%n", &X.Seconds, &X.ClockGHz, &X.AddsPerCycle, &Used) == 3;
+    Samples.push_back(X);
+  }
+  if (RC != 0 || !Parsed) {
     Error = "the harness failed" +
             (RC < 0 ? " (" + ExecError + ")" : " with status " + std::to_string(RC)) +
-            (Text.empty() ? "" : ": " + Text);
+            (Text.empty() ? "" : ": " + Text.substr(0, 200));
     return std::nullopt;
   }
+  double Reference = ownReference(Samples);
+  return summariseSamples(std::move(Samples), Reference);
+}
+
+double perfmodel::ownReference(const std::vector<Sample> &Samples) {
+  std::vector<double> R;
+  for (const Sample &X : Samples)
+    R.push_back(X.AddsPerCycle);
+  std::sort(R.rbegin(), R.rend());
+  // The second highest: one probe pair disturbed the other way (the chain
+  // timed slow, the adds not) would otherwise set the bar.
+  return R.empty() ? 0 : R[std::min<size_t>(1, R.size() - 1)];
+}
+
+Timing perfmodel::summariseSamples(std::vector<Sample> Samples, double Reference) {
+  Timing T;
+  T.Reference = Reference;
+  T.Total = unsigned(Samples.size());
+  auto Quiet = [&](const Sample &X) { return X.AddsPerCycle >= QuietShare * Reference; };
+  std::vector<Sample> Kept;
+  for (const Sample &X : Samples)
+    if (Quiet(X))
+      Kept.push_back(X);
+  // No sample had the core to itself: all of them, and the share says so.
+  T.Kept = unsigned(Kept.size());
+  if (Kept.empty())
+    Kept = Samples;
+  auto Median = [](std::vector<double> V) {
+    if (V.empty())
+      return 0.0;
+    std::sort(V.begin(), V.end());
+    return V.size() % 2 ? V[V.size() / 2] : 0.5 * (V[V.size() / 2 - 1] + V[V.size() / 2]);
+  };
+  std::vector<double> Sec, GHz, Cy, Share;
+  for (const Sample &X : Kept) {
+    Sec.push_back(X.Seconds);
+    GHz.push_back(X.ClockGHz);
+    Cy.push_back(X.Seconds * X.ClockGHz * 1e9);
+    Share.push_back(Reference > 0 ? X.AddsPerCycle / Reference : 0);
+  }
+  T.Median = Median(Sec);
+  T.Min = *std::min_element(Sec.begin(), Sec.end());
+  T.Max = *std::max_element(Sec.begin(), Sec.end());
+  if (llvm::all_of(GHz, [](double G) { return G > 0; })) {
+    T.ClockGHz = Median(GHz);
+    T.MedianCycles = Median(Cy);
+    T.MinCycles = *std::min_element(Cy.begin(), Cy.end());
+    T.MaxCycles = *std::max_element(Cy.begin(), Cy.end());
+  }
+  T.Share = Median(Share);
+  T.Samples = std::move(Samples);
   return T;
 }

@@ -695,10 +695,11 @@ TEST(Cli, ValidateTriad) {
   for (const ValidateRow &Row : Rows) {
     EXPECT_GT(Row.Measured, 0) << Row.Line;
     EXPECT_NE(Row.Line.find('%'), std::string::npos) << Row.Line;
-    // GFLOP/s, spread, GHz, then (cy/it, error) for Roofline, ECM, PPR and
-    // the headline, which is ECM's by the rule of docs/models.md.
-    ASSERT_EQ(Row.Cells.size(), 11u) << Row.Line;
-    EXPECT_EQ(Row.Cells[9], Row.Cells[5]) << Row.Line;
+    // GFLOP/s, spread, GHz, quiet samples, then (cy/it, error) for
+    // Roofline, ECM, PPR and the headline, which is ECM's by the rule of
+    // docs/models.md.
+    ASSERT_EQ(Row.Cells.size(), 12u) << Row.Line;
+    EXPECT_EQ(Row.Cells[10], Row.Cells[6]) << Row.Line;
     EXPECT_GT(std::stod(Row.Cells[2]), 0.2) << Row.Line;
   }
   EXPECT_EQ(Rows.size(), 2u) << R.Out;
@@ -721,18 +722,19 @@ TEST(Cli, ValidateAnotherMachineOnTheSameTiming) {
   std::vector<ValidateRow> Rows = validateRows(R.Out);
   ASSERT_EQ(Rows.size(), 1u) << R.Out;
   // GFLOP/s, spread, the row's clock (A's: the measured cycles and A's
-  // predictions are at it), 4 x (cy/it, error) for A, then 4 for B.
+  // predictions are at it), quiet samples, 4 x (cy/it, error) for A, then 4
+  // for B.
   const std::vector<std::string> &Cells = Rows[0].Cells;
-  ASSERT_EQ(Cells.size(), 19u) << Rows[0].Line;
+  ASSERT_EQ(Cells.size(), 20u) << Rows[0].Line;
   double GhzA = std::stod(Cells[2]);
-  double Cy = Rows[0].Measured, CyB = std::stod(Cells[17]);
+  double Cy = Rows[0].Measured, CyB = std::stod(Cells[18]);
   double Expected = (CyB / GhzB - Cy / GhzA) / (Cy / GhzA) * 100;
   // The columns are rounded: both times to 3 significant digits (half a
   // unit of the third digit, relative), the error to 2 (half a unit).
   auto HalfUnit = [](double V) { return 0.5 * std::pow(10, std::floor(std::log10(V)) - 2) / V; };
   double Tolerance = 0.5 * std::pow(10, std::floor(std::log10(std::max(1.0, std::fabs(Expected)))) - 1) +
                      (100 + Expected) * (HalfUnit(Cy) + HalfUnit(CyB)) + 0.1;
-  EXPECT_NEAR(std::stod(Cells[18]), Expected, Tolerance) << Rows[0].Line;
+  EXPECT_NEAR(std::stod(Cells[19]), Expected, Tolerance) << Rows[0].Line;
 }
 
 // Each process gets its own physical pages: --processes times each size in
@@ -792,11 +794,11 @@ TEST(Cli, ValidatePredictsWithTheL3TheHostKeeps) {
   CmdResult Model = perfmodel(Cmd + " --model-l3");
   ASSERT_EQ(Model.Code, 0) << Model.Err << Model.Out;
   EXPECT_EQ(Model.Out.find("the predictions use an L3 of"), std::string::npos) << Model.Out;
-  // The row: n, working set, level, measured, GFLOP/s, spread, GHz, ECM,
-  // error, headline, error.
+  // The row: n, working set, level, measured, GFLOP/s, spread, GHz, quiet,
+  // ECM, error, headline, error.
   auto Predicted = [](const std::string &Out) {
     std::smatch M;
-    if (!std::regex_search(Out, M, std::regex(R"(MEM\s+\S+\s+\S+\s+\S+\s+\S+\s+([0-9.]+))")))
+    if (!std::regex_search(Out, M, std::regex(R"(MEM\s+\S+\s+\S+\s+\S+\s+\S+\s+\S+\s+([0-9.]+))")))
       return 0.0;
     return std::stod(M[1]);
   };
@@ -817,8 +819,8 @@ TEST(Cli, ValidatePredictsWithTheL3TheHostKeeps) {
   for (std::string C; Line >> C;)
     Cells.push_back(C);
   ASSERT_GE(Cells.size(), 14u) << Row.str();
-  EXPECT_EQ(Cells[Cells.size() - 2], Cells[12]) << Row.str(); // B:headline, headline
-  EXPECT_NEAR(std::stod(Cells[12]), K, 0.01 * K) << Row.str();
+  EXPECT_EQ(Cells[Cells.size() - 2], Cells[13]) << Row.str(); // B:headline, headline
+  EXPECT_NEAR(std::stod(Cells[13]), K, 0.01 * K) << Row.str();
 }
 
 // --host-l3 gives what the host keeps instead of measuring it, so that runs

@@ -177,7 +177,7 @@ std::optional<double> measureVariant(const VariantInput &V, const VariantFile &F
     Why = "one call is predicted at " + formatSeconds(PredictedSeconds) + " (above --max-call)";
     return std::nullopt;
   }
-  Harness H = makeHarness(IR, *First, VA.Reps);
+  Harness H = makeHarness(IR, *First, VA.Reps, 0.005);
   if (!H.Ok) {
     Why = H.Why;
     return std::nullopt;

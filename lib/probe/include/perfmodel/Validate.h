@@ -23,8 +23,8 @@ namespace perfmodel {
 /// includes the analysed file and its main() takes, per function parameter,
 /// an integer value or an array length, calls the function once to warm up,
 /// then times calls until each sample lasts MINSECONDS and prints
-/// "median min max" seconds per call over REPS samples, then the median
-/// clock in GHz and "median min max" cycles per call (see Timing).
+/// "perfmodel-samples N" and a line per sample (see Sample): at least REPS
+/// samples, more up to 64 while they take less than 4 x REPS x MINSECONDS.
 struct Harness {
   bool Ok = false;
   std::string Why; ///< when the arguments cannot be synthesised
@@ -59,14 +59,37 @@ harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why,
 bool buildHarness(const std::string &Source, bool Cxx, const std::vector<std::string> &Flags,
                   const std::string &Exe, std::string &Error);
 
-/// Seconds per call (median, min, max) from running EXE with ARGS and, on
-/// x86-64, the core's clock (median over the samples, from an add chain timed
-/// before and after each) with cycles per call (each sample's seconds at its
-/// own clock); 0 where the harness has no add chain.
+/// One timed sample of a harness: seconds per call, the clock (GHz) of an
+/// add chain timed before and after it, and the adds per cycle this thread
+/// retired in independent chains then (the lower of the two probes; about
+/// the core's ALU count when no neighbour shares the physical core). 0 for
+/// both where the harness has no add chains (not x86-64).
+struct Sample {
+  double Seconds = 0, ClockGHz = 0, AddsPerCycle = 0;
+};
+
+/// A sample counts as taken on an unshared core when its adds per cycle are
+/// at least this share of the reference (a neighbour on the core takes 20-40
+/// % of the issue slots, so such samples fall well below it).
+inline constexpr double QuietShare = 0.9;
+
+/// Seconds per call (median, min, max) over the quiet samples (all of them
+/// when none is quiet) and, on x86-64, their median clock and cycles per
+/// call (each sample's seconds at its own clock).
 struct Timing {
   double Median = 0, Min = 0, Max = 0;
   double ClockGHz = 0, MedianCycles = 0, MinCycles = 0, MaxCycles = 0;
+  unsigned Kept = 0, Total = 0; ///< quiet samples of all
+  double Reference = 0;         ///< adds per cycle of an unshared core
+  double Share = 0;             ///< median adds per cycle of the summarised samples / Reference
+  std::vector<Sample> Samples;
 };
+/// The reference of one run's samples alone: its second highest adds per
+/// cycle.
+double ownReference(const std::vector<Sample> &Samples);
+/// SAMPLES summarised against REFERENCE adds per cycle (see Timing).
+Timing summariseSamples(std::vector<Sample> Samples, double Reference);
+/// Runs EXE with ARGS: its samples summarised against their own reference.
 std::optional<Timing> runHarness(const std::string &Exe, const std::vector<std::string> &Args,
                                  std::string &Error, unsigned TimeoutSeconds = 300);
 
