@@ -364,7 +364,9 @@ Timing perfmodel::summariseSamples(std::vector<Sample> Samples, double Reference
   Timing T;
   T.Reference = Reference;
   T.Total = unsigned(Samples.size());
-  auto Quiet = [&](const Sample &X) { return X.AddsPerCycle >= QuietShare * Reference; };
+  auto Quiet = [&](const Sample &X) {
+    return X.AddsPerCycle >= QuietShare * Reference && X.AddsPerCycle <= QuietCeiling * Reference;
+  };
   std::vector<Sample> Kept;
   for (const Sample &X : Samples)
     if (Quiet(X))

@@ -10,6 +10,7 @@
 #include "llvm/Support/FileSystem.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <set>
 
@@ -402,13 +403,19 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         double Ref = Reference();
         std::vector<double> Medians, Cycles, Clocks;
         unsigned Kept = 0, Total = 0;
-        for (Timing &R : Runs)
+        for (Timing &R : Runs) {
           R = summariseSamples(std::move(R.Samples), Ref);
-        bool AnyQuiet = llvm::any_of(Runs, [](const Timing &R) { return R.Kept > 0; });
-        for (const Timing &R : Runs) {
           Kept += R.Kept;
           Total += R.Total;
-          if (AnyQuiet && !R.Kept)
+        }
+        // Fewer than --reps quiet samples: a median of one or two is the
+        // clock's noise; all samples, and the row says how few were quiet.
+        bool UseQuiet = Kept >= V.Reps;
+        if (!UseQuiet)
+          for (Timing &R : Runs)
+            R = summariseSamples(std::move(R.Samples), HUGE_VAL);
+        for (const Timing &R : Runs) {
+          if (UseQuiet && !R.Kept)
             continue;
           Medians.push_back(R.Median);
           Cycles.push_back(R.MedianCycles);
@@ -517,8 +524,9 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           "references, " << formatNumber(median(References)) << "); column quiet: the samples "
           "taken at "
        << formatNumber(100 * QuietShare)
-       << " % of that or more, the only ones measured (all samples where none was: a "
-          "neighbour shared the core throughout)\n";
+       << " % of that or more (and not above " << formatNumber(100 * QuietCeiling)
+       << " %: a disturbed clock chain), the only ones measured where there are --reps of "
+          "them; all samples where fewer were (a neighbour shared the core)\n";
   return ExitOk;
 }
 

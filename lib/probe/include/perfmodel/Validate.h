@@ -70,8 +70,10 @@ struct Sample {
 
 /// A sample counts as taken on an unshared core when its adds per cycle are
 /// at least this share of the reference (a neighbour on the core takes 20-40
-/// % of the issue slots, so such samples fall well below it).
-inline constexpr double QuietShare = 0.9;
+/// % of the issue slots, so such samples fall well below it), and at most
+/// QuietCeiling of it (more than an unshared core retires: the clock's
+/// chain was disturbed, and so are the sample's cycles).
+inline constexpr double QuietShare = 0.9, QuietCeiling = 1.15;
 
 /// Seconds per call (median, min, max) over the quiet samples (all of them
 /// when none is quiet) and, on x86-64, their median clock and cycles per
