@@ -707,10 +707,12 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       for (const FunctionCode &F : Obj.Functions)
         for (const auto &[Off, Sym] : F.Symbols)
           if ((Sym == "memcpy" || Sym == "memset" || Sym == "memmove") && Off < F.Lines.size() &&
-              F.Lines[Off] >= First && F.Lines[Off] <= Last && Results[I].Reason.empty())
+              F.Lines[Off] >= First && F.Lines[Off] <= Last && Results[I].Reason.empty()) {
             Results[I].Reason = "the compiler replaced the loop with a call to " + Sym +
                                 " (the C library's code, not modelled; -fno-builtin keeps "
                                 "the loop)";
+            Results[I].LibraryCall = Sym;
+          }
       if (!Results[I].Reason.empty())
         continue;
       Results[I].Reason = "no machine loop found for lines " + std::to_string(First) + "-" +

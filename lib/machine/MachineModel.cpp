@@ -41,6 +41,24 @@ std::string MachineDiag::str() const {
   return S + Message;
 }
 
+std::optional<double> MachineModel::libraryCyclesPerByte(const std::string &Function,
+                                                         const std::string &Level) const {
+  bool Copy = Function == "memcpy" || Function == "memmove";
+  if (!Copy && Function != "memset")
+    return std::nullopt;
+  if (Level == "MEM") {
+    std::optional<double> GBs = Copy ? Memory.MemcpyOneCoreGBs : Memory.MemsetOneCoreGBs;
+    if (!GBs || *GBs <= 0 || ClockGHz <= 0)
+      return std::nullopt;
+    return ClockGHz / *GBs;
+  }
+  const auto &Rates = Copy ? Core.MemcpyBytesPerCycle : Core.MemsetBytesPerCycle;
+  auto It = Rates.find(Level);
+  if (It == Rates.end() || It->second <= 0)
+    return std::nullopt;
+  return 1 / It->second;
+}
+
 const CacheLevel *MachineModel::cache(const std::string &LevelName) const {
   for (const CacheLevel &C : Caches)
     if (C.Name == LevelName)
@@ -444,7 +462,8 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "unaligned_vector_cost", "line_split_load_cost",
                          "line_split_store_cost", "scheduler_queues", "load_queue", "store_queue",
                          "branch_mispredict_cy", "branch_pattern_capacity",
-                         "instruction_overrides", "call_cy"}))
+                         "instruction_overrides", "call_cy", "memcpy_bytes_per_cy",
+                         "memset_bytes_per_cy"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.ReorderBuffer = R.count(N, "reorder_buffer", P, false).value_or(0);
@@ -506,6 +525,13 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
           if (auto V = R.num(Q, Name.c_str(), Path, true))
             C.CallCycles[Name] = *V;
         });
+  for (const char *Key : {"memcpy_bytes_per_cy", "memset_bytes_per_cy"})
+    Named(Key, "cache level: bytes per cycle, e.g. {L1: 40, L2: 24}",
+          [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
+            if (auto V = R.num(Q, Name.c_str(), Path, true))
+              (std::string_view(Key) == "memcpy_bytes_per_cy" ? C.MemcpyBytesPerCycle
+                                                              : C.MemsetBytesPerCycle)[Name] = *V;
+          });
   Named("scheduler_queues", "queue: entries, e.g. {Zn4FP: 64}",
         [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
           if (auto V = R.count(Q, Name.c_str(), Path, true))
@@ -1044,12 +1070,27 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
     }
     if (YAML::Node C = R.child(Root, "caches", "", true); C.IsDefined() && !C.IsNull())
       readCaches(R, C, M.Caches);
+    // The library's streaming rates name the file's cache levels.
+    for (const char *Key : {"memcpy_bytes_per_cy", "memset_bytes_per_cy"})
+      for (const auto &[Level, V] : std::string_view(Key) == "memcpy_bytes_per_cy"
+                                        ? M.Core.MemcpyBytesPerCycle
+                                        : M.Core.MemsetBytesPerCycle)
+        if (!M.cache(Level))
+          R.error(Root["core"][Key][Level], std::string("core.") + Key + "." + Level,
+                  Level == "MEM" ? std::string("memory is not a cache level: memory.") +
+                                       (std::string_view(Key) == "memcpy_bytes_per_cy"
+                                            ? "memcpy_one_core_gbs"
+                                            : "memset_one_core_gbs") +
+                                       " (GB/s) gives it"
+                                 : "no cache level '" + Level + "' in caches");
     YAML::Node Mem = R.child(Root, "memory", "", true);
     if (Mem.IsDefined() && !Mem.IsNull() &&
         R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs",
                                    "sustained_one_core_gbs", "one_core_writeback_gbs",
                                    "cache_line_cy", "latency_ns", "stride_latency_ns",
-                                   "channels"})) {
+                                   "channels", "memcpy_one_core_gbs", "memset_one_core_gbs"})) {
+      M.Memory.MemcpyOneCoreGBs = R.num(Mem, "memcpy_one_core_gbs", "memory", false);
+      M.Memory.MemsetOneCoreGBs = R.num(Mem, "memset_one_core_gbs", "memory", false);
       M.Memory.BandwidthGBs = R.num(Mem, "bandwidth_gbs", "memory", true).value_or(0);
       M.Memory.SustainedGBs = R.num(Mem, "sustained_gbs", "memory", false);
       M.Memory.OneCoreGBs = R.num(Mem, "sustained_one_core_gbs", "memory", false);

@@ -177,7 +177,49 @@ void writeNotesAndBandwidths(llvm::raw_ostream &OS, const ProbeResult &R) {
     OS << "#   " << P.Level << " " << formatByteSize(P.WorkingSet) << " per core x " << P.Threads
        << ": load " << num(P.LoadGBs.Median) << ", copy " << num(P.CopyGBs.Median)
        << ", update " << num(P.UpdateGBs.Median) << ", triad " << num(P.TriadGBs.Median)
-       << "\n";
+       << (P.MemcpyGBs.Median > 0 ? ", memcpy " + num(P.MemcpyGBs.Median) + " (written)" : "")
+       << (P.MemsetGBs.Median > 0 ? ", memset " + num(P.MemsetGBs.Median) : "") << "\n";
+}
+
+/// The C library's memcpy and memset rates of the one-core points: core keys
+/// in bytes per cycle for the caches (at the probe's clock), "" if none.
+std::string libraryCoreKeys(const ProbeResult &R, const MachineModel *Base = nullptr) {
+  double GHz = R.ClockGHz.Median;
+  std::string Out;
+  for (bool Copy : {true, false}) {
+    std::string Map;
+    for (const BandwidthPoint &P : R.Bandwidth) {
+      const Measured &M = Copy ? P.MemcpyGBs : P.MemsetGBs;
+      if (P.Threads == 1 && P.Level != "MEM" && M.Median > 0 && GHz > 0 &&
+          (!Base || Base->cache(P.Level)))
+        Map += (Map.empty() ? "" : ", ") + P.Level + ": " + num(M.Median / GHz);
+    }
+    if (!Map.empty())
+      Out += std::string("  ") + (Copy ? "memcpy" : "memset") + "_bytes_per_cy: {" + Map + "}\n";
+  }
+  return Out;
+}
+
+/// The same in memory: ", memcpy_one_core_gbs: X, memset_one_core_gbs: Y".
+std::string libraryMemoryKeys(const ProbeResult &R) {
+  std::string Out;
+  if (const BandwidthPoint *P = point(R, "MEM", false)) {
+    if (P->MemcpyGBs.Median > 0)
+      Out += ", memcpy_one_core_gbs: " + num(P->MemcpyGBs.Median);
+    if (P->MemsetGBs.Median > 0)
+      Out += ", memset_one_core_gbs: " + num(P->MemsetGBs.Median);
+  }
+  return Out;
+}
+
+/// The source keys the two above cover.
+std::string libraryCovers(const ProbeResult &R) {
+  std::string Out;
+  if (!libraryCoreKeys(R).empty())
+    Out += ", core.memcpy_bytes_per_cy, core.memset_bytes_per_cy";
+  if (!libraryMemoryKeys(R).empty())
+    Out += ", memory.memcpy_one_core_gbs, memory.memset_one_core_gbs";
+  return Out;
 }
 
 /// The ECM rule and the fit behind it, as a comment and a line of YAML.
@@ -246,7 +288,7 @@ void writePorts(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D) {
 /// The line-split costs, latencies and divider throughputs measured, as
 /// `core` keys; true when instruction_overrides were written.
 bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
-                        const FormPorts &LlvmCosts) {
+                        const FormPorts &LlvmCosts, const MachineModel *Base = nullptr) {
   if (!R.CallCycles.empty()) {
     OS << "  # library calls: cycles per call in y[i] = f(x[i]) over 1024 elements in L1, "
           "less the loop alone\n  call_cy: {";
@@ -257,6 +299,10 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
     }
     OS << "}\n";
   }
+  if (std::string Keys = libraryCoreKeys(R, Base); !Keys.empty())
+    OS << "  # the C library's memcpy and memset, bytes written per cycle with the data in "
+          "each cache (half of it; memcpy: source and destination)\n"
+       << Keys;
   // A split costs at least what an access inside one line does; a ratio a
   // little under 1 is noise.
   for (const auto &[Key, M] : {std::pair<const char *, const Measured *>{
@@ -540,10 +586,12 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   if (D.StoresAt)
     Covers.insert(Covers.end(), {"core.stores_per_cycle", "core.store_bytes_per_cycle"});
   writePorts(CS, R, D);
-  if (writeMeasuredCosts(CS, R, LlvmCosts))
+  if (writeMeasuredCosts(CS, R, LlvmCosts, &B))
     Covers.push_back("core.instruction_overrides");
   if (!R.CallCycles.empty())
     Covers.push_back("core.call_cy");
+  if (!libraryCoreKeys(R, &B).empty())
+    Covers.insert(Covers.end(), {"core.memcpy_bytes_per_cy", "core.memset_bytes_per_cy"});
   if (R.LineSplitLoad.Median > 0)
     Covers.push_back("core.line_split_load_cost");
   if (R.LineSplitStore.Median > 0)
@@ -664,6 +712,10 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
     OS << "# Strided streams: " << strideComment(R, StrideNs) << "\n";
     Mem += std::string(Mem.empty() ? "" : ", ") + "stride_latency_ns: " + num(StrideNs);
     Covers.push_back("memory.stride_latency_ns");
+  }
+  if (std::string Lib = libraryMemoryKeys(R); !Lib.empty()) {
+    Mem += Mem.empty() ? Lib.substr(2) : Lib;
+    Covers.insert(Covers.end(), {"memory.memcpy_one_core_gbs", "memory.memset_one_core_gbs"});
   }
   if (!Mem.empty())
     OS << "memory: {" << Mem << "}\n\n";
@@ -849,7 +901,8 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
     OS << "# Lines from the caches beside memory streams: " << cacheLineComment(R, D) << "\n";
   if (D.StrideLatencyNs > 0)
     OS << "# Strided streams: " << strideComment(R, D.StrideLatencyNs) << "\n";
-  OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs);
+  OS << "memory: {bandwidth_gbs: " << num(MemGBs) << ", sustained_gbs: " << num(MemGBs)
+     << libraryMemoryKeys(R);
   if (MemLatency > 0)
     OS << ", latency_ns: " << num(MemLatency);
   if (CacheLine)
@@ -900,7 +953,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << (Tlb.empty() ? "" : ", tlb.entries, tlb.ways, tlb.page, tlb.load_miss_cy, "
                             "tlb.store_miss_cy")
      << (Overrides ? ", core.instruction_overrides" : "")
-     << (R.CallCycles.empty() ? "" : ", core.call_cy") << "]\n";
+     << (R.CallCycles.empty() ? "" : ", core.call_cy") << libraryCovers(R) << "]\n";
   OS << "  - id: cpuid\n    cite: >-\n      CPUID of this host: vendor, family and model, "
         "SIMD width from the feature flags, cache geometry from "
      << (C.Caches.empty() ? std::string("(none given)") : C.Caches.front().From) << ".\n"

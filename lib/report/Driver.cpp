@@ -68,4 +68,54 @@ void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel
     LR.Ecm = ecm(In);
   if (S.Ppr)
     LR.Ppr = ppr(In);
+  if (LR.InCore && !LR.InCore->LibraryCall.empty())
+    predictLibraryCall(LR, M);
+}
+
+void perfmodel::predictLibraryCall(LoopReport &LR, const MachineModel &M) {
+  // The loop runs the C library's memcpy or memset, not the loop the models
+  // cost: at every level where the machine file states that function's
+  // measured rate, the Roofline and ECM predict the bytes the loop writes
+  // at it. Levels without a rate keep the models' own figures.
+  const std::string &Fn = LR.InCore->LibraryCall;
+  double Written = 0;
+  for (const Access &A : LR.Loop->Accesses)
+    Written += A.Write ? A.ElementBytes : 0;
+  if (Written <= 0)
+    return;
+  std::vector<std::string> Used;
+  for (Prediction *P : {LR.Roofline ? &LR.Roofline->Summary : nullptr,
+                        LR.Ecm ? &LR.Ecm->Summary : nullptr}) {
+    if (!P || !P->Ok)
+      continue;
+    for (LevelPrediction &L : P->Levels) {
+      std::optional<double> CyPerByte = M.libraryCyclesPerByte(Fn, L.Level);
+      if (!CyPerByte)
+        continue;
+      L.CyclesPerIt = Written * *CyPerByte;
+      L.GFlops = 0;
+      L.Bottleneck = "the C library's " + Fn + " (" + formatNumber(1 / *CyPerByte) +
+                     " B/cy with its data in " + L.Level + ", measured)";
+      if (P == &LR.Roofline->Summary)
+        Used.push_back(L.Level);
+      // ECM's table and its { ... ] ... } line say the same per cache line.
+      if (LR.Ecm && P == &LR.Ecm->Summary)
+        for (size_t I = 0; I < LR.Ecm->Levels.size() && I < LR.Ecm->Predictions.size(); ++I)
+          if (LR.Ecm->Levels[I] == L.Level)
+            LR.Ecm->Predictions[I] = L.CyclesPerIt * LR.Ecm->ItersPerCL;
+    }
+  }
+  if (Used.empty() || !LR.Roofline)
+    return;
+  std::string Levels, Key = Fn == "memset" ? "memset" : "memcpy";
+  for (const std::string &L : Used)
+    Levels += (Levels.empty() ? "" : ", ") + L;
+  std::string Note = "the compiler replaced the loop with " + Fn + ": the predictions with the "
+                     "data in " + Levels + " are the C library's measured rate (" +
+                     formatNumber(Written) + " B written per iteration; core." + Key +
+                     "_bytes_per_cy, memory." + Key + "_one_core_gbs), not the loop's bounds "
+                     "in the tables";
+  LR.Roofline->Notes.push_back(Note);
+  if (LR.Ecm)
+    LR.Ecm->Notes.push_back(Note);
 }

@@ -141,6 +141,9 @@ struct InCoreResult {
   /// operations as the source writes them, on the machine file's ports).
   std::string Basis = "compiled";
   std::string Reason;
+  /// The C library function the compiler replaced the loop with ("memcpy",
+  /// "memset", "memmove"; Reason says so), else empty.
+  std::string LibraryCall;
   std::string Cpu;                ///< LLVM CPU whose scheduling model was used
   std::vector<std::string> Ports; ///< port (processor resource unit) names
   std::vector<unsigned> PortUnits; ///< units behind each port (dividers: 1)

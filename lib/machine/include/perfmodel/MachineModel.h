@@ -88,6 +88,11 @@ struct CoreModel {
   /// it (exp, _ZGVdN4v_exp): the callee's instructions, which the compiled
   /// loop does not contain. By symbol name; measured by `perfmodel probe`.
   std::map<std::string, double> CallCycles;
+  /// Bytes written per cycle by the C library's memcpy (memset) with its
+  /// source and destination in a cache level, by level name ("L1", "L2",
+  /// ...): the code a copy (fill) loop runs when the compiler replaces it
+  /// with the call. Measured by `perfmodel probe`; memory: MemoryModel.
+  std::map<std::string, double> MemcpyBytesPerCycle, MemsetBytesPerCycle;
 
   unsigned pipeBits() const { return FpPipeBits ? FpPipeBits : SimdBits; }
   /// Elements of ElemBytes one pipe operation processes: the SIMD factor of
@@ -186,6 +191,9 @@ struct MemoryModel {
   /// latency, whatever the bandwidth (docs/models.md).
   std::optional<double> StrideLatencyNs;
   std::optional<unsigned> Channels;
+  /// GB/s one core's C-library memcpy (bytes written) and memset draw with
+  /// their data in memory (glibc streams large ones past the caches).
+  std::optional<double> MemcpyOneCoreGBs, MemsetOneCoreGBs;
   /// Little's law when no one-core figure was measured: the misses one core
   /// keeps in flight x line / latency (set by the loader from the caches'
   /// misses_in_flight and latency_ns).
@@ -300,6 +308,11 @@ struct MachineModel {
                              : Core.PeakFlopsPerCycleDouble;
   }
   const CacheLevel *cache(const std::string &LevelName) const;
+  /// Cycles per byte written of the C library's FUNCTION ("memcpy",
+  /// "memset") with its data in LEVEL ("L1", ..., "MEM") at ClockGHz, when
+  /// the file states the rate.
+  std::optional<double> libraryCyclesPerByte(const std::string &Function,
+                                             const std::string &Level) const;
 };
 
 struct MachineLoadResult {

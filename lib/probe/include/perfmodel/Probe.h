@@ -79,6 +79,10 @@ struct BandwidthPoint {
   /// a loop whose other lines stream from memory.
   Measured CopyCachedGBs, CopyBesideGBs;
   uint64_t CachedBytes = 0;
+  /// One thread: the C library's memcpy (source and destination of half the
+  /// working set each) and memset (the whole working set), bytes written per
+  /// second / 1e9: what copy and fill loops the compiler replaces run.
+  Measured MemcpyGBs, MemsetGBs;
 };
 
 /// Independent loads or stores of one width in L1: accesses per cycle.

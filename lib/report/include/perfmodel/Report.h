@@ -57,6 +57,11 @@ struct ModelSelection {
 /// working set of indirect accesses.
 void runModels(LoopReport &LR, const KernelIR &IR, const MachineModel &M,
                const ModelSelection &S, const IndexData *Index = nullptr);
+/// Where the compiler replaced LR's loop with memcpy or memset and M states
+/// that function's measured rate at a level, the Roofline and ECM
+/// predictions there are the loop's written bytes at that rate (runModels
+/// calls it).
+void predictLibraryCall(LoopReport &LR, const MachineModel &M);
 
 struct AnalysisReport {
   const KernelIR *IR = nullptr;
