@@ -31,6 +31,14 @@ void addChain(uint64_t N) {
   Sink = double(X);
 }
 
+void independentAdds(uint64_t N) {
+  uint64_t A = 0, B = 0, C = 0, D = 0;
+  for (uint64_t I = 0; I < N; ++I)
+    asm volatile(".rept 8\n\tadd $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t.endr"
+                 : "+r"(A), "+r"(B), "+r"(C), "+r"(D));
+  Sink = double(A + B + C + D);
+}
+
 // One kernel per (ISA, FMA, precision): 12 accumulators, each iteration one
 // operation per accumulator. Without FMA, half multiply and half add.
 #define PM_PEAK(NAME, TARGET, VEC, SET1, FMA, MUL, ADD, LANES, STORE)                    \
@@ -550,6 +558,7 @@ double windowKernel(bool Store, unsigned Fillers, void **A, void **B, uint64_t I
 #else // not x86-64: the probe reports that it cannot measure
 
 void addChain(uint64_t) {}
+void independentAdds(uint64_t) {}
 double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
 #define PM_DIV(NAME, ...)                                                                   \
   static double NAME(uint64_t) { return 0; }

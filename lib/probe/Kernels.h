@@ -10,6 +10,9 @@ namespace perfmodel::probe {
 
 /// N x 64 dependent integer adds (1 cycle each on every x86 core).
 void addChain(uint64_t N);
+/// N x 32 adds in four independent chains: throughput-bound on the integer
+/// ALUs, so slowed by a neighbour on the same physical core (0 off x86).
+void independentAdds(uint64_t N);
 
 /// Floating-point throughput kernels: N iterations of independent chains.
 /// Each returns the flops executed; the result is stored to a sink so the

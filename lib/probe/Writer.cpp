@@ -182,17 +182,15 @@ void writeNotesAndBandwidths(llvm::raw_ostream &OS, const ProbeResult &R) {
 }
 
 /// The C library's memcpy and memset rates of the one-core points: core keys
-/// in bytes per cycle for the caches (at the probe's clock), "" if none.
+/// in bytes per cycle for the caches (each repetition at its own clock), "" if none.
 std::string libraryCoreKeys(const ProbeResult &R, const MachineModel *Base = nullptr) {
-  double GHz = R.ClockGHz.Median;
   std::string Out;
   for (bool Copy : {true, false}) {
     std::string Map;
     for (const BandwidthPoint &P : R.Bandwidth) {
-      const Measured &M = Copy ? P.MemcpyGBs : P.MemsetGBs;
-      if (P.Threads == 1 && P.Level != "MEM" && M.Median > 0 && GHz > 0 &&
-          (!Base || Base->cache(P.Level)))
-        Map += (Map.empty() ? "" : ", ") + P.Level + ": " + num(M.Median / GHz);
+      const Measured &M = Copy ? P.MemcpyBytesPerCy : P.MemsetBytesPerCy;
+      if (P.Threads == 1 && P.Level != "MEM" && M.Median > 0 && (!Base || Base->cache(P.Level)))
+        Map += (Map.empty() ? "" : ", ") + P.Level + ": " + num(M.Median);
     }
     if (!Map.empty())
       Out += std::string("  ") + (Copy ? "memcpy" : "memset") + "_bytes_per_cy: {" + Map + "}\n";

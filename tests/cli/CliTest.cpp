@@ -659,8 +659,7 @@ TEST(Cli, ProbeWritesAValidModel) {
 // 8 B written per iteration; memcpy at 16 B/cy with the data in L2 (n =
 // 16383: 256 KiB in Zen 3's 512 KiB L2) is 0.5 cy/it; memset in memory at
 // 10 GB/s and 2 GHz (n = 2^25: 256 MiB) is 8 x 2 / 10 = 1.6 cy/it. Without
-// the keys the models cost their own bounds (0.615 cy/it for the copy: 16
-// B/it in and 8 B/it out of the L2 at 26 B/cy), and a rate for memory in the
+// the keys the models cost their own bounds, and a rate for memory in the
 // core's map is refused.
 TEST(Cli, LibraryCopyAndFillLoopsAtTheirMeasuredRate) {
   const std::string Base = "analyze tests/validate/fill.c -m zen3 --set clock_ghz=2 ";
@@ -676,10 +675,17 @@ TEST(Cli, LibraryCopyAndFillLoopsAtTheirMeasuredRate) {
                           "memset"),
             std::string::npos)
       << Fill.Out;
-  CmdResult Own = perfmodel(Base + "-D n=16383");
+  // The library's zen3 states glibc 2.36's memcpy at 13.1 B/cy in L2:
+  // 8 / 13.1 = 0.611 cy/it.
+  CmdResult File = perfmodel(Base + "-D n=16383");
+  ASSERT_EQ(File.Code, 0) << File.Err << File.Out;
+  EXPECT_NE(File.Out.find("headline: ECM 0.611 cy/it with data in L2"), std::string::npos)
+      << File.Out;
+  // zen4 states no rate: its models' own bounds, not the library's.
+  CmdResult Own = perfmodel("analyze tests/validate/fill.c -m zen4 --set clock_ghz=2 -D n=16383");
   ASSERT_EQ(Own.Code, 0) << Own.Err << Own.Out;
-  EXPECT_NE(Own.Out.find("headline: ECM 0.615 cy/it with data in L2"), std::string::npos)
-      << Own.Out;
+  EXPECT_NE(Own.Out.find("headline: ECM"), std::string::npos) << Own.Out;
+  EXPECT_EQ(Own.Out.find("bound by the C library's"), std::string::npos) << Own.Out;
   CmdResult Bad = perfmodel(Base + "-D n=16383 --set core.memcpy_bytes_per_cy.MEM=3");
   EXPECT_NE(Bad.Code, 0) << Bad.Out;
   EXPECT_NE(Bad.Err.find("memory.memcpy_one_core_gbs"), std::string::npos) << Bad.Err;

@@ -81,8 +81,10 @@ struct BandwidthPoint {
   uint64_t CachedBytes = 0;
   /// One thread: the C library's memcpy (source and destination of half the
   /// working set each) and memset (the whole working set), bytes written per
-  /// second / 1e9: what copy and fill loops the compiler replaces run.
-  Measured MemcpyGBs, MemsetGBs;
+  /// second / 1e9 and per cycle (each repetition at the clock timed beside
+  /// it), over the repetitions that had the core to themselves: what copy
+  /// and fill loops the compiler replaces run.
+  Measured MemcpyGBs, MemsetGBs, MemcpyBytesPerCy, MemsetBytesPerCy;
 };
 
 /// Independent loads or stores of one width in L1: accesses per cycle.
