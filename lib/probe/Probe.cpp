@@ -124,6 +124,11 @@ Buffer allocate(size_t Doubles) {
   return Buffer(P);
 }
 
+double clockWork(uint64_t N) {
+  addChain(N);
+  return double(N) * 64; // cycles
+}
+
 /// The clock (GHz) and the independent adds per cycle this thread retires
 /// now: about the core's ALU count when no neighbour shares the physical
 /// core (on a VM, another guest's thread takes 20-40 % of its slots now and
@@ -140,8 +145,8 @@ std::pair<double, double> clockAndShare() {
   return {4000 * 64 / Chain / 1e9, (8000 * 32 / Adds) / (4000 * 64 / Chain)};
 }
 
-/// WORK's amount per cycle (each repetition against the clock timed beside
-/// it) over the repetitions taken while this thread had the core: the adds
+/// WORK's amount per cycle (each repetition against an add chain timed just
+/// before it, as paired() does) over the repetitions taken while this thread had the core: the adds
 /// per cycle before and after both within 90-115 % of the second highest
 /// seen (more: a disturbed chain). At least 3 x REPS repetitions; all of
 /// them when fewer than REPS were quiet. A median of contended repetitions
@@ -163,13 +168,16 @@ template <typename F> QuietRate quietPerCycle(F Work, double MinSeconds, unsigne
   };
   std::vector<Sample> Samples;
   for (unsigned R = 0; R < 3 * std::max(1u, Reps); ++R) {
-    auto [G0, S0] = clockAndShare();
+    // The clock from a chain as long as half the work (the short one of
+    // clockAndShare is for the share: a timer interrupt moves it by 10 %).
+    double S0 = clockAndShare().second;
+    std::vector<double> Cycles = rates(clockWork, MinSeconds / 2, 1);
     auto T0 = Clock::now();
     double Amount = Work(N);
     double Sec = seconds(T0, Clock::now());
-    auto [G1, S1] = clockAndShare();
-    if (Sec > 0 && G0 > 0 && G1 > 0)
-      Samples.push_back({Amount / Sec / (0.5 * (G0 + G1) * 1e9), Amount / Sec, std::min(S0, S1)});
+    double S1 = clockAndShare().second;
+    if (Sec > 0 && !Cycles.empty() && Cycles[0] > 0)
+      Samples.push_back({Amount / Sec / Cycles[0], Amount / Sec, std::min(S0, S1)});
   }
   std::vector<double> Shares;
   for (const Sample &X : Samples)
@@ -185,6 +193,17 @@ template <typename F> QuietRate quietPerCycle(F Work, double MinSeconds, unsigne
       Sec.push_back(X.PerSecond);
     }
   return {summarise(Cy), summarise(Sec)};
+}
+
+/// Cycles per unit of WORK's amount, from quietPerCycle.
+template <typename F> Measured quietCyclesPer(F Work, double MinSeconds, unsigned Reps) {
+  Measured M = quietPerCycle(Work, MinSeconds, Reps).PerCycle;
+  auto Inv = [](double X) { return X > 0 ? 1 / X : 0; };
+  double Lo = Inv(M.Max), Hi = Inv(M.Min);
+  M.Median = Inv(M.Median);
+  M.Min = Lo;
+  M.Max = Hi;
+  return M;
 }
 
 /// Load, copy and triad over WS bytes per thread on THREADS pinned threads
@@ -317,10 +336,6 @@ Measured paired(A RunA, B RunB, F Combine, double MinSeconds, unsigned Reps) {
   return summarise(Out);
 }
 
-double clockWork(uint64_t N) {
-  addChain(N);
-  return double(N) * 64; // cycles
-}
 
 
 /// The port slots of a split access (an in-line one: 1) from a stream where
@@ -345,9 +360,8 @@ Measured mixedLoads(bool Zmm, double MinSeconds, unsigned Reps) {
   if (!Buf)
     return Measured();
   std::fill(Buf, Buf + 4096, char(0));
-  Measured M = paired([&](uint64_t N) { return mixedLoadKernel(Buf, Zmm, N * 64); }, clockWork,
-                      [](double Groups, double Cycles) { return Cycles / Groups; }, MinSeconds,
-                      Reps);
+  Measured M = quietCyclesPer([&](uint64_t N) { return mixedLoadKernel(Buf, Zmm, N * 64); },
+                              MinSeconds, Reps);
   std::free(Buf);
   return M;
 }
@@ -479,10 +493,12 @@ PortPoint ports(unsigned Width, double MinSeconds, unsigned Reps) {
   if (!Buf)
     return P;
   std::fill(Buf, Buf + 4096, char(0));
+  // What the core does unshared: a neighbour's slots are not this machine.
   for (bool Store : {false, true})
-    (Store ? P.StoresPerCycle : P.LoadsPerCycle) = paired(
-        [&](uint64_t N) { return portKernel(Buf, Store, Width, N * 64); }, clockWork,
-        [](double Accesses, double Cycles) { return Accesses / Cycles; }, MinSeconds, Reps);
+    (Store ? P.StoresPerCycle : P.LoadsPerCycle) =
+        quietPerCycle([&](uint64_t N) { return portKernel(Buf, Store, Width, N * 64); },
+                      MinSeconds, Reps)
+            .PerCycle;
   std::free(Buf);
   return P;
 }
@@ -687,11 +703,13 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
       P.Isa = Name;
       P.Fma = Fma;
       // Each timing against the add chain timed beside it: cycles, not
-      // seconds at a clock measured once (a VM's clock moves).
+      // seconds at a clock measured once (a VM's clock moves); and only
+      // those that had the core to themselves.
       for (bool Single : {false, true})
-        (Single ? P.SingleFlopsPerCycle : P.DoubleFlopsPerCycle) = paired(
-            [&](uint64_t N) { return peakKernel(I, Fma, Single, N * 4096); }, clockWork,
-            [](double Flops, double Cycles) { return Flops / Cycles; }, MinSeconds, Reps);
+        (Single ? P.SingleFlopsPerCycle : P.DoubleFlopsPerCycle) =
+            quietPerCycle([&](uint64_t N) { return peakKernel(I, Fma, Single, N * 4096); },
+                          MinSeconds, Reps)
+                .PerCycle;
       R.Peaks.push_back(P);
     }
   Step("latencies (dependent chains)");
@@ -711,16 +729,14 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     if (!C.Avx2 || (std::string_view(K.Form).find("zmm") != std::string_view::npos &&
                     !C.Avx512f))
       continue;
-    R.Dividers.push_back({K.Form, paired([&](uint64_t N) { return K.Run(N * 256); }, clockWork,
-                                         [](double Ops, double Cycles) { return Cycles / Ops; },
-                                         MinSeconds, Reps)});
+    R.Dividers.push_back(
+        {K.Form, quietCyclesPer([&](uint64_t N) { return K.Run(N * 256); }, MinSeconds, Reps)});
   }
   Step("library calls (libm, libmvec)");
   if (!libraryCalls().empty()) {
     auto PerElement = [&](const char *Symbol) {
-      return paired([&](uint64_t N) { return libraryCallKernel(Symbol, N * 1024); }, clockWork,
-                    [](double Elems, double Cycles) { return Cycles / Elems; }, MinSeconds,
-                    Reps);
+      return quietCyclesPer([&](uint64_t N) { return libraryCallKernel(Symbol, N * 1024); },
+                            MinSeconds, Reps);
     };
     Measured Loop = PerElement(nullptr);
     for (const LibraryCall &L : libraryCalls()) {
