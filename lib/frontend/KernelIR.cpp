@@ -123,6 +123,8 @@ void perfmodel::forEachLocation(KernelIR &IR, const std::function<void(SourceLoc
       F(L.Loc);
     for (Access &A : K.Accesses)
       F(A.Loc);
+    for (Access &A : K.OuterAccesses)
+      F(A.Loc);
   }
 }
 

@@ -1073,10 +1073,13 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
   }
   Nest.push_back(L);
   IVs[IV] = L.Var;
-  if (containsLoop(F->getBody()))
+  if (containsLoop(F->getBody())) {
+    size_t First = IR.Loops.size();
     walk(F->getBody());
-  else
+    collectOuterAccesses(F->getBody(), First);
+  } else {
     analyzeInnermost(F, F->getBody());
+  }
   IVs.erase(IV);
   PointerIVs.erase(IV);
   IteratorIVs.erase(IV);
@@ -1124,6 +1127,40 @@ void LoopAnalyzer::handleRangeFor(const CXXForRangeStmt *F) {
 //===----------------------------------------------------------------------===//
 // Innermost loop bodies
 //===----------------------------------------------------------------------===//
+
+void LoopAnalyzer::collectOuterAccesses(const Stmt *Body, size_t First) {
+  if (First >= IR.Loops.size())
+    return;
+  // A scratch kernel of the enclosing nest; the innermost loop's state is
+  // not in use here (its loops were analysed already), but kept as found.
+  LoopKernel Scratch;
+  Scratch.Function = FunctionName;
+  Scratch.Nest = Nest;
+  LoopKernel *SavedCurrent = Current;
+  const Stmt *SavedBody = CurrentBody;
+  auto SavedIndex = std::move(AccessIndex);
+  auto SavedAssigned = std::move(AssignedInBody);
+  Current = &Scratch;
+  CurrentBody = Body;
+  AccessIndex.clear();
+  AssignedInBody.clear();
+  const auto *Compound = dyn_cast<CompoundStmt>(Body);
+  std::vector<const Stmt *> Stmts;
+  if (Compound)
+    Stmts.assign(Compound->body_begin(), Compound->body_end());
+  else
+    Stmts.push_back(Body);
+  for (const Stmt *S : Stmts)
+    if (!containsLoop(S))
+      visit(S, Use::Read);
+  Current = SavedCurrent;
+  CurrentBody = SavedBody;
+  AccessIndex = std::move(SavedIndex);
+  AssignedInBody = std::move(SavedAssigned);
+  for (size_t I = First; I < IR.Loops.size(); ++I)
+    IR.Loops[I].OuterAccesses.insert(IR.Loops[I].OuterAccesses.end(), Scratch.Accesses.begin(),
+                                     Scratch.Accesses.end());
+}
 
 void LoopAnalyzer::analyzeInnermost(const Stmt *Loop, const Stmt *Body) {
   LoopKernel K;

@@ -56,6 +56,9 @@ private:
   std::string parseForHeader(const clang::ForStmt *F, LoopLevel &L,
                              const clang::VarDecl *&IV);
   void analyzeInnermost(const clang::Stmt *Loop, const clang::Stmt *Body);
+  /// The accesses of BODY's statements that hold no loop, appended to the
+  /// OuterAccesses of the innermost loops recorded since FIRST.
+  void collectOuterAccesses(const clang::Stmt *Body, size_t First);
   bool containsLoop(const clang::Stmt *S) const;
   std::string findExit(const clang::Stmt *S, bool NestedLoop) const;
 

@@ -53,7 +53,12 @@ perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why
     // ones: at the ends of their index data's range).
     int64_t Max = -1, Min = 0;
     bool Seen = false, Bounded = true;
-    for (const Access &A : K.Accesses) {
+    std::vector<const Access *> All;
+    for (const std::vector<Access> *List : {&K.Accesses, &K.OuterAccesses})
+      for (const Access &A : *List)
+        All.push_back(&A);
+    for (const Access *AP : All) {
+      const Access &A = *AP;
       if (A.Array != P.Name)
         continue;
       Seen = true;
@@ -77,7 +82,7 @@ perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why
       continue;
     }
     if (!Seen) {
-      Why = "array '" + P.Name + "' is not accessed in the innermost loop: its length is unknown";
+      Why = "array '" + P.Name + "' is not accessed in the loop nest: its length is unknown";
       return std::nullopt;
     }
     if (!Bounded) {

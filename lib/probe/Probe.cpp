@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "perfmodel/Probe.h"
+#include "perfmodel/Validate.h"
 
 #include "Kernels.h"
 
@@ -77,10 +78,8 @@ Measured summarise(std::vector<double> V) {
   return M;
 }
 
-/// Runs WORK(n) with n doubling until one call lasts MINSECONDS, then REPS
-/// more calls, and up to 3 x REPS while they have not settled (a busy
-/// neighbour); returns the rates (what WORK returns per second) of those.
-template <typename F> std::vector<double> rates(F Work, double MinSeconds, unsigned Reps) {
+/// The N for which one call of WORK(N) lasts MINSECONDS (doubling from 1).
+template <typename F> uint64_t calibrate(F &Work, double MinSeconds) {
   uint64_t N = 1;
   for (;;) {
     auto T0 = Clock::now();
@@ -89,6 +88,14 @@ template <typename F> std::vector<double> rates(F Work, double MinSeconds, unsig
       break;
     N *= 2;
   }
+  return N;
+}
+
+/// Runs WORK(n) with n doubling until one call lasts MINSECONDS, then REPS
+/// more calls, and up to 3 x REPS while they have not settled (a busy
+/// neighbour); returns the rates (what WORK returns per second) of those.
+template <typename F> std::vector<double> rates(F Work, double MinSeconds, unsigned Reps) {
+  uint64_t N = calibrate(Work, MinSeconds);
   std::vector<double> Out;
   for (unsigned R = 0; R < Reps || (Reps >= 3 && R < 3 * Reps && !settled(Out)); ++R) {
     auto T0 = Clock::now();
@@ -155,14 +162,7 @@ struct QuietRate {
   Measured PerCycle, PerSecond;
 };
 template <typename F> QuietRate quietPerCycle(F Work, double MinSeconds, unsigned Reps) {
-  uint64_t N = 1;
-  for (;;) {
-    auto T0 = Clock::now();
-    Work(N);
-    if (seconds(T0, Clock::now()) >= MinSeconds || N >= (uint64_t(1) << 40))
-      break;
-    N *= 2;
-  }
+  uint64_t N = calibrate(Work, MinSeconds);
   struct Sample {
     double PerCycle, PerSecond, Share;
   };
@@ -184,7 +184,9 @@ template <typename F> QuietRate quietPerCycle(F Work, double MinSeconds, unsigne
     Shares.push_back(X.Share);
   std::sort(Shares.rbegin(), Shares.rend());
   double Ref = Shares.empty() ? 0 : Shares[std::min<size_t>(1, Shares.size() - 1)];
-  auto Quiet = [&](const Sample &X) { return X.Share >= 0.9 * Ref && X.Share <= 1.15 * Ref; };
+  auto Quiet = [&](const Sample &X) {
+    return X.Share >= QuietShare * Ref && X.Share <= QuietCeiling * Ref;
+  };
   bool UseQuiet = size_t(llvm::count_if(Samples, Quiet)) >= Reps;
   std::vector<double> Cy, Sec;
   for (const Sample &X : Samples)

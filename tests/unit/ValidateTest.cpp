@@ -178,3 +178,19 @@ TEST(Validate, SamplesOnASharedCoreAreLeftOut) {
   EXPECT_DOUBLE_EQ(None.Median, 1.1e-6);
   EXPECT_NEAR(None.Share, 3.4 / 5, 1e-12);
 }
+
+// An array written only outside the innermost loop (s[i] = t after a row's
+// sum) is sized from that access: with n = 100, s reaches s[99] -> 100
+// elements, A reaches A[99 * 100 + 99] -> 10000, each plus 64 of slack.
+TEST(Validate, SizesArraysAccessedOutsideTheInnermostLoop) {
+  KernelIR IR = parse("tests/validate/rowsum.c", {{"n", 100}});
+  const LoopKernel *K = loopIn(IR, "rowsum");
+  ASSERT_TRUE(K);
+  ASSERT_EQ(K->OuterAccesses.size(), 1u);
+  EXPECT_EQ(K->OuterAccesses[0].Array, "s");
+  EXPECT_TRUE(K->OuterAccesses[0].Write);
+  std::string Why;
+  auto Args = harnessArgs(IR, *K, Why);
+  ASSERT_TRUE(Args) << Why;
+  EXPECT_EQ(*Args, (std::vector<std::string>{"100", "164", "10064"}));
+}

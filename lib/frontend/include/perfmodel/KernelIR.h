@@ -91,6 +91,10 @@ struct LoopKernel {
   bool Modelled = true;
   std::string Reason;           ///< why not, when !Modelled
   std::vector<Access> Accesses;
+  /// Array references of the enclosing loops' bodies outside the innermost
+  /// loop (s[i] = t after a row's reduction): not modelled (an element per
+  /// outer iteration), but they size the arrays a timing harness allocates.
+  std::vector<Access> OuterAccesses;
   FlopCounts Single;            ///< float
   FlopCounts Double;            ///< double and long double
   OpsByLanes SingleOps;         ///< float operations by width
