@@ -525,12 +525,13 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
           if (auto V = R.num(Q, Name.c_str(), Path, true))
             C.CallCycles[Name] = *V;
         });
-  for (const char *Key : {"memcpy_bytes_per_cy", "memset_bytes_per_cy"})
+  for (auto [Key, Rates] : {std::pair{"memcpy_bytes_per_cy", &C.MemcpyBytesPerCycle},
+                            std::pair{"memset_bytes_per_cy", &C.MemsetBytesPerCycle}})
     Named(Key, "cache level: bytes per cycle, e.g. {L1: 40, L2: 24}",
-          [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
+          [&, Rates = Rates](const YAML::Node &Q, const std::string &Name,
+                             const std::string &Path) {
             if (auto V = R.num(Q, Name.c_str(), Path, true))
-              (std::string_view(Key) == "memcpy_bytes_per_cy" ? C.MemcpyBytesPerCycle
-                                                              : C.MemsetBytesPerCycle)[Name] = *V;
+              (*Rates)[Name] = *V;
           });
   Named("scheduler_queues", "queue: entries, e.g. {Zn4FP: 64}",
         [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
@@ -1071,18 +1072,17 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
     if (YAML::Node C = R.child(Root, "caches", "", true); C.IsDefined() && !C.IsNull())
       readCaches(R, C, M.Caches);
     // The library's streaming rates name the file's cache levels.
-    for (const char *Key : {"memcpy_bytes_per_cy", "memset_bytes_per_cy"})
-      for (const auto &[Level, V] : std::string_view(Key) == "memcpy_bytes_per_cy"
+    for (const char *Fn : {"memcpy", "memset"}) {
+      std::string Key = std::string(Fn) + "_bytes_per_cy";
+      for (const auto &[Level, V] : std::string_view(Fn) == "memcpy"
                                         ? M.Core.MemcpyBytesPerCycle
                                         : M.Core.MemsetBytesPerCycle)
         if (!M.cache(Level))
-          R.error(Root["core"][Key][Level], std::string("core.") + Key + "." + Level,
-                  Level == "MEM" ? std::string("memory is not a cache level: memory.") +
-                                       (std::string_view(Key) == "memcpy_bytes_per_cy"
-                                            ? "memcpy_one_core_gbs"
-                                            : "memset_one_core_gbs") +
-                                       " (GB/s) gives it"
+          R.error(Root["core"][Key][Level], "core." + Key + "." + Level,
+                  Level == "MEM" ? "memory is not a cache level: memory." + std::string(Fn) +
+                                       "_one_core_gbs (GB/s) gives it"
                                  : "no cache level '" + Level + "' in caches");
+    }
     YAML::Node Mem = R.child(Root, "memory", "", true);
     if (Mem.IsDefined() && !Mem.IsNull() &&
         R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs",

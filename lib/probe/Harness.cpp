@@ -1,5 +1,6 @@
 //===- Harness.cpp - Timing harness generation and execution --------------===//
 #include "perfmodel/Validate.h"
+#include "perfmodel/Probe.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -355,37 +356,30 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
   return summariseSamples(std::move(Samples), Reference);
 }
 
+double perfmodel::ownReference(std::vector<double> AddsPerCycle) {
+  std::sort(AddsPerCycle.rbegin(), AddsPerCycle.rend());
+  return AddsPerCycle.empty() ? 0 : AddsPerCycle[std::min<size_t>(1, AddsPerCycle.size() - 1)];
+}
+
 double perfmodel::ownReference(const std::vector<Sample> &Samples) {
   std::vector<double> R;
   for (const Sample &X : Samples)
     R.push_back(X.AddsPerCycle);
-  std::sort(R.rbegin(), R.rend());
-  // The second highest: one probe pair disturbed the other way (the chain
-  // timed slow, the adds not) would otherwise set the bar.
-  return R.empty() ? 0 : R[std::min<size_t>(1, R.size() - 1)];
+  return ownReference(std::move(R));
 }
 
 Timing perfmodel::summariseSamples(std::vector<Sample> Samples, double Reference) {
   Timing T;
   T.Reference = Reference;
   T.Total = unsigned(Samples.size());
-  auto Quiet = [&](const Sample &X) {
-    return X.AddsPerCycle >= QuietShare * Reference && X.AddsPerCycle <= QuietCeiling * Reference;
-  };
   std::vector<Sample> Kept;
   for (const Sample &X : Samples)
-    if (Quiet(X))
+    if (isQuiet(X.AddsPerCycle, Reference))
       Kept.push_back(X);
   // No sample had the core to itself: all of them, and the share says so.
   T.Kept = unsigned(Kept.size());
   if (Kept.empty())
     Kept = Samples;
-  auto Median = [](std::vector<double> V) {
-    if (V.empty())
-      return 0.0;
-    std::sort(V.begin(), V.end());
-    return V.size() % 2 ? V[V.size() / 2] : 0.5 * (V[V.size() / 2 - 1] + V[V.size() / 2]);
-  };
   std::vector<double> Sec, GHz, Cy, Share;
   for (const Sample &X : Kept) {
     Sec.push_back(X.Seconds);
@@ -393,16 +387,16 @@ Timing perfmodel::summariseSamples(std::vector<Sample> Samples, double Reference
     Cy.push_back(X.Seconds * X.ClockGHz * 1e9);
     Share.push_back(Reference > 0 ? X.AddsPerCycle / Reference : 0);
   }
-  T.Median = Median(Sec);
+  T.Median = median(Sec);
   T.Min = *std::min_element(Sec.begin(), Sec.end());
   T.Max = *std::max_element(Sec.begin(), Sec.end());
   if (llvm::all_of(GHz, [](double G) { return G > 0; })) {
-    T.ClockGHz = Median(GHz);
-    T.MedianCycles = Median(Cy);
+    T.ClockGHz = median(GHz);
+    T.MedianCycles = median(Cy);
     T.MinCycles = *std::min_element(Cy.begin(), Cy.end());
     T.MaxCycles = *std::max_element(Cy.begin(), Cy.end());
   }
-  T.Share = Median(Share);
+  T.Share = median(Share);
   T.Samples = std::move(Samples);
   return T;
 }

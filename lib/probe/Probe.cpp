@@ -136,26 +136,24 @@ double clockWork(uint64_t N) {
   return double(N) * 64; // cycles
 }
 
-/// The clock (GHz) and the independent adds per cycle this thread retires
-/// now: about the core's ALU count when no neighbour shares the physical
-/// core (on a VM, another guest's thread takes 20-40 % of its slots now and
-/// then). About 0.2 ms.
-std::pair<double, double> clockAndShare() {
+/// The independent adds per cycle this thread retires now (against a
+/// dependent chain timed just before): about the core's ALU count when no
+/// neighbour shares the physical core (on a VM, another guest's thread takes
+/// 20-40 % of its slots now and then). About 0.2 ms.
+double coreShare() {
   auto T0 = Clock::now();
   addChain(4000);
   auto T1 = Clock::now();
   independentAdds(8000);
   auto T2 = Clock::now();
   double Chain = seconds(T0, T1), Adds = seconds(T1, T2);
-  if (Chain <= 0 || Adds <= 0)
-    return {0, 0};
-  return {4000 * 64 / Chain / 1e9, (8000 * 32 / Adds) / (4000 * 64 / Chain)};
+  return Chain > 0 && Adds > 0 ? (8000 * 32 / Adds) / (4000 * 64 / Chain) : 0;
 }
 
 /// WORK's amount per cycle (each repetition against an add chain timed just
-/// before it, as paired() does) over the repetitions taken while this thread had the core: the adds
-/// per cycle before and after both within 90-115 % of the second highest
-/// seen (more: a disturbed chain). At least 3 x REPS repetitions; all of
+/// before it, as paired() does) over the repetitions taken while this thread
+/// had the core: the adds per cycle before and after both quiet (isQuiet)
+/// against the second highest seen. At least 3 x REPS repetitions; all of
 /// them when fewer than REPS were quiet. A median of contended repetitions
 /// is what a shared core does, not this machine.
 struct QuietRate {
@@ -163,33 +161,30 @@ struct QuietRate {
 };
 template <typename F> QuietRate quietPerCycle(F Work, double MinSeconds, unsigned Reps) {
   uint64_t N = calibrate(Work, MinSeconds);
-  struct Sample {
+  struct Rep {
     double PerCycle, PerSecond, Share;
   };
-  std::vector<Sample> Samples;
+  std::vector<Rep> Samples;
   for (unsigned R = 0; R < 3 * std::max(1u, Reps); ++R) {
     // The clock from a chain as long as half the work (the short one of
-    // clockAndShare is for the share: a timer interrupt moves it by 10 %).
-    double S0 = clockAndShare().second;
+    // coreShare is for the share: a timer interrupt moves it by 10 %).
+    double S0 = coreShare();
     std::vector<double> Cycles = rates(clockWork, MinSeconds / 2, 1);
     auto T0 = Clock::now();
     double Amount = Work(N);
     double Sec = seconds(T0, Clock::now());
-    double S1 = clockAndShare().second;
+    double S1 = coreShare();
     if (Sec > 0 && !Cycles.empty() && Cycles[0] > 0)
       Samples.push_back({Amount / Sec / Cycles[0], Amount / Sec, std::min(S0, S1)});
   }
   std::vector<double> Shares;
-  for (const Sample &X : Samples)
+  for (const Rep &X : Samples)
     Shares.push_back(X.Share);
-  std::sort(Shares.rbegin(), Shares.rend());
-  double Ref = Shares.empty() ? 0 : Shares[std::min<size_t>(1, Shares.size() - 1)];
-  auto Quiet = [&](const Sample &X) {
-    return X.Share >= QuietShare * Ref && X.Share <= QuietCeiling * Ref;
-  };
+  double Ref = ownReference(std::move(Shares));
+  auto Quiet = [&](const Rep &X) { return isQuiet(X.Share, Ref); };
   bool UseQuiet = size_t(llvm::count_if(Samples, Quiet)) >= Reps;
   std::vector<double> Cy, Sec;
-  for (const Sample &X : Samples)
+  for (const Rep &X : Samples)
     if (!UseQuiet || Quiet(X)) {
       Cy.push_back(X.PerCycle);
       Sec.push_back(X.PerSecond);
@@ -337,8 +332,6 @@ Measured paired(A RunA, B RunB, F Combine, double MinSeconds, unsigned Reps) {
   }
   return summarise(Out);
 }
-
-
 
 /// The port slots of a split access (an in-line one: 1) from a stream where
 /// every other access splits: t_half = (1 + cost) / 2 x t_inline.

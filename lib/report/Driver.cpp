@@ -83,7 +83,14 @@ void perfmodel::predictLibraryCall(LoopReport &LR, const MachineModel &M) {
     Written += A.Write ? A.ElementBytes : 0;
   if (Written <= 0)
     return;
+  // The levels the file states a rate for, in the models' order.
   std::vector<std::string> Used;
+  for (const CacheLevel &C : M.Caches)
+    if (M.libraryCyclesPerByte(Fn, C.Name))
+      Used.push_back(C.Name);
+  if (M.libraryCyclesPerByte(Fn, "MEM"))
+    Used.push_back("MEM");
+  bool Changed = false;
   for (Prediction *P : {LR.Roofline ? &LR.Roofline->Summary : nullptr,
                         LR.Ecm ? &LR.Ecm->Summary : nullptr}) {
     if (!P || !P->Ok)
@@ -92,20 +99,19 @@ void perfmodel::predictLibraryCall(LoopReport &LR, const MachineModel &M) {
       std::optional<double> CyPerByte = M.libraryCyclesPerByte(Fn, L.Level);
       if (!CyPerByte)
         continue;
+      Changed = true;
       L.CyclesPerIt = Written * *CyPerByte;
       L.GFlops = 0;
       L.Bottleneck = "the C library's " + Fn + " (" + formatNumber(1 / *CyPerByte) +
                      " B/cy with its data in " + L.Level + ", measured)";
-      if (P == &LR.Roofline->Summary)
-        Used.push_back(L.Level);
-      // ECM's table and its { ... ] ... } line say the same per cache line.
-      if (LR.Ecm && P == &LR.Ecm->Summary)
-        for (size_t I = 0; I < LR.Ecm->Levels.size() && I < LR.Ecm->Predictions.size(); ++I)
-          if (LR.Ecm->Levels[I] == L.Level)
-            LR.Ecm->Predictions[I] = L.CyclesPerIt * LR.Ecm->ItersPerCL;
     }
   }
-  if (Used.empty() || !LR.Roofline)
+  // ECM's table and its { ... ] ... } line say the same per cache line.
+  if (LR.Ecm && LR.Ecm->Summary.Ok)
+    for (size_t I = 0; I < LR.Ecm->Levels.size() && I < LR.Ecm->Predictions.size(); ++I)
+      if (std::optional<double> CyPerByte = M.libraryCyclesPerByte(Fn, LR.Ecm->Levels[I]))
+        LR.Ecm->Predictions[I] = Written * *CyPerByte * LR.Ecm->ItersPerCL;
+  if (!Changed || !LR.Roofline)
     return;
   std::string Levels, Key = Fn == "memset" ? "memset" : "memcpy";
   for (const std::string &L : Used)

@@ -74,6 +74,13 @@ struct Sample {
 /// QuietCeiling of it (more than an unshared core retires: the clock's
 /// chain was disturbed, and so are the sample's cycles).
 inline constexpr double QuietShare = 0.9, QuietCeiling = 1.15;
+inline bool isQuiet(double AddsPerCycle, double Reference) {
+  return AddsPerCycle >= QuietShare * Reference && AddsPerCycle <= QuietCeiling * Reference;
+}
+/// The reference of one run's adds per cycle alone: the second highest (one
+/// probe pair disturbed the other way, the chain timed slow and the adds
+/// not, would otherwise set the bar).
+double ownReference(std::vector<double> AddsPerCycle);
 
 /// Seconds per call (median, min, max) over the quiet samples (all of them
 /// when none is quiet) and, on x86-64, their median clock and cycles per
