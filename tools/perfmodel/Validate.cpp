@@ -395,8 +395,10 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           References.push_back(One->Reference);
         Runs.push_back(std::move(*One));
         Quiet = 0;
+        double Ref = Reference();
         for (const Timing &R : Runs)
-          Quiet += summariseSamples(R.Samples, Reference()).Kept;
+          Quiet += unsigned(llvm::count_if(
+              R.Samples, [&](const Sample &X) { return isQuiet(X.AddsPerCycle, Ref); }));
       }
       std::optional<Timing> T;
       if (!Runs.empty()) {
