@@ -741,18 +741,23 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
 std::vector<LevelTimes> perfmodel::levelTimes(const ProbeResult &R) {
   std::vector<LevelTimes> Out;
   double GHz = R.ClockGHz.Median;
-  // Bytes each kernel counts per line of each stream (8 doubles).
-  auto Cycles = [&](const Measured &M, double Bytes) {
-    return M.Median > 0 ? Bytes * GHz / M.Median : 0;
-  };
   for (const char *Level : {"L1", "L2", "L3", "MEM"})
     if (const BandwidthPoint *P = point(R, Level, false)) {
+      // Bytes each kernel counts per line of each stream (8 doubles). In the
+      // caches per cycle as measured beside each repetition where the probe
+      // has that; memory's time is in seconds: at the clock measured once.
+      bool PerCycle = std::string_view(Level) != "MEM";
+      auto Cycles = [&](const Measured &GBs, const Measured &PerCy, double Bytes) {
+        return PerCycle && PerCy.Median > 0 ? Bytes / PerCy.Median
+               : GBs.Median > 0             ? Bytes * GHz / GBs.Median
+                                            : 0;
+      };
       LevelTimes T;
       T.Level = Level;
-      T.Load = Cycles(P->LoadGBs, 64);
-      T.Copy = Cycles(P->CopyGBs, 192);
-      T.Update = Cycles(P->UpdateGBs, 128);
-      T.Triad = Cycles(P->TriadGBs, 256);
+      T.Load = Cycles(P->LoadGBs, P->LoadBytesPerCy, 64);
+      T.Copy = Cycles(P->CopyGBs, P->CopyBytesPerCy, 192);
+      T.Update = Cycles(P->UpdateGBs, P->UpdateBytesPerCy, 128);
+      T.Triad = Cycles(P->TriadGBs, P->TriadBytesPerCy, 256);
       if (T.Load > 0)
         Out.push_back(T);
     }

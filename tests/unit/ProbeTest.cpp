@@ -418,6 +418,37 @@ TEST(Probe, CacheLinkWritebacksOnAPathOfTheirOwn) {
   EXPECT_EQ(L.Model->Caches[1].BytesPerCycleToNext, H.Model->Caches[1].BytesPerCycleToNext);
 }
 
+// One core's streams carry bytes per cycle timed beside each repetition
+// (the clock moves on a VM): the caches' kernel times come from those, not
+// from GB/s at the clock measured once; memory's stay in seconds at that
+// clock. By hand: the 'full' timings at 2 GHz, then the L2 kernels said to
+// have run at 64 / 1.6 = 40 B per cycle for the load (1.6 cy per line, where
+// 2 GHz would give 2), copy 192 / 4.8 and so on (x 0.8); memory's per-cycle
+// figures (x 0.5) are ignored.
+TEST(Probe, CachesStreamsInCyclesTimedBesideEachRepetition) {
+  ProbeResult R;
+  R.ClockGHz = exact(2, 7);
+  R.Bandwidth = bandwidthsAt2GHz(synthetic(true));
+  auto PerCy = [](BandwidthPoint &P, const LevelTimes &T, double Scale) {
+    P.LoadBytesPerCy = exact(64 / (T.Load * Scale), 7);
+    P.CopyBytesPerCy = exact(192 / (T.Copy * Scale), 7);
+    P.UpdateBytesPerCy = exact(128 / (T.Update * Scale), 7);
+    P.TriadBytesPerCy = exact(256 / (T.Triad * Scale), 7);
+  };
+  std::vector<LevelTimes> S = synthetic(true);
+  PerCy(R.Bandwidth[1], S[1], 0.8);
+  PerCy(R.Bandwidth[3], S[3], 0.5);
+  std::vector<LevelTimes> T = levelTimes(R);
+  ASSERT_EQ(T.size(), 4u);
+  EXPECT_NEAR(T[1].Load, 1.6, 1e-9);
+  EXPECT_NEAR(T[1].Copy, 4.8, 1e-9);
+  EXPECT_NEAR(T[1].Update, 3.2, 1e-9);
+  EXPECT_NEAR(T[1].Triad, 6.4, 1e-9);
+  EXPECT_NEAR(T[2].Load, 4, 1e-9) << "no per-cycle figures: GB/s at the clock";
+  EXPECT_NEAR(T[3].Load, 10, 1e-9) << "memory in seconds at the clock";
+  EXPECT_NEAR(T[3].Triad, 40, 1e-9);
+}
+
 // memory.cache_line_cy from the copy beside two cached streams, by hand: at
 // 2 GHz the plain copy moves its 3 lines (192 B) per line of its stream at
 // 12.8 GB/s (30 cy) and the copy with two L2-resident streams at 384 / 38

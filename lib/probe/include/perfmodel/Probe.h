@@ -73,6 +73,10 @@ struct BandwidthPoint {
   unsigned Threads = 1;
   /// Triad counts 4 streams (write-allocate), copy 3, update (a = s x a) 2.
   Measured LoadGBs, CopyGBs, UpdateGBs, TriadGBs;
+  /// One thread: the same kernels in bytes per cycle, each repetition at the
+  /// clock timed beside it and only those that had the core to themselves
+  /// (0 when not measured so: several threads). The ECM fit uses these.
+  Measured LoadBytesPerCy, CopyBytesPerCy, UpdateBytesPerCy, TriadBytesPerCy;
   /// One core in memory only: the copy with two more read streams that stay
   /// in the L2 (CachedBytes each), at the copy's bytes, timed beside a plain
   /// copy (CopyBesideGBs). Their difference is what lines from a cache cost
