@@ -20,17 +20,22 @@ void independentAdds(uint64_t N);
 enum class Isa { Scalar, Sse, Avx2, Avx512 };
 double peakKernel(Isa I, bool Fma, bool Single, uint64_t N);
 
-/// A divider form the probe measures: its name as instruction_overrides
-/// match it ("vdivpd zmm"), one encoding (register operands) and the kernel
-/// that runs N x 8 independent operations of it, inputs kept opaque so none
-/// is hoisted; it returns the operations (0 off x86-64). The zmm forms need
-/// AVX-512F, the others AVX.
-struct DividerKernel {
+/// An instruction form the probe times alone: its name as
+/// instruction_overrides match it ("vdivpd zmm"), one encoding (register
+/// operands) and the kernel that runs N x 8 independent operations of it,
+/// inputs kept opaque so none is hoisted; it returns the operations (0 off
+/// x86-64).
+struct ThroughputKernel {
   const char *Form;
   std::vector<uint8_t> Encoding;
   double (*Run)(uint64_t N);
 };
-const std::vector<DividerKernel> &dividerKernels();
+/// Dividers: the zmm forms need AVX-512F, the others AVX.
+const std::vector<ThroughputKernel> &dividerKernels();
+/// 256-bit shuffles, permutes, blends and lane moves (AVX2): the units
+/// LLVM's models of some cores get least right (its znver3 charges vpermpd
+/// one cycle of the shuffle pipe; a Zen 3 takes 1.25).
+const std::vector<ThroughputKernel> &shuffleKernels();
 
 /// Latency: N x 16 dependent scalar double operations of KIND ("add", "mul",
 /// "fma", "div", "sqrt+add": each square root followed by an add, so the

@@ -645,13 +645,23 @@ double perfmodel::missesInFlight(double LatencyNs, double ParallelNs) {
   return LatencyNs > 0 && ParallelNs > 0 ? LatencyNs / ParallelNs : 0;
 }
 
+namespace {
+std::vector<std::pair<std::string, std::vector<uint8_t>>>
+formsOf(const std::vector<ThroughputKernel> &Kernels) {
+  std::vector<std::pair<std::string, std::vector<uint8_t>>> F;
+  for (const ThroughputKernel &K : Kernels)
+    F.push_back({K.Form, K.Encoding});
+  return F;
+}
+} // namespace
+
 const std::vector<std::pair<std::string, std::vector<uint8_t>>> &perfmodel::dividerForms() {
-  static const std::vector<std::pair<std::string, std::vector<uint8_t>>> Forms = [] {
-    std::vector<std::pair<std::string, std::vector<uint8_t>>> F;
-    for (const DividerKernel &K : dividerKernels())
-      F.push_back({K.Form, K.Encoding});
-    return F;
-  }();
+  static const auto Forms = formsOf(dividerKernels());
+  return Forms;
+}
+
+const std::vector<std::pair<std::string, std::vector<uint8_t>>> &perfmodel::shuffleForms() {
+  static const auto Forms = formsOf(shuffleKernels());
   return Forms;
 }
 
@@ -708,7 +718,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                       "and a 256 KiB L2");
 
-  unsigned Total = 10 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+  unsigned Total = 11 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
   auto Step = [&](const std::string &What) {
     if (O.Progress)
@@ -750,13 +760,18 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     }
   }
   Step("divider throughput");
-  for (const DividerKernel &K : dividerKernels()) {
+  for (const ThroughputKernel &K : dividerKernels()) {
     if (!C.Avx2 || (std::string_view(K.Form).find("zmm") != std::string_view::npos &&
                     !C.Avx512f))
       continue;
     R.Dividers.push_back(
         {K.Form, quietCyclesPer([&](uint64_t N) { return K.Run(N * 256); }, MinSeconds, Reps)});
   }
+  Step("shuffle throughput");
+  if (C.Avx2)
+    for (const ThroughputKernel &K : shuffleKernels())
+      R.Shuffles.push_back(
+          {K.Form, quietCyclesPer([&](uint64_t N) { return K.Run(N * 1024); }, MinSeconds, Reps)});
   Step("library calls (libm, libmvec)");
   if (!libraryCalls().empty()) {
     auto PerElement = [&](const char *Symbol) {

@@ -344,6 +344,7 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
     std::map<std::string, double> Ports; ///< LLVM's resources, scaled to the measurement
   };
   std::vector<Entry> Entries;
+  static const std::string ScalarFmaGlob = "\"vf*[0-9]s[sd] \"";
   auto At = [&](const std::string &Form) -> Entry & {
     for (Entry &E : Entries)
       if (E.Form == Form)
@@ -390,6 +391,16 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
     E.Throughput = &D.CyclesPerInstr;
     E.Ports = std::move(Ports);
   }
+  // Shuffles where they differ from LLVM's model by more than the clock
+  // estimate's error (10 %, and a tenth of a cycle); the rest agree with it.
+  for (const DividerPoint &D : R.Shuffles) {
+    double Llvm = Busiest(D.Form), Cy = D.CyclesPerInstr.Median;
+    if (Llvm <= 0 || Cy <= 0 || std::fabs(Cy - Llvm) <= std::max(0.1 * Llvm, 0.1))
+      continue;
+    Entry &E = At(D.Form);
+    E.Throughput = &D.CyclesPerInstr;
+    E.Ports = Scaled(D.Form, Cy);
+  }
   // Scalar FMAs: the 12-chain peak kernel gives their reciprocal throughput
   // (2 flops each). Written for every scalar FMA form where it differs from
   // LLVM's by more than the clock estimate's error (LLVM 19's Zen 4 and 5
@@ -401,14 +412,15 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
     double Cycles = 2 / P.DoubleFlopsPerCycle.Median;
     if (std::fabs(Cycles - Llvm) <= 0.1 * Llvm)
       continue;
-    Entry &E = At("\"vf*[0-9]s[sd] \"");
+    Entry &E = At(ScalarFmaGlob);
     E.Throughput = &P.DoubleFlopsPerCycle;
     E.Ports = Scaled(ScalarFmaForm, Cycles);
   }
   bool Overrides = !Entries.empty();
   if (Overrides)
-    OS << "  # latencies of dependent scalar chains; divider: reciprocal throughput of 8\n"
-          "  # independent operations; scalar FMA: the peak kernel's\n  instruction_overrides:\n";
+    OS << "  # latencies of dependent scalar chains; dividers and shuffles: reciprocal\n"
+          "  # throughput of 8 independent operations; scalar FMA: the peak kernel's\n"
+          "  instruction_overrides:\n";
   for (const Entry &E : Entries) {
     OS << "    - {form: " << E.Form;
     // Latencies are whole cycles: a chain within 5 % of one (the clock
@@ -430,7 +442,7 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
     OS << "}  # ";
     if (E.Latency)
       OS << "chain " << num(E.Latency->Median, 2) << " cy, ";
-    if (E.Throughput && E.Form.front() == '"')
+    if (E.Throughput && E.Form == ScalarFmaGlob)
       OS << "12-chain peak " << num(E.Throughput->Median, 3) << " flop/cy, ";
     OS << spread(E.Throughput ? *E.Throughput : *E.Latency) << "\n";
   }

@@ -192,6 +192,39 @@ TEST(Probe, WriterEmitsDividerOverrides) {
   EXPECT_EQ(By.count("vsqrtsd"), 0u) << "no resource known for it";
 }
 
+// Shuffle throughputs become overrides only where they differ from LLVM's
+// cycles by more than 10 % (and a tenth of a cycle): the Zen 3 VM's vpermpd
+// at 1.27 against znver3's 1 is written on LLVM's resource, vperm2f128 at
+// 1.05 against 1 is not; the glob of a register-only form loads as written.
+TEST(Probe, WriterEmitsShuffleOverridesWhereLlvmDiffers) {
+  ProbeResult R;
+  R.Cpu = identifyCpu(recorded(haswellI7()));
+  R.Date = "2026-11-26";
+  R.ClockGHz.Median = 3.1;
+  auto At = [](double Cy) {
+    Measured M;
+    M.Median = M.Min = M.Max = Cy;
+    M.Reps = 9;
+    return M;
+  };
+  const std::string Broadcast = "\"vbroadcastsd ymm*, xmm[0-9]\"";
+  R.Shuffles = {{"vpermpd ymm", At(1.27)}, {"vperm2f128 ymm", At(1.05)}, {Broadcast, At(0.5)}};
+  std::string Text = probedText(R, "haswell", 4,
+                                {{"vpermpd ymm", {{"Zn3FP1", 1}}},
+                                 {"vperm2f128 ymm", {{"Zn3FP1", 1}}},
+                                 {Broadcast, {{"Zn3FP1", 1}}}});
+  MachineLoadResult M = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(M.ok()) << Text;
+  std::map<std::string, InstructionOverride> By;
+  for (const InstructionOverride &Ov : M.Model->Core.Overrides)
+    By[Ov.Form] = Ov;
+  ASSERT_EQ(By.count("vpermpd ymm"), 1u) << Text;
+  EXPECT_DOUBLE_EQ(By["vpermpd ymm"].Ports.at("Zn3FP1"), 1.27);
+  EXPECT_EQ(By.count("vperm2f128 ymm"), 0u) << "within 10 % of LLVM's";
+  ASSERT_EQ(By.count("vbroadcastsd ymm*, xmm[0-9]"), 1u) << Text;
+  EXPECT_DOUBLE_EQ(By["vbroadcastsd ymm*, xmm[0-9]"].Ports.at("Zn3FP1"), 0.5);
+}
+
 // The window test recorded on the Zen 4 VM (bench/incore/window.c,
 // 2026-11-25, ratios to 16 fillers): loads overlap up to 128 fillers and
 // not from 136 (load queue: 128 + the two miss loads = 130 by the probe's

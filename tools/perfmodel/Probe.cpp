@@ -74,6 +74,8 @@ int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff
   };
   for (const auto &[Form, Encoding] : dividerForms())
     Cost(Form, Encoding);
+  for (const auto &[Form, Encoding] : shuffleForms())
+    Cost(Form, Encoding);
   Cost(ScalarFmaForm, ScalarFmaEncoding);
   ProbeBase Base;
   if (BaseModel) {

@@ -137,7 +137,7 @@ struct PeakPoint {
   Measured DoubleFlopsPerCycle, SingleFlopsPerCycle;
 };
 
-/// Throughput of one divider instruction form ("vdivpd zmm").
+/// Throughput of one instruction form timed alone ("vdivpd zmm").
 struct DividerPoint {
   std::string Form;
   Measured CyclesPerInstr; ///< reciprocal throughput, 8 independent operations
@@ -146,6 +146,8 @@ struct DividerPoint {
 /// The divider forms the probe measures, each with one encoding (register
 /// operands) for finding the resource a scheduling model charges it to.
 const std::vector<std::pair<std::string, std::vector<uint8_t>>> &dividerForms();
+/// The same for the 256-bit shuffle forms it measures.
+const std::vector<std::pair<std::string, std::vector<uint8_t>>> &shuffleForms();
 
 struct ProbeOptions {
   bool Quick = false;    ///< fewer repetitions and smaller memory sets (tests)
@@ -176,6 +178,9 @@ struct ProbeResult {
   Measured ClockGHz;
   std::vector<PeakPoint> Peaks;
   std::vector<DividerPoint> Dividers;
+  /// 256-bit shuffles, permutes and lane moves, 8 independent operations
+  /// each (written where they differ from LLVM's model).
+  std::vector<DividerPoint> Shuffles;
   /// Cycles a call of a C library function takes beside a loop that calls
   /// it once per element (per vector for libmvec's versions), less the same
   /// loop without the call: (symbol, cycles per call).
