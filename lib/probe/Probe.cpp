@@ -229,40 +229,32 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
     Ready.fetch_add(1);
     while (Ready.load() < Threads)
       std::this_thread::yield();
-    // Bytes per second of KERNEL (one pass returns its bytes).
-    auto Stream = [&](auto Kernel) {
-      return rates(
-          [&](uint64_t N) {
-            double Bytes = 0;
-            for (uint64_t I = 0; I < N; ++I)
-              Bytes += Kernel();
-            return Bytes;
-          },
-          MinSeconds, Reps);
+    // KERNEL repeated N times (one pass returns its bytes), as rates() and
+    // quietPerCycle() time work.
+    auto Repeated = [](auto Kernel) {
+      return [Kernel](uint64_t N) {
+        double Bytes = 0;
+        for (uint64_t I = 0; I < N; ++I)
+          Bytes += Kernel();
+        return Bytes;
+      };
     };
     auto LoadK = [&] { return loadKernel(A.get(), NL, Bits); };
     auto CopyK = [&] { return copyKernel(C.get(), B.get(), NC, Bits); };
     auto UpdateK = [&] { return updateKernel(B.get(), NC, Bits); };
     auto TriadK = [&] { return triadKernel(X.get(), Y.get(), Z.get(), NT, Bits); };
     if (Threads > 1) {
-      Load[T] = Stream(LoadK);
-      Copy[T] = Stream(CopyK);
-      Update[T] = Stream(UpdateK);
-      Triad[T] = Stream(TriadK);
+      Load[T] = rates(Repeated(LoadK), MinSeconds, Reps);
+      Copy[T] = rates(Repeated(CopyK), MinSeconds, Reps);
+      Update[T] = rates(Repeated(UpdateK), MinSeconds, Reps);
+      Triad[T] = rates(Repeated(TriadK), MinSeconds, Reps);
     }
     if (Threads == 1) {
-      // One core: cycles from the clock beside each repetition and only the
-      // repetitions that had the core (a neighbour's thread on it takes a
-      // third of an L2 stream's rate; the clock moves by 20 % on a VM).
+      // One core: bytes per cycle at the clock beside each repetition (a
+      // VM's clock moves by 20 %) and per second, over the repetitions that
+      // had the core to themselves (quietPerCycle).
       auto Quiet = [&](auto Kernel, Measured &PerCycle, Measured &GBs) {
-        QuietRate Q = quietPerCycle(
-            [&](uint64_t Times) {
-              double Bytes = 0;
-              for (uint64_t I = 0; I < Times; ++I)
-                Bytes += Kernel();
-              return Bytes;
-            },
-            MinSeconds, Reps);
+        QuietRate Q = quietPerCycle(Repeated(Kernel), MinSeconds, Reps);
         PerCycle = Q.PerCycle;
         GBs = Q.PerSecond;
         for (double *V : {&GBs.Median, &GBs.Min, &GBs.Max})
@@ -273,33 +265,21 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
       Quiet(UpdateK, P.UpdateBytesPerCy, P.UpdateGBs);
       Quiet(TriadK, P.TriadBytesPerCy, P.TriadGBs);
       // Through volatile pointers: the calls a replaced loop makes, not
-      // code the compiler inlines for a size it knows.
+      // code the compiler inlines for a size it knows; bytes written.
       void *(*volatile Copier)(void *, const void *, size_t) = std::memcpy;
       void *(*volatile Filler)(void *, int, size_t) = std::memset;
-      // On the unshared core (quietPerCycle): bytes per cycle for the
-      // caches, per second for memory.
-      auto Both = [&](QuietRate Q, Measured &PerCycle, Measured &GBs) {
-        PerCycle = Q.PerCycle;
-        GBs = Q.PerSecond;
-        for (double *X : {&GBs.Median, &GBs.Min, &GBs.Max})
-          *X /= 1e9;
-      };
-      Both(quietPerCycle(
-          [&](uint64_t Times) {
-            for (uint64_t I = 0; I < Times; ++I)
-              Copier(C.get(), B.get(), NC * sizeof(double));
-            return double(Times * NC * sizeof(double));
+      Quiet(
+          [&] {
+            Copier(C.get(), B.get(), NC * sizeof(double));
+            return double(NC * sizeof(double));
           },
-          MinSeconds, Reps),
-           P.MemcpyBytesPerCy, P.MemcpyGBs);
-      Both(quietPerCycle(
-          [&](uint64_t Times) {
-            for (uint64_t I = 0; I < Times; ++I)
-              Filler(A.get(), 0, NL * sizeof(double));
-            return double(Times * NL * sizeof(double));
+          P.MemcpyBytesPerCy, P.MemcpyGBs);
+      Quiet(
+          [&] {
+            Filler(A.get(), 0, NL * sizeof(double));
+            return double(NL * sizeof(double));
           },
-          MinSeconds, Reps),
-           P.MemsetBytesPerCy, P.MemsetGBs);
+          P.MemsetBytesPerCy, P.MemsetGBs);
     }
     if (Cached && Threads == 1) {
       size_t M = std::max<uint64_t>(16, Cached / 8 / 16 * 16);
