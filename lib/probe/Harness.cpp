@@ -13,6 +13,7 @@
 #include <cmath>
 #include <functional>
 #include <sstream>
+#include <unistd.h>
 
 using namespace perfmodel;
 using namespace llvm;
@@ -201,6 +202,20 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
     << "#else\n"
     << "static void perfmodel_probe(double *ghz, double *adds) { *ghz = 0; *adds = 0; }\n"
     << "#endif\n\n"
+    // With PERFMODEL_MEMPROBE set (memory-sized rows): GB/s of a read of 1
+    // MiB, a load a line, from a 64 MiB buffer walked on, so its lines come
+    // from memory: a neighbour streaming beside us on the memory bus lowers
+    // it, which the adds above do not see.
+    << "static char *perfmodel_mem;\nstatic size_t perfmodel_memat;\n"
+    << "static volatile long perfmodel_memsink;\n"
+    << "static double perfmodel_memprobe(void) {\n"
+    << "  if (!perfmodel_mem) return 0;\n"
+    << "  const long *p = (const long *)(perfmodel_mem + perfmodel_memat);\n"
+    << "  long s = 0;\n  double t0 = perfmodel_now();\n"
+    << "  for (size_t i = 0; i < (1u << 20) / sizeof(long); i += 64 / sizeof(long)) s += p[i];\n"
+    << "  double t = perfmodel_now() - t0;\n  perfmodel_memsink = s;\n"
+    << "  perfmodel_memat = (perfmodel_memat + (1u << 20)) % (64u << 20);\n"
+    << "  return t > 0 ? (1u << 20) / t / 1e9 : 0;\n}\n\n"
     << "int main(int argc, char **argv) {\n"
     << "  if (argc != " << F.Params.size() + NIndex + 1 << ") {\n"
     << "    fprintf(stderr, \"usage: harness " << F.Params.size() + NIndex << " arguments\\n\");\n"
@@ -263,20 +278,26 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
     // tenth of a second): the more samples, the likelier some find the core
     // unshared. Each prints its seconds per call, clock and adds per cycle
     // (the lower of the probes before and after); the caller summarises.
-    << "  double sec[64], ghz[64], adds[64], start = perfmodel_now();\n"
+    << "  if (getenv(\"PERFMODEL_MEMPROBE\") && (perfmodel_mem = malloc(64u << 20)))\n"
+    << "    memset(perfmodel_mem, 1, 64u << 20);\n"
+    << "  double sec[64], ghz[64], adds[64], mem[64], start = perfmodel_now();\n"
     << "  int r = 0;\n"
     << "  for (; r < 64 && (r < " << Reps << " || perfmodel_now() - start < " << Budget
     << "); ++r) {\n"
-    << "    double g0, q0, g1, q1;\n"
+    << "    double g0, q0, g1, q1, m0, m1;\n"
+    << "    m0 = perfmodel_memprobe();\n"
     << "    perfmodel_probe(&g0, &q0);\n"
     << "    double t0 = perfmodel_now();\n"
     << "    for (long long c = 0; c < calls; ++c) " << Call << ";\n"
     << "    sec[r] = (perfmodel_now() - t0) / (double)calls;\n"
     << "    perfmodel_probe(&g1, &q1);\n"
+    << "    m1 = perfmodel_memprobe();\n"
     << "    ghz[r] = 0.5 * (g0 + g1);\n"
-    << "    adds[r] = q0 < q1 ? q0 : q1;\n  }\n"
+    << "    adds[r] = q0 < q1 ? q0 : q1;\n"
+    << "    mem[r] = m0 < m1 ? m0 : m1;\n  }\n"
     << "  printf(\"perfmodel-samples %d\\n\", r);\n"
-    << "  for (int k = 0; k < r; ++k) printf(\"%.9g %.9g %.9g\\n\", sec[k], ghz[k], adds[k]);\n"
+    << "  for (int k = 0; k < r; ++k)\n"
+    << "    printf(\"%.9g %.9g %.9g %.9g\\n\", sec[k], ghz[k], adds[k], mem[k]);\n"
     << "  return 0;\n}\n";
   H.Source = S.str();
   H.Ok = true;
@@ -321,7 +342,8 @@ bool perfmodel::buildHarness(const std::string &Source, bool Cxx,
 
 std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
                                             const std::vector<std::string> &Args,
-                                            std::string &Error, unsigned TimeoutSeconds) {
+                                            std::string &Error, unsigned TimeoutSeconds,
+                                            bool MemoryProbe) {
   SmallString<128> Out;
   if (sys::fs::createTemporaryFile("perfmodel-harness", "out", Out)) {
     Error = "cannot create a temporary file";
@@ -332,7 +354,18 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
   std::vector<StringRef> Argv(All.begin(), All.end());
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), StringRef(Out)};
   std::string ExecError;
-  int RC = sys::ExecuteAndWait(Exe, Argv, std::nullopt, Redirects, TimeoutSeconds, 0, &ExecError);
+  // The environment as it is, with PERFMODEL_MEMPROBE for memory rows.
+  std::optional<ArrayRef<StringRef>> Env;
+  std::vector<std::string> EnvOwned;
+  std::vector<StringRef> EnvRefs;
+  if (MemoryProbe) {
+    for (char **E = environ; E && *E; ++E)
+      EnvOwned.push_back(*E);
+    EnvOwned.push_back("PERFMODEL_MEMPROBE=1");
+    EnvRefs.assign(EnvOwned.begin(), EnvOwned.end());
+    Env = EnvRefs;
+  }
+  int RC = sys::ExecuteAndWait(Exe, Argv, Env, Redirects, TimeoutSeconds, 0, &ExecError);
   auto Buf = MemoryBuffer::getFile(Out);
   sys::fs::remove(Out);
   std::string Text = Buf ? (*Buf)->getBuffer().trim().str() : "";
@@ -343,7 +376,8 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
   for (int K = 0; Parsed && K < N; ++K) {
     At += Used;
     Sample X;
-    Parsed = std::sscanf(At, "%lf %lf %lf%n", &X.Seconds, &X.ClockGHz, &X.AddsPerCycle, &Used) == 3;
+    Parsed = std::sscanf(At, "%lf %lf %lf %lf%n", &X.Seconds, &X.ClockGHz, &X.AddsPerCycle,
+                         &X.MemGBs, &Used) == 4;
     Samples.push_back(X);
   }
   if (RC != 0 || !Parsed) {
@@ -352,8 +386,8 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
             (Text.empty() ? "" : ": " + Text.substr(0, 200));
     return std::nullopt;
   }
-  double Reference = ownReference(Samples);
-  return summariseSamples(std::move(Samples), Reference);
+  double Reference = ownReference(Samples), MemReference = ownMemReference(Samples);
+  return summariseSamples(std::move(Samples), Reference, MemReference);
 }
 
 double perfmodel::ownReference(std::vector<double> AddsPerCycle) {
@@ -368,13 +402,22 @@ double perfmodel::ownReference(const std::vector<Sample> &Samples) {
   return ownReference(std::move(R));
 }
 
-Timing perfmodel::summariseSamples(std::vector<Sample> Samples, double Reference) {
+double perfmodel::ownMemReference(const std::vector<Sample> &Samples) {
+  std::vector<double> R;
+  for (const Sample &X : Samples)
+    R.push_back(X.MemGBs);
+  return ownReference(std::move(R));
+}
+
+Timing perfmodel::summariseSamples(std::vector<Sample> Samples, double Reference,
+                                   double MemReference) {
   Timing T;
   T.Reference = Reference;
+  T.MemReference = MemReference;
   T.Total = unsigned(Samples.size());
   std::vector<Sample> Kept;
   for (const Sample &X : Samples)
-    if (isQuiet(X.AddsPerCycle, Reference))
+    if (isQuietSample(X, Reference, MemReference))
       Kept.push_back(X);
   // No sample had the core to itself: all of them, and the share says so.
   T.Kept = unsigned(Kept.size());

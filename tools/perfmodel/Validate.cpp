@@ -183,6 +183,9 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   // Adds per cycle of an unshared core: each harness process's own
   // reference (see Timing), the run's the median of them.
   std::vector<double> References;
+  // GB/s of the memory probe on a quiet bus (memory-sized rows only): the
+  // median of the processes' own references, as for the adds.
+  std::vector<double> MemReferences;
   for (const LoopKernel &K : IR.Loops)
     ++LoopsPerFunction[K.Function];
 
@@ -384,29 +387,37 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       auto Reference = [&] {
         return std::max(ModelReference, References.empty() ? 0 : median(References));
       };
+      // Memory rows also need a quiet memory bus: neighbours streaming on it
+      // move such rows by 30-40 % from one run to the next.
+      const bool MemRow = Lv == "MEM";
+      auto MemReference = [&] {
+        return MemRow && !MemReferences.empty() ? median(MemReferences) : 0.0;
+      };
       for (unsigned P = 0; P < V.Processes || (P < 3 * V.Processes && Quiet < V.Reps); ++P) {
         auto One = runHarness(std::string(Exe), *Args, Err,
-                              unsigned(std::max(60.0, 40 * CallSeconds * V.Reps)));
+                              unsigned(std::max(60.0, 40 * CallSeconds * V.Reps)), MemRow);
         if (!One) {
           Runs.clear();
           break;
         }
         if (One->Reference > 0)
           References.push_back(One->Reference);
+        if (MemRow && One->MemReference > 0)
+          MemReferences.push_back(One->MemReference);
         Runs.push_back(std::move(*One));
         Quiet = 0;
-        double Ref = Reference();
+        double Ref = Reference(), MemRef = MemReference();
         for (const Timing &R : Runs)
           Quiet += unsigned(llvm::count_if(
-              R.Samples, [&](const Sample &X) { return isQuiet(X.AddsPerCycle, Ref); }));
+              R.Samples, [&](const Sample &X) { return isQuietSample(X, Ref, MemRef); }));
       }
       std::optional<Timing> T;
       if (!Runs.empty()) {
-        double Ref = Reference();
+        double Ref = Reference(), MemRef = MemReference();
         std::vector<double> Medians, Cycles, Clocks;
         unsigned Kept = 0, Total = 0;
         for (Timing &R : Runs) {
-          R = summariseSamples(std::move(R.Samples), Ref);
+          R = summariseSamples(std::move(R.Samples), Ref, MemRef);
           Kept += R.Kept;
           Total += R.Total;
         }
@@ -529,6 +540,12 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
        << " % of that or more (and not above " << formatNumber(100 * QuietCeiling)
        << " %: a disturbed clock chain), the only ones measured where there are --reps of "
           "them; all samples where fewer were (a neighbour shared the core)\n";
+  if (!MemReferences.empty())
+    OS << "memory: the MEM rows' quiet samples also had the memory bus: a 1 MiB read from "
+          "memory beside each ran at "
+       << formatNumber(100 * QuietShare) << " % or more of " << formatNumber(median(MemReferences))
+       << " GB/s (the median of the harness runs' references; neighbours streaming on the bus "
+          "lower it)\n";
   return ExitOk;
 }
 

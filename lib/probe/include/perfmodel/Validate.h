@@ -66,6 +66,10 @@ bool buildHarness(const std::string &Source, bool Cxx, const std::vector<std::st
 /// both where the harness has no add chains (not x86-64).
 struct Sample {
   double Seconds = 0, ClockGHz = 0, AddsPerCycle = 0;
+  /// With the memory probe (memory-sized rows): GB/s of a 1 MiB read from
+  /// memory beside the sample (the lower of before and after; neighbours on
+  /// the memory bus lower it), else 0.
+  double MemGBs = 0;
 };
 
 /// A sample counts as taken on an unshared core when its adds per cycle are
@@ -76,6 +80,13 @@ struct Sample {
 inline constexpr double QuietShare = 0.9, QuietCeiling = 1.15;
 inline bool isQuiet(double AddsPerCycle, double Reference) {
   return AddsPerCycle >= QuietShare * Reference && AddsPerCycle <= QuietCeiling * Reference;
+}
+/// A sample on an unshared core (isQuiet) and, where MEMREFERENCE is given
+/// (memory-sized rows), beside a memory bus that gave it at least QuietShare
+/// of the reference's bandwidth.
+inline bool isQuietSample(const Sample &X, double Reference, double MemReference = 0) {
+  return isQuiet(X.AddsPerCycle, Reference) &&
+         (MemReference <= 0 || X.MemGBs >= QuietShare * MemReference);
 }
 /// The reference of one run's adds per cycle alone: the second highest (one
 /// probe pair disturbed the other way, the chain timed slow and the adds
@@ -90,17 +101,24 @@ struct Timing {
   double ClockGHz = 0, MedianCycles = 0, MinCycles = 0, MaxCycles = 0;
   unsigned Kept = 0, Total = 0; ///< quiet samples of all
   double Reference = 0;         ///< adds per cycle of an unshared core
+  double MemReference = 0;      ///< GB/s of the memory probe on a quiet bus (0: none)
   double Share = 0;             ///< median adds per cycle of the summarised samples / Reference
   std::vector<Sample> Samples;
 };
 /// The reference of one run's samples alone: its second highest adds per
 /// cycle.
 double ownReference(const std::vector<Sample> &Samples);
-/// SAMPLES summarised against REFERENCE adds per cycle (see Timing).
-Timing summariseSamples(std::vector<Sample> Samples, double Reference);
+/// The same for the memory probe's GB/s (0 without it).
+double ownMemReference(const std::vector<Sample> &Samples);
+/// SAMPLES summarised against REFERENCE adds per cycle and, where given,
+/// MEMREFERENCE GB/s of the memory probe (see Timing, isQuietSample).
+Timing summariseSamples(std::vector<Sample> Samples, double Reference, double MemReference = 0);
 /// Runs EXE with ARGS: its samples summarised against their own reference.
+/// MEMORYPROBE: a memory read beside every sample as well (PERFMODEL_MEMPROBE
+/// in its environment), for memory-sized rows only (it evicts the caches).
 std::optional<Timing> runHarness(const std::string &Exe, const std::vector<std::string> &Args,
-                                 std::string &Error, unsigned TimeoutSeconds = 300);
+                                 std::string &Error, unsigned TimeoutSeconds = 300,
+                                 bool MemoryProbe = false);
 
 } // namespace perfmodel
 
