@@ -10,15 +10,10 @@
    (the same loads over a 256 KiB window run as fast as over 4 KiB), so
    the cost belongs to the write-back.
    Build: clang-19 -O1 bench/incore/writeback_ports.c (x86-64, AVX). */
+#include "host_clock.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + T.tv_nsec * 1e-9;
-}
 static int cmp(const void *A, const void *B) {
   double X = *(const double *)A, Y = *(const double *)B;
   return X < Y ? -1 : X > Y;
