@@ -25,4 +25,20 @@ static double clockGhz(void) {
   }
   return 2000000.0 * 64 / Best / 1e9;
 }
+
+/* Seconds per cycle now: one dependent chain of 4e6 adds, for timings taken
+   beside each repetition (a VM's clock moves within a run). */
+static inline double secondsPerCycle(void) {
+  long X = 0, N = 1000000;
+  double T = now();
+  __asm__ volatile("1: add $1,%0\n add $1,%0\n add $1,%0\n add $1,%0\n sub $1,%1\n jnz 1b"
+                   : "+r"(X), "+r"(N));
+  return (now() - T) / 4e6;
+}
+
+/* qsort's comparison of doubles. */
+static inline int compareDoubles(const void *A, const void *B) {
+  double X = *(const double *)A, Y = *(const double *)B;
+  return X < Y ? -1 : X > Y;
+}
 #endif

@@ -10,18 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int cmp(const void *A, const void *B) {
-  double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
-static double cycle(void) {
-  long X = 0, N = 1000000;
-  double T = now();
-  __asm__ volatile("1: add $1,%0\n add $1,%0\n add $1,%0\n add $1,%0\n sub $1,%1\n jnz 1b"
-                   : "+r"(X), "+r"(N));
-  return (now() - T) / 4e6;
-}
-
 #define P2F " vperm2f128 $0x31, %%ymm1, %%ymm0, %%ymm\\k\n"
 #define LOOP(NAME, FIRST, SECOND)                                                          \
   static void NAME(long N) {                                                               \
@@ -60,12 +48,12 @@ int main(void) {
   for (unsigned K = 0; K < sizeof T / sizeof T[0]; ++K) {
     double V[Reps];
     for (int R = 0; R < Reps; ++R) {
-      double C0 = cycle(), S = now();
+      double C0 = secondsPerCycle(), S = now();
       T[K].F(Trips);
-      double D = (now() - S) / Trips, C1 = cycle();
+      double D = (now() - S) / Trips, C1 = secondsPerCycle();
       V[R] = D / (C0 < C1 ? C0 : C1);
     }
-    qsort(V, Reps, sizeof(double), cmp);
+    qsort(V, Reps, sizeof(double), compareDoubles);
     printf("%-32s %.2f cy per trip (lower quartile %.2f)\n", T[K].Name, V[Reps / 2], V[Reps / 4]);
   }
   return 0;

@@ -14,19 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-static int cmp(const void *A, const void *B) {
-  double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
-/* Seconds per cycle: a dependent add chain of 4e6 adds. */
-static double cycle(void) {
-  long X = 0, N = 1000000;
-  double T = now();
-  __asm__ volatile("1: add $1,%0\n add $1,%0\n add $1,%0\n add $1,%0\n sub $1,%1\n jnz 1b"
-                   : "+r"(X), "+r"(N));
-  return (now() - T) / 4e6;
-}
-
 #define TWO " vmovapd (%0), %%ymm0\n vmovapd 32(%0), %%ymm1\n"
 /* LINES lines stored from ST; the loads cycle through 4 KiB at LD. */
 #define KERNEL(NAME, BODY)                                                                 \
@@ -59,14 +46,14 @@ int main(void) {
       for (int Which = 0; Which < 2; ++Which) {
         long Lines = Which ? (256 << 10) / 64 : (16 << 10) / 64;
         long Times = 4000000 / Lines / K[J] + 1;
-        double C0 = cycle(), T = now();
+        double C0 = secondsPerCycle(), T = now();
         for (long Q = 0; Q < Times; ++Q)
           F[J](Ld, Which ? Large : Small, Lines);
-        double S = (now() - T) / Times / Lines, C1 = cycle();
+        double S = (now() - T) / Times / Lines, C1 = secondsPerCycle();
         (Which ? Out : In)[R] = S / (C0 < C1 ? C0 : C1);
       }
-    qsort(In, Reps, sizeof(double), cmp);
-    qsort(Out, Reps, sizeof(double), cmp);
+    qsort(In, Reps, sizeof(double), compareDoubles);
+    qsort(Out, Reps, sizeof(double), compareDoubles);
     printf("K=%2d loads per line: stores in L1 %.2f (q25 %.2f), written back %.2f (q25 %.2f) "
            "cy per line: %.2f (q25 %.2f) cy per line written back\n",
            K[J], In[Reps / 2], In[Reps / 4], Out[Reps / 2], Out[Reps / 4],
