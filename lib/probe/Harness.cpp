@@ -55,12 +55,7 @@ perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why
     // ones: at the ends of their index data's range).
     int64_t Max = -1, Min = 0;
     bool Seen = false, Bounded = true;
-    std::vector<const Access *> All;
-    for (const std::vector<Access> *List : {&K.Accesses, &K.OuterAccesses})
-      for (const Access &A : *List)
-        All.push_back(&A);
-    for (const Access *AP : All) {
-      const Access &A = *AP;
+    for (const Access &A : llvm::concat<const Access>(K.Accesses, K.OuterAccesses)) {
       if (A.Array != P.Name)
         continue;
       Seen = true;

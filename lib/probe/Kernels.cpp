@@ -158,15 +158,6 @@ PM_PEAK_NOFMA(sseSNoFma, __m128, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, 4,
                    "xmm9", "memory");                                                       \
     return double(N) * 8;                                                                   \
   }
-PM_SHUF(vpermpd, "vpermpd $0x60, %%ymm0, %%ymm\\k")
-PM_SHUF(vperm2f128, "vperm2f128 $0x31, %%ymm1, %%ymm0, %%ymm\\k")
-PM_SHUF(vunpcklpd, "vunpcklpd %%ymm1, %%ymm0, %%ymm\\k")
-PM_SHUF(vshufpd, "vshufpd $5, %%ymm1, %%ymm0, %%ymm\\k")
-PM_SHUF(vblendpd, "vblendpd $10, %%ymm1, %%ymm0, %%ymm\\k")
-PM_SHUF(vextractf128, "vextractf128 $1, %%ymm0, %%xmm\\k")
-PM_SHUF(vinsertf128, "vinsertf128 $1, %%xmm1, %%ymm0, %%ymm\\k")
-PM_SHUF(vbroadcastsd, "vbroadcastsd %%xmm0, %%ymm\\k")
-PM_SHUF(vpermps, "vpermps %%ymm1, %%ymm0, %%ymm\\k")
 
 // One dependent chain through X, 16 links per iteration, in assembly so the
 // compiler can neither reassociate nor reorder it.
@@ -590,15 +581,6 @@ double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
   static double NAME(uint64_t) { return 0; }
 #define PM_SHUF(NAME, ...)                                                                  \
   static double NAME(uint64_t) { return 0; }
-PM_SHUF(vpermpd)
-PM_SHUF(vperm2f128)
-PM_SHUF(vunpcklpd)
-PM_SHUF(vshufpd)
-PM_SHUF(vblendpd)
-PM_SHUF(vextractf128)
-PM_SHUF(vinsertf128)
-PM_SHUF(vbroadcastsd)
-PM_SHUF(vpermps)
 double latencyKernel(const char *, uint64_t) { return 0; }
 double loadKernel(const double *, size_t, unsigned) { return 0; }
 double copyKernel(double *, const double *, size_t, unsigned) { return 0; }
@@ -629,6 +611,15 @@ PM_DIV(sqrtSd, "avx", __m128d, _mm_set1_pd, PM_SQRTSD, "x")
 PM_DIV(sqrtPd128, "avx", __m128d, _mm_set1_pd, PM_SQRTPD, "x")
 PM_DIV(sqrtPd256, "avx", __m256d, _mm256_set1_pd, PM_SQRTPD256, "x")
 PM_DIV(sqrtPd512, "avx512f", __m512d, _mm512_set1_pd, PM_SQRTPD512, "v")
+PM_SHUF(vpermpd, "vpermpd $0x60, %%ymm0, %%ymm\\k")
+PM_SHUF(vperm2f128, "vperm2f128 $0x31, %%ymm1, %%ymm0, %%ymm\\k")
+PM_SHUF(vunpcklpd, "vunpcklpd %%ymm1, %%ymm0, %%ymm\\k")
+PM_SHUF(vshufpd, "vshufpd $5, %%ymm1, %%ymm0, %%ymm\\k")
+PM_SHUF(vblendpd, "vblendpd $10, %%ymm1, %%ymm0, %%ymm\\k")
+PM_SHUF(vextractf128, "vextractf128 $1, %%ymm0, %%xmm\\k")
+PM_SHUF(vinsertf128, "vinsertf128 $1, %%xmm1, %%ymm0, %%ymm\\k")
+PM_SHUF(vbroadcastsd, "vbroadcastsd %%xmm0, %%ymm\\k")
+PM_SHUF(vpermps, "vpermps %%ymm1, %%ymm0, %%ymm\\k")
 
 const std::vector<ThroughputKernel> &dividerKernels() {
   // Register forms as llvm-mc-19 encodes them (xmm0, xmm1, xmm2 operands).

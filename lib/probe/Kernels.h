@@ -34,7 +34,7 @@ struct ThroughputKernel {
 const std::vector<ThroughputKernel> &dividerKernels();
 /// 256-bit shuffles, permutes, blends and lane moves (AVX2): the units
 /// LLVM's models of some cores get least right (its znver3 charges vpermpd
-/// one cycle of the shuffle pipe; a Zen 3 takes 1.25).
+/// one cycle of the shuffle pipe; a Zen 3 takes 1.27).
 const std::vector<ThroughputKernel> &shuffleKernels();
 
 /// Latency: N x 16 dependent scalar double operations of KIND ("add", "mul",

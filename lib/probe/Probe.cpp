@@ -248,8 +248,7 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
       Copy[T] = rates(Repeated(CopyK), MinSeconds, Reps);
       Update[T] = rates(Repeated(UpdateK), MinSeconds, Reps);
       Triad[T] = rates(Repeated(TriadK), MinSeconds, Reps);
-    }
-    if (Threads == 1) {
+    } else {
       // One core: bytes per cycle at the clock beside each repetition (a
       // VM's clock moves by 20 %) and per second, over the repetitions that
       // had the core to themselves (quietPerCycle).
