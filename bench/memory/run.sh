@@ -17,4 +17,6 @@ for F in chase stride; do clang-19 -O2 -march=native "$F.c" -o "$T/$F"; done
 clang-19 -O3 -march=native writeback.c -o "$T/writeback"
 echo "## pointer chases"; "$T/chase"
 echo "## strided sums"; "$T/stride"
-echo "## write-backs"; "$T/writeback" "$GHZ"
+# Sets of a quarter and half of a 512 KiB L2 (pass more sizes in KiB by hand,
+# e.g. half of the L3 a VM keeps: perfmodel validate prints it).
+echo "## fills and write-backs"; "$T/writeback" 128 256
