@@ -376,6 +376,31 @@ PM_LINE(loadSplit, 16, "vmovupd \\k*32(%0), %%ymm0")
 PM_LINE(storeInLine, 0, "vmovupd %%ymm0, \\k*32(%0)")
 PM_LINE(storeSplit, 16, "vmovupd %%ymm0, \\k*32(%0)")
 
+// 24 FMAs on twelve accumulators (ymm1-ymm12, two a trip: a chain of two,
+// far below the pipes' bound), with or without 8 stores of ymm registers to
+// BUF's first 256 bytes. Accumulators stay 1.5: x * 1 + 0.
+#define PM_FMA_ST(NAME, STORES)                                                             \
+  __attribute__((target("avx2,fma"))) static void NAME(char *B, uint64_t N) {              \
+    static const double In[2] = {1.5, 1.0};                                                \
+    uint64_t K = N;                                                                         \
+    asm volatile("vbroadcastsd 8(%2), %%ymm13\n\tvxorpd %%ymm14, %%ymm14, %%ymm14\n\t"       \
+                 ".irp k,1,2,3,4,5,6,7,8,9,10,11,12\n\tvbroadcastsd (%2), %%ymm\\k\n\t.endr\n" \
+                 "1:\n\t.rept 2\n\t.irp k,1,2,3,4,5,6,7,8,9,10,11,12\n\t"                      \
+                 "vfmadd213pd %%ymm14, %%ymm13, %%ymm\\k\n\t.endr\n\t.endr\n\t" STORES           \
+                 "dec %0\n\tjnz 1b"                                                         \
+                 : "+r"(K)                                                                  \
+                 : "r"(B), "r"(In)                                                          \
+                 : "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",  \
+                   "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "memory");                  \
+  }
+PM_FMA_ST(fmaAlone, "")
+PM_FMA_ST(fmaStores, ".irp k,1,2,3,4,5,6,7,8\n\tvmovupd %%ymm\\k, 32*\\k(%1)\n\t.endr\n\t")
+
+double fmaStoreKernel(char *Buf, bool Stores, uint64_t N) {
+  (Stores ? fmaStores : fmaAlone)(Buf, N);
+  return double(N);
+}
+
 double lineAccessKernel(char *Buf, bool Store, unsigned Offset, uint64_t N) {
   if (Offset != 0 && Offset != 16)
     return 0;
@@ -589,6 +614,7 @@ double copyCachedKernel(double *, const double *, size_t, const double *, size_t
 }
 double triadKernel(double *, const double *, const double *, size_t, unsigned) { return 0; }
 double lineAccessKernel(char *, bool, unsigned, uint64_t) { return 0; }
+double fmaStoreKernel(char *, bool, uint64_t) { return 0; }
 double portKernel(char *, bool, unsigned, uint64_t) { return 0; }
 double mixedLoadKernel(char *, bool, uint64_t) { return 0; }
 double updateKernel(double *, size_t, unsigned) { return 0; }

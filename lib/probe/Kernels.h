@@ -84,6 +84,11 @@ double mixedLoadKernel(char *Buf, bool Zmm, uint64_t N);
 /// cross into the next. Returns the accesses made (0 off x86-64).
 double lineAccessKernel(char *Buf, bool Store, unsigned Offset, uint64_t N);
 
+/// FMAs beside FP stores: N trips of 24 vfmadd213pd ymm on twelve
+/// accumulators and, with STORES, 8 vmovupd stores of ymm registers to BUF
+/// (288 bytes, in L1). Returns the trips (0 off x86-64).
+double fmaStoreKernel(char *Buf, bool Stores, uint64_t N);
+
 /// A branch per byte: PASSES passes over the BYTES bytes of V adding the odd
 /// ones (an asm barrier keeps the branch a branch). Random bytes make the
 /// branch taken half the time at random. Returns the bytes visited.

@@ -697,7 +697,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                       "and a 256 KiB L2");
 
-  unsigned Total = 11 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+  unsigned Total = 12 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
   auto Step = [&](const std::string &What) {
     if (O.Progress)
@@ -751,6 +751,13 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
     for (const ThroughputKernel &K : shuffleKernels())
       R.Shuffles.push_back(
           {K.Form, quietCyclesPer([&](uint64_t N) { return K.Run(N * 1024); }, MinSeconds, Reps)});
+  Step("FMAs beside FP stores");
+  if (C.Avx2 && C.Fma) {
+    alignas(64) static char Buf[512];
+    for (bool Stores : {false, true})
+      (Stores ? R.FmaStoresCy : R.FmaAloneCy) = quietCyclesPer(
+          [&](uint64_t N) { return fmaStoreKernel(Buf, Stores, N * 256); }, MinSeconds, Reps);
+  }
   Step("library calls (libm, libmvec)");
   if (!libraryCalls().empty()) {
     auto PerElement = [&](const char *Symbol) {

@@ -77,6 +77,22 @@ int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff
   for (const auto &[Form, Encoding] : shuffleForms())
     Cost(Form, Encoding);
   Cost(ScalarFmaForm, ScalarFmaEncoding);
+  Cost(FmaYmmForm, FmaYmmEncoding);
+  // The FP store: only the resource that binds it alone, per unit (the
+  // store-data unit; its address and queue resources have more units).
+  if (InCoreResult St = analyzeBlockBytes(FpStoreEncoding, IO); St.Ok) {
+    std::string Port;
+    double Most = 0;
+    for (size_t P = 0; P < St.Ports.size() && P < St.PortLoad.size(); ++P) {
+      double PerUnit = St.PortLoad[P] / std::max(1u, P < St.PortUnits.size() ? St.PortUnits[P] : 1u);
+      if (PerUnit > Most + 1e-9) {
+        Most = PerUnit;
+        Port = St.Ports[P];
+      }
+    }
+    if (!Port.empty())
+      LlvmCosts[FpStoreForm][Port] = Most;
+  }
   ProbeBase Base;
   if (BaseModel) {
     // A library file by its stem, so the written file finds it from anywhere.

@@ -181,6 +181,10 @@ struct ProbeResult {
   /// 256-bit shuffles, permutes and lane moves, 8 independent operations
   /// each (written where they differ from LLVM's model).
   std::vector<DividerPoint> Shuffles;
+  /// Cycles a trip of 24 independent-enough FMAs (twelve accumulators)
+  /// takes alone and beside 8 stores of ymm registers, in L1: more than
+  /// either alone means the two share a slot LLVM's model may not know.
+  Measured FmaAloneCy, FmaStoresCy;
   /// Cycles a call of a C library function takes beside a loop that calls
   /// it once per element (per vector for libmvec's versions), less the same
   /// loop without the call: (symbol, cycles per call).
@@ -312,6 +316,15 @@ using FormPorts = std::map<std::string, std::map<std::string, double>>;
 /// (vfmadd231sd xmm0, xmm1, xmm2).
 inline constexpr const char *ScalarFmaForm = "vfmadd231sd";
 inline const std::vector<uint8_t> ScalarFmaEncoding = {0xc4, 0xe2, 0xf1, 0xb9, 0xc2};
+
+/// The probe's FMAs beside FP stores: the store (vmovupd [rdi], ymm0) and
+/// the FMA (vfmadd213pd ymm0, ymm1, ymm2) as llvm-mc-19 encodes them. In
+/// LLVMCOSTS FpStoreForm names only the resource that binds the store alone
+/// (its cycles per unit: the store-data unit), FmaYmmForm every resource.
+inline constexpr const char *FpStoreForm = "vmovupd (store)";
+inline const std::vector<uint8_t> FpStoreEncoding = {0xc5, 0xfd, 0x11, 0x07};
+inline constexpr const char *FmaYmmForm = "vfmadd213pd ymm";
+inline const std::vector<uint8_t> FmaYmmEncoding = {0xc4, 0xe2, 0xf5, 0xa8, 0xc2};
 
 /// Writes R as a machine model (docs/machine-model.md) with every measured
 /// number sourced "measured by perfmodel probe on DATE" and the rest from
