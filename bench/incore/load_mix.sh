@@ -12,7 +12,9 @@ P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
 M="${1:-zen4}"
 T="$(mktemp -d)"
 trap 'rm -rf "$T"' EXIT
-python3 "$ROOT/bench/incore/load_mix.py" "$T"
+ZMM=()
+grep -qw avx512f /proc/cpuinfo || ZMM=(--no-zmm)
+python3 "$ROOT/bench/incore/load_mix.py" "${ZMM[@]}" "$T"
 clang-19 -O2 -Wa,--noexecstack "$T/mix.c" "$T/mix.s" -o "$T/mix"
 GHZ="$("$P" analyze "$ROOT/examples/triad.c" --format json | python3 -c '
 import json, sys
