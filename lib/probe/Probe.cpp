@@ -26,6 +26,7 @@
 #include <memory>
 #include <mutex>
 #include <numeric>
+#include <optional>
 #include <random>
 #include <string_view>
 #include <thread>
@@ -151,46 +152,79 @@ double coreShare() {
   return Chain > 0 && Adds > 0 ? (8000 * 32 / Adds) / (4000 * 64 / Chain) : 0;
 }
 
+/// A read from memory beside a repetition, as validate's memory rows take
+/// one: 1 MiB, a load a line, from a 64 MiB buffer walked on so that every
+/// read misses; GB/s. Neighbours streaming on the memory bus lower it, which
+/// the core's share of the adds does not show.
+class BusProbe {
+  static constexpr size_t Doubles = size_t(8) << 20, ReadDoubles = size_t(1) << 17;
+  Buffer B = allocate(Doubles);
+  size_t Next = 0;
+
+public:
+  explicit operator bool() const { return bool(B); }
+  double read() {
+    auto T0 = Clock::now();
+    strideKernel(B.get() + Next, ReadDoubles, 8);
+    double S = seconds(T0, Clock::now());
+    Next = (Next + ReadDoubles) % Doubles;
+    return S > 0 ? double(ReadDoubles * sizeof(double)) / S / 1e9 : 0;
+  }
+};
+
 /// WORK's amount per cycle (each repetition against an add chain timed just
 /// before it, as paired() does) over the repetitions taken while this thread
 /// had the core: the adds per cycle before and after both quiet (isQuiet)
-/// against the second highest seen. At least 3 x REPS repetitions; all of
-/// them when fewer than REPS were quiet. A median of contended repetitions
-/// is what a shared core does, not this machine.
+/// against the second highest seen; with BUS (working sets in memory) also
+/// beside a quiet memory bus, the lower of a memory read before and after at
+/// QuietShare of the second highest or more (isQuietSample, as validate's
+/// memory rows). At least 3 x REPS repetitions; all of them when fewer than
+/// REPS were quiet. A median of contended repetitions is what a shared core
+/// or bus does, not this machine.
 struct QuietRate {
   Measured PerCycle, PerSecond;
+  unsigned Kept = 0, Total = 0; ///< repetitions counted of those taken
 };
-template <typename F> QuietRate quietPerCycle(F Work, double MinSeconds, unsigned Reps) {
+template <typename F>
+QuietRate quietPerCycle(F Work, double MinSeconds, unsigned Reps, BusProbe *Bus = nullptr) {
   uint64_t N = calibrate(Work, MinSeconds);
   struct Rep {
-    double PerCycle, PerSecond, Share;
+    double PerCycle, PerSecond;
+    Sample Beside; ///< the core's share and the bus's rate around it
   };
-  std::vector<Rep> Samples;
+  std::vector<Rep> Reps3;
   for (unsigned R = 0; R < 3 * std::max(1u, Reps); ++R) {
     // The clock from a chain as long as half the work (the short one of
     // coreShare is for the share: a timer interrupt moves it by 10 %).
+    double M0 = Bus ? Bus->read() : 0;
     double S0 = coreShare();
     std::vector<double> Cycles = rates(clockWork, MinSeconds / 2, 1);
     auto T0 = Clock::now();
     double Amount = Work(N);
     double Sec = seconds(T0, Clock::now());
     double S1 = coreShare();
-    if (Sec > 0 && !Cycles.empty() && Cycles[0] > 0)
-      Samples.push_back({Amount / Sec / Cycles[0], Amount / Sec, std::min(S0, S1)});
+    double M1 = Bus ? Bus->read() : 0;
+    if (Sec > 0 && !Cycles.empty() && Cycles[0] > 0) {
+      Sample Beside;
+      Beside.AddsPerCycle = std::min(S0, S1);
+      Beside.MemGBs = std::min(M0, M1);
+      Reps3.push_back({Amount / Sec / Cycles[0], Amount / Sec, Beside});
+    }
   }
-  std::vector<double> Shares;
-  for (const Rep &X : Samples)
-    Shares.push_back(X.Share);
-  double Ref = ownReference(std::move(Shares));
-  auto Quiet = [&](const Rep &X) { return isQuiet(X.Share, Ref); };
-  bool UseQuiet = size_t(llvm::count_if(Samples, Quiet)) >= Reps;
+  std::vector<Sample> Beside;
+  for (const Rep &X : Reps3)
+    Beside.push_back(X.Beside);
+  double Ref = ownReference(Beside), MemRef = Bus ? ownMemReference(Beside) : 0;
+  auto Quiet = [&](const Rep &X) { return isQuietSample(X.Beside, Ref, MemRef); };
+  unsigned Kept = unsigned(llvm::count_if(Reps3, Quiet));
+  bool UseQuiet = Kept >= Reps;
   std::vector<double> Cy, Sec;
-  for (const Rep &X : Samples)
+  for (const Rep &X : Reps3)
     if (!UseQuiet || Quiet(X)) {
       Cy.push_back(X.PerCycle);
       Sec.push_back(X.PerSecond);
     }
-  return {summarise(Cy), summarise(Sec)};
+  return {summarise(Cy), summarise(Sec), unsigned(Cy.size()), unsigned(Reps3.size())};
 }
 
 /// Cycles per unit of WORK's amount, from quietPerCycle.
@@ -251,9 +285,18 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
     } else {
       // One core: bytes per cycle at the clock beside each repetition (a
       // VM's clock moves by 20 %) and per second, over the repetitions that
-      // had the core to themselves (quietPerCycle).
+      // had the core to themselves (quietPerCycle); in memory also beside a
+      // quiet memory bus (neighbours' streams).
+      std::optional<BusProbe> Bus;
+      if (Level == "MEM")
+        Bus.emplace();
+      BusProbe *OnBus = Bus && *Bus ? &*Bus : nullptr;
       auto Quiet = [&](auto Kernel, Measured &PerCycle, Measured &GBs) {
-        QuietRate Q = quietPerCycle(Repeated(Kernel), MinSeconds, Reps);
+        QuietRate Q = quietPerCycle(Repeated(Kernel), MinSeconds, Reps, OnBus);
+        if (OnBus) {
+          P.BusQuiet += Q.Kept;
+          P.BusTotal += Q.Total;
+        }
         PerCycle = Q.PerCycle;
         GBs = Q.PerSecond;
         for (double *V : {&GBs.Median, &GBs.Min, &GBs.Max})

@@ -504,9 +504,15 @@ const char *const KernelsCite =
 /// LEVEL beside what the fit made of it.
 std::string linkComment(const ProbeResult &R, const Derived &D, const std::string &Level) {
   std::string S = "ECM fit (" + D.Fit.Rule + ")";
-  if (const BandwidthPoint *P = point(R, Level, false))
+  if (const BandwidthPoint *P = point(R, Level, false)) {
     S += "; load kernel in " + Level + ": " + num(P->LoadGBs.Median) + " GB/s, " +
          spread(P->LoadGBs);
+    if (P->BusTotal)
+      S += "; " + std::to_string(P->BusQuiet) + " of " + std::to_string(P->BusTotal) +
+           " repetitions beside a quiet memory bus (a 1 MiB read before and after each at 90 % "
+           "of the second fastest or more; all of a kernel's where fewer than the repetitions "
+           "asked were)";
+  }
   return S;
 }
 

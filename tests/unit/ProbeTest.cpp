@@ -520,6 +520,27 @@ TEST(Probe, CachesStreamsInCyclesTimedBesideEachRepetition) {
   EXPECT_NEAR(T[3].Triad, 40, 1e-9);
 }
 
+// The one-core memory figures say how many repetitions had a quiet memory
+// bus beside them (the rest were left out, as validate leaves samples out).
+TEST(Probe, MemoryFiguresSayHowManyRepetitionsHadAQuietBus) {
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  ProbeResult R = haswellProbe("2026-11-26", 2);
+  R.StreamBits = 256;
+  R.Bandwidth = bandwidthsAt2GHz(synthetic(true));
+  R.Bandwidth.back().BusQuiet = 7;
+  R.Bandwidth.back().BusTotal = 24;
+  std::string Text;
+  MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
+  ASSERT_TRUE(L.ok()) << Text;
+  EXPECT_NE(Text.find("7 of 24 repetitions beside a quiet memory bus"), std::string::npos)
+      << Text;
+  R.Bandwidth.back().BusTotal = 0;
+  L = probedOverHaswell(R, *H.Model, Text);
+  EXPECT_EQ(Text.find("quiet memory bus"), std::string::npos) << "no reads, no claim";
+}
+
 // memory.cache_line_cy from the copy beside two cached streams, by hand: at
 // 2 GHz the plain copy moves its 3 lines (192 B) per line of its stream at
 // 12.8 GB/s (30 cy) and the copy with two L2-resident streams at 384 / 38

@@ -89,6 +89,11 @@ struct BandwidthPoint {
   /// it), over the repetitions that had the core to themselves: what copy
   /// and fill loops the compiler replaces run.
   Measured MemcpyGBs, MemsetGBs, MemcpyBytesPerCy, MemsetBytesPerCy;
+  /// One thread in memory: repetitions taken beside a quiet memory bus (a
+  /// 1 MiB read before and after each at 90 % or more of the second highest
+  /// such read) and on an unshared core, of all taken, over the one-core
+  /// kernels above; 0 of 0 where no read was made.
+  unsigned BusQuiet = 0, BusTotal = 0;
 };
 
 /// Independent loads or stores of one width in L1: accesses per cycle.
