@@ -192,7 +192,7 @@ QuietRate quietPerCycle(F Work, double MinSeconds, unsigned Reps, BusProbe *Bus 
     double PerCycle, PerSecond;
     Sample Beside; ///< the core's share and the bus's rate around it
   };
-  std::vector<Rep> Reps3;
+  std::vector<Rep> Taken;
   for (unsigned R = 0; R < 3 * std::max(1u, Reps); ++R) {
     // The clock from a chain as long as half the work (the short one of
     // coreShare is for the share: a timer interrupt moves it by 10 %).
@@ -208,23 +208,23 @@ QuietRate quietPerCycle(F Work, double MinSeconds, unsigned Reps, BusProbe *Bus 
       Sample Beside;
       Beside.AddsPerCycle = std::min(S0, S1);
       Beside.MemGBs = std::min(M0, M1);
-      Reps3.push_back({Amount / Sec / Cycles[0], Amount / Sec, Beside});
+      Taken.push_back({Amount / Sec / Cycles[0], Amount / Sec, Beside});
     }
   }
   std::vector<Sample> Beside;
-  for (const Rep &X : Reps3)
+  for (const Rep &X : Taken)
     Beside.push_back(X.Beside);
   double Ref = ownReference(Beside), MemRef = Bus ? ownMemReference(Beside) : 0;
   auto Quiet = [&](const Rep &X) { return isQuietSample(X.Beside, Ref, MemRef); };
-  unsigned Kept = unsigned(llvm::count_if(Reps3, Quiet));
+  unsigned Kept = unsigned(llvm::count_if(Taken, Quiet));
   bool UseQuiet = Kept >= Reps;
   std::vector<double> Cy, Sec;
-  for (const Rep &X : Reps3)
+  for (const Rep &X : Taken)
     if (!UseQuiet || Quiet(X)) {
       Cy.push_back(X.PerCycle);
       Sec.push_back(X.PerSecond);
     }
-  return {summarise(Cy), summarise(Sec), unsigned(Cy.size()), unsigned(Reps3.size())};
+  return {summarise(Cy), summarise(Sec), unsigned(Cy.size()), unsigned(Taken.size())};
 }
 
 /// Cycles per unit of WORK's amount, from quietPerCycle.

@@ -197,16 +197,8 @@ TEST(Probe, WriterEmitsDividerOverrides) {
 // at 1.27 against znver3's 1 is written on LLVM's resource, vperm2f128 at
 // 1.05 against 1 is not; the glob of a register-only form loads as written.
 TEST(Probe, WriterEmitsShuffleOverridesWhereLlvmDiffers) {
-  ProbeResult R;
-  R.Cpu = identifyCpu(recorded(haswellI7()));
-  R.Date = "2026-11-26";
-  R.ClockGHz.Median = 3.1;
-  auto At = [](double Cy) {
-    Measured M;
-    M.Median = M.Min = M.Max = Cy;
-    M.Reps = 9;
-    return M;
-  };
+  ProbeResult R = haswellProbe("2026-11-26", 3.1);
+  auto At = [](double Cy) { return exact(Cy, 9); };
   const std::string Broadcast = "\"vbroadcastsd ymm*, xmm[0-9]\"";
   R.Shuffles = {{"vpermpd ymm", At(1.27)}, {"vperm2f128 ymm", At(1.05)}, {Broadcast, At(0.5)}};
   std::string Text = probedText(R, "haswell", 4,
@@ -232,16 +224,8 @@ TEST(Probe, WriterEmitsShuffleOverridesWhereLlvmDiffers) {
 // each. Beside 8 stores costing 12.5 (within 10 % of the FMAs' 11.8)
 // nothing is written.
 TEST(Probe, WriterEmitsFmaShareOfTheStoreUnitWhereStoresSlowFmas) {
-  ProbeResult R;
-  R.Cpu = identifyCpu(recorded(haswellI7()));
-  R.Date = "2026-11-26";
-  R.ClockGHz.Median = 3.1;
-  auto At = [](double Cy) {
-    Measured M;
-    M.Median = M.Min = M.Max = Cy;
-    M.Reps = 9;
-    return M;
-  };
+  ProbeResult R = haswellProbe("2026-11-26", 3.1);
+  auto At = [](double Cy) { return exact(Cy, 9); };
   R.FmaAloneCy = At(11.8);
   R.FmaStoresCy = At(19.8);
   FormPorts Llvm = {{FpStoreForm, {{"Zn3FPSt", 1}}},
