@@ -179,10 +179,12 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
     // throughput-bound loops and hardly moves a latency chain. A dependent
     // add chain gives the clock; eight independent adds a trip, timed right
     // after it, the adds this thread retires per cycle (about the core's
-    // ALU count when it has the core to itself).
+    // ALU count when it has the core to itself); then eight independent FP
+    // adds (SSE2, eight chains past the add latency), the FP pipes' share: a
+    // neighbour busy with FP work takes those and leaves the ALUs alone.
     << "#if defined(__x86_64__)\n"
-    << "static void perfmodel_probe(double *ghz, double *adds) {\n"
-    << "  long long n = 100000, m = 100000, x = 0, a = 0, b = 0, c = 0, d = 0;\n"
+    << "static void perfmodel_probe(double *ghz, double *adds, double *fpadds) {\n"
+    << "  long long n = 100000, m = 100000, f = 100000, x = 0, a = 0, b = 0, c = 0, d = 0;\n"
     << "  double t0 = perfmodel_now();\n"
     << "  __asm__ volatile(\"1:\\n\\tadd $1, %0\\n\\tadd $1, %0\\n\\tadd $1, %0\\n\\t\"\n"
     << "                   \"add $1, %0\\n\\tsub $1, %1\\n\\tjnz 1b\" : \"+r\"(x), \"+r\"(n));\n"
@@ -192,10 +194,18 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
     << "                   \"sub $1, %4\\n\\tjnz 1b\"\n"
     << "                   : \"+r\"(a), \"+r\"(b), \"+r\"(c), \"+r\"(d), \"+r\"(m));\n"
     << "  double t2 = perfmodel_now();\n"
+    << "  __asm__ volatile(\".irp k,0,1,2,3,4,5,6,7,8\\n\\txorpd %%xmm\\\\k, %%xmm\\\\k\\n\\t.endr\\n\"\n"
+    << "                   \"1:\\n\\t.irp k,0,1,2,3,4,5,6,7\\n\\taddpd %%xmm8, %%xmm\\\\k\\n\\t.endr\\n\\t\"\n"
+    << "                   \"sub $1, %0\\n\\tjnz 1b\" : \"+r\"(f) :\n"
+    << "                   : \"xmm0\", \"xmm1\", \"xmm2\", \"xmm3\", \"xmm4\", \"xmm5\", \"xmm6\",\n"
+    << "                     \"xmm7\", \"xmm8\");\n"
+    << "  double t3 = perfmodel_now();\n"
     << "  *ghz = 1e-9 * 4 * 100000 / (t1 - t0);\n"
-    << "  *adds = (8.0 * 100000 / (t2 - t1)) / (4.0 * 100000 / (t1 - t0));\n}\n"
+    << "  *adds = (8.0 * 100000 / (t2 - t1)) / (4.0 * 100000 / (t1 - t0));\n"
+    << "  *fpadds = (8.0 * 100000 / (t3 - t2)) / (4.0 * 100000 / (t1 - t0));\n}\n"
     << "#else\n"
-    << "static void perfmodel_probe(double *ghz, double *adds) { *ghz = 0; *adds = 0; }\n"
+    << "static void perfmodel_probe(double *ghz, double *adds, double *fpadds) {\n"
+    << "  *ghz = 0; *adds = 0; *fpadds = 0;\n}\n"
     << "#endif\n\n"
     // With PERFMODEL_MEMPROBE set (memory-sized rows): GB/s of a read of 1
     // MiB, a load a line, from a 64 MiB buffer walked on, so its lines come
@@ -275,24 +285,25 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
     // (the lower of the probes before and after); the caller summarises.
     << "  if (getenv(\"PERFMODEL_MEMPROBE\") && (perfmodel_mem = malloc(64u << 20)))\n"
     << "    memset(perfmodel_mem, 1, 64u << 20);\n"
-    << "  double sec[64], ghz[64], adds[64], mem[64], start = perfmodel_now();\n"
+    << "  double sec[64], ghz[64], adds[64], fp[64], mem[64], start = perfmodel_now();\n"
     << "  int r = 0;\n"
     << "  for (; r < 64 && (r < " << Reps << " || perfmodel_now() - start < " << Budget
     << "); ++r) {\n"
-    << "    double g0, q0, g1, q1, m0, m1;\n"
+    << "    double g0, q0, p0, g1, q1, p1, m0, m1;\n"
     << "    m0 = perfmodel_memprobe();\n"
-    << "    perfmodel_probe(&g0, &q0);\n"
+    << "    perfmodel_probe(&g0, &q0, &p0);\n"
     << "    double t0 = perfmodel_now();\n"
     << "    for (long long c = 0; c < calls; ++c) " << Call << ";\n"
     << "    sec[r] = (perfmodel_now() - t0) / (double)calls;\n"
-    << "    perfmodel_probe(&g1, &q1);\n"
+    << "    perfmodel_probe(&g1, &q1, &p1);\n"
     << "    m1 = perfmodel_memprobe();\n"
     << "    ghz[r] = 0.5 * (g0 + g1);\n"
     << "    adds[r] = q0 < q1 ? q0 : q1;\n"
+    << "    fp[r] = p0 < p1 ? p0 : p1;\n"
     << "    mem[r] = m0 < m1 ? m0 : m1;\n  }\n"
     << "  printf(\"perfmodel-samples %d\\n\", r);\n"
     << "  for (int k = 0; k < r; ++k)\n"
-    << "    printf(\"%.9g %.9g %.9g %.9g\\n\", sec[k], ghz[k], adds[k], mem[k]);\n"
+    << "    printf(\"%.9g %.9g %.9g %.9g %.9g\\n\", sec[k], ghz[k], adds[k], mem[k], fp[k]);\n"
     << "  return 0;\n}\n";
   H.Source = S.str();
   H.Ok = true;
@@ -371,8 +382,8 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
   for (int K = 0; Parsed && K < N; ++K) {
     At += Used;
     Sample X;
-    Parsed = std::sscanf(At, "%lf %lf %lf %lf%n", &X.Seconds, &X.ClockGHz, &X.AddsPerCycle,
-                         &X.MemGBs, &Used) == 4;
+    Parsed = std::sscanf(At, "%lf %lf %lf %lf %lf%n", &X.Seconds, &X.ClockGHz,
+                         &X.AddsPerCycle, &X.MemGBs, &X.FpAddsPerCycle, &Used) == 5;
     Samples.push_back(X);
   }
   if (RC != 0 || !Parsed) {
@@ -382,7 +393,7 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
     return std::nullopt;
   }
   double Reference = ownReference(Samples), MemReference = ownMemReference(Samples);
-  return summariseSamples(std::move(Samples), Reference, MemReference);
+  return summariseSamples(std::move(Samples), Reference, MemReference, ownFpReference(Samples));
 }
 
 double perfmodel::ownReference(std::vector<double> AddsPerCycle) {
@@ -404,15 +415,23 @@ double perfmodel::ownMemReference(const std::vector<Sample> &Samples) {
   return ownReference(std::move(R));
 }
 
+double perfmodel::ownFpReference(const std::vector<Sample> &Samples) {
+  std::vector<double> R;
+  for (const Sample &X : Samples)
+    R.push_back(X.FpAddsPerCycle);
+  return ownReference(std::move(R));
+}
+
 Timing perfmodel::summariseSamples(std::vector<Sample> Samples, double Reference,
-                                   double MemReference) {
+                                   double MemReference, double FpReference) {
   Timing T;
   T.Reference = Reference;
   T.MemReference = MemReference;
+  T.FpReference = FpReference;
   T.Total = unsigned(Samples.size());
   std::vector<Sample> Kept;
   for (const Sample &X : Samples)
-    if (isQuietSample(X, Reference, MemReference))
+    if (isQuietSample(X, Reference, MemReference, FpReference))
       Kept.push_back(X);
   // No sample had the core to itself: all of them, and the share says so.
   T.Kept = unsigned(Kept.size());

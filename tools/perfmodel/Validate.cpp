@@ -185,7 +185,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   std::vector<double> References;
   // GB/s of the memory probe on a quiet bus (memory-sized rows only): the
   // median of the processes' own references, as for the adds.
-  std::vector<double> MemReferences;
+  std::vector<double> MemReferences, FpReferences;
   for (const LoopKernel &K : IR.Loops)
     ++LoopsPerFunction[K.Function];
 
@@ -393,6 +393,9 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       auto MemReference = [&] {
         return MemRow && !MemReferences.empty() ? median(MemReferences) : 0.0;
       };
+      // And the FP pipes unshared: a neighbour's FP work slows FP-bound rows
+      // and leaves the integer adds alone.
+      auto FpReference = [&] { return FpReferences.empty() ? 0.0 : median(FpReferences); };
       for (unsigned P = 0; P < V.Processes || (P < 3 * V.Processes && Quiet < V.Reps); ++P) {
         auto One = runHarness(std::string(Exe), *Args, Err,
                               unsigned(std::max(60.0, 40 * CallSeconds * V.Reps)), MemRow);
@@ -404,20 +407,23 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           References.push_back(One->Reference);
         if (MemRow && One->MemReference > 0)
           MemReferences.push_back(One->MemReference);
+        if (One->FpReference > 0)
+          FpReferences.push_back(One->FpReference);
         Runs.push_back(std::move(*One));
         Quiet = 0;
-        double Ref = Reference(), MemRef = MemReference();
+        double Ref = Reference(), MemRef = MemReference(), FpRef = FpReference();
         for (const Timing &R : Runs)
-          Quiet += unsigned(llvm::count_if(
-              R.Samples, [&](const Sample &X) { return isQuietSample(X, Ref, MemRef); }));
+          Quiet += unsigned(llvm::count_if(R.Samples, [&](const Sample &X) {
+            return isQuietSample(X, Ref, MemRef, FpRef);
+          }));
       }
       std::optional<Timing> T;
       if (!Runs.empty()) {
-        double Ref = Reference(), MemRef = MemReference();
+        double Ref = Reference(), MemRef = MemReference(), FpRef = FpReference();
         std::vector<double> Medians, Cycles, Clocks;
         unsigned Kept = 0, Total = 0;
         for (Timing &R : Runs) {
-          R = summariseSamples(std::move(R.Samples), Ref, MemRef);
+          R = summariseSamples(std::move(R.Samples), Ref, MemRef, FpRef);
           Kept += R.Kept;
           Total += R.Total;
         }
@@ -540,6 +546,13 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
        << " % of that or more (and not above " << formatNumber(100 * QuietCeiling)
        << " %: a disturbed clock chain), the only ones measured where there are --reps of "
           "them; all samples where fewer were (a neighbour shared the core)\n";
+  if (!FpReferences.empty())
+    OS << "fp: quiet samples also had the FP pipes: eight independent FP adds beside each ran "
+          "at "
+       << formatNumber(100 * QuietShare) << "-" << formatNumber(100 * QuietCeiling) << " % of "
+       << formatNumber(median(FpReferences))
+       << " a cycle (the median of the harness runs' references; a neighbour's FP work lowers "
+          "it and leaves the integer adds alone)\n";
   if (!MemReferences.empty())
     OS << "memory: the MEM rows' quiet samples also had the memory bus: a 1 MiB read from "
           "memory beside each ran at "

@@ -70,6 +70,10 @@ struct Sample {
   /// memory beside the sample (the lower of before and after; neighbours on
   /// the memory bus lower it), else 0.
   double MemGBs = 0;
+  /// Independent FP adds this thread retires per cycle beside the sample
+  /// (the lower of before and after): a neighbour busy with FP work shares
+  /// the FP pipes and leaves the integer adds alone. 0 where not measured.
+  double FpAddsPerCycle = 0;
 };
 
 /// A sample counts as taken on an unshared core when its adds per cycle are
@@ -81,11 +85,14 @@ inline constexpr double QuietShare = 0.9, QuietCeiling = 1.15;
 inline bool isQuiet(double AddsPerCycle, double Reference) {
   return AddsPerCycle >= QuietShare * Reference && AddsPerCycle <= QuietCeiling * Reference;
 }
-/// A sample on an unshared core (isQuiet) and, where MEMREFERENCE is given
-/// (memory-sized rows), beside a memory bus that gave it at least QuietShare
-/// of the reference's bandwidth.
-inline bool isQuietSample(const Sample &X, double Reference, double MemReference = 0) {
+/// A sample on an unshared core (isQuiet), with the FP pipes unshared where
+/// FPREFERENCE is given (isQuiet of its FP adds), and, where MEMREFERENCE is
+/// given (memory-sized rows), beside a memory bus that gave it at least
+/// QuietShare of the reference's bandwidth.
+inline bool isQuietSample(const Sample &X, double Reference, double MemReference = 0,
+                          double FpReference = 0) {
   return isQuiet(X.AddsPerCycle, Reference) &&
+         (FpReference <= 0 || isQuiet(X.FpAddsPerCycle, FpReference)) &&
          (MemReference <= 0 || X.MemGBs >= QuietShare * MemReference);
 }
 /// The reference of one run's adds per cycle alone: the second highest (one
@@ -102,6 +109,7 @@ struct Timing {
   unsigned Kept = 0, Total = 0; ///< quiet samples of all
   double Reference = 0;         ///< adds per cycle of an unshared core
   double MemReference = 0;      ///< GB/s of the memory probe on a quiet bus (0: none)
+  double FpReference = 0;       ///< FP adds per cycle with the FP pipes unshared (0: none)
   double Share = 0;             ///< median adds per cycle of the summarised samples / Reference
   std::vector<Sample> Samples;
 };
@@ -110,9 +118,13 @@ struct Timing {
 double ownReference(const std::vector<Sample> &Samples);
 /// The same for the memory probe's GB/s (0 without it).
 double ownMemReference(const std::vector<Sample> &Samples);
+/// The same for the FP adds per cycle (0 without them).
+double ownFpReference(const std::vector<Sample> &Samples);
 /// SAMPLES summarised against REFERENCE adds per cycle and, where given,
-/// MEMREFERENCE GB/s of the memory probe (see Timing, isQuietSample).
-Timing summariseSamples(std::vector<Sample> Samples, double Reference, double MemReference = 0);
+/// MEMREFERENCE GB/s of the memory probe and FPREFERENCE FP adds per cycle
+/// (see Timing, isQuietSample).
+Timing summariseSamples(std::vector<Sample> Samples, double Reference, double MemReference = 0,
+                        double FpReference = 0);
 /// Runs EXE with ARGS: its samples summarised against their own reference.
 /// MEMORYPROBE: a memory read beside every sample as well (PERFMODEL_MEMPROBE
 /// in its environment), for memory-sized rows only (it evicts the caches).
