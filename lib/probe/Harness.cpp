@@ -392,8 +392,9 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
             (Text.empty() ? "" : ": " + Text.substr(0, 200));
     return std::nullopt;
   }
-  double Reference = ownReference(Samples), MemReference = ownMemReference(Samples);
-  return summariseSamples(std::move(Samples), Reference, MemReference, ownFpReference(Samples));
+  double Reference = ownReference(Samples), MemReference = ownMemReference(Samples),
+         FpReference = ownFpReference(Samples);
+  return summariseSamples(std::move(Samples), Reference, MemReference, FpReference);
 }
 
 double perfmodel::ownReference(std::vector<double> AddsPerCycle) {
