@@ -402,25 +402,26 @@ double perfmodel::ownReference(std::vector<double> AddsPerCycle) {
   return AddsPerCycle.empty() ? 0 : AddsPerCycle[std::min<size_t>(1, AddsPerCycle.size() - 1)];
 }
 
-double perfmodel::ownReference(const std::vector<Sample> &Samples) {
+namespace {
+/// ownReference of one measurement taken beside every sample.
+double ownReferenceOf(const std::vector<Sample> &Samples, double Sample::*Field) {
   std::vector<double> R;
   for (const Sample &X : Samples)
-    R.push_back(X.AddsPerCycle);
+    R.push_back(X.*Field);
   return ownReference(std::move(R));
+}
+} // namespace
+
+double perfmodel::ownReference(const std::vector<Sample> &Samples) {
+  return ownReferenceOf(Samples, &Sample::AddsPerCycle);
 }
 
 double perfmodel::ownMemReference(const std::vector<Sample> &Samples) {
-  std::vector<double> R;
-  for (const Sample &X : Samples)
-    R.push_back(X.MemGBs);
-  return ownReference(std::move(R));
+  return ownReferenceOf(Samples, &Sample::MemGBs);
 }
 
 double perfmodel::ownFpReference(const std::vector<Sample> &Samples) {
-  std::vector<double> R;
-  for (const Sample &X : Samples)
-    R.push_back(X.FpAddsPerCycle);
-  return ownReference(std::move(R));
+  return ownReferenceOf(Samples, &Sample::FpAddsPerCycle);
 }
 
 Timing perfmodel::summariseSamples(std::vector<Sample> Samples, double Reference,

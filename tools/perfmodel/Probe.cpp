@@ -84,7 +84,8 @@ int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff
     std::string Port;
     double Most = 0;
     for (size_t P = 0; P < St.Ports.size() && P < St.PortLoad.size(); ++P) {
-      double PerUnit = St.PortLoad[P] / std::max(1u, P < St.PortUnits.size() ? St.PortUnits[P] : 1u);
+      unsigned Units = P < St.PortUnits.size() ? std::max(1u, St.PortUnits[P]) : 1u;
+      double PerUnit = St.PortLoad[P] / Units;
       if (PerUnit > Most + 1e-9) {
         Most = PerUnit;
         Port = St.Ports[P];

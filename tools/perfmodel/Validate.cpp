@@ -37,32 +37,33 @@ std::set<std::string> sizeParams(const LoopKernel &K, const KernelIR &IR) {
   return S;
 }
 
-/// Adds per cycle of the harness's probe loop (eight independent adds, a
-/// counter and its branch) by the in-core model of O; 0 where it is not x86.
-double probeAddsPerCycle(const InCoreOptions &O) {
+/// Operations per cycle of one of the harness's probe loops (LOOP: eight
+/// independent operations, a counter and its branch) by the in-core model of
+/// O; 0 where it is not x86.
+double probeOpsPerCycle(const std::vector<uint8_t> &Loop, const InCoreOptions &O) {
   if (O.Triple.find("x86_64") == std::string::npos)
     return 0;
-  // add rax/rcx/rdx/rsi, 1 twice; sub rdi, 1; jnz back to the first add.
+  InCoreResult R = analyzeBlockBytes(Loop, O);
+  return R.Ok && R.Cycles > 0 ? 8 / R.Cycles : 0;
+}
+
+/// Integer adds: add rax/rcx/rdx/rsi, 1 twice; sub rdi, 1; jnz back.
+double probeAddsPerCycle(const InCoreOptions &O) {
   std::vector<uint8_t> Loop;
   for (int Round = 0; Round < 2; ++Round)
     for (uint8_t Reg : {0xc0, 0xc1, 0xc2, 0xc6})
       Loop.insert(Loop.end(), {0x48, 0x83, Reg, 0x01});
   Loop.insert(Loop.end(), {0x48, 0x83, 0xef, 0x01, 0x75, 0xda});
-  InCoreResult R = analyzeBlockBytes(Loop, O);
-  return R.Ok && R.Cycles > 0 ? 8 / R.Cycles : 0;
+  return probeOpsPerCycle(Loop, O);
 }
 
-/// The same for the harness's FP adds (addpd xmm0-xmm7, xmm8; sub rdi, 1;
-/// jnz back): FP adds per cycle of an unshared core by the port model.
+/// FP adds: addpd xmm0-xmm7, xmm8; sub rdi, 1; jnz back.
 double probeFpAddsPerCycle(const InCoreOptions &O) {
-  if (O.Triple.find("x86_64") == std::string::npos)
-    return 0;
   std::vector<uint8_t> Loop;
   for (uint8_t ModRM : {0xc0, 0xc8, 0xd0, 0xd8, 0xe0, 0xe8, 0xf0, 0xf8})
     Loop.insert(Loop.end(), {0x66, 0x41, 0x0f, 0x58, ModRM});
   Loop.insert(Loop.end(), {0x48, 0x83, 0xef, 0x01, 0x75, 0xd2});
-  InCoreResult R = analyzeBlockBytes(Loop, O);
-  return R.Ok && R.Cycles > 0 ? 8 / R.Cycles : 0;
+  return probeOpsPerCycle(Loop, O);
 }
 
 struct ValidateArgs {
