@@ -1114,14 +1114,26 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
                 "sustained bandwidth exceeds the theoretical bandwidth_gbs");
     }
     if (YAML::Node T = R.child(Root, "tlb", "", false); T.IsDefined() && !T.IsNull() &&
-        R.checkMap(T, "tlb", {"entries", "ways", "page", "load_miss_cy", "store_miss_cy"})) {
+        R.checkMap(T, "tlb",
+                   {"entries", "ways", "page", "load_miss_cy", "store_miss_cy", "l1_entries",
+                    "l1_ways", "l1_load_miss_cy", "l1_store_miss_cy"})) {
       TlbModel Tlb;
       Tlb.Entries = R.count(T, "entries", "tlb", true).value_or(0);
       Tlb.Ways = R.count(T, "ways", "tlb", true).value_or(0);
       Tlb.PageBytes = R.size(T, "page", "tlb", true).value_or(4096);
       Tlb.LoadMissCy = R.num(T, "load_miss_cy", "tlb", true).value_or(0);
       Tlb.StoreMissCy = R.num(T, "store_miss_cy", "tlb", true).value_or(0);
-      if (Tlb.Ways && Tlb.Entries % Tlb.Ways)
+      Tlb.L1Entries = R.count(T, "l1_entries", "tlb", false).value_or(0);
+      Tlb.L1Ways = R.count(T, "l1_ways", "tlb", false).value_or(Tlb.L1Entries);
+      Tlb.L1LoadMissCy = R.num(T, "l1_load_miss_cy", "tlb", false, Reader::NonNegative).value_or(0);
+      Tlb.L1StoreMissCy =
+          R.num(T, "l1_store_miss_cy", "tlb", false, Reader::NonNegative).value_or(0);
+      if (Tlb.L1Entries && (!Tlb.L1Ways || Tlb.L1Entries % Tlb.L1Ways))
+        R.error(T["l1_ways"], "tlb.l1_ways", "l1_entries must be a multiple of l1_ways");
+      else if (Tlb.L1Entries && Tlb.L1Entries >= Tlb.Entries)
+        R.error(T["l1_entries"], "tlb.l1_entries",
+                "the first-level TLB must hold fewer entries than the last level (entries)");
+      else if (Tlb.Ways && Tlb.Entries % Tlb.Ways)
         R.error(T["ways"], "tlb.ways", "entries must be a multiple of ways");
       else if (Tlb.PageBytes & (Tlb.PageBytes - 1))
         R.error(T["page"], "tlb.page", "the page size must be a power of two");

@@ -362,6 +362,32 @@ std::string perfmodel::tlbWhat(const ModelInput &In) {
          formatCycles(T.LoadMissCy) + " / " + formatCycles(T.StoreMissCy) + " cy";
 }
 
+std::optional<InCoreResult> perfmodel::inCoreWithL1TlbMisses(const InCoreResult &C,
+                                                             const TlbMisses &TLB,
+                                                             const MachineModel &M,
+                                                             std::string &Note) {
+  if (!C.Ok || !TLB.Ok || TLB.L1CyclesPerIt <= 0 || C.SourceItersPerIter <= 0 || !M.Tlb)
+    return std::nullopt;
+  const TlbModel &T = *M.Tlb;
+  double Added = TLB.L1CyclesPerIt * C.SourceItersPerIter; // per machine iteration
+  InCoreResult R = C;
+  R.TnOL += Added;
+  double Ports = C.PortBound + Added;
+  if (Ports > R.Cycles) {
+    R.Cycles = Ports;
+    R.Bottleneck = "ports and first-level TLB misses";
+  }
+  Note = "first-level TLB: " + formatCycles(TLB.L1LoadsPerIt) + " load and " +
+         formatCycles(TLB.L1StoresPerIt) + " store misses per iteration that the last level holds (" +
+         std::to_string(T.L1Entries) + "-entry " + std::to_string(T.L1Ways) + "-way, tlb.l1_*) x " +
+         formatCycles(T.L1LoadMissCy) + " / " + formatCycles(T.L1StoreMissCy) +
+         " cy of the load/store pipes: " + formatCycles(TLB.L1CyclesPerIt) +
+         " cy/it beside the ports' " + formatCycles(C.PortBound / C.SourceItersPerIter) +
+         "; in-core " + formatCycles(C.Cycles / C.SourceItersPerIter) + " -> " +
+         formatCycles(R.Cycles / C.SourceItersPerIter) + " cy/it";
+  return R;
+}
+
 bool perfmodel::stridedStreamBound(const std::string &Bottleneck) {
   return Bottleneck.rfind("latency", 0) == 0 &&
          Bottleneck.find("streams only the stride prefetcher follows") != std::string::npos &&

@@ -546,6 +546,37 @@ double tlbKernel(double *B, uint64_t Pages, uint64_t Rounds, uint64_t Stride, bo
   return double(Rounds) * double(Pages);
 }
 
+double tlbL1Kernel(double *B, uint64_t Pages, uint64_t Rounds, bool Store) {
+  // A page and a line apart: every page its own line, the lines over all of
+  // the L1's sets; constant offsets from one pointer keep the integer work
+  // (which a sibling thread shares) far below the accesses'.
+  constexpr size_t Step = 4096 + 64;
+  char *Base = reinterpret_cast<char *>(B);
+  auto At = [](char *P, size_t K) { return reinterpret_cast<uint64_t *>(P + K * Step); };
+  uint64_t S0 = 0, S1 = 0, S2 = 0, S3 = 0;
+  Pages &= ~uint64_t(3);
+  for (uint64_t R = 0; R < Rounds; ++R) {
+    char *P = Base;
+    for (uint64_t I = 0; I < Pages; I += 4, P += 4 * Step) {
+      if (Store) {
+        *At(P, 0) = R;
+        *At(P, 1) = R;
+        *At(P, 2) = R;
+        *At(P, 3) = R;
+      } else {
+        S0 += *At(P, 0);
+        S1 += *At(P, 1);
+        S2 += *At(P, 2);
+        S3 += *At(P, 3);
+        __asm__ volatile("" : "+r"(S0), "+r"(S1), "+r"(S2), "+r"(S3)); // no gathers
+      }
+    }
+    __asm__ volatile("" ::: "memory");
+  }
+  Sink = double(S0 + S1 + S2 + S3);
+  return double(Rounds) * double(Pages);
+}
+
 namespace {
 
 /// One iteration: miss A, N fillers, miss B, N fillers (see windowKernel).
@@ -620,6 +651,7 @@ double mixedLoadKernel(char *, bool, uint64_t) { return 0; }
 double updateKernel(double *, size_t, unsigned) { return 0; }
 double branchKernel(const uint8_t *, size_t, uint64_t) { return 0; }
 double tlbKernel(double *, uint64_t, uint64_t, uint64_t, bool) { return 0; }
+double tlbL1Kernel(double *, uint64_t, uint64_t, bool) { return 0; }
 double strideKernel(const double *, size_t, size_t) { return 0; }
 const std::vector<unsigned> &windowFillers() {
   static const std::vector<unsigned> None;

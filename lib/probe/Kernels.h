@@ -96,6 +96,11 @@ double branchKernel(const uint8_t *V, size_t Bytes, uint64_t Passes);
 /// One load or store per page over PAGES pages STRIDE doubles apart,
 /// ROUNDS times round-robin: accesses made.
 double tlbKernel(double *B, uint64_t Pages, uint64_t Rounds, uint64_t Stride, bool Store);
+/// The first-level TLB: one load (into four integer sums, so the loads and
+/// not an add chain bound the loop) or store per page over PAGES pages,
+/// 4160 bytes apart (the lines spread evenly over an L1 indexed by the page
+/// offset), ROUNDS times round-robin: accesses made.
+double tlbL1Kernel(double *B, uint64_t Pages, uint64_t Rounds, bool Store);
 
 /// Pointer chases: CHAINS interleaved walks (at most 32) through BASE, where
 /// the 8 bytes at each visited offset hold the byte offset of the next

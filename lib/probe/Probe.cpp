@@ -475,19 +475,37 @@ void measureTlb(ProbeResult &R, double MinSeconds, unsigned Reps) {
         [&](uint64_t N) { return tlbKernel(B, Far, Rounds(N, Far), 8 * Page, Store); },
         [&](double Hit, double Miss) { return (1 / Miss - 1 / Hit) * 1e9 * GHz; }, MinSeconds,
         Reps);
-  auto StoreCy = [&](uint64_t Pages) {
-    std::vector<double> Rates = rates(
-        [&](uint64_t N) { return tlbKernel(B, Pages, Rounds(N, Pages), Page, true); },
-        MinSeconds, Reps);
+  // Cycles per access of a kernel (the median repetition's).
+  auto MedianCy = [&](auto Run) {
+    std::vector<double> Rates = rates(Run, MinSeconds, Reps);
     if (Rates.empty())
       return 0.0;
     std::sort(Rates.begin(), Rates.end());
     return 1e9 / Rates[Rates.size() / 2] * GHz;
   };
+  auto StoreCy = [&](uint64_t Pages) {
+    return MedianCy([&](uint64_t N) { return tlbKernel(B, Pages, Rounds(N, Pages), Page, true); });
+  };
   R.TlbHitStoreCy = StoreCy(Near);
   for (uint64_t Pages : {256, 512, 1024, 1536, 2048, 2560, 3072, 4096, 6144, 8192})
     if (Pages <= Far * 8)
       R.TlbSweep.push_back({Pages, StoreCy(Pages)});
+
+  // The first level: its misses find the page in the last level (256 pages
+  // 1 apart: within every last level, past every first) and take no walk.
+  constexpr uint64_t L1Near = 16, L1Far = 256;
+  for (bool Store : {false, true})
+    (Store ? R.TlbL1StoreMissCy : R.TlbL1LoadMissCy) = paired(
+        [&](uint64_t N) { return tlbL1Kernel(B, L1Near, Rounds(N, L1Near), Store); },
+        [&](uint64_t N) { return tlbL1Kernel(B, L1Far, Rounds(N, L1Far), Store); },
+        [&](double Hit, double Miss) { return (1 / Miss - 1 / Hit) * 1e9 * GHz; }, MinSeconds,
+        Reps);
+  auto LoadCy = [&](uint64_t Pages) {
+    return MedianCy([&](uint64_t N) { return tlbL1Kernel(B, Pages, Rounds(N, Pages), false); });
+  };
+  R.TlbL1HitLoadCy = LoadCy(L1Near);
+  for (uint64_t Pages = 24; Pages <= 160; Pages += 8)
+    R.TlbL1Sweep.push_back({Pages, LoadCy(Pages)});
   std::free(B);
 }
 

@@ -487,7 +487,9 @@ const char *const KernelsCite =
     "data-TLB misses from one load or store per 4 KiB page over 2048 pages 8 apart vs 64, "
     "library calls (libm, libmvec) from y[i] = f(x[i]) over 1024 elements in L1 with "
     "arguments in [0.5, 2] less the same loop without the call, "
-    "the TLB's entries from stores over 256-8192 pages 1 apart; "
+    "the TLB's entries from stores over 256-8192 pages 1 apart; the first-level TLB's "
+    "entries from loads over 24-160 pages a page and a line apart (lines in L1) and its "
+    "misses from loads or stores over 256 such pages vs 16; "
     "load and store queues from two pointer chases missing to memory with 16-256 L1-hit "
     "loads (16-128 stores to one line) between them (Henry Wong's window test); "
     "latencies from one pointer chase over random lines in each level (huge "
@@ -517,11 +519,13 @@ std::string linkComment(const ProbeResult &R, const Derived &D, const std::strin
 }
 
 /// The `tlb` line the probe's measurements give (empty when they did not
-/// run), with its comment. Over a base that states the TLB's geometry the
-/// vendor's entries and ways stay and the measured costs replace its; else
-/// the knee of the sweep gives the entries and the TLB is written fully
-/// associative (the ways hide behind the L1 TLB).
-std::string tlbText(const ProbeResult &R, const TlbModel *Base, std::string &Comment) {
+/// run), with its comment, and the keys it measured (MEASURED, for the
+/// probe's covers). Over a base that states the TLB's geometry the vendor's
+/// entries and ways stay and the measured costs replace its; else the knee
+/// of each sweep gives a level's entries and the TLB is written fully
+/// associative (the last level's ways hide behind the first level).
+std::string tlbText(const ProbeResult &R, const TlbModel *Base, std::string &Comment,
+                    std::vector<std::string> &Measured) {
   double Load = R.TlbLoadMissCy.Median, Store = R.TlbStoreMissCy.Median;
   if (!(Load > 0) || !(Store > 0))
     return "";
@@ -542,9 +546,38 @@ std::string tlbText(const ProbeResult &R, const TlbModel *Base, std::string &Com
   Comment += Base ? "; entries and ways: the base's\n"
                   : "; ways not measurable behind the L1 TLB: written fully associative, "
                     "which keeps more pages for page strides than a set-indexed TLB\n";
-  return "tlb: {entries: " + std::to_string(Entries) + ", ways: " + std::to_string(Ways) +
-         ", page: 4KiB, load_miss_cy: " + num(Load, 1) + ", store_miss_cy: " + num(Store, 1) +
-         "}\n\n";
+  Measured = {"tlb.load_miss_cy", "tlb.store_miss_cy"};
+  if (!Base)
+    Measured.insert(Measured.end(), {"tlb.entries", "tlb.ways", "tlb.page"});
+  std::string Text = "tlb: {entries: " + std::to_string(Entries) +
+                     ", ways: " + std::to_string(Ways) + ", page: 4KiB, load_miss_cy: " +
+                     num(Load, 1) + ", store_miss_cy: " + num(Store, 1);
+
+  // The first level: written where its misses cost the pipes a measurable
+  // tenth of a cycle or more and the load sweep shows where they start.
+  double L1Load = R.TlbL1LoadMissCy.Median, L1Store = R.TlbL1StoreMissCy.Median;
+  double L1Knee = tlbEntries(R.TlbL1Sweep, R.TlbL1HitLoadCy, L1Load);
+  bool BaseL1 = Base && Base->L1Entries;
+  unsigned L1Entries = BaseL1 ? Base->L1Entries : unsigned(std::lround(L1Knee / 8) * 8);
+  unsigned L1Ways = BaseL1 ? Base->L1Ways : L1Entries;
+  if (std::max(L1Load, L1Store) >= 0.1 && L1Knee > 0 && L1Entries && L1Entries < Entries) {
+    Comment += "# First-level TLB: one load (store) per page over 256 pages 1 apart against 16, "
+               "lines in L1: " +
+               num(L1Load, 2) + " (" + num(L1Store, 2) + ") cy more per access, " +
+               spread(R.TlbL1LoadMissCy) + " (" + spread(R.TlbL1StoreMissCy) +
+               "); loads over pages 1 apart (pages:cy 16:" + num(R.TlbL1HitLoadCy, 2);
+    for (const auto &[N, Cy] : R.TlbL1Sweep)
+      Comment += " " + std::to_string(N) + ":" + num(Cy, 2);
+    Comment += "): a quarter of a miss more from " + std::to_string(std::lround(L1Knee)) +
+               " pages" + (BaseL1 ? "; l1_entries and l1_ways: the base's\n" : "\n");
+    Text += ", l1_entries: " + std::to_string(L1Entries) + ", l1_ways: " +
+            std::to_string(L1Ways) + ", l1_load_miss_cy: " + num(std::max(0.0, L1Load), 2) +
+            ", l1_store_miss_cy: " + num(std::max(0.0, L1Store), 2);
+    Measured.insert(Measured.end(), {"tlb.l1_load_miss_cy", "tlb.l1_store_miss_cy"});
+    if (!BaseL1)
+      Measured.insert(Measured.end(), {"tlb.l1_entries", "tlb.l1_ways"});
+  }
+  return Text + "}\n\n";
 }
 
 /// How the memory link's write-back rate was had, capped at SOCKET GB/s.
@@ -761,13 +794,12 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   }
   if (!Mem.empty())
     OS << "memory: {" << Mem << "}\n\n";
-  std::string TlbComment, Tlb = tlbText(R, B.Tlb ? &*B.Tlb : nullptr, TlbComment);
+  std::string TlbComment;
+  std::vector<std::string> TlbKeys;
+  std::string Tlb = tlbText(R, B.Tlb ? &*B.Tlb : nullptr, TlbComment, TlbKeys);
   if (!Tlb.empty()) {
     OS << TlbComment << Tlb;
-    for (const char *K : {"tlb.entries", "tlb.ways", "tlb.page", "tlb.load_miss_cy",
-                          "tlb.store_miss_cy"})
-      if (!B.Tlb || llvm::StringRef(K).ends_with("_cy"))
-        Covers.push_back(K);
+    Covers.insert(Covers.end(), TlbKeys.begin(), TlbKeys.end());
   }
 
   OS << "sources:\n  - id: probe\n    cite: >-\n      " << Src << ": " << KernelsCite
@@ -971,7 +1003,9 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
        << spread(Mem1->TriadGBs) << "\n\n";
   else
     OS << "}\n\n";
-  std::string TlbComment, Tlb = tlbText(R, nullptr, TlbComment);
+  std::string TlbComment;
+  std::vector<std::string> TlbKeys;
+  std::string Tlb = tlbText(R, nullptr, TlbComment, TlbKeys);
   OS << TlbComment << Tlb;
   OS << "cpuid: {vendor: " << C.Vendor << ", family: " << C.Family << ", models: [0x"
      << llvm::format_hex_no_prefix(C.Model, 2) << "]}\n\n";
@@ -997,8 +1031,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
      << (branchPatternCapacity(R.BranchSweep) > 0 ? ", core.branch_pattern_capacity" : "")
      << (R.ChaseNs.empty() ? "" : ", caches.*.latency_cy, memory.latency_ns")
      << (InFlight >= 1 ? ", caches.L1.misses_in_flight" : "")
-     << (Tlb.empty() ? "" : ", tlb.entries, tlb.ways, tlb.page, tlb.load_miss_cy, "
-                            "tlb.store_miss_cy")
+     << (TlbKeys.empty() ? "" : ", " + llvm::join(TlbKeys, ", "))
      << (Overrides ? ", core.instruction_overrides" : "")
      << (R.CallCycles.empty() ? "" : ", core.call_cy") << libraryCovers(R) << "]\n";
   OS << "  - id: cpuid\n    cite: >-\n      CPUID of this host: vendor, family and model, "

@@ -52,9 +52,13 @@ void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel
   LR.WorkingSetBytes = workingSetBytes(K, IR, Index);
   LR.Iterations = nestIterations(K, IR, Index ? &Index->Arrays : nullptr);
   In.WorkingSetBytes = LR.WorkingSetBytes;
+  std::optional<InCoreResult> CoreAtSizes;
+  std::string CoreAtSizesNote;
   if (M.Tlb) {
     LR.Tlb = tlbMisses(K, IR, M);
     In.Tlb = &*LR.Tlb;
+    if (LR.InCore && (CoreAtSizes = inCoreWithL1TlbMisses(*LR.InCore, *LR.Tlb, M, CoreAtSizesNote)))
+      In.InCore = &*CoreAtSizes;
   }
   // The Roofline table is the report's backbone (bytes, intensities): always.
   // The latency bound once for every model; its notes once, with the
@@ -64,6 +68,8 @@ void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel
   LR.Roofline = roofline(In);
   LR.Roofline->Notes.insert(LR.Roofline->Notes.end(), Latency.Notes.begin(),
                             Latency.Notes.end());
+  if (CoreAtSizes)
+    LR.Roofline->Notes.push_back(CoreAtSizesNote);
   if (S.Ecm)
     LR.Ecm = ecm(In);
   if (S.Ppr)

@@ -768,7 +768,10 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
       if (LR.Tlb)
         L["tlb"] = LR.Tlb->Ok ? Value(Object{{"load_misses_per_it", num(LR.Tlb->LoadsPerIt)},
                                              {"store_misses_per_it", num(LR.Tlb->StoresPerIt)},
-                                             {"cycles_per_it", num(LR.Tlb->CyclesPerIt)}})
+                                             {"cycles_per_it", num(LR.Tlb->CyclesPerIt)},
+                                             {"l1_load_misses_per_it", num(LR.Tlb->L1LoadsPerIt)},
+                                             {"l1_store_misses_per_it", num(LR.Tlb->L1StoresPerIt)},
+                                             {"l1_cycles_per_it", num(LR.Tlb->L1CyclesPerIt)}})
                               : Value(Object{{"reason", LR.Tlb->Reason}});
       L["prediction"] = headlineJSON(LR, M);
     }

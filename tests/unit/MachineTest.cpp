@@ -318,6 +318,26 @@ TEST(Machine, TlbKeysAreChecked) {
   MachineLoadResult Missing = Load("{entries: 1536, ways: 12, page: 4KiB}");
   EXPECT_FALSE(Missing.ok());
   EXPECT_TRUE(Names(Missing, "tlb.load_miss_cy"));
+
+  // The first level: optional; fully associative unless l1_ways says
+  // otherwise; fewer entries than the last level; costs not negative.
+  std::string Last = "{entries: 1536, ways: 12, page: 4KiB, load_miss_cy: 20, store_miss_cy: 10, ";
+  EXPECT_EQ(Good.Model->Tlb->L1Entries, 0u);
+  MachineLoadResult L1 = Load(Last + "l1_entries: 64, l1_load_miss_cy: 1, l1_store_miss_cy: 0.5}");
+  ASSERT_TRUE(L1.ok());
+  EXPECT_EQ(L1.Model->Tlb->L1Entries, 64u);
+  EXPECT_EQ(L1.Model->Tlb->L1Ways, 64u);
+  EXPECT_DOUBLE_EQ(L1.Model->Tlb->L1LoadMissCy, 1);
+  EXPECT_DOUBLE_EQ(L1.Model->Tlb->L1StoreMissCy, 0.5);
+  MachineLoadResult L1Ways = Load(Last + "l1_entries: 64, l1_ways: 5}");
+  EXPECT_FALSE(L1Ways.ok());
+  EXPECT_TRUE(Names(L1Ways, "tlb.l1_ways"));
+  MachineLoadResult L1Big = Load(Last + "l1_entries: 2048}");
+  EXPECT_FALSE(L1Big.ok());
+  EXPECT_TRUE(Names(L1Big, "tlb.l1_entries"));
+  MachineLoadResult L1Neg = Load(Last + "l1_entries: 64, l1_load_miss_cy: -1}");
+  EXPECT_FALSE(L1Neg.ok());
+  EXPECT_TRUE(Names(L1Neg, "tlb.l1_load_miss_cy"));
 }
 
 // memory.cache_line_cy: optional, zero allowed (the lines overlap), not

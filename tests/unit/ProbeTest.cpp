@@ -769,6 +769,45 @@ TEST(Probe, TlbFromTheStoreSweep) {
   EXPECT_NE(Text.find("from 2867 pages"), std::string::npos) << Text;
 }
 
+// The first-level TLB from its load sweep: hits 0.6 cy a load, misses 1.1
+// more (stores 0.5): a quarter of a miss is 0.6 + 0.275 = 0.875 cy, passed
+// between 80 pages (0.6) and 88 (1.2) at 80 + 8 x 0.275 / 0.6 = 83.67
+// pages, written rounded to 8 (80) and fully associative, with the measured
+// costs. Misses that cost the pipes less than a tenth of a cycle are not
+// written.
+TEST(Probe, FirstLevelTlbFromTheLoadSweep) {
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  ProbeResult R = haswellProbe("2026-11-26", 2);
+  R.TlbLoadMissCy = exact(16, 7);
+  R.TlbStoreMissCy = exact(8, 7);
+  R.TlbHitStoreCy = 2;
+  R.TlbSweep = {{256, 2}, {1024, 2}, {2048, 2}, {3072, 4.5}, {4096, 10}};
+  R.TlbL1LoadMissCy = exact(1.1, 5);
+  R.TlbL1StoreMissCy = exact(0.5, 5);
+  R.TlbL1HitLoadCy = 0.6;
+  for (uint64_t Pages = 24; Pages <= 160; Pages += 8)
+    R.TlbL1Sweep.push_back({Pages, Pages <= 80 ? 0.6 : Pages == 88 ? 1.2 : 1.7});
+  EXPECT_NEAR(tlbEntries(R.TlbL1Sweep, 0.6, 1.1), 80 + 8 * 0.275 / 0.6, 1e-9);
+  std::string Text;
+  MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
+  ASSERT_TRUE(L.ok()) << Text;
+  ASSERT_TRUE(L.Model->Tlb.has_value()) << Text;
+  EXPECT_EQ(L.Model->Tlb->L1Entries, 80u);
+  EXPECT_EQ(L.Model->Tlb->L1Ways, 80u);
+  EXPECT_DOUBLE_EQ(L.Model->Tlb->L1LoadMissCy, 1.1);
+  EXPECT_DOUBLE_EQ(L.Model->Tlb->L1StoreMissCy, 0.5);
+  EXPECT_NE(Text.find("a quarter of a miss more from 84 pages"), std::string::npos) << Text;
+  EXPECT_NE(Text.find("tlb.l1_load_miss_cy"), std::string::npos) << "covered: " << Text;
+
+  R.TlbL1LoadMissCy = exact(0.05, 5);
+  R.TlbL1StoreMissCy = exact(0.02, 5);
+  MachineLoadResult Cheap = probedOverHaswell(R, *H.Model, Text);
+  ASSERT_TRUE(Cheap.ok()) << Text;
+  EXPECT_EQ(Cheap.Model->Tlb->L1Entries, 0u) << Text;
+}
+
 // What analyze measures for a model of the host that states no memory
 // figure for one core: on x86-64 a latency, the misses in flight (Little's
 // law on 32 chases: at least one, since 32 chases cannot be slower per line

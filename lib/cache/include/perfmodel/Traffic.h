@@ -137,6 +137,10 @@ struct TlbMisses {
   std::string Reason;
   double LoadsPerIt = 0, StoresPerIt = 0;
   double CyclesPerIt = 0; ///< x the machine's measured cost of each
+  /// Misses of the first-level TLB that the last level holds (tlb.l1_*):
+  /// no walk, but cycles of the load/store pipes (L1CyclesPerIt).
+  double L1LoadsPerIt = 0, L1StoresPerIt = 0;
+  double L1CyclesPerIt = 0;
 };
 TlbMisses tlbMisses(const LoopKernel &K, const KernelIR &IR, const MachineModel &M);
 

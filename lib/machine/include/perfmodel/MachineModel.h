@@ -162,6 +162,13 @@ struct TlbModel {
   uint64_t PageBytes = 4096; ///< the pages the data lives in
   double LoadMissCy = 0;     ///< cycles a loop loses per load that misses
   double StoreMissCy = 0;    ///< and per store
+  /// The first-level data TLB in front of it (0 entries: not given). A miss
+  /// there that the last level holds takes no walk but holds the load/store
+  /// pipes: cycles added to a port-bound loop per such load and store.
+  unsigned L1Entries = 0;
+  unsigned L1Ways = 0;
+  double L1LoadMissCy = 0;
+  double L1StoreMissCy = 0;
 };
 
 struct MemoryModel {

@@ -44,6 +44,13 @@ double tlbCyclesPerIt(const ModelInput &In);
 std::string tlbWhat(const ModelInput &In);
 /// What to change when TLB misses bound a loop.
 std::string tlbAdvice();
+/// The in-core cost at the loop's sizes: misses of the first-level TLB that
+/// the last level holds (TLB.L1*) hold the load/store pipes, so they add to
+/// the machine loop's port cycles (and to T_nOL); a recurrence or the front
+/// end hides them within its slack. Nullopt when there are none; else the
+/// result, with NOTE saying what was added.
+std::optional<InCoreResult> inCoreWithL1TlbMisses(const InCoreResult &C, const TlbMisses &TLB,
+                                                  const MachineModel &M, std::string &Note);
 /// Whether a bottleneck in words is the latency of strided streams alone
 /// (no irregular misses beside them), and what to do about it.
 bool stridedStreamBound(const std::string &Bottleneck);

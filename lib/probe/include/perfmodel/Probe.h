@@ -233,6 +233,13 @@ struct ProbeResult {
   Measured TlbLoadMissCy, TlbStoreMissCy;
   std::vector<std::pair<uint64_t, double>> TlbSweep;
   double TlbHitStoreCy = 0; ///< the sweep's reference: 64 pages
+  /// The first-level TLB, pages 1 apart and lines in L1: cycles a load and a
+  /// store lose over 256 pages (past every first level, within every last
+  /// level) against 16, and the cycles per load for each page count (the
+  /// knee: its entries; the reference TlbL1HitLoadCy at 16 pages).
+  Measured TlbL1LoadMissCy, TlbL1StoreMissCy;
+  std::vector<std::pair<uint64_t, double>> TlbL1Sweep;
+  double TlbL1HitLoadCy = 0;
   /// Henry Wong's window test: two pointer chases missing to memory with N
   /// L1-hit loads (stores to one line) between them; per N, the time per
   /// iteration over that with 16. Where it steps up, the load (store) queue
