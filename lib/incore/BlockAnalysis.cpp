@@ -839,11 +839,18 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
       }
     }
     if (double Split = splitShare(LS, C); Split > 0) {
-      // A split access takes its load or store slots COST times.
+      // A split access takes its load or store slots COST times. A pure
+      // store (a move to memory) takes all of its slots so: the cost was
+      // measured on a store stream whatever bound it, and where a vector
+      // store's data path has fewer units than the store slots (Zen's one
+      // FP store-data pipe beside two store units) that path binds the
+      // stream and the split's second write.
       double Extra = Split * ((C.MayStore ? LS.StoreCost : LS.LoadCost) - 1);
+      bool PureStore = C.MayStore && !C.MayLoad;
       for (auto &[Ports, Cy] : C.Demands) {
         const std::vector<bool> &Mem = C.MayStore ? StorePort : LoadPort;
-        if (std::all_of(Ports.begin(), Ports.end(), [&](unsigned P) { return Mem[P]; }))
+        if (PureStore ||
+            std::all_of(Ports.begin(), Ports.end(), [&](unsigned P) { return Mem[P]; }))
           Cy *= 1 + Extra;
       }
       (C.MayStore ? SplitStores : SplitLoads) += Split;
