@@ -603,6 +603,26 @@ namespace {
 /// width's share from the loop's streams; 0 when splits are free). Only
 /// vector moves and arithmetic on the loop's streams: gathers, constants
 /// (rip-relative) and stack slots are aligned or of their own kind.
+/// Whether an x86 instruction (LLVM opcode NAME) waits for the last write of
+/// its destination register: bsf/bsr always; popcnt, lzcnt/tzcnt, vperm*,
+/// vpmullq and vrange* where the CPU has LLVM's false-deps-* tuning (popcnt
+/// on Intel Sandy Bridge to Coffee Lake, lzcnt/tzcnt on Haswell and
+/// Broadwell, the others on some AVX-512 cores).
+bool readsDestination(StringRef Name, const MCSubtargetInfo &STI) {
+  if (Name.starts_with("BSF") || Name.starts_with("BSR"))
+    return true;
+  static const std::pair<const char *, std::vector<const char *>> FalseDeps[] = {
+      {"+false-deps-popcnt", {"POPCNT"}},
+      {"+false-deps-lzcnt-tzcnt", {"LZCNT", "TZCNT"}},
+      {"+false-deps-perm", {"VPERMD", "VPERMQ", "VPERMPS", "VPERMPD"}},
+      {"+false-deps-mullq", {"VPMULLQ"}},
+      {"+false-deps-range", {"VRANGE"}}};
+  for (const auto &[Feature, Prefixes] : FalseDeps)
+    if (llvm::any_of(Prefixes, [&](const char *P) { return Name.starts_with(P); }))
+      return STI.checkFeatures(Feature);
+  return false;
+}
+
 double splitShare(const LineSplits &LS, const InstrCost &C) {
   if (!C.MayLoad && !C.MayStore)
     return 0;
@@ -929,6 +949,12 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
         if (const MCOperand &Op = Inst.getOperand(D); Op.isReg() && Op.getReg() &&
                                                     partialGpr(TB.MRI->getName(Op.getReg())))
           Uses[I].push_back({Op.getReg(), ~0u});
+    // Forms that also read their destination: bsf and bsr leave it as it was
+    // when the source is zero (Intel and AMD alike), and the forms LLVM's
+    // tuning for this CPU says have a false dependency on it.
+    if (X86 && NumDefs >= 1 && Inst.getOperand(0).isReg() && Inst.getOperand(0).getReg() &&
+        readsDestination(TB.MII->getName(Inst.getOpcode()), *TB.STI))
+      Uses[I].push_back({Inst.getOperand(0).getReg(), ~0u});
   }
 
   // The stack engine tracks rsp's offset from push and pop; an instruction

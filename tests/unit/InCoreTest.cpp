@@ -353,6 +353,26 @@ TEST(InCore, FmasAndFpStoresShareASlotOnZen3) {
   EXPECT_NEAR(run("fma-stores.s", "znver3").PortBound, 12, 1e-9);
 }
 
+// Destinations read as sources, by hand from LLVM 19's latencies:
+// - tests/incore/bsr-chain.s: bsr rax, r11 waits for rax's last write (bsr
+//   keeps the destination when the source is zero): bsr 3 + xor 1 + sub 1 =
+//   5 cy a trip on Skylake and Haswell (BHive measures 4.99 for the block on
+//   Skylake), where the ports alone (5 uops) give 1.25; on Zen 3 bsr takes 4:
+//   6.
+// - tests/incore/popcnt-chain.s: popcnt rbx, r12 then add rbx, 1: popcnt 3 +
+//   add 1 = 4 cy on Haswell and Skylake (LLVM's false-deps-popcnt); no chain
+//   through rbx on Zen 3 (the loop counter's 1 cy).
+TEST(InCore, BsrAndFalseDependencePopcntReadTheirDestination) {
+  for (const char *Cpu : {"skylake", "haswell"}) {
+    InCoreResult B = run("bsr-chain.s", Cpu);
+    EXPECT_NEAR(B.RecurrenceBound, 5, 1e-9) << Cpu;
+    EXPECT_NEAR(B.PortBound, 1.25, 1e-9) << Cpu;
+    EXPECT_NEAR(run("popcnt-chain.s", Cpu).RecurrenceBound, 4, 1e-9) << Cpu;
+  }
+  EXPECT_NEAR(run("bsr-chain.s", "znver3").RecurrenceBound, 6, 1e-9);
+  EXPECT_NEAR(run("popcnt-chain.s", "znver3").RecurrenceBound, 1, 1e-9);
+}
+
 // The PPR paper's counts (section 5) follow from its three algorithms and the
 // Haswell file (2 FMA pipes, 2 load ports of 32 B, 1 store port, unaligned
 // vector accesses at 2 slots):
