@@ -221,6 +221,22 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
     << "  double t = perfmodel_now() - t0;\n  perfmodel_memsink = s;\n"
     << "  perfmodel_memat = (perfmodel_memat + (1u << 20)) % (64u << 20);\n"
     << "  return t > 0 ? (1u << 20) / t / 1e9 : 0;\n}\n\n"
+    // GB/s of a 128 KiB read from the L2 (more than any L1, less than any
+    // L2), a load a line into eight sums, after an untimed pass that brings
+    // it back from wherever the kernel's data pushed it: a neighbour on the
+    // core's load pipes, L1 or L2 lowers it, which the adds do not see.
+    << "static long perfmodel_l2[(128u << 10) / sizeof(long)];\n"
+    << "static double perfmodel_cacheprobe(void) {\n"
+    << "  const size_t n = sizeof perfmodel_l2 / sizeof(long), step = 64 / sizeof(long);\n"
+    << "  long s[8] = {0};\n  double t0 = 0;\n"
+    << "  for (int pass = 0; pass < 2; ++pass) {\n"
+    << "    if (pass) t0 = perfmodel_now();\n"
+    << "    for (size_t i = 0; i < n; i += 8 * step)\n"
+    << "      for (int k = 0; k < 8; ++k) s[k] += ((volatile long *)perfmodel_l2)[i + k * step];\n"
+    << "  }\n"
+    << "  double t = perfmodel_now() - t0;\n"
+    << "  perfmodel_memsink = s[0] + s[1] + s[2] + s[3] + s[4] + s[5] + s[6] + s[7];\n"
+    << "  return t > 0 ? (128u << 10) / t / 1e9 : 0;\n}\n\n"
     << "int main(int argc, char **argv) {\n"
     << "  if (argc != " << F.Params.size() + NIndex + 1 << ") {\n"
     << "    fprintf(stderr, \"usage: harness " << F.Params.size() + NIndex << " arguments\\n\");\n"
@@ -285,25 +301,30 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
     // (the lower of the probes before and after); the caller summarises.
     << "  if (getenv(\"PERFMODEL_MEMPROBE\") && (perfmodel_mem = malloc(64u << 20)))\n"
     << "    memset(perfmodel_mem, 1, 64u << 20);\n"
-    << "  double sec[64], ghz[64], adds[64], fp[64], mem[64], start = perfmodel_now();\n"
+    << "  memset(perfmodel_l2, 1, sizeof perfmodel_l2); /* pages of its own, not the zero page */\n"
+    << "  double sec[64], ghz[64], adds[64], fp[64], mem[64], l2[64], start = perfmodel_now();\n"
     << "  int r = 0;\n"
     << "  for (; r < 64 && (r < " << Reps << " || perfmodel_now() - start < " << Budget
     << "); ++r) {\n"
-    << "    double g0, q0, p0, g1, q1, p1, m0, m1;\n"
+    << "    double g0, q0, p0, g1, q1, p1, m0, m1, c0, c1;\n"
     << "    m0 = perfmodel_memprobe();\n"
+    << "    c0 = perfmodel_cacheprobe();\n"
     << "    perfmodel_probe(&g0, &q0, &p0);\n"
     << "    double t0 = perfmodel_now();\n"
     << "    for (long long c = 0; c < calls; ++c) " << Call << ";\n"
     << "    sec[r] = (perfmodel_now() - t0) / (double)calls;\n"
     << "    perfmodel_probe(&g1, &q1, &p1);\n"
+    << "    c1 = perfmodel_cacheprobe();\n"
     << "    m1 = perfmodel_memprobe();\n"
     << "    ghz[r] = 0.5 * (g0 + g1);\n"
     << "    adds[r] = q0 < q1 ? q0 : q1;\n"
     << "    fp[r] = p0 < p1 ? p0 : p1;\n"
-    << "    mem[r] = m0 < m1 ? m0 : m1;\n  }\n"
+    << "    mem[r] = m0 < m1 ? m0 : m1;\n"
+    << "    l2[r] = c0 < c1 ? c0 : c1;\n  }\n"
     << "  printf(\"perfmodel-samples %d\\n\", r);\n"
     << "  for (int k = 0; k < r; ++k)\n"
-    << "    printf(\"%.9g %.9g %.9g %.9g %.9g\\n\", sec[k], ghz[k], adds[k], mem[k], fp[k]);\n"
+    << "    printf(\"%.9g %.9g %.9g %.9g %.9g %.9g\\n\", sec[k], ghz[k], adds[k], mem[k], fp[k],\n"
+    << "           l2[k]);\n"
     << "  return 0;\n}\n";
   H.Source = S.str();
   H.Ok = true;
@@ -382,8 +403,9 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
   for (int K = 0; Parsed && K < N; ++K) {
     At += Used;
     Sample X;
-    Parsed = std::sscanf(At, "%lf %lf %lf %lf %lf%n", &X.Seconds, &X.ClockGHz,
-                         &X.AddsPerCycle, &X.MemGBs, &X.FpAddsPerCycle, &Used) == 5;
+    Parsed = std::sscanf(At, "%lf %lf %lf %lf %lf %lf%n", &X.Seconds, &X.ClockGHz,
+                         &X.AddsPerCycle, &X.MemGBs, &X.FpAddsPerCycle, &X.CacheGBs,
+                         &Used) == 6;
     Samples.push_back(X);
   }
   if (RC != 0 || !Parsed) {
@@ -392,9 +414,9 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
             (Text.empty() ? "" : ": " + Text.substr(0, 200));
     return std::nullopt;
   }
-  double Reference = ownReference(Samples), MemReference = ownMemReference(Samples),
-         FpReference = ownFpReference(Samples);
-  return summariseSamples(std::move(Samples), Reference, MemReference, FpReference);
+  QuietReferences R{ownReference(Samples), ownMemReference(Samples), ownFpReference(Samples),
+                    ownCacheReference(Samples)};
+  return summariseSamples(std::move(Samples), R);
 }
 
 double perfmodel::ownReference(std::vector<double> AddsPerCycle) {
@@ -424,16 +446,20 @@ double perfmodel::ownFpReference(const std::vector<Sample> &Samples) {
   return ownReferenceOf(Samples, &Sample::FpAddsPerCycle);
 }
 
-Timing perfmodel::summariseSamples(std::vector<Sample> Samples, double Reference,
-                                   double MemReference, double FpReference) {
+double perfmodel::ownCacheReference(const std::vector<Sample> &Samples) {
+  return ownReferenceOf(Samples, &Sample::CacheGBs);
+}
+
+Timing perfmodel::summariseSamples(std::vector<Sample> Samples, const QuietReferences &R) {
   Timing T;
-  T.Reference = Reference;
-  T.MemReference = MemReference;
-  T.FpReference = FpReference;
+  T.Reference = R.Adds;
+  T.MemReference = R.Mem;
+  T.FpReference = R.Fp;
+  T.CacheReference = R.Cache;
   T.Total = unsigned(Samples.size());
   std::vector<Sample> Kept;
   for (const Sample &X : Samples)
-    if (isQuietSample(X, Reference, MemReference, FpReference))
+    if (isQuietSample(X, R))
       Kept.push_back(X);
   // No sample had the core to itself: all of them, and the share says so.
   T.Kept = unsigned(Kept.size());
@@ -444,7 +470,7 @@ Timing perfmodel::summariseSamples(std::vector<Sample> Samples, double Reference
     Sec.push_back(X.Seconds);
     GHz.push_back(X.ClockGHz);
     Cy.push_back(X.Seconds * X.ClockGHz * 1e9);
-    Share.push_back(Reference > 0 ? X.AddsPerCycle / Reference : 0);
+    Share.push_back(R.Adds > 0 ? X.AddsPerCycle / R.Adds : 0);
   }
   T.Median = median(Sec);
   T.Min = *std::min_element(Sec.begin(), Sec.end());

@@ -215,7 +215,7 @@ QuietRate quietPerCycle(F Work, double MinSeconds, unsigned Reps, BusProbe *Bus 
   for (const Rep &X : Taken)
     Beside.push_back(X.Beside);
   double Ref = ownReference(Beside), MemRef = Bus ? ownMemReference(Beside) : 0;
-  auto Quiet = [&](const Rep &X) { return isQuietSample(X.Beside, Ref, MemRef); };
+  auto Quiet = [&](const Rep &X) { return isQuietSample(X.Beside, {Ref, MemRef}); };
   unsigned Kept = unsigned(llvm::count_if(Taken, Quiet));
   bool UseQuiet = Kept >= Reps;
   std::vector<double> Cy, Sec;

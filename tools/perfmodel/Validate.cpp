@@ -200,7 +200,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   std::vector<double> References;
   // GB/s of the memory probe on a quiet bus (memory-sized rows only): the
   // median of the processes' own references, as for the adds.
-  std::vector<double> MemReferences, FpReferences;
+  std::vector<double> MemReferences, FpReferences, CacheReferences;
   for (const LoopKernel &K : IR.Loops)
     ++LoopsPerFunction[K.Function];
 
@@ -413,6 +413,12 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       auto FpReference = [&] {
         return FpReferences.empty() ? 0.0 : std::max(ModelFpReference, median(FpReferences));
       };
+      // And the load pipes, L1 and L2 unshared: a neighbour's loads and
+      // misses there slow cache-bound rows and leave both kinds of adds alone.
+      auto Refs = [&] {
+        return QuietReferences{Reference(), MemReference(), FpReference(),
+                               CacheReferences.empty() ? 0.0 : median(CacheReferences)};
+      };
       for (unsigned P = 0; P < V.Processes || (P < 3 * V.Processes && Quiet < V.Reps); ++P) {
         auto One = runHarness(std::string(Exe), *Args, Err,
                               unsigned(std::max(60.0, 40 * CallSeconds * V.Reps)), MemRow);
@@ -426,21 +432,22 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           MemReferences.push_back(One->MemReference);
         if (One->FpReference > 0)
           FpReferences.push_back(One->FpReference);
+        if (One->CacheReference > 0)
+          CacheReferences.push_back(One->CacheReference);
         Runs.push_back(std::move(*One));
         Quiet = 0;
-        double Ref = Reference(), MemRef = MemReference(), FpRef = FpReference();
+        QuietReferences Now = Refs();
         for (const Timing &R : Runs)
-          Quiet += unsigned(llvm::count_if(R.Samples, [&](const Sample &X) {
-            return isQuietSample(X, Ref, MemRef, FpRef);
-          }));
+          Quiet += unsigned(llvm::count_if(
+              R.Samples, [&](const Sample &X) { return isQuietSample(X, Now); }));
       }
       std::optional<Timing> T;
       if (!Runs.empty()) {
-        double Ref = Reference(), MemRef = MemReference(), FpRef = FpReference();
+        QuietReferences Now = Refs();
         std::vector<double> Medians, Cycles, Clocks;
         unsigned Kept = 0, Total = 0;
         for (Timing &R : Runs) {
-          R = summariseSamples(std::move(R.Samples), Ref, MemRef, FpRef);
+          R = summariseSamples(std::move(R.Samples), Now);
           Kept += R.Kept;
           Total += R.Total;
         }
@@ -449,7 +456,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         bool UseQuiet = Kept >= V.Reps;
         if (!UseQuiet)
           for (Timing &R : Runs)
-            R = summariseSamples(std::move(R.Samples), HUGE_VAL);
+            R = summariseSamples(std::move(R.Samples), {HUGE_VAL});
         for (const Timing &R : Runs) {
           if (UseQuiet && !R.Kept)
             continue;
@@ -571,6 +578,12 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
        << " a cycle (the larger of the port model's " << formatNumber(ModelFpReference)
        << " and the median of the harness runs' references, " << formatNumber(median(FpReferences))
        << "; a neighbour's FP work lowers it and leaves the integer adds alone)\n";
+  if (!CacheReferences.empty())
+    OS << "cache: quiet samples also had the load pipes, L1 and L2: a 128 KiB read from the "
+          "L2 beside each ran at "
+       << formatNumber(100 * QuietShare) << " % or more of " << formatNumber(median(CacheReferences))
+       << " GB/s (the median of the harness runs' references; a neighbour's loads and misses "
+          "on the core lower it and leave the adds alone)\n";
   if (!MemReferences.empty())
     OS << "memory: the MEM rows' quiet samples also had the memory bus: a 1 MiB read from "
           "memory beside each ran at "

@@ -74,6 +74,12 @@ struct Sample {
   /// (the lower of before and after): a neighbour busy with FP work shares
   /// the FP pipes and leaves the integer adds alone. 0 where not measured.
   double FpAddsPerCycle = 0;
+  /// GB/s of a 128 KiB read from the L2 (a load a line, the buffer read once
+  /// untimed first) beside the sample, the lower of before and after: a
+  /// neighbour on the core's load pipes, L1 or L2 (its loads, its misses,
+  /// its share of the L2) lowers it, which neither kind of add sees. 0
+  /// where not measured.
+  double CacheGBs = 0;
 };
 
 /// A sample counts as taken on an unshared core when its adds per cycle are
@@ -85,15 +91,20 @@ inline constexpr double QuietShare = 0.9, QuietCeiling = 1.15;
 inline bool isQuiet(double AddsPerCycle, double Reference) {
   return AddsPerCycle >= QuietShare * Reference && AddsPerCycle <= QuietCeiling * Reference;
 }
-/// A sample on an unshared core (isQuiet), with the FP pipes unshared where
-/// FPREFERENCE is given (isQuiet of its FP adds), and, where MEMREFERENCE is
-/// given (memory-sized rows), beside a memory bus that gave it at least
-/// QuietShare of the reference's bandwidth.
-inline bool isQuietSample(const Sample &X, double Reference, double MemReference = 0,
-                          double FpReference = 0) {
-  return isQuiet(X.AddsPerCycle, Reference) &&
-         (FpReference <= 0 || isQuiet(X.FpAddsPerCycle, FpReference)) &&
-         (MemReference <= 0 || X.MemGBs >= QuietShare * MemReference);
+/// What an unshared core gives the measurements beside each sample: adds
+/// per cycle, GB/s of the memory read (memory-sized rows), FP adds per
+/// cycle, GB/s of the L2 read; 0: not checked.
+struct QuietReferences {
+  double Adds = 0, Mem = 0, Fp = 0, Cache = 0;
+};
+/// A sample on an unshared core (isQuiet of its adds), with the FP pipes
+/// unshared where R.Fp is given (isQuiet of its FP adds), and, where R.Mem
+/// (memory-sized rows) or R.Cache is given, beside a memory bus or an L2
+/// that gave it at least QuietShare of the reference's bandwidth.
+inline bool isQuietSample(const Sample &X, const QuietReferences &R) {
+  return isQuiet(X.AddsPerCycle, R.Adds) && (R.Fp <= 0 || isQuiet(X.FpAddsPerCycle, R.Fp)) &&
+         (R.Mem <= 0 || X.MemGBs >= QuietShare * R.Mem) &&
+         (R.Cache <= 0 || X.CacheGBs >= QuietShare * R.Cache);
 }
 /// The reference of one run's adds per cycle alone: the second highest (one
 /// probe pair disturbed the other way, the chain timed slow and the adds
@@ -110,6 +121,7 @@ struct Timing {
   double Reference = 0;         ///< adds per cycle of an unshared core
   double MemReference = 0;      ///< GB/s of the memory probe on a quiet bus (0: none)
   double FpReference = 0;       ///< FP adds per cycle with the FP pipes unshared (0: none)
+  double CacheReference = 0;    ///< GB/s of the L2 read on an unshared core (0: none)
   double Share = 0;             ///< median adds per cycle of the summarised samples / Reference
   std::vector<Sample> Samples;
 };
@@ -120,11 +132,10 @@ double ownReference(const std::vector<Sample> &Samples);
 double ownMemReference(const std::vector<Sample> &Samples);
 /// The same for the FP adds per cycle (0 without them).
 double ownFpReference(const std::vector<Sample> &Samples);
-/// SAMPLES summarised against REFERENCE adds per cycle and, where given,
-/// MEMREFERENCE GB/s of the memory probe and FPREFERENCE FP adds per cycle
-/// (see Timing, isQuietSample).
-Timing summariseSamples(std::vector<Sample> Samples, double Reference, double MemReference = 0,
-                        double FpReference = 0);
+/// The same for the L2 read's GB/s (0 without it).
+double ownCacheReference(const std::vector<Sample> &Samples);
+/// SAMPLES summarised against the references R (see Timing, isQuietSample).
+Timing summariseSamples(std::vector<Sample> Samples, const QuietReferences &R);
 /// Runs EXE with ARGS: its samples summarised against their own reference.
 /// MEMORYPROBE: a memory read beside every sample as well (PERFMODEL_MEMPROBE
 /// in its environment), for memory-sized rows only (it evicts the caches).
