@@ -378,7 +378,8 @@ std::optional<InCoreResult> perfmodel::inCoreWithL1TlbMisses(const InCoreResult 
     R.Bottleneck = "ports and first-level TLB misses";
   }
   Note = "first-level TLB: " + formatCycles(TLB.L1LoadsPerIt) + " load and " +
-         formatCycles(TLB.L1StoresPerIt) + " store misses per iteration that the last level holds (" +
+         formatCycles(TLB.L1StoresPerIt) +
+         " store misses per iteration that the last level holds (" +
          std::to_string(T.L1Entries) + "-entry " + std::to_string(T.L1Ways) + "-way, tlb.l1_*) x " +
          formatCycles(T.L1LoadMissCy) + " / " + formatCycles(T.L1StoreMissCy) +
          " cy of the load/store pipes: " + formatCycles(TLB.L1CyclesPerIt) +

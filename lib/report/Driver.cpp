@@ -57,7 +57,9 @@ void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel
   if (M.Tlb) {
     LR.Tlb = tlbMisses(K, IR, M);
     In.Tlb = &*LR.Tlb;
-    if (LR.InCore && (CoreAtSizes = inCoreWithL1TlbMisses(*LR.InCore, *LR.Tlb, M, CoreAtSizesNote)))
+    if (LR.InCore)
+      CoreAtSizes = inCoreWithL1TlbMisses(*LR.InCore, *LR.Tlb, M, CoreAtSizesNote);
+    if (CoreAtSizes)
       In.InCore = &*CoreAtSizes;
   }
   // The Roofline table is the report's backbone (bytes, intensities): always.

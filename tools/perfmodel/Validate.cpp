@@ -581,7 +581,8 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   if (!CacheReferences.empty())
     OS << "cache: quiet samples also had the load pipes, L1 and L2: a 128 KiB read from the "
           "L2 beside each ran at "
-       << formatNumber(100 * QuietShare) << " % or more of " << formatNumber(median(CacheReferences))
+       << formatNumber(100 * QuietShare) << " % or more of "
+       << formatNumber(median(CacheReferences))
        << " GB/s (the median of the harness runs' references; a neighbour's loads and misses "
           "on the core lower it and leave the adds alone)\n";
   if (!MemReferences.empty())
