@@ -268,8 +268,8 @@ TEST(Cli, HostileInputCorpus) {
 
 namespace {
 
-/// The "ecm" object of loop LOOP (0-based) of `perfmodel analyze ARGS --format json`.
-llvm::json::Object ecmOf(const std::string &Args, size_t Loop) {
+/// The JSON object of loop LOOP (0-based) of `perfmodel analyze ARGS --format json`.
+llvm::json::Object loopJson(const std::string &Args, size_t Loop) {
   CmdResult R = perfmodel("analyze " + Args + " --format json");
   EXPECT_EQ(R.Code, 0) << R.Err;
   auto V = llvm::json::parse(R.Out);
@@ -278,11 +278,20 @@ llvm::json::Object ecmOf(const std::string &Args, size_t Loop) {
     return {};
   }
   const llvm::json::Array *Loops = V->getAsObject()->getArray("loops");
-  if (!Loops || Loops->size() <= Loop || !(*Loops)[Loop].getAsObject()->getObject("ecm")) {
-    ADD_FAILURE() << "no ecm for loop " << Loop << "\n" << R.Out;
+  if (!Loops || Loops->size() <= Loop) {
+    ADD_FAILURE() << "no loop " << Loop << "\n" << R.Out;
     return {};
   }
-  return *(*Loops)[Loop].getAsObject()->getObject("ecm");
+  return *(*Loops)[Loop].getAsObject();
+}
+
+/// The "ecm" object of that loop.
+llvm::json::Object ecmOf(const std::string &Args, size_t Loop) {
+  llvm::json::Object L = loopJson(Args, Loop);
+  if (const llvm::json::Object *E = L.getObject("ecm"))
+    return *E;
+  ADD_FAILURE() << "no ecm for loop " << Loop;
+  return {};
 }
 
 std::vector<double> nums(const llvm::json::Object &O, llvm::StringRef Key) {
@@ -1260,26 +1269,6 @@ std::vector<double> ecmCyPerIt(const std::string &Args, size_t Loop) {
 
 } // namespace
 
-namespace {
-
-/// The JSON object of loop LOOP of `analyze ARGS --format json`.
-llvm::json::Object loopJson(const std::string &Args, size_t Loop) {
-  CmdResult R = perfmodel("analyze " + Args + " --format json");
-  EXPECT_EQ(R.Code, 0) << R.Err;
-  auto V = llvm::json::parse(R.Out);
-  if (!V) {
-    ADD_FAILURE() << llvm::toString(V.takeError());
-    return {};
-  }
-  const llvm::json::Array *Loops = V->getAsObject()->getArray("loops");
-  if (!Loops || Loops->size() <= Loop) {
-    ADD_FAILURE() << "no loop " << Loop << "\n" << R.Out;
-    return {};
-  }
-  return *(*Loops)[Loop].getAsObject();
-}
-
-} // namespace
 
 // The first-level data TLB on the zen3 file (64 entries, fully associative;
 // 0.5 cy of the pipes per store that misses it, 1.0 per load; the last
