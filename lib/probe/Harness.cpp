@@ -414,8 +414,7 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
             (Text.empty() ? "" : ": " + Text.substr(0, 200));
     return std::nullopt;
   }
-  QuietReferences R{ownReference(Samples), ownMemReference(Samples), ownFpReference(Samples),
-                    ownCacheReference(Samples)};
+  QuietReferences R = ownReferences(Samples);
   return summariseSamples(std::move(Samples), R);
 }
 
@@ -448,6 +447,11 @@ double perfmodel::ownFpReference(const std::vector<Sample> &Samples) {
 
 double perfmodel::ownCacheReference(const std::vector<Sample> &Samples) {
   return ownReferenceOf(Samples, &Sample::CacheGBs);
+}
+
+QuietReferences perfmodel::ownReferences(const std::vector<Sample> &Samples) {
+  return {ownReference(Samples), ownMemReference(Samples), ownFpReference(Samples),
+          ownCacheReference(Samples)};
 }
 
 Timing perfmodel::summariseSamples(std::vector<Sample> Samples, const QuietReferences &R) {

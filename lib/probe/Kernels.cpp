@@ -39,6 +39,19 @@ void independentAdds(uint64_t N) {
   Sink = double(A + B + C + D);
 }
 
+void independentFpAdds(uint64_t N) {
+  __m128d A = _mm_setzero_pd(), B = A, C = A, D = A, E = A, F = A, G = A, H = A;
+  const __m128d One = _mm_set1_pd(1);
+  for (uint64_t I = 0; I < N; ++I)
+    asm volatile("addpd %8, %0\n\taddpd %8, %1\n\taddpd %8, %2\n\taddpd %8, %3\n\t"
+                 "addpd %8, %4\n\taddpd %8, %5\n\taddpd %8, %6\n\taddpd %8, %7"
+                 : "+x"(A), "+x"(B), "+x"(C), "+x"(D), "+x"(E), "+x"(F), "+x"(G), "+x"(H)
+                 : "x"(One));
+  __m128d S = _mm_add_pd(_mm_add_pd(_mm_add_pd(A, B), _mm_add_pd(C, D)),
+                         _mm_add_pd(_mm_add_pd(E, F), _mm_add_pd(G, H)));
+  Sink = _mm_cvtsd_f64(S);
+}
+
 // One kernel per (ISA, FMA, precision): 12 accumulators, each iteration one
 // operation per accumulator. Without FMA, half multiply and half add.
 #define PM_PEAK(NAME, TARGET, VEC, SET1, FMA, MUL, ADD, LANES, STORE)                    \
@@ -632,6 +645,7 @@ double windowKernel(bool Store, unsigned Fillers, void **A, void **B, uint64_t I
 
 void addChain(uint64_t) {}
 void independentAdds(uint64_t) {}
+void independentFpAdds(uint64_t) {}
 double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
 #define PM_DIV(NAME, ...)                                                                   \
   static double NAME(uint64_t) { return 0; }

@@ -13,6 +13,10 @@ void addChain(uint64_t N);
 /// N x 32 adds in four independent chains: throughput-bound on the integer
 /// ALUs, so slowed by a neighbour on the same physical core (0 off x86).
 void independentAdds(uint64_t N);
+/// N x 8 SSE2 FP adds in eight independent chains (past the add latency):
+/// throughput-bound on the FP adders, so slowed by a neighbour's FP work,
+/// which leaves the integer adds alone (0 off x86).
+void independentFpAdds(uint64_t N);
 
 /// Floating-point throughput kernels: N iterations of independent chains.
 /// Each returns the flops executed; the result is stored to a sink so the

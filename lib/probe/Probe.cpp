@@ -152,6 +152,19 @@ double coreShare() {
   return Chain > 0 && Adds > 0 ? (8000 * 32 / Adds) / (4000 * 64 / Chain) : 0;
 }
 
+/// The independent FP adds per cycle this thread retires now (against the
+/// same chain): about the core's FP adders when no neighbour's FP work
+/// shares them; the integer share does not see such a neighbour.
+double fpShare() {
+  auto T0 = Clock::now();
+  addChain(4000);
+  auto T1 = Clock::now();
+  independentFpAdds(8000);
+  auto T2 = Clock::now();
+  double Chain = seconds(T0, T1), Adds = seconds(T1, T2);
+  return Chain > 0 && Adds > 0 ? (8000 * 8 / Adds) / (4000 * 64 / Chain) : 0;
+}
+
 /// A read from memory beside a repetition, as validate's memory rows take
 /// one: 1 MiB, a load a line, from a 64 MiB buffer walked on so that every
 /// read misses; GB/s. Neighbours streaming on the memory bus lower it, which
@@ -174,13 +187,14 @@ public:
 
 /// WORK's amount per cycle (each repetition against an add chain timed just
 /// before it, as paired() does) over the repetitions taken while this thread
-/// had the core: the adds per cycle before and after both quiet (isQuiet)
-/// against the second highest seen; with BUS (working sets in memory) also
-/// beside a quiet memory bus, the lower of a memory read before and after at
-/// QuietShare of the second highest or more (isQuietSample, as validate's
-/// memory rows). At least 3 x REPS repetitions; all of them when fewer than
-/// REPS were quiet. A median of contended repetitions is what a shared core
-/// or bus does, not this machine.
+/// had the core: the integer and the FP adds per cycle before and after
+/// (the lower) quiet (isQuiet) against the second highest seen
+/// (ownReferences); with BUS (working sets in memory) also beside a quiet
+/// memory bus, the lower of a memory read before and after at QuietShare of
+/// the second highest or more (isQuietSample, as validate's rows). At least
+/// 3 x REPS repetitions; all of them when fewer than REPS were quiet. A
+/// median of contended repetitions is what a shared core or bus does, not
+/// this machine.
 struct QuietRate {
   Measured PerCycle, PerSecond;
   unsigned Kept = 0, Total = 0; ///< repetitions counted of those taken
@@ -197,25 +211,26 @@ QuietRate quietPerCycle(F Work, double MinSeconds, unsigned Reps, BusProbe *Bus 
     // The clock from a chain as long as half the work (the short one of
     // coreShare is for the share: a timer interrupt moves it by 10 %).
     double M0 = Bus ? Bus->read() : 0;
-    double S0 = coreShare();
+    double S0 = coreShare(), F0 = fpShare();
     std::vector<double> Cycles = rates(clockWork, MinSeconds / 2, 1);
     auto T0 = Clock::now();
     double Amount = Work(N);
     double Sec = seconds(T0, Clock::now());
-    double S1 = coreShare();
+    double S1 = coreShare(), F1 = fpShare();
     double M1 = Bus ? Bus->read() : 0;
     if (Sec > 0 && !Cycles.empty() && Cycles[0] > 0) {
       Sample Beside;
       Beside.AddsPerCycle = std::min(S0, S1);
       Beside.MemGBs = std::min(M0, M1);
+      Beside.FpAddsPerCycle = std::min(F0, F1);
       Taken.push_back({Amount / Sec / Cycles[0], Amount / Sec, Beside});
     }
   }
   std::vector<Sample> Beside;
   for (const Rep &X : Taken)
     Beside.push_back(X.Beside);
-  double Ref = ownReference(Beside), MemRef = Bus ? ownMemReference(Beside) : 0;
-  auto Quiet = [&](const Rep &X) { return isQuietSample(X.Beside, {Ref, MemRef}); };
+  QuietReferences Refs = ownReferences(Beside); // no bus read: its reference is 0
+  auto Quiet = [&](const Rep &X) { return isQuietSample(X.Beside, Refs); };
   unsigned Kept = unsigned(llvm::count_if(Taken, Quiet));
   bool UseQuiet = Kept >= Reps;
   std::vector<double> Cy, Sec;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace perfmodel;
 
 namespace {
@@ -227,6 +229,30 @@ TEST(Validate, SamplesBesideBusyFpPipesAreLeftOut) {
   EXPECT_EQ(summariseSamples(S, {3.5}).Kept, 5u);
   EXPECT_FALSE(isQuietSample(At(3.0e-6, 1.2), {3.5, 0, 2.0}));
   EXPECT_TRUE(isQuietSample(At(3.0e-6, 1.2), {3.5}));
+}
+
+// ownReferences checks what was measured: the probe's repetitions carry
+// integer and FP adds but no memory or L2 read beside them (0), so those two
+// references are 0 and not checked. By hand as above: adds 3.5 in all five,
+// FP adds 2.0, 1.2, 1.9, 1.3, 2.0: the first, third and fifth count.
+TEST(Validate, OwnReferencesCheckWhatWasMeasured) {
+  std::vector<Sample> S;
+  for (double Fp : {2.0, 1.2, 1.9, 1.3, 2.0}) {
+    Sample X;
+    X.Seconds = 1e-6;
+    X.ClockGHz = 3;
+    X.AddsPerCycle = 3.5;
+    X.FpAddsPerCycle = Fp;
+    S.push_back(X);
+  }
+  QuietReferences R = ownReferences(S);
+  EXPECT_DOUBLE_EQ(R.Adds, 3.5);
+  EXPECT_DOUBLE_EQ(R.Fp, 2.0);
+  EXPECT_DOUBLE_EQ(R.Mem, 0);
+  EXPECT_DOUBLE_EQ(R.Cache, 0);
+  EXPECT_EQ(std::count_if(S.begin(), S.end(),
+                          [&](const Sample &X) { return isQuietSample(X, R); }),
+            3);
 }
 
 // A neighbour on the core's load pipes, L1 or L2 slows cache-bound samples

@@ -134,6 +134,8 @@ double ownMemReference(const std::vector<Sample> &Samples);
 double ownFpReference(const std::vector<Sample> &Samples);
 /// The same for the L2 read's GB/s (0 without it).
 double ownCacheReference(const std::vector<Sample> &Samples);
+/// All four of the samples' own references (0 for what was not measured).
+QuietReferences ownReferences(const std::vector<Sample> &Samples);
 /// SAMPLES summarised against the references R (see Timing, isQuietSample).
 Timing summariseSamples(std::vector<Sample> Samples, const QuietReferences &R);
 /// Runs EXE with ARGS: its samples summarised against their own reference.
