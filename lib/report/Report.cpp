@@ -874,7 +874,23 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
   if (M.Memory.CacheLineCy)
     OS << "; a line the L1 takes from a cache beside memory streams adds "
        << formatNumber(*M.Memory.CacheLineCy) << " cy";
-  OS << "\n  ecm overlap: " << M.EcmOverlap << "\n";
+  OS << "\n";
+  if (M.Tlb) {
+    const TlbModel &T = *M.Tlb;
+    auto Shape = [](unsigned Entries, unsigned Ways) {
+      return std::to_string(Entries) + " entries, " +
+             (Ways == Entries ? std::string("fully associative") : std::to_string(Ways) + "-way");
+    };
+    OS << "  data TLB:    " << Shape(T.Entries, T.Ways) << ", " << formatByteSize(T.PageBytes)
+       << " pages; a miss walks the page tables: " << formatNumber(T.LoadMissCy) << " cy a load, "
+       << formatNumber(T.StoreMissCy) << " a store";
+    if (T.L1Entries)
+      OS << "; first level " << Shape(T.L1Entries, T.L1Ways) << ", a miss the last level holds "
+         << formatNumber(T.L1LoadMissCy) << " cy of the load/store pipes a load, "
+         << formatNumber(T.L1StoreMissCy) << " a store";
+    OS << "\n";
+  }
+  OS << "  ecm overlap: " << M.EcmOverlap << "\n";
   OS << "  sources:\n";
   for (const SourceRef &S : M.Sources)
     OS << "    [" << S.Id << "] " << S.Cite << "\n";

@@ -71,6 +71,24 @@ TEST(Cli, GoldenInCoreText) {
 }
 TEST(Cli, GoldenMachineShow) { expectGolden("machine show hsw", "machine-show-hsw.txt"); }
 
+// machine show states the data TLB where the file has one (zen3: both levels
+// with their costs; Haswell's file has none, and its golden output no line).
+TEST(Cli, MachineShowStatesTheDataTlb) {
+  CmdResult R = perfmodel("machine show zen3");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  EXPECT_NE(R.Out.find("data TLB:    2176 entries, fully associative, 4KiB pages; a miss walks "
+                       "the page tables: 24 cy a load, 28.3 a store; first level 64 entries, "
+                       "fully associative, a miss the last level holds 1 cy of the load/store "
+                       "pipes a load, 0.5 a store"),
+            std::string::npos)
+      << R.Out;
+  CmdResult Z = perfmodel("machine show zen4");
+  ASSERT_EQ(Z.Code, 0) << Z.Err;
+  EXPECT_NE(Z.Out.find("data TLB:    3072 entries, 12-way, 4KiB pages"), std::string::npos)
+      << Z.Out;
+  EXPECT_EQ(Z.Out.find("first level"), std::string::npos) << Z.Out;
+}
+
 TEST(Cli, JsonHasVersionAndParses) {
   CmdResult R = perfmodel("analyze examples/spmv-csr.c -m hsw --format json");
   ASSERT_EQ(R.Code, 0) << R.Err;
