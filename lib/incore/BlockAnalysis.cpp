@@ -599,10 +599,6 @@ std::optional<std::vector<uint8_t>> perfmodel::parseHex(const std::string &Text,
 
 namespace {
 
-/// The fraction of instruction C's executions that cross a cache line (its
-/// width's share from the loop's streams; 0 when splits are free). Only
-/// vector moves and arithmetic on the loop's streams: gathers, constants
-/// (rip-relative) and stack slots are aligned or of their own kind.
 /// Whether an x86 instruction (LLVM opcode NAME) waits for the last write of
 /// its destination register: bsf/bsr always; popcnt, lzcnt/tzcnt, vperm*,
 /// vpmullq and vrange* where the CPU has LLVM's false-deps-* tuning (popcnt
@@ -623,6 +619,10 @@ bool readsDestination(StringRef Name, const MCSubtargetInfo &STI) {
   return false;
 }
 
+/// The fraction of instruction C's executions that cross a cache line (its
+/// width's share from the loop's streams; 0 when splits are free). Only
+/// vector moves and arithmetic on the loop's streams: gathers, constants
+/// (rip-relative) and stack slots are aligned or of their own kind.
 double splitShare(const LineSplits &LS, const InstrCost &C) {
   if (!C.MayLoad && !C.MayStore)
     return 0;

@@ -138,32 +138,27 @@ double clockWork(uint64_t N) {
   return double(N) * 64; // cycles
 }
 
-/// The independent adds per cycle this thread retires now (against a
-/// dependent chain timed just before): about the core's ALU count when no
-/// neighbour shares the physical core (on a VM, another guest's thread takes
-/// 20-40 % of its slots now and then). About 0.2 ms.
-double coreShare() {
+/// Operations per cycle of KERNEL (N calls of it retire OPSPERCALL x N
+/// independent operations) against a dependent add chain timed just before.
+double opsPerChainCycle(void (*Kernel)(uint64_t), double OpsPerCall) {
   auto T0 = Clock::now();
   addChain(4000);
   auto T1 = Clock::now();
-  independentAdds(8000);
+  Kernel(8000);
   auto T2 = Clock::now();
-  double Chain = seconds(T0, T1), Adds = seconds(T1, T2);
-  return Chain > 0 && Adds > 0 ? (8000 * 32 / Adds) / (4000 * 64 / Chain) : 0;
+  double Chain = seconds(T0, T1), Ops = seconds(T1, T2);
+  return Chain > 0 && Ops > 0 ? (8000 * OpsPerCall / Ops) / (4000 * 64 / Chain) : 0;
 }
 
-/// The independent FP adds per cycle this thread retires now (against the
-/// same chain): about the core's FP adders when no neighbour's FP work
-/// shares them; the integer share does not see such a neighbour.
-double fpShare() {
-  auto T0 = Clock::now();
-  addChain(4000);
-  auto T1 = Clock::now();
-  independentFpAdds(8000);
-  auto T2 = Clock::now();
-  double Chain = seconds(T0, T1), Adds = seconds(T1, T2);
-  return Chain > 0 && Adds > 0 ? (8000 * 8 / Adds) / (4000 * 64 / Chain) : 0;
-}
+/// The independent adds per cycle this thread retires now: about the core's
+/// ALU count when no neighbour shares the physical core (on a VM, another
+/// guest's thread takes 20-40 % of its slots now and then). About 0.2 ms.
+double coreShare() { return opsPerChainCycle(independentAdds, 32); }
+
+/// The independent FP adds per cycle: about the core's FP adders when no
+/// neighbour's FP work shares them; the integer share does not see such a
+/// neighbour.
+double fpShare() { return opsPerChainCycle(independentFpAdds, 8); }
 
 /// A read from memory beside a repetition, as validate's memory rows take
 /// one: 1 MiB, a load a line, from a 64 MiB buffer walked on so that every

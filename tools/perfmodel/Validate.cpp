@@ -201,6 +201,16 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   // GB/s of the memory probe on a quiet bus (memory-sized rows only): the
   // median of the processes' own references, as for the adds.
   std::vector<double> MemReferences, FpReferences, CacheReferences;
+  // The run's references so far: integer and FP adds never below the port
+  // model's (a model that gives the core too few units would otherwise pass
+  // contended samples), the L2 read the processes' median.
+  auto AddsReference = [&] {
+    return std::max(ModelReference, References.empty() ? 0 : median(References));
+  };
+  auto FpReference = [&] {
+    return FpReferences.empty() ? 0.0 : std::max(ModelFpReference, median(FpReferences));
+  };
+  auto CacheReference = [&] { return CacheReferences.empty() ? 0.0 : median(CacheReferences); };
   for (const LoopKernel &K : IR.Loops)
     ++LoopsPerFunction[K.Function];
 
@@ -399,25 +409,18 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       // three times the processes asked for.
       std::vector<Timing> Runs;
       unsigned Quiet = 0;
-      auto Reference = [&] {
-        return std::max(ModelReference, References.empty() ? 0 : median(References));
-      };
       // Memory rows also need a quiet memory bus: neighbours streaming on it
       // move such rows by 30-40 % from one run to the next.
       const bool MemRow = Lv == "MEM";
       auto MemReference = [&] {
         return MemRow && !MemReferences.empty() ? median(MemReferences) : 0.0;
       };
-      // And the FP pipes unshared: a neighbour's FP work slows FP-bound rows
-      // and leaves the integer adds alone.
-      auto FpReference = [&] {
-        return FpReferences.empty() ? 0.0 : std::max(ModelFpReference, median(FpReferences));
-      };
-      // And the load pipes, L1 and L2 unshared: a neighbour's loads and
-      // misses there slow cache-bound rows and leave both kinds of adds alone.
+      // And the FP pipes unshared (a neighbour's FP work slows FP-bound rows
+      // and leaves the integer adds alone), and the load pipes, L1 and L2 (a
+      // neighbour's loads and misses slow cache-bound rows and leave both
+      // kinds of adds alone).
       auto Refs = [&] {
-        return QuietReferences{Reference(), MemReference(), FpReference(),
-                               CacheReferences.empty() ? 0.0 : median(CacheReferences)};
+        return QuietReferences{AddsReference(), MemReference(), FpReference(), CacheReference()};
       };
       for (unsigned P = 0; P < V.Processes || (P < 3 * V.Processes && Quiet < V.Reps); ++P) {
         auto One = runHarness(std::string(Exe), *Args, Err,
@@ -561,7 +564,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     return error("no loop of " + A.File + " could be validated" +
                  (LastError.empty() ? "" : " (" + LastError + ")"));
   if (!References.empty())
-    OS << "\ncore: " << formatNumber(std::max(ModelReference, median(References)))
+    OS << "\ncore: " << formatNumber(AddsReference())
        << " independent adds per cycle when this thread has the core (the larger of the port "
           "model's " << formatNumber(ModelReference) << " and the median of the harness runs' "
           "references, " << formatNumber(median(References)) << "); column quiet: the samples "
@@ -574,7 +577,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     OS << "fp: quiet samples also had the FP pipes: eight independent FP adds beside each ran "
           "at "
        << formatNumber(100 * QuietShare) << "-" << formatNumber(100 * QuietCeiling) << " % of "
-       << formatNumber(std::max(ModelFpReference, median(FpReferences)))
+       << formatNumber(FpReference())
        << " a cycle (the larger of the port model's " << formatNumber(ModelFpReference)
        << " and the median of the harness runs' references, " << formatNumber(median(FpReferences))
        << "; a neighbour's FP work lowers it and leaves the integer adds alone)\n";
@@ -582,7 +585,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     OS << "cache: quiet samples also had the load pipes, L1 and L2: a 128 KiB read from the "
           "L2 beside each ran at "
        << formatNumber(100 * QuietShare) << " % or more of "
-       << formatNumber(median(CacheReferences))
+       << formatNumber(CacheReference())
        << " GB/s (the median of the harness runs' references; a neighbour's loads and misses "
           "on the core lower it and leave the adds alone)\n";
   if (!MemReferences.empty())
