@@ -17,6 +17,8 @@
 #        bench/validate/run.sh zen4 --processes 1   (one harness process per
 #        size; three by default)
 # VALIDATE_RAW=FILE keeps validate's own output (per kernel and size) there.
+# RECORD=FILE keeps every timed row for `perfmodel validate --replay`
+# (bench/validate/recorded/: one file per host kind and day).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 P="${BUILD_DIR:-$ROOT/build}/bin/perfmodel"
@@ -26,6 +28,7 @@ M+=("$@")
 # Each size in three harness processes (the median of their medians): a
 # process's physical pages move memory-bound timings on a VM by 15-25 %.
 case " $* " in *" --processes"*) ;; *) M+=(--processes 3) ;; esac
+if [ -n "${RECORD:-}" ]; then M+=(--record "$RECORD"); fi
 OUT="$(mktemp)"
 trap 'rm -f "$OUT"' EXIT
 cd "$ROOT"

@@ -752,7 +752,11 @@ std::vector<ValidateRow> validateRows(const std::string &Out) {
 // predicted cycles per iteration with the error of each model. Timings are
 // not tests: only the shape of the output and positive figures are checked.
 TEST(Cli, ValidateTriad) {
-  CmdResult R = perfmodel("validate examples/triad.c --levels L1,L2 --reps 3");
+  llvm::SmallString<128> Rec;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("validate-triad", "json", Rec));
+  llvm::sys::fs::remove(Rec);
+  CmdResult R = perfmodel("validate examples/triad.c --levels L1,L2 --reps 3 --record " +
+                          std::string(Rec));
   ASSERT_EQ(R.Code, 0) << R.Err << R.Out;
   EXPECT_NE(R.Out.find("measured cy/it"), std::string::npos) << R.Out;
   EXPECT_NE(R.Out.find("Roofline cy/it"), std::string::npos) << R.Out;
@@ -769,6 +773,14 @@ TEST(Cli, ValidateTriad) {
   }
   EXPECT_EQ(Rows.size(), 2u) << R.Out;
   EXPECT_NE(R.Out.find("headline cy/it"), std::string::npos) << R.Out;
+  // The recording predicted again off the host's measurements gives what
+  // validate printed: the same code, machine file, clock and L3.
+  CmdResult P = perfmodel("validate --replay " + std::string(Rec));
+  EXPECT_EQ(P.Code, 0) << P.Err;
+  EXPECT_NE(P.Out.find("2 of 2 headlines as validate predicted them when recording"),
+            std::string::npos)
+      << P.Out;
+  llvm::sys::fs::remove(Rec);
 #if defined(__x86_64__)
   // Every sample beside an L2 read too (the harness measured it).
   EXPECT_NE(R.Out.find("cache: quiet samples also had the load pipes, L1 and L2"),

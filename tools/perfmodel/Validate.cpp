@@ -1,13 +1,17 @@
 //===- Validate.cpp - perfmodel validate ----------------------------------===//
 #include "Common.h"
+#include "Recording.h"
 
 #include "perfmodel/InCore.h"
+#include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Probe.h"
 #include "perfmodel/Report.h"
 #include "perfmodel/Validate.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,6 +70,65 @@ double probeFpAddsPerCycle(const InCoreOptions &O) {
   return probeOpsPerCycle(Loop, O);
 }
 
+/// The run's part of a recording: what predicts its rows again off this
+/// host (the source as timed, its flags with -march=native resolved, the
+/// machine and what was measured in place of its figures).
+RecordedRun recordedRun(const AnalyzeArgs &A, const std::vector<std::string> &Cmd,
+                        const MachineModel &M, const Inputs &In, uint64_t KeptL3) {
+  RecordedRun R;
+  R.File = A.Shown.empty() ? A.File : A.Shown;
+  if (auto Buf = llvm::MemoryBuffer::getFile(A.File))
+    R.Source = (*Buf)->getBuffer().str();
+  R.Flags = resolveNativeFlags(codeFlags(Cmd, A.File), thisHost().Cpu);
+  R.Index = A.Index;
+  R.Sets = A.Sets;
+  R.Cache = A.Cache;
+  R.InCoreBasis = A.InCoreBasis;
+  R.NoInCore = A.NoInCore;
+  R.Machine = A.Machine;
+  if (R.Machine.empty()) {
+    std::string Note;
+    R.Machine = llvm::sys::path::stem(defaultMachine(Note)).str();
+  }
+  R.ClockGHz = M.ClockGHz;
+  if (In.Measured.Memory) {
+    if (M.Memory.OneCoreGBs)
+      R.Measured["memory.sustained_one_core_gbs"] = *M.Memory.OneCoreGBs;
+    if (M.Memory.LatencyNs)
+      R.Measured["memory.latency_ns"] = *M.Memory.LatencyNs;
+    if (!M.Caches.empty() && M.Caches.front().MissesInFlight)
+      R.Measured["caches." + M.Caches.front().Name + ".misses_in_flight"] =
+          *M.Caches.front().MissesInFlight;
+  }
+  R.KeptL3 = KeptL3;
+  return R;
+}
+
+/// One timed size of loop K, with what each model predicted for it.
+RecordedRow recordedRow(const LoopKernel &K, const std::string &Level, const KernelIR &IR,
+                        const LoopReport &LR, double Iters, double GHz, double Cy,
+                        const Timing &T) {
+  RecordedRow R;
+  R.Function = K.Function;
+  R.Line = K.Loc.Line;
+  R.Column = K.Loc.Column;
+  R.Level = Level;
+  for (const auto &[Name, P] : IR.Parameters)
+    if (P.Value)
+      R.Sizes[Name] = *P.Value;
+  R.Iterations = Iters;
+  R.ClockGHz = GHz;
+  R.MedianCy = Cy;
+  R.Quiet = T.Reference > 0 ? T.Kept : 0;
+  R.Samples = T.Total;
+  for (const Prediction *P : LR.predictions())
+    if (const LevelPrediction *At = P->Ok ? P->atDataLevel() : nullptr)
+      R.Predicted[P->Model] = At->CyclesPerIt;
+  if (const Prediction *H = LR.headline())
+    R.Headline = H->Model;
+  return R;
+}
+
 struct ValidateArgs {
   std::string Size;     ///< the parameter varied per level
   std::vector<std::string> Levels;
@@ -78,6 +141,8 @@ struct ValidateArgs {
   std::vector<std::string> AlsoMachines;
   /// Predict with the model's L3 where this host keeps less of it.
   bool ModelL3 = false;
+  /// --record FILE: the timed rows kept for later replays.
+  std::string Record;
 };
 
 /// A further machine predicted beside the first on the same measurements.
@@ -166,6 +231,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   // timed, and the predictions use it, as they use the host's measured
   // clock: the timed runs see that L3 (every model's, --also-machine too).
   double L3Target = 0;
+  uint64_t KeptL3 = 0; // what the predictions' L3 was made (0: the model's)
   bool L3Row = llvm::is_contained(V.Levels, std::string("L3"));
   if (const CacheLevel *L3 = M.cache("L3"), *L2 = M.cache("L2");
       L3 && L2 && (L3Row || !V.ModelL3)) {
@@ -181,6 +247,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         L3Target = 0.5 * double(Kept);
       std::string Use = "the predictions use the model's L3 (--model-l3)";
       if (!V.ModelL3) {
+        KeptL3 = Kept;
         Use = "the predictions use an L3 of " + formatByteSize(shrinkL3To(M, Kept)) +
               " (--model-l3: the model's)";
         for (AlsoMachine &AM : Also)
@@ -194,6 +261,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   }
   for (const std::string &N : Notes)
     OS << "note: " << N << "\n";
+  RecordedRun Rec = recordedRun(A, Cmd, M, In, KeptL3);
   std::map<std::string, unsigned> LoopsPerFunction;
   // Adds per cycle of an unshared core: each harness process's own
   // reference (see Timing), the run's the median of them.
@@ -235,10 +303,11 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       continue;
     }
     // Integer arrays given with --index hold that data in the harness too.
+    IndexData LoopIndex = indexDataOf(In.Index, IR, K.Function);
     std::set<std::string> IndexArrays;
     for (const FunctionParam &P : IR.Functions.at(K.Function).Params)
       if (P.What == FunctionParam::Kind::Pointer && !P.PointeeIsFloating &&
-          In.Index.Specs.count(P.Name))
+          LoopIndex.Specs.count(P.Name))
         IndexArrays.insert(P.Name);
     Harness H = makeHarness(IR, K, V.Reps, 0.005, IndexArrays);
     if (!H.Ok) {
@@ -307,8 +376,8 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           P.Value = X;
           P.From = Parameter::Origin::CommandLine;
           IndexData Ranges;
-          Ranges.Specs = In.Index.Specs;
-          Ranges.Ranges = In.Index.Ranges; // the files' (they do not change)
+          Ranges.Specs = LoopIndex.Specs;
+          Ranges.Ranges = LoopIndex.Ranges; // the files' (they do not change)
           std::string Ignored;
           if (!Ranges.Specs.empty() && !reloadIndexData(Ranges, IR, Ignored, false))
             return 0.0;
@@ -325,15 +394,15 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         WS(Lo);
       }
       std::string Why;
-      if (!In.Index.Specs.empty() && !reloadIndexData(In.Index, IR, Why)) {
+      if (!LoopIndex.Specs.empty() && !reloadIndexData(LoopIndex, IR, Why)) {
         Skip(Why);
         break;
       }
       std::map<std::string, size_t> Counts;
-      for (const auto &[Name, Values] : In.Index.Arrays)
+      for (const auto &[Name, Values] : LoopIndex.Arrays)
         Counts[Name] = Values.size();
-      auto Args = harnessArgs(IR, K, Why, &In.Index.Ranges, &Counts);
-      auto Iters = nestIterations(K, IR, &In.Index.Arrays);
+      auto Args = harnessArgs(IR, K, Why, &LoopIndex.Ranges, &Counts);
+      auto Iters = nestIterations(K, IR, &LoopIndex.Arrays);
       if (!Args || !Iters || *Iters <= 0) {
         Skip(Args ? "the nest's iteration count is unknown" : Why);
         break;
@@ -348,17 +417,8 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         SizedCmd.push_back("-D" + Size + "=" + std::to_string(*IR.Parameters[Size].Value));
       auto Predict = [&](AnalysisReport &Out, const MachineModel &Mm, const InCoreOptions &Opt,
                          const std::vector<InCoreResult> &Unsized) {
-        std::vector<InCoreResult> Sized;
-        if (CompiledIn && !A.NoInCore)
-          Sized = analyzeKernelLoops(IR, SizedCmd, Opt);
-        // The harness times calls again and again on warm caches: the
-        // simulator measures a repeated execution too.
-        PipelineOptions PO = pipelineOptions(A, Cmd, In.Index);
-        PO.Sim.Repeated = true;
-        // This loop alone (the suite's other loops would be modelled, and
-        // simulated, at every size of every loop).
-        PO.Select = [&K](const LoopKernel &L) { return &L == &K; };
-        modelLoops(Out, IR, Mm, PO, A.NoInCore ? nullptr : CompiledIn ? &Sized : &Unsized);
+        predictTimedLoop(Out, A, IR, K, LoopIndex, Cmd,
+                         CompiledIn ? SizedCmd : std::vector<std::string>(), Mm, Opt, Unsized);
       };
       AnalysisReport R;
       Predict(R, M, IO, InCore);
@@ -392,7 +452,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
           break;
         }
         llvm::raw_fd_ostream F(FD, /*shouldClose=*/true);
-        const std::vector<int64_t> &Values = In.Index.Arrays[P.Name];
+        const std::vector<int64_t> &Values = LoopIndex.Arrays[P.Name];
         F.write(reinterpret_cast<const char *>(Values.data()), Values.size() * sizeof(int64_t));
         IndexFiles.push_back(std::string(Path));
         Args->push_back(std::string(Path));
@@ -540,6 +600,18 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         }
       };
       Columns(LR, RowGHz);
+      {
+        // The extremes in the row's units, as the median.
+        double PerCy = Cy / (HostClock && T->ClockGHz > 0 ? T->MedianCycles : T->Median);
+        double Lo = HostClock && T->ClockGHz > 0 ? T->MinCycles : T->Min;
+        double Hi = HostClock && T->ClockGHz > 0 ? T->MaxCycles : T->Max;
+        RecordedRow RR = recordedRow(K, Lv, IR, LR, *Iters, RowGHz, Cy, *T);
+        RR.MinCy = Lo * PerCy;
+        RR.MaxCy = Hi * PerCy;
+        if (CompiledIn)
+          RR.Defines.push_back("-D" + Size + "=" + std::to_string(*IR.Parameters[Size].Value));
+        Rec.Rows.push_back(std::move(RR));
+      }
       // Further models of this host run at the row's clock too.
       for (size_t X = 0; X < Also.size(); ++X) {
         MachineModel AtRow = Also[X].M;
@@ -563,6 +635,13 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   if (!Validated)
     return error("no loop of " + A.File + " could be validated" +
                  (LastError.empty() ? "" : " (" + LastError + ")"));
+  if (!V.Record.empty()) {
+    std::string Err;
+    if (!appendRecording(V.Record, thisHost(), std::move(Rec), Err))
+      return error(Err);
+    OS << "\nrecorded: " << Validated << " loop(s) in " << V.Record
+       << " (perfmodel validate --replay " << V.Record << " predicts them again)\n";
+  }
   if (!References.empty())
     OS << "\ncore: " << formatNumber(AddsReference())
        << " independent adds per cycle when this thread has the core (the larger of the port "
@@ -600,19 +679,84 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
 
 } // namespace
 
+IndexData perfmodel::tool::indexDataOf(const IndexData &All, const KernelIR &IR,
+                                       const std::string &Function) {
+  IndexData Out;
+  Out.Sizes = All.Sizes;
+  const std::vector<FunctionParam> &Params = IR.Functions.at(Function).Params;
+  for (const auto &[Name, Spec] : All.Specs) {
+    if (llvm::none_of(Params, [&](const FunctionParam &P) { return P.Name == Name; }))
+      continue;
+    Out.Specs[Name] = Spec;
+    // A file's values (a generated spec is drawn again at each size).
+    if (auto It = All.Arrays.find(Name); It != All.Arrays.end())
+      Out.Arrays[Name] = It->second;
+    if (auto It = All.Ranges.find(Name); It != All.Ranges.end())
+      Out.Ranges[Name] = It->second;
+    if (auto It = All.Origin.find(Name); It != All.Origin.end())
+      Out.Origin[Name] = It->second;
+  }
+  return Out;
+}
+
+void perfmodel::tool::predictTimedLoop(AnalysisReport &Out, const AnalyzeArgs &A,
+                                       const KernelIR &IR, const LoopKernel &K,
+                                       const IndexData &Index,
+                                       const std::vector<std::string> &Cmd,
+                                       const std::vector<std::string> &SizedCmd,
+                                       const MachineModel &M, const InCoreOptions &IO,
+                                       const std::vector<InCoreResult> &Unsized) {
+  std::vector<InCoreResult> Sized;
+  if (!SizedCmd.empty() && !A.NoInCore)
+    Sized = analyzeKernelLoops(IR, SizedCmd, IO);
+  // The harness times calls again and again on warm caches: the simulator
+  // measures a repeated execution too.
+  PipelineOptions PO = pipelineOptions(A, Cmd, Index);
+  PO.Sim.Repeated = true;
+  // This loop alone (the file's other loops would be modelled, and
+  // simulated, at every size of every loop).
+  PO.Select = [&K](const LoopKernel &L) { return &L == &K; };
+  modelLoops(Out, IR, M, PO, A.NoInCore ? nullptr : !SizedCmd.empty() ? &Sized : &Unsized);
+}
+
 Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
   struct State {
     AnalyzeArgs A;
     ValidateArgs V;
+    ReplayArgs R;
     std::string Levels = "L1,L2,L3,MEM";
   };
   auto S = std::make_shared<State>();
   CLI::App *C = App.add_subcommand(
       "validate", "Time the analysed loops on this host at one size per memory level and "
                   "print measured beside predicted cycles per iteration");
-  addSourceOptions(C, S->A);
+  addSourceOptions(C, S->A, /*FileRequired=*/false);
   addMachineOptions(C, S->A);
   addModelOptions(C, S->A);
+  C->add_option("--record", S->V.Record,
+                "keep every timed row in this file (JSON; a recording of this host's kind "
+                "gains the run) with what predicting it again needs: the source, flags, sizes, "
+                "machine and the figures measured here");
+  CLI::Option *Replay = C->add_option(
+      "--replay", S->R.Files,
+      "predict the rows of these recordings again (off their hosts, with this build and "
+      "today's machine files) and print each model's error per host and level");
+  Replay->excludes("file")->expected(1, -1);
+  C->add_option("--baseline", S->R.Baseline,
+                "with --replay: an earlier replay's --format json output to compare with")
+      ->needs(Replay);
+  C->add_option("--max-rise", S->R.MaxRise,
+                "with --baseline: exit 1 when a recording's headline MAPE at a level rises "
+                "more than this many points above the baseline's, or a row it predicted is "
+                "predicted no more")
+      ->needs("--baseline");
+  C->add_option("--worst", S->R.Worst, "with --replay: the worst rows listed per recording")
+      ->needs(Replay);
+  C->add_option("--format", S->R.Format, "with --replay: text, json (a baseline) or svg")
+      ->check(CLI::IsMember({"text", "json", "svg"}))
+      ->needs(Replay);
+  C->add_option("-o,--output", S->R.Output, "with --replay: write the report there")
+      ->needs(Replay);
   C->add_option("--size", S->V.Size, "the size parameter to vary per level");
   C->add_option("--levels", S->Levels, "levels to measure (default L1,L2,L3,MEM)");
   C->add_option("--max-call", S->V.MaxCallSeconds,
@@ -635,6 +779,10 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
                 "a further machine model predicted against the same timings (columns "
                 "B:..., C:...; repeatable), e.g. a probed model beside the library's");
   Command Cmd(C, [S, &CC]() -> int {
+        if (!S->R.Files.empty())
+          return runReplay(S->R);
+        if (S->A.File.empty())
+          return error("validate: a source file to time, or --replay RECORDING...", ExitUsage);
         std::string Err;
         if (!parseModels(S->A, Err))
           return error(Err, ExitUsage);

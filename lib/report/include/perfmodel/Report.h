@@ -114,6 +114,21 @@ void printSweepText(llvm::raw_ostream &OS, const SweepReport &R);
 /// capacities marked; one panel per loop.
 void printSweepSVG(llvm::raw_ostream &OS, const SweepReport &R);
 
+/// Predicted against measured cycles per iteration (validate --replay): one
+/// point per timed row, coloured by the level its data was in, on log-log
+/// axes with the diagonal and the 10 % band; one panel per host.
+struct AccuracyPoint {
+  double Measured = 0, Predicted = 0;
+  std::string Level; ///< L1, L2, L3, MEM
+  std::string Label; ///< shown on hover
+};
+struct AccuracyPanel {
+  std::string Title;
+  std::vector<AccuracyPoint> Points;
+};
+void printAccuracySVG(llvm::raw_ostream &OS, const std::string &Title,
+                      const std::vector<AccuracyPanel> &Panels);
+
 /// A self-contained SVG Roofline chart: the machine's roofs and ceilings and
 /// each modelled loop as a point per memory level.
 void printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R);
