@@ -29,16 +29,26 @@ M+=("$@")
 # process's physical pages move memory-bound timings on a VM by 15-25 %.
 case " $* " in *" --processes"*) ;; *) M+=(--processes 3) ;; esac
 if [ -n "${RECORD:-}" ]; then M+=(--record "$RECORD"); fi
-OUT="$(mktemp)"
-trap 'rm -f "$OUT"' EXIT
+OUT="$(mktemp)" OUT2="$(mktemp)"
+trap 'rm -f "$OUT" "$OUT2"' EXIT
 cd "$ROOT"
 # The index arrays of gather (n random positions in x), spmv_ell and
 # spmv_csr (8 random columns per row, CSR rows of 8): the same values in the
 # simulator and the timed harness.
 "$P" validate examples/validate/kernels.c --size n --index idx=uniform:0:n:n \
   --index col=uniform:0:n:8*n --index rowptr=rows:8:n "${M[@]}" > "$OUT"
-if [ -n "${VALIDATE_RAW:-}" ]; then cp "$OUT" "$VALIDATE_RAW"; fi
-python3 - "$OUT" <<'PY'
+# The OpenMP kernels on all the host's cores, where the cores share the data
+# (L3, memory): ECM's saturation with cores (PARALLEL=0 leaves them out).
+CORES="$(nproc)"
+if [ "$CORES" -gt 1 ] && [ "${PARALLEL:-1}" != 0 ]; then
+  "$P" validate examples/validate/omp.c --size n --cores "$CORES" --levels L3,MEM "${M[@]}" \
+    -- -fopenmp > "$OUT2"
+fi
+if [ -n "${VALIDATE_RAW:-}" ]; then cat "$OUT" "$OUT2" > "$VALIDATE_RAW"; fi
+for F in "$OUT" "$OUT2"; do
+[ -s "$F" ] || continue
+[ "$F" = "$OUT2" ] && echo && echo "On $CORES cores (examples/validate/omp.c, --cores $CORES):"
+python3 - "$F" <<'PY'
 import re, sys, collections
 text = open(sys.argv[1]).read()
 rows, kernel, head, skipped = [], None, None, []
@@ -103,3 +113,4 @@ if skipped:
     for s in skipped:
         print("  " + s)
 PY
+done

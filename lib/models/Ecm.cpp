@@ -160,7 +160,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
   // The summary per level, for the cores asked for.
   Prediction &P = R.Summary;
   P.Ok = R.Ok = true;
-  P.DataLevel = residentLevel(M, In.WorkingSetBytes);
+  P.DataLevel = residentLevel(M, In.WorkingSetBytes, In.Cores);
   unsigned Cores = std::max(In.Cores, 1u);
   for (size_t L = 0; L < R.Levels.size(); ++L) {
     double T = R.Predictions[L];

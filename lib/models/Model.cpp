@@ -16,11 +16,17 @@ const LevelPrediction *Prediction::atDataLevel() const {
   return Levels.empty() ? nullptr : &Levels.back();
 }
 
-std::string perfmodel::residentLevel(const MachineModel &M, std::optional<double> WS) {
+double perfmodel::levelCapacity(const CacheLevel &C, unsigned Cores) {
+  unsigned Share = std::max(C.SharedBy, 1u);
+  return double(C.SizeBytes) * double((std::max(Cores, 1u) + Share - 1) / Share);
+}
+
+std::string perfmodel::residentLevel(const MachineModel &M, std::optional<double> WS,
+                                     unsigned Cores) {
   if (!WS)
     return "MEM";
   for (const CacheLevel &C : M.Caches)
-    if (*WS <= double(C.SizeBytes))
+    if (*WS <= levelCapacity(C, Cores))
       return C.Name;
   return "MEM";
 }

@@ -101,7 +101,7 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   // Eq. (4).
   Prediction &P = R.Summary;
   P.Ok = R.Ok = true;
-  P.DataLevel = residentLevel(M, In.WorkingSetBytes);
+  P.DataLevel = residentLevel(M, In.WorkingSetBytes, In.Cores);
   double Flops = K.flops();
   // Address translation beyond each page's first touch waits with the
   // transfers it precedes.

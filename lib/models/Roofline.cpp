@@ -54,7 +54,7 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
   P.Ok = !R.Levels.empty();
   if (!P.Ok)
     P.Reason = "the machine model has no caches";
-  P.DataLevel = residentLevel(*In.Machine, In.WorkingSetBytes);
+  P.DataLevel = residentLevel(*In.Machine, In.WorkingSetBytes, In.Cores);
   // The latency ceiling: loads that wait a level's latency (a chase, more
   // irregular misses than can be in flight) bound below every bandwidth roof.
   LatencyBound LB = latencyFor(In, R.Notes);

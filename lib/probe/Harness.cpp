@@ -370,7 +370,7 @@ bool perfmodel::buildHarness(const std::string &Source, bool Cxx,
 std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
                                             const std::vector<std::string> &Args,
                                             std::string &Error, unsigned TimeoutSeconds,
-                                            bool MemoryProbe) {
+                                            bool MemoryProbe, unsigned Threads) {
   SmallString<128> Out;
   if (sys::fs::createTemporaryFile("perfmodel-harness", "out", Out)) {
     Error = "cannot create a temporary file";
@@ -381,14 +381,24 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
   std::vector<StringRef> Argv(All.begin(), All.end());
   std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), StringRef(Out)};
   std::string ExecError;
-  // The environment as it is, with PERFMODEL_MEMPROBE for memory rows.
+  // The environment as it is, with PERFMODEL_MEMPROBE for memory rows and
+  // the OpenMP threads asked for (each on a core of its own).
   std::optional<ArrayRef<StringRef>> Env;
   std::vector<std::string> EnvOwned;
   std::vector<StringRef> EnvRefs;
-  if (MemoryProbe) {
+  if (MemoryProbe || Threads) {
     for (char **E = environ; E && *E; ++E)
-      EnvOwned.push_back(*E);
-    EnvOwned.push_back("PERFMODEL_MEMPROBE=1");
+      if (!Threads || (!StringRef(*E).starts_with("OMP_NUM_THREADS=") &&
+                       !StringRef(*E).starts_with("OMP_PROC_BIND=") &&
+                       !StringRef(*E).starts_with("OMP_PLACES=")))
+        EnvOwned.push_back(*E);
+    if (MemoryProbe)
+      EnvOwned.push_back("PERFMODEL_MEMPROBE=1");
+    if (Threads) {
+      EnvOwned.push_back("OMP_NUM_THREADS=" + std::to_string(Threads));
+      EnvOwned.push_back("OMP_PROC_BIND=spread");
+      EnvOwned.push_back("OMP_PLACES=cores");
+    }
     EnvRefs.assign(EnvOwned.begin(), EnvOwned.end());
     Env = EnvRefs;
   }

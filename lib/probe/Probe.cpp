@@ -622,6 +622,38 @@ std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &Chain
   return Out;
 }
 
+/// Independent loads of random lines over BYTES (4 KiB pages, as a chase in
+/// memory): ns per access. One line a load, through 1 Mi random indices;
+/// nothing limits them but the misses the core keeps in flight.
+Measured randomLoadNs(uint64_t Bytes, double MinSeconds, unsigned Reps) {
+  uint64_t Lines = std::max<uint64_t>(Bytes / 64, 64);
+  auto *X = static_cast<double *>(std::aligned_alloc(4096, Lines * 64));
+  if (!X)
+    return Measured();
+#if defined(__linux__) && defined(MADV_NOHUGEPAGE)
+  madvise(X, Lines * 64, MADV_NOHUGEPAGE); // the 4 KiB pages malloc'ed data gets
+#endif
+  std::memset(X, 0, Lines * 64);
+  std::vector<uint32_t> Idx(1 << 20);
+  uint64_t Rng = 0x2545f4914f6cdd1dULL;
+  for (uint32_t &I : Idx) {
+    Rng ^= Rng << 13, Rng ^= Rng >> 7, Rng ^= Rng << 17;
+    I = uint32_t(Rng % Lines * 8);
+  }
+  std::vector<double> V = rates(
+      [&](uint64_t N) {
+        double Loads = 0;
+        for (uint64_t I = 0; I < N; ++I)
+          Loads += randomLoadsKernel(X, Idx.data(), Idx.size());
+        return Loads;
+      },
+      MinSeconds, Reps);
+  std::free(X);
+  for (double &R : V)
+    R = R > 0 ? 1e9 / R : 0;
+  return summarise(V);
+}
+
 /// One chase per set from 2 x L2 up to L3 in steps of 1.5, on huge pages:
 /// (bytes, ns per access; 0 where the memory could not be had).
 std::vector<std::pair<uint64_t, double>> l3Sweep(uint64_t L2, uint64_t L3, double MinSeconds,
@@ -925,6 +957,8 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
       R.ChaseNs[Level] = M[0];
     if (M.size() > 1)
       R.ParallelChaseNs = M[1];
+    if (Level == "MEM")
+      R.RandomLoadNs = randomLoadNs(Set, MinSeconds, Reps);
   }
   // A stream only the L1's stride prefetcher follows: one load per two
   // lines over the memory-sized set (its misses wait an open page's latency,

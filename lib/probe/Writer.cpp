@@ -28,6 +28,14 @@ std::string num(double V, int Decimals = 1) {
   return S;
 }
 
+/// ns per miss with as many misses in flight as the core keeps: the faster
+/// of 32 chases at once (capped at 32 by construction) and independent
+/// random loads (a gather's misses); 0 when neither was measured.
+double parallelMissNs(const ProbeResult &R) {
+  double A = R.ParallelChaseNs.Median, B = R.RandomLoadNs.Median;
+  return A > 0 && B > 0 ? std::min(A, B) : std::max(A, B);
+}
+
 std::string spread(const Measured &M) {
   return "median of " + std::to_string(M.Reps) + ", spread " + num(100 * M.spread(), 1) + " %" +
          (M.Settled ? "" : ", not settled");
@@ -121,7 +129,7 @@ Derived derive(const ProbeResult &R) {
   }
   auto MemChase = R.ChaseNs.find("MEM");
   D.MemLatencyNs = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
-  D.InFlight = missesInFlight(D.MemLatencyNs, R.ParallelChaseNs.Median);
+  D.InFlight = missesInFlight(D.MemLatencyNs, parallelMissNs(R));
   if (R.StrideNsPerLine.Median > 0 && D.InFlight >= 1)
     D.StrideLatencyNs = R.StrideNsPerLine.Median * double(std::lround(D.InFlight));
   if (auto L3 = R.ChaseNs.find("L3"); L3 != R.ChaseNs.end())
@@ -601,6 +609,14 @@ std::string cacheLineComment(const ProbeResult &R, const Derived &D) {
          std::to_string(R.StreamBits) + "-bit vectors)";
 }
 
+std::string inFlightComment(const ProbeResult &R, double InFlight) {
+  std::string S = "32 chases at once take " + num(R.ParallelChaseNs.Median) + " ns per line";
+  if (R.RandomLoadNs.Median > 0)
+    S += ", independent random loads " + num(R.RandomLoadNs.Median) + " (" +
+         spread(R.RandomLoadNs) + ")";
+  return S + ": " + num(InFlight) + " misses in flight";
+}
+
 std::string strideComment(const ProbeResult &R, double LatencyNs) {
   double PerLine = R.StrideNsPerLine.Median;
   return "a scalar load per two lines (128 B apart) over the memory-sized set takes " +
@@ -749,9 +765,7 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   std::string Mem;
   if (D.MemLatencyNs > 0) {
     OS << "# Latency: one pointer chase over the memory-sized set, "
-       << spread(R.ChaseNs.at("MEM")) << "; 32 chases at once take "
-       << num(R.ParallelChaseNs.Median) << " ns per line: " << num(D.InFlight)
-       << " misses in flight.\n";
+       << spread(R.ChaseNs.at("MEM")) << "; " << inFlightComment(R, D.InFlight) << ".\n";
     Mem += "latency_ns: " + num(D.MemLatencyNs);
     Covers.push_back("memory.latency_ns");
   }
@@ -972,9 +986,7 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
   const BandwidthPoint *Mem1 = point(R, "MEM", false);
   if (MemLatency > 0)
     OS << "# Latency: one pointer chase over the memory-sized set, " << spread(MemChase->second)
-       << ";\n# 32 chases at once take "
-       << num(R.ParallelChaseNs.Median) << " ns per line: " << num(InFlight)
-       << " misses in flight.\n";
+       << ";\n# " << inFlightComment(R, InFlight) << ".\n";
   bool CacheLine = D.CacheLineCy >= 0;
   if (CacheLine)
     OS << "# Lines from the caches beside memory streams: " << cacheLineComment(R, D) << "\n";

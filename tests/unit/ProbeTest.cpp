@@ -323,6 +323,27 @@ TEST(Probe, StrideLatencyFromAStreamOfALoadPerTwoLines) {
   EXPECT_FALSE(L.Model->Memory.StrideLatencyNs.has_value()) << Text;
 }
 
+// 32 chases cap the misses in flight at 32 by construction; independent
+// random loads over the same set (a gather's misses) are not capped: on the
+// Zen 5 VM (2026-11-27) 3.8 ns each beside 5.6 for the chases, so with a
+// 190 ns chase 190 / 3.8 = 50 misses in flight, not 190 / 5.6 = 34. Without
+// them the chases decide, as before.
+TEST(Probe, IndependentRandomLoadsGiveTheMissesInFlight) {
+  ProbeResult R = haswellProbe("2026-11-27", 3.5);
+  R.ChaseNs = {{"L1", exact(1.2)}, {"L2", exact(4)}, {"MEM", exact(190)}};
+  R.ParallelChaseNs = exact(5.6);
+  R.RandomLoadNs = exact(3.8);
+  std::string Text = probedText(R);
+  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(L.ok()) << Text;
+  EXPECT_EQ(L.Model->Caches[0].MissesInFlight, std::optional<unsigned>(50)) << Text;
+  EXPECT_NE(Text.find("independent random loads 3.8"), std::string::npos) << Text;
+  R.RandomLoadNs = Measured();
+  L = parseMachineModel(probedText(R), "probed.yml");
+  ASSERT_TRUE(L.ok());
+  EXPECT_EQ(L.Model->Caches[0].MissesInFlight, std::optional<unsigned>(34));
+}
+
 // Library calls measured per call become core.call_cy, covered by the
 // probe's source, and load back as the machine's call costs.
 TEST(Probe, LibraryCallsBecomeCallCycles) {

@@ -57,6 +57,7 @@ struct RecordedRun {
   /// What the host measured where its model states nothing (--set keys).
   std::map<std::string, double> Measured;
   uint64_t KeptL3 = 0;   ///< the L3 bytes the predictions used, 0: the model's
+  unsigned Cores = 1;    ///< OpenMP threads the kernel ran on, one a core (--cores)
   std::vector<RecordedRow> Rows;
 };
 
@@ -115,6 +116,9 @@ struct ReplayArgs {
   std::string Format = "text";
   std::string Output;
   unsigned Worst = 8;
+  /// -m: predict with this machine model instead of the recorded one (a
+  /// probed model against the library's, on the same timings).
+  std::string Machine;
 };
 int runReplay(const ReplayArgs &R);
 

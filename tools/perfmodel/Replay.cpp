@@ -83,6 +83,7 @@ json::Object runJson(const RecordedRun &R) {
                       {"clock_ghz", R.ClockGHz},
                       {"measured", std::move(Measured)},
                       {"kept_l3_bytes", int64_t(R.KeptL3)},
+                      {"cores", R.Cores},
                       {"rows", std::move(Rows)}};
 }
 
@@ -185,6 +186,10 @@ bool readRun(Reader &Rd, const json::Object &O, const std::string &At, RecordedR
   R.NoInCore = InCore == "none";
   R.InCoreBasis = R.NoInCore ? "compiled" : InCore;
   R.KeptL3 = uint64_t(Kept);
+  // Recordings before --cores ran on one.
+  R.Cores = unsigned(O.getInteger("cores").value_or(1));
+  if (R.Cores < 1 || R.Cores > 4096)
+    return Rd.fail(At, "'cores' must be 1 to 4096");
   const json::Array *Rows = O.getArray("rows");
   if (!Rows)
     return Rd.fail(At, "'rows' must be a list");
@@ -383,7 +388,8 @@ std::string number(double V) {
 /// Predicts every row of RUN again into OUT, as validate predicted it on
 /// the host: the recorded machine with the figures measured there, the L3
 /// the host kept, each row at its clock.
-void replayRun(const RecordedRun &Run, std::vector<ReplayedRow> &Out) {
+void replayRun(const RecordedRun &Run, const std::string &Machine,
+               std::vector<ReplayedRow> &Out) {
   size_t First = Out.size();
   for (const RecordedRow &Row : Run.Rows)
     Out.push_back({&Run, &Row, {}, "", ""});
@@ -405,13 +411,16 @@ void replayRun(const RecordedRun &Run, std::vector<ReplayedRow> &Out) {
   AnalyzeArgs A;
   A.File = std::string(Tmp);
   A.Shown = Run.File;
-  A.Machine = Run.Machine;
-  A.Sets = Run.Sets;
+  A.Machine = Machine.empty() ? Run.Machine : Machine;
   // A clock given is not measured here, nor one core's memory: the host's
-  // figures are the recorded ones.
+  // figures are the recorded ones (another model than the recorded one
+  // keeps its own, but for the clock).
+  if (Machine.empty()) {
+    A.Sets = Run.Sets;
+    for (const auto &[Key, V] : Run.Measured)
+      A.Sets.push_back(Key + "=" + number(V));
+  }
   A.Sets.push_back("clock_ghz=" + number(Run.ClockGHz));
-  for (const auto &[Key, V] : Run.Measured)
-    A.Sets.push_back(Key + "=" + number(V));
   A.Cache = Run.Cache;
   A.InCoreBasis = Run.InCoreBasis;
   A.NoInCore = Run.NoInCore;
@@ -419,6 +428,7 @@ void replayRun(const RecordedRun &Run, std::vector<ReplayedRow> &Out) {
   A.AssumeAlign = 64; // validate's harness allocates every array so
   std::string Err;
   parseModels(A, Err);
+  A.Models.Cores = Run.Cores;
   CompileCommand CC{Run.Flags, true};
   Inputs In;
   if (loadInputs(A, CC, In))
@@ -513,13 +523,21 @@ std::string hostLine(const RecordedHost &H) {
 
 std::string rowName(const ReplayedRow &R) {
   std::string S = R.Row->Function + " " + R.Row->Level;
+  if (R.Run->Cores > 1)
+    S += " on " + std::to_string(R.Run->Cores) + " cores";
   for (const auto &[K, V] : R.Row->Sizes)
     S += " " + K + "=" + std::to_string(V);
   return S;
 }
 
-std::string rowKey(const std::string &Function, unsigned Line, const std::string &Level) {
-  return Function + ":" + std::to_string(Line) + ":" + Level;
+/// A row across replays: its file, loop, level and cores.
+std::string rowKey(const std::string &File, const std::string &Function, unsigned Line,
+                   const std::string &Level, unsigned Cores) {
+  return File + ":" + Function + ":" + std::to_string(Line) + ":" + Level + ":" +
+         std::to_string(Cores);
+}
+std::string rowKey(const ReplayedRow &R) {
+  return rowKey(R.Run->File, R.Row->Function, R.Row->Line, R.Row->Level, R.Run->Cores);
 }
 
 json::Value replayJson(const std::vector<Replayed> &All) {
@@ -537,9 +555,14 @@ json::Value replayJson(const std::vector<Replayed> &All) {
       json::Object Now;
       for (const auto &[Model, V] : R.Now)
         Now[Model] = jsonNumber(V);
-      json::Object O{{"function", R.Row->Function}, {"line", R.Row->Line},
-                     {"level", R.Row->Level},       {"measured", jsonNumber(R.Row->MedianCy)},
-                     {"predicted", std::move(Now)}, {"headline", R.Headline}};
+      json::Object O{{"file", R.Run->File},
+                     {"function", R.Row->Function},
+                     {"line", R.Row->Line},
+                     {"level", R.Row->Level},
+                     {"cores", R.Run->Cores},
+                     {"measured", jsonNumber(R.Row->MedianCy)},
+                     {"predicted", std::move(Now)},
+                     {"headline", R.Headline}};
       if (!R.Why.empty())
         O["not_predicted"] = R.Why;
       Rows.push_back(std::move(O));
@@ -596,9 +619,11 @@ bool readBaseline(const std::string &Path, Baseline &B, std::string &Err) {
         const json::Object *P = RO ? RO->getObject("predicted") : nullptr;
         auto H = P ? P->getNumber("headline") : std::nullopt;
         if (H)
-          B.Headline[Name->str()][rowKey(RO->getString("function").value_or("").str(),
+          B.Headline[Name->str()][rowKey(RO->getString("file").value_or("").str(),
+                                         RO->getString("function").value_or("").str(),
                                          unsigned(RO->getInteger("line").value_or(0)),
-                                         RO->getString("level").value_or("").str())] = *H;
+                                         RO->getString("level").value_or("").str(),
+                                         unsigned(RO->getInteger("cores").value_or(1)))] = *H;
       }
   }
   return true;
@@ -611,7 +636,7 @@ void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &
   OS << "\nrecording " << X.Path << "\n  host: " << hostLine(X.Rec.Host) << "\n";
   std::set<std::string> Machines;
   for (const RecordedRun &Run : X.Rec.Runs)
-    Machines.insert(Run.Machine);
+    Machines.insert(Args.Machine.empty() ? Run.Machine : Args.Machine);
   std::string MachineList;
   for (const std::string &Mn : Machines)
     MachineList += (MachineList.empty() ? "" : ", ") + Mn;
@@ -629,8 +654,9 @@ void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &
     ++Compared;
     Same += R.Headline == R.Row->Headline && std::fabs(Now->second / Was->second - 1) <= 0.005;
   }
-  OS << "  " << Same << " of " << Compared
-     << " headlines as validate predicted them when recording (within 0.5 %)\n";
+  if (Args.Machine.empty())
+    OS << "  " << Same << " of " << Compared
+       << " headlines as validate predicted them when recording (within 0.5 %)\n";
   MapeTable T = mapes(X.Rows);
   const std::map<std::string, std::map<std::string, double>> *Old = nullptr;
   if (B)
@@ -696,7 +722,7 @@ void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &
     if (auto It = B->Headline.find(X.Name); It != B->Headline.end()) {
       std::vector<std::pair<double, std::string>> Moved;
       for (const ReplayedRow &R : X.Rows) {
-        auto Was = It->second.find(rowKey(R.Row->Function, R.Row->Line, R.Row->Level));
+        auto Was = It->second.find(rowKey(R));
         auto Now = R.Now.find("headline");
         if (Was == It->second.end() || Now == R.Now.end() || Was->second <= 0)
           continue;
@@ -720,7 +746,7 @@ void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &
       continue;
     OS << "  not predicted: " << rowName(R) << ": " << R.Why << "\n";
     if (Args.MaxRise && B && B->Headline.count(X.Name) &&
-        B->Headline.at(X.Name).count(rowKey(R.Row->Function, R.Row->Line, R.Row->Level)))
+        B->Headline.at(X.Name).count(rowKey(R)))
       Rises.push_back(X.Name + " " + rowName(R) + ": predicted in the baseline, not now (" +
                       R.Why + ")");
   }
@@ -751,7 +777,7 @@ int perfmodel::tool::runReplay(const ReplayArgs &Args) {
   for (Replayed &X : All) {
     Bar.update(++Step, X.Name);
     for (const RecordedRun &Run : X.Rec.Runs)
-      replayRun(Run, X.Rows);
+      replayRun(Run, Args.Machine, X.Rows);
   }
   Bar.clear();
   std::string Text;

@@ -90,9 +90,13 @@ struct Prediction {
   const LevelPrediction *atDataLevel() const;
 };
 
-/// Level of the memory hierarchy that holds WS bytes (the first cache large
-/// enough), or "MEM".
-std::string residentLevel(const MachineModel &M, std::optional<double> WS);
+/// Bytes the instances of cache C hold for CORES cores running one loop: a
+/// private cache per core, a shared one per group of the cores that share
+/// it (each core's slice of the iterations stays in its own).
+double levelCapacity(const CacheLevel &C, unsigned Cores);
+/// Level of the memory hierarchy that holds WS bytes on CORES cores (the
+/// first whose instances hold it), or "MEM".
+std::string residentLevel(const MachineModel &M, std::optional<double> WS, unsigned Cores = 1);
 
 /// Source iterations that consume one cache line of the leading stream
 /// (ECM's unit of work): from the in-core model when it ran, else from the

@@ -209,8 +209,12 @@ struct ProbeResult {
   /// access, the load-to-use latency of the level the chase fits.
   std::map<std::string, Measured> ChaseNs;
   /// 32 interleaved chases in memory: ns per access, the latency over the
-  /// misses one core keeps in flight.
+  /// misses one core keeps in flight (at most 32 by construction).
   Measured ParallelChaseNs;
+  /// Independent loads of random lines over the same set (x[idx[i]]): ns
+  /// per access, a gather's misses; the misses in flight are the latency
+  /// over the faster of this and the chases.
+  Measured RandomLoadNs;
   /// A scalar load stream of one load per two lines (128 B apart, four
   /// chains) over the memory-sized set: ns per line. Only the L1's stride
   /// prefetcher follows it, so its lines come a miss buffer's worth per

@@ -141,9 +141,11 @@ Timing summariseSamples(std::vector<Sample> Samples, const QuietReferences &R);
 /// Runs EXE with ARGS: its samples summarised against their own reference.
 /// MEMORYPROBE: a memory read beside every sample as well (PERFMODEL_MEMPROBE
 /// in its environment), for memory-sized rows only (it evicts the caches).
+/// THREADS: OpenMP threads the kernel runs on (OMP_NUM_THREADS, one a
+/// core), 0: the environment's.
 std::optional<Timing> runHarness(const std::string &Exe, const std::vector<std::string> &Args,
                                  std::string &Error, unsigned TimeoutSeconds = 300,
-                                 bool MemoryProbe = false);
+                                 bool MemoryProbe = false, unsigned Threads = 0);
 
 } // namespace perfmodel
 
