@@ -172,3 +172,22 @@ TEST(Roofline, WilliamsOpteronBounds) {
   EXPECT_NEAR(One.PeakGFlops, 9.2, 1e-9);
   EXPECT_NEAR(One.RidgeIntensity, 9.2 / 8.3, 1e-9);
 }
+
+// Cores running one loop split its iterations: each core's slice stays in
+// its own private caches, a shared cache holds all of it once per group of
+// cores that share it. Haswell-EP: 32 KiB L1 and 256 KiB L2 per core, a 30
+// MiB L3 shared by the socket's 12 cores (shared_by 12). By hand, 48 KiB is
+// in L2 on one core and in L1 on two (2 x 32 KiB); 400 KiB in L3 on one
+// core, in L2 on two (2 x 256 KiB); 40 MiB in memory on 12 cores (one L3)
+// and in L3 on 24 (two sockets' L3s, 60 MiB).
+TEST(Roofline, CoresPlaceTheirSlicesInTheirOwnCaches) {
+  MachineModel M = haswell();
+  ASSERT_EQ(M.cache("L3")->SharedBy, 12u);
+  EXPECT_EQ(residentLevel(M, 48.0 * 1024, 1), "L2");
+  EXPECT_EQ(residentLevel(M, 48.0 * 1024, 2), "L1");
+  EXPECT_EQ(residentLevel(M, 400.0 * 1024, 1), "L3");
+  EXPECT_EQ(residentLevel(M, 400.0 * 1024, 2), "L2");
+  EXPECT_EQ(residentLevel(M, 40.0 * 1024 * 1024, 12), "MEM");
+  EXPECT_EQ(residentLevel(M, 40.0 * 1024 * 1024, 24), "L3");
+  EXPECT_DOUBLE_EQ(levelCapacity(*M.cache("L2"), 3), 3 * 256.0 * 1024);
+}
