@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -202,7 +203,23 @@ QuietRate quietPerCycle(F Work, double MinSeconds, unsigned Reps, BusProbe *Bus 
     Sample Beside; ///< the core's share and the bus's rate around it
   };
   std::vector<Rep> Taken;
-  for (unsigned R = 0; R < 3 * std::max(1u, Reps); ++R) {
+  // REPS quiet repetitions that settled (against the references of all
+  // taken so far, at least two more than REPS) end it early: a quiet host
+  // needs no more; a busy one gets up to three times REPS.
+  auto Enough = [&] {
+    if (Taken.size() < Reps + 2)
+      return false;
+    std::vector<Sample> Beside;
+    for (const Rep &X : Taken)
+      Beside.push_back(X.Beside);
+    QuietReferences Refs = ownReferences(Beside);
+    std::vector<double> Quiet;
+    for (const Rep &X : Taken)
+      if (isQuietSample(X.Beside, Refs))
+        Quiet.push_back(X.PerCycle);
+    return Quiet.size() >= Reps && settled(Quiet);
+  };
+  for (unsigned R = 0; R < 3 * std::max(1u, Reps) && !Enough(); ++R) {
     // The clock from a chain as long as half the work (the short one of
     // coreShare is for the share: a timer interrupt moves it by 10 %).
     double M0 = Bus ? Bus->read() : 0;
@@ -548,14 +565,41 @@ void measureWindow(ProbeResult &R, double MinSeconds, unsigned Reps) {
         MinSeconds, Reps);
     return V.empty() ? 0.0 : summarise(V).Median;
   };
-  for (bool Store : {false, true})
-    for (unsigned F : Fillers) {
-      if (Store && F > 128)
-        break; // store queues: tens of entries
-      double Ref = Time(Store, Fillers.front()), At = Time(Store, F);
+  // Every fourth filler count first, then every count just below the first
+  // of those whose time reaches 1.5 x the reference's (the knee windowStep
+  // finds); the reference (the fewest fillers) at the start, after the
+  // coarse sweep and at the end, the median of the three: the time moves
+  // with the host, not with each point.
+  for (bool Store : {false, true}) {
+    std::vector<unsigned> Grid;
+    for (unsigned F : Fillers)
+      if (!Store || F <= 128) // store queues: tens of entries
+        Grid.push_back(F);
+    // The coarse counts, the largest among them (the plateau beyond a knee
+    // needs points).
+    std::vector<size_t> Coarse;
+    for (size_t I = 4; I < Grid.size(); I += 4)
+      Coarse.push_back(I);
+    if (Grid.size() > 1 && Coarse.back() != Grid.size() - 1)
+      Coarse.push_back(Grid.size() - 1);
+    std::map<unsigned, double> Rate;
+    std::vector<double> Refs = {Time(Store, Grid.front())};
+    for (size_t I : Coarse)
+      Rate[Grid[I]] = Time(Store, Grid[I]);
+    Refs.push_back(Time(Store, Grid.front()));
+    for (size_t K = 0; K < Coarse.size(); ++K)
+      if (size_t I = Coarse[K]; Rate[Grid[I]] > 0 && median(Refs) / Rate[Grid[I]] >= 1.5) {
+        for (size_t J = K ? Coarse[K - 1] + 1 : 1; J < I; ++J)
+          Rate[Grid[J]] = Time(Store, Grid[J]);
+        break;
+      }
+    Refs.push_back(Time(Store, Grid.front()));
+    double Ref = median(Refs);
+    Rate[Grid.front()] = Ref;
+    for (const auto &[F, At] : Rate)
       if (Ref > 0 && At > 0)
         (Store ? R.StoreWindow : R.LoadWindow).push_back({F, Ref / At});
-    }
+  }
 }
 
 /// Independent loads and stores of WIDTH bytes in L1: accesses per cycle,
@@ -608,12 +652,17 @@ std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &Chain
     *reinterpret_cast<uint64_t *>(Buf + uint64_t(Order[I]) * 64) =
         uint64_t(Order[(I + 1) % Lines]) * 64;
   for (unsigned Chains : ChainCounts) {
+    // Each call starts its chains at a random place of the cycle, evenly
+    // apart: a chase repeated from one start would find the lines its last
+    // call walked in the caches (a few MiB of them, which an L3 keeps).
     std::vector<uint64_t> Starts(Chains);
-    for (unsigned C = 0; C < Chains; ++C)
-      Starts[C] = uint64_t(Order[Lines * C / Chains]) * 64;
-    std::vector<double> V = rates(
-        [&](uint64_t N) { return chaseKernel(Buf, Starts.data(), Chains, N * 256 / Chains + 1); },
-        MinSeconds, Reps);
+    auto Chase = [&](uint64_t N) {
+      Rng ^= Rng << 13, Rng ^= Rng >> 7, Rng ^= Rng << 17;
+      for (unsigned C = 0; C < Chains; ++C)
+        Starts[C] = uint64_t(Order[(Rng + Lines * C / Chains) % Lines]) * 64;
+      return chaseKernel(Buf, Starts.data(), Chains, N * 256 / Chains + 1);
+    };
+    std::vector<double> V = rates(Chase, MinSeconds, Reps);
     for (double &X : V)
       X = X > 0 ? 1e9 / X : 0; // ns per access
     Out.push_back(summarise(V));
@@ -767,8 +816,8 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   R.OnlineCpus = N > 0 ? unsigned(N) : 1;
 #endif
   unsigned Threads = O.Threads ? std::min(O.Threads, R.OnlineCpus) : R.OnlineCpus;
-  double MinSeconds = O.Quick ? 0.005 : 0.02;
-  unsigned Reps = O.Quick ? 3 : 7;
+  double MinSeconds = O.Quick ? 0.005 : 0.01;
+  unsigned Reps = O.Quick ? 3 : 5;
 #if !defined(__x86_64__)
   R.Notes.push_back("not an x86-64 host: the probe cannot measure here");
   return R;
@@ -794,7 +843,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   std::vector<std::pair<std::string, uint64_t>> Sets = {{"L1", L1 / 2}, {"L2", L2 / 2}};
   if (L3)
     Sets.push_back({"L3", std::clamp<uint64_t>(L3 / 4, 4 * L2, 16 << 20)});
-  uint64_t Mem = O.Quick ? (uint64_t(96) << 20) : (uint64_t(512) << 20);
+  uint64_t Mem = O.Quick ? (uint64_t(96) << 20) : (uint64_t(256) << 20);
   Sets.push_back({"MEM", Mem});
   if (Size(1) == 0)
     R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
@@ -802,7 +851,14 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
 
   unsigned Total = 12 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
   unsigned Done = 0;
+  auto Started = std::chrono::steady_clock::now();
   auto Step = [&](const std::string &What) {
+    auto Now = std::chrono::steady_clock::now();
+    if (!R.StepSeconds.empty())
+      R.StepSeconds.back().second = std::chrono::duration<double>(Now - Started).count();
+    Started = Now;
+    if (What != "done")
+      R.StepSeconds.push_back({What, 0});
     if (O.Progress)
       O.Progress(Done++, Total, What);
   };

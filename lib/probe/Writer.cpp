@@ -179,6 +179,17 @@ std::string hostDescription(const ProbeResult &R) {
 void writeNotesAndBandwidths(llvm::raw_ostream &OS, const ProbeResult &R) {
   for (const std::string &N : R.Notes)
     OS << "# note: " << N << "\n";
+  if (!R.StepSeconds.empty()) {
+    double Total = 0;
+    std::string Long;
+    for (const auto &[What, Seconds] : R.StepSeconds) {
+      Total += Seconds;
+      if (Seconds >= 2)
+        Long += (Long.empty() ? "" : ", ") + What + " " + num(Seconds, 0) + " s";
+    }
+    OS << "# the probe took " << num(Total, 0) << " s"
+       << (Long.empty() ? "" : " (steps of 2 s or more: " + Long + ")") << "\n";
+  }
   OS << "# bandwidth (GB/s, median of repetitions; copy counts 3 streams, update 2,\n"
         "# triad 4, write-allocates included):\n";
   for (const BandwidthPoint &P : R.Bandwidth)

@@ -344,6 +344,18 @@ TEST(Probe, IndependentRandomLoadsGiveTheMissesInFlight) {
   EXPECT_EQ(L.Model->Caches[0].MissesInFlight, std::optional<unsigned>(34));
 }
 
+// The written file says what the probe's time went to: the sum of its
+// steps, and the steps of 2 s or more by name (3 + 0.5 + 40 = 43.5 s, shown
+// as 44; the half-second step is counted, not named).
+TEST(Probe, TheFileSaysWhereTheTimeWent) {
+  ProbeResult R = haswellProbe("2026-11-27", 3.5);
+  R.StepSeconds = {{"clock", 3}, {"peaks", 0.5}, {"queues", 40}};
+  std::string Text = probedText(R);
+  EXPECT_NE(Text.find("# the probe took 44 s (steps of 2 s or more: clock 3 s, queues 40 s)"),
+            std::string::npos)
+      << Text;
+}
+
 // Library calls measured per call become core.call_cy, covered by the
 // probe's source, and load back as the machine's call costs.
 TEST(Probe, LibraryCallsBecomeCallCycles) {

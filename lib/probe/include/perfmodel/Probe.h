@@ -250,6 +250,8 @@ struct ProbeResult {
   /// no longer holds the fillers until they retire.
   std::vector<std::pair<unsigned, double>> LoadWindow, StoreWindow;
   std::vector<std::string> Notes;
+  /// Wall seconds each step took, in order (what a probe's time goes to).
+  std::vector<std::pair<std::string, double>> StepSeconds;
 };
 
 /// The last filler count of a window sweep (fillers, time over the first
