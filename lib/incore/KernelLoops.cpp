@@ -322,6 +322,10 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
   for (const MCInst &I : L.Insts) {
     StringRef Name = TB.MII->getName(I.getOpcode());
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+    if (auto Acc = accumulatorStep(I, *TB.MII, *TB.MRI)) {
+      Increments[Acc->first] = Acc->second;
+      continue;
+    }
     if (D.getNumDefs() != 1 || I.getNumOperands() < 2 || !I.getOperand(0).isReg())
       continue;
     unsigned Reg = I.getOperand(0).getReg();

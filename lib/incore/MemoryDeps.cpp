@@ -197,6 +197,10 @@ public:
         Value Old = get(Dst);
         New = Value{Old.Base, Old.Offset + (Name.starts_with("ADD") ? *V : -*V)};
       }
+    } else if (auto Acc = accumulatorStep(I, *TB.MII, *TB.MRI); Acc && gpr(Acc->first)) {
+      Value Old = get(gpr(Acc->first));
+      Dst = gpr(Acc->first);
+      New = Value{Old.Base, Old.Offset + Acc->second};
     } else if (Dst && (Name == "INC64r" || Name == "INC32r" || Name == "DEC64r" || Name == "DEC32r")) {
       Value Old = get(Dst);
       New = Value{Old.Base, Old.Offset + (Name.starts_with("INC") ? 1 : -1)};

@@ -17,6 +17,8 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
+#include <utility>
 #include <string>
 
 namespace perfmodel {
@@ -69,6 +71,36 @@ struct TargetBundle {
     return true;
   }
 };
+
+/// The widest register containing REG (RAX for EAX, AX, AL).
+inline unsigned widestRegister(const llvm::MCRegisterInfo &MRI, unsigned Reg) {
+  unsigned Top = Reg;
+  for (llvm::MCPhysReg S : MRI.superregs(Reg))
+    if (MRI.superregs(S).empty())
+      Top = S;
+  return Top;
+}
+
+/// x86's accumulator forms of add and sub with an immediate (`add rax,
+/// 320`: opcode 05, which clang picks for a counter in rax when the
+/// immediate needs 32 bits) name no register operand: the register (the
+/// widest one containing the accumulator) and the signed step; nullopt for
+/// any other instruction.
+inline std::optional<std::pair<unsigned, int64_t>>
+accumulatorStep(const llvm::MCInst &I, const llvm::MCInstrInfo &MII,
+                const llvm::MCRegisterInfo &MRI) {
+  llvm::StringRef Name = MII.getName(I.getOpcode());
+  bool Add = Name == "ADD64i32" || Name == "ADD32i32";
+  bool Sub = Name == "SUB64i32" || Name == "SUB32i32";
+  if ((!Add && !Sub) || I.getNumOperands() < 1 || !I.getOperand(0).isImm())
+    return std::nullopt;
+  for (llvm::MCPhysReg R : MII.get(I.getOpcode()).implicit_defs())
+    if (llvm::StringRef(MRI.getName(R)) != "EFLAGS") {
+      int64_t Imm = I.getOperand(0).getImm();
+      return std::make_pair(widestRegister(MRI, R), Sub ? -Imm : Imm);
+    }
+  return std::nullopt;
+}
 
 } // namespace perfmodel
 

@@ -169,6 +169,27 @@ TEST(InCore, FindsTheVectorBodyOfACompiledTriad) {
     EXPECT_TRUE(C.Line == 6 || C.Line == 7) << C.Text << " line " << C.Line;
 }
 
+TEST(InCore, ACounterInTheAccumulatorGivesTheTripsSourceIterations) {
+  // tests/incore/global-arrays.c on Zen 5: 20 zmm loads (folded into the
+  // adds) and 20 zmm stores a trip, each 16 floats: 320 source iterations,
+  // which `add rax, 320` (opcode 05, the accumulator form, whose register is
+  // implicit) advances the element counter by, scaled by 4 in the
+  // addresses. It was taken as 1 (a trip's cycles read as one iteration's).
+  FrontendOptions F;
+  F.File = Src + "/tests/incore/global-arrays.c";
+  FrontendResult FR = runFrontend(F);
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  InCoreOptions O;
+  O.Cpu = "znver5";
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
+  ASSERT_EQ(R.size(), 1u);
+  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
+  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 320);
+  EXPECT_TRUE(llvm::any_of(R[0].Instrs, [](const InstrCost &C) {
+    return llvm::StringRef(C.Text).trim() == "add rax, 320";
+  }));
+}
+
 TEST(InCore, ARecurrenceWithoutAccessesIsUnrolledByItsCounterStep) {
   // s = s * 1.0001 + 1.0 contracts to one vfmadd213sd per iteration; clang
   // -O3 -march=haswell unrolls by 8 (`add rcx, -8`), a chain of 8 FMAs of
