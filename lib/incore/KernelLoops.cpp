@@ -7,6 +7,7 @@
 // iterations per trip is the hot body.
 //
 //===----------------------------------------------------------------------===//
+#include "MemoryDeps.h"
 #include "ObjectCode.h"
 #include "TargetBundle.h"
 #include "perfmodel/InCore.h"
@@ -315,7 +316,8 @@ unsigned gatherLanes(StringRef Name) {
 
 double estimateIterations(const MachineLoop &L, TargetBundle &TB,
                           const std::vector<double> &Strides, int64_t SourceStep = 1,
-                          unsigned Gathered = 0, unsigned *Explained = nullptr) {
+                          unsigned Gathered = 0, unsigned *Explained = nullptr,
+                          const std::map<double, unsigned> *Skipping = nullptr) {
   if (Explained)
     *Explained = 0;
   std::map<unsigned, int64_t> Increments; // register -> bytes or elements per trip
@@ -413,9 +415,14 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
   std::map<long, unsigned> Votes;
   // An operand advancing BYTES per trip votes for every k that is a whole
   // number of some access's stride.
-  auto Vote = [&](double Bytes) {
+  // WIDTH: the bytes the instruction moves. A vector access wider than an
+  // element of a reference that skips elements (b[8 * i]: 64 bytes apart,
+  // 8 wide) is not that reference's (a gather or scalar loads are).
+  auto Vote = [&](double Bytes, unsigned Width) {
     std::set<long> Ks;
     for (double S : Strides) {
+      if (Skipping && Skipping->count(S) && Width > Skipping->at(S))
+        continue;
       double K2 = Bytes / S;
       if (Bytes > 0 && K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
         Ks.insert(long(std::round(K2)));
@@ -439,7 +446,14 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
         Bytes = double(std::llabs(Increments[Index])) * double(Scale);
       else if (Increments.count(Base))
         Bytes = double(std::llabs(Increments[Base]));
-      Vote(Bytes);
+      unsigned Width = 0;
+      if (Skipping && !Skipping->empty()) {
+        std::string Text;
+        llvm::raw_string_ostream OS(Text);
+        TB.IP->printInst(&I, 0, "", *TB.STI, OS);
+        Width = accessBytes(Text);
+      }
+      Vote(Bytes, Width);
       Voted = true;
       break; // one memory operand per instruction on x86
     }
@@ -448,7 +462,7 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
     for (unsigned K = D.getNumDefs(); !Voted && K < I.getNumOperands(); ++K) {
       if (!I.getOperand(K).isReg() || !Increments.count(I.getOperand(K).getReg()))
         continue;
-      Vote(double(std::llabs(Increments[I.getOperand(K).getReg()])));
+      Vote(double(std::llabs(Increments[I.getOperand(K).getReg()])), 0);
       Voted = true;
     }
   }
@@ -498,6 +512,44 @@ std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
       Out.push_back(Bytes);
   }
   std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+/// The strides (bytes per iteration of IN) of the references that skip
+/// elements there, each with its element's bytes: b[8 * i] alone, not
+/// a[2 * i] beside a[2 * i + 1] (together they read every element, and one
+/// vector load serves both).
+std::map<double, unsigned> skippingStrides(const LoopKernel &K, const KernelIR &IR,
+                                           const LoopLevel &In) {
+  auto B = IR.bindings();
+  struct Group {
+    std::set<int64_t> Offsets; ///< bytes, modulo the stride
+    unsigned ElementBytes = 0;
+  };
+  std::map<std::pair<std::string, double>, Group> Groups; // (array, stride)
+  for (const Access &A : K.Accesses) {
+    if (!A.Linear)
+      continue;
+    Poly Index = A.Linear->substitute(B);
+    auto C = Index.coefficientOf(In.Var).evaluate(B);
+    if (!C || *C == 0)
+      continue;
+    double Bytes = std::fabs(double(*C * In.Step)) * A.StrideBytes;
+    Group &G = Groups[{A.Array, Bytes}];
+    int64_t S = std::max<int64_t>(1, int64_t(Bytes));
+    G.Offsets.insert(((Index.constantTerm() * int64_t(A.StrideBytes)) % S + S) % S);
+    G.ElementBytes = std::max(G.ElementBytes, A.ElementBytes);
+  }
+  std::map<double, unsigned> Out;
+  std::set<double> Contiguous;
+  for (const auto &[Key, G] : Groups) {
+    if (double(G.Offsets.size() * G.ElementBytes) < Key.second)
+      Out[Key.second] = std::max(Out[Key.second], G.ElementBytes);
+    else
+      Contiguous.insert(Key.second);
+  }
+  for (double S : Contiguous) // a contiguous reference of that stride votes
+    Out.erase(S);
   return Out;
 }
 
@@ -726,6 +778,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       continue;
     }
     std::vector<double> Strides = accessStrides(K, IR, K.innermost());
+    std::map<double, unsigned> Skipping = skippingStrides(K, IR, K.innermost());
     // References a vector loop reaches through gathers or scatters: indirect
     // ones and those that skip elements.
     unsigned Gathered = 0;
@@ -743,7 +796,8 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     double BestK = 0;
     std::vector<double> CandIters;
     for (const MachineLoop *L : Cands) {
-      double Kx = estimateIterations(*L, TB, Strides, K.innermost().Step, Gathered);
+      double Kx =
+          estimateIterations(*L, TB, Strides, K.innermost().Step, Gathered, nullptr, &Skipping);
       CandIters.push_back(Kx);
       // On a tie the copy inside more loops runs more often (clang peels an
       // odd outer iteration into a copy outside the unrolled outer loop).

@@ -190,6 +190,30 @@ TEST(InCore, ACounterInTheAccumulatorGivesTheTripsSourceIterations) {
   }));
 }
 
+TEST(InCore, AVectorStoreIsNotTheTripOfAReferenceThatSkipsElements) {
+  // tests/incore/gather-stride8.c on Zen 5: four zmm gathers of b[8 * i] and
+  // four zmm stores of a[i] a trip, 8 doubles each: 32 source iterations.
+  // The stores' register advances 256 bytes, 32 of a's 8-byte stride and 4
+  // of b's 64-byte one; a 64-byte store cannot be b's (8-byte elements 64
+  // bytes apart), so only a's counts. It was a tie, taken as 4 (8.48 cy/it
+  // where the trip's 33.9 cy cover 32: 1.06).
+  FrontendOptions F;
+  F.File = Src + "/tests/incore/gather-stride8.c";
+  FrontendResult FR = runFrontend(F);
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  InCoreOptions O;
+  O.Cpu = "znver5";
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
+  ASSERT_EQ(R.size(), 1u);
+  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
+  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 32);
+  EXPECT_EQ(llvm::count_if(R[0].Instrs,
+                           [](const InstrCost &C) {
+                             return llvm::StringRef(C.Text).contains("vgatherqpd zmm");
+                           }),
+            4);
+}
+
 TEST(InCore, ARecurrenceWithoutAccessesIsUnrolledByItsCounterStep) {
   // s = s * 1.0001 + 1.0 contracts to one vfmadd213sd per iteration; clang
   // -O3 -march=haswell unrolls by 8 (`add rcx, -8`), a chain of 8 FMAs of
