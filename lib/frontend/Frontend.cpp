@@ -19,6 +19,7 @@
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
+#include <functional>
 
 using namespace clang;
 using namespace perfmodel;
@@ -64,9 +65,16 @@ private:
   KernelIR &IR;
 };
 
+/// What the analyzer learns of the source beyond the IR: the values of
+/// constants and the quotients of parameters in bounds and subscripts.
+struct SourceFacts {
+  std::map<std::string, std::pair<int64_t, std::string>> Values;
+  std::map<std::string, std::pair<Poly, int64_t>> Quotients;
+};
+
 class Consumer : public ASTConsumer {
 public:
-  Consumer(KernelIR &IR, std::map<std::string, std::pair<int64_t, std::string>> &Values)
+  Consumer(KernelIR &IR, SourceFacts &Values)
       : IR(IR), Values(Values) {}
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
@@ -74,18 +82,19 @@ public:
     LoopAnalyzer LA(Ctx, IR);
     FunctionCollector FC(Ctx, LA, IR);
     FC.TraverseDecl(Ctx.getTranslationUnitDecl());
-    Values = LA.sourceValues();
+    Values.Values = LA.sourceValues();
+    Values.Quotients = LA.quotients();
     IR.DataSymbols = LA.dataSymbols();
   }
 
 private:
   KernelIR &IR;
-  std::map<std::string, std::pair<int64_t, std::string>> &Values;
+  SourceFacts &Values;
 };
 
 class Action : public ASTFrontendAction {
 public:
-  Action(KernelIR &IR, std::map<std::string, std::pair<int64_t, std::string>> &Values)
+  Action(KernelIR &IR, SourceFacts &Values)
       : IR(IR), Values(Values) {}
   std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
                                                  llvm::StringRef) override {
@@ -94,12 +103,12 @@ public:
 
 private:
   KernelIR &IR;
-  std::map<std::string, std::pair<int64_t, std::string>> &Values;
+  SourceFacts &Values;
 };
 
 class Factory : public tooling::FrontendActionFactory {
 public:
-  Factory(KernelIR &IR, std::map<std::string, std::pair<int64_t, std::string>> &Values)
+  Factory(KernelIR &IR, SourceFacts &Values)
       : IR(IR), Values(Values) {}
   std::unique_ptr<FrontendAction> create() override {
     return std::make_unique<Action>(IR, Values);
@@ -107,7 +116,7 @@ public:
 
 private:
   KernelIR &IR;
-  std::map<std::string, std::pair<int64_t, std::string>> &Values;
+  SourceFacts &Values;
 };
 
 std::unique_ptr<tooling::CompilationDatabase>
@@ -170,17 +179,20 @@ namespace {
 
 /// Binds size parameters, relabels paths as the user named the file, and
 /// orders the loops: the part of the analysis after Clang's AST walk.
-void finalizeIR(KernelIR &IR,
-                const std::map<std::string, std::pair<int64_t, std::string>> &SourceValues,
-                const perfmodel::FrontendOptions &Opts) {
+void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::FrontendOptions &Opts) {
+  const auto &SourceValues = Facts.Values;
+  const auto &Quotients = Facts.Quotients;
   // Size parameters: every symbol a bound, subscript or extent mentions that
-  // is not a loop counter or a value read from memory.
+  // is not a loop counter or a value read from memory; a quotient (N/2)
+  // brings its numerator's too.
   std::set<std::string> Symbols;
-  auto Collect = [&](const Poly &P, const std::set<std::string> &Counters) {
-    for (const std::string &S : P.symbols())
-      if (!Counters.count(S) && !IR.DataSymbols.count(S))
-        Symbols.insert(S);
-  };
+  std::function<void(const Poly &, const std::set<std::string> &)> Collect =
+      [&](const Poly &P, const std::set<std::string> &Counters) {
+        for (const std::string &S : P.symbols())
+          if (!Counters.count(S) && !IR.DataSymbols.count(S) && Symbols.insert(S).second)
+            if (auto Q = Quotients.find(S); Q != Quotients.end())
+              Collect(Q->second.first, Counters);
+      };
   for (const LoopKernel &K : IR.Loops) {
     std::set<std::string> Counters;
     for (const LoopLevel &L : K.Nest)
@@ -202,9 +214,14 @@ void finalizeIR(KernelIR &IR,
   for (const std::string &S : Symbols) {
     Parameter P;
     P.Name = S;
+    auto Q = Quotients.find(S);
     if (auto It = Opts.Defines.find(S); It != Opts.Defines.end()) {
       P.Value = It->second;
       P.From = Parameter::Origin::CommandLine;
+    } else if (Q != Quotients.end()) {
+      P.From = Parameter::Origin::Derived;
+      P.Numerator = Q->second.first;
+      P.Divisor = Q->second.second;
     } else if (auto SV = SourceValues.find(S); SV != SourceValues.end()) {
       P.Value = SV->second.first;
       P.From = Parameter::Origin::Source;
@@ -258,7 +275,7 @@ KernelIR perfmodel::analyzeTranslationUnit(clang::ASTContext &Ctx,
   FunctionCollector FC(Ctx, LA, IR);
   FC.TraverseDecl(Ctx.getTranslationUnitDecl());
   IR.DataSymbols = LA.dataSymbols();
-  finalizeIR(IR, LA.sourceValues(), Opts);
+  finalizeIR(IR, SourceFacts{LA.sourceValues(), LA.quotients()}, Opts);
   return IR;
 }
 
@@ -362,8 +379,8 @@ FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
   TextDiagnosticPrinter Printer(DiagOS, DiagOpts.get());
   Tool.setDiagnosticConsumer(&Printer);
 
-  std::map<std::string, std::pair<int64_t, std::string>> SourceValues;
-  Factory F(Result.IR, SourceValues);
+  SourceFacts Facts;
+  Factory F(Result.IR, Facts);
   int RC = Tool.run(&F);
   DiagOS.flush();
   Result.Diagnostics = DiagText;
@@ -372,7 +389,7 @@ FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
     return Result;
   }
 
-  finalizeIR(Result.IR, SourceValues, Opts);
+  finalizeIR(Result.IR, Facts, Opts);
   Result.Ok = true;
   return Result;
 }

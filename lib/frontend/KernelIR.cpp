@@ -25,8 +25,14 @@ FlopCounts &FlopCounts::operator+=(const FlopCounts &O) {
 std::map<std::string, int64_t> KernelIR::bindings() const {
   std::map<std::string, int64_t> B;
   for (const auto &[Name, P] : Parameters)
-    if (P.Value)
+    if (P.Value && P.From != Parameter::Origin::Derived)
       B[Name] = *P.Value;
+  // Quotients of the others, at their values now (validate and sweep move
+  // the parameters after the front end ran).
+  for (const auto &[Name, P] : Parameters)
+    if (P.From == Parameter::Origin::Derived && P.Numerator && P.Divisor > 0)
+      if (auto V = P.Numerator->evaluate(B))
+        B[Name] = *V / P.Divisor;
   return B;
 }
 

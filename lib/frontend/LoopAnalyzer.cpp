@@ -567,6 +567,22 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
           R.P = Q;
           return R;
         }
+        // A quotient of parameters (N/2 with N a size): a size of its own,
+        // which bindings() computes from N; of a counter (i/2) it is not
+        // affine.
+        std::set<std::string> Syms = L.P.symbols();
+        if (L.affine() && llvm::none_of(Syms, [&](const std::string &X) {
+              return isCounter(X) || DataSymbols.count(X);
+            })) {
+          if (Syms.empty()) {
+            R.P = Poly::constant(L.P.constantTerm() / D);
+            return R;
+          }
+          std::string Name = text(S);
+          Quotients[Name] = {L.P, D};
+          R.P = Poly::symbol(Name);
+          return R;
+        }
       }
       break;
     }

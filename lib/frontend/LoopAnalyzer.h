@@ -26,6 +26,9 @@ public:
   /// Values that the source gives parameters (macros, constants).
   /// Symbols that stand for values loaded from memory (rowptr[i]).
   const std::set<std::string> &dataSymbols() const { return DataSymbols; }
+  /// Integer quotients of parameters in bounds and subscripts (N/2): each
+  /// a symbol of its own, its numerator and divisor.
+  const std::map<std::string, std::pair<Poly, int64_t>> &quotients() const { return Quotients; }
   const std::map<std::string, std::pair<int64_t, std::string>> &sourceValues() const {
     return SourceValues;
   }
@@ -128,6 +131,7 @@ private:
   std::set<const clang::VarDecl *> AssignedInBody;
   std::map<std::string, size_t> AccessIndex;
   std::map<std::string, std::pair<int64_t, std::string>> SourceValues;
+  std::map<std::string, std::pair<Poly, int64_t>> Quotients;
   std::set<std::string> DataSymbols;
   std::set<const clang::FunctionDecl *> Inlining; ///< helpers being inlined
 

@@ -49,6 +49,8 @@ const char *originName(Parameter::Origin O) {
     return "source";
   case Parameter::Origin::Default:
     return "default";
+  case Parameter::Origin::Derived:
+    return "derived";
   }
   return "default";
 }
@@ -336,8 +338,9 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
     OS << "  hypothetical: --set " << S << "\n";
   if (!IR.Parameters.empty()) {
     OS << "parameters:";
+    auto Bound = IR.bindings(); // derived quotients at their parameters' values
     for (const auto &[Name, P] : IR.Parameters)
-      OS << " " << Name << "=" << (P.Value ? std::to_string(*P.Value) : "?") << " ("
+      OS << " " << Name << "=" << (Bound.count(Name) ? std::to_string(Bound[Name]) : "?") << " ("
          << originName(P.From) << (P.Where.empty() ? "" : " " + P.Where) << ")";
     OS << "\n";
   }
@@ -657,7 +660,7 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
   Array Params;
   for (const auto &[Name, P] : IR.Parameters) {
     Object O{{"name", Name}, {"origin", originName(P.From)}};
-    O["value"] = P.Value ? Value(*P.Value) : Value(nullptr);
+    O["value"] = Bindings.count(Name) ? Value(Bindings.at(Name)) : Value(nullptr);
     if (!P.Where.empty())
       O["where"] = P.Where;
     Params.push_back(std::move(O));

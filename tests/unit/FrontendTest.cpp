@@ -869,3 +869,49 @@ TEST(Frontend, PointerToArrayIsNotAnAccessOfTheWholeArray) {
     EXPECT_EQ(A.ElementBytes, 8u) << A.Text;
   EXPECT_DOUBLE_EQ(K.flops(), 2);
 }
+
+// An integer quotient of sizes in a bound (N/2, LEN >> 2) is a size of its
+// own, computed from its numerator whatever binds that: with N = 256 the
+// loop over i runs 128 times; n / 4 with n = 4000 (bound later, as validate
+// and sweep bind sizes after the front end) 1000 times; 255 / 2 is 127 as C
+// divides. A quotient of a counter (a[i / 2]) stays not affine. These loops
+// were declined ("bound 'N/2' is not affine").
+TEST(Frontend, QuotientsOfSizesAreDerivedSizes) {
+  FrontendResult R = analyzeCode(R"(#define N 256
+float aa[N][N], bb[N][N];
+void half(void) {
+  for (int i = 0; i < N / 2; i++)
+    for (int j = 0; j < N; j++)
+      aa[i][j] = bb[i][j] * 2.0f;
+}
+void quarter(long n, double *restrict x, const double *restrict y) {
+  for (long i = 0; i < n / 4; i++)
+    x[i] = y[4 * i];
+}
+void odd(double *x) {
+  for (int i = 0; i < 255 / 2; i++)
+    x[i] = 0;
+}
+void byhalf(long n, double *restrict x, const double *restrict y) {
+  for (long i = 0; i < n; i++)
+    x[i] = y[i / 2];
+}
+)");
+  const LoopKernel &Half = loopIn(R, "half");
+  ASSERT_TRUE(Half.Modelled) << Half.Reason;
+  auto B = R.IR.bindings();
+  EXPECT_EQ(tripCount(Half.Nest[0], B), std::optional<int64_t>(128));
+  ASSERT_TRUE(R.IR.Parameters.count("N / 2"));
+  EXPECT_EQ(R.IR.Parameters.at("N / 2").From, Parameter::Origin::Derived);
+  R.IR.Parameters["n"].Value = 4000;
+  R.IR.Parameters["n"].From = Parameter::Origin::CommandLine;
+  B = R.IR.bindings();
+  const LoopKernel &Quarter = loopIn(R, "quarter");
+  ASSERT_TRUE(Quarter.Modelled) << Quarter.Reason;
+  EXPECT_EQ(tripCount(Quarter.Nest[0], B), std::optional<int64_t>(1000));
+  EXPECT_EQ(tripCount(loopIn(R, "odd").Nest[0], B), std::optional<int64_t>(127));
+  const LoopKernel &ByHalf = loopIn(R, "byhalf");
+  EXPECT_TRUE(llvm::any_of(ByHalf.Accesses, [](const Access &A) {
+    return A.Array == "y" && !A.NonAffine.empty();
+  }));
+}

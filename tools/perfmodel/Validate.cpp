@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <memory>
 #include <set>
 
@@ -26,10 +27,15 @@ namespace {
 /// The size parameters loop K depends on (bounds and subscripts).
 std::set<std::string> sizeParams(const LoopKernel &K, const KernelIR &IR) {
   std::set<std::string> S;
-  auto Add = [&](const Poly &P) {
+  // A quotient (N/2) follows its numerator's parameters: those are varied.
+  std::function<void(const Poly &)> Add = [&](const Poly &P) {
     for (const std::string &X : P.symbols())
-      if (IR.Parameters.count(X))
-        S.insert(X);
+      if (auto It = IR.Parameters.find(X); It != IR.Parameters.end()) {
+        if (It->second.From == Parameter::Origin::Derived && It->second.Numerator)
+          Add(*It->second.Numerator);
+        else
+          S.insert(X);
+      }
   };
   for (const LoopLevel &L : K.Nest) {
     Add(L.Lower);

@@ -113,8 +113,13 @@ struct LoopKernel {
 struct Parameter {
   std::string Name;
   std::optional<int64_t> Value;
-  enum class Origin { CommandLine, Source, Default } From = Origin::Default;
+  enum class Origin { CommandLine, Source, Default, Derived } From = Origin::Default;
   std::string Where; ///< for Source: "file:line"
+  /// Derived: an integer quotient of other parameters (N/2, LEN >> 2):
+  /// NUMERATOR's value over DIVISOR, truncated as C divides, whatever binds
+  /// them (bindings() computes it).
+  std::optional<Poly> Numerator;
+  int64_t Divisor = 1;
 };
 
 /// A value loaded from memory that a bound or subscript depends on.
