@@ -235,6 +235,34 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
     }
     IR.Parameters[S] = P;
   }
+  // Steps given by sizes (i += k): the size's value, or 1 with a note.
+  for (LoopKernel &K : IR.Loops)
+    for (LoopLevel &L : K.Nest) {
+      if (L.StepParam.empty())
+        continue;
+      const std::string &S = L.StepParam;
+      if (!IR.Parameters.count(S)) {
+        Parameter P;
+        P.Name = S;
+        if (auto It = Opts.Defines.find(S); It != Opts.Defines.end()) {
+          P.Value = It->second;
+          P.From = Parameter::Origin::CommandLine;
+        } else if (auto SV = SourceValues.find(S); SV != SourceValues.end()) {
+          P.Value = SV->second.first;
+          P.From = Parameter::Origin::Source;
+          P.Where = SV->second.second;
+        } else {
+          P.Value = 1;
+          P.From = Parameter::Origin::Default;
+          IR.Notes.push_back("step '" + S + "' has no value: assumed 1 (bind it with -D " + S +
+                             "=...)");
+        }
+        IR.Parameters[S] = P;
+        Symbols.insert(S);
+      }
+      int64_t V = IR.Parameters[S].Value.value_or(1);
+      L.Step *= V > 0 ? V : 1;
+    }
   for (const auto &[Name, Value] : Opts.Defines)
     if (!Symbols.count(Name))
       IR.Notes.push_back("-D " + Name + "=" + std::to_string(Value) +

@@ -933,10 +933,19 @@ std::string LoopAnalyzer::parseForHeader(const ForStmt *F, LoopLevel &L,
           }
       }
       Expr::EvalResult ER;
-      if (Amount && !Amount->isValueDependent() && Amount->EvaluateAsInt(ER, Ctx))
+      if (Amount && !Amount->isValueDependent() && Amount->EvaluateAsInt(ER, Ctx)) {
         Step = Sign * ER.Val.getInt().getExtValue();
-      else if (Amount)
-        return "step '" + text(Amount) + "' is not a constant";
+      } else if (Amount) {
+        // A size as the step (i += k): its value comes with the sizes'
+        // (finalizeIR); anything else is not a step the models can count.
+        PolyResult P = toPoly(Amount);
+        std::set<std::string> Syms = P.P.symbols();
+        if (!P.affine() || Syms.size() != 1 || P.P != Poly::symbol(*Syms.begin()) ||
+            isCounter(*Syms.begin()) || *Syms.begin() == L.Var)
+          return "step '" + text(Amount) + "' is not a constant or a size";
+        L.StepParam = *Syms.begin();
+        Step = Sign;
+      }
     }
   }
   if (!Step || *Step == 0)

@@ -317,7 +317,8 @@ unsigned gatherLanes(StringRef Name) {
 double estimateIterations(const MachineLoop &L, TargetBundle &TB,
                           const std::vector<double> &Strides, int64_t SourceStep = 1,
                           unsigned Gathered = 0, unsigned *Explained = nullptr,
-                          const std::map<double, unsigned> *Skipping = nullptr) {
+                          const std::map<double, unsigned> *Skipping = nullptr,
+                          unsigned *Impossible = nullptr) {
   if (Explained)
     *Explained = 0;
   std::map<unsigned, int64_t> Increments; // register -> bytes or elements per trip
@@ -418,17 +419,28 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
   // WIDTH: the bytes the instruction moves. A vector access wider than an
   // element of a reference that skips elements (b[8 * i]: 64 bytes apart,
   // 8 wide) is not that reference's (a gather or scalar loads are).
+  // IMPOSSIBLE counts the vector accesses no reference can be: wider than
+  // the elements of every reference that skips elements, with no other
+  // reference to be (the loop clang versioned for a unit step, i += k).
+  if (Impossible)
+    *Impossible = 0;
   auto Vote = [&](double Bytes, unsigned Width) {
     std::set<long> Ks;
+    bool Excluded = false, Possible = false;
     for (double S : Strides) {
-      if (Skipping && Skipping->count(S) && Width > Skipping->at(S))
+      if (Skipping && Skipping->count(S) && Width > Skipping->at(S)) {
+        Excluded = true;
         continue;
+      }
+      Possible = true;
       double K2 = Bytes / S;
       if (Bytes > 0 && K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
         Ks.insert(long(std::round(K2)));
     }
     for (long Kx : Ks)
       ++Votes[Kx];
+    if (Impossible && Excluded && !Possible)
+      ++*Impossible;
   };
   for (const MCInst &I : L.Insts) {
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
@@ -446,8 +458,9 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
         Bytes = double(std::llabs(Increments[Index])) * double(Scale);
       else if (Increments.count(Base))
         Bytes = double(std::llabs(Increments[Base]));
+      // Gathers and scatters are how vectors reach references that skip.
       unsigned Width = 0;
-      if (Skipping && !Skipping->empty()) {
+      if (Skipping && !Skipping->empty() && !gatherLanes(TB.MII->getName(I.getOpcode()))) {
         std::string Text;
         llvm::raw_string_ostream OS(Text);
         TB.IP->printInst(&I, 0, "", *TB.STI, OS);
@@ -792,6 +805,19 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
                                           int64_t(A.ElementBytes));
     }
     double PerIt = Strides.empty() ? 0 : Strides.front();
+    // Versions whose vector accesses no reference can be (clang's copy for a
+    // unit step when the step is a size bound to more) do not run here.
+    std::vector<unsigned> Impossible(Cands.size());
+    for (size_t C = 0; C < Cands.size(); ++C)
+      estimateIterations(*Cands[C], TB, Strides, K.innermost().Step, Gathered, nullptr,
+                         &Skipping, &Impossible[C]);
+    if (llvm::is_contained(Impossible, 0u)) {
+      std::vector<const MachineLoop *> Running;
+      for (size_t C = 0; C < Cands.size(); ++C)
+        if (!Impossible[C])
+          Running.push_back(Cands[C]);
+      Cands = std::move(Running);
+    }
     const MachineLoop *Best = nullptr;
     double BestK = 0;
     std::vector<double> CandIters;

@@ -915,3 +915,45 @@ void byhalf(long n, double *restrict x, const double *restrict y) {
     return A.Array == "y" && !A.NonAffine.empty();
   }));
 }
+
+// A step given by a size (i += k) takes the size's value, -D k=4: 250 of
+// 1000 iterations; unbound, 1 with a note that says how to bind it. It was
+// declined ("step 'k' is not a constant"); a step that is not a size stays
+// declined.
+TEST(Frontend, AStepGivenByASizeIsBound) {
+  const std::string Code = R"(void stepk(long n, long k, double *a) {
+  for (long i = 0; i < n; i += k)
+    a[i] = 0;
+}
+void stepf(long n, double *a, const long *s) {
+  for (long i = 0; i < n; i += s[0])
+    a[i] = 0;
+}
+)";
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("perfmodel-step", "c", Path));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    OS << Code;
+  }
+  FrontendOptions O;
+  O.File = std::string(Path);
+  O.HasCompileArgs = true;
+  O.Defines = {{"k", 4}, {"n", 1000}};
+  FrontendResult R = runFrontend(O);
+  ASSERT_TRUE(R.Ok) << R.Error;
+  const LoopKernel &K = loopIn(R, "stepk");
+  ASSERT_TRUE(K.Modelled) << K.Reason;
+  EXPECT_EQ(K.innermost().Step, 4);
+  EXPECT_EQ(tripCount(K.innermost(), R.IR.bindings()), std::optional<int64_t>(250));
+  EXPECT_FALSE(loopIn(R, "stepf").Modelled);
+  O.Defines = {{"n", 1000}};
+  R = runFrontend(O);
+  llvm::sys::fs::remove(Path);
+  ASSERT_TRUE(R.Ok) << R.Error;
+  EXPECT_EQ(loopIn(R, "stepk").innermost().Step, 1);
+  EXPECT_TRUE(llvm::any_of(R.IR.Notes, [](const std::string &N) {
+    return N == "step 'k' has no value: assumed 1 (bind it with -D k=...)";
+  }));
+}

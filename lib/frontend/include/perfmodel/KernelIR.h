@@ -33,6 +33,9 @@ struct LoopLevel {
   Poly Lower;
   Poly Upper;
   int64_t Step = 1;
+  /// A step a size gives (i += k): its name; Step is its value (the sign
+  /// times what binds the size, -D k=4, else 1 with a note).
+  std::string StepParam;
   SourceLoc Loc;
   std::string Pragma; ///< e.g. "omp parallel for", empty when none
 };
