@@ -203,6 +203,7 @@ void LoopAnalyzer::collectAssignedMembers(const Stmt *S, std::set<std::string> &
 }
 
 void LoopAnalyzer::collectWrittenInNest(const Stmt *Root) {
+  NestRoot = Root;
   AssignedInNest.clear();
   collectAssigned(Root, AssignedInNest);
   MembersAssignedInNest.clear();
@@ -229,6 +230,43 @@ bool LoopAnalyzer::invariantMember(const MemberExpr *ME) const {
     return invariantMember(Inner);
   const VarDecl *V = refVar(Base);
   return V && !AssignedInNest.count(V);
+}
+
+bool LoopAnalyzer::invariantDeref(const UnaryOperator *UO) const {
+  if (!UO || UO->getOpcode() != UO_Deref || !UO->getType()->isIntegerType() ||
+      UO->getType().isVolatileQualified())
+    return false;
+  const VarDecl *V = refVar(UO->getSubExpr());
+  if (!V || AssignedInNest.count(V) || !NestRoot)
+    return false;
+  // A store through V anywhere in the nest: *V = ..., V[k] += ..., ++*V.
+  auto ThroughV = [&](const Expr *E) {
+    E = strip(E);
+    if (const auto *D = dyn_cast<UnaryOperator>(E); D && D->getOpcode() == UO_Deref)
+      return refVar(D->getSubExpr()) == V;
+    if (const auto *A = dyn_cast<ArraySubscriptExpr>(E))
+      return refVar(A->getBase()) == V;
+    return false;
+  };
+  std::function<bool(const Stmt *)> Writes = [&](const Stmt *S) {
+    if (!S)
+      return false;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S);
+        BO && BO->isAssignmentOp() && ThroughV(BO->getLHS()))
+      return true;
+    if (const auto *U = dyn_cast<UnaryOperator>(S);
+        U && U->isIncrementDecrementOp() && ThroughV(U->getSubExpr()))
+      return true;
+    if (isa<CallExpr>(S)) // a call may write through V (its address escaped)
+      for (const Stmt *C : S->children())
+        if (const auto *E = dyn_cast_or_null<Expr>(C); E && refVar(E) == V)
+          return true;
+    for (const Stmt *C : S->children())
+      if (Writes(C))
+        return true;
+    return false;
+  };
+  return !Writes(NestRoot);
 }
 
 std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::inlineFrame(const Expr *E) const {
@@ -598,6 +636,10 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
       R = toPoly(UO->getSubExpr(), Depth + 1);
       if (UO->getOpcode() == UO_Minus)
         R.P = -R.P;
+      return R;
+    }
+    if (UO->getOpcode() == UO_Deref && invariantDeref(UO)) {
+      R.P = Poly::symbol(exprText(S));
       return R;
     }
     if (UO->getOpcode() == UO_Deref) {

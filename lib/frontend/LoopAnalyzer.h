@@ -118,6 +118,11 @@ private:
   /// that the nest does not write: a value fixed for the nest, like a
   /// parameter.
   bool invariantMember(const clang::MemberExpr *ME) const;
+  /// *n of an integer pointer n that the nest neither moves nor writes
+  /// through (*n = ..., n[k] = ...): a value fixed for the nest, like a
+  /// parameter (bound with -D '*n=...').
+  bool invariantDeref(const clang::UnaryOperator *UO) const;
+  const clang::Stmt *NestRoot = nullptr; ///< the outermost loop of the nest walked
   std::vector<LoopLevel> Nest;
   std::map<const clang::VarDecl *, std::string> IVs;
   std::string PendingPragma;

@@ -957,3 +957,41 @@ void stepf(long n, double *a, const long *s) {
     return N == "step 'k' has no value: assumed 1 (bind it with -D k=...)";
   }));
 }
+
+// A bound read through a pointer the nest neither moves nor writes through
+// (i < *n) is a size like a field (s->len), bound with -D '*n=5000': 5000
+// iterations. Through a pointer the nest writes (*m = ...), it stays a value
+// read from memory, which the models cannot count.
+TEST(Frontend, ABoundReadThroughAnUnwrittenPointerIsASize) {
+  const std::string Code = R"(void byptr(const long *n, double *restrict a) {
+  for (long i = 0; i < *n; i++)
+    a[i] = 1.0;
+}
+void written(long *m, double *restrict a) {
+  for (long i = 0; i < *m; i++) {
+    a[i] = 1.0;
+    *m = *m - 1;
+  }
+}
+)";
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("perfmodel-deref", "c", Path));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    OS << Code;
+  }
+  FrontendOptions O;
+  O.File = std::string(Path);
+  O.HasCompileArgs = true;
+  O.Defines = {{"*n", 5000}};
+  FrontendResult R = runFrontend(O);
+  llvm::sys::fs::remove(Path);
+  ASSERT_TRUE(R.Ok) << R.Error;
+  ASSERT_TRUE(R.IR.Parameters.count("*n"));
+  EXPECT_EQ(R.IR.Parameters.at("*n").From, Parameter::Origin::CommandLine);
+  EXPECT_EQ(tripCount(loopIn(R, "byptr").innermost(), R.IR.bindings()),
+            std::optional<int64_t>(5000));
+  EXPECT_FALSE(R.IR.Parameters.count("*m"));
+  EXPECT_FALSE(tripCount(loopIn(R, "written").innermost(), R.IR.bindings()).has_value());
+}
