@@ -70,6 +70,7 @@ private:
 struct SourceFacts {
   std::map<std::string, std::pair<int64_t, std::string>> Values;
   std::map<std::string, std::pair<Poly, int64_t>> Quotients;
+  std::map<std::string, std::string> Aliases; ///< a call's text -> the size it returns
 };
 
 class Consumer : public ASTConsumer {
@@ -84,6 +85,7 @@ public:
     FC.TraverseDecl(Ctx.getTranslationUnitDecl());
     Values.Values = LA.sourceValues();
     Values.Quotients = LA.quotients();
+    Values.Aliases = LA.aliases();
     IR.DataSymbols = LA.dataSymbols();
   }
 
@@ -211,11 +213,19 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
           Collect(*D, Counters);
     }
   }
+  // -D by a call's text (domain.numElem()) binds the size it returns.
+  std::map<std::string, int64_t> Defines = Opts.Defines;
+  std::set<std::string> ByAlias;
+  for (const auto &[Call, Size] : Facts.Aliases)
+    if (auto It = Opts.Defines.find(Call); It != Opts.Defines.end() && !Defines.count(Size)) {
+      Defines[Size] = It->second;
+      ByAlias.insert(Call);
+    }
   for (const std::string &S : Symbols) {
     Parameter P;
     P.Name = S;
     auto Q = Quotients.find(S);
-    if (auto It = Opts.Defines.find(S); It != Opts.Defines.end()) {
+    if (auto It = Defines.find(S); It != Defines.end()) {
       P.Value = It->second;
       P.From = Parameter::Origin::CommandLine;
     } else if (Q != Quotients.end()) {
@@ -229,9 +239,13 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
     } else {
       P.Value = Opts.DefaultSize;
       P.From = Parameter::Origin::Default;
+      std::string Also;
+      for (const auto &[Call, Size] : Facts.Aliases)
+        if (Size == S)
+          Also += " or -D '" + Call + "=...'";
       IR.Notes.push_back("size parameter '" + S + "' has no value: assumed " +
-                                std::to_string(Opts.DefaultSize) +
-                                " (bind it with -D " + S + "=...)");
+                         std::to_string(Opts.DefaultSize) + " (bind it with -D " + S + "=..." +
+                         Also + ")");
     }
     IR.Parameters[S] = P;
   }
@@ -264,7 +278,7 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
       L.Step *= V > 0 ? V : 1;
     }
   for (const auto &[Name, Value] : Opts.Defines)
-    if (!Symbols.count(Name))
+    if (!Symbols.count(Name) && !ByAlias.count(Name))
       IR.Notes.push_back("-D " + Name + "=" + std::to_string(Value) +
                                 ": no analysed loop uses a parameter named '" + Name +
                                 "'");
@@ -303,7 +317,7 @@ KernelIR perfmodel::analyzeTranslationUnit(clang::ASTContext &Ctx,
   FunctionCollector FC(Ctx, LA, IR);
   FC.TraverseDecl(Ctx.getTranslationUnitDecl());
   IR.DataSymbols = LA.dataSymbols();
-  finalizeIR(IR, SourceFacts{LA.sourceValues(), LA.quotients()}, Opts);
+  finalizeIR(IR, SourceFacts{LA.sourceValues(), LA.quotients(), LA.aliases()}, Opts);
   return IR;
 }
 

@@ -663,6 +663,10 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
     Frames.push_back(std::move(*F));
     PolyResult In = toPoly(Result, Depth + 1);
     Frames.pop_back();
+    if (std::set<std::string> Syms = In.P.symbols();
+        In.affine() && Syms.size() == 1 && In.P == Poly::symbol(*Syms.begin()) &&
+        !isCounter(*Syms.begin()))
+      Aliases[exprText(S)] = *Syms.begin();
     return In;
   }
   if (isa<ArraySubscriptExpr>(S) || isSubscriptCall(S) || isa<MemberExpr>(S)) {

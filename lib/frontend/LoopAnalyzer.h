@@ -29,6 +29,9 @@ public:
   /// Integer quotients of parameters in bounds and subscripts (N/2): each
   /// a symbol of its own, its numerator and divisor.
   const std::map<std::string, std::pair<Poly, int64_t>> &quotients() const { return Quotients; }
+  /// Calls that return a size (domain.numElem() -> domain.m_numElem): the
+  /// call's text, the size's name, so -D takes either.
+  const std::map<std::string, std::string> &aliases() const { return Aliases; }
   const std::map<std::string, std::pair<int64_t, std::string>> &sourceValues() const {
     return SourceValues;
   }
@@ -137,6 +140,7 @@ private:
   std::map<std::string, size_t> AccessIndex;
   std::map<std::string, std::pair<int64_t, std::string>> SourceValues;
   std::map<std::string, std::pair<Poly, int64_t>> Quotients;
+  std::map<std::string, std::string> Aliases;
   std::set<std::string> DataSymbols;
   std::set<const clang::FunctionDecl *> Inlining; ///< helpers being inlined
 

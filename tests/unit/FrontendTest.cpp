@@ -995,3 +995,52 @@ void written(long *m, double *restrict a) {
   EXPECT_FALSE(R.IR.Parameters.count("*m"));
   EXPECT_FALSE(tripCount(loopIn(R, "written").innermost(), R.IR.bindings()).has_value());
 }
+
+// A bound through an accessor that returns a field (domain.numElem() ->
+// m_numElem) is the field's size, and -D takes the call as the report and
+// the code name it: -D 'domain.numElem()=27000' binds domain.m_numElem (it
+// was "no analysed loop uses a parameter named 'domain.numElem()'", and the
+// loop ran at the default 1000); unbound, the note names both spellings.
+TEST(Frontend, ASizeReturnedByAnAccessorIsBoundByTheCall) {
+  const std::string Code = R"(class Domain {
+public:
+  long numElem() const { return m_numElem; }
+  double *x;
+private:
+  long m_numElem;
+};
+void f(Domain &domain) {
+  for (long i = 0; i < domain.numElem(); ++i)
+    domain.x[i] *= 2.0;
+}
+)";
+  llvm::SmallString<128> Path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("perfmodel-accessor", "cpp", Path));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Path, EC);
+    OS << Code;
+  }
+  FrontendOptions O;
+  O.File = std::string(Path);
+  O.HasCompileArgs = true;
+  O.CompileArgs = {"-x", "c++"};
+  O.Defines = {{"domain.numElem()", 27000}};
+  FrontendResult R = runFrontend(O);
+  ASSERT_TRUE(R.Ok) << R.Error;
+  ASSERT_TRUE(R.IR.Parameters.count("domain.m_numElem"));
+  EXPECT_EQ(R.IR.Parameters.at("domain.m_numElem").Value, std::optional<int64_t>(27000));
+  EXPECT_EQ(tripCount(loopIn(R, "f").innermost(), R.IR.bindings()),
+            std::optional<int64_t>(27000));
+  EXPECT_FALSE(llvm::any_of(R.IR.Notes, [](const std::string &N) {
+    return N.find("no analysed loop uses") != std::string::npos;
+  }));
+  O.Defines.clear();
+  R = runFrontend(O);
+  llvm::sys::fs::remove(Path);
+  ASSERT_TRUE(R.Ok) << R.Error;
+  EXPECT_TRUE(llvm::any_of(R.IR.Notes, [](const std::string &N) {
+    return N.find("bind it with -D domain.m_numElem=... or -D 'domain.numElem()=...'") !=
+           std::string::npos;
+  }));
+}
