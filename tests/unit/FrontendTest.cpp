@@ -30,8 +30,10 @@ FrontendResult analyzeFile(const std::string &Rel,
   return R;
 }
 
-/// Writes CODE to a temporary file with extension EXT and analyses it.
-FrontendResult analyzeCode(const std::string &Code, const std::string &Ext = "c") {
+/// Writes CODE to a temporary file with extension EXT and analyses it with
+/// the -D sizes DEFINES.
+FrontendResult analyzeCode(const std::string &Code, const std::string &Ext = "c",
+                           std::map<std::string, int64_t> Defines = {}) {
   llvm::SmallString<128> Path;
   llvm::sys::fs::createTemporaryFile("perfmodel-test", Ext, Path);
   {
@@ -42,6 +44,7 @@ FrontendResult analyzeCode(const std::string &Code, const std::string &Ext = "c"
   FrontendOptions O;
   O.File = std::string(Path);
   O.HasCompileArgs = true;
+  O.Defines = std::move(Defines);
   FrontendResult R = runFrontend(O);
   llvm::sys::fs::remove(Path);
   EXPECT_TRUE(R.Ok) << R.Error << "\n" << R.Diagnostics;
@@ -930,28 +933,13 @@ void stepf(long n, double *a, const long *s) {
     a[i] = 0;
 }
 )";
-  llvm::SmallString<128> Path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("perfmodel-step", "c", Path));
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    OS << Code;
-  }
-  FrontendOptions O;
-  O.File = std::string(Path);
-  O.HasCompileArgs = true;
-  O.Defines = {{"k", 4}, {"n", 1000}};
-  FrontendResult R = runFrontend(O);
-  ASSERT_TRUE(R.Ok) << R.Error;
+  FrontendResult R = analyzeCode(Code, "c", {{"k", 4}, {"n", 1000}});
   const LoopKernel &K = loopIn(R, "stepk");
   ASSERT_TRUE(K.Modelled) << K.Reason;
   EXPECT_EQ(K.innermost().Step, 4);
   EXPECT_EQ(tripCount(K.innermost(), R.IR.bindings()), std::optional<int64_t>(250));
   EXPECT_FALSE(loopIn(R, "stepf").Modelled);
-  O.Defines = {{"n", 1000}};
-  R = runFrontend(O);
-  llvm::sys::fs::remove(Path);
-  ASSERT_TRUE(R.Ok) << R.Error;
+  R = analyzeCode(Code, "c", {{"n", 1000}});
   EXPECT_EQ(loopIn(R, "stepk").innermost().Step, 1);
   EXPECT_TRUE(llvm::any_of(R.IR.Notes, [](const std::string &N) {
     return N == "step 'k' has no value: assumed 1 (bind it with -D k=...)";
@@ -974,20 +962,7 @@ void written(long *m, double *restrict a) {
   }
 }
 )";
-  llvm::SmallString<128> Path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("perfmodel-deref", "c", Path));
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    OS << Code;
-  }
-  FrontendOptions O;
-  O.File = std::string(Path);
-  O.HasCompileArgs = true;
-  O.Defines = {{"*n", 5000}};
-  FrontendResult R = runFrontend(O);
-  llvm::sys::fs::remove(Path);
-  ASSERT_TRUE(R.Ok) << R.Error;
+  FrontendResult R = analyzeCode(Code, "c", {{"*n", 5000}});
   ASSERT_TRUE(R.IR.Parameters.count("*n"));
   EXPECT_EQ(R.IR.Parameters.at("*n").From, Parameter::Origin::CommandLine);
   EXPECT_EQ(tripCount(loopIn(R, "byptr").innermost(), R.IR.bindings()),
@@ -1014,20 +989,7 @@ void f(Domain &domain) {
     domain.x[i] *= 2.0;
 }
 )";
-  llvm::SmallString<128> Path;
-  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("perfmodel-accessor", "cpp", Path));
-  {
-    std::error_code EC;
-    llvm::raw_fd_ostream OS(Path, EC);
-    OS << Code;
-  }
-  FrontendOptions O;
-  O.File = std::string(Path);
-  O.HasCompileArgs = true;
-  O.CompileArgs = {"-x", "c++"};
-  O.Defines = {{"domain.numElem()", 27000}};
-  FrontendResult R = runFrontend(O);
-  ASSERT_TRUE(R.Ok) << R.Error;
+  FrontendResult R = analyzeCode(Code, "cpp", {{"domain.numElem()", 27000}});
   ASSERT_TRUE(R.IR.Parameters.count("domain.m_numElem"));
   EXPECT_EQ(R.IR.Parameters.at("domain.m_numElem").Value, std::optional<int64_t>(27000));
   EXPECT_EQ(tripCount(loopIn(R, "f").innermost(), R.IR.bindings()),
@@ -1035,10 +997,7 @@ void f(Domain &domain) {
   EXPECT_FALSE(llvm::any_of(R.IR.Notes, [](const std::string &N) {
     return N.find("no analysed loop uses") != std::string::npos;
   }));
-  O.Defines.clear();
-  R = runFrontend(O);
-  llvm::sys::fs::remove(Path);
-  ASSERT_TRUE(R.Ok) << R.Error;
+  R = analyzeCode(Code, "cpp");
   EXPECT_TRUE(llvm::any_of(R.IR.Notes, [](const std::string &N) {
     return N.find("bind it with -D domain.m_numElem=... or -D 'domain.numElem()=...'") !=
            std::string::npos;

@@ -29,6 +29,31 @@ InCoreResult run(const std::string &File, const std::string &Cpu) {
   return R;
 }
 
+/// The compiled loop of tests/incore/FILE (its only one) on Zen 5, clang-19
+/// -O3 -march=znver5, with the -D sizes DEFINES; STEP: its innermost step.
+InCoreResult zen5Loop(const std::string &File, std::map<std::string, int64_t> Defines = {},
+                      int64_t *Step = nullptr) {
+  FrontendOptions F;
+  F.File = Src + "/tests/incore/" + File;
+  F.Defines = std::move(Defines);
+  FrontendResult FR = runFrontend(F);
+  if (!FR.Ok || FR.IR.Loops.size() != 1) {
+    ADD_FAILURE() << File << ": " << FR.Error << " (" << FR.IR.Loops.size() << " loops)";
+    return {};
+  }
+  EXPECT_TRUE(FR.IR.Loops[0].Modelled) << FR.IR.Loops[0].Reason;
+  if (Step)
+    *Step = FR.IR.Loops[0].innermost().Step;
+  InCoreOptions O;
+  O.Cpu = "znver5";
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
+  EXPECT_EQ(R.size(), 1u);
+  if (R.empty())
+    return {};
+  EXPECT_TRUE(R[0].Ok) << R[0].Reason;
+  return R[0];
+}
+
 double portLoad(const InCoreResult &R, const std::string &Port) {
   auto It = std::find(R.Ports.begin(), R.Ports.end(), Port);
   EXPECT_NE(It, R.Ports.end()) << Port;
@@ -175,17 +200,9 @@ TEST(InCore, ACounterInTheAccumulatorGivesTheTripsSourceIterations) {
   // which `add rax, 320` (opcode 05, the accumulator form, whose register is
   // implicit) advances the element counter by, scaled by 4 in the
   // addresses. It was taken as 1 (a trip's cycles read as one iteration's).
-  FrontendOptions F;
-  F.File = Src + "/tests/incore/global-arrays.c";
-  FrontendResult FR = runFrontend(F);
-  ASSERT_TRUE(FR.Ok) << FR.Error;
-  InCoreOptions O;
-  O.Cpu = "znver5";
-  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
-  ASSERT_EQ(R.size(), 1u);
-  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
-  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 320);
-  EXPECT_TRUE(llvm::any_of(R[0].Instrs, [](const InstrCost &C) {
+  InCoreResult R = zen5Loop("global-arrays.c");
+  EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 320);
+  EXPECT_TRUE(llvm::any_of(R.Instrs, [](const InstrCost &C) {
     return llvm::StringRef(C.Text).trim() == "add rax, 320";
   }));
 }
@@ -197,17 +214,9 @@ TEST(InCore, AVectorStoreIsNotTheTripOfAReferenceThatSkipsElements) {
   // of b's 64-byte one; a 64-byte store cannot be b's (8-byte elements 64
   // bytes apart), so only a's counts. It was a tie, taken as 4 (8.48 cy/it
   // where the trip's 33.9 cy cover 32: 1.06).
-  FrontendOptions F;
-  F.File = Src + "/tests/incore/gather-stride8.c";
-  FrontendResult FR = runFrontend(F);
-  ASSERT_TRUE(FR.Ok) << FR.Error;
-  InCoreOptions O;
-  O.Cpu = "znver5";
-  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
-  ASSERT_EQ(R.size(), 1u);
-  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
-  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 32);
-  EXPECT_EQ(llvm::count_if(R[0].Instrs,
+  InCoreResult R = zen5Loop("gather-stride8.c");
+  EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 32);
+  EXPECT_EQ(llvm::count_if(R.Instrs,
                            [](const InstrCost &C) {
                              return llvm::StringRef(C.Text).contains("vgatherqpd zmm");
                            }),
@@ -221,21 +230,11 @@ TEST(InCore, AStepBoundToASizeCostsTheVersionThatRunsAtIt) {
   // the scalar version (one load, one store an iteration) is the one that
   // runs: 1 source iteration a trip, no zmm access. It was the zmm copy, 4
   // cy/it (timed 1.1 at L1 on the Zen 5 VM; now 0.98).
-  FrontendOptions F;
-  F.File = Src + "/tests/incore/step-size.c";
-  F.Defines = {{"k", 4}, {"n", 100000}};
-  FrontendResult FR = runFrontend(F);
-  ASSERT_TRUE(FR.Ok) << FR.Error;
-  ASSERT_EQ(FR.IR.Loops.size(), 1u);
-  ASSERT_TRUE(FR.IR.Loops[0].Modelled) << FR.IR.Loops[0].Reason;
-  EXPECT_EQ(FR.IR.Loops[0].innermost().Step, 4);
-  InCoreOptions O;
-  O.Cpu = "znver5";
-  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
-  ASSERT_EQ(R.size(), 1u);
-  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
-  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 1);
-  EXPECT_FALSE(llvm::any_of(R[0].Instrs, [](const InstrCost &C) {
+  int64_t Step = 0;
+  InCoreResult R = zen5Loop("step-size.c", {{"k", 4}, {"n", 100000}}, &Step);
+  EXPECT_EQ(Step, 4);
+  EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 1);
+  EXPECT_FALSE(llvm::any_of(R.Instrs, [](const InstrCost &C) {
     return llvm::StringRef(C.Text).contains("zmm");
   }));
 }

@@ -302,18 +302,24 @@ bool perfmodel::tool::fromJson(const json::Value &V, Recording &R, const std::st
 
 namespace {
 
-bool readRecording(const std::string &Path, Recording &R, std::string &Err) {
+/// The JSON in PATH; nullopt with ERR naming the file and what is wrong.
+std::optional<json::Value> readJsonFile(const std::string &Path, std::string &Err) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf) {
     Err = Path + ": cannot read: " + Buf.getError().message();
-    return false;
+    return std::nullopt;
   }
   llvm::Expected<json::Value> V = json::parse((*Buf)->getBuffer());
   if (!V) {
     Err = Path + ": not JSON: " + llvm::toString(V.takeError());
-    return false;
+    return std::nullopt;
   }
-  return fromJson(*V, R, Path, Err);
+  return std::move(*V);
+}
+
+bool readRecording(const std::string &Path, Recording &R, std::string &Err) {
+  std::optional<json::Value> V = readJsonFile(Path, Err);
+  return V && fromJson(*V, R, Path, Err);
 }
 
 bool writeJsonFile(const std::string &Path, const json::Value &V, std::string &Err) {
@@ -585,16 +591,9 @@ struct Baseline {
 };
 
 bool readBaseline(const std::string &Path, Baseline &B, std::string &Err) {
-  auto Buf = llvm::MemoryBuffer::getFile(Path);
-  if (!Buf) {
-    Err = Path + ": cannot read: " + Buf.getError().message();
+  std::optional<json::Value> V = readJsonFile(Path, Err);
+  if (!V)
     return false;
-  }
-  llvm::Expected<json::Value> V = json::parse((*Buf)->getBuffer());
-  if (!V) {
-    Err = Path + ": not JSON: " + llvm::toString(V.takeError());
-    return false;
-  }
   const json::Object *O = V->getAsObject();
   const json::Array *Recs = O ? O->getArray("recordings") : nullptr;
   if (!O || O->getString("schema") != ReplaySchema || !Recs) {
