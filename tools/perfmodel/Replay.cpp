@@ -628,6 +628,47 @@ bool readBaseline(const std::string &Path, Baseline &B, std::string &Err) {
   return true;
 }
 
+/// Each model's MAPE per level (rows), and with OLD (a baseline's) the
+/// change in points; RISES gains NAME's headline levels that rose more than
+/// --max-rise.
+void printMapeTable(llvm::raw_ostream &OS, MapeTable T,
+                    const std::map<std::string, std::map<std::string, double>> *Old,
+                    const ReplayArgs &Args, const std::string &Name,
+                    std::vector<std::string> &Rises) {
+  std::vector<std::vector<std::string>> Table = {{"MAPE (rows)", "L1", "L2", "L3", "MEM", "all"}};
+  for (const char *Model : ModelOrder) {
+    if (!T.count(Model))
+      continue;
+    std::vector<std::string> Line = {Model};
+    for (const std::string &Lv : {"L1", "L2", "L3", "MEM", "all"}) {
+      auto It = T[Model].find(Lv);
+      if (It == T[Model].end()) {
+        Line.push_back("-");
+        continue;
+      }
+      std::string Cell = formatNumber(It->second.first, 3) + " % (" +
+                         std::to_string(It->second.second) + ")";
+      if (Old)
+        if (auto OM = Old->find(Model); OM != Old->end())
+          if (auto OL = OM->second.find(Lv); OL != OM->second.end()) {
+            double D = It->second.first - OL->second;
+            char Buf[32];
+            std::snprintf(Buf, sizeof Buf, " %+.2f", D);
+            Cell += Buf;
+            // The baseline's figures are rounded to 6 digits (jsonNumber).
+            if (Args.MaxRise && std::string(Model) == "headline" && D > *Args.MaxRise + 1e-3)
+              Rises.push_back(Name + " " + Lv + ": headline " +
+                              formatNumber(It->second.first, 3) + " % MAPE, more than " +
+                              formatNumber(*Args.MaxRise) + " point(s) above the baseline's " +
+                              formatNumber(OL->second, 3) + " %");
+          }
+      Line.push_back(Cell);
+    }
+    Table.push_back(Line);
+  }
+  printTextTable(OS, Table, 2, {false, true, true, true, true, true});
+}
+
 /// The text report of one recording; RISES gains the headline levels that
 /// rose more than MAXRISE points above the baseline.
 void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &Args,
@@ -656,43 +697,11 @@ void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &
   if (Args.Machine.empty())
     OS << "  " << Same << " of " << Compared
        << " headlines as validate predicted them when recording (within 0.5 %)\n";
-  MapeTable T = mapes(X.Rows);
   const std::map<std::string, std::map<std::string, double>> *Old = nullptr;
   if (B)
     if (auto It = B->Mape.find(X.Name); It != B->Mape.end())
       Old = &It->second;
-  std::vector<std::vector<std::string>> Table = {{"MAPE (rows)", "L1", "L2", "L3", "MEM", "all"}};
-  for (const char *Model : ModelOrder) {
-    if (!T.count(Model))
-      continue;
-    std::vector<std::string> Line = {Model};
-    for (const std::string &Lv : {"L1", "L2", "L3", "MEM", "all"}) {
-      auto It = T[Model].find(Lv);
-      if (It == T[Model].end()) {
-        Line.push_back("-");
-        continue;
-      }
-      std::string Cell = formatNumber(It->second.first, 3) + " % (" +
-                         std::to_string(It->second.second) + ")";
-      if (Old)
-        if (auto OM = Old->find(Model); OM != Old->end())
-          if (auto OL = OM->second.find(Lv); OL != OM->second.end()) {
-            double D = It->second.first - OL->second;
-            char Buf[32];
-            std::snprintf(Buf, sizeof Buf, " %+.2f", D);
-            Cell += Buf;
-            // The baseline's figures are rounded to 6 digits (jsonNumber).
-            if (Args.MaxRise && std::string(Model) == "headline" && D > *Args.MaxRise + 1e-3)
-              Rises.push_back(X.Name + " " + Lv + ": headline " +
-                              formatNumber(It->second.first, 3) + " % MAPE, more than " +
-                              formatNumber(*Args.MaxRise) + " point(s) above the baseline's " +
-                              formatNumber(OL->second, 3) + " %");
-          }
-      Line.push_back(Cell);
-    }
-    Table.push_back(Line);
-  }
-  printTextTable(OS, Table, 2, {false, true, true, true, true, true});
+  printMapeTable(OS, mapes(X.Rows), Old, Args, X.Name, Rises);
   if (Old)
     OS << "  (after each MAPE: its change in points against " << Args.Baseline << ")\n";
   // The worst rows by the headline's error.
@@ -803,6 +812,22 @@ int perfmodel::tool::runReplay(const ReplayArgs &Args) {
           "today's machine files, at the row's clock, with the figures measured on its host)\n";
     for (const Replayed &X : All)
       printRecording(OS, X, Args, B ? &*B : nullptr, Rises);
+    // A host kind recorded more than once: all its rows together (the noise
+    // between runs is in the recordings' difference).
+    std::map<std::string, std::vector<const Replayed *>> Kinds;
+    for (const Replayed &X : All)
+      Kinds[X.Rec.Host.Kind.empty() ? X.Rec.Host.Cpu : X.Rec.Host.Kind].push_back(&X);
+    for (const auto &[Kind, Xs] : Kinds) {
+      if (Xs.size() < 2)
+        continue;
+      std::vector<ReplayedRow> Rows;
+      for (const Replayed *X : Xs)
+        Rows.insert(Rows.end(), X->Rows.begin(), X->Rows.end());
+      OS << "\nhost kind " << Kind << ": " << Xs.size() << " recordings, " << Rows.size()
+         << " rows\n";
+      std::vector<std::string> Ignored;
+      printMapeTable(OS, mapes(Rows), nullptr, Args, Kind, Ignored);
+    }
   }
   // The check runs whatever the format.
   if (Args.MaxRise && B && Args.Format != "text") {
