@@ -789,6 +789,19 @@ TEST(Cli, ValidateTriad) {
 #endif
 }
 
+// A loop bounded by *n (a size read through a pointer) is timed with n
+// holding the size validate varies: the row's size is *n, its working set
+// the 8-byte elements of a up to it (half the L1: at most half its bytes).
+// It was not validated ("array 'n' is not accessed in the loop nest").
+TEST(Cli, ValidateABoundReadThroughAPointer) {
+  CmdResult R = perfmodel("validate tests/validate/deref-bound.c --levels L1 --reps 3");
+  ASSERT_EQ(R.Code, 0) << R.Err << R.Out;
+  EXPECT_TRUE(std::regex_search(R.Out, std::regex("\n +\\*n +working set"))) << R.Out;
+  std::vector<ValidateRow> Rows = validateRows(R.Out);
+  ASSERT_EQ(Rows.size(), 1u) << R.Out;
+  EXPECT_GT(Rows[0].Measured, 0) << Rows[0].Line;
+}
+
 // A further machine predicted against the same timing: its columns follow
 // the first machine's, and its error compares times, so by hand
 // error_B = (cy_B / GHz_B - cy / GHz_A) / (cy / GHz_A). The Haswell model at

@@ -327,10 +327,18 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     // Integer arrays given with --index hold that data in the harness too.
     IndexData LoopIndex = indexDataOf(In.Index, IR, K.Function);
     std::set<std::string> IndexArrays;
+    // Integer pointers whose pointee is a size (i < *n): one element that
+    // holds the size, passed as index data is.
+    std::set<std::string> SizeHolders;
+    for (const FunctionParam &P : IR.Functions.at(K.Function).Params)
+      if (P.What == FunctionParam::Kind::Pointer && !P.PointeeIsFloating &&
+          IR.Parameters.count("*" + P.Name))
+        SizeHolders.insert(P.Name);
     for (const FunctionParam &P : IR.Functions.at(K.Function).Params)
       if (P.What == FunctionParam::Kind::Pointer && !P.PointeeIsFloating &&
           LoopIndex.Specs.count(P.Name))
         IndexArrays.insert(P.Name);
+    IndexArrays.insert(SizeHolders.begin(), SizeHolders.end());
     Harness H = makeHarness(IR, K, V.Reps, 0.005, IndexArrays);
     if (!H.Ok) {
       Skip(H.Why);
@@ -353,7 +361,8 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     if (!Size.empty()) {
       const FunctionInfo &FI = IR.Functions.at(K.Function);
       CompiledIn = std::none_of(FI.Params.begin(), FI.Params.end(),
-                                [&](const FunctionParam &P) { return P.Name == Size; });
+                                [&](const FunctionParam &P) { return P.Name == Size; }) &&
+                   !(Size[0] == '*' && SizeHolders.count(Size.substr(1)));
     }
     if (CompiledIn)
       OS << "    " << Size << " is not an argument of " << K.Function
@@ -421,6 +430,8 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
         Skip(Why);
         break;
       }
+      for (const std::string &H : SizeHolders)
+        LoopIndex.Arrays[H] = {IR.bindings().at("*" + H)};
       std::map<std::string, size_t> Counts;
       for (const auto &[Name, Values] : LoopIndex.Arrays)
         Counts[Name] = Values.size();
