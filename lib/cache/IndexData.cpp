@@ -133,6 +133,25 @@ bool usedInBounds(const std::string &Array, const KernelIR &IR, std::string *Out
   return false;
 }
 
+/// Elements of ARRAY the loops read at the sizes bound now: one past the
+/// highest index of its direct references and of its values in bounds
+/// (rowptr[i + 1]); 0 when no loop tells.
+int64_t elementsRead(const std::string &Array, const KernelIR &IR) {
+  std::map<std::string, int64_t> B = IR.bindings();
+  int64_t Count = 0;
+  for (const LoopKernel &K : IR.Loops) {
+    for (const Access &A : K.Accesses)
+      if (A.Array == Array && A.Linear && !A.Indirect)
+        if (auto R = offsetRange(K, IR, *A.Linear, B); R && R->second >= 0)
+          Count = std::max(Count, R->second + 1);
+    for (const auto &[Sym, Ref] : IR.DataRefs)
+      if (Ref.Array == Array)
+        if (auto R = offsetRange(K, IR, Ref.Index, B); R && R->second >= 0)
+          Count = std::max(Count, R->second + 1);
+  }
+  return Count;
+}
+
 } // namespace
 
 bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, IndexData &Out,
@@ -174,10 +193,16 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     }
     return true;
   };
+  // Without a COUNT, as many values as the loops read at the bound sizes
+  // (2^20 where no loop tells), said in the origin.
+  constexpr int64_t MaxCount = int64_t(1) << 28;
+  int64_t Read = std::min(elementsRead(Name, IR), MaxCount);
+  std::string Counted = Read > 0 ? " (what the loops read at the bound sizes)"
+                                 : " (no loop tells how many it reads: --index NAME=...:COUNT)";
   if (Src.starts_with("uniform:")) {
     llvm::SmallVector<llvm::StringRef, 5> P;
     Src.split(P, ':');
-    int64_t Lo, Hi, Count = int64_t(1) << 20, Seed = 1;
+    int64_t Lo, Hi, Count = Read > 0 ? Read : int64_t(1) << 20, Seed = 1;
     if (P.size() < 3 || P.size() > 5 || !Field(P[1], Lo) || !Field(P[2], Hi) || Hi <= Lo ||
         (P.size() > 3 && (!Field(P[3], Count) || Count <= 0 || Count > (int64_t(1) << 28))) ||
         (P.size() > 4 && !Field(P[4], Seed))) {
@@ -187,8 +212,9 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     }
     Out.Ranges[Name] = {Lo, Hi - 1};
     Out.Origin[Name] = "uniform random in [" + std::to_string(Lo) + ", " +
-                       std::to_string(Hi) + "), " + std::to_string(Count) +
-                       " values, seed " + std::to_string(Seed);
+                       std::to_string(Hi) + "), " + std::to_string(Count) + " values" +
+                       (P.size() > 3 ? std::string() : Counted) + ", seed " +
+                       std::to_string(Seed);
     if (!Generate)
       return true;
     std::mt19937_64 Rng(Seed);
@@ -225,7 +251,7 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     // banded matrix walked row by row, or a gather with short-range jitter.
     llvm::SmallVector<llvm::StringRef, 4> P;
     Src.split(P, ':');
-    int64_t W, Count = int64_t(1) << 20, Seed = 1;
+    int64_t W, Count = Read > 0 ? Read : int64_t(1) << 20, Seed = 1;
     if (P.size() < 2 || P.size() > 4 || !Field(P[1], W) || W < 0 ||
         (P.size() > 2 && (!Field(P[2], Count) || Count <= 0 || Count > (int64_t(1) << 28))) ||
         (P.size() > 3 && !Field(P[3], Seed))) {
@@ -235,8 +261,9 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     }
     Out.Ranges[Name] = {0, Count - 1 + W};
     Out.Origin[Name] = "banded: element k in [k - " + std::to_string(W) + ", k + " +
-                       std::to_string(W) + "], " + std::to_string(Count) +
-                       " values, seed " + std::to_string(Seed);
+                       std::to_string(W) + "], " + std::to_string(Count) + " values" +
+                       (P.size() > 2 ? std::string() : Counted) + ", seed " +
+                       std::to_string(Seed);
     if (!Generate)
       return true;
     std::mt19937_64 Rng(Seed);

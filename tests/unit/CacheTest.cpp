@@ -882,3 +882,28 @@ TEST(LayerConditions, AgreeWithTheSimulatorOrAreNotDecisiveOnTheExamples) {
   EXPECT_EQ(Compared + NotDecisive, 18u);
   EXPECT_LE(NotDecisive, 6u) << "the rule should not decline most loops";
 }
+
+// Index data without a COUNT holds what the loops read at the bound sizes:
+// the gather reads idx[i] for i in [0, n), so n = 3,000,000 values, where
+// the old default of 2^20 left the simulator "not run" for any n beyond
+// it. banded: the same count; an array no loop reads keeps 2^20, and the
+// origin says how to give one.
+TEST(IndexData, WithoutACountTheLoopsReadsAreTheCount) {
+  FrontendOptions F;
+  F.File = std::string(PERFMODEL_SOURCE_DIR) + "/tests/validate/gather.c";
+  F.Defines = {{"n", 3000000}};
+  FrontendResult R = runFrontend(F);
+  ASSERT_TRUE(R.Ok) << R.Error;
+  IndexData D;
+  std::string Err;
+  ASSERT_TRUE(loadIndexSpec("idx=uniform:0:n", R.IR, D, Err)) << Err;
+  EXPECT_EQ(D.Arrays["idx"].size(), 3000000u);
+  EXPECT_NE(D.Origin["idx"].find("3000000 values (what the loops read at the bound sizes)"),
+            std::string::npos)
+      << D.Origin["idx"];
+  ASSERT_TRUE(loadIndexSpec("idx=banded:4", R.IR, D, Err)) << Err;
+  EXPECT_EQ(D.Arrays["idx"].size(), 3000000u);
+  ASSERT_TRUE(loadIndexSpec("other=uniform:0:10", R.IR, D, Err)) << Err;
+  EXPECT_EQ(D.Arrays["other"].size(), size_t(1) << 20);
+  EXPECT_NE(D.Origin["other"].find("no loop tells how many it reads"), std::string::npos);
+}
