@@ -264,6 +264,26 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
   return Lines * double(Line);
 }
 
+namespace {
+
+/// Elements 0 .. the last of A's array as declared, every dimension's extent
+/// known at the bound sizes; nullopt otherwise.
+std::optional<std::pair<int64_t, int64_t>> declaredElements(const Access &A,
+                                                            const KernelIR &IR) {
+  if (A.Dims.empty())
+    return std::nullopt;
+  auto B = IR.bindings();
+  int64_t N = 1;
+  for (const std::optional<Poly> &D : A.Dims) {
+    std::optional<int64_t> V = D ? D->evaluate(B) : std::nullopt;
+    if (!V || *V <= 0 || __builtin_mul_overflow(N, *V, &N))
+      return std::nullopt;
+  }
+  return std::make_pair(int64_t(0), N - 1);
+}
+
+} // namespace
+
 std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const KernelIR &IR,
                                                  const IndexData *Index) {
   NestGeometry G(K, IR);
@@ -283,9 +303,13 @@ std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const Kern
     std::optional<std::pair<int64_t, int64_t>> R;
     if (A.Indirect || !Geometry) {
       std::optional<Poly> Off = elementOffset(A);
-      if (!Index || !Off)
-        return std::nullopt;
-      auto E = offsetRange(K, IR, *Off, IR.bindings(), &Index->Ranges);
+      std::optional<std::pair<int64_t, int64_t>> E;
+      if (Index && Off)
+        E = offsetRange(K, IR, *Off, IR.bindings(), &Index->Ranges);
+      // Without index data, an array of declared extent (float b[32000],
+      // a VLA or parameter of bound size) is touched within it at most.
+      if (!E)
+        E = declaredElements(A, IR);
       if (!E)
         return std::nullopt;
       R = {E->first * int64_t(A.StrideBytes) + A.FieldOffset,

@@ -907,3 +907,16 @@ TEST(IndexData, WithoutACountTheLoopsReadsAreTheCount) {
   EXPECT_EQ(D.Arrays["other"].size(), size_t(1) << 20);
   EXPECT_NE(D.Origin["other"].find("no loop tells how many it reads"), std::string::npos);
 }
+
+// A gather through index data nobody gave reaches an unknown part of b, but
+// no more than its declared extent: a[i] and ip[i] sweep 32000 elements of
+// 4 bytes (128,000 B each) and b is bounded by its 32000 floats, 384,000 B
+// in all (it was no working set at all, and the loop was predicted with
+// its data in memory).
+TEST(WorkingSet, DeclaredExtentsBoundWhatAGatherTouches) {
+  FrontendResult R = analyze("tests/nest/declared-extent.c", {});
+  ASSERT_EQ(R.IR.Loops.size(), 1u);
+  std::optional<double> WS = workingSetBytes(R.IR.Loops[0], R.IR);
+  ASSERT_TRUE(WS.has_value());
+  EXPECT_DOUBLE_EQ(*WS, 3 * 128000.0);
+}
