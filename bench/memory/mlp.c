@@ -12,15 +12,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + T.tv_nsec * 1e-9;
-}
-static int compare(const void *A, const void *B) {
-  double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
+#include "../incore/host_clock.h"
+
 typedef struct {
   uint64_t Next;
   char Pad[56];
@@ -79,7 +72,7 @@ int main(void) {
         if (X == 7)
           puts("");
       }
-      qsort(R, 7, sizeof(double), compare);
+      qsort(R, 7, sizeof(double), compareDoubles);
       if (K == 1)
         Latency = R[3];
       printf("%4zu MiB  %3d chase(s): %7.2f ns per access (median of 7)\n", Sizes[SI] >> 20,
@@ -96,7 +89,7 @@ int main(void) {
       (void)S;
       R[Rep] = (now() - T0) / N * 1e9;
     }
-    qsort(R, 7, sizeof(double), compare);
+    qsort(R, 7, sizeof(double), compareDoubles);
     printf("%4zu MiB  independent random loads: %7.2f ns per access (median of 7): %.1f misses "
            "in flight\n",
            Sizes[SI] >> 20, R[3], Latency / R[3]);

@@ -11,15 +11,8 @@
 #include <stdlib.h>
 #include <time.h>
 
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + T.tv_nsec * 1e-9;
-}
-static int compare(const void *A, const void *B) {
-  double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
+#include "../incore/host_clock.h"
+
 volatile double Sink;
 
 __attribute__((noinline)) void reads(int K, double **A, long N) {
@@ -81,7 +74,7 @@ int main(void) {
                               "4 reads",         "1 read + 1 write", "2 reads + 1 write",
                               "3 reads + 1 write"};
   for (int K = 0; K < Kinds; K++) {
-    qsort(T[K], Reps, sizeof(double), compare);
+    qsort(T[K], Reps, sizeof(double), compareDoubles);
     printf("%-18s ns per line read: %.2f (%.1f GB/s read)\n", Names[K], T[K][Reps / 2],
            64 / T[K][Reps / 2]);
   }
