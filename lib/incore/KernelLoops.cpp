@@ -805,26 +805,30 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
                                           int64_t(A.ElementBytes));
     }
     double PerIt = Strides.empty() ? 0 : Strides.front();
-    // Versions whose vector accesses no reference can be (clang's copy for a
-    // unit step when the step is a size bound to more) do not run here.
+    // Each version's source iterations per trip. Versions whose vector
+    // accesses no reference can be (clang's copy for a unit step when the
+    // step is a size bound to more) do not run here.
+    std::vector<double> CandIters;
     std::vector<unsigned> Impossible(Cands.size());
     for (size_t C = 0; C < Cands.size(); ++C)
-      estimateIterations(*Cands[C], TB, Strides, K.innermost().Step, Gathered, nullptr,
-                         &Skipping, &Impossible[C]);
+      CandIters.push_back(estimateIterations(*Cands[C], TB, Strides, K.innermost().Step,
+                                             Gathered, nullptr, &Skipping, &Impossible[C]));
     if (llvm::is_contained(Impossible, 0u)) {
       std::vector<const MachineLoop *> Running;
+      std::vector<double> RunningIters;
       for (size_t C = 0; C < Cands.size(); ++C)
-        if (!Impossible[C])
+        if (!Impossible[C]) {
           Running.push_back(Cands[C]);
+          RunningIters.push_back(CandIters[C]);
+        }
       Cands = std::move(Running);
+      CandIters = std::move(RunningIters);
     }
     const MachineLoop *Best = nullptr;
     double BestK = 0;
-    std::vector<double> CandIters;
-    for (const MachineLoop *L : Cands) {
-      double Kx =
-          estimateIterations(*L, TB, Strides, K.innermost().Step, Gathered, nullptr, &Skipping);
-      CandIters.push_back(Kx);
+    for (size_t C = 0; C < Cands.size(); ++C) {
+      const MachineLoop *L = Cands[C];
+      double Kx = CandIters[C];
       // On a tie the copy inside more loops runs more often (clang peels an
       // odd outer iteration into a copy outside the unrolled outer loop).
       if (!Best || Kx > BestK ||

@@ -46,10 +46,7 @@ public:
   unsigned gpr(unsigned Reg) const {
     if (!Reg)
       return 0;
-    unsigned Top = Reg;
-    for (MCPhysReg S : TB.MRI->superregs(Reg))
-      if (TB.MRI->superregs(S).empty())
-        Top = S;
+    unsigned Top = widestRegister(*TB.MRI, Reg);
     StringRef Name = TB.MRI->getName(Top);
     static const char *Gprs[] = {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "RSP",
                                  "R8",  "R9",  "R10", "R11", "R12", "R13", "R14", "R15"};

@@ -194,10 +194,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
     }
   if (IR.Loops.empty())
     return error(A.File + " has no loops to validate");
-  // On several cores the kernel's OpenMP threads run one a core, each on its
-  // slice of the iterations: a private level's working set is half of all
-  // the cores' instances.
-  const std::vector<std::string> &Levels = V.Levels;
+  // On several cores the kernel runs as OpenMP threads, one a core.
   const unsigned Cores = std::max(A.Models.Cores, 1u);
   if (Cores > 1 && llvm::none_of(Cmd, [](const std::string &F) {
         return llvm::StringRef(F).starts_with("-fopenmp");
@@ -251,7 +248,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
   // clock: the timed runs see that L3 (every model's, --also-machine too).
   double L3Target = 0;
   uint64_t KeptL3 = 0; // what the predictions' L3 was made (0: the model's)
-  bool L3Row = llvm::is_contained(Levels, std::string("L3"));
+  bool L3Row = llvm::is_contained(V.Levels, std::string("L3"));
   if (const CacheLevel *L3 = M.cache("L3"), *L2 = M.cache("L2");
       L3 && L2 && (L3Row || !V.ModelL3)) {
     std::string Err;
@@ -306,7 +303,7 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
 
   unsigned Validated = 0, Id = 0;
   std::string LastError;
-  ProgressBar Bar(IR.Loops.size() * std::max<size_t>(1, Levels.size()));
+  ProgressBar Bar(IR.Loops.size() * std::max<size_t>(1, V.Levels.size()));
   size_t Step = 0;
   for (size_t LI = 0; LI < IR.Loops.size(); ++LI) {
     const LoopKernel &K = IR.Loops[LI];
@@ -324,21 +321,19 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
            " innermost loops; timing the function would mix them");
       continue;
     }
-    // Integer arrays given with --index hold that data in the harness too.
+    // Integer arrays given with --index hold that data in the harness too,
+    // and integer pointers whose pointee is a size (i < *n) one element that
+    // holds the size.
     IndexData LoopIndex = indexDataOf(In.Index, IR, K.Function);
-    std::set<std::string> IndexArrays;
-    // Integer pointers whose pointee is a size (i < *n): one element that
-    // holds the size, passed as index data is.
-    std::set<std::string> SizeHolders;
-    for (const FunctionParam &P : IR.Functions.at(K.Function).Params)
-      if (P.What == FunctionParam::Kind::Pointer && !P.PointeeIsFloating &&
-          IR.Parameters.count("*" + P.Name))
+    std::set<std::string> IndexArrays, SizeHolders;
+    for (const FunctionParam &P : IR.Functions.at(K.Function).Params) {
+      if (P.What != FunctionParam::Kind::Pointer || P.PointeeIsFloating)
+        continue;
+      if (IR.Parameters.count("*" + P.Name))
         SizeHolders.insert(P.Name);
-    for (const FunctionParam &P : IR.Functions.at(K.Function).Params)
-      if (P.What == FunctionParam::Kind::Pointer && !P.PointeeIsFloating &&
-          LoopIndex.Specs.count(P.Name))
+      if (LoopIndex.Specs.count(P.Name) || SizeHolders.count(P.Name))
         IndexArrays.insert(P.Name);
-    IndexArrays.insert(SizeHolders.begin(), SizeHolders.end());
+    }
     Harness H = makeHarness(IR, K, V.Reps, 0.005, IndexArrays);
     if (!H.Ok) {
       Skip(H.Why);
@@ -383,10 +378,11 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       Skip("cannot build the timing harness: " + Err);
       continue;
     }
-    // One size per level: the working set half the capacity (memory: well
-    // beyond the last level), found by bisection on the size parameter.
+    // One size per level: the working set half the capacity of the cores'
+    // instances (memory: well beyond the last level), found by bisection on
+    // the size parameter.
     std::vector<std::pair<std::string, double>> Targets;
-    for (const std::string &Lv : Levels) {
+    for (const std::string &Lv : V.Levels) {
       if (Lv == "MEM") {
         double Last = M.Caches.empty() ? 0 : double(M.Caches.back().SizeBytes);
         Targets.push_back({Lv, std::clamp(4 * Last, 256.0 * (1 << 20), 1024.0 * (1 << 20))});
@@ -794,7 +790,7 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
   C->add_option("-o,--output", S->R.Output, "with --replay: write the report there")
       ->needs(Replay);
   C->add_option("--size", S->V.Size, "the size parameter to vary per level");
-  CLI::Option *Levels = C->add_option(
+  CLI::Option *LevelsOpt = C->add_option(
       "--levels", S->Levels, "levels to measure (default L1,L2,L3,MEM; with --cores N: L3,MEM)");
   C->add_option("--max-call", S->V.MaxCallSeconds,
                 "skip sizes where one call is predicted to take longer (seconds)")
@@ -815,7 +811,7 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
   C->add_option("--also-machine", S->V.AlsoMachines,
                 "a further machine model predicted against the same timings (columns "
                 "B:..., C:...; repeatable), e.g. a probed model beside the library's");
-  Command Cmd(C, [S, &CC, Levels]() -> int {
+  Command Cmd(C, [S, &CC, LevelsOpt]() -> int {
         if (!S->R.Files.empty()) {
           S->R.Machine = S->A.Machine;
           return runReplay(S->R);
@@ -828,7 +824,7 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
         // On several cores the small sizes time the parallel region's fork
         // and join (a microsecond or more a call), which no model has: the
         // levels the cores share unless asked.
-        if (S->A.Models.Cores > 1 && !Levels->count())
+        if (S->A.Models.Cores > 1 && !LevelsOpt->count())
           S->Levels = "L3,MEM";
         llvm::SmallVector<llvm::StringRef, 4> Parts;
         llvm::StringRef(S->Levels).split(Parts, ',', -1, false);
