@@ -628,13 +628,11 @@ bool readBaseline(const std::string &Path, Baseline &B, std::string &Err) {
   return true;
 }
 
+using MapeByModel = std::map<std::string, std::map<std::string, double>>;
+
 /// Each model's MAPE per level (rows), and with OLD (a baseline's) the
-/// change in points; RISES gains NAME's headline levels that rose more than
-/// --max-rise.
-void printMapeTable(llvm::raw_ostream &OS, MapeTable T,
-                    const std::map<std::string, std::map<std::string, double>> *Old,
-                    const ReplayArgs &Args, const std::string &Name,
-                    std::vector<std::string> &Rises) {
+/// change in points.
+void printMapeTable(llvm::raw_ostream &OS, MapeTable T, const MapeByModel *Old) {
   std::vector<std::vector<std::string>> Table = {{"MAPE (rows)", "L1", "L2", "L3", "MEM", "all"}};
   for (const char *Model : ModelOrder) {
     if (!T.count(Model))
@@ -651,16 +649,9 @@ void printMapeTable(llvm::raw_ostream &OS, MapeTable T,
       if (Old)
         if (auto OM = Old->find(Model); OM != Old->end())
           if (auto OL = OM->second.find(Lv); OL != OM->second.end()) {
-            double D = It->second.first - OL->second;
             char Buf[32];
-            std::snprintf(Buf, sizeof Buf, " %+.2f", D);
+            std::snprintf(Buf, sizeof Buf, " %+.2f", It->second.first - OL->second);
             Cell += Buf;
-            // The baseline's figures are rounded to 6 digits (jsonNumber).
-            if (Args.MaxRise && std::string(Model) == "headline" && D > *Args.MaxRise + 1e-3)
-              Rises.push_back(Name + " " + Lv + ": headline " +
-                              formatNumber(It->second.first, 3) + " % MAPE, more than " +
-                              formatNumber(*Args.MaxRise) + " point(s) above the baseline's " +
-                              formatNumber(OL->second, 3) + " %");
           }
       Line.push_back(Cell);
     }
@@ -669,10 +660,35 @@ void printMapeTable(llvm::raw_ostream &OS, MapeTable T,
   printTextTable(OS, Table, 2, {false, true, true, true, true, true});
 }
 
-/// The text report of one recording; RISES gains the headline levels that
-/// rose more than MAXRISE points above the baseline.
+/// What fails --max-rise for recording X against baseline B: a headline
+/// MAPE more than MAXRISE points above the baseline's, a row the baseline
+/// predicted and the replay does not, or no baseline figures at all.
+std::vector<std::string> rises(const Replayed &X, const Baseline &B, double MaxRise) {
+  std::vector<std::string> Out;
+  auto Old = B.Mape.find(X.Name);
+  if (Old == B.Mape.end())
+    return {X.Name + ": the baseline has no figures for it (a new recording enters the "
+                     "baseline in the commit that adds it)"};
+  MapeTable T = mapes(X.Rows);
+  if (auto OM = Old->second.find("headline"); OM != Old->second.end())
+    for (const auto &[Lv, SN] : T["headline"])
+      // The baseline's figures are rounded to 6 digits (jsonNumber).
+      if (auto OL = OM->second.find(Lv);
+          OL != OM->second.end() && SN.first - OL->second > MaxRise + 1e-3)
+        Out.push_back(X.Name + " " + Lv + ": headline " + formatNumber(SN.first, 3) +
+                      " % MAPE, more than " + formatNumber(MaxRise) +
+                      " point(s) above the baseline's " + formatNumber(OL->second, 3) + " %");
+  auto Rows = B.Headline.find(X.Name);
+  for (const ReplayedRow &R : X.Rows)
+    if (!R.Why.empty() && Rows != B.Headline.end() && Rows->second.count(rowKey(R)))
+      Out.push_back(X.Name + " " + rowName(R) + ": predicted in the baseline, not now (" +
+                    R.Why + ")");
+  return Out;
+}
+
+/// The text report of one recording, against baseline B when given.
 void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &Args,
-                    const Baseline *B, std::vector<std::string> &Rises) {
+                    const Baseline *B) {
   OS << "\nrecording " << X.Path << "\n  host: " << hostLine(X.Rec.Host) << "\n";
   std::set<std::string> Machines;
   for (const RecordedRun &Run : X.Rec.Runs)
@@ -697,11 +713,11 @@ void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &
   if (Args.Machine.empty())
     OS << "  " << Same << " of " << Compared
        << " headlines as validate predicted them when recording (within 0.5 %)\n";
-  const std::map<std::string, std::map<std::string, double>> *Old = nullptr;
+  const MapeByModel *Old = nullptr;
   if (B)
     if (auto It = B->Mape.find(X.Name); It != B->Mape.end())
       Old = &It->second;
-  printMapeTable(OS, mapes(X.Rows), Old, Args, X.Name, Rises);
+  printMapeTable(OS, mapes(X.Rows), Old);
   if (Old)
     OS << "  (after each MAPE: its change in points against " << Args.Baseline << ")\n";
   // The worst rows by the headline's error.
@@ -749,15 +765,9 @@ void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &
       for (size_t I = 0; I < Moved.size() && I < Args.Worst; ++I)
         OS << "    " << Moved[I].second << "\n";
     }
-  for (const ReplayedRow &R : X.Rows) {
-    if (R.Why.empty())
-      continue;
-    OS << "  not predicted: " << rowName(R) << ": " << R.Why << "\n";
-    if (Args.MaxRise && B && B->Headline.count(X.Name) &&
-        B->Headline.at(X.Name).count(rowKey(R)))
-      Rises.push_back(X.Name + " " + rowName(R) + ": predicted in the baseline, not now (" +
-                      R.Why + ")");
-  }
+  for (const ReplayedRow &R : X.Rows)
+    if (!R.Why.empty())
+      OS << "  not predicted: " << rowName(R) << ": " << R.Why << "\n";
 }
 
 } // namespace
@@ -790,7 +800,6 @@ int perfmodel::tool::runReplay(const ReplayArgs &Args) {
   Bar.clear();
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  std::vector<std::string> Rises;
   if (Args.Format == "json") {
     OS << llvm::formatv("{0:1}", replayJson(All)) << "\n";
   } else if (Args.Format == "svg") {
@@ -811,7 +820,7 @@ int perfmodel::tool::runReplay(const ReplayArgs &Args) {
     OS << "perfmodel validate --replay (each recorded row predicted again with this build and "
           "today's machine files, at the row's clock, with the figures measured on its host)\n";
     for (const Replayed &X : All)
-      printRecording(OS, X, Args, B ? &*B : nullptr, Rises);
+      printRecording(OS, X, Args, B ? &*B : nullptr);
     // A host kind recorded more than once: all its rows together (the noise
     // between runs is in the recordings' difference).
     std::map<std::string, std::vector<const Replayed *>> Kinds;
@@ -825,21 +834,14 @@ int perfmodel::tool::runReplay(const ReplayArgs &Args) {
         Rows.insert(Rows.end(), X->Rows.begin(), X->Rows.end());
       OS << "\nhost kind " << Kind << ": " << Xs.size() << " recordings, " << Rows.size()
          << " rows\n";
-      std::vector<std::string> Ignored;
-      printMapeTable(OS, mapes(Rows), nullptr, Args, Kind, Ignored);
+      printMapeTable(OS, mapes(Rows), nullptr);
     }
   }
-  // The check runs whatever the format.
-  if (Args.MaxRise && B && Args.Format != "text") {
-    llvm::raw_null_ostream Null;
-    for (const Replayed &X : All)
-      printRecording(Null, X, Args, &*B, Rises);
-  }
+  std::vector<std::string> Rises;
   if (Args.MaxRise && B)
     for (const Replayed &X : All)
-      if (!B->Mape.count(X.Name))
-        Rises.push_back(X.Name + ": the baseline has no figures for it (a new recording "
-                        "enters the baseline in the commit that adds it)");
+      for (std::string &R : rises(X, *B, *Args.MaxRise))
+        Rises.push_back(std::move(R));
   if (int RC = emitReport(Args.Output, Text))
     return RC;
   if (!Rises.empty()) {
