@@ -221,33 +221,45 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
       Defines[Size] = It->second;
       ByAlias.insert(Call);
     }
-  for (const std::string &S : Symbols) {
+  // A size's parameter: -D (DEFS), else the source's value, else FALLBACK
+  // with NOTE.
+  auto Bind = [&](const std::string &S, const std::map<std::string, int64_t> &Defs,
+                  int64_t Fallback, const std::string &Note) {
     Parameter P;
     P.Name = S;
-    auto Q = Quotients.find(S);
-    if (auto It = Defines.find(S); It != Defines.end()) {
+    if (auto It = Defs.find(S); It != Defs.end()) {
       P.Value = It->second;
       P.From = Parameter::Origin::CommandLine;
-    } else if (Q != Quotients.end()) {
-      P.From = Parameter::Origin::Derived;
-      P.Numerator = Q->second.first;
-      P.Divisor = Q->second.second;
     } else if (auto SV = SourceValues.find(S); SV != SourceValues.end()) {
       P.Value = SV->second.first;
       P.From = Parameter::Origin::Source;
       P.Where = SV->second.second;
     } else {
-      P.Value = Opts.DefaultSize;
+      P.Value = Fallback;
       P.From = Parameter::Origin::Default;
-      std::string Also;
-      for (const auto &[Call, Size] : Facts.Aliases)
-        if (Size == S)
-          Also += " or -D '" + Call + "=...'";
-      IR.Notes.push_back("size parameter '" + S + "' has no value: assumed " +
-                         std::to_string(Opts.DefaultSize) + " (bind it with -D " + S + "=..." +
-                         Also + ")");
+      IR.Notes.push_back(Note);
     }
-    IR.Parameters[S] = P;
+    return P;
+  };
+  for (const std::string &S : Symbols) {
+    if (auto Q = Quotients.find(S); Q != Quotients.end() && !Defines.count(S)) {
+      Parameter P;
+      P.Name = S;
+      P.From = Parameter::Origin::Derived;
+      P.Numerator = Q->second.first;
+      P.Divisor = Q->second.second;
+      IR.Parameters[S] = P;
+      continue;
+    }
+    std::string Also;
+    for (const auto &[Call, Size] : Facts.Aliases)
+      if (Size == S)
+        Also += " or -D '" + Call + "=...'";
+    IR.Parameters[S] =
+        Bind(S, Defines, Opts.DefaultSize,
+             "size parameter '" + S + "' has no value: assumed " +
+                 std::to_string(Opts.DefaultSize) + " (bind it with -D " + S + "=..." + Also +
+                 ")");
   }
   // Steps given by sizes (i += k): the size's value, or 1 with a note.
   for (LoopKernel &K : IR.Loops)
@@ -256,22 +268,9 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
         continue;
       const std::string &S = L.StepParam;
       if (!IR.Parameters.count(S)) {
-        Parameter P;
-        P.Name = S;
-        if (auto It = Opts.Defines.find(S); It != Opts.Defines.end()) {
-          P.Value = It->second;
-          P.From = Parameter::Origin::CommandLine;
-        } else if (auto SV = SourceValues.find(S); SV != SourceValues.end()) {
-          P.Value = SV->second.first;
-          P.From = Parameter::Origin::Source;
-          P.Where = SV->second.second;
-        } else {
-          P.Value = 1;
-          P.From = Parameter::Origin::Default;
-          IR.Notes.push_back("step '" + S + "' has no value: assumed 1 (bind it with -D " + S +
-                             "=...)");
-        }
-        IR.Parameters[S] = P;
+        IR.Parameters[S] = Bind(S, Opts.Defines, 1,
+                                "step '" + S + "' has no value: assumed 1 (bind it with -D " +
+                                    S + "=...)");
         Symbols.insert(S);
       }
       int64_t V = IR.Parameters[S].Value.value_or(1);
