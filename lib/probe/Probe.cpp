@@ -19,10 +19,10 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <map>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <ctime>
 #include <memory>
 #include <mutex>
@@ -79,6 +79,23 @@ Measured summarise(std::vector<double> V) {
   M.Max = V.back();
   M.Median = median(std::move(V));
   return M;
+}
+
+/// Rates (units a second) as ns a unit, summarised: chases and random
+/// loads are timed as throughput and reported as time per access.
+Measured nsPerUnit(std::vector<double> Rates) {
+  for (double &X : Rates)
+    X = X > 0 ? 1e9 / X : 0;
+  return summarise(std::move(Rates));
+}
+
+/// The next value of a xorshift64 generator (the probe's random orders:
+/// repeatable, no library state).
+uint64_t nextRandom(uint64_t &State) {
+  State ^= State << 13;
+  State ^= State >> 7;
+  State ^= State << 17;
+  return State;
 }
 
 /// The N for which one call of WORK(N) lasts MINSECONDS (doubling from 1).
@@ -644,10 +661,8 @@ std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &Chain
   for (uint64_t I = 0; I < Lines; ++I)
     Order[I] = uint32_t(I);
   uint64_t Rng = 0x9e3779b97f4a7c15ULL;
-  for (uint64_t I = Lines - 1; I > 0; --I) {
-    Rng ^= Rng << 13, Rng ^= Rng >> 7, Rng ^= Rng << 17;
-    std::swap(Order[I], Order[Rng % (I + 1)]);
-  }
+  for (uint64_t I = Lines - 1; I > 0; --I)
+    std::swap(Order[I], Order[nextRandom(Rng) % (I + 1)]);
   for (uint64_t I = 0; I < Lines; ++I)
     *reinterpret_cast<uint64_t *>(Buf + uint64_t(Order[I]) * 64) =
         uint64_t(Order[(I + 1) % Lines]) * 64;
@@ -657,15 +672,12 @@ std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &Chain
     // call walked in the caches (a few MiB of them, which an L3 keeps).
     std::vector<uint64_t> Starts(Chains);
     auto Chase = [&](uint64_t N) {
-      Rng ^= Rng << 13, Rng ^= Rng >> 7, Rng ^= Rng << 17;
+      uint64_t At = nextRandom(Rng);
       for (unsigned C = 0; C < Chains; ++C)
-        Starts[C] = uint64_t(Order[(Rng + Lines * C / Chains) % Lines]) * 64;
+        Starts[C] = uint64_t(Order[(At + Lines * C / Chains) % Lines]) * 64;
       return chaseKernel(Buf, Starts.data(), Chains, N * 256 / Chains + 1);
     };
-    std::vector<double> V = rates(Chase, MinSeconds, Reps);
-    for (double &X : V)
-      X = X > 0 ? 1e9 / X : 0; // ns per access
-    Out.push_back(summarise(V));
+    Out.push_back(nsPerUnit(rates(Chase, MinSeconds, Reps)));
   }
   std::free(Buf);
   return Out;
@@ -685,10 +697,8 @@ Measured randomLoadNs(uint64_t Bytes, double MinSeconds, unsigned Reps) {
   std::memset(X, 0, Lines * 64);
   std::vector<uint32_t> Idx(1 << 20);
   uint64_t Rng = 0x2545f4914f6cdd1dULL;
-  for (uint32_t &I : Idx) {
-    Rng ^= Rng << 13, Rng ^= Rng >> 7, Rng ^= Rng << 17;
-    I = uint32_t(Rng % Lines * 8);
-  }
+  for (uint32_t &I : Idx)
+    I = uint32_t(nextRandom(Rng) % Lines * 8);
   std::vector<double> V = rates(
       [&](uint64_t N) {
         double Loads = 0;
@@ -698,9 +708,7 @@ Measured randomLoadNs(uint64_t Bytes, double MinSeconds, unsigned Reps) {
       },
       MinSeconds, Reps);
   std::free(X);
-  for (double &R : V)
-    R = R > 0 ? 1e9 / R : 0;
-  return summarise(V);
+  return nsPerUnit(std::move(V));
 }
 
 /// One chase per set from 2 x L2 up to L3 in steps of 1.5, on huge pages:
@@ -1028,9 +1036,7 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
           return Loads;
         },
         MinSeconds, Reps);
-    for (double &X : Rates)
-      X = X > 0 ? 1e9 / X : 0;
-    R.StrideNsPerLine = summarise(Rates);
+    R.StrideNsPerLine = nsPerUnit(std::move(Rates));
   }
   // The L3 capacity this host keeps (a VM's share of a shared L3, or one
   // that neighbours fill, can be a fraction of what CPUID says): sets from
