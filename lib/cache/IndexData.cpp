@@ -194,15 +194,18 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     return true;
   };
   // Without a COUNT, as many values as the loops read at the bound sizes
-  // (2^20 where no loop tells), said in the origin.
-  constexpr int64_t MaxCount = int64_t(1) << 28;
-  int64_t Read = std::min(elementsRead(Name, IR), MaxCount);
-  std::string Counted = Read > 0 ? " (what the loops read at the bound sizes)"
-                                 : " (no loop tells how many it reads: --index NAME=...:COUNT)";
+  // (2^20 where no loop tells), said in the origin (COUNTED).
+  std::string Counted;
+  auto Unstated = [&] {
+    int64_t Read = std::min(elementsRead(Name, IR), int64_t(1) << 28);
+    Counted = Read > 0 ? " (what the loops read at the bound sizes)"
+                       : " (no loop tells how many it reads: --index NAME=...:COUNT)";
+    return Read > 0 ? Read : int64_t(1) << 20;
+  };
   if (Src.starts_with("uniform:")) {
     llvm::SmallVector<llvm::StringRef, 5> P;
     Src.split(P, ':');
-    int64_t Lo, Hi, Count = Read > 0 ? Read : int64_t(1) << 20, Seed = 1;
+    int64_t Lo, Hi, Count = P.size() > 3 ? 0 : Unstated(), Seed = 1;
     if (P.size() < 3 || P.size() > 5 || !Field(P[1], Lo) || !Field(P[2], Hi) || Hi <= Lo ||
         (P.size() > 3 && (!Field(P[3], Count) || Count <= 0 || Count > (int64_t(1) << 28))) ||
         (P.size() > 4 && !Field(P[4], Seed))) {
@@ -213,7 +216,7 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     Out.Ranges[Name] = {Lo, Hi - 1};
     Out.Origin[Name] = "uniform random in [" + std::to_string(Lo) + ", " +
                        std::to_string(Hi) + "), " + std::to_string(Count) + " values" +
-                       (P.size() > 3 ? std::string() : Counted) + ", seed " +
+                       Counted + ", seed " +
                        std::to_string(Seed);
     if (!Generate)
       return true;
@@ -251,7 +254,7 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     // banded matrix walked row by row, or a gather with short-range jitter.
     llvm::SmallVector<llvm::StringRef, 4> P;
     Src.split(P, ':');
-    int64_t W, Count = Read > 0 ? Read : int64_t(1) << 20, Seed = 1;
+    int64_t W, Count = P.size() > 2 ? 0 : Unstated(), Seed = 1;
     if (P.size() < 2 || P.size() > 4 || !Field(P[1], W) || W < 0 ||
         (P.size() > 2 && (!Field(P[2], Count) || Count <= 0 || Count > (int64_t(1) << 28))) ||
         (P.size() > 3 && !Field(P[3], Seed))) {
@@ -262,7 +265,7 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     Out.Ranges[Name] = {0, Count - 1 + W};
     Out.Origin[Name] = "banded: element k in [k - " + std::to_string(W) + ", k + " +
                        std::to_string(W) + "], " + std::to_string(Count) + " values" +
-                       (P.size() > 2 ? std::string() : Counted) + ", seed " +
+                       Counted + ", seed " +
                        std::to_string(Seed);
     if (!Generate)
       return true;
