@@ -21,4 +21,11 @@ norm() { sed "s|$ROOT|\$SRC|g"; }
 # The README's chart (reviewed like a golden file).
 "$P" analyze examples/williams-fig9.2.c -m hsw -D n=1000000 -D N=2048 --format svg \
   | norm > "$ROOT/docs/images/roofline-williams-hsw.svg"
+# The figures the goldens' tests derive by hand must still hold: a change to
+# one of them is a model change to explain, not a golden to refresh.
+if ! "${BUILD_DIR:-$ROOT/build}/bin/golden_figures_test" --gtest_brief=1; then
+  echo "update-golden: a hand-derived figure changed (tests/cli/GoldenFiguresTest.cpp);" \
+       "explain it there or fix the model" >&2
+  exit 1
+fi
 echo "golden files updated in $G"

@@ -1410,12 +1410,15 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   }
   R.ScheduledCycles =
       listSchedule(R, In, Width, O.Rob, Q, Issue, Delivered.empty() ? nullptr : &Delivered);
-  if (R.ScheduledCycles > R.Cycles * 1.05 + 0.05)
-    R.Notes.push_back("the list schedule needs " + std::to_string(R.ScheduledCycles).substr(0, 5) +
+  if (R.ScheduledCycles > R.Cycles * 1.05 + 0.05) {
+    char Sched[32];
+    snprintf(Sched, sizeof(Sched), "%.3g", R.ScheduledCycles);
+    R.Notes.push_back(std::string("the body's list schedule needs ") + Sched +
                       " cy per iteration, more than the analytic bound: a microcoded "
                       "instruction holding one unit (the bound spreads its cycles over "
                       "every unit it may use), greedy port choices, or a recurrence "
                       "and the ports competing leave slots unused");
+  }
   // On a tie the ports win: more independent chains would not help.
   if (R.Cycles == R.RecurrenceBound && R.RecurrenceBound > R.PortBound &&
       R.RecurrenceBound > 0) {

@@ -160,7 +160,12 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   E.Body = Body * PerSource;
   E.Remainder = Remainder * PerSource;
   E.Overhead = Overhead * PerSource;
-  E.Overlap = (Body + Remainder + Overhead - Total) * PerSource;
+  // The pieces alone are their steady states; the trace's schedule also has
+  // the latency exposed where one loop drains and the next fills. What it
+  // saves is overlap, what it adds is the joins' cost, never a negative overlap.
+  double Net = (Body + Remainder + Overhead - Total) * PerSource;
+  E.Overlap = std::max(0.0, Net);
+  E.Joins = std::max(0.0, -Net);
   E.Where = N.Where;
   for (size_t I = 0; I < Trips.size(); ++I)
     E.Runs.push_back({N.LoopIters[I], Trips[I]});
@@ -179,8 +184,7 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   R.Classes.Fma = Whole(RT.Classes.Fma, R.Classes.Fma);
   R.Classes.Load = Whole(RT.Classes.Load, R.Classes.Load);
   R.Classes.Store = Whole(RT.Classes.Store, R.Classes.Store);
-  R.Cycles = Total * F;
-  R.ScheduledCycles = R.Cycles;
+  R.Cycles = Total * F; // ScheduledCycles stays the body's own list schedule
   // What binds the nest: the ports or issue of the whole trip, else the
   // remainder and outer code, else chains the window cannot overlap.
   double Flow = std::max(R.PortBound, R.FrontEndBound);
@@ -207,7 +211,7 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
                Share, *T, KB);
     R.Advice = Buf;
   } else if ((R.Bottleneck == "ports" || R.Bottleneck == "front end") &&
-             E.Overlap >= 0) {
+             E.Joins == 0) {
     // The body runs at its ports' (issue's) rate and the nest costs no more
     // than its parts: the excess is the remainder loops and the code around
     // the loop at their own schedules, not chains left unoverlapped.
@@ -305,7 +309,7 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
   // The per-machine-iteration fields of the results, weighted and summed.
   struct Sum {
     double Cycles = 0, TOL = 0, TnOL = 0, Port = 0, Front = 0, Rec = 0;
-    double Body = 0, Remainder = 0, Overhead = 0, Overlap = 0;
+    double Body = 0, Remainder = 0, Overhead = 0, Overlap = 0, Joins = 0;
     InstrClasses Classes;
     void add(const InCoreResult &X, double W) {
       Cycles += X.Cycles * W;
@@ -334,6 +338,7 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
     S.Remainder += X.Executed.Remainder * G;
     S.Overhead += X.Executed.Overhead * G;
     S.Overlap += X.Executed.Overlap * G;
+    S.Joins += X.Executed.Joins * G;
   }
   // The iterations beyond each representative run at the body's steady state.
   S.add(Steady, Extra * PerIt);
@@ -367,7 +372,6 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
 
   double ToMachine = R.SourceItersPerIter / Iters; // totals -> per machine iteration
   R.Cycles = S.Cycles * ToMachine;
-  R.ScheduledCycles = R.Cycles;
   R.TOL = S.TOL * ToMachine;
   R.TnOL = S.TnOL * ToMachine;
   R.PortBound = S.Port * ToMachine;
@@ -391,6 +395,7 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
   E.Remainder = S.Remainder / Iters;
   E.Overhead = S.Overhead / Iters;
   E.Overlap = S.Overlap / Iters;
+  E.Joins = S.Joins / Iters;
   E.Steady = Steady.Cycles * PerIt;
   E.SteadyRecurrence = Steady.RecurrenceBound;
   E.Where = N.Where;

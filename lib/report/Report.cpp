@@ -979,7 +979,9 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
     OS << Pad << "  as executed: " << formatNumber(E.Cycles) << " cy/it = body "
        << formatNumber(E.Body) << " + remainder " << formatNumber(E.Remainder)
        << (E.PerCall ? " + call code " : " + outer code ") << formatNumber(E.Overhead)
-       << " - overlap " << formatNumber(E.Overlap) << " (" << formatNumber(E.TripsPerOuter)
+       << (E.Joins > 0 ? " + joins " + formatNumber(E.Joins) : std::string())
+       << (E.Overlap > 0 || E.Joins == 0 ? " - overlap " + formatNumber(E.Overlap) : std::string())
+       << " (" << formatNumber(E.TripsPerOuter)
        << (E.PerCall ? " iterations per call" : " iterations per outer iteration");
     if (E.Copies > 1)
       OS << ", " << E.Copies << " outer iterations per trip";
@@ -1010,7 +1012,7 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
     OS << " across executions (" << formatNumber(E.SteadyRecurrence) << " within the body)";
   OS << "  -> " << R.Bottleneck;
   if (!Source)
-    OS << " (list schedule: " << formatNumber(R.ScheduledCycles) << ")";
+    OS << " (the body's list schedule: " << formatNumber(R.ScheduledCycles) << ")";
   OS << "; ECM T_OL " << formatNumber(R.TOL) << ", T_nOL " << formatNumber(R.TnOL)
      << (Source ? " cy per iteration\n" : " cy per machine iteration\n");
   // Port pressure per instruction, only the ports in use.
@@ -1128,6 +1130,7 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
       N["remainder"] = num(E.Remainder);
       N["outer_code"] = num(E.Overhead);
       N["overlap"] = num(E.Overlap);
+      N["joins"] = num(E.Joins);
       N["steady_cy_per_it"] = num(E.Steady);
       N["iterations_per_outer_iteration"] = num(E.TripsPerOuter);
       N["per_call"] = E.PerCall;

@@ -79,14 +79,16 @@ struct NestCode {
 /// The nest as executed: one trip of the enclosing machine loop replayed with
 /// the inner loop's trip count through the list scheduler (reorder buffer
 /// included). Cycles per source iteration of the inner loop; the split says
-/// where they go: Body + Remainder + Overhead - Overlap = Cycles.
+/// where they go: Body + Remainder + Overhead + Joins - Overlap = Cycles.
 struct NestResult {
   bool Ok = false;
   std::string Reason;      ///< why the steady state stands alone
   double TripsPerOuter = 0; ///< source iterations of the inner loop per outer iteration
   unsigned Copies = 1;     ///< outer iterations per trip of the enclosing machine loop
   bool PerCall = false;    ///< the trip is one call of the function (an outermost loop)
-  double Cycles = 0, Body = 0, Remainder = 0, Overhead = 0, Overlap = 0;
+  double Cycles = 0, Body = 0, Remainder = 0, Overhead = 0;
+  double Overlap = 0; ///< what the pieces save run together (>= 0)
+  double Joins = 0;   ///< latency exposed where one loop drains and the next fills (>= 0)
   double Steady = 0;       ///< the hot body's steady state per source iteration
   double SteadyRecurrence = 0; ///< the body's loop-carried chain per machine iteration
   unsigned Rob = 0;        ///< reorder buffer of the schedule (uops)
