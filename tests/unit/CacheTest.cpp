@@ -386,11 +386,16 @@ TEST(Simulator, SpMVWithAMatrixMarketFile) {
   TrafficResult T = simulateTraffic(R.IR.Loops[0], R.IR, haswell(), O);
   ASSERT_TRUE(T.Ok) << T.Reason;
   EXPECT_EQ(T.SimulatedIterations, 4380u);
-  // Everything (about 70 KiB) fits in L2: one cold pass loads val (8 B),
-  // col (4 B) per nonzero, and x and rowptr once: well under 20 B/it, and
-  // the banded x reuse keeps L1 loads near that too.
-  EXPECT_LT(T.Links[0].LoadBytesPerIt, 20);
-  EXPECT_GT(T.Links[0].LoadBytesPerIt, 12);
+  // One cold pass: val 4380 x 8 B = 547.5 lines, col 4380 x 4 B = 273.75,
+  // x 900 x 8 B = 112.5 once (the Laplacian's band, rows i-30..i+30 of x,
+  // is 480 B and stays in L1 while val and col stream by), plus at most one
+  // line per array where it starts mid-line: 933.75..936.75 lines over 4380
+  // iterations at every link. rowptr and y are the outer loop's (issue 47:
+  // not yet in the traces; they would add 901 x 4 B + 900 x 8 B).
+  for (const auto &Link : T.Links) {
+    EXPECT_GE(Link.LoadBytesPerIt, 933.75 * 64 / 4380);
+    EXPECT_LE(Link.LoadBytesPerIt, 936.75 * 64 / 4380);
+  }
   // Without index data the indirect access cannot be replayed.
   TrafficResult None = simulateTraffic(R.IR.Loops[0], R.IR, haswell(), {});
   EXPECT_FALSE(None.Ok);
@@ -841,13 +846,18 @@ TEST(LayerConditions, NeighboursDownAColumnShareItsLines) {
 // loop's L1 bytes), or they are not decisive (a way more or less, the
 // arrays' placement or a triangular range moves a link) and `auto`
 // simulates, or they decline with a reason. 14 + 3 agreed, 1 differed in
-// bench/cache/lc_vs_sim.sh before the not-decisive rule; now 4 are not
-// decisive and none differs.
+// bench/cache/lc_vs_sim.sh before the not-decisive rule; now these 4 are not
+// decisive and none differs: the stencil at N = 1000 (its L1 condition
+// 32 N - 16 = 31984 B against 32768), dgemm at 2048 (B's column maps to one
+// L1 set: one way more moves L3-MEM from 64 to 10 B/it), and both matmuls at
+// n = 180 (a 1440 B row stride: the j loop's 180 lines of B are at the L1's
+// edge by sets).
 TEST(LayerConditions, AgreeWithTheSimulatorOrAreNotDecisiveOnTheExamples) {
   MachineModel M = haswell();
   SimOptions O;
   O.MaxAccesses = 3'000'000;
   unsigned Compared = 0, NotDecisive = 0;
+  std::set<std::string> Edge; // function@size where the conditions are not decisive
   struct Run {
     const char *File;
     std::map<std::string, int64_t> D;
@@ -871,6 +881,7 @@ TEST(LayerConditions, AgreeWithTheSimulatorOrAreNotDecisiveOnTheExamples) {
       }
       if (!layerConditionsAtEdge(L, K, R.IR, M).empty()) {
         ++NotDecisive;
+        Edge.insert(K.Function + "@" + std::to_string(Ru.D.begin()->second));
         continue;
       }
       TrafficResult S = simulateSteady(K, R.IR, M, O);
@@ -880,7 +891,8 @@ TEST(LayerConditions, AgreeWithTheSimulatorOrAreNotDecisiveOnTheExamples) {
     }
   }
   EXPECT_EQ(Compared + NotDecisive, 18u);
-  EXPECT_LE(NotDecisive, 6u) << "the rule should not decline most loops";
+  EXPECT_EQ(Edge, (std::set<std::string>{"stencil@1000", "dgemm@2048", "matmul_ijk@180",
+                                         "matmul_ikj@180"}));
 }
 
 // Index data without a COUNT holds what the loops read at the bound sizes:
