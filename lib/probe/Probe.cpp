@@ -10,6 +10,7 @@
 #include "perfmodel/Validate.h"
 
 #include "Kernels.h"
+#include "Repeat.h"
 
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -58,29 +59,6 @@ double seconds(Clock::time_point A, Clock::time_point B) {
   return std::chrono::duration<double>(B - A).count();
 }
 
-/// Whether the middle half of the repetitions lies within 5 % of their
-/// median: the bound the probe repeats towards on a shared machine.
-bool settled(std::vector<double> V) {
-  if (V.size() < 3)
-    return false;
-  std::sort(V.begin(), V.end());
-  double Q1 = V[V.size() / 4], Q3 = V[(3 * V.size()) / 4], Med = V[V.size() / 2];
-  return Med > 0 && (Q3 - Q1) / Med <= 0.05;
-}
-
-Measured summarise(std::vector<double> V) {
-  Measured M;
-  if (V.empty())
-    return M;
-  M.Settled = settled(V);
-  std::sort(V.begin(), V.end());
-  M.Reps = unsigned(V.size());
-  M.Min = V.front();
-  M.Max = V.back();
-  M.Median = median(std::move(V));
-  return M;
-}
-
 /// Rates (units a second) as ns a unit, summarised: chases and random
 /// loads are timed as throughput and reported as time per access.
 Measured nsPerUnit(std::vector<double> Rates) {
@@ -96,35 +74,6 @@ uint64_t nextRandom(uint64_t &State) {
   State ^= State >> 7;
   State ^= State << 17;
   return State;
-}
-
-/// The N for which one call of WORK(N) lasts MINSECONDS (doubling from 1).
-template <typename F> uint64_t calibrate(F &Work, double MinSeconds) {
-  uint64_t N = 1;
-  for (;;) {
-    auto T0 = Clock::now();
-    Work(N);
-    if (seconds(T0, Clock::now()) >= MinSeconds || N >= (uint64_t(1) << 40))
-      break;
-    N *= 2;
-  }
-  return N;
-}
-
-/// Runs WORK(n) with n doubling until one call lasts MINSECONDS, then REPS
-/// more calls, and up to 3 x REPS while they have not settled (a busy
-/// neighbour); returns the rates (what WORK returns per second) of those.
-template <typename F> std::vector<double> rates(F Work, double MinSeconds, unsigned Reps) {
-  uint64_t N = calibrate(Work, MinSeconds);
-  std::vector<double> Out;
-  for (unsigned R = 0; R < Reps || (Reps >= 3 && R < 3 * Reps && !settled(Out)); ++R) {
-    auto T0 = Clock::now();
-    double Amount = Work(N);
-    double S = seconds(T0, Clock::now());
-    if (S > 0)
-      Out.push_back(Amount / S);
-  }
-  return Out;
 }
 
 void pin(unsigned Cpu) {

@@ -7,6 +7,7 @@
 #include "perfmodel/InCore.h"
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/Probe.h"
+#include "Repeat.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -371,23 +372,69 @@ TEST(Probe, LibraryCallsBecomeCallCycles) {
     EXPECT_EQ(D.Message.find("call_cy"), std::string::npos) << D.str(); // sourced
 }
 
-TEST(Probe, ClockFromTheAddChainIsAPlausibleFrequency) {
-#if defined(__x86_64__)
-  // 64 dependent adds per iteration, one cycle each: giga-adds per second
-  // is the clock in GHz. A wrong count per iteration (or a removed chain)
-  // puts it far outside what any x86-64 core runs at.
-  Measured C = measureClock(0.002, 5);
-  // 5 repetitions, up to 3x as many while the middle half has not settled
-  // (a busy host: other tests run on the other core).
-  EXPECT_GE(C.Reps, 5u);
-  EXPECT_LE(C.Reps, 15u);
-  EXPECT_GT(C.Min, 0.3);
-  EXPECT_LE(C.Min, C.Median);
-  EXPECT_LE(C.Median, C.Max);
-  EXPECT_LT(C.Max, 7.0);
-#else
-  EXPECT_EQ(measureClock(0.002, 5).Median, 0);
-#endif
+// The repetition logic on a fake timer: work whose calls take N x 64 cycles
+// at 3.1 GHz. Calibration doubles N from 1 until a call lasts 2 ms:
+// 2^16 x 64 / 3.1e9 = 1.35 ms is short, 2^17 -> 2.71 ms is the size; each of
+// the 5 repetitions then rates 3.1 giga-cycles a second exactly.
+TEST(ProbeRepeat, CalibratesAndRatesOnAFakeTimer) {
+  double Now = 0;
+  uint64_t LastN = 0;
+  auto Work = [&](uint64_t N) {
+    LastN = N;
+    Now += double(N) * 64 / 3.1e9;
+    return double(N) * 64 / 1e9;
+  };
+  auto Timer = [&] { return Now; };
+  EXPECT_EQ(probe::calibrate(Work, 0.002, Timer), uint64_t(1) << 17);
+  std::vector<double> R = probe::rates(Work, 0.002, 5, Timer);
+  EXPECT_EQ(LastN, uint64_t(1) << 17);
+  ASSERT_EQ(R.size(), 5u);
+  for (double X : R)
+    EXPECT_NEAR(X, 3.1, 1e-9);
+  Measured M = probe::summarise(R);
+  EXPECT_NEAR(M.Median, 3.1, 1e-9);
+  EXPECT_TRUE(M.Settled);
+  EXPECT_EQ(M.Reps, 5u);
+}
+
+// A busy neighbour: every other repetition runs at half speed. The middle
+// half never settles (quartiles 1.55 and 3.1), so the probe repeats up to 3 x
+// 5 = 15 times and the spread says so; of 15 alternating rates 8 are fast, so
+// the median is the fast rate. One slow repetition in 5 leaves the middle
+// half at 3.1: settled after the 5.
+TEST(ProbeRepeat, RepeatsWhileTheMiddleHalfHasNotSettled) {
+  double Now = 0;
+  unsigned Call = 0;
+  auto Alternating = [&](uint64_t N) {
+    Now += double(N) * 64 / 3.1e9 * (Call++ % 2 ? 2 : 1);
+    return double(N) * 64 / 1e9;
+  };
+  auto Timer = [&] { return Now; };
+  Measured M = probe::summarise(probe::rates(Alternating, 0.002, 5, Timer));
+  EXPECT_EQ(M.Reps, 15u);
+  EXPECT_FALSE(M.Settled);
+  EXPECT_NEAR(M.Median, 3.1, 1e-9);
+  EXPECT_NEAR(M.Min, 1.55, 1e-9);
+  EXPECT_NEAR(M.spread(), 0.5, 1e-12);
+  Call = 0;
+  auto OneSlow = [&](uint64_t N) {
+    bool Slow = Call++ == 20; // 18 calibration calls (N = 1 .. 2^17), then the third repetition
+    Now += double(N) * 64 / 3.1e9 * (Slow ? 3 : 1);
+    return double(N) * 64 / 1e9;
+  };
+  Measured O = probe::summarise(probe::rates(OneSlow, 0.002, 5, Timer));
+  EXPECT_EQ(O.Reps, 5u);
+  EXPECT_TRUE(O.Settled);
+  EXPECT_NEAR(O.Median, 3.1, 1e-9);
+  EXPECT_NEAR(O.Min, 3.1 / 3, 1e-12);
+}
+
+// The median of an even count is the mean of the middle two; of none, 0.
+TEST(ProbeRepeat, MedianOfEvenAndEmpty) {
+  EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);
+  EXPECT_DOUBLE_EQ(median({5, 1, 3}), 3);
+  EXPECT_DOUBLE_EQ(median({}), 0);
+  EXPECT_FALSE(probe::settled({1, 1})); // too few to say
 }
 
 namespace {
@@ -841,19 +888,3 @@ TEST(Probe, FirstLevelTlbFromTheLoadSweep) {
   EXPECT_EQ(Cheap.Model->Tlb->L1Entries, 0u) << Text;
 }
 
-// What analyze measures for a model of the host that states no memory
-// figure for one core: on x86-64 a latency, the misses in flight (Little's
-// law on 32 chases: at least one, since 32 chases cannot be slower per line
-// than one) and the fills of a load stream. Figures are the host's; only
-// that each was measured is checked.
-TEST(Probe, HostMemoryIsMeasured) {
-#if defined(__x86_64__)
-  HostMemory H = measureHostMemory(uint64_t(64) << 20);
-  EXPECT_GT(H.LatencyNs, 0);
-  EXPECT_GE(H.InFlight, 1);
-  EXPECT_GT(H.FillGBs, 0);
-#else
-  HostMemory H = measureHostMemory(uint64_t(64) << 20);
-  EXPECT_EQ(H.FillGBs, 0);
-#endif
-}

@@ -1,0 +1,83 @@
+//===- Repeat.h - Repetitions, calibration and their summary ----*- C++ -*-===//
+//
+// How the probe turns timed work into a figure: the work's size doubles until
+// one call lasts the minimum, then repetitions run, more of them while their
+// middle half has not settled, and the median stands with the spread. The
+// clock is a parameter so that tests can drive the logic with a fake timer.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_PROBE_REPEAT_H
+#define PERFMODEL_PROBE_REPEAT_H
+
+#include "perfmodel/Probe.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdint>
+#include <vector>
+
+namespace perfmodel::probe {
+
+/// Seconds of the steady clock since an arbitrary origin.
+inline double steadySeconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+/// Whether the middle half of the repetitions lies within 5 % of their
+/// median: the bound the probe repeats towards on a shared machine.
+inline bool settled(std::vector<double> V) {
+  if (V.size() < 3)
+    return false;
+  std::sort(V.begin(), V.end());
+  double Q1 = V[V.size() / 4], Q3 = V[(3 * V.size()) / 4], Med = V[V.size() / 2];
+  return Med > 0 && (Q3 - Q1) / Med <= 0.05;
+}
+
+inline Measured summarise(std::vector<double> V) {
+  Measured M;
+  if (V.empty())
+    return M;
+  M.Settled = settled(V);
+  std::sort(V.begin(), V.end());
+  M.Reps = unsigned(V.size());
+  M.Min = V.front();
+  M.Max = V.back();
+  M.Median = median(std::move(V));
+  return M;
+}
+
+/// The N for which one call of WORK(N) lasts MINSECONDS (doubling from 1).
+template <typename F, typename C = double (*)()>
+uint64_t calibrate(F &Work, double MinSeconds, C Now = steadySeconds) {
+  uint64_t N = 1;
+  for (;;) {
+    double T0 = Now();
+    Work(N);
+    if (Now() - T0 >= MinSeconds || N >= (uint64_t(1) << 40))
+      break;
+    N *= 2;
+  }
+  return N;
+}
+
+/// Runs WORK(n) with n doubling until one call lasts MINSECONDS, then REPS
+/// more calls, and up to 3 x REPS while they have not settled (a busy
+/// neighbour); returns the rates (what WORK returns per second) of those.
+template <typename F, typename C = double (*)()>
+std::vector<double> rates(F Work, double MinSeconds, unsigned Reps, C Now = steadySeconds) {
+  uint64_t N = calibrate(Work, MinSeconds, Now);
+  std::vector<double> Out;
+  for (unsigned R = 0; R < Reps || (Reps >= 3 && R < 3 * Reps && !settled(Out)); ++R) {
+    double T0 = Now();
+    double Amount = Work(N);
+    double S = Now() - T0;
+    if (S > 0)
+      Out.push_back(Amount / S);
+  }
+  return Out;
+}
+
+} // namespace perfmodel::probe
+
+#endif

@@ -1,0 +1,105 @@
+// Checks that time this host: the probe's clock and memory (HostCliTest.cpp:
+// the subcommands that run timed harnesses). Timings are not tests: each
+// check is a limit no x86-64 host falls outside of, or two measurements of
+// one run held to each other, so that they cannot flake on a busy 2-vCPU VM.
+// Label "host" (ctest -L host, or -LE host to leave them out).
+#include "perfmodel/Probe.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <vector>
+
+namespace {
+
+#if defined(__x86_64__)
+volatile uint64_t Sink;
+
+/// 16 dependent 64-bit multiplies an iteration: 3 cycles each on every
+/// x86-64 core since Nehalem and K10 (uops.info, IMUL (R64, R64): latency
+/// 3 on Nehalem through Alder Lake and Zen 1 through Zen 5).
+void imulChain(uint64_t N) {
+  uint64_t X = 3;
+  for (uint64_t I = 0; I < N; ++I)
+    asm volatile(".rept 16\n\timul %0, %0\n\t.endr" : "+r"(X));
+  Sink = X;
+}
+
+/// The clock from the multiply chain: its best of REPS runs of N iterations.
+double imulClockGHz(uint64_t N, unsigned Reps) {
+  double Best = 0;
+  for (unsigned R = 0; R < Reps; ++R) {
+    auto T0 = std::chrono::steady_clock::now();
+    imulChain(N);
+    double S = std::chrono::duration<double>(std::chrono::steady_clock::now() - T0).count();
+    Best = std::max(Best, double(N) * 16 * 3 / S / 1e9);
+  }
+  return Best;
+}
+#endif
+
+} // namespace
+
+TEST(HostProbe, ClockFromTheAddChainIsAPlausibleFrequency) {
+#if defined(__x86_64__)
+  // 64 dependent adds per iteration, one cycle each: giga-adds per second
+  // is the clock in GHz. A wrong count per iteration (or a removed chain)
+  // puts it far outside what any x86-64 core runs at.
+  perfmodel::Measured C = perfmodel::measureClock(0.002, 5);
+  // 5 repetitions, up to 3x as many while the middle half has not settled
+  // (a busy host: other tests run on the other core).
+  EXPECT_GE(C.Reps, 5u);
+  EXPECT_LE(C.Reps, 15u);
+  EXPECT_GT(C.Min, 0.3);
+  EXPECT_LE(C.Min, C.Median);
+  EXPECT_LE(C.Median, C.Max);
+  EXPECT_LT(C.Max, 7.0);
+#else
+  EXPECT_EQ(perfmodel::measureClock(0.002, 5).Median, 0);
+#endif
+}
+
+// The add chain's clock (64 adds of 1 cy an iteration) and the multiply
+// chain's (16 multiplies of 3 cy) are two readings of one clock: a wrong count
+// per iteration in either, or a factor of 2 in the arithmetic, puts their
+// ratio at 2 or 1/2. Each is the best of its repetitions (a neighbour only
+// slows a run down), taken in turns so that a clock change hits both.
+TEST(HostProbe, AddAndMultiplyChainsReadTheSameClock) {
+#if defined(__x86_64__)
+  double Add = 0, Mul = 0;
+  for (int Turn = 0; Turn < 5; ++Turn) {
+    Add = std::max(Add, perfmodel::measureClock(0.005, 3).Max);
+    Mul = std::max(Mul, imulClockGHz(100000, 3));
+  }
+  ASSERT_GT(Mul, 0);
+  EXPECT_NEAR(Add / Mul, 1.0, 0.15) << "add chain " << Add << " GHz, multiply chain " << Mul;
+#else
+  GTEST_SKIP() << "the chains are x86-64 code";
+#endif
+}
+
+// What analyze measures for a model of the host that states no memory
+// figure for one core: on x86-64 a latency, the misses in flight (Little's
+// law on 32 chases: at least one, since 32 chases cannot be slower per line
+// than one, and at most 32 with noise) and the fills of a load stream.
+// Figures are the host's: the limits are what no x86-64 core falls outside
+// of (a random chase over 64 MiB passes any L2 and most L3s and pays page
+// walks: more than 5 ns; DRAM behind a VM: under 1 us; one core fills at 1
+// to 400 GB/s), so that a unit slip (ns for s, MB for GB) fails.
+TEST(HostProbe, HostMemoryIsMeasured) {
+#if defined(__x86_64__)
+  perfmodel::HostMemory H = perfmodel::measureHostMemory(uint64_t(64) << 20);
+  EXPECT_GT(H.LatencyNs, 5);
+  EXPECT_LT(H.LatencyNs, 1000);
+  EXPECT_GE(H.InFlight, 1);
+  EXPECT_LE(H.InFlight, 40);
+  EXPECT_GT(H.FillGBs, 1);
+  EXPECT_LT(H.FillGBs, 400);
+#else
+  perfmodel::HostMemory H = perfmodel::measureHostMemory(uint64_t(64) << 20);
+  EXPECT_EQ(H.FillGBs, 0);
+#endif
+}
+
