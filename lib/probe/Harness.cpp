@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <functional>
 #include <sstream>
 #include <unistd.h>
@@ -498,4 +499,41 @@ Timing perfmodel::summariseSamples(std::vector<Sample> Samples, const QuietRefer
   T.Share = median(Share);
   T.Samples = std::move(Samples);
   return T;
+}
+
+Timing perfmodel::combineRuns(std::vector<Timing> Runs, const QuietReferences &Now,
+                              unsigned Reps) {
+  std::vector<double> Medians, Cycles, Clocks;
+  unsigned Kept = 0, Total = 0;
+  for (Timing &R : Runs) {
+    R = summariseSamples(std::move(R.Samples), Now);
+    Kept += R.Kept;
+    Total += R.Total;
+  }
+  bool UseQuiet = Kept >= Reps;
+  if (!UseQuiet)
+    for (Timing &R : Runs)
+      R = summariseSamples(std::move(R.Samples), {HUGE_VAL});
+  std::optional<Timing> T;
+  for (const Timing &R : Runs) {
+    if (UseQuiet && !R.Kept)
+      continue;
+    Medians.push_back(R.Median);
+    Cycles.push_back(R.MedianCycles);
+    Clocks.push_back(R.ClockGHz);
+    if (!T)
+      T = R;
+    T->Min = std::min(T->Min, R.Min);
+    T->Max = std::max(T->Max, R.Max);
+    T->MinCycles = std::min(T->MinCycles, R.MinCycles);
+    T->MaxCycles = std::max(T->MaxCycles, R.MaxCycles);
+  }
+  if (!T)
+    return Timing();
+  T->Median = median(Medians);
+  T->MedianCycles = median(Cycles);
+  T->ClockGHz = median(Clocks);
+  T->Kept = Kept;
+  T->Total = Total;
+  return *T;
 }

@@ -181,6 +181,35 @@ TEST(Validate, SamplesOnASharedCoreAreLeftOut) {
   EXPECT_NEAR(None.Share, 3.4 / 5, 1e-12);
 }
 
+// Three processes' samples of one size (validate --processes 3), against
+// an adds reference of 3.5 (bar 3.15). By hand: process A's quiet samples
+// 1.0 and 1.2 us (median 1.1), B's 1.4 us alone (its 2.0 us shared the
+// core), C's none (both shared). 3 quiet samples >= --reps 3: the median of
+// A's and B's medians, (1.1 + 1.4) / 2 = 1.25 us; C is left out, min 1.0
+// and max 1.4 span A and B, Kept 3 of 6. With --reps 4 too few were quiet:
+// every process's median over all its samples, A 1.1, B 1.7, C 2.5 -> 1.7.
+TEST(Validate, ProcessesCombineAsTheMedianOfTheirMedians) {
+  auto Run = [](std::vector<Sample> S) {
+    Timing T;
+    T.Samples = std::move(S);
+    return T;
+  };
+  std::vector<Timing> Runs = {Run({{1.0e-6, 3, 3.5}, {1.2e-6, 3, 3.4}}),
+                              Run({{1.4e-6, 3, 3.6}, {2.0e-6, 3, 2.0}}),
+                              Run({{2.4e-6, 3, 2.2}, {2.6e-6, 3, 2.1}})};
+  Timing Q = combineRuns(Runs, {3.5}, 3);
+  EXPECT_NEAR(Q.Median, 1.25e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(Q.Min, 1.0e-6);
+  EXPECT_DOUBLE_EQ(Q.Max, 1.4e-6);
+  EXPECT_EQ(Q.Kept, 3u);
+  EXPECT_EQ(Q.Total, 6u);
+  EXPECT_NEAR(Q.MedianCycles, 3750, 1e-6); // 1.25 us at 3 GHz
+  Timing All = combineRuns(Runs, {3.5}, 4);
+  EXPECT_NEAR(All.Median, 1.7e-6, 1e-15);
+  EXPECT_DOUBLE_EQ(All.Max, 2.6e-6);
+  EXPECT_EQ(All.Kept, 3u);
+}
+
 // Memory rows also leave out samples whose memory probe found the bus busy.
 // By hand: all five samples had the core (3.5 adds a cycle against 3.5);
 // the probe read 20, 11, 19, 12, 21 GB/s: the run's own memory reference is

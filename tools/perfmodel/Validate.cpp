@@ -536,40 +536,8 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
               R.Samples, [&](const Sample &X) { return isQuietSample(X, Now); }));
       }
       std::optional<Timing> T;
-      if (!Runs.empty()) {
-        QuietReferences Now = Refs();
-        std::vector<double> Medians, Cycles, Clocks;
-        unsigned Kept = 0, Total = 0;
-        for (Timing &R : Runs) {
-          R = summariseSamples(std::move(R.Samples), Now);
-          Kept += R.Kept;
-          Total += R.Total;
-        }
-        // Fewer than --reps quiet samples: a median of one or two is the
-        // clock's noise; all samples, and the row says how few were quiet.
-        bool UseQuiet = Kept >= V.Reps;
-        if (!UseQuiet)
-          for (Timing &R : Runs)
-            R = summariseSamples(std::move(R.Samples), {HUGE_VAL});
-        for (const Timing &R : Runs) {
-          if (UseQuiet && !R.Kept)
-            continue;
-          Medians.push_back(R.Median);
-          Cycles.push_back(R.MedianCycles);
-          Clocks.push_back(R.ClockGHz);
-          if (!T)
-            T = R;
-          T->Min = std::min(T->Min, R.Min);
-          T->Max = std::max(T->Max, R.Max);
-          T->MinCycles = std::min(T->MinCycles, R.MinCycles);
-          T->MaxCycles = std::max(T->MaxCycles, R.MaxCycles);
-        }
-        T->Median = median(Medians);
-        T->MedianCycles = median(Cycles);
-        T->ClockGHz = median(Clocks);
-        T->Kept = Kept;
-        T->Total = Total;
-      }
+      if (!Runs.empty())
+        T = combineRuns(std::move(Runs), Refs(), V.Reps);
       RemoveIndexFiles();
       if (!T) {
         Skip(Err);

@@ -138,6 +138,13 @@ double ownCacheReference(const std::vector<Sample> &Samples);
 QuietReferences ownReferences(const std::vector<Sample> &Samples);
 /// SAMPLES summarised against the references R (see Timing, isQuietSample).
 Timing summariseSamples(std::vector<Sample> Samples, const QuietReferences &R);
+/// Several harness processes' timings of one size as one: each process's
+/// samples against the references R; where at least REPS samples of all
+/// were quiet, the median of the medians of the processes with a quiet
+/// sample, else (a median of one or two quiet samples is the clock's noise)
+/// the median of every process's median over all its samples. Min and max
+/// span the processes used; Kept and Total count over all of them.
+Timing combineRuns(std::vector<Timing> Runs, const QuietReferences &R, unsigned Reps);
 /// Runs EXE with ARGS: its samples summarised against their own reference.
 /// MEMORYPROBE: a memory read beside every sample as well (PERFMODEL_MEMPROBE
 /// in its environment), for memory-sized rows only (it evicts the caches).
