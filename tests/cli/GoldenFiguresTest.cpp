@@ -378,6 +378,16 @@ TEST(GoldenFigures, TriadOnHaswell) {
   EXPECT_NEAR(predicted(S, "ECM"), 34.0 / 8, 0.005);
   EXPECT_NEAR(predicted(S, "PPR"), 0.25 + 24 * Ghz / MemGbs, 0.005);
   EXPECT_NEAR(after(lineWith(S, "headline:"), "ECM"), 4.25, 1e-9);
+  // The JSON golden is the same analysis, unrounded.
+  auto V = llvm::json::parse(slurp("triad.json"));
+  ASSERT_TRUE(bool(V));
+  const llvm::json::Object &L = *(*V->getAsObject()->getArray("loops"))[0].getAsObject();
+  const llvm::json::Array &P = *L.getObject("ecm")->getArray("predictions_cy_per_cl");
+  const double Cl[] = {2, 6, 14, 2 + 4 + 8 + 4 * memCyPerLine()};
+  for (size_t K = 0; K < 4; ++K)
+    EXPECT_NEAR(*P[K].getAsNumber(), Cl[K], 1e-3) << K;
+  EXPECT_DOUBLE_EQ(*L.getObject("incore")->getNumber("cy_per_it"), 0.25);
+  EXPECT_NEAR(*L.getObject("prediction")->getNumber("cy_per_it"), Cl[3] / 8, 1e-3);
 }
 
 // Williams figure 9.2(a), sum += A[i] * A[i] without -ffast-math: one chain of
