@@ -59,6 +59,12 @@ std::optional<double> touchedBytes(const NestGeometry &G, const LoopKernel &K,
                                    const std::vector<const Access *> &Members,
                                    unsigned LineBytes, size_t Fixed = 0);
 
+/// Adds to R (K's layer-condition traffic) the references of K's enclosing
+/// loops' bodies at their own rate (OuterAccesses.cpp), with a note naming
+/// them.
+void addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const MachineModel &M,
+                     TrafficResult &R);
+
 /// A TrafficResult for METHOD, with Reason set when the loop or the machine
 /// gives nothing to compute traffic for.
 inline TrafficResult startTraffic(const char *Method, const LoopKernel &K,

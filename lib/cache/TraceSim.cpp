@@ -1,7 +1,8 @@
 //===- TraceSim.cpp - Replay a loop nest's addresses through the caches ---===//
 //
 // The nest is executed abstractly at the bound sizes: counters run over their
-// bounds, each innermost iteration issues its loads then its stores. Arrays
+// bounds, each innermost iteration issues its loads then its stores, and an
+// enclosing loop's own references run around the loops inside it. Arrays
 // get page-aligned, disjoint address ranges. Values that addresses or bounds
 // depend on (col[j], rowptr[i]) come from user-supplied index data. Nests
 // larger than the replay budget are sliced: a warm-up part, then a measured
@@ -230,6 +231,27 @@ public:
         C.Irregular = C.Indirect || M.unprefetchedStride(uint64_t(Stride < 0 ? -Stride : Stride));
         Accesses.push_back(std::move(C));
       }
+    // The enclosing loops' references, once per iteration of their level:
+    // reads before the loops inside, writes after (y[i] = sum).
+    Outer.resize(K.Nest.size());
+    for (const Access &A : K.OuterAccesses) {
+      if (A.SharedOuter || A.OuterLevel < 0 || size_t(A.OuterLevel) + 1 >= K.Nest.size() ||
+          !A.Linear || A.Indirect)
+        continue;
+      for (int Pass = 0; Pass < 2; ++Pass) {
+        if (Pass == 0 ? !A.Read : !A.Write)
+          continue;
+        CompiledAccess C;
+        C.A = &A;
+        C.Array = A.Array;
+        C.Write = Pass == 1;
+        Poly Off;
+        if (!elementOffset(A, Off) || !compile(Off, A.StrideBytes, C.Offset, A.Text))
+          return false;
+        C.Offset.Const += A.FieldOffset;
+        Outer[size_t(A.OuterLevel)].push_back(std::move(C));
+      }
+    }
     return layout();
   }
 
@@ -238,7 +260,14 @@ public:
     NestGeometry G(K, IR);
     std::map<std::string, std::pair<double, double>> Extent;
     std::vector<std::string> Order;
-    for (const CompiledAccess &C : Accesses) {
+    std::vector<CompiledAccess *> All;
+    for (CompiledAccess &C : Accesses)
+      All.push_back(&C);
+    for (std::vector<CompiledAccess> &Level : Outer)
+      for (CompiledAccess &C : Level)
+        All.push_back(&C);
+    for (const CompiledAccess *CP : All) {
+      const CompiledAccess &C = *CP;
       double Lo = 0, Hi = 0;
       if (auto R = G.ok() ? G.byteRange(*C.A) : std::nullopt) {
         Lo = double(R->first);
@@ -276,8 +305,8 @@ public:
       Base[Name] = Start - int64_t(Lo);
       Cursor = Start + uint64_t(Hi - Lo) + 4096;
     }
-    for (CompiledAccess &C : Accesses)
-      C.Base = Base[C.Array];
+    for (CompiledAccess *C : All)
+      C->Base = Base[C->Array];
     return true;
   }
 
@@ -287,20 +316,35 @@ public:
       int64_t Lo = eval(Lower[D]), Hi = eval(Upper[D]);
       int64_t Step = K.Nest[D].Step;
       bool Last = D + 1 == K.Nest.size();
+      auto Iteration = [&](int64_t I) {
+        IV[D] = I;
+        if (Last)
+          return body(Sim, WarmupAccesses, Limit);
+        outer(Sim, D, false);
+        Loop(D + 1);
+        outer(Sim, D, true);
+      };
       if (Step > 0) {
-        for (int64_t I = Lo; I < Hi && !Stop; I += Step) {
-          IV[D] = I;
-          Last ? body(Sim, WarmupAccesses, Limit) : Loop(D + 1);
-        }
+        for (int64_t I = Lo; I < Hi && !Stop; I += Step)
+          Iteration(I);
       } else {
-        for (int64_t I = Hi - 1; I >= Lo && !Stop; I += Step) {
-          IV[D] = I;
-          Last ? body(Sim, WarmupAccesses, Limit) : Loop(D + 1);
-        }
+        for (int64_t I = Hi - 1; I >= Lo && !Stop; I += Step)
+          Iteration(I);
       }
     };
     if (!K.Nest.empty())
       Loop(0);
+  }
+
+  /// Level D's own references: its reads (WRITES false) or its writes.
+  void outer(CacheSim &Sim, size_t D, bool Writes) {
+    if (D >= Outer.size())
+      return;
+    for (const CompiledAccess &C : Outer[D])
+      if (C.Write == Writes) {
+        Sim.access(C.Base + uint64_t(eval(C.Offset)), C.A->ElementBytes, C.Write);
+        ++Count;
+      }
   }
 
   void body(CacheSim &Sim, uint64_t WarmupCap, uint64_t Measure) {
@@ -354,6 +398,7 @@ public:
   std::vector<DataSlot> Slots;
   std::vector<Lin> Lower, Upper;
   std::vector<CompiledAccess> Accesses;
+  std::vector<std::vector<CompiledAccess>> Outer; ///< per nest level, its own references
   std::vector<int64_t> IV;
   std::vector<uint64_t> IrregularMisses, Before; ///< per level
   /// Set when the machine has a stream prefetcher at some level.

@@ -1228,6 +1228,10 @@ void LoopAnalyzer::collectOuterAccesses(const Stmt *Body, size_t First) {
   CurrentBody = SavedBody;
   AccessIndex = std::move(SavedIndex);
   AssignedInBody = std::move(SavedAssigned);
+  for (Access &A : Scratch.Accesses) {
+    A.OuterLevel = int(Nest.size()) - 1;
+    A.SharedOuter = IR.Loops.size() - First > 1;
+  }
   for (size_t I = First; I < IR.Loops.size(); ++I)
     IR.Loops[I].OuterAccesses.insert(IR.Loops[I].OuterAccesses.end(), Scratch.Accesses.begin(),
                                      Scratch.Accesses.end());

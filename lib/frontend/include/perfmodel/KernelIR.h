@@ -65,6 +65,11 @@ struct Access {
   /// Declared alignment of the base (an array variable), 0 when unknown
   /// (pointers): with the offsets it proves an access aligned.
   unsigned BaseAlignBytes = 0;
+  /// OuterAccesses only: the nest level whose body holds the reference
+  /// beside the inner loop (0: the outermost), and whether that body holds
+  /// other inner loops as well (then the reference is no one loop's own).
+  int OuterLevel = -1;
+  bool SharedOuter = false;
 };
 
 /// Floating-point operations per source iteration of one precision.
@@ -95,8 +100,9 @@ struct LoopKernel {
   std::string Reason;           ///< why not, when !Modelled
   std::vector<Access> Accesses;
   /// Array references of the enclosing loops' bodies outside the innermost
-  /// loop (s[i] = t after a row's reduction): not modelled (an element per
-  /// outer iteration), but they size the arrays a timing harness allocates.
+  /// loop (s[i] = t after a row's reduction), once per iteration of their
+  /// level: the traffic models count them at that rate (reads before the
+  /// inner loop, writes after), and they size a timing harness's arrays.
   std::vector<Access> OuterAccesses;
   FlopCounts Single;            ///< float
   FlopCounts Double;            ///< double and long double

@@ -1,0 +1,116 @@
+//===- OuterAccesses.cpp - Traffic of the enclosing loops' references ----===//
+//
+// References in an enclosing loop's body beside the inner loop (y[i] = sum
+// after a row's reduction, a = A[i][k] before a row update) run once per
+// iteration of their level, not of the innermost loop. Each moves with the
+// innermost level that changes its address (its own, or one further out):
+// per iteration of that level it touches one element, a new line every
+// time when it steps a line or more, else a line every line / step
+// iterations if the line stays in the cache while the loops inside run
+// once; the lines are spread over the innermost iterations those loops run.
+//
+//===----------------------------------------------------------------------===//
+#include "NestGeometry.h"
+#include "perfmodel/Traffic.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace perfmodel;
+
+namespace {
+
+/// The byte advance of A per iteration of each level of K's nest (0 where the
+/// level does not move it); nullopt when A is not affine at the bound sizes.
+std::optional<std::vector<double>> advances(const Access &A, const LoopKernel &K,
+                                            const std::map<std::string, int64_t> &B) {
+  std::optional<Poly> Off = elementOffset(A);
+  if (!Off || A.Indirect)
+    return std::nullopt;
+  std::vector<double> Adv(K.Nest.size(), 0);
+  for (size_t L = 0; L < K.Nest.size(); ++L) {
+    const std::string &V = K.Nest[L].Var;
+    if (!Off->mentions(V))
+      continue;
+    if (Off->degreeIn(V) != 1)
+      return std::nullopt;
+    std::optional<int64_t> C = Off->coefficientOf(V).evaluate(B);
+    if (!C)
+      return std::nullopt;
+    Adv[L] = double(*C) * A.StrideBytes * double(K.Nest[L].Step);
+  }
+  return Adv;
+}
+
+} // namespace
+
+void perfmodel::addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const MachineModel &M,
+                                TrafficResult &R) {
+  if (K.OuterAccesses.empty() || R.Links.size() != M.Caches.size())
+    return;
+  NestGeometry G(K, IR);
+  if (!G.ok() || G.totalIterations() <= 0)
+    return;
+  std::map<std::string, int64_t> B = IR.bindings();
+  // Points of the loops 0..L (their bounding box: triangular nests are
+  // counted at their widest, the inner iterations per point shrink to match).
+  auto Points = [&](size_t L) {
+    double P = 1;
+    for (size_t D = 0; D <= L; ++D) {
+      auto [Lo, Hi] = G.range(K.Nest[D].Var);
+      int64_t St = std::abs(K.Nest[D].Step);
+      P *= St ? std::max(0.0, std::floor(double(Hi - Lo) / double(St)) + 1) : 0.0;
+    }
+    return P;
+  };
+  const double Total = G.totalIterations();
+  // The inner loops' traffic into each cache per innermost iteration, before
+  // the outer references are added: what passes through between two of
+  // their touches.
+  std::vector<double> InnerLoad;
+  for (const LinkTraffic &L : R.Links)
+    InnerLoad.push_back(L.LoadBytesPerIt);
+  std::string Counted, Skipped;
+  for (const Access &A : K.OuterAccesses) {
+    if (A.SharedOuter || A.OuterLevel < 0 || size_t(A.OuterLevel) + 1 >= K.Nest.size())
+      continue;
+    std::optional<std::vector<double>> Adv = advances(A, K, B);
+    if (!Adv) {
+      Skipped += (Skipped.empty() ? "" : ", ") + A.Text;
+      continue;
+    }
+    int E = -1;
+    for (int L = A.OuterLevel; L >= 0; --L)
+      if ((*Adv)[L] != 0) {
+        E = L;
+        break;
+      }
+    if (E < 0)
+      continue; // one element for the whole nest
+    double Outer = Points(size_t(E));
+    double Inner = Outer > 0 ? Total / Outer : 0; // innermost iterations per step
+    if (Inner <= 0)
+      continue;
+    double Step = std::fabs((*Adv)[E]);
+    for (size_t C = 0; C < M.Caches.size(); ++C) {
+      const CacheLevel &Cache = M.Caches[C];
+      double Line = Cache.LineBytes ? Cache.LineBytes : 64;
+      bool Stays = InnerLoad[C] * Inner < 0.5 * double(Cache.SizeBytes);
+      double Lines = Step >= Line || !Stays ? 1.0 : Step / Line;
+      double Bytes = Lines * Line / Inner;
+      LinkTraffic &L = R.Links[C];
+      if (A.Read || (A.Write && Cache.WriteAllocate))
+        L.LoadBytesPerIt += Bytes;
+      if (A.Write)
+        L.EvictBytesPerIt += Bytes;
+    }
+    char Buf[160];
+    std::snprintf(Buf, sizeof Buf, "%s (once per %.4g iterations)", A.Text.c_str(), Inner);
+    Counted += (Counted.empty() ? "" : ", ") + std::string(Buf);
+  }
+  if (!Counted.empty())
+    R.Notes.push_back("the enclosing loops' references counted at their own rate: " + Counted);
+  if (!Skipped.empty())
+    R.Notes.push_back("the enclosing loops' references " + Skipped +
+                      " are not affine: not counted");
+}
