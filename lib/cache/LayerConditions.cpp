@@ -541,6 +541,34 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
           Moved[GI] = Fresh[GI] + (1 - MissShare[GI]) * double(OuterAdvance(Groups[GI]));
         }
     }
+    // A short inner loop over a window the enclosing loop slides by less
+    // than the window (a convolution's in[i + k], taps laid out along the
+    // inner loop): the next outer iteration reads the same lines but for the
+    // bytes the window moved on, when the level holds one execution of the
+    // inner loop.
+    std::vector<size_t> Windows;
+    for (size_t GI = 0; GI < Groups.size() && Trip > 0; ++GI) {
+      const Group &Gr = Groups[GI];
+      double AbsAdv = double(std::abs(Gr.Advance)), AbsOut = double(OuterAdvance(Gr));
+      // Each member's own window overlaps itself (rows of a stencil, which
+      // reuse one another across the gaps, do not: a row is no window).
+      if (AbsAdv > 0 && AbsAdv < Line && AbsOut > 0 && AbsOut < Trip * AbsAdv)
+        Windows.push_back(GI);
+    }
+    if (!Windows.empty()) {
+      LayerCondition LC;
+      LC.Level = C.Name;
+      LC.Holds = OuterReq <= Cap;
+      const Group &First = Groups[Windows.front()];
+      LC.Text = First.Members.front().A->Text + " reuses its window in the next iteration of '" +
+                K.Nest[Depth - 2].Var + "' (" + std::to_string(OuterAdvance(First)) +
+                " B on): needs one inner loop's lines, " + sizeText(OuterReq) + " <= " +
+                formatByteSize(C.SizeBytes);
+      R.Conditions.push_back(LC);
+      if (LC.Holds)
+        for (size_t GI : Windows)
+          Moved[GI] = Fresh[GI] = double(OuterAdvance(Groups[GI])) / Trip;
+    }
     // Reuse across the enclosing loops: a stream that does not move with
     // loop d is read again in its next iteration; when everything one
     // iteration of d touches fits the level, the stream's lines cross once
