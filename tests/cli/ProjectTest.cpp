@@ -299,4 +299,5 @@ TEST(Project, EveryFileRunsAtTheClockTheProjectMeasured) {
   ASSERT_EQ(One.Code, 0) << One.Err;
   bool HostModel = One.Out.find("(matched by CPUID)") != std::string::npos;
   EXPECT_EQ(Clocks.size(), HostModel ? 1u : 0u) << R.Out;
+  shell("rm -rf '" + Db + "'");
 }

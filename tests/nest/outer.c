@@ -17,3 +17,13 @@ void conv16(int n, const float *in, const float *w, float *out) {
     out[i] = t;
   }
 }
+
+/* y[i] read before the row and written after it: y += A x, row by row. */
+void matvec_acc(int n, int m, const double *A, const double *x, double *y) {
+  for (int i = 0; i < n; i++) {
+    double t = y[i];
+    for (int j = 0; j < m; j++)
+      t += A[i * m + j] * x[j];
+    y[i] = t;
+  }
+}

@@ -1007,3 +1007,30 @@ TEST(OuterAccesses, ConvolutionStoreCountedOncePerOutput) {
               std::string::npos;
   EXPECT_TRUE(Window);
 }
+
+// matvec_acc at n = 4000 rows of m = 1000 on Haswell: A streams 8 B/it (32
+// MB: through every level, beyond the 30 MiB L3); x (8000 B) is read again
+// every row and stays in every level (a row of A is 8000 B: x's lines are
+// the most recent half of what one row brings into the L1), so its lines
+// come in once: 8000 B / 4e6 iterations = 0.002 B/it; y[i] is read before
+// its row and written after it: 64 B loaded and 64 B written back per 8
+// rows = 0.008 B/it each. Both models: 8.010 + 0.008 at every link.
+TEST(OuterAccesses, MatvecAccumulatorLoadedAndStoredOncePerRow) {
+  FrontendResult R = analyze("tests/nest/outer.c", {{"n", 4000}, {"m", 1000}});
+  const LoopKernel &K = loop(R, "matvec_acc");
+  ASSERT_EQ(K.OuterAccesses.size(), 1u); // y[i], read and written
+  EXPECT_TRUE(K.OuterAccesses[0].Read && K.OuterAccesses[0].Write);
+  MachineModel H = haswell();
+  TrafficResult L = layerConditionTraffic(K, R.IR, H);
+  ASSERT_TRUE(L.Ok) << L.Reason;
+  SimOptions O;
+  O.MaxAccesses = 6'000'000;
+  TrafficResult S = simulateSteady(K, R.IR, H, O);
+  ASSERT_TRUE(S.Ok) << S.Reason;
+  for (size_t I = 0; I < L.Links.size(); ++I) {
+    EXPECT_NEAR(L.Links[I].LoadBytesPerIt, 8.010, 1e-4) << L.Links[I].Inner;
+    EXPECT_NEAR(L.Links[I].EvictBytesPerIt, 0.008, 1e-4) << L.Links[I].Inner;
+    EXPECT_NEAR(S.Links[I].LoadBytesPerIt, 8.010, 0.001 * 8.010) << S.Links[I].Inner;
+    EXPECT_NEAR(S.Links[I].EvictBytesPerIt, 0.008, 0.1 * 0.008) << S.Links[I].Inner;
+  }
+}
