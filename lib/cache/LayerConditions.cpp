@@ -792,7 +792,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       R.Notes.push_back(Gr.Array + " does not move in the innermost loop: its "
                         "lines are counted once per execution of the nest");
   R.TotalIterations = Iterations < 1.8e19 ? uint64_t(Iterations) : UINT64_MAX;
-  addOuterTraffic(K, IR, M, R);
+  addOuterTraffic(K, IR, M, R, O.AlignedBases);
   R.Ok = true;
   return R;
 }

@@ -61,9 +61,10 @@ std::optional<double> touchedBytes(const NestGeometry &G, const LoopKernel &K,
 
 /// Adds to R (K's layer-condition traffic) the references of K's enclosing
 /// loops' bodies at their own rate (OuterAccesses.cpp), with a note naming
-/// them.
+/// them; ALIGNEDBASES: the arrays start on page boundaries (their same
+/// elements share a set).
 void addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const MachineModel &M,
-                     TrafficResult &R);
+                     TrafficResult &R, bool AlignedBases = false);
 
 /// A TrafficResult for METHOD, with Reason set when the loop or the machine
 /// gives nothing to compute traffic for.

@@ -15,6 +15,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 using namespace perfmodel;
 
@@ -45,7 +46,7 @@ std::optional<std::vector<double>> advances(const Access &A, const LoopKernel &K
 } // namespace
 
 void perfmodel::addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const MachineModel &M,
-                                TrafficResult &R) {
+                                TrafficResult &R, bool AlignedBases) {
   if (K.OuterAccesses.empty() || R.Links.size() != M.Caches.size())
     return;
   NestGeometry G(K, IR);
@@ -70,6 +71,18 @@ void perfmodel::addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const M
   std::vector<double> InnerLoad;
   for (const LinkTraffic &L : R.Links)
     InnerLoad.push_back(L.LoadBytesPerIt);
+  std::set<std::string> InnerArrays, InnerWritten;
+  for (const Access &A : K.Accesses) {
+    InnerArrays.insert(A.Array);
+    if (A.Write)
+      InnerWritten.insert(A.Array);
+  }
+  // Page-aligned arrays put the same element of each in the same set: the
+  // references that move with one level share a set at every step.
+  std::map<int, unsigned> SameSet;
+  for (const Access &A : K.OuterAccesses)
+    if (!A.SharedOuter && A.OuterLevel >= 0 && !InnerArrays.count(A.Array))
+      ++SameSet[A.OuterLevel];
   std::string Counted, Skipped;
   for (const Access &A : K.OuterAccesses) {
     if (A.SharedOuter || A.OuterLevel < 0 || size_t(A.OuterLevel) + 1 >= K.Nest.size())
@@ -92,16 +105,37 @@ void perfmodel::addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const M
     if (Inner <= 0)
       continue;
     double Step = std::fabs((*Adv)[E]);
+    double TripsE = Outer / (E > 0 ? Points(size_t(E) - 1) : 1.0);
     for (size_t C = 0; C < M.Caches.size(); ++C) {
       const CacheLevel &Cache = M.Caches[C];
       double Line = Cache.LineBytes ? Cache.LineBytes : 64;
-      bool Stays = InnerLoad[C] * Inner < 0.5 * double(Cache.SizeBytes);
+      double Half = 0.5 * double(Cache.SizeBytes);
+      bool Stays = InnerLoad[C] * Inner < Half;
+      if (AlignedBases && Cache.sets() && Cache.Ways) {
+        double Passing = InnerLoad[C] * Inner / Line / double(Cache.sets());
+        Stays &= double(SameSet[A.OuterLevel]) + Passing <= double(Cache.Ways);
+      }
       double Lines = Step >= Line || !Stays ? 1.0 : Step / Line;
+      // Loops outside E that do not move it (sum[p] of a (r, q, p, s) nest
+      // under r and q) read its lines again: where what one of their
+      // iterations passes through the cache fits half of it, the lines of
+      // one run of E come in once per iteration of the loop outside them.
+      int Top = E;
+      while (Top > 0 && (*Adv)[size_t(Top) - 1] == 0 &&
+             InnerLoad[C] * Total / Points(size_t(Top) - 1) + Step * TripsE < Half)
+        --Top;
       double Bytes = Lines * Line / Inner;
+      if (Top < E)
+        Bytes = Lines * TripsE * Line / (Total / (Top > 0 ? Points(size_t(Top) - 1) : 1.0));
       LinkTraffic &L = R.Links[C];
-      if (A.Read || (A.Write && Cache.WriteAllocate))
+      // An array the inner loop streams brings the lines its outer
+      // references touch (A[i][i] beside the row A[i][i+1..n), x[i] beside
+      // x[i+1..n)); a write there still dirties them, unless the inner loop
+      // writes the array too (its own write-backs count them).
+      bool Streamed = InnerArrays.count(A.Array) > 0;
+      if (!Streamed && (A.Read || (A.Write && Cache.WriteAllocate)))
         L.LoadBytesPerIt += Bytes;
-      if (A.Write)
+      if (A.Write && !InnerWritten.count(A.Array))
         L.EvictBytesPerIt += Bytes;
     }
     char Buf[160];
