@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Layer conditions against the cache simulator of the same tool (issue 18):
-# every loop of examples/validate/kernels.c and examples/*.c at three sizes,
+# every loop of examples/validate/kernels.c and examples/ at three sizes,
+# tests/nest/outer.c's enclosing-loop references,
 # and (given its checkout) every kernel of PolyBench/C 4.2.1 at its SMALL,
 # MEDIUM and LARGE datasets; the traffic per link (load + evict B/it) by
 # both, on the given machine's geometry (default: Haswell-EP), with the
@@ -12,7 +13,7 @@
 # capped before the last level filled) are simulated again with 8x the
 # budget.
 #
-#   bench/cache/lc_vs_sim.sh [POLYBENCH_DIR] [MACHINE]
+#   [TSVC=TSVC_2/src] bench/cache/lc_vs_sim.sh [POLYBENCH_DIR] [MACHINE]
 #
 # SHOW=N lists the N largest differences (default 25).
 set -euo pipefail
@@ -33,6 +34,19 @@ for f, sizes in (("triad.c", ["n=2000", "n=60000", "n=2000000"]),
                  ("matmul.c", ["n=40", "n=180", "n=1000"])):
     for s in sizes:
         runs.append(("examples", f"{ROOT}/examples/{f}", s.split(" -D "), []))
+# The other examples at three sizes of their n, m or length (L1, L2 and
+# memory on Haswell): spmv-csr.c's bounds come from data (the layer
+# conditions decline; no index data here).
+for f in ("omp.c", "template.cpp", "vector.cpp", "unsupported.c", "spmv-csr.c",
+          "ppr-conv1d/conv1d_naive.c", "ppr-conv1d/conv1d_variants.c",
+          "ppr-conv1d/conv1d_avx_aligned.c", "ppr-conv1d/conv1d_avx_unaligned.c"):
+    for n, m in ((1000, 40), (30000, 200), (2000000, 2000)):
+        runs.append(("examples", f"{ROOT}/examples/{f}",
+                     [f"n={n}", f"m={m}", f"length={n}", "x.size()=" + str(n),
+                      "v.size()=" + str(n), f"nrows={n // 10}"], []))
+# The enclosing loops' references (issue 47): rows of m, windows of 16.
+for n, m in ((100, 40), (1000, 1000), (4000, 2000)):
+    runs.append(("outer references", f"{ROOT}/tests/nest/outer.c", [f"n={n * 100}", f"m={m}"], []))
 if PB:
     for line in open(os.path.join(PB, "utilities/benchmark_list")):
         f = line.strip()
@@ -56,6 +70,12 @@ if PB:
             runs.append(("PolyBench", os.path.join(PB, f), sizes.get(ds, []),
                          ["--", f"-I{PB}/utilities", f"-I{os.path.dirname(os.path.join(PB, f))}",
                           f"-D{ds}_DATASET"]))
+# TSVC_2 (TSVC=DIR: its src/, from github.com/UoB-HPC/TSVC_2): 151 loop
+# nests over file-scope arrays at the sizes its header fixes (LEN_1D 32000,
+# LEN_2D 256).
+if os.environ.get("TSVC"):
+    T = os.environ["TSVC"]
+    runs.append(("TSVC_2", os.path.join(T, "tsvc.c"), [], ["--", f"-I{T}"]))
 agree, tiny, disagree = collections.Counter(), collections.Counter(), []
 declined = collections.defaultdict(collections.Counter)
 total = collections.Counter()

@@ -521,16 +521,18 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         double Missed = MissShare[GI] * Lines;
         if (Missed > 0) {
           if (Used < Sets)
-            LC.Text += "; but its stride of " + std::to_string(AbsAdv / Line) +
+            LC.Text += "; but " + (GI == Strided.front() ? std::string("its") : Gr.Array + "'s") +
+                       " stride of " + std::to_string(AbsAdv / Line) +
                        " lines maps them to " + std::to_string(Used) + " of " +
                        std::to_string(Sets) + " sets, room for " +
                        sizeText(double(Used) * C.Ways * Line);
           else
-            LC.Text += "; but the sets are over-full";
+            LC.Text += "; but the sets are over-full" +
+                       (GI == Strided.front() ? std::string() : " for " + Gr.Array);
           if (MissShare[GI] >= 1)
             LC.Holds = false;
           else
-            LC.Text += ": " + std::to_string(int64_t(std::lround(Missed))) + " of its " +
+            LC.Text += ": " + std::to_string(int64_t(std::lround(Missed))) + (GI == Strided.front() ? " of its " : " of " + Gr.Array + "'s ") +
                        std::to_string(int64_t(Lines)) + " lines are in over-full sets";
         }
       }
