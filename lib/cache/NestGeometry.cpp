@@ -209,14 +209,23 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
   std::vector<LinearForm> Addr;
   size_t Inner = K.Nest.size() - 1;
   int64_t Step = std::abs(K.Nest[Inner].Step), Line = LineBytes;
+  // A stride that skips lines (a column walk) is visited line by line where
+  // the nest is small enough (a triangular column sweep touches half its
+  // box); else the byte range is the estimate.
+  std::vector<bool> Skips;
+  auto [InLo, InHi] = G.range(K.Nest[Inner].Var);
+  double InnerTrips = double(InHi - InLo) / double(std::max<int64_t>(Step, 1)) + 1;
   for (const Access *A : Members) {
     if (A->Indirect || !A->Linear)
       return std::nullopt;
     auto F = linearIn(*A->Linear * Poly::constant(A->StrideBytes) +
                           Poly::constant(A->FieldOffset),
                       Vars, B);
-    if (!F || std::abs(F->C[Inner] * Step) > Line)
-      return std::nullopt; // a stride that skips lines: the range is the estimate
+    if (!F)
+      return std::nullopt;
+    Skips.push_back(std::abs(F->C[Inner] * Step) > Line);
+    if (Skips.back() && Points * InnerTrips * double(Members.size()) > double(MaxRuns))
+      return std::nullopt;
     Addr.push_back(*F);
   }
   // Runs of lines per member, merged with the previous run when they touch.
@@ -227,6 +236,15 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
       return;
     int64_t Last = Lo + (Hi - 1 - Lo) / Step * Step;
     for (size_t M = 0; M < Members.size(); ++M) {
+      if (Skips[M]) {
+        for (int64_t I = Lo; I <= Last && Runs.size() < MaxRuns; I += Step) {
+          X[Inner] = I;
+          int64_t A0 = Addr[M].at(X);
+          Runs.push_back({floorDiv(A0, Line),
+                          floorDiv(A0 + Members[M]->ElementBytes - 1, Line)});
+        }
+        continue;
+      }
       X[Inner] = Lo;
       int64_t A0 = Addr[M].at(X);
       X[Inner] = Last;

@@ -922,6 +922,19 @@ TEST(IndexData, WithoutACountTheLoopsReadsAreTheCount) {
   ASSERT_TRUE(loadIndexSpec("other=uniform:0:10", R.IR, D, Err)) << Err;
   EXPECT_EQ(D.Arrays["other"].size(), size_t(1) << 20);
   EXPECT_NE(D.Origin["other"].find("no loop tells how many it reads"), std::string::npos);
+  // The simulator replays the whole loop with it (was "not run": idx[i]
+  // reads element 1048576). By hand on Haswell: y's and idx's streams miss
+  // a line per 8 and per 16 iterations (0.1875 a iteration); x[idx[i]]
+  // over 3e6 doubles (22.9 MiB) at uniform random misses the 32 KiB L1 but
+  // for 32 KiB / 22.9 MiB of its reads: 1.1875 L1 misses a iteration.
+  ASSERT_TRUE(loadIndexSpec("idx=uniform:0:n", R.IR, D, Err)) << Err;
+  SimOptions O;
+  O.Index = &D;
+  O.MaxAccesses = 10'000'000;
+  TrafficResult T = simulateTraffic(R.IR.Loops[0], R.IR, haswell(), O);
+  ASSERT_TRUE(T.Ok) << T.Reason;
+  EXPECT_EQ(T.SimulatedIterations, 3000000u);
+  EXPECT_NEAR(T.MissesPerIt[0], 0.1875 + (1 - 32768.0 / (3e6 * 8)), 0.01);
 }
 
 // A gather through index data nobody gave reaches an unknown part of b, but
@@ -1033,4 +1046,26 @@ TEST(OuterAccesses, MatvecAccumulatorLoadedAndStoredOncePerRow) {
     EXPECT_NEAR(S.Links[I].LoadBytesPerIt, 8.010, 0.001 * 8.010) << S.Links[I].Inner;
     EXPECT_NEAR(S.Links[I].EvictBytesPerIt, 0.008, 0.1 * 0.008) << S.Links[I].Inner;
   }
+}
+
+// A triangular column sweep touches half its box: at n = 256 floats, row i
+// is read in columns 0..i, ceil((i + 1) / 16) lines, 16 x (1 + ... + 16) =
+// 2176 lines per array over 256 x 257 / 2 = 32896 iterations. All three
+// arrays (768 KiB) fit Haswell's L3: each line crosses L3-MEM once, 3 x 2176
+// x 64 / 32896 = 12.70 B/it loaded and aa's 4.23 written back, by both
+// models. The layer conditions had taken the whole box (23.9 + 8 B/it): the
+// column's stride skips lines and the lines were not counted.
+TEST(LayerConditions, TriangularColumnSweepTouchesHalfItsBox) {
+  FrontendResult R = analyze("tests/nest/outer.c", {{"n", 256}});
+  const LoopKernel &K = loop(R, "tricol");
+  MachineModel H = haswell();
+  TrafficResult L = layerConditionTraffic(K, R.IR, H);
+  ASSERT_TRUE(L.Ok) << L.Reason;
+  const double Lines = 16 * (16 * 17 / 2), Its = 256 * 257 / 2;
+  EXPECT_NEAR(L.Links[2].LoadBytesPerIt, 3 * Lines * 64 / Its, 0.01);
+  EXPECT_NEAR(L.Links[2].EvictBytesPerIt, Lines * 64 / Its, 0.01);
+  TrafficResult S = simulateTraffic(K, R.IR, H, {});
+  ASSERT_TRUE(S.Ok) << S.Reason;
+  EXPECT_NEAR(S.Links[2].LoadBytesPerIt, 3 * Lines * 64 / Its, 0.01);
+  EXPECT_NEAR(S.Links[2].EvictBytesPerIt, Lines * 64 / Its, 0.01);
 }
