@@ -66,6 +66,10 @@ std::optional<double> touchedBytes(const NestGeometry &G, const LoopKernel &K,
 void addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const MachineModel &M,
                      TrafficResult &R, bool AlignedBases = false);
 
+/// Sets R's OuterLoadBytesPerIt and OuterStoreBytesPerIt: K's enclosing
+/// loops' references, an element per iteration of their level.
+void outerL1Bytes(const LoopKernel &K, const KernelIR &IR, TrafficResult &R);
+
 /// A TrafficResult for METHOD, with Reason set when the loop or the machine
 /// gives nothing to compute traffic for.
 inline TrafficResult startTraffic(const char *Method, const LoopKernel &K,

@@ -45,10 +45,32 @@ std::optional<std::vector<double>> advances(const Access &A, const LoopKernel &K
 
 } // namespace
 
+void perfmodel::outerL1Bytes(const LoopKernel &K, const KernelIR &IR, TrafficResult &R) {
+  NestGeometry G(K, IR);
+  if (!G.ok() || G.totalIterations() <= 0)
+    return;
+  for (const Access &A : K.OuterAccesses) {
+    if (A.SharedOuter || A.OuterLevel < 0 || size_t(A.OuterLevel) + 1 >= K.Nest.size())
+      continue;
+    double Points = 1;
+    for (int D = 0; D <= A.OuterLevel; ++D) {
+      auto [Lo, Hi] = G.range(K.Nest[size_t(D)].Var);
+      int64_t St = std::abs(K.Nest[size_t(D)].Step);
+      Points *= St ? std::max(0.0, std::floor(double(Hi - Lo) / double(St)) + 1) : 0.0;
+    }
+    double PerIt = Points / G.totalIterations(); // executions per innermost iteration
+    if (A.Read)
+      R.OuterLoadBytesPerIt += A.ElementBytes * PerIt;
+    if (A.Write)
+      R.OuterStoreBytesPerIt += A.ElementBytes * PerIt;
+  }
+}
+
 void perfmodel::addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const MachineModel &M,
                                 TrafficResult &R, bool AlignedBases) {
   if (K.OuterAccesses.empty() || R.Links.size() != M.Caches.size())
     return;
+  outerL1Bytes(K, IR, R);
   NestGeometry G(K, IR);
   if (!G.ok() || G.totalIterations() <= 0)
     return;

@@ -484,6 +484,7 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
     R.IrregularMissesPerIt.push_back(double(Rp.IrregularMisses[I]) / Its);
   }
   R.SimulatedIterations = Measured;
+  outerL1Bytes(K, IR, R);
   R.TotalIterations = std::isfinite(Total) && Total < 1.8e19 ? uint64_t(Total) : 0;
   if (Sliced && Rp.WarmedByCap)
     R.Notes.push_back("the warm-up stopped at its cap before " + M.Caches.back().Name +

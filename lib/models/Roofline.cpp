@@ -123,6 +123,11 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   R.TrafficModel = UseTraffic ? Traffic->Method : "naive";
   R.FlopsPerIt = K.flops();
   R.Traffic = naiveTraffic(K, M);
+  if (UseTraffic) {
+    // The enclosing loops' references (y[i] = sum once a row) at L1.
+    R.Traffic.LoadBytes += Traffic->OuterLoadBytesPerIt;
+    R.Traffic.StoreBytes += Traffic->OuterStoreBytesPerIt;
+  }
   unsigned ElemBytes = flopElementBytes(K);
   if (K.Double.total() > 0) {
     R.Precision = "double";

@@ -975,6 +975,9 @@ TEST(OuterAccesses, RowSumStoreCountedOncePerRow) {
   for (const std::string &N : L.Notes)
     Noted |= N.find("s[i] (once per 2000 iterations)") != std::string::npos;
   EXPECT_TRUE(Noted);
+  // At L1 (the Roofline's register level): 8 B stored per 2000 iterations.
+  EXPECT_DOUBLE_EQ(L.OuterStoreBytesPerIt, 8.0 / 2000);
+  EXPECT_DOUBLE_EQ(L.OuterLoadBytesPerIt, 0);
   SimOptions O;
   O.MaxAccesses = 4'000'000;
   TrafficResult S = simulateSteady(K, R.IR, H, O);
@@ -1002,6 +1005,7 @@ TEST(OuterAccesses, ConvolutionStoreCountedOncePerOutput) {
     EXPECT_NEAR(Link.LoadBytesPerIt, 0.5, 0.02) << Link.Inner;
     EXPECT_NEAR(Link.EvictBytesPerIt, 0.25, 0.01) << Link.Inner;
   }
+  EXPECT_DOUBLE_EQ(S.OuterStoreBytesPerIt, 4.0 / 16); // out[i] at L1
   // The layer conditions the same: in's window of 16 floats slides 4 B per
   // iteration of i (its 64 B and w's 64 B fit every level), so 4 B of in
   // per 16 iterations, and out[i] at its own rate. They loaded in's 4 B
@@ -1056,7 +1060,7 @@ TEST(OuterAccesses, MatvecAccumulatorLoadedAndStoredOncePerRow) {
 // models. The layer conditions had taken the whole box (23.9 + 8 B/it): the
 // column's stride skips lines and the lines were not counted.
 TEST(LayerConditions, TriangularColumnSweepTouchesHalfItsBox) {
-  FrontendResult R = analyze("tests/nest/outer.c", {{"n", 256}});
+  FrontendResult R = analyze("tests/nest/tricol.c", {{"n", 256}});
   const LoopKernel &K = loop(R, "tricol");
   MachineModel H = haswell();
   TrafficResult L = layerConditionTraffic(K, R.IR, H);

@@ -58,6 +58,10 @@ struct TrafficResult {
   std::vector<double> IrregularMissesPerIt;
   uint64_t SimulatedIterations = 0;
   uint64_t TotalIterations = 0;
+  /// The enclosing loops' references at L1, per innermost iteration (an
+  /// element per iteration of their level): what the Roofline's L1 bytes
+  /// add to the innermost loop's own.
+  double OuterLoadBytesPerIt = 0, OuterStoreBytesPerIt = 0;
   std::vector<std::string> Notes;
 };
 
