@@ -456,11 +456,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     std::vector<double> Fresh(Groups.size());
     for (size_t GI = 0; GI < Groups.size(); ++GI)
       Moved[GI] = Fresh[GI] = Groups[GI].StreamBytes;
-    auto Trips = [&](size_t D) {
-      auto [Lo, Hi] = G.range(K.Nest[D].Var);
-      int64_t St = std::abs(K.Nest[D].Step);
-      return St ? std::max(0.0, std::floor(double(Hi - Lo) / double(St)) + 1) : 0.0;
-    };
+    auto Trips = [&](size_t D) { return G.trips(K.Nest[D]); };
     size_t Depth = K.Nest.size();
     // Bytes per iteration of the loop enclosing the innermost one (0: none).
     auto OuterAdvance = [&](const Group &Gr) {

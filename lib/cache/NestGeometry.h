@@ -6,6 +6,8 @@
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/Traffic.h"
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <optional>
 #include <set>
@@ -26,6 +28,13 @@ public:
   /// Inclusive range of a counter.
   std::pair<int64_t, int64_t> range(const std::string &Counter) const {
     return Ranges.at(Counter);
+  }
+  /// Iterations of level L over its counter's whole range (the bounding
+  /// box's side for a triangular nest).
+  double trips(const LoopLevel &L) const {
+    auto [Lo, Hi] = range(L.Var);
+    int64_t St = L.Step < 0 ? -L.Step : L.Step;
+    return St ? std::max(0.0, std::floor(double(Hi - Lo) / double(St)) + 1) : 0.0;
   }
   /// Smallest and largest byte offset an affine access reaches.
   std::optional<std::pair<int64_t, int64_t>> byteRange(const Access &A) const;

@@ -53,11 +53,8 @@ void perfmodel::outerL1Bytes(const LoopKernel &K, const KernelIR &IR, TrafficRes
     if (A.SharedOuter || A.OuterLevel < 0 || size_t(A.OuterLevel) + 1 >= K.Nest.size())
       continue;
     double Points = 1;
-    for (int D = 0; D <= A.OuterLevel; ++D) {
-      auto [Lo, Hi] = G.range(K.Nest[size_t(D)].Var);
-      int64_t St = std::abs(K.Nest[size_t(D)].Step);
-      Points *= St ? std::max(0.0, std::floor(double(Hi - Lo) / double(St)) + 1) : 0.0;
-    }
+    for (int D = 0; D <= A.OuterLevel; ++D)
+      Points *= G.trips(K.Nest[size_t(D)]);
     double PerIt = Points / G.totalIterations(); // executions per innermost iteration
     if (A.Read)
       R.OuterLoadBytesPerIt += A.ElementBytes * PerIt;
@@ -79,11 +76,8 @@ void perfmodel::addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const M
   // counted at their widest, the inner iterations per point shrink to match).
   auto Points = [&](size_t L) {
     double P = 1;
-    for (size_t D = 0; D <= L; ++D) {
-      auto [Lo, Hi] = G.range(K.Nest[D].Var);
-      int64_t St = std::abs(K.Nest[D].Step);
-      P *= St ? std::max(0.0, std::floor(double(Hi - Lo) / double(St)) + 1) : 0.0;
-    }
+    for (size_t D = 0; D <= L; ++D)
+      P *= G.trips(K.Nest[D]);
     return P;
   };
   const double Total = G.totalIterations();
