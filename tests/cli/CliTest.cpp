@@ -1279,3 +1279,21 @@ TEST(Cli, LinesFromTheCachesBesideMemoryStreams) {
   EXPECT_NEAR(None4, None0, 1e-9);
   EXPECT_NEAR(NoneRoof4 - NoneRoof0, 1, 1e-3);
 }
+
+// -o takes a device as it is (/dev/null stays a character device, written
+// in place rather than replaced by a renamed temporary), and a path it
+// must refuse is refused before the work: with a source that does not
+// exist either, the message is about -o.
+TEST(Cli, OutputToADeviceAndRefusedBeforeTheWork) {
+  CmdResult Null = perfmodel("analyze examples/triad.c -m hsw --no-incore -o /dev/null");
+  EXPECT_EQ(Null.Code, 0) << Null.Err;
+  llvm::sys::fs::file_status St;
+  ASSERT_FALSE(llvm::sys::fs::status("/dev/null", St));
+  EXPECT_EQ(St.type(), llvm::sys::fs::file_type::character_file);
+  CmdResult Early = perfmodel("analyze no-such-file.c -m hsw -o tests/bad-inputs/cases.txt");
+  EXPECT_EQ(Early.Code, 1);
+  EXPECT_NE(Early.Err.find("-o tests/bad-inputs/cases.txt: refusing to overwrite"),
+            std::string::npos)
+      << Early.Err;
+  EXPECT_EQ(Early.Err.find("no-such-file"), std::string::npos) << Early.Err;
+}

@@ -184,12 +184,21 @@ bool perfmodel::tool::parseDefine(const std::string &S, std::map<std::string, in
 
 namespace {
 
-/// Writes TEXT to PATH atomically (a temporary beside it, then rename). An
-/// existing file is replaced only if it is a perfmodel report itself, so a
-/// mistyped -o never destroys a user's source or data.
-int writeOutput(const std::string &Path, const std::string &Text) {
+/// Whether PATH exists and is not a regular file (/dev/null, a FIFO): it is
+/// written in place, never replaced.
+bool isSpecialFile(const std::string &Path) {
+  llvm::sys::fs::file_status St;
+  return !llvm::sys::fs::status(Path, St) && llvm::sys::fs::exists(St) &&
+         !llvm::sys::fs::is_regular_file(St) && !llvm::sys::fs::is_directory(St);
+}
+
+} // namespace
+
+std::string perfmodel::tool::outputProblem(const std::string &Path) {
+  if (Path.empty() || Path == "-" || isSpecialFile(Path))
+    return "";
   if (llvm::sys::fs::is_directory(Path))
-    return error("-o " + Path + ": is a directory");
+    return "-o " + Path + ": is a directory";
   if (llvm::sys::fs::exists(Path)) {
     auto Old = llvm::MemoryBuffer::getFile(Path);
     llvm::StringRef Prev = Old ? (*Old)->getBuffer() : "";
@@ -206,8 +215,30 @@ int writeOutput(const std::string &Path, const std::string &Text) {
                   (Prev.contains("sarif-2.1.0") &&
                    Prev.contains("\"name\": \"perfmodel\""))));
     if (!Ours)
-      return error("-o " + Path + ": refusing to overwrite a file that is not a "
-                   "perfmodel report");
+      return "-o " + Path + ": refusing to overwrite a file that is not a perfmodel report";
+  }
+  return "";
+}
+
+namespace {
+
+/// Writes TEXT to PATH atomically (a temporary beside it, then rename); a
+/// device or FIFO is written in place. An existing file is replaced only if
+/// it is a perfmodel report itself (outputProblem), so a mistyped -o never
+/// destroys a user's source or data.
+int writeOutput(const std::string &Path, const std::string &Text) {
+  if (std::string Problem = outputProblem(Path); !Problem.empty())
+    return error(Problem);
+  if (isSpecialFile(Path)) {
+    std::error_code EC;
+    llvm::raw_fd_ostream Out(Path, EC);
+    if (!EC)
+      Out << Text;
+    if (EC || Out.has_error()) {
+      Out.clear_error();
+      return error("cannot write " + Path);
+    }
+    return ExitOk;
   }
   llvm::SmallString<256> Tmp;
   llvm::SmallString<256> Dir(llvm::sys::path::parent_path(Path));
