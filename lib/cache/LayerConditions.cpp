@@ -516,9 +516,10 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
         MissShare[GI] = lostShares(Regions, double(Sets), C.Ways, Aligned)[0];
         double Missed = MissShare[GI] * Lines;
         if (Missed > 0) {
+          // The first column is the condition's subject; the others by name.
+          std::string Its = GI == Strided.front() ? "its" : Gr.Array + "'s";
           if (Used < Sets)
-            LC.Text += "; but " + (GI == Strided.front() ? std::string("its") : Gr.Array + "'s") +
-                       " stride of " + std::to_string(AbsAdv / Line) +
+            LC.Text += "; but " + Its + " stride of " + std::to_string(AbsAdv / Line) +
                        " lines maps them to " + std::to_string(Used) + " of " +
                        std::to_string(Sets) + " sets, room for " +
                        sizeText(double(Used) * C.Ways * Line);
@@ -528,7 +529,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
           if (MissShare[GI] >= 1)
             LC.Holds = false;
           else
-            LC.Text += ": " + std::to_string(int64_t(std::lround(Missed))) + (GI == Strided.front() ? " of its " : " of " + Gr.Array + "'s ") +
+            LC.Text += ": " + std::to_string(int64_t(std::lround(Missed))) + " of " + Its + " " +
                        std::to_string(int64_t(Lines)) + " lines are in over-full sets";
         }
       }
@@ -790,7 +791,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
       R.Notes.push_back(Gr.Array + " does not move in the innermost loop: its "
                         "lines are counted once per execution of the nest");
   R.TotalIterations = Iterations < 1.8e19 ? uint64_t(Iterations) : UINT64_MAX;
-  addOuterTraffic(K, IR, M, R, O.AlignedBases);
+  addOuterTraffic(K, G, IR, M, R, O.AlignedBases);
   R.Ok = true;
   return R;
 }

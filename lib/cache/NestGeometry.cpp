@@ -213,8 +213,7 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
   // the nest is small enough (a triangular column sweep touches half its
   // box); else the byte range is the estimate.
   std::vector<bool> Skips;
-  auto [InLo, InHi] = G.range(K.Nest[Inner].Var);
-  double InnerTrips = double(InHi - InLo) / double(std::max<int64_t>(Step, 1)) + 1;
+  double InnerTrips = G.trips(K.Nest[Inner]);
   for (const Access *A : Members) {
     if (A->Indirect || !A->Linear)
       return std::nullopt;

@@ -36,6 +36,13 @@ public:
     int64_t St = L.Step < 0 ? -L.Step : L.Step;
     return St ? std::max(0.0, std::floor(double(Hi - Lo) / double(St)) + 1) : 0.0;
   }
+  /// Points of K's loops 0..LAST together (their bounding box).
+  double points(const LoopKernel &K, size_t Last) const {
+    double P = 1;
+    for (size_t D = 0; D <= Last && D < K.Nest.size(); ++D)
+      P *= trips(K.Nest[D]);
+    return P;
+  }
   /// Smallest and largest byte offset an affine access reaches.
   std::optional<std::pair<int64_t, int64_t>> byteRange(const Access &A) const;
   /// Iterations of the innermost body over the whole nest: counted by
@@ -68,16 +75,22 @@ std::optional<double> touchedBytes(const NestGeometry &G, const LoopKernel &K,
                                    const std::vector<const Access *> &Members,
                                    unsigned LineBytes, size_t Fixed = 0);
 
-/// Adds to R (K's layer-condition traffic) the references of K's enclosing
-/// loops' bodies at their own rate (OuterAccesses.cpp), with a note naming
-/// them; ALIGNEDBASES: the arrays start on page boundaries (their same
-/// elements share a set).
-void addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const MachineModel &M,
-                     TrafficResult &R, bool AlignedBases = false);
+/// Whether A, one of K's OuterAccesses, is K's own: in the body of a loop
+/// of K's nest that holds no other inner loop.
+inline bool ownOuterReference(const Access &A, const LoopKernel &K) {
+  return !A.SharedOuter && A.OuterLevel >= 0 && size_t(A.OuterLevel) + 1 < K.Nest.size();
+}
+
+/// Adds to R (K's layer-condition traffic, G its geometry) the references of
+/// K's enclosing loops' bodies at their own rate (OuterAccesses.cpp), with a
+/// note naming them; ALIGNEDBASES: the arrays start on page boundaries
+/// (their same elements share a set).
+void addOuterTraffic(const LoopKernel &K, const NestGeometry &G, const KernelIR &IR,
+                     const MachineModel &M, TrafficResult &R, bool AlignedBases = false);
 
 /// Sets R's OuterLoadBytesPerIt and OuterStoreBytesPerIt: K's enclosing
 /// loops' references, an element per iteration of their level.
-void outerL1Bytes(const LoopKernel &K, const KernelIR &IR, TrafficResult &R);
+void outerL1Bytes(const LoopKernel &K, const NestGeometry &G, TrafficResult &R);
 
 /// A TrafficResult for METHOD, with Reason set when the loop or the machine
 /// gives nothing to compute traffic for.

@@ -45,17 +45,14 @@ std::optional<std::vector<double>> advances(const Access &A, const LoopKernel &K
 
 } // namespace
 
-void perfmodel::outerL1Bytes(const LoopKernel &K, const KernelIR &IR, TrafficResult &R) {
-  NestGeometry G(K, IR);
+void perfmodel::outerL1Bytes(const LoopKernel &K, const NestGeometry &G, TrafficResult &R) {
   if (!G.ok() || G.totalIterations() <= 0)
     return;
   for (const Access &A : K.OuterAccesses) {
-    if (A.SharedOuter || A.OuterLevel < 0 || size_t(A.OuterLevel) + 1 >= K.Nest.size())
+    if (!ownOuterReference(A, K))
       continue;
-    double Points = 1;
-    for (int D = 0; D <= A.OuterLevel; ++D)
-      Points *= G.trips(K.Nest[size_t(D)]);
-    double PerIt = Points / G.totalIterations(); // executions per innermost iteration
+    // Executions per innermost iteration.
+    double PerIt = G.points(K, size_t(A.OuterLevel)) / G.totalIterations();
     if (A.Read)
       R.OuterLoadBytesPerIt += A.ElementBytes * PerIt;
     if (A.Write)
@@ -63,23 +60,17 @@ void perfmodel::outerL1Bytes(const LoopKernel &K, const KernelIR &IR, TrafficRes
   }
 }
 
-void perfmodel::addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const MachineModel &M,
-                                TrafficResult &R, bool AlignedBases) {
+void perfmodel::addOuterTraffic(const LoopKernel &K, const NestGeometry &G, const KernelIR &IR,
+                                const MachineModel &M, TrafficResult &R, bool AlignedBases) {
   if (K.OuterAccesses.empty() || R.Links.size() != M.Caches.size())
     return;
-  outerL1Bytes(K, IR, R);
-  NestGeometry G(K, IR);
+  outerL1Bytes(K, G, R);
   if (!G.ok() || G.totalIterations() <= 0)
     return;
   std::map<std::string, int64_t> B = IR.bindings();
   // Points of the loops 0..L (their bounding box: triangular nests are
   // counted at their widest, the inner iterations per point shrink to match).
-  auto Points = [&](size_t L) {
-    double P = 1;
-    for (size_t D = 0; D <= L; ++D)
-      P *= G.trips(K.Nest[D]);
-    return P;
-  };
+  auto Points = [&](size_t L) { return G.points(K, L); };
   const double Total = G.totalIterations();
   // The inner loops' traffic into each cache per innermost iteration, before
   // the outer references are added: what passes through between two of
@@ -97,11 +88,11 @@ void perfmodel::addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const M
   // references that move with one level share a set at every step.
   std::map<int, unsigned> SameSet;
   for (const Access &A : K.OuterAccesses)
-    if (!A.SharedOuter && A.OuterLevel >= 0 && !InnerArrays.count(A.Array))
+    if (ownOuterReference(A, K) && !InnerArrays.count(A.Array))
       ++SameSet[A.OuterLevel];
   std::string Counted, Skipped;
   for (const Access &A : K.OuterAccesses) {
-    if (A.SharedOuter || A.OuterLevel < 0 || size_t(A.OuterLevel) + 1 >= K.Nest.size())
+    if (!ownOuterReference(A, K))
       continue;
     std::optional<std::vector<double>> Adv = advances(A, K, B);
     if (!Adv) {
@@ -121,7 +112,7 @@ void perfmodel::addOuterTraffic(const LoopKernel &K, const KernelIR &IR, const M
     if (Inner <= 0)
       continue;
     double Step = std::fabs((*Adv)[E]);
-    double TripsE = Outer / (E > 0 ? Points(size_t(E) - 1) : 1.0);
+    double TripsE = G.trips(K.Nest[size_t(E)]);
     for (size_t C = 0; C < M.Caches.size(); ++C) {
       const CacheLevel &Cache = M.Caches[C];
       double Line = Cache.LineBytes ? Cache.LineBytes : 64;

@@ -218,14 +218,8 @@ public:
           return false;
         }
         CompiledAccess C;
-        C.A = &A;
-        C.Array = A.Array;
-        C.Write = Pass == 1;
-        Poly Off;
-        if (!elementOffset(A, Off) ||
-            !compile(Off, A.StrideBytes, C.Offset, A.Text))
+        if (!compileAccess(A, Pass == 1, C))
           return false;
-        C.Offset.Const += A.FieldOffset;
         int64_t Stride = C.Offset.Coef.empty() ? 0 : C.Offset.Coef.back() * K.Nest.back().Step;
         C.Indirect = !C.Offset.Data.empty();
         C.Irregular = C.Indirect || M.unprefetchedStride(uint64_t(Stride < 0 ? -Stride : Stride));
@@ -235,24 +229,30 @@ public:
     // reads before the loops inside, writes after (y[i] = sum).
     Outer.resize(K.Nest.size());
     for (const Access &A : K.OuterAccesses) {
-      if (A.SharedOuter || A.OuterLevel < 0 || size_t(A.OuterLevel) + 1 >= K.Nest.size() ||
-          !A.Linear || A.Indirect)
+      if (!ownOuterReference(A, K) || !A.Linear || A.Indirect)
         continue;
       for (int Pass = 0; Pass < 2; ++Pass) {
         if (Pass == 0 ? !A.Read : !A.Write)
           continue;
         CompiledAccess C;
-        C.A = &A;
-        C.Array = A.Array;
-        C.Write = Pass == 1;
-        Poly Off;
-        if (!elementOffset(A, Off) || !compile(Off, A.StrideBytes, C.Offset, A.Text))
+        if (!compileAccess(A, Pass == 1, C))
           return false;
-        C.Offset.Const += A.FieldOffset;
         Outer[size_t(A.OuterLevel)].push_back(std::move(C));
       }
     }
     return layout();
+  }
+
+  /// A's load (WRITE false) or store: its byte offset from the array base.
+  bool compileAccess(const Access &A, bool Write, CompiledAccess &C) {
+    C.A = &A;
+    C.Array = A.Array;
+    C.Write = Write;
+    Poly Off;
+    if (!elementOffset(A, Off) || !compile(Off, A.StrideBytes, C.Offset, A.Text))
+      return false;
+    C.Offset.Const += A.FieldOffset;
+    return true;
   }
 
   /// Disjoint, page-aligned address ranges per array.
@@ -484,7 +484,7 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
     R.IrregularMissesPerIt.push_back(double(Rp.IrregularMisses[I]) / Its);
   }
   R.SimulatedIterations = Measured;
-  outerL1Bytes(K, IR, R);
+  outerL1Bytes(K, G, R);
   R.TotalIterations = std::isfinite(Total) && Total < 1.8e19 ? uint64_t(Total) : 0;
   if (Sliced && Rp.WarmedByCap)
     R.Notes.push_back("the warm-up stopped at its cap before " + M.Caches.back().Name +

@@ -4,13 +4,14 @@
 // derived by hand from the machine file (Haswell-EP, hsw) or the paper, and
 // checks that each report agrees with itself. scripts/update-golden.sh runs
 // it after regenerating, so a backed figure cannot change unnoticed.
+#include "Run.h"
+
 #include "llvm/Support/JSON.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -23,12 +24,8 @@ const std::string Golden = getenv("PERFMODEL_GOLDEN_DIR")
                                ? std::string(getenv("PERFMODEL_GOLDEN_DIR")) + "/"
                                : std::string(PERFMODEL_SOURCE_DIR) + "/tests/golden/";
 
-std::string slurp(const std::string &Name) {
-  std::ifstream In(Golden + Name);
-  std::stringstream SS;
-  SS << In.rdbuf();
-  return SS.str();
-}
+/// The text of golden file NAME.
+std::string golden(const std::string &Name) { return slurp(Golden + Name); }
 
 std::vector<std::string> lines(const std::string &Text) {
   std::vector<std::string> Out;
@@ -128,7 +125,7 @@ double memCyPerLine() { return 64 * Ghz / MemGbs; } // 5 cy
 
 /// The section of golden G for the loop in function Fn.
 std::vector<std::string> loopIn(const std::string &G, const std::string &Fn) {
-  for (const auto &S : sections(slurp(G)))
+  for (const auto &S : sections(golden(G)))
     if (!S.empty() && S[0].find(" in " + Fn) != std::string::npos)
       return S;
   ADD_FAILURE() << "no loop in " << Fn << " in " << G;
@@ -161,7 +158,7 @@ const std::vector<std::string> TextGoldens = {"triad.txt", "williams-fig9.2.txt"
 TEST(GoldenConsistency, AsExecutedPartsAddUp) {
   int Seen = 0;
   for (const std::string &G : TextGoldens)
-    for (const std::string &L : lines(slurp(G))) {
+    for (const std::string &L : lines(golden(G))) {
       if (L.find("  as executed: ") == std::string::npos)
         continue;
       ++Seen;
@@ -182,7 +179,7 @@ TEST(GoldenConsistency, AsExecutedPartsAddUp) {
 TEST(GoldenConsistency, OneListScheduleFigurePerLoop) {
   int Checked = 0;
   for (const std::string &G : TextGoldens) {
-    std::string Text = slurp(G);
+    std::string Text = golden(G);
     auto Secs = sections(Text);
     if (Secs.empty())
       Secs.push_back(lines(Text)); // the incore golden: one block
@@ -212,7 +209,7 @@ TEST(GoldenConsistency, OneListScheduleFigurePerLoop) {
 TEST(GoldenConsistency, EcmPredictionsFromContributions) {
   int Checked = 0;
   for (const std::string &G : TextGoldens)
-    for (const auto &S : sections(slurp(G))) {
+    for (const auto &S : sections(golden(G))) {
       std::string L = lineWith(S, "ECM (overlap none");
       if (L.empty())
         continue;
@@ -246,7 +243,7 @@ TEST(GoldenConsistency, EcmPredictionsFromContributions) {
 TEST(GoldenConsistency, RooflineRowsFromTheirColumns) {
   int Checked = 0;
   for (const std::string &G : TextGoldens)
-    for (const auto &S : sections(slurp(G))) {
+    for (const auto &S : sections(golden(G))) {
       std::string Flops = lineWith(S, "flops/it:");
       if (Flops.empty() || lineWith(S, "Roofline (").empty())
         continue;
@@ -277,7 +274,7 @@ TEST(GoldenConsistency, RooflineRowsFromTheirColumns) {
 TEST(GoldenConsistency, HeadlineIsItsModelsRow) {
   int Checked = 0;
   for (const std::string &G : TextGoldens)
-    for (const auto &S : sections(slurp(G))) {
+    for (const auto &S : sections(golden(G))) {
       std::string H = lineWith(S, "headline:");
       if (H.empty())
         continue;
@@ -296,7 +293,7 @@ TEST(GoldenConsistency, HeadlineIsItsModelsRow) {
 // The JSON goldens: the same identities on the unrounded figures.
 TEST(GoldenConsistency, JsonGoldensAgreeWithThemselves) {
   for (const char *Name : {"triad.json", "spmv-mtx.json"}) {
-    auto V = llvm::json::parse(slurp(Name));
+    auto V = llvm::json::parse(golden(Name));
     ASSERT_TRUE(bool(V)) << Name;
     const llvm::json::Array *Loops = V->getAsObject()->getArray("loops");
     ASSERT_TRUE(Loops && !Loops->empty());
@@ -380,7 +377,7 @@ TEST(GoldenFigures, TriadOnHaswell) {
   EXPECT_NEAR(predicted(S, "PPR"), 0.25 + 24 * Ghz / MemGbs, 0.005);
   EXPECT_NEAR(after(lineWith(S, "headline:"), "ECM"), 4.25, 1e-9);
   // The JSON golden is the same analysis, unrounded.
-  auto V = llvm::json::parse(slurp("triad.json"));
+  auto V = llvm::json::parse(golden("triad.json"));
   ASSERT_TRUE(bool(V));
   const llvm::json::Object &L = *(*V->getAsObject()->getArray("loops"))[0].getAsObject();
   const llvm::json::Array &P = *L.getObject("ecm")->getArray("predictions_cy_per_cl");
@@ -473,7 +470,7 @@ TEST(GoldenFigures, WilliamsDgemmOnHaswell) {
 // 1046.25..1050.25 misses / 4380; y's 112.5..113.5 lines written back.
 // ECM T_OL is the in-core time of the 16 iterations per line.
 TEST(GoldenFigures, SpmvOnHaswell) {
-  auto V = llvm::json::parse(slurp("spmv-mtx.json"));
+  auto V = llvm::json::parse(golden("spmv-mtx.json"));
   ASSERT_TRUE(bool(V));
   const llvm::json::Object &L = *(*V->getAsObject()->getArray("loops"))[0].getAsObject();
   EXPECT_EQ(*L.getInteger("iterations"), 4380);
@@ -497,7 +494,7 @@ TEST(GoldenFigures, SpmvOnHaswell) {
 // VFMADD231PD ymm on Haswell): 5 cy a trip, where the 4 FMAs need 2 cy of
 // ports 0/1; 2 x 5 = 10 chains would reach the ports.
 TEST(GoldenFigures, FourAccumulatorsOnHaswell) {
-  auto S = lines(slurp("incore-fma-4acc-hsw.txt"));
+  auto S = lines(golden("incore-fma-4acc-hsw.txt"));
   EXPECT_EQ(after(lineWith(S, "in-core ("), "):"), 5.0);
   std::string B = lineWith(S, "bounds:");
   EXPECT_EQ(after(B, "ports"), 2.0);
@@ -510,7 +507,7 @@ TEST(GoldenFigures, FourAccumulatorsOnHaswell) {
 // a[i] *= s runs 16 iterations a trip with 4 stores on port 4 (4 cy): its
 // steady state 0.25 cy/it. 100 iterations (800 B) stay in L1.
 TEST(GoldenFigures, UnsupportedOnHaswell) {
-  std::string T = slurp("unsupported.txt");
+  std::string T = golden("unsupported.txt");
   EXPECT_NE(T.find("not modelled: while loop"), std::string::npos);
   EXPECT_NE(T.find("not modelled: call to 'printf'"), std::string::npos);
   EXPECT_NE(T.find("not modelled: the loop can exit early (goto at line 19)"), std::string::npos);
@@ -522,7 +519,7 @@ TEST(GoldenFigures, UnsupportedOnHaswell) {
 // machine show hsw: 2 FMA units x 4 doubles x 2 flops = 16 DP flop/cy, x 2.7
 // GHz = 43.2 GFLOP/s; Little's law: 16 misses x 64 B / 90 ns = 11.38 GB/s.
 TEST(GoldenFigures, MachineShowHaswell) {
-  auto S = lines(slurp("machine-show-hsw.txt"));
+  auto S = lines(golden("machine-show-hsw.txt"));
   std::string Peak = lineWith(S, "peak:");
   EXPECT_EQ(after(Peak, "peak:"), 2 * 4 * 2.0);
   EXPECT_NEAR(after(Peak, "flop/cy ="), 16 * Ghz, 1e-9);

@@ -36,8 +36,8 @@ struct AnalyzeState {
 
 int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &JsonCopy) {
   // A bad -o fails before the work, not after it.
-  if (std::string Problem = outputProblem(A.Output); !Problem.empty())
-    return error(Problem);
+  if (int RC = checkOutput(A.Output))
+    return RC;
   if (A.File == "-") {
     A.File = stdinToSourceFile(CC);
     if (A.File.empty())

@@ -44,8 +44,8 @@ bool parseBlock(llvm::StringRef S, unsigned &R, unsigned &C) {
 
 int runChooseBcsr(const BcsrArgs &B, const CompileCommand &CC) {
   const AnalyzeArgs &A = B.A;
-  if (std::string Problem = outputProblem(A.Output); !Problem.empty())
-    return error(Problem);
+  if (int RC = checkOutput(A.Output))
+    return RC;
   unsigned MaxR = 0, MaxC = 0, ER = 0, EC = 0;
   if (!parseBlock(B.MaxBlock, MaxR, MaxC))
     return error("--max-block " + B.MaxBlock + ": expected RxC with 1 <= R, C <= 16, e.g. 8x8",
@@ -220,8 +220,8 @@ std::optional<double> measureVariant(const VariantInput &V, const VariantFile &F
 int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
   auto Start = std::chrono::steady_clock::now();
   AnalyzeArgs A = VA.A;
-  if (std::string Problem = outputProblem(A.Output); !Problem.empty())
-    return error(Problem);
+  if (int RC = checkOutput(A.Output))
+    return RC;
   if (A.File == "-") {
     A.File = stdinToSourceFile(CC);
     if (A.File.empty())

@@ -192,9 +192,8 @@ bool isSpecialFile(const std::string &Path) {
          !llvm::sys::fs::is_regular_file(St) && !llvm::sys::fs::is_directory(St);
 }
 
-} // namespace
-
-std::string perfmodel::tool::outputProblem(const std::string &Path) {
+/// Why PATH cannot take a report ("" when it can).
+std::string outputProblem(const std::string &Path) {
   if (Path.empty() || Path == "-" || isSpecialFile(Path))
     return "";
   if (llvm::sys::fs::is_directory(Path))
@@ -220,6 +219,13 @@ std::string perfmodel::tool::outputProblem(const std::string &Path) {
   return "";
 }
 
+} // namespace
+
+int perfmodel::tool::checkOutput(const std::string &Path) {
+  std::string Problem = outputProblem(Path);
+  return Problem.empty() ? ExitOk : error(Problem);
+}
+
 namespace {
 
 /// Writes TEXT to PATH atomically (a temporary beside it, then rename); a
@@ -227,8 +233,8 @@ namespace {
 /// it is a perfmodel report itself (outputProblem), so a mistyped -o never
 /// destroys a user's source or data.
 int writeOutput(const std::string &Path, const std::string &Text) {
-  if (std::string Problem = outputProblem(Path); !Problem.empty())
-    return error(Problem);
+  if (int RC = checkOutput(Path))
+    return RC;
   if (isSpecialFile(Path)) {
     std::error_code EC;
     llvm::raw_fd_ostream Out(Path, EC);

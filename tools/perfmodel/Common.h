@@ -77,9 +77,10 @@ std::optional<SweepSpec> parseSweep(const std::string &S, std::string &Err);
 bool splitSizeRange(const std::vector<std::string> &Defines, std::optional<SweepSpec> &Spec,
                     std::vector<std::string> &Fixed, std::string &Err);
 
-/// Why -o PATH cannot take a report ("" when it can): a directory, or an
-/// existing file that is no perfmodel report. Checked before the work too.
-std::string outputProblem(const std::string &Path);
+/// 0 when -o PATH can take a report; else the error (exit 1) saying why: a
+/// directory, or an existing file that is no perfmodel report. The
+/// subcommands call it before their work too, so a bad -o fails at once.
+int checkOutput(const std::string &Path);
 
 /// Standard output for "" or "-", otherwise the file OUTPUT (atomically; an
 /// existing file only when it is a perfmodel report itself).

@@ -157,8 +157,8 @@ std::string statusText(const FileJob &J) {
 
 int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
                                 const CompileCommand &CC) {
-  if (std::string Problem = outputProblem(A.Output); !Problem.empty())
-    return error(Problem);
+  if (int RC = checkOutput(A.Output))
+    return RC;
   if (CC.Given)
     return error("project mode takes each file's flags from the compilation database; "
                  "drop the `-- FLAGS`",

@@ -16,8 +16,8 @@ using namespace perfmodel::tool;
 namespace {
 
 int runSweep(AnalyzeArgs A, const CompileCommand &CC) {
-  if (std::string Problem = outputProblem(A.Output); !Problem.empty())
-    return error(Problem);
+  if (int RC = checkOutput(A.Output))
+    return RC;
   // The swept -D is the one with a range; the others bind as in analyze.
   std::optional<SweepSpec> Spec;
   std::vector<std::string> Fixed;
