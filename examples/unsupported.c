@@ -1,4 +1,4 @@
-/* Loops perfmodel cannot model, each for a reason it reports, beside one it can. */
+/* Loops perfmodel cannot model, each with its reason, beside ones it can (one exits early). */
 #include <stdio.h>
 
 int find(const int *a, int n, int key) {

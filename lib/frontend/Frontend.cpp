@@ -14,11 +14,14 @@
 #include "clang/Tooling/CompilationDatabase.h"
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 using namespace clang;
@@ -179,11 +182,51 @@ std::string perfmodel::clangResourceDir() {
 
 namespace {
 
+/// Loops that can exit early: their iterations are priced as written; how
+/// many run is an assumption the report states: all of the bound's, or the
+/// share FRACTION of them (a derived size, so -D and validate move it too).
+void assumeExits(KernelIR &IR, double Fraction,
+                 std::map<std::string, std::pair<Poly, int64_t>> &Quotients) {
+  for (LoopKernel &K : IR.Loops)
+    for (LoopLevel &L : K.Nest) {
+      if (L.Exit.empty() || !K.Modelled)
+        continue;
+      std::string Note = "the loop at line " + std::to_string(L.Loc.Line) +
+                         " can exit early (" + L.Exit + "): ";
+      Poly Span = L.Upper - L.Lower;
+      bool Moves = llvm::any_of(K.Nest, [&](const LoopLevel &O) { return Span.mentions(O.Var); });
+      if (Fraction >= 1.0) {
+        Note += "priced as running to its bound, every iteration (--exit-fraction F prices a "
+                "share F of them); the cycles per iteration do not depend on it";
+      } else if (Moves) {
+        Note += "priced as running to its bound: --exit-fraction does not apply to a bound "
+                "that moves with an enclosing loop";
+      } else {
+        constexpr int64_t Scale = 1'000'000;
+        Poly Share = Span * Poly::constant(std::llround(Fraction * Scale));
+        if (auto C = Share.evaluate({})) {
+          L.Upper = L.Lower + Poly::constant(*C / Scale);
+        } else {
+          std::string SpanText = Span.str();
+          if (!llvm::all_of(SpanText, [](char C) { return isalnum(C) || C == '_'; }))
+            SpanText = "(" + SpanText + ")";
+          std::string Name = SpanText + "*" + llvm::formatv("{0}", Fraction).str();
+          Quotients[Name] = {Share, Scale};
+          L.Upper = L.Lower + Poly::symbol(Name);
+        }
+        Note += "priced as running " + llvm::formatv("{0}", Fraction).str() +
+                " of its bound's iterations (--exit-fraction)";
+      }
+      K.Notes.push_back(Note);
+    }
+}
+
 /// Binds size parameters, relabels paths as the user named the file, and
 /// orders the loops: the part of the analysis after Clang's AST walk.
 void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::FrontendOptions &Opts) {
   const auto &SourceValues = Facts.Values;
-  const auto &Quotients = Facts.Quotients;
+  auto Quotients = Facts.Quotients;
+  assumeExits(IR, Opts.ExitFraction, Quotients);
   // Size parameters: every symbol a bound, subscript or extent mentions that
   // is not a loop counter or a value read from memory; a quotient (N/2)
   // brings its numerator's too.

@@ -29,10 +29,17 @@ std::map<std::string, int64_t> KernelIR::bindings() const {
       B[Name] = *P.Value;
   // Quotients of the others, at their values now (validate and sweep move
   // the parameters after the front end ran).
-  for (const auto &[Name, P] : Parameters)
-    if (P.From == Parameter::Origin::Derived && P.Numerator && P.Divisor > 0)
-      if (auto V = P.Numerator->evaluate(B))
-        B[Name] = *V / P.Divisor;
+  // A quotient of a quotient ((N/2)*0.5, an early exit's share of N/2)
+  // waits for its numerator: repeat while one more resolves.
+  for (bool More = true; More;) {
+    More = false;
+    for (const auto &[Name, P] : Parameters)
+      if (P.From == Parameter::Origin::Derived && P.Numerator && P.Divisor > 0 && !B.count(Name))
+        if (auto V = P.Numerator->evaluate(B)) {
+          B[Name] = *V / P.Divisor;
+          More = true;
+        }
+  }
   return B;
 }
 

@@ -761,30 +761,36 @@ bool LoopAnalyzer::containsLoop(const Stmt *S) const {
   return false;
 }
 
-std::string LoopAnalyzer::findExit(const Stmt *S, bool NestedLoop) const {
+LoopAnalyzer::LoopExit LoopAnalyzer::findExit(const Stmt *S, bool NestedLoop) const {
   if (!S || isa<LambdaExpr>(S))
-    return "";
+    return {};
+  auto At = [&](const std::string &What) {
+    return What + " at line " + std::to_string(loc(S->getBeginLoc()).Line);
+  };
   if (isa<ReturnStmt>(S))
-    return "return at line " + std::to_string(loc(S->getBeginLoc()).Line);
+    return {At("return")};
   if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
-    return "goto at line " + std::to_string(loc(S->getBeginLoc()).Line);
+    return {At("goto")};
   if (isa<LabelStmt>(S))
-    return "label '" + std::string(cast<LabelStmt>(S)->getName()) +
-           "' (a goto may enter the loop) at line " +
-           std::to_string(loc(S->getBeginLoc()).Line);
+    return {At("label '" + std::string(cast<LabelStmt>(S)->getName()) + "'"), true};
   if (isa<BreakStmt>(S) && !NestedLoop)
-    return "break at line " + std::to_string(loc(S->getBeginLoc()).Line);
+    return {At("break")};
   if (const auto *CE = dyn_cast<CallExpr>(S))
     if (const FunctionDecl *FD = CE->getDirectCallee())
       if (FD->isNoReturn() ||
           (FD->getIdentifier() && (FD->getName() == "exit" || FD->getName() == "longjmp")))
-        return "call to '" + FD->getNameAsString() + "' that does not return";
+        return {At("call to '" + FD->getNameAsString() + "'")};
   bool Nested = NestedLoop || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
                 isa<DoStmt>(S) || isa<CXXForRangeStmt>(S) || isa<SwitchStmt>(S);
-  for (const Stmt *C : S->children())
-    if (std::string R = findExit(C, Nested); !R.empty())
+  LoopExit First;
+  for (const Stmt *C : S->children()) {
+    LoopExit R = findExit(C, Nested);
+    if (R.Enters)
       return R;
-  return "";
+    if (First.Text.empty())
+      First = R;
+  }
+  return First;
 }
 
 void LoopAnalyzer::recordSignature(const FunctionDecl *F) {
@@ -1132,8 +1138,10 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
   }
   std::string Why = parseForHeader(F, L, IV);
   if (Why.empty()) {
-    if (std::string Exit = findExit(F->getBody(), false); !Exit.empty())
-      Why = "the loop can exit early (" + Exit + ")";
+    LoopExit Exit = findExit(F->getBody(), false);
+    if (Exit.Enters)
+      Why = "a goto can enter the loop (" + Exit.Text + ")";
+    L.Exit = Exit.Text;
   }
   if (!Why.empty()) {
     PointerIVs.erase(IV);
@@ -1181,10 +1189,12 @@ void LoopAnalyzer::handleRangeFor(const CXXForRangeStmt *F) {
                            "' whose length is unknown");
     return;
   }
-  if (std::string Exit = findExit(F->getBody(), false); !Exit.empty()) {
-    handleOtherLoop(F, "the loop can exit early (" + Exit + ")");
+  LoopExit Exit = findExit(F->getBody(), false);
+  if (Exit.Enters) {
+    handleOtherLoop(F, "a goto can enter the loop (" + Exit.Text + ")");
     return;
   }
+  L.Exit = Exit.Text;
   Nest.push_back(L);
   RangeVars[LV] = {Range, L.Var};
   if (containsLoop(F->getBody()))
@@ -1385,7 +1395,10 @@ void LoopAnalyzer::visitCall(const CallExpr *C) {
   case MathKind::None:
     break;
   }
-  if (FD->hasAttr<ConstAttr>() || FD->hasAttr<PureAttr>())
+  // exit(), abort(): the iteration that calls them is the last (findExit
+  // notes the loop's early exit); the others do not run them.
+  if (FD->hasAttr<ConstAttr>() || FD->hasAttr<PureAttr>() || FD->isNoReturn() ||
+      (FD->getIdentifier() && FD->getName() == "exit"))
     return;
   if (countCalleeFlops(FD))
     return;

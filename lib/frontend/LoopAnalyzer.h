@@ -66,7 +66,13 @@ private:
   /// OuterAccesses of the innermost loops recorded since FIRST.
   void collectOuterAccesses(const clang::Stmt *Body, size_t First);
   bool containsLoop(const clang::Stmt *S) const;
-  std::string findExit(const clang::Stmt *S, bool NestedLoop) const;
+  /// A statement of S that leaves the loop early (return, break, goto out,
+  /// exit()), or a label a goto may enter it by (Enters).
+  struct LoopExit {
+    std::string Text; ///< "return at line 3"; empty when there is none
+    bool Enters = false;
+  };
+  LoopExit findExit(const clang::Stmt *S, bool NestedLoop) const;
 
   // Expressions inside the innermost body.
   void visit(const clang::Stmt *S, Use U);

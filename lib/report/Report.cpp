@@ -690,6 +690,7 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
       auto TC = tripCount(LL, Bindings);
       N["trip_count"] = TC ? Value(*TC) : Value(nullptr);
       N["pragma"] = LL.Pragma.empty() ? Value(nullptr) : Value(LL.Pragma);
+      N["exit"] = LL.Exit.empty() ? Value(nullptr) : Value(LL.Exit);
       Nest.push_back(std::move(N));
     }
     L["nest"] = std::move(Nest);

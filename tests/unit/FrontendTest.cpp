@@ -540,9 +540,10 @@ TEST(Frontend, UnsupportedLoopsAreReportedWithReasons) {
   const LoopKernel &Call = loopIn(R, "log_values");
   EXPECT_FALSE(Call.Modelled);
   EXPECT_NE(Call.Reason.find("call to 'printf'"), std::string::npos);
+  // A goto out of the loop is an early exit: priced, with its assumption.
   const LoopKernel &Goto = loopIn(R, "first_negative");
-  EXPECT_FALSE(Goto.Modelled);
-  EXPECT_NE(Goto.Reason.find("goto at line 19"), std::string::npos);
+  EXPECT_TRUE(Goto.Modelled) << Goto.Reason;
+  EXPECT_EQ(Goto.Nest[0].Exit, "goto at line 19");
   EXPECT_TRUE(loopIn(R, "scale").Modelled);
 }
 
@@ -596,8 +597,8 @@ TEST(Frontend, LoopForms) {
   EXPECT_TRUE(access(L[3], "g"));
   EXPECT_FALSE(L[4].Modelled);
   EXPECT_NE(L[4].Reason.find("'opaque'"), std::string::npos);
-  EXPECT_FALSE(L[5].Modelled);
-  EXPECT_NE(L[5].Reason.find("break"), std::string::npos);
+  EXPECT_TRUE(L[5].Modelled); // an early exit, priced to its bound
+  EXPECT_EQ(L[5].innermost().Exit, "break at line 13");
   EXPECT_EQ(L[6].innermost().Step, 4);
   EXPECT_EQ(L[6].Double.Sqrt, 1u);
 }
@@ -917,6 +918,117 @@ void byhalf(long n, double *restrict x, const double *restrict y) {
   EXPECT_TRUE(llvm::any_of(ByHalf.Accesses, [](const Access &A) {
     return A.Array == "y" && !A.NonAffine.empty();
   }));
+}
+
+// Loops that can end before their bound (return, break, goto out, exit())
+// are priced: the iteration's cost is what it is; the trip is the bound's
+// unless --exit-fraction gives a share (a derived size: n = 4000 at 0.25 is
+// 1000, N/2 = 128 at 0.25 is 32, a constant 100 at 0.5 folds to 50). A bound
+// that moves with an enclosing loop keeps its trip; a loop a goto can enter
+// stays declined. A break out of an inner loop is no exit of the outer one.
+TEST(Frontend, EarlyExitsArePricedWithTheirAssumption) {
+  const std::string Code = R"(#include <stdlib.h>
+#define N 256
+float x[N];
+int ret(const float *a, int n, float t) {
+  for (int i = 0; i < n; i++)
+    if (a[i] > t) return i;
+  return -1;
+}
+int brk(const double *a, int n) {
+  int i;
+  for (i = 0; i < n; i++)
+    if (a[i] < 0) break;
+  return i;
+}
+void ex(double *a) {
+  for (int i = 0; i < 100; i++) {
+    if (a[i] < 0) exit(1);
+    a[i] = 2 * a[i];
+  }
+}
+int half(float t) {
+  for (int i = 0; i < N/2; i++)
+    if (x[i] > t) return i;
+  return -1;
+}
+int tri(const double *a, int n) {
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < i; j++)
+      if (a[j] < 0) return j;
+  return 0;
+}
+double inner(const double *a, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < n; j++) {
+      if (a[j] < 0) break;
+      s += a[j];
+    }
+  return s;
+}
+int enter(double *a, int n) {
+  if (n < 0) goto inside;
+  for (int i = 0; i < n; i++) {
+  inside:
+    a[i] = 0;
+  }
+  return 0;
+}
+)";
+  for (double Fraction : {1.0, 0.25, 0.5}) {
+    SCOPED_TRACE(Fraction);
+    llvm::SmallString<128> Path;
+    llvm::sys::fs::createTemporaryFile("perfmodel-exit", "c", Path);
+    {
+      std::error_code EC;
+      llvm::raw_fd_ostream OS(Path, EC);
+      OS << Code;
+    }
+    FrontendOptions O;
+    O.File = std::string(Path);
+    O.HasCompileArgs = true;
+    O.Defines = {{"n", 4000}};
+    O.ExitFraction = Fraction;
+    FrontendResult R = runFrontend(O);
+    llvm::sys::fs::remove(Path);
+    ASSERT_TRUE(R.Ok) << R.Error;
+    auto B = R.IR.bindings();
+    auto Trip = [&](const char *F, size_t Level = 0) {
+      const LoopKernel &K = loopIn(R, F);
+      EXPECT_TRUE(K.Modelled) << F << ": " << K.Reason;
+      return tripCount(K.Nest[Level], B).value_or(-1);
+    };
+    EXPECT_EQ(Trip("ret"), int64_t(4000 * Fraction));
+    EXPECT_EQ(Trip("brk"), int64_t(4000 * Fraction));
+    EXPECT_EQ(Trip("ex"), int64_t(100 * Fraction));
+    EXPECT_EQ(Trip("half"), int64_t(128 * Fraction));
+    EXPECT_EQ(loopIn(R, "ret").Nest[0].Exit, "return at line 6");
+    EXPECT_EQ(loopIn(R, "brk").Nest[0].Exit, "break at line 12");
+    EXPECT_EQ(loopIn(R, "ex").Nest[0].Exit, "call to 'exit' at line 17");
+    // Both levels of tri exit with the return; the outer's trip takes the
+    // share, the inner's bound moves with i and keeps its trip.
+    const LoopKernel &Tri = loopIn(R, "tri");
+    EXPECT_EQ(Tri.Nest[1].Exit, "return at line 29");
+    EXPECT_EQ(Trip("tri", 0), int64_t(4000 * Fraction));
+    EXPECT_TRUE(Tri.Nest[1].Upper == Poly::symbol("i"));
+    if (Fraction < 1)
+      EXPECT_TRUE(llvm::any_of(Tri.Notes, [](const std::string &N) {
+        return N.find("does not apply to a bound that moves") != std::string::npos;
+      }));
+    const LoopKernel &Ret = loopIn(R, "ret");
+    EXPECT_TRUE(llvm::any_of(Ret.Notes, [&](const std::string &N) {
+      return N.find(Fraction < 1 ? "of its bound's iterations (--exit-fraction)"
+                                 : "priced as running to its bound") != std::string::npos;
+    }));
+    const LoopKernel &Inner = loopIn(R, "inner");
+    EXPECT_TRUE(Inner.Nest[0].Exit.empty());
+    EXPECT_EQ(Inner.Nest[1].Exit, "break at line 36");
+    EXPECT_EQ(Trip("inner", 0), 4000);
+    const LoopKernel &Enter = loopIn(R, "enter");
+    EXPECT_FALSE(Enter.Modelled);
+    EXPECT_EQ(Enter.Reason, "a goto can enter the loop (label 'inside' at line 44)");
+  }
 }
 
 // A step given by a size (i += k) takes the size's value, -D k=4: 250 of

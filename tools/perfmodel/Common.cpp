@@ -369,6 +369,11 @@ void perfmodel::tool::addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileReq
       ->allow_extra_args(false);
   C->add_option("-p,--compile-commands", A.CompileCommandsDir,
                 "build directory with compile_commands.json");
+  C->add_option("--exit-fraction", A.ExitFraction,
+                "loops that can exit early (return, break, goto out): the share of "
+                "their bound's iterations they run, e.g. 0.5 for a search that "
+                "stops half way on average (default 1: the exit is not taken)")
+      ->check(CLI::Range(1e-6, 1.0));
 }
 
 void perfmodel::tool::addModelOptions(CLI::App *C, AnalyzeArgs &A) {
@@ -469,6 +474,7 @@ std::optional<FrontendResult> perfmodel::tool::prepareSource(const AnalyzeArgs &
   FO.CompileArgs = CC.Args;
   FO.HasCompileArgs = CC.Given;
   FO.CompileCommandsDir = A.CompileCommandsDir;
+  FO.ExitFraction = A.ExitFraction;
   for (const std::string &D : A.Defines) {
     std::string Err;
     if (!parseDefine(D, FO.Defines, Err)) {

@@ -99,6 +99,7 @@ struct AnalyzeArgs {
   std::string Machine;
   std::vector<std::string> Sets;
   std::vector<std::string> Defines;
+  double ExitFraction = 1.0; ///< --exit-fraction
   std::string Format = "text";
   std::string CompileCommandsDir;
   std::string Output;

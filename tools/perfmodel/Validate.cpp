@@ -316,6 +316,12 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       Skip("not modelled: " + K.Reason);
       continue;
     }
+    if (auto Exit = llvm::find_if(K.Nest, [](const LoopLevel &L) { return !L.Exit.empty(); });
+        Exit != K.Nest.end()) {
+      Skip("the loop can exit early (" + Exit->Exit +
+           "): how many iterations a timed call runs depends on the harness's data");
+      continue;
+    }
     if (LoopsPerFunction[K.Function] > 1) {
       Skip("'" + K.Function + "' holds " + std::to_string(LoopsPerFunction[K.Function]) +
            " innermost loops; timing the function would mix them");

@@ -22,6 +22,9 @@ struct FrontendOptions {
   std::map<std::string, int64_t> Defines;
   /// Value assumed for a size parameter that nothing binds.
   int64_t DefaultSize = 1000;
+  /// The share of its bound's iterations a loop that can exit early runs
+  /// (1: the exit is not taken).
+  double ExitFraction = 1.0;
 };
 
 struct FrontendResult {

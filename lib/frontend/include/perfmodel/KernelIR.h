@@ -36,6 +36,10 @@ struct LoopLevel {
   /// A step a size gives (i += k): its name; Step is its value (the sign
   /// times what binds the size, -D k=4, else 1 with a note).
   std::string StepParam;
+  /// How the loop can end before its bound ("return at line 3", "break at
+  /// line 7"); empty when it cannot. Its iterations are priced as they are;
+  /// how many run is the bound's (or --exit-fraction's) assumption.
+  std::string Exit;
   SourceLoc Loc;
   std::string Pragma; ///< e.g. "omp parallel for", empty when none
 };
