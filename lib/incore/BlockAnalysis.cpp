@@ -528,6 +528,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.Rob = M.Core.ReorderBuffer;
   O.Overrides = M.Core.Overrides;
   O.CallCycles = M.Core.CallCycles;
+  O.CallReturnCycles = M.Core.CallReturnCycles;
   O.QueueSizes = M.Core.SchedulerQueues;
   O.LoadQueue = M.Core.LoadQueue;
   O.StoreQueue = M.Core.StoreQueue;
@@ -1125,6 +1126,22 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
                       "': the front end issues at the issue width");
   }
 
+  // A call whose callee's code follows it (KernelLoops splices the file's
+  // straight-line callees in) returns within the block: each pair holds the
+  // branch path for core.call_return_cy, whatever the callee does beside it.
+  if (O.CallReturnCycles > 0) {
+    unsigned Returns = llvm::count_if(Insts, [&](const MCInst &I) {
+      return TB.MII->get(I.getOpcode()).isReturn();
+    });
+    R.CallReturnBound = Returns * O.CallReturnCycles;
+    if (R.CallReturnBound > R.FrontEndBound + 1e-9) {
+      R.FrontEndBound = R.CallReturnBound;
+      R.Notes.push_back("front end: " + std::to_string(Returns) +
+                        " call(s) and return(s) at " + Fmt(O.CallReturnCycles) +
+                        " cy a pair (core.call_return_cy)");
+    }
+  }
+
   // Ports.
   R.PortBound = optimalBound(AllDemands, PM.Units);
   auto Share = assign(AllDemands, PM.Units);
@@ -1487,7 +1504,11 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
     R.Bottleneck = "front end";
     R.Advice = "issue-bound: " + std::to_string(R.Uops) + " uops at " +
                std::to_string(Width) + " per cycle; fewer instructions per iteration help";
-    if (R.DecodeBound > 0 && R.DecodeBound >= R.FrontEndBound - 1e-9)
+    if (R.CallReturnBound > 0 && R.CallReturnBound >= R.FrontEndBound - 1e-9)
+      R.Advice = "call-bound: each call and return takes " + Fmt(O.CallReturnCycles) +
+                 " cy; let the compiler inline the callee (no noinline, static inline or "
+                 "visible at the call) or call it once for many elements";
+    else if (R.DecodeBound > 0 && R.DecodeBound >= R.FrontEndBound - 1e-9)
       R.Advice = "decode-bound: the legacy decoders need " + Fmt(R.DecodeBound) +
                  " cy per iteration" +
                  (Lcps.empty() ? std::string(": fewer or shorter instructions (16 bytes are "

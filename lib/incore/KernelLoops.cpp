@@ -66,6 +66,59 @@ struct MachineLoop {
   }
 };
 
+/// Functions of the object a loop's call to them is costed through: code
+/// without a branch or call before its first return (f's x * x + 1.0f), at
+/// most 256 bytes, by symbol. Their instructions are what a call runs.
+struct StraightCallees {
+  std::map<std::string, std::pair<const FunctionCode *, uint64_t>> Code; ///< bytes to the ret
+};
+
+StraightCallees straightCallees(const ObjectFileBytes &Obj, TargetBundle &TB) {
+  StraightCallees C;
+  if (!TB.MIA)
+    return C;
+  for (const FunctionCode &F : Obj.Functions)
+    for (uint64_t Off = 0; Off < F.Bytes.size() && Off < 256;) {
+      MCInst Inst;
+      uint64_t Size = 0;
+      if (TB.Dis->getInstruction(Inst, Size, ArrayRef<uint8_t>(F.Bytes).slice(Off), Off,
+                                 nulls()) != MCDisassembler::Success ||
+          !Size)
+        break;
+      Off += Size;
+      if (TB.MIA->isReturn(Inst)) {
+        C.Code[F.Name] = {&F, Off};
+        break;
+      }
+      if (TB.MIA->isBranch(Inst) || TB.MIA->isCall(Inst) || TB.MIA->isIndirectBranch(Inst))
+        break;
+    }
+  return C;
+}
+
+/// Appends F's byte at offset O (and its line); when it ends a call (E8
+/// rel32) to a straight-line function of the object, that function's code
+/// follows, as the core runs it. SPLICED collects the callees' names.
+void appendExecuted(const FunctionCode &F, uint64_t O, const StraightCallees &C,
+                    std::vector<uint8_t> &Bytes, std::vector<unsigned> &Lines,
+                    std::vector<std::string> *Spliced = nullptr) {
+  Bytes.push_back(F.Bytes[O]);
+  Lines.push_back(F.Lines[O]);
+  if (O < 4 || F.Bytes[O - 4] != 0xE8)
+    return;
+  auto Sym = F.Symbols.find(O - 3);
+  if (Sym == F.Symbols.end())
+    return;
+  auto Callee = C.Code.find(Sym->second);
+  if (Callee == C.Code.end())
+    return;
+  const auto &[Code, Length] = Callee->second;
+  Bytes.insert(Bytes.end(), Code->Bytes.begin(), Code->Bytes.begin() + Length);
+  Lines.insert(Lines.end(), Code->Lines.begin(), Code->Lines.begin() + Length);
+  if (Spliced)
+    Spliced->push_back(Sym->second);
+}
+
 /// The innermost natural loops of F's control-flow graph (back edges to a
 /// block that dominates their source). A block inside a loop that calls out
 /// is left out when the loop's latches stay reachable without it: the
@@ -589,7 +642,8 @@ size_t loopDepth(const MachineLoop &L) {
 /// blocks are the trip, one call.
 NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop *> &Cands,
                     const std::vector<double> &CandIters, bool WholeFunction,
-                    const std::map<std::string, double> &CallCycles) {
+                    const std::map<std::string, double> &CallCycles,
+                    const StraightCallees &Straight) {
   NestCode N;
   const FunctionCFG &C = *Body.Cfg;
   const std::set<size_t> &Inner = C.Body.at(Body.Header);
@@ -647,8 +701,7 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
     const Block &B = C.Blocks[X];
     uint64_t Begin = C.All[B.First].Off, End = C.All[B.Last].Off + C.All[B.Last].Size;
     for (uint64_t O = Begin; O < End; ++O) {
-      P.Bytes.push_back(C.F->Bytes[O]);
-      P.Lines.push_back(C.F->Lines[O]);
+      appendExecuted(*C.F, O, Straight, P.Bytes, P.Lines);
       // A call's relocated target the machine file costs (core.call_cy).
       if (auto Sym = C.F->Symbols.find(O); Sym != C.F->Symbols.end())
         if (auto Cy = CallCycles.find(Sym->second); Cy != CallCycles.end())
@@ -656,7 +709,7 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
     }
   };
   std::set<int> Placed;
-  size_t Straight = 0;
+  size_t StraightBytes = 0;
   for (size_t X : *Parent) { // block order is address order
     int L = LoopOf(X);
     if (L >= 0) {
@@ -673,7 +726,7 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
       continue;
     NestCode::Piece P;
     Bytes(X, P);
-    Straight += P.Bytes.size();
+    StraightBytes += P.Bytes.size();
     std::vector<size_t> Succs;
     for (size_t S : C.Blocks[X].Succs)
       if (Parent->count(S))
@@ -690,7 +743,7 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
     P.LeavesLoop = From >= 0 ? From : -1;
     N.Pieces.push_back(std::move(P));
   }
-  if (Straight > 16384 || N.Body < 0) {
+  if (StraightBytes > 16384 || N.Body < 0) {
     N.Pieces.clear();
     N.LoopIters.clear();
     N.Body = -1;
@@ -738,6 +791,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
         R.Reason = "cannot compile the file for the in-core model: " + Error;
     return Results;
   }
+  StraightCallees Straight = straightCallees(Obj, TB);
   std::vector<MachineLoop> Loops;
   std::vector<std::unique_ptr<FunctionCFG>> Cfgs;
   for (const FunctionCode &F : Obj.Functions) {
@@ -893,10 +947,9 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     }
     std::vector<uint8_t> Bytes;
     std::vector<unsigned> Lines;
-    Best->forEachByte([&](uint64_t B) {
-      Bytes.push_back(Best->F->Bytes[B]);
-      Lines.push_back(Best->F->Lines[B]);
-    });
+    std::vector<std::string> Spliced;
+    Best->forEachByte(
+        [&](uint64_t B) { appendExecuted(*Best->F, B, Straight, Bytes, Lines, &Spliced); });
     InCoreOptions LO = O;
     LineSplits Own = lineSplitsOf(K, IR.bindings(), O.Splits.AssumedAlign, O.LineBytes);
     LO.Splits.takeStreamFigures(Own);
@@ -925,11 +978,13 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       });
       if (Raw.size() != R.Callees.size())
         Raw.assign(R.Callees.size(), "");
-      std::vector<std::string> Costed;
+      std::vector<std::string> Costed, Inlined;
       for (size_t I = 0; I < Raw.size(); ++I) {
         R.Callees[I] = Raw[I].empty() ? "" : demangle(Raw[I]);
         auto It = O.CallCycles.find(Raw[I]);
-        if (It != O.CallCycles.end()) {
+        if (llvm::is_contained(Spliced, Raw[I])) {
+          Inlined.push_back(R.Callees[I]);
+        } else if (It != O.CallCycles.end()) {
           R.CallCycles += It->second;
           Costed.push_back(R.Callees[I]);
         } else {
@@ -963,6 +1018,10 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
           R.Advice = "the calls to " + calleesText(Costed) + " take " + Buf + Veclib;
         }
       }
+      if (!Inlined.empty())
+        R.Notes.push_back("the calls to " + calleesText(Inlined) +
+                          " are costed with the callee's instructions, which this file's "
+                          "object code has (straight-line code up to its return)");
       if (!R.UncostedCallees.empty())
         R.Notes.push_back("the loop calls " + calleesText(R.UncostedCallees) +
                           " every iteration, which the machine file does not cost (core.call_cy): "
@@ -973,7 +1032,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     if (!Unrolled.empty())
       R.Nest.Reason = "the innermost loop is fully unrolled into its enclosing loop";
     else
-      R.Nest = nestAround(*Best, Cands, CandIters, K.Nest.size() < 2, O.CallCycles);
+      R.Nest = nestAround(*Best, Cands, CandIters, K.Nest.size() < 2, O.CallCycles, Straight);
     if (Best->ColdBlocks)
       R.Notes.push_back(std::to_string(Best->ColdBlocks) +
                         " block(s) of the loop that call out (such as an errno path) are "

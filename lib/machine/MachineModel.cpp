@@ -462,7 +462,8 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "unaligned_vector_cost", "line_split_load_cost",
                          "line_split_store_cost", "scheduler_queues", "load_queue", "store_queue",
                          "branch_mispredict_cy", "branch_pattern_capacity",
-                         "instruction_overrides", "call_cy", "memcpy_bytes_per_cy",
+                         "instruction_overrides", "call_cy", "call_return_cy",
+                         "memcpy_bytes_per_cy",
                          "memset_bytes_per_cy"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
@@ -471,6 +472,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   C.StoreQueue = R.count(N, "store_queue", P, false).value_or(0);
   C.BranchMispredictCycles = R.num(N, "branch_mispredict_cy", P, false).value_or(0);
   C.BranchPatternCapacity = R.num(N, "branch_pattern_capacity", P, false).value_or(0);
+  C.CallReturnCycles = R.num(N, "call_return_cy", P, false).value_or(0);
   C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);
   C.FmaUnits = R.count(N, "fma_units", P, true, Reader::NonNegative).value_or(0);
   C.FpPipeBits = R.count(N, "fp_pipe_bits", P, false).value_or(0);

@@ -138,6 +138,7 @@ perfmodel::machineFields(const MachineModel &M) {
   }
   for (const auto &[Symbol, Cy] : C.CallCycles)
     F.push_back({"core.call_cy." + Symbol, N(Cy)});
+  F.push_back({"core.call_return_cy", C.CallReturnCycles ? N(C.CallReturnCycles) : "unstated"});
   for (const CacheLevel &L : M.Caches) {
     std::string P = "caches." + L.Name + ".";
     F.push_back({P + "size", formatByteSize(L.SizeBytes)});

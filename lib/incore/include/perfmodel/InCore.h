@@ -164,6 +164,9 @@ struct InCoreResult {
   /// Unrolled code (InCoreOptions::Unrolled): cycles per iteration the
   /// legacy decoders need (predecode windows, LCP stalls, decoder groups).
   double DecodeBound = 0;
+  /// Calls with their return in the block (a callee of the file spliced
+  /// in) at core.call_return_cy each; 0 when none or not given.
+  double CallReturnBound = 0;
   unsigned Uops = 0;
   double RecurrenceBound = 0;     ///< longest loop-carried cycle
   std::vector<unsigned> CriticalChain; ///< instruction indices along it
@@ -212,6 +215,9 @@ struct InCoreOptions {
   std::vector<InstructionOverride> Overrides;
   /// Cycles per call of library functions the loop calls (core.call_cy).
   std::map<std::string, double> CallCycles;
+  /// Cycles a call and its return take on the branch path
+  /// (core.call_return_cy); 0: what the scheduling model charges them.
+  double CallReturnCycles = 0;
   /// Compiler flags the machine implies, before the user's (AArch64: the SVE
   /// width, so vector loops advance by a known number of bytes).
   std::vector<std::string> CompileFlags;

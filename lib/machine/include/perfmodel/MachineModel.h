@@ -88,6 +88,10 @@ struct CoreModel {
   /// it (exp, _ZGVdN4v_exp): the callee's instructions, which the compiled
   /// loop does not contain. By symbol name; measured by `perfmodel probe`.
   std::map<std::string, double> CallCycles;
+  /// Cycles one call and its return take, one pair after the other, whatever
+  /// the callee does beside them (the branch unit and return-address stack);
+  /// 0 when the file does not say. Measured by bench/incore/calls.c.
+  double CallReturnCycles = 0;
   /// Bytes written per cycle by the C library's memcpy (memset) with its
   /// source and destination in a cache level, by level name ("L1", "L2",
   /// ...): the code a copy (fill) loop runs when the compiler replaces it
