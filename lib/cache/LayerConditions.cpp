@@ -314,6 +314,10 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
   std::map<std::string, ArrayUse> Arrays;
   // Footprint of one execution of the nest, for the "everything fits" case.
   double Footprint = 0, ReadFoot = 0, WriteFoot = 0;
+  // Arrays of a one-level nest that every stream walks at one stride of
+  // whole lines (a[16 * i]: every other line): their lines stay in the sets
+  // that stride reaches, so a cache holds them in that share of its sets.
+  std::map<std::string, std::pair<double, int64_t>> LineStrided; // bytes, stride
   for (const Group &First : Groups) {
     if (Arrays.count(First.Array))
       continue;
@@ -370,6 +374,15 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     Arrays[First.Array] = {
         Lines || (Rectangular && AllDense) ? std::optional<double>(Bytes) : std::nullopt, Reads,
         Writes};
+    if (K.Nest.size() == 1) {
+      int64_t Stride = std::abs(First.Advance);
+      bool OneStride = Stride > int64_t(Line) && Stride % int64_t(Line) == 0;
+      for (const Group &Gr : Groups)
+        if (Gr.Array == First.Array)
+          OneStride &= std::abs(Gr.Advance) == Stride;
+      if (OneStride)
+        LineStrided[First.Array] = {Bytes, Stride};
+    }
     Footprint += Bytes;
     if (Reads || Writes)
       ReadFoot += Bytes; // read, or write-allocated
@@ -396,7 +409,20 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     LinkTraffic L;
     L.Inner = C.Name;
     L.Outer = I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM";
-    if (Footprint <= Cap && Iterations > 0) {
+    // The footprint as the sets see it: a line-strided array fills only
+    // the share of the sets its stride reaches.
+    double InSets = Footprint;
+    for (const auto &[Name, Use] : LineStrided) {
+      uint64_t Adv = uint64_t(Use.second);
+      uint64_t Used = Sets ? Sets / std::gcd(Sets, Adv / Line) : 0;
+      if (Used)
+        InSets += Use.first * (double(Sets) / double(Used) - 1);
+    }
+    if (InSets > Cap && Footprint <= Cap && Iterations > 0)
+      R.Notes.push_back("the working set (" + sizeText(Footprint) + ") is less than " + C.Name +
+                        " holds, but its line-strided streams reach only part of its sets: "
+                        "it does not fit there");
+    if (InSets <= Cap && Iterations > 0) {
       L.LoadBytesPerIt = (C.WriteAllocate ? ReadFoot : ReadFoot - WriteFoot) / Iterations;
       L.EvictBytesPerIt = WriteFoot / Iterations;
       LayerCondition LC;

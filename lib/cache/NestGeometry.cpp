@@ -299,6 +299,34 @@ std::optional<std::pair<int64_t, int64_t>> declaredElements(const Access &A,
   return std::make_pair(int64_t(0), N - 1);
 }
 
+/// A one-level nest's array walked at one stride of whole lines reaches
+/// only part of a cache's sets: with power-of-two set counts, 1 / 2^v where
+/// 2^v divides the stride in lines (a[16 * i] of doubles, every other line:
+/// half the sets). The inverse of that share: what its lines weigh in a
+/// cache, as the sets hold them (1 where the rule does not apply).
+double setShareInverse(const LoopKernel &K, const KernelIR &IR,
+                       const std::vector<const Access *> &Members) {
+  constexpr int64_t Line = 64;
+  if (K.Nest.size() != 1 || Members.empty())
+    return 1;
+  std::optional<int64_t> Stride;
+  for (const Access *A : Members) {
+    if (A->Indirect || !A->Linear)
+      return 1;
+    auto C = A->Linear->substitute(IR.bindings()).coefficientOf(K.innermost().Var).evaluate({});
+    if (!C)
+      return 1;
+    int64_t S = std::abs(*C * int64_t(A->StrideBytes) * K.innermost().Step);
+    if (Stride && *Stride != S)
+      return 1;
+    Stride = S;
+  }
+  if (!Stride || *Stride <= Line || *Stride % Line)
+    return 1;
+  int64_t Lines = *Stride / Line;
+  return double(Lines & -Lines); // the largest power of two dividing it
+}
+
 } // namespace
 
 std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const KernelIR &IR,
@@ -347,9 +375,12 @@ std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const Kern
   double Bytes = 0;
   for (const auto &[Name, S] : Span) {
     double Range = double(S.second - S.first);
-    Bytes += Spanned.count(Name)
-                 ? Range
-                 : std::min(Range, touchedBytes(G, K, IR, ByArray[Name], 64).value_or(Range));
+    if (Spanned.count(Name)) {
+      Bytes += Range;
+      continue;
+    }
+    double Touched = std::min(Range, touchedBytes(G, K, IR, ByArray[Name], 64).value_or(Range));
+    Bytes += std::min(Range, Touched * setShareInverse(K, IR, ByArray[Name]));
   }
   return Bytes;
 }

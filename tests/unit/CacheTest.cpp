@@ -950,6 +950,37 @@ TEST(WorkingSet, DeclaredExtentsBoundWhatAGatherTouches) {
   EXPECT_DOUBLE_EQ(*WS, 3 * 128000.0);
 }
 
+// A one-level walk at a stride of whole lines reaches the sets that stride
+// does (power-of-two set counts): a[16 * i] of n = 196608 doubles (1.5 MiB)
+// touches 12288 lines, 768 KiB, every other line, all in the even half of
+// the sets: as the sets hold them they weigh the 1.5 MiB range, more than
+// Zen 5's 1 MiB L2 holds (the recorded sum_stride16 at this size runs from
+// L3: 2.42 cy/it timed, 2.27 predicted with the data in L3, 1.99 in L2).
+// a[24 * i] (3 lines, odd) touches every third line over all the sets:
+// 8192 lines, 512 KiB. The layer conditions agree: the whole set does not
+// fit the L2 for the first, and its 64 B/it come from L3.
+TEST(WorkingSet, ALineStridedWalkWeighsTheSetsItReaches) {
+  FrontendResult R = analyze("tests/nest/line-strides.c", {{"n", 196608}});
+  const LoopKernel &Two = loop(R, "every_other"), &Three = loop(R, "every_third");
+  EXPECT_DOUBLE_EQ(workingSetBytes(Two, R.IR).value_or(0), 196608 * 8.0);
+  EXPECT_DOUBLE_EQ(workingSetBytes(Three, R.IR).value_or(0), 8192 * 64.0);
+  auto Z = loadMachineModel(Src + "/machine-models/dev-vm-zen5.yml");
+  ASSERT_TRUE(Z.ok());
+  auto WholeFitsL2 = [&](const LoopKernel &K) {
+    TrafficResult L = layerConditionTraffic(K, R.IR, *Z.Model);
+    EXPECT_TRUE(L.Ok) << L.Reason;
+    return std::any_of(L.Conditions.begin(), L.Conditions.end(), [](const LayerCondition &C) {
+      return C.Level == "L2" && C.Holds && C.Text.find("whole working set") != std::string::npos;
+    });
+  };
+  EXPECT_FALSE(WholeFitsL2(Two));
+  EXPECT_TRUE(WholeFitsL2(Three));
+  TrafficResult L = layerConditionTraffic(Two, R.IR, *Z.Model);
+  EXPECT_TRUE(std::any_of(L.Notes.begin(), L.Notes.end(), [](const std::string &N) {
+    return N.find("reach only part of its sets") != std::string::npos;
+  }));
+}
+
 // The enclosing loop's references count at their own rate (issue 47).
 // rowsum at n = 1000 rows of m = 2000 doubles on Haswell: a streams 8 B/it
 // at every link (16 MB: a stream through L1 and L2; in the 30 MiB L3 each
