@@ -3,8 +3,12 @@
  * gather of every 8th element, a bound N/2, a step given by a size, a call
  * to a function of the file, a gather whose working set only the declared
  * extents bound, and a column walk over power-of-two rows. */
+#ifndef LEN /* validate sets the sizes with -D */
 #define LEN 32000
+#endif
+#ifndef N
 #define N 256
+#endif
 float a[LEN], b[LEN];
 int ip[LEN];
 float aa[N][N], bb[N][N];

@@ -374,10 +374,24 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
       continue;
     }
     std::string Err;
+    // A size the file #defines itself (no #ifndef around it) keeps its
+    // value whatever -D says: such a build fails rather than time one size
+    // and divide by another.
     auto Build = [&](std::vector<std::string> F) {
-      if (CompiledIn)
-        F.push_back("-D" + Size + "=" + std::to_string(*IR.Parameters[Size].Value));
-      return buildHarness(H.Source, IR.Cxx, F, std::string(Exe), Err);
+      std::string Source = H.Source;
+      if (CompiledIn) {
+        std::string V = std::to_string(*IR.Parameters[Size].Value);
+        F.push_back("-D" + Size + "=" + V);
+        // After the file's #include: its own #define would have replaced -D.
+        Source += std::string(IR.Cxx ? "static_assert" : "_Static_assert") + "((" + Size +
+                  ") == " + V + ", \"perfmodel-redefined\");\n";
+      }
+      if (buildHarness(Source, IR.Cxx, F, std::string(Exe), Err))
+        return true;
+      if (CompiledIn && Err.find("perfmodel-redefined") != std::string::npos)
+        Err = "the file defines " + Size + " itself, so -D" + Size +
+              " cannot set its size (put the #define inside #ifndef " + Size + ")";
+      return false;
     };
     if (!CompiledIn && !Build(Flags)) {
       llvm::sys::fs::remove(Exe);
