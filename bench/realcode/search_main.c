@@ -3,22 +3,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
+#include "../incore/host_clock.h"
 int search(const float *a, int n, float t);
-static double now(void) {
-  struct timespec t;
-  clock_gettime(CLOCK_MONOTONIC, &t);
-  return t.tv_sec + t.tv_nsec * 1e-9;
-}
-__attribute__((noinline)) long chain(long n) {
-  long a = 0;
-  for (long i = 0; i < n; i++)
-    __asm__ volatile("add $1, %0" : "+r"(a));
-  return a;
-}
 int main(int argc, char **argv) {
-  double t0 = now();
-  chain(100000000);
-  double ghz = 1e8 / (now() - t0) / 1e9;
+  double ghz = clockGhz();
   for (int k = 1; k < argc; k++) {
     int n = atoi(argv[k]);
     float *a = aligned_alloc(64, (size_t)n * 4 + 64);

@@ -33,7 +33,8 @@ FrontendResult analyzeFile(const std::string &Rel,
 /// Writes CODE to a temporary file with extension EXT and analyses it with
 /// the -D sizes DEFINES.
 FrontendResult analyzeCode(const std::string &Code, const std::string &Ext = "c",
-                           std::map<std::string, int64_t> Defines = {}) {
+                           std::map<std::string, int64_t> Defines = {},
+                           double ExitFraction = 1.0) {
   llvm::SmallString<128> Path;
   llvm::sys::fs::createTemporaryFile("perfmodel-test", Ext, Path);
   {
@@ -45,6 +46,7 @@ FrontendResult analyzeCode(const std::string &Code, const std::string &Ext = "c"
   O.File = std::string(Path);
   O.HasCompileArgs = true;
   O.Defines = std::move(Defines);
+  O.ExitFraction = ExitFraction;
   FrontendResult R = runFrontend(O);
   llvm::sys::fs::remove(Path);
   EXPECT_TRUE(R.Ok) << R.Error << "\n" << R.Diagnostics;
@@ -978,20 +980,7 @@ int enter(double *a, int n) {
 )";
   for (double Fraction : {1.0, 0.25, 0.5}) {
     SCOPED_TRACE(Fraction);
-    llvm::SmallString<128> Path;
-    llvm::sys::fs::createTemporaryFile("perfmodel-exit", "c", Path);
-    {
-      std::error_code EC;
-      llvm::raw_fd_ostream OS(Path, EC);
-      OS << Code;
-    }
-    FrontendOptions O;
-    O.File = std::string(Path);
-    O.HasCompileArgs = true;
-    O.Defines = {{"n", 4000}};
-    O.ExitFraction = Fraction;
-    FrontendResult R = runFrontend(O);
-    llvm::sys::fs::remove(Path);
+    FrontendResult R = analyzeCode(Code, "c", {{"n", 4000}}, Fraction);
     ASSERT_TRUE(R.Ok) << R.Error;
     auto B = R.IR.bindings();
     auto Trip = [&](const char *F, size_t Level = 0) {
