@@ -5,6 +5,7 @@
 #include "llvm/MC/MCInstrDesc.h"
 
 #include <map>
+#include <tuple>
 
 using namespace perfmodel;
 using namespace llvm;
@@ -38,6 +39,10 @@ class Tracker {
   bool SameInit;
   std::map<unsigned, Value> Regs; // by 64-bit general-purpose register
   int64_t Fresh = 1'000'000;
+  /// base + scale x index with both symbolic: one symbol per combination
+  /// (y[i] through [r15 + 8*rdx], rdx fixed in the loop: the same place
+  /// each iteration, a chain through memory).
+  std::map<std::tuple<int64_t, int64_t, int64_t>, int64_t> Combined;
 
 public:
   Tracker(const TargetBundle &TB, bool SameInit) : TB(TB), SameInit(SameInit) {}
@@ -155,8 +160,13 @@ public:
         if (!G)
           return A;
         Value Ix = get(G);
-        if (Ix.Base != ConstBase)
-          return A; // a variable index: not followed
+        if (Ix.Base != ConstBase) {
+          auto Key = std::make_tuple(V.Base, Ix.Base, int64_t(S.getImm()));
+          auto [It, New] = Combined.try_emplace(Key, 0);
+          if (New)
+            It->second = 2'000'000'000 + int64_t(Combined.size());
+          V.Base = It->second;
+        }
         V.Offset += S.getImm() * Ix.Offset;
       }
       A.Known = true;

@@ -234,6 +234,21 @@ TEST(InCore, ACallToAFunctionOfTheFileRunsItsCode) {
   EXPECT_TRUE(llvm::StringRef(Pairs.Advice).starts_with("call-bound")) << Pairs.Advice;
 }
 
+TEST(InCore, AnIndexedPlaceStoredAndLoadedEveryIterationIsAChain) {
+  // tests/incore/memory-accumulator.c on Zen 5: tmp[i] is loaded (folded
+  // into the FMA) and stored every iteration at [base + 8*index], the index
+  // fixed in the inner loop. Each FMA waits for the previous store's data:
+  // store-to-load forwarding (5 cy) plus the FMA (4 cy) at least, 9 cy per
+  // source iteration (PolyBench's gesummv, the same two chains side by side,
+  // timed 12.4 cy/it on the Zen 5 VM). The address, base plus a variable
+  // index, was not followed: no chain, 3 cy/it from the ports.
+  InCoreResult R = zen5Loop("memory-accumulator.c", {{"n", 250}});
+  ASSERT_GT(R.SourceItersPerIter, 0);
+  double PerIt = R.RecurrenceBound / R.SourceItersPerIter;
+  EXPECT_GE(PerIt, 9.0);
+  EXPECT_LE(PerIt, 12.0);
+}
+
 TEST(InCore, AVectorStoreIsNotTheTripOfAReferenceThatSkipsElements) {
   // tests/incore/gather-stride8.c on Zen 5: four zmm gathers of b[8 * i] and
   // four zmm stores of a[i] a trip, 8 doubles each: 32 source iterations.
