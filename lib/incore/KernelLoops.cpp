@@ -643,7 +643,8 @@ size_t loopDepth(const MachineLoop &L) {
 NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop *> &Cands,
                     const std::vector<double> &CandIters, bool WholeFunction,
                     const std::map<std::string, double> &CallCycles,
-                    const StraightCallees &Straight) {
+                    const StraightCallees &Straight, TargetBundle &TB,
+                    std::pair<unsigned, unsigned> BodyLines, double StoredPerIt) {
   NestCode N;
   const FunctionCFG &C = *Body.Cfg;
   const std::set<size_t> &Inner = C.Body.at(Body.Header);
@@ -727,6 +728,21 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
     NestCode::Piece P;
     Bytes(X, P);
     StraightBytes += P.Bytes.size();
+    // Stores of the inner loop's body here are a fully unrolled copy of it
+    // (gemm's vector j loop at a constant nj, beside its loop versions):
+    // the bytes they write over the bytes an iteration stores are the
+    // iterations it does.
+    if (StoredPerIt > 0)
+      for (size_t I = C.Blocks[X].First; I <= C.Blocks[X].Last; ++I) {
+        unsigned Line = C.F->Lines[C.All[I].Off];
+        if (Line <= BodyLines.first || Line > BodyLines.second ||
+            !TB.MII->get(C.All[I].Inst.getOpcode()).mayStore())
+          continue;
+        std::string Text;
+        raw_string_ostream OS(Text);
+        TB.IP->printInst(&C.All[I].Inst, 0, "", *TB.STI, OS);
+        P.Iters += accessBytes(Text) / StoredPerIt;
+      }
     std::vector<size_t> Succs;
     for (size_t S : C.Blocks[X].Succs)
       if (Parent->count(S))
@@ -1029,10 +1045,35 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
                           "lower bound" +
                           Veclib);
     }
-    if (!Unrolled.empty())
+    if (!Unrolled.empty()) {
       R.Nest.Reason = "the innermost loop is fully unrolled into its enclosing loop";
-    else
-      R.Nest = nestAround(*Best, Cands, CandIters, K.Nest.size() < 2, O.CallCycles, Straight);
+    } else {
+      // Bytes an iteration stores to places that move with the innermost
+      // loop (a reduction's target, stored once after it, does not count).
+      // None where an array the loop writes along it is also read at a
+      // place fixed in it (floyd-warshall's path[i][k] beside path[i][j]):
+      // the compiler's run-time overlap check for its unrolled vector copy
+      // fails, and the loop versions run.
+      double StoredPerIt = 0;
+      auto Bind = IR.bindings();
+      auto Moves = [&](const Access &A) {
+        auto C = A.Linear ? A.Linear->substitute(Bind)
+                                .coefficientOf(K.innermost().Var)
+                                .evaluate(Bind)
+                          : std::nullopt;
+        return C && *C != 0;
+      };
+      bool Overlaps = false;
+      for (const Access &W : K.Accesses)
+        for (const Access &A : K.Accesses)
+          Overlaps |= W.Write && Moves(W) && A.Read && A.Array == W.Array && !A.Indirect &&
+                      !Moves(A);
+      for (const Access &A : K.Accesses)
+        if (A.Write && !A.Indirect && Moves(A) && !Overlaps)
+          StoredPerIt += A.ElementBytes;
+      R.Nest = nestAround(*Best, Cands, CandIters, K.Nest.size() < 2, O.CallCycles, Straight,
+                          TB, {First, Last}, StoredPerIt);
+    }
     if (Best->ColdBlocks)
       R.Notes.push_back(std::to_string(Best->ColdBlocks) +
                         " block(s) of the loop that call out (such as an errno path) are "

@@ -94,8 +94,8 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   double B1 = std::min(B, std::max(2.0, BMax));
   auto Runs = [&](const NestCode::Piece &P) {
     if (P.Loop < 0)
-      return (P.EntersLoop >= 0 && Trips[P.EntersLoop] == 0) ||
-                     (P.LeavesLoop >= 0 && Trips[P.LeavesLoop] == 0)
+      return P.Iters <= 0 && ((P.EntersLoop >= 0 && Trips[P.EntersLoop] == 0) ||
+                                 (P.LeavesLoop >= 0 && Trips[P.LeavesLoop] == 0))
                  ? 0.0
                  : 1.0;
     return N.LoopIters[P.Loop] == KB ? std::min(Trips[P.Loop], B1) : Trips[P.Loop];
@@ -260,7 +260,13 @@ std::vector<double> perfmodel::nestMachineTrips(const NestCode &N, double TripsP
   // Each copy's iterations go to its machine loops from the widest down: the
   // body takes whole trips, the epilogue and scalar loops the rest.
   std::set<double, std::greater<double>> Levels(N.LoopIters.begin(), N.LoopIters.end());
-  double Left = std::round(TripsPerOuter);
+  // Straight-line copies of the inner loop (fully unrolled beside the
+  // loop versions) do their iterations first.
+  double Straight = 0;
+  for (const NestCode::Piece &P : N.Pieces)
+    if (P.Loop < 0)
+      Straight += P.Iters;
+  double Left = std::round(std::max(0.0, TripsPerOuter - Straight / Copies));
   for (double Kx : Levels) {
     if (Kx <= 0)
       continue;

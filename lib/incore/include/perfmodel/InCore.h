@@ -63,6 +63,9 @@ struct NestCode {
     int EntersLoop = -1; ///< straight-line code that only leads into that loop
     int LeavesLoop = -1; ///< straight-line code entered only from that loop
     double CallCycles = 0; ///< its calls' cycles from core.call_cy, per run
+    /// Straight-line code: source iterations of the inner loop it does (a
+    /// fully unrolled vector copy of the inner loop beside its loop versions).
+    double Iters = 0;
   };
   std::vector<Piece> Pieces;
   /// Source iterations per trip of each inner machine loop of this source
