@@ -769,10 +769,12 @@ LoopAnalyzer::LoopExit LoopAnalyzer::findExit(const Stmt *S, bool NestedLoop) co
   };
   if (isa<ReturnStmt>(S))
     return {At("return")};
+  if (const auto *G = dyn_cast<GotoStmt>(S); G && InnerLabels.count(G->getLabel()))
+    return {};
   if (isa<GotoStmt>(S) || isa<IndirectGotoStmt>(S))
     return {At("goto")};
-  if (isa<LabelStmt>(S))
-    return {At("label '" + std::string(cast<LabelStmt>(S)->getName()) + "'"), true};
+  if (const auto *LS = dyn_cast<LabelStmt>(S); LS && !InnerLabels.count(LS->getDecl()))
+    return {At("label '" + std::string(LS->getName()) + "'"), true};
   if (isa<BreakStmt>(S) && !NestedLoop)
     return {At("break")};
   if (const auto *CE = dyn_cast<CallExpr>(S))
@@ -791,6 +793,41 @@ LoopAnalyzer::LoopExit LoopAnalyzer::findExit(const Stmt *S, bool NestedLoop) co
       First = R;
   }
   return First;
+}
+
+LoopAnalyzer::LoopExit LoopAnalyzer::loopExit(const Stmt *Loop, const Stmt *Body) {
+  // The body's labels, and those a goto outside the loop names.
+  std::set<const LabelDecl *> Labels, Entered;
+  std::function<void(const Stmt *)> Collect = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *LS = dyn_cast<LabelStmt>(S))
+      Labels.insert(LS->getDecl());
+    for (const Stmt *C : S->children())
+      Collect(C);
+  };
+  Collect(Body);
+  SourceRange R = Loop->getSourceRange();
+  const SourceManager &SM = Ctx.getSourceManager();
+  std::function<void(const Stmt *)> Gotos = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *G = dyn_cast<GotoStmt>(S))
+      if (Labels.count(G->getLabel()) &&
+          (SM.isBeforeInTranslationUnit(G->getBeginLoc(), R.getBegin()) ||
+           SM.isBeforeInTranslationUnit(R.getEnd(), G->getBeginLoc())))
+        Entered.insert(G->getLabel());
+    for (const Stmt *C : S->children())
+      Gotos(C);
+  };
+  Gotos(FunctionBody);
+  InnerLabels.clear();
+  for (const LabelDecl *L : Labels)
+    if (!Entered.count(L))
+      InnerLabels.insert(L);
+  LoopExit E = findExit(Body, false);
+  InnerLabels.clear();
+  return E;
 }
 
 void LoopAnalyzer::recordSignature(const FunctionDecl *F) {
@@ -1138,7 +1175,7 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
   }
   std::string Why = parseForHeader(F, L, IV);
   if (Why.empty()) {
-    LoopExit Exit = findExit(F->getBody(), false);
+    LoopExit Exit = loopExit(F, F->getBody());
     if (Exit.Enters)
       Why = "a goto can enter the loop (" + Exit.Text + ")";
     L.Exit = Exit.Text;
@@ -1189,7 +1226,7 @@ void LoopAnalyzer::handleRangeFor(const CXXForRangeStmt *F) {
                            "' whose length is unknown");
     return;
   }
-  LoopExit Exit = findExit(F->getBody(), false);
+  LoopExit Exit = loopExit(F, F->getBody());
   if (Exit.Enters) {
     handleOtherLoop(F, "a goto can enter the loop (" + Exit.Text + ")");
     return;

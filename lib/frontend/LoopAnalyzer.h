@@ -73,6 +73,11 @@ private:
     bool Enters = false;
   };
   LoopExit findExit(const clang::Stmt *S, bool NestedLoop) const;
+  /// LOOP's exit, where gotos between labels of its own body are neither
+  /// exits nor entries, and a label is an entry only where a goto outside
+  /// the loop names it.
+  LoopExit loopExit(const clang::Stmt *Loop, const clang::Stmt *Body);
+  std::set<const clang::LabelDecl *> InnerLabels; ///< loopExit's, for findExit
 
   // Expressions inside the innermost body.
   void visit(const clang::Stmt *S, Use U);

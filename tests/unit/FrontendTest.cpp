@@ -977,6 +977,13 @@ int enter(double *a, int n) {
   }
   return 0;
 }
+void skip(double *a, int n) {
+  for (int i = 0; i < n; i++) {
+    if (a[i] < 0) goto next;
+    a[i] = 2 * a[i];
+  next:;
+  }
+}
 )";
   for (double Fraction : {1.0, 0.25, 0.5}) {
     SCOPED_TRACE(Fraction);
@@ -1017,6 +1024,12 @@ int enter(double *a, int n) {
     const LoopKernel &Enter = loopIn(R, "enter");
     EXPECT_FALSE(Enter.Modelled);
     EXPECT_EQ(Enter.Reason, "a goto can enter the loop (label 'inside' at line 44)");
+    // A goto to a label of the loop's own body (TSVC's `goto L20`) is
+    // neither an exit nor an entry.
+    const LoopKernel &Skip = loopIn(R, "skip");
+    EXPECT_TRUE(Skip.Modelled) << Skip.Reason;
+    EXPECT_TRUE(Skip.Nest[0].Exit.empty()) << Skip.Nest[0].Exit;
+    EXPECT_EQ(Trip("skip"), 4000);
   }
 }
 
