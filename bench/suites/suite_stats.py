@@ -55,6 +55,110 @@ def time_polybench(pb, src, flags, runs, tmp):
     return statistics.median(times), None
 
 
+def tsvc_times(src_dir, iterations, runs, tmp):
+    """TSVC_2's own timings (seconds per function, median of RUNS runs) of a
+    copy of its src/ with `iterations` set (100000 upstream: minutes a run),
+    and that copy's tsvc.c path; or an error."""
+    work = os.path.join(tmp, "tsvc")
+    subprocess.run(["cp", "-r", src_dir, work], check=True)
+    common = os.path.join(work, "common.h")
+    text = open(common).read()
+    text = re.sub(r"#define iterations \d+", f"#define iterations {iterations}", text)
+    open(common, "w").write(text)
+    flags = ["-O3", "-march=native", f"-I{work}"]
+    objs = []
+    for f in ("dummy.c", "common.c"):  # separate units, as TSVC's Makefile builds them
+        o = os.path.join(work, f + ".o")
+        r = subprocess.run(["clang-19", *flags, "-c", os.path.join(work, f), "-o", o],
+                           capture_output=True, text=True)
+        if r.returncode:
+            return None, None, f"{f} does not build"
+        objs.append(o)
+    exe = os.path.join(work, "tsvc")
+    r = subprocess.run(["clang-19", *flags, os.path.join(work, "tsvc.c"), *objs, "-o", exe, "-lm"],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return None, None, "tsvc.c does not build"
+    times = collections.defaultdict(list)
+    for _ in range(runs):
+        out = subprocess.run([exe], capture_output=True, text=True, timeout=3600).stdout
+        for line in out.splitlines():
+            parts = line.split()
+            if len(parts) >= 2 and re.match(r"^[sv]", parts[0]):
+                try:
+                    times[parts[0]].append(float(parts[1]))
+                except ValueError:
+                    pass
+    return {k: statistics.median(v) for k, v in times.items()}, os.path.join(work, "tsvc.c"), None
+
+
+def predict_all(perfmodel, src, flags):
+    """perfmodel's loops of SRC by function: [(seconds or None, why, loop)]."""
+    r = subprocess.run([perfmodel, "analyze", src, "--format", "json", "--"] + flags,
+                       capture_output=True, text=True)
+    by = collections.defaultdict(list)
+    if r.returncode or not r.stdout.strip():
+        return by
+    for l in json.loads(r.stdout).get("loops", []):
+        p = l.get("prediction") or {}
+        if not l.get("modelled"):
+            by[l["function"]].append((None, "declined: " + (l.get("reason") or "?")[:70], l))
+        elif p.get("seconds") is None:
+            by[l["function"]].append((None, "no seconds: " + (p.get("reason") or "iterations unknown")[:60], l))
+        else:
+            by[l["function"]].append((p["seconds"], None, l))
+    return by
+
+
+def report(suite, label, rows, declined):
+    n = len(rows) + sum(declined.values())
+    print(f"\n{suite} {label}: {n} kernels, {len(rows)} priced and timed, "
+          f"{sum(declined.values())} declined ({100 * sum(declined.values()) / max(1, n):.0f} %)")
+    for why, c in declined.most_common():
+        print(f"  declined {c}: {why}")
+    if rows:
+        errs = [abs(r[3]) for r in rows]
+        print(f"  |error|: median {100 * statistics.median(errs):.1f} %, mean {100 * statistics.mean(errs):.1f} %; "
+              f"within 10 %: {100 * sum(e <= 0.10 for e in errs) / len(errs):.0f} %, within 25 %: "
+              f"{100 * sum(e <= 0.25 for e in errs) / len(errs):.0f} %; off by more than 2x: "
+              f"{sum(r[2] > 2 * r[1] or r[2] < r[1] / 2 for r in rows)}")
+        print(f"  Kendall's tau (predicted vs measured seconds): "
+              f"{kendall_tau([r[1] for r in rows], [r[2] for r in rows]):.2f}")
+        print("  worst:")
+        for r in sorted(rows, key=lambda r: -abs(r[3]))[:10]:
+            print(f"    {r[0]:16s} measured {r[1]:.4g} s, predicted {r[2]:.4g} s ({100 * r[3]:+.0f} %): {r[5]}")
+
+
+def heads_of(loops):
+    return ", ".join(f"{(l.get('prediction') or {}).get('model', '?')} {(l.get('prediction') or {}).get('data_level', '?')}"
+                     for l in loops)
+
+
+def run_tsvc(perfmodel, src_dir, iterations, runs):
+    rows, declined = [], collections.Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        times, src, err = tsvc_times(src_dir, iterations, runs, tmp)
+        if err:
+            print(err)
+            return
+        by = predict_all(perfmodel, src, ["-O3", "-march=native", f"-I{os.path.dirname(src)}"])
+        for name, meas in sorted(times.items()):
+            loops = by.get(name, [])
+            why = next((w for s, w, _ in loops if w), None) if loops else "no loop found"
+            if why:
+                declined[why.split(":")[0] + (": " + why.split(":")[1].strip()[:50] if ":" in why else "")] += 1
+                print(f"{name:16s} {meas:10.4g} {'-':>10s} {'':>8s}  {why}")
+                continue
+            pred = sum(s for s, _, _ in loops)
+            if meas <= 0:
+                declined["timed 0 s"] += 1
+                continue
+            e = (pred - meas) / meas
+            rows.append((name, meas, pred, e, len(loops), heads_of([l for _, _, l in loops])))
+            print(f"{name:16s} {meas:10.4g} {pred:10.4g} {100 * e:+7.1f} %  {len(loops)} nest(s): {rows[-1][5]}")
+    report("TSVC_2", f"iterations={iterations}", rows, declined)
+
+
 def predict(perfmodel, src, sizes, flags, function):
     args = [perfmodel, "analyze", src, "--format", "json"]
     for s in sizes:
@@ -80,6 +184,8 @@ def predict(perfmodel, src, sizes, flags, function):
 
 def main():
     suite, perfmodel, root, ds, runs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
+    if suite == "tsvc":
+        return run_tsvc(perfmodel, root, int(ds), runs)
     rows, declined = [], collections.Counter()
     with tempfile.TemporaryDirectory() as tmp:
         for name, src, sizes, flags in polybench_kernels(root, ds):
@@ -97,22 +203,7 @@ def main():
             heads = ", ".join(f"{(l.get('prediction') or {}).get('model', '?')} {(l.get('prediction') or {}).get('data_level', '?')}" for l in loops)
             rows.append((name, meas, pred, e, len(loops), heads))
             print(f"{name:16s} {meas:10.4g} {pred:10.4g} {100 * e:+7.1f} %  {len(loops)} nest(s): {heads}")
-    n = len(rows) + sum(declined.values())
-    print(f"\n{suite} {ds}: {n} kernels, {len(rows)} priced and timed, "
-          f"{sum(declined.values())} declined ({100 * sum(declined.values()) / max(1, n):.0f} %)")
-    for why, c in declined.most_common():
-        print(f"  declined {c}: {why}")
-    if rows:
-        errs = [abs(r[3]) for r in rows]
-        print(f"  |error|: median {100 * statistics.median(errs):.1f} %, mean {100 * statistics.mean(errs):.1f} %; "
-              f"within 10 %: {100 * sum(e <= 0.10 for e in errs) / len(errs):.0f} %, within 25 %: "
-              f"{100 * sum(e <= 0.25 for e in errs) / len(errs):.0f} %; off by more than 2x: "
-              f"{sum(r[2] > 2 * r[1] or r[2] < r[1] / 2 for r in rows)}")
-        print(f"  Kendall's tau (predicted vs measured seconds): "
-              f"{kendall_tau([r[1] for r in rows], [r[2] for r in rows]):.2f}")
-        print("  worst:")
-        for r in sorted(rows, key=lambda r: -abs(r[3]))[:10]:
-            print(f"    {r[0]:16s} measured {r[1]:.4g} s, predicted {r[2]:.4g} s ({100 * r[3]:+.0f} %): {r[5]}")
+    report(suite, ds, rows, declined)
 
 
 main()

@@ -72,7 +72,7 @@ private:
 /// constants and the quotients of parameters in bounds and subscripts.
 struct SourceFacts {
   std::map<std::string, std::pair<int64_t, std::string>> Values;
-  std::map<std::string, std::pair<Poly, int64_t>> Quotients;
+  std::map<std::string, Quotient> Quotients;
   std::map<std::string, std::string> Aliases; ///< a call's text -> the size it returns
 };
 
@@ -186,7 +186,7 @@ namespace {
 /// many run is an assumption the report states: all of the bound's, or the
 /// share FRACTION of them (a derived size, so -D and validate move it too).
 void assumeExits(KernelIR &IR, double Fraction,
-                 std::map<std::string, std::pair<Poly, int64_t>> &Quotients) {
+                 std::map<std::string, Quotient> &Quotients) {
   for (LoopKernel &K : IR.Loops)
     for (LoopLevel &L : K.Nest) {
       if (L.Exit.empty() || !K.Modelled)
@@ -211,7 +211,7 @@ void assumeExits(KernelIR &IR, double Fraction,
           if (!llvm::all_of(SpanText, [](char C) { return isalnum(C) || C == '_'; }))
             SpanText = "(" + SpanText + ")";
           std::string Name = SpanText + "*" + llvm::formatv("{0}", Fraction).str();
-          Quotients[Name] = {Share, Scale};
+          Quotients[Name] = {Share, Scale, std::nullopt};
           L.Upper = L.Lower + Poly::symbol(Name);
         }
         Note += "priced as running " + llvm::formatv("{0}", Fraction).str() +
@@ -235,8 +235,11 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
       [&](const Poly &P, const std::set<std::string> &Counters) {
         for (const std::string &S : P.symbols())
           if (!Counters.count(S) && !IR.DataSymbols.count(S) && Symbols.insert(S).second)
-            if (auto Q = Quotients.find(S); Q != Quotients.end())
-              Collect(Q->second.first, Counters);
+            if (auto Q = Quotients.find(S); Q != Quotients.end()) {
+              Collect(Q->second.Numerator, Counters);
+              if (Q->second.By)
+                Collect(*Q->second.By, Counters);
+            }
       };
   for (const LoopKernel &K : IR.Loops) {
     std::set<std::string> Counters;
@@ -289,8 +292,9 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
       Parameter P;
       P.Name = S;
       P.From = Parameter::Origin::Derived;
-      P.Numerator = Q->second.first;
-      P.Divisor = Q->second.second;
+      P.Numerator = Q->second.Numerator;
+      P.Divisor = Q->second.Divisor;
+      P.DivisorSize = Q->second.By;
       IR.Parameters[S] = P;
       continue;
     }

@@ -36,7 +36,12 @@ std::map<std::string, int64_t> KernelIR::bindings() const {
     for (const auto &[Name, P] : Parameters)
       if (P.From == Parameter::Origin::Derived && P.Numerator && P.Divisor > 0 && !B.count(Name))
         if (auto V = P.Numerator->evaluate(B)) {
-          B[Name] = *V / P.Divisor;
+          std::optional<int64_t> D = P.Divisor;
+          if (P.DivisorSize)
+            D = P.DivisorSize->evaluate(B);
+          if (!D || *D <= 0)
+            continue;
+          B[Name] = *V / *D;
           More = true;
         }
   }

@@ -537,6 +537,14 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
       return R;
     }
     if (Assigned && AssignedInNest.count(V)) {
+      // Set once at the top of the innermost body before this use, from
+      // values that do not include itself (TSVC's j = i + 1; a[j]): its
+      // value in this iteration is that expression.
+      if (const Expr *Def = bodyDefinition(V, S)) {
+        PolyResult Sub = toPoly(Def, Depth + 1);
+        if (Sub.Indirect || Sub.NonAffine.empty())
+          return Sub;
+      }
       R.NonAffine = "'" + Name + "' changes inside the loop nest";
       return R;
     }
@@ -617,10 +625,23 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
             return R;
           }
           std::string Name = text(S);
-          Quotients[Name] = {L.P, D};
+          Quotients[Name] = {L.P, D, std::nullopt};
           R.P = Poly::symbol(Name);
           return R;
         }
+      }
+      // A quotient by a size (iterations/LEN_2D): a derived size too.
+      auto Sizes = [&](const PolyResult &X) {
+        std::set<std::string> Syms = X.P.symbols();
+        return X.affine() && llvm::none_of(Syms, [&](const std::string &Y) {
+                 return isCounter(Y) || DataSymbols.count(Y);
+               });
+      };
+      if (BO->getOpcode() == BO_Div && !Rt.P.isConstant() && Sizes(L) && Sizes(Rt)) {
+        std::string Name = text(S);
+        Quotients[Name] = {L.P, 1, Rt.P};
+        R.P = Poly::symbol(Name);
+        return R;
       }
       break;
     }
@@ -793,6 +814,75 @@ LoopAnalyzer::LoopExit LoopAnalyzer::findExit(const Stmt *S, bool NestedLoop) co
       First = R;
   }
   return First;
+}
+
+const Stmt *LoopAnalyzer::lastStatement(const Stmt *Body) const {
+  const auto *CS = dyn_cast<CompoundStmt>(Body);
+  return CS && !CS->body_empty() ? CS->body_back() : Body;
+}
+
+bool LoopAnalyzer::readBeforeDefinition(const VarDecl *V, const Stmt *Body) const {
+  const auto *CS = dyn_cast<CompoundStmt>(Body);
+  if (!CS)
+    return true;
+  bool Read = false;
+  std::function<void(const Stmt *)> Reads = [&](const Stmt *S) {
+    if (!S || Read)
+      return;
+    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+      Read |= DR->getDecl() == V;
+    for (const Stmt *C : S->children())
+      Reads(C);
+  };
+  for (const Stmt *C : CS->body()) {
+    const auto *BO = dyn_cast<BinaryOperator>(C);
+    if (BO && BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == V)
+      return Read;
+    Reads(C);
+  }
+  return true;
+}
+
+const Expr *LoopAnalyzer::bodyDefinition(const VarDecl *V, const Stmt *Use) const {
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(CurrentBody);
+  if (!Body)
+    return nullptr;
+  // Every write of V in the body: exactly one, a plain assignment that is a
+  // statement of the body itself, before the use.
+  unsigned Writes = 0;
+  std::function<void(const Stmt *)> Count = [&](const Stmt *S) {
+    if (!S)
+      return;
+    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
+      Writes += refVar(BO->getLHS()) == V;
+    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
+      Writes += refVar(UO->getSubExpr()) == V;
+    for (const Stmt *C : S->children())
+      Count(C);
+  };
+  Count(Body);
+  if (Writes != 1)
+    return nullptr;
+  const SourceManager &SM = Ctx.getSourceManager();
+  for (const Stmt *C : Body->body()) {
+    const auto *BO = dyn_cast<BinaryOperator>(C);
+    if (!BO || BO->getOpcode() != BO_Assign || refVar(BO->getLHS()) != V)
+      continue;
+    bool SelfRef = false;
+    std::function<void(const Stmt *)> Mentions = [&](const Stmt *S) {
+      if (!S || SelfRef)
+        return;
+      if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+        SelfRef |= DR->getDecl() == V;
+      for (const Stmt *X : S->children())
+        Mentions(X);
+    };
+    Mentions(BO->getRHS());
+    if (SelfRef || !SM.isBeforeInTranslationUnit(BO->getEndLoc(), Use->getBeginLoc()))
+      return nullptr;
+    return BO->getRHS();
+  }
+  return nullptr;
 }
 
 LoopAnalyzer::LoopExit LoopAnalyzer::loopExit(const Stmt *Loop, const Stmt *Body) {
@@ -1305,6 +1395,10 @@ void LoopAnalyzer::analyzeInnermost(const Stmt *Loop, const Stmt *Body) {
       continue;
     SourceRange VR = V->getSourceRange();
     if (Body->getSourceRange().fullyContains(VR))
+      continue;
+    // Set afresh before any read in each iteration (j = i + 1): not carried.
+    if (bodyDefinition(V, Body->getEndLoc().isValid() ? lastStatement(Body) : Body) &&
+        !readBeforeDefinition(V, Body))
       continue;
     K.Reductions.push_back(V->getNameAsString());
   }

@@ -28,7 +28,7 @@ public:
   const std::set<std::string> &dataSymbols() const { return DataSymbols; }
   /// Integer quotients of parameters in bounds and subscripts (N/2): each
   /// a symbol of its own, its numerator and divisor.
-  const std::map<std::string, std::pair<Poly, int64_t>> &quotients() const { return Quotients; }
+  const std::map<std::string, Quotient> &quotients() const { return Quotients; }
   /// Calls that return a size (domain.numElem() -> domain.m_numElem): the
   /// call's text, the size's name, so -D takes either.
   const std::map<std::string, std::string> &aliases() const { return Aliases; }
@@ -77,6 +77,13 @@ private:
   /// exits nor entries, and a label is an entry only where a goto outside
   /// the loop names it.
   LoopExit loopExit(const clang::Stmt *Loop, const clang::Stmt *Body);
+  /// The expression a scalar assigned in the nest holds at USE: its one
+  /// assignment, a statement of the innermost body before USE that does not
+  /// read it (j = i + 1); nullptr otherwise.
+  const clang::Expr *bodyDefinition(const clang::VarDecl *V, const clang::Stmt *Use) const;
+  const clang::Stmt *lastStatement(const clang::Stmt *Body) const;
+  /// Whether BODY reads V before the statement that assigns it (or has none).
+  bool readBeforeDefinition(const clang::VarDecl *V, const clang::Stmt *Body) const;
   std::set<const clang::LabelDecl *> InnerLabels; ///< loopExit's, for findExit
 
   // Expressions inside the innermost body.
@@ -150,7 +157,7 @@ private:
   std::set<const clang::VarDecl *> AssignedInBody;
   std::map<std::string, size_t> AccessIndex;
   std::map<std::string, std::pair<int64_t, std::string>> SourceValues;
-  std::map<std::string, std::pair<Poly, int64_t>> Quotients;
+  std::map<std::string, Quotient> Quotients;
   std::map<std::string, std::string> Aliases;
   std::set<std::string> DataSymbols;
   std::set<const clang::FunctionDecl *> Inlining; ///< helpers being inlined

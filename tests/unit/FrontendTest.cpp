@@ -1033,6 +1033,53 @@ void skip(double *a, int n) {
   }
 }
 
+// TSVC's shapes: a bound 100*(iterations/LEN_2D) is a quotient of two sizes
+// (10000 / 256 = 39, as C divides: 3900 iterations; it was "not affine",
+// so the nl loop was dropped and its nest priced once instead of 3900
+// times), and `j = i + 1; a[i] = a[j] + b[i]` reads a[i + 1] (j set at the
+// top of each iteration: not carried). A j that steps itself stays a
+// variable the subscript cannot follow.
+TEST(Frontend, TsvcBoundsAndLocalsSetEachIteration) {
+  FrontendResult R = analyzeCode(R"(#define iterations 10000
+#define LEN_2D 256
+#define LEN_1D 32000
+float aa[LEN_2D][LEN_2D], a[LEN_1D], b[LEN_1D];
+void s2102(void) {
+  for (int nl = 0; nl < 100*(iterations/LEN_2D); nl++)
+    for (int i = 0; i < LEN_2D; i++)
+      aa[i][i] = 1;
+}
+void s121(void) {
+  int j;
+  for (int i = 0; i < LEN_1D - 1; i++) {
+    j = i + 1;
+    a[i] = a[j] + b[i];
+  }
+}
+void steps(void) {
+  int j = 0;
+  for (int i = 0; i < LEN_1D / 2; i++) {
+    j = j + 2;
+    a[i] = a[j];
+  }
+}
+)");
+  auto B = R.IR.bindings();
+  const LoopKernel &Q = loopIn(R, "s2102");
+  ASSERT_TRUE(Q.Modelled) << Q.Reason;
+  ASSERT_EQ(Q.Nest.size(), 2u);
+  EXPECT_EQ(tripCount(Q.Nest[0], B), std::optional<int64_t>(3900));
+  const LoopKernel &J = loopIn(R, "s121");
+  const Access *AJ = access(J, "a[j]");
+  ASSERT_TRUE(AJ);
+  ASSERT_TRUE(AJ->Linear.has_value()) << AJ->NonAffine;
+  EXPECT_EQ(*AJ->Linear, Poly::symbol("i") + Poly::constant(1));
+  EXPECT_TRUE(J.Reductions.empty());
+  const Access *Steps = access(loopIn(R, "steps"), "a[j]");
+  ASSERT_TRUE(Steps);
+  EXPECT_FALSE(Steps->NonAffine.empty());
+}
+
 // A step given by a size (i += k) takes the size's value, -D k=4: 250 of
 // 1000 iterations; unbound, 1 with a note that says how to bind it. It was
 // declined ("step 'k' is not a constant"); a step that is not a size stays

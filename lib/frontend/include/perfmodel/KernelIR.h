@@ -123,6 +123,14 @@ struct LoopKernel {
   unsigned flops() const { return Single.total() + Double.total(); }
 };
 
+/// A derived size: NUMERATOR over DIVISOR, or over the value of BY (a size:
+/// TSVC's iterations/LEN_2D), truncated as C divides.
+struct Quotient {
+  Poly Numerator;
+  int64_t Divisor = 1;
+  std::optional<Poly> By;
+};
+
 struct Parameter {
   std::string Name;
   std::optional<int64_t> Value;
@@ -133,6 +141,7 @@ struct Parameter {
   /// them (bindings() computes it).
   std::optional<Poly> Numerator;
   int64_t Divisor = 1;
+  std::optional<Poly> DivisorSize; ///< a size's value divides instead
 };
 
 /// A value loaded from memory that a bound or subscript depends on.
