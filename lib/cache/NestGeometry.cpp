@@ -362,6 +362,14 @@ std::optional<double> perfmodel::workingSetBytes(const LoopKernel &K, const Kern
       Spanned.insert(A.Array);
     } else {
       R = G.byteRange(A);
+      // A subscript the front end cannot follow (TSVC's j++ inside a
+      // branch) stays within its array's declared extent.
+      if (!R)
+        if (auto E = declaredElements(A, IR)) {
+          R = {E->first * int64_t(A.StrideBytes) + A.FieldOffset,
+               E->second * int64_t(A.StrideBytes) + A.FieldOffset};
+          Spanned.insert(A.Array);
+        }
     }
     if (!R)
       return std::nullopt;
