@@ -149,6 +149,9 @@ public:
       Value V;
       if (!B.getReg())
         V = {ConstBase, 0};
+      else if (StringRef(TB.MRI->getName(B.getReg())) == "RIP" && !SameInit)
+        return A; // a compiled object's globals: the displacement is a
+                  // relocation not applied yet (0), so the places are unknown
       else if (StringRef(TB.MRI->getName(B.getReg())) == "RIP")
         V = {RipBase, int64_t(NextAddress)};
       else if (unsigned G = gpr(B.getReg()))
