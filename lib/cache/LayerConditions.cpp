@@ -559,6 +559,31 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
                        std::to_string(int64_t(Lines)) + " lines are in over-full sets";
         }
       }
+      // Stores of a column that misses here wait at commit for a line the
+      // fills of the later stores (a store queue's worth per stream in
+      // those sets) evict first, where those overfill the sets' ways
+      // (bench/memory/conflicts.c: 256-float rows, 4 sets, ~20 cy a store).
+      if (I == 0 && Sets && M.Core.StoreQueue)
+        for (size_t GI : Strided) {
+          const Group &Gr = Groups[GI];
+          bool Writes = std::any_of(Gr.Members.begin(), Gr.Members.end(),
+                                    [](const Member &Mb) { return Mb.A->Write; });
+          uint64_t Used = StrideSets(Gr);
+          if (!Writes || MissShare[GI] < 1 || Used >= Sets)
+            continue;
+          double InFlight = 0;
+          for (size_t GJ : Strided)
+            InFlight += StrideSets(Groups[GJ]) == Used ? M.Core.StoreQueue : 0;
+          if (InFlight < double(Used) * C.Ways)
+            continue;
+          R.ThrashedStoresPerIt += 1;
+          R.Notes.push_back(Gr.Array + "'s stores reach " + std::to_string(Used) + " of the " +
+                            C.Name + "'s " + std::to_string(Sets) + " sets: " +
+                            std::to_string(int64_t(InFlight)) +
+                            " lines in flight (the store queue's worth per stream) overfill their " +
+                            std::to_string(Used * C.Ways) +
+                            " ways, so each store waits for its line again");
+        }
       R.Conditions.push_back(LC);
       if (LC.Holds)
         for (size_t GI : Strided) {

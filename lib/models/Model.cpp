@@ -226,6 +226,24 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
     }
   }
 
+  // Stores that lose their line in the L1's few sets before they commit
+  // (a column walk over power-of-two rows): each waits again for the line,
+  // one after the other, from the L2 that holds the column.
+  if (const TrafficResult *TR = In.Traffic;
+      TR && TR->Ok && TR->ThrashedStoresPerIt > 0 && M.Caches.size() > 1) {
+    double Lat = levelLatencyCycles(M, 1);
+    for (size_t Row = 1; Row < Levels && Lat > 0; ++Row) {
+      double Cy = TR->ThrashedStoresPerIt * Lat;
+      if (Cy <= B.CyPerIt[Row])
+        continue;
+      B.CyPerIt[Row] = Cy;
+      B.What[Row] = "latency of " + formatCycles(TR->ThrashedStoresPerIt) +
+                    " store(s) per iteration whose line the " + Name(0) +
+                    "'s few sets lose before they commit: each waits the " + Name(1) +
+                    " latency (" + formatCycles(Lat) + " cy), one after the other";
+    }
+  }
+
   // Irregular misses at the simulated sizes: the misses that reach level L
   // are served there at its latency (for the rows of levels nearer the core
   // than where they reach, by that row's level). Without the simulator, an

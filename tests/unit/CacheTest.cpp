@@ -3,6 +3,7 @@
 #include "perfmodel/CacheSim.h"
 #include "perfmodel/Frontend.h"
 #include "perfmodel/MachineModel.h"
+#include "perfmodel/Model.h"
 #include "perfmodel/Traffic.h"
 
 #include <gtest/gtest.h>
@@ -948,6 +949,34 @@ TEST(WorkingSet, DeclaredExtentsBoundWhatAGatherTouches) {
   std::optional<double> WS = workingSetBytes(R.IR.Loops[0], R.IR);
   ASSERT_TRUE(WS.has_value());
   EXPECT_DOUBLE_EQ(*WS, 3 * 128000.0);
+}
+
+// Stores of a column whose lines crowd a few L1 sets (issue 45 #8), Zen 5
+// VM (48 KiB, 12 ways, 64 sets; a 96-entry store queue). sweep: aa's and
+// bb's columns each reach 4 sets (1 KiB rows = 16 lines apart); the lines
+// in flight, a store queue's worth per stream, 2 x 96 = 192, overfill the
+// 4 x 12 = 48 ways: every store waits again for its line, one after the
+// other, the L2's 14 cy each: 14 cy/it with the data in L2 (timed 16.8-19:
+// bench/memory/conflicts.c; the bandwidth alone said 2.08). fill16: rows of
+// 64 floats reach 16 sets, 192 ways for 96 lines in flight: the stores
+// miss the L1 but are not thrashed (timed 1.5 cy).
+TEST(LayerConditions, StoresThrashedInTheL1sFewSetsWaitTheL2sLatency) {
+  FrontendResult R = analyze("tests/nest/column-stores.c", {});
+  auto Z = loadMachineModel(Src + "/machine-models/dev-vm-zen5.yml");
+  ASSERT_TRUE(Z.ok());
+  const LoopKernel &Sweep = loop(R, "sweep"), &Fill = loop(R, "fill16");
+  TrafficResult T = layerConditionTraffic(Sweep, R.IR, *Z.Model);
+  ASSERT_TRUE(T.Ok) << T.Reason;
+  EXPECT_DOUBLE_EQ(T.ThrashedStoresPerIt, 1);
+  ModelInput In;
+  In.Loop = &Sweep;
+  In.Machine = &*Z.Model;
+  In.Traffic = &T;
+  LatencyBound LB = latencyBound(In);
+  EXPECT_DOUBLE_EQ(LB.at(1), 14);
+  TrafficResult F = layerConditionTraffic(Fill, R.IR, *Z.Model);
+  ASSERT_TRUE(F.Ok) << F.Reason;
+  EXPECT_DOUBLE_EQ(F.ThrashedStoresPerIt, 0);
 }
 
 // A subscript the front end cannot follow (a[j] with j++ in a branch) of an

@@ -62,6 +62,11 @@ struct TrafficResult {
   /// element per iteration of their level): what the Roofline's L1 bytes
   /// add to the innermost loop's own.
   double OuterLoadBytesPerIt = 0, OuterStoreBytesPerIt = 0;
+  /// Layer conditions only: stores per iteration whose line the L1 loses
+  /// before they commit (a column walk whose lines in flight, a store
+  /// queue's worth per stream, overfill the few sets its stride reaches):
+  /// each waits for its line again, one after the other.
+  double ThrashedStoresPerIt = 0;
   std::vector<std::string> Notes;
 };
 

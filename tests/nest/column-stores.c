@@ -1,0 +1,15 @@
+/* Column walks whose stores crowd a few L1 sets (bench/memory/conflicts.c):
+ * TSVC's s2111-like sweep over 256 x 256 floats (a row is 1 KiB: a column
+ * reaches 4 of Zen 5's 64 sets), and stores alone down rows of 64 floats
+ * (256 B: 16 sets). */
+float aa[256][256], bb[256][256], cc[256][64];
+void sweep(void) {
+  for (int i = 0; i < 256; i++)
+    for (int j = 1; j < 256; j++)
+      aa[j][i] = aa[j - 1][i] + bb[j][i];
+}
+void fill16(void) {
+  for (int i = 0; i < 64; i++)
+    for (int j = 0; j < 256; j++)
+      cc[j][i] = 1.0f;
+}
