@@ -287,7 +287,21 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
     }
     return P;
   };
+  // A size that is also a loop's step (TSVC's n3 = x->b, i += n3, and
+  // x->b - 1 a start elsewhere) defaults to a step's 1: 1000 would make the
+  // loop a thousand times shorter.
+  std::set<std::string> Steps;
+  for (const LoopKernel &K : IR.Loops)
+    for (const LoopLevel &L : K.Nest)
+      if (!L.StepParam.empty())
+        Steps.insert(L.StepParam);
   for (const std::string &S : Symbols) {
+    if (Steps.count(S) && !Quotients.count(S)) {
+      IR.Parameters[S] = Bind(S, Defines, 1,
+                              "step '" + S + "' has no value: assumed 1 (bind it with -D " + S +
+                                  "=...)");
+      continue;
+    }
     if (auto Q = Quotients.find(S); Q != Quotients.end() && !Defines.count(S)) {
       Parameter P;
       P.Name = S;

@@ -1033,6 +1033,32 @@ void skip(double *a, int n) {
   }
 }
 
+// A size that is a step in one loop and a start in another (TSVC's s172,
+// n3 = x->b: i += n3; elsewhere i = x->b - 1) defaults to a step's 1, with
+// the step's note: as a size's 1000 the stepping loop ran 32 of its 32000
+// iterations (-99 % against the timed run).
+TEST(Frontend, ASizeThatIsAlsoAStepDefaultsToOne) {
+  FrontendResult R = analyzeCode(R"(struct args { int a, b; };
+float a[32000], b[32000];
+void stepping(struct args *x) {
+  int n3 = x->b;
+  for (int i = 0; i < 32000; i += n3)
+    a[i] += b[i];
+}
+void starting(struct args *x) {
+  for (int i = x->b - 1; i < 32000; i++)
+    a[i] = b[i];
+}
+)");
+  ASSERT_TRUE(R.IR.Parameters.count("x->b"));
+  EXPECT_EQ(R.IR.Parameters.at("x->b").Value, std::optional<int64_t>(1));
+  auto B = R.IR.bindings();
+  EXPECT_EQ(tripCount(loopIn(R, "stepping").Nest[0], B), std::optional<int64_t>(32000));
+  EXPECT_TRUE(llvm::any_of(R.IR.Notes, [](const std::string &N) {
+    return N.find("step 'x->b' has no value: assumed 1") != std::string::npos;
+  }));
+}
+
 // TSVC's shapes: a bound 100*(iterations/LEN_2D) is a quotient of two sizes
 // (10000 / 256 = 39, as C divides: 3900 iterations; it was "not affine",
 // so the nl loop was dropped and its nest priced once instead of 3900
