@@ -48,28 +48,14 @@ for f in ("omp.c", "template.cpp", "vector.cpp", "unsupported.c", "spmv-csr.c",
 for n, m in ((100, 40), (1000, 1000), (4000, 2000)):
     runs.append(("outer references", f"{ROOT}/tests/nest/outer.c", [f"n={n * 100}", f"m={m}"], []))
 if PB:
-    for line in open(os.path.join(PB, "utilities/benchmark_list")):
-        f = line.strip()
-        if not f:
-            continue
-        # The kernels take their sizes as arguments (n for N, tsteps for
-        # TSTEPS, ...): bind them to the dataset's values from the header.
-        header = os.path.splitext(os.path.join(PB, f))[0] + ".h"
-        sizes = {}
-        if os.path.exists(header):
-            block = None
-            for hl in open(header):
-                m = re.match(r"\s*#\s*ifdef\s+(\w+)_DATASET", hl)
-                if m:
-                    block = m.group(1)
-                    continue
-                m = re.match(r"\s*#\s*define\s+(\w+)\s+([0-9]+)\s*$", hl)
-                if m and block:
-                    sizes.setdefault(block, []).append(f"{m.group(1).lower()}={m.group(2)}")
-        for ds in ("SMALL", "MEDIUM", "LARGE"):
-            runs.append(("PolyBench", os.path.join(PB, f), sizes.get(ds, []),
-                         ["--", f"-I{PB}/utilities", f"-I{os.path.dirname(os.path.join(PB, f))}",
-                          f"-D{ds}_DATASET"]))
+    # The kernels take their sizes as arguments (n for N, tsteps for
+    # TSTEPS, ...): bound to the dataset's values from the header, as the
+    # accuracy harness reads them.
+    sys.path.insert(0, os.path.join(ROOT, "bench/suites"))
+    from suite_stats import polybench_kernels
+    for ds in ("SMALL", "MEDIUM", "LARGE"):
+        for _, src, sizes, flags in polybench_kernels(PB, ds):
+            runs.append(("PolyBench", src, sizes, ["--"] + flags[2:]))
 # TSVC_2 (TSVC=DIR: its src/, from github.com/UoB-HPC/TSVC_2): 151 loop
 # nests over file-scope arrays at the sizes its header fixes (LEN_1D 32000,
 # LEN_2D 256).

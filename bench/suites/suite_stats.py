@@ -206,4 +206,5 @@ def main():
     report(suite, ds, rows, declined)
 
 
-main()
+if __name__ == "__main__":
+    main()

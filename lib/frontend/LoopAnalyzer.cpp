@@ -821,24 +821,25 @@ const Stmt *LoopAnalyzer::lastStatement(const Stmt *Body) const {
   return CS && !CS->body_empty() ? CS->body_back() : Body;
 }
 
+/// Whether S names V anywhere.
+static bool mentionsVar(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return false;
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S); DR && DR->getDecl() == V)
+    return true;
+  return llvm::any_of(S->children(), [&](const Stmt *C) { return mentionsVar(C, V); });
+}
+
 bool LoopAnalyzer::readBeforeDefinition(const VarDecl *V, const Stmt *Body) const {
   const auto *CS = dyn_cast<CompoundStmt>(Body);
   if (!CS)
     return true;
   bool Read = false;
-  std::function<void(const Stmt *)> Reads = [&](const Stmt *S) {
-    if (!S || Read)
-      return;
-    if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-      Read |= DR->getDecl() == V;
-    for (const Stmt *C : S->children())
-      Reads(C);
-  };
   for (const Stmt *C : CS->body()) {
     const auto *BO = dyn_cast<BinaryOperator>(C);
     if (BO && BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == V)
       return Read;
-    Reads(C);
+    Read |= mentionsVar(C, V);
   }
   return true;
 }
@@ -868,17 +869,7 @@ const Expr *LoopAnalyzer::bodyDefinition(const VarDecl *V, const Stmt *Use) cons
     const auto *BO = dyn_cast<BinaryOperator>(C);
     if (!BO || BO->getOpcode() != BO_Assign || refVar(BO->getLHS()) != V)
       continue;
-    bool SelfRef = false;
-    std::function<void(const Stmt *)> Mentions = [&](const Stmt *S) {
-      if (!S || SelfRef)
-        return;
-      if (const auto *DR = dyn_cast<DeclRefExpr>(S))
-        SelfRef |= DR->getDecl() == V;
-      for (const Stmt *X : S->children())
-        Mentions(X);
-    };
-    Mentions(BO->getRHS());
-    if (SelfRef || !SM.isBeforeInTranslationUnit(BO->getEndLoc(), Use->getBeginLoc()))
+    if (mentionsVar(BO->getRHS(), V) || !SM.isBeforeInTranslationUnit(BO->getEndLoc(), Use->getBeginLoc()))
       return nullptr;
     return BO->getRHS();
   }
