@@ -371,7 +371,8 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
                           const std::vector<double> &Strides, int64_t SourceStep = 1,
                           unsigned Gathered = 0, unsigned *Explained = nullptr,
                           const std::map<double, unsigned> *Skipping = nullptr,
-                          unsigned *Impossible = nullptr) {
+                          unsigned *Impossible = nullptr,
+                          std::pair<unsigned, unsigned> RefsAndElement = {0, 0}) {
   if (Explained)
     *Explained = 0;
   std::map<unsigned, int64_t> Increments; // register -> bytes or elements per trip
@@ -554,6 +555,28 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
       }
     if (Lanes)
       return double(Lanes) * std::max(1.0, std::floor(double(Ops) / Gathered));
+  }
+  if (Votes.empty() && !Gathered && RefsAndElement.first && RefsAndElement.second) {
+    // The addresses advance by a register (a step known only at run time,
+    // TSVC's i += n3 at n3 = 1): the vector accesses tell the trip, their
+    // lanes of the element times the copies of the source's references.
+    unsigned Widest = 0, Ops = 0;
+    for (const MCInst &I : L.Insts) {
+      const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+      if (!D.mayLoad() && !D.mayStore())
+        continue;
+      std::string Text;
+      llvm::raw_string_ostream OS(Text);
+      TB.IP->printInst(&I, 0, "", *TB.STI, OS);
+      if (!StringRef(Text).contains(" ptr"))
+        continue;
+      unsigned W = accessBytes(Text);
+      Ops = W > Widest ? 1 : Ops + (W == Widest);
+      Widest = std::max(Widest, W);
+    }
+    if (Widest > RefsAndElement.second)
+      return double(Widest / RefsAndElement.second) *
+             std::max(1.0, std::floor(double(Ops) / RefsAndElement.first));
   }
   return double(Best);
 }
@@ -878,11 +901,20 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     // Each version's source iterations per trip. Versions whose vector
     // accesses no reference can be (clang's copy for a unit step when the
     // step is a size bound to more) do not run here.
+    // The source's references per iteration and their one element size
+    // (0 when they differ): a register-stepped vector loop's fallback.
+    unsigned Refs = 0, Elem = 0;
+    for (const Access &A : K.Accesses) {
+      Refs += A.ReadRefs + A.WriteRefs;
+      Elem = !Elem || Elem == A.ElementBytes ? A.ElementBytes : ~0u;
+    }
+    std::pair<unsigned, unsigned> RefsAndElement = {Refs, Elem == ~0u ? 0 : Elem};
     std::vector<double> CandIters;
     std::vector<unsigned> Impossible(Cands.size());
     for (size_t C = 0; C < Cands.size(); ++C)
       CandIters.push_back(estimateIterations(*Cands[C], TB, Strides, K.innermost().Step,
-                                             Gathered, nullptr, &Skipping, &Impossible[C]));
+                                             Gathered, nullptr, &Skipping, &Impossible[C],
+                                             RefsAndElement));
     if (llvm::is_contained(Impossible, 0u)) {
       std::vector<const MachineLoop *> Running;
       std::vector<double> RunningIters;

@@ -249,6 +249,17 @@ TEST(InCore, AnIndexedPlaceStoredAndLoadedEveryIterationIsAChain) {
   EXPECT_LE(PerIt, 12.0);
 }
 
+TEST(InCore, ARegisterSteppedVectorLoopCountsItsLanes) {
+  // tests/incore/runtime-step.c at n3 = 1 on Zen 5: clang's unit-step zmm
+  // copy advances its addresses by a register, which no immediate tells.
+  // Its memory operands: 4 zmm loads of a, 4 of b (folded into the adds)
+  // and 4 zmm stores of a, 12 for the source's 3 references an iteration:
+  // 4 copies of 16 floats, 64 source iterations a trip. It was taken as one
+  // (7 cy/it for 64 iterations' work: TSVC s172 +4494 %, -24 % now).
+  InCoreResult R = zen5Loop("runtime-step.c", {{"n3", 1}});
+  EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 64);
+}
+
 TEST(InCore, GlobalsAddressedBeforeRelocationDoNotOverlap) {
   // tests/incore/global-rows.c on Zen 5: the loop (fully unrolled, 255
   // iterations) loads row 1 and stores row 0 through RIP-relative operands
