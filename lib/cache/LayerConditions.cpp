@@ -402,22 +402,19 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
     const bool Aligned = O.AlignedBases && Sets && Sets * Line <= 4096;
     // Sets a stream's lines reach: all of them, or for a column whose stride
     // of whole lines shares a factor with the set count, a fraction.
-    auto StrideSets = [&](const Group &Gr) {
-      uint64_t Adv = uint64_t(std::abs(Gr.Advance));
+    auto SetsReached = [&](uint64_t Adv) {
       return Adv >= Line && Adv % Line == 0 ? Sets / std::gcd(Sets, Adv / Line) : Sets;
     };
+    auto StrideSets = [&](const Group &Gr) { return SetsReached(uint64_t(std::abs(Gr.Advance))); };
     LinkTraffic L;
     L.Inner = C.Name;
     L.Outer = I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM";
     // The footprint as the sets see it: a line-strided array fills only
     // the share of the sets its stride reaches.
     double InSets = Footprint;
-    for (const auto &[Name, Use] : LineStrided) {
-      uint64_t Adv = uint64_t(Use.second);
-      uint64_t Used = Sets ? Sets / std::gcd(Sets, Adv / Line) : 0;
-      if (Used)
+    for (const auto &[Name, Use] : LineStrided)
+      if (uint64_t Used = SetsReached(uint64_t(Use.second)))
         InSets += Use.first * (double(Sets) / double(Used) - 1);
-    }
     if (InSets > Cap && Footprint <= Cap && Iterations > 0)
       R.Notes.push_back("the working set (" + sizeText(Footprint) + ") is less than " + C.Name +
                         " holds, but its line-strided streams reach only part of its sets: "

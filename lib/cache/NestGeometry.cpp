@@ -313,7 +313,7 @@ double setShareInverse(const LoopKernel &K, const KernelIR &IR,
   for (const Access *A : Members) {
     if (A->Indirect || !A->Linear)
       return 1;
-    auto C = A->Linear->substitute(IR.bindings()).coefficientOf(K.innermost().Var).evaluate({});
+    auto C = elementsPerUnit(*A, K.innermost().Var, IR.bindings());
     if (!C)
       return 1;
     int64_t S = std::abs(*C * int64_t(A->StrideBytes) * K.innermost().Step);

@@ -202,6 +202,7 @@ void assumeExits(KernelIR &IR, double Fraction,
         Note += "priced as running to its bound: --exit-fraction does not apply to a bound "
                 "that moves with an enclosing loop";
       } else {
+        const std::string FractionText = llvm::formatv("{0}", Fraction).str();
         constexpr int64_t Scale = 1'000'000;
         Poly Share = Span * Poly::constant(std::llround(Fraction * Scale));
         if (auto C = Share.evaluate({})) {
@@ -210,12 +211,11 @@ void assumeExits(KernelIR &IR, double Fraction,
           std::string SpanText = Span.str();
           if (!llvm::all_of(SpanText, [](char C) { return isalnum(C) || C == '_'; }))
             SpanText = "(" + SpanText + ")";
-          std::string Name = SpanText + "*" + llvm::formatv("{0}", Fraction).str();
+          std::string Name = SpanText + "*" + FractionText;
           Quotients[Name] = {Share, Scale, std::nullopt};
           L.Upper = L.Lower + Poly::symbol(Name);
         }
-        Note += "priced as running " + llvm::formatv("{0}", Fraction).str() +
-                " of its bound's iterations (--exit-fraction)";
+        Note += "priced as running " + FractionText + " of its bound's iterations (--exit-fraction)";
       }
       K.Notes.push_back(Note);
     }
@@ -287,14 +287,16 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
     }
     return P;
   };
-  // A size that is also a loop's step (TSVC's n3 = x->b, i += n3, and
-  // x->b - 1 a start elsewhere) defaults to a step's 1: 1000 would make the
-  // loop a thousand times shorter.
+  // Steps given by sizes (i += k) are sizes too, defaulting to a step's 1,
+  // also where the size is a bound elsewhere (TSVC's n3 = x->b, i += n3,
+  // and x->b - 1 a start): 1000 would make the loop a thousand times
+  // shorter.
   std::set<std::string> Steps;
   for (const LoopKernel &K : IR.Loops)
     for (const LoopLevel &L : K.Nest)
       if (!L.StepParam.empty())
         Steps.insert(L.StepParam);
+  Symbols.insert(Steps.begin(), Steps.end());
   for (const std::string &S : Symbols) {
     if (Steps.count(S) && !Quotients.count(S)) {
       IR.Parameters[S] = Bind(S, Defines, 1,
@@ -322,21 +324,13 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
                  std::to_string(Opts.DefaultSize) + " (bind it with -D " + S + "=..." + Also +
                  ")");
   }
-  // Steps given by sizes (i += k): the size's value, or 1 with a note.
+  // A step given by a size moves its loop by the size's value.
   for (LoopKernel &K : IR.Loops)
-    for (LoopLevel &L : K.Nest) {
-      if (L.StepParam.empty())
-        continue;
-      const std::string &S = L.StepParam;
-      if (!IR.Parameters.count(S)) {
-        IR.Parameters[S] = Bind(S, Opts.Defines, 1,
-                                "step '" + S + "' has no value: assumed 1 (bind it with -D " +
-                                    S + "=...)");
-        Symbols.insert(S);
+    for (LoopLevel &L : K.Nest)
+      if (!L.StepParam.empty()) {
+        int64_t V = IR.Parameters[L.StepParam].Value.value_or(1);
+        L.Step *= V > 0 ? V : 1;
       }
-      int64_t V = IR.Parameters[S].Value.value_or(1);
-      L.Step *= V > 0 ? V : 1;
-    }
   for (const auto &[Name, Value] : Opts.Defines)
     if (!Symbols.count(Name) && !ByAlias.count(Name))
       IR.Notes.push_back("-D " + Name + "=" + std::to_string(Value) +

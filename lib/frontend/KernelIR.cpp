@@ -222,6 +222,13 @@ perfmodel::offsetRange(const LoopKernel &K, const KernelIR &IR, const Poly &Off,
   return std::make_pair(Lo, Hi);
 }
 
+std::optional<int64_t> perfmodel::elementsPerUnit(const Access &A, const std::string &Var,
+                                                  const std::map<std::string, int64_t> &B) {
+  if (!A.Linear)
+    return std::nullopt;
+  return A.Linear->substitute(B).coefficientOf(Var).evaluate(B);
+}
+
 std::optional<Poly> perfmodel::elementOffset(const Access &A, std::string *Why) {
   if (A.Linear)
     return A.Linear;

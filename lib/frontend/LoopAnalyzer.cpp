@@ -595,6 +595,12 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
       break;
     case BO_Div:
     case BO_Shr: {
+      // Values of sizes alone: no counter, nothing loaded from memory.
+      auto Sizes = [&](const PolyResult &X) {
+        return X.affine() && llvm::none_of(X.P.symbols(), [&](const std::string &Y) {
+                 return isCounter(Y) || DataSymbols.count(Y);
+               });
+      };
       int64_t D = BO->getOpcode() == BO_Div ? Rt.P.constantTerm()
                                             : (Rt.P.constantTerm() < 62
                                                    ? int64_t(1) << Rt.P.constantTerm()
@@ -616,11 +622,8 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
         // A quotient of parameters (N/2 with N a size): a size of its own,
         // which bindings() computes from N; of a counter (i/2) it is not
         // affine.
-        std::set<std::string> Syms = L.P.symbols();
-        if (L.affine() && llvm::none_of(Syms, [&](const std::string &X) {
-              return isCounter(X) || DataSymbols.count(X);
-            })) {
-          if (Syms.empty()) {
+        if (Sizes(L)) {
+          if (L.P.symbols().empty()) {
             R.P = Poly::constant(L.P.constantTerm() / D);
             return R;
           }
@@ -631,12 +634,6 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
         }
       }
       // A quotient by a size (iterations/LEN_2D): a derived size too.
-      auto Sizes = [&](const PolyResult &X) {
-        std::set<std::string> Syms = X.P.symbols();
-        return X.affine() && llvm::none_of(Syms, [&](const std::string &Y) {
-                 return isCounter(Y) || DataSymbols.count(Y);
-               });
-      };
       if (BO->getOpcode() == BO_Div && !Rt.P.isConstant() && Sizes(L) && Sizes(Rt)) {
         std::string Name = text(S);
         Quotients[Name] = {L.P, 1, Rt.P};
@@ -852,14 +849,11 @@ const Expr *LoopAnalyzer::bodyDefinition(const VarDecl *V, const Stmt *Use) cons
   // statement of the body itself, before the use.
   unsigned Writes = 0;
   std::function<void(const Stmt *)> Count = [&](const Stmt *S) {
-    if (!S)
-      return;
-    if (const auto *BO = dyn_cast<BinaryOperator>(S); BO && BO->isAssignmentOp())
-      Writes += refVar(BO->getLHS()) == V;
-    if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && UO->isIncrementDecrementOp())
-      Writes += refVar(UO->getSubExpr()) == V;
+    if (const Expr *W = writtenBy(S))
+      Writes += refVar(W) == V;
     for (const Stmt *C : S->children())
-      Count(C);
+      if (C)
+        Count(C);
   };
   Count(Body);
   if (Writes != 1)

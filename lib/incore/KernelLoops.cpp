@@ -514,12 +514,8 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
         Bytes = double(std::llabs(Increments[Base]));
       // Gathers and scatters are how vectors reach references that skip.
       unsigned Width = 0;
-      if (Skipping && !Skipping->empty() && !gatherLanes(TB.MII->getName(I.getOpcode()))) {
-        std::string Text;
-        llvm::raw_string_ostream OS(Text);
-        TB.IP->printInst(&I, 0, "", *TB.STI, OS);
-        Width = accessBytes(Text);
-      }
+      if (Skipping && !Skipping->empty() && !gatherLanes(TB.MII->getName(I.getOpcode())))
+        Width = accessBytes(TB.text(I));
       Vote(Bytes, Width);
       Voted = true;
       break; // one memory operand per instruction on x86
@@ -565,9 +561,7 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
       const MCInstrDesc &D = TB.MII->get(I.getOpcode());
       if (!D.mayLoad() && !D.mayStore())
         continue;
-      std::string Text;
-      llvm::raw_string_ostream OS(Text);
-      TB.IP->printInst(&I, 0, "", *TB.STI, OS);
+      std::string Text = TB.text(I);
       if (!StringRef(Text).contains(" ptr"))
         continue;
       unsigned W = accessBytes(Text);
@@ -589,9 +583,7 @@ std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
   auto B = IR.bindings();
   std::vector<double> Out;
   for (const Access &A : K.Accesses) {
-    if (!A.Linear)
-      continue;
-    auto C = A.Linear->substitute(B).coefficientOf(In.Var).evaluate(B);
+    auto C = elementsPerUnit(A, In.Var, B);
     if (!C || *C == 0)
       continue;
     double Bytes = std::fabs(double(*C * In.Step)) * A.StrideBytes;
@@ -761,10 +753,7 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
         if (Line <= BodyLines.first || Line > BodyLines.second ||
             !TB.MII->get(C.All[I].Inst.getOpcode()).mayStore())
           continue;
-        std::string Text;
-        raw_string_ostream OS(Text);
-        TB.IP->printInst(&C.All[I].Inst, 0, "", *TB.STI, OS);
-        P.Iters += accessBytes(Text) / StoredPerIt;
+        P.Iters += accessBytes(TB.text(C.All[I].Inst)) / StoredPerIt;
       }
     std::vector<size_t> Succs;
     for (size_t S : C.Blocks[X].Succs)
@@ -889,10 +878,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     // ones and those that skip elements.
     unsigned Gathered = 0;
     for (const Access &A : K.Accesses) {
-      auto C = A.Linear ? A.Linear->substitute(IR.bindings())
-                              .coefficientOf(K.innermost().Var)
-                              .evaluate(IR.bindings())
-                        : std::nullopt;
+      auto C = elementsPerUnit(A, K.innermost().Var, IR.bindings());
       Gathered += A.Indirect || (C && std::llabs(*C * K.innermost().Step) *
                                               int64_t(A.StrideBytes) >
                                           int64_t(A.ElementBytes));
@@ -964,8 +950,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
         // contiguous ones advance a register by their stride.
         unsigned GatheredOuter = 0;
         for (const Access &A : K.Accesses) {
-          auto C = A.Linear ? A.Linear->substitute(Bind).coefficientOf(Outer.Var).evaluate(Bind)
-                            : std::nullopt;
+          auto C = elementsPerUnit(A, Outer.Var, Bind);
           GatheredOuter += A.Indirect || (C && std::llabs(*C * Outer.Step) *
                                                        int64_t(A.StrideBytes) >
                                                    int64_t(A.ElementBytes));
@@ -1089,10 +1074,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
       double StoredPerIt = 0;
       auto Bind = IR.bindings();
       auto Moves = [&](const Access &A) {
-        auto C = A.Linear ? A.Linear->substitute(Bind)
-                                .coefficientOf(K.innermost().Var)
-                                .evaluate(Bind)
-                          : std::nullopt;
+        auto C = elementsPerUnit(A, K.innermost().Var, Bind);
         return C && *C != 0;
       };
       bool Overlaps = false;

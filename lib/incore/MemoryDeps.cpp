@@ -149,11 +149,13 @@ public:
       Value V;
       if (!B.getReg())
         V = {ConstBase, 0};
-      else if (StringRef(TB.MRI->getName(B.getReg())) == "RIP" && !SameInit)
-        return A; // a compiled object's globals: the displacement is a
-                  // relocation not applied yet (0), so the places are unknown
-      else if (StringRef(TB.MRI->getName(B.getReg())) == "RIP")
+      else if (StringRef(TB.MRI->getName(B.getReg())) == "RIP") {
+        // A compiled object's globals: the displacement is a relocation not
+        // applied yet (0), so the places are unknown; BHive's are real.
+        if (!SameInit)
+          return A;
         V = {RipBase, int64_t(NextAddress)};
+      }
       else if (unsigned G = gpr(B.getReg()))
         V = get(G);
       else

@@ -12,6 +12,7 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
 
@@ -33,6 +34,14 @@ struct TargetBundle {
   std::unique_ptr<llvm::MCDisassembler> Dis;
   std::unique_ptr<llvm::MCInstPrinter> IP;
   std::unique_ptr<llvm::MCInstrAnalysis> MIA;
+
+  /// I as the printer spells it (Intel syntax on x86), untrimmed.
+  std::string text(const llvm::MCInst &I, uint64_t Address = 0) const {
+    std::string S;
+    llvm::raw_string_ostream OS(S);
+    IP->printInst(&I, Address, "", *STI, OS);
+    return OS.str();
+  }
 
   bool init(const std::string &Triple, const std::string &Cpu, std::string &Error) {
     static std::once_flag Once;

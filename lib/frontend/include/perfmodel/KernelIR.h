@@ -202,6 +202,12 @@ std::optional<double>
 nestIterations(const LoopKernel &K, const KernelIR &IR,
                const std::map<std::string, std::vector<int64_t>> *Values = nullptr);
 
+/// Elements A moves per unit of counter VAR with the sizes bound by B: its
+/// linear offset's coefficient; nullopt without a linear offset or where the
+/// coefficient is no constant there.
+std::optional<int64_t> elementsPerUnit(const Access &A, const std::string &Var,
+                                       const std::map<std::string, int64_t> &B);
+
 /// A's element offset from its base: Linear, else the subscripts combined
 /// with the extents (an indirect subscript stays a symbol of the loaded
 /// value); nullopt with WHY when an extent is unknown or the base itself is
