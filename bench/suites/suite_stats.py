@@ -92,22 +92,69 @@ def tsvc_times(src_dir, iterations, runs, tmp):
     return {k: statistics.median(v) for k, v in times.items()}, os.path.join(work, "tsvc.c"), None
 
 
-def predict_all(perfmodel, src, flags):
+def classify(loop):
+    """A loop's headline seconds per call, or None and why."""
+    p = loop.get("prediction") or {}
+    if not loop.get("modelled"):
+        return None, "declined: " + (loop.get("reason") or "?")[:70]
+    if p.get("seconds") is None:
+        return None, "no seconds: " + (p.get("reason") or "iterations unknown")[:60]
+    return p["seconds"], None
+
+
+def model_seconds(loop, model):
+    """Seconds per call by MODEL: the headline's seconds scaled by that
+    model's cycles per iteration at its own data level; None where it has
+    none."""
+    p = loop.get("prediction") or {}
+    if not p.get("cy_per_it"):
+        return None
+    for m in loop.get("predictions") or []:
+        if m.get("model") == model and m.get("ok"):
+            for lv in m.get("levels") or []:
+                if lv.get("level") == m.get("data_level") and lv.get("cy_per_it"):
+                    return p["seconds"] * lv["cy_per_it"] / p["cy_per_it"]
+    return None
+
+
+def predict_all(perfmodel, src, flags, sizes=()):
     """perfmodel's loops of SRC by function: [(seconds or None, why, loop)]."""
-    r = subprocess.run([perfmodel, "analyze", src, "--format", "json", "--"] + flags,
-                       capture_output=True, text=True)
+    args = [perfmodel, "analyze", src, "--format", "json"]
+    for d in sizes:
+        args += ["-D", d]
+    r = subprocess.run(args + ["--"] + flags, capture_output=True, text=True)
     by = collections.defaultdict(list)
     if r.returncode or not r.stdout.strip():
         return by
     for l in json.loads(r.stdout).get("loops", []):
-        p = l.get("prediction") or {}
-        if not l.get("modelled"):
-            by[l["function"]].append((None, "declined: " + (l.get("reason") or "?")[:70], l))
-        elif p.get("seconds") is None:
-            by[l["function"]].append((None, "no seconds: " + (p.get("reason") or "iterations unknown")[:60], l))
-        else:
-            by[l["function"]].append((p["seconds"], None, l))
+        by[l["function"]].append((*classify(l), l))
     return by
+
+
+MODELS = ("Roofline", "ECM", "PPR")
+
+
+def kernel_row(name, meas, loops):
+    """(name, measured, headline seconds, error, nests, what the headlines
+    are, seconds by model) of a function whose nests are all priced."""
+    pred = sum(s for s, _, _ in loops)
+    by_model = {}
+    for m in MODELS:
+        parts = [model_seconds(l, m) for _, _, l in loops]
+        by_model[m] = None if None in parts else sum(parts)
+    heads = ", ".join(f"{(l.get('prediction') or {}).get('model', '?')} "
+                      f"{(l.get('prediction') or {}).get('data_level', '?')}" for _, _, l in loops)
+    return (name, meas, pred, (pred - meas) / meas, len(loops), heads, by_model)
+
+
+def figures(pairs):
+    """Error figures of (measured, predicted) pairs, in words."""
+    errs = [abs(p - m) / m for m, p in pairs]
+    return (f"median {100 * statistics.median(errs):.1f} %, mean {100 * statistics.mean(errs):.1f} %; "
+            f"within 10 %: {100 * sum(e <= 0.10 for e in errs) / len(errs):.0f} %, within 25 %: "
+            f"{100 * sum(e <= 0.25 for e in errs) / len(errs):.0f} %; off by more than 2x: "
+            f"{sum(p > 2 * m or p < m / 2 for m, p in pairs)}; Kendall's tau "
+            f"{kendall_tau([m for m, _ in pairs], [p for _, p in pairs]):.2f}")
 
 
 def report(suite, label, rows, declined):
@@ -116,22 +163,23 @@ def report(suite, label, rows, declined):
           f"{sum(declined.values())} declined ({100 * sum(declined.values()) / max(1, n):.0f} %)")
     for why, c in declined.most_common():
         print(f"  declined {c}: {why}")
-    if rows:
-        errs = [abs(r[3]) for r in rows]
-        print(f"  |error|: median {100 * statistics.median(errs):.1f} %, mean {100 * statistics.mean(errs):.1f} %; "
-              f"within 10 %: {100 * sum(e <= 0.10 for e in errs) / len(errs):.0f} %, within 25 %: "
-              f"{100 * sum(e <= 0.25 for e in errs) / len(errs):.0f} %; off by more than 2x: "
-              f"{sum(r[2] > 2 * r[1] or r[2] < r[1] / 2 for r in rows)}")
-        print(f"  Kendall's tau (predicted vs measured seconds): "
-              f"{kendall_tau([r[1] for r in rows], [r[2] for r in rows]):.2f}")
-        print("  worst:")
-        for r in sorted(rows, key=lambda r: -abs(r[3]))[:10]:
-            print(f"    {r[0]:16s} measured {r[1]:.4g} s, predicted {r[2]:.4g} s ({100 * r[3]:+.0f} %): {r[5]}")
+    if not rows:
+        return
+    print(f"  headline ({len(rows)}): {figures([(r[1], r[2]) for r in rows])}")
+    for m in MODELS:
+        pairs = [(r[1], r[6][m]) for r in rows if r[6][m]]
+        if pairs:
+            print(f"  {m} ({len(pairs)}): {figures(pairs)}")
+    print("  worst (headline):")
+    for r in sorted(rows, key=lambda r: -abs(r[3]))[:10]:
+        print(f"    {r[0]:16s} measured {r[1]:.4g} s, predicted {r[2]:.4g} s ({100 * r[3]:+.0f} %): {r[5]}")
 
 
-def heads_of(loops):
-    return ", ".join(f"{(l.get('prediction') or {}).get('model', '?')} {(l.get('prediction') or {}).get('data_level', '?')}"
-                     for l in loops)
+def priced(name, loops):
+    """None where every nest of the function is priced, else why not."""
+    if not loops:
+        return "no loop found in " + name
+    return next((w for _, w, _ in loops if w), None)
 
 
 def run_tsvc(perfmodel, src_dir, iterations, runs):
@@ -144,42 +192,18 @@ def run_tsvc(perfmodel, src_dir, iterations, runs):
         by = predict_all(perfmodel, src, ["-O3", "-march=native", f"-I{os.path.dirname(src)}"])
         for name, meas in sorted(times.items()):
             loops = by.get(name, [])
-            why = next((w for s, w, _ in loops if w), None) if loops else "no loop found"
+            why = priced(name, loops)
             if why:
                 declined[why.split(":")[0] + (": " + why.split(":")[1].strip()[:50] if ":" in why else "")] += 1
                 print(f"{name:16s} {meas:10.4g} {'-':>10s} {'':>8s}  {why}")
                 continue
-            pred = sum(s for s, _, _ in loops)
             if meas <= 0:
                 declined["timed 0 s"] += 1
                 continue
-            e = (pred - meas) / meas
-            rows.append((name, meas, pred, e, len(loops), heads_of([l for _, _, l in loops])))
-            print(f"{name:16s} {meas:10.4g} {pred:10.4g} {100 * e:+7.1f} %  {len(loops)} nest(s): {rows[-1][5]}")
+            rows.append(kernel_row(name, meas, loops))
+            r = rows[-1]
+            print(f"{name:16s} {meas:10.4g} {r[2]:10.4g} {100 * r[3]:+7.1f} %  {r[4]} nest(s): {r[5]}")
     report("TSVC_2", f"iterations={iterations}", rows, declined)
-
-
-def predict(perfmodel, src, sizes, flags, function):
-    args = [perfmodel, "analyze", src, "--format", "json"]
-    for s in sizes:
-        args += ["-D", s]
-    r = subprocess.run(args + ["--"] + flags, capture_output=True, text=True)
-    if r.returncode or not r.stdout.strip():
-        return None, "analyze failed: " + (r.stderr.strip().splitlines() or ["?"])[-1][:80], []
-    loops = [l for l in json.loads(r.stdout).get("loops", []) if l.get("function") == function]
-    if not loops:
-        return None, "no loop found in " + function, []
-    total, why = 0.0, None
-    for l in loops:
-        if not l.get("modelled"):
-            why = why or "declined: " + (l.get("reason") or "?")[:70]
-            continue
-        p = l.get("prediction") or {}
-        if p.get("seconds") is None:
-            why = why or "no seconds: " + (p.get("reason") or "iterations unknown")[:60]
-            continue
-        total += p["seconds"]
-    return (None if why else total), why, loops
 
 
 def main():
@@ -189,20 +213,21 @@ def main():
     rows, declined = [], collections.Counter()
     with tempfile.TemporaryDirectory() as tmp:
         for name, src, sizes, flags in polybench_kernels(root, ds):
-            pred, why, loops = predict(perfmodel, src, sizes, flags, "kernel_" + name.replace("-", "_"))
-            if pred is None:
+            function = "kernel_" + name.replace("-", "_")
+            loops = predict_all(perfmodel, src, flags, sizes).get(function, [])
+            why = priced(function, loops)
+            if why:
                 declined[why] += 1
                 print(f"{name:16s} {'-':>10s} {'-':>10s} {'':>8s}  {why}")
                 continue
             meas, err = time_polybench(root, src, flags, runs, tmp)
             if meas is None or meas <= 0:
                 declined[err or "no time"] += 1
-                print(f"{name:16s} {'-':>10s} {pred:10.4g} {'':>8s}  {err}")
+                print(f"{name:16s} {'-':>10s} {sum(s for s, _, _ in loops):10.4g} {'':>8s}  {err}")
                 continue
-            e = (pred - meas) / meas
-            heads = ", ".join(f"{(l.get('prediction') or {}).get('model', '?')} {(l.get('prediction') or {}).get('data_level', '?')}" for l in loops)
-            rows.append((name, meas, pred, e, len(loops), heads))
-            print(f"{name:16s} {meas:10.4g} {pred:10.4g} {100 * e:+7.1f} %  {len(loops)} nest(s): {heads}")
+            rows.append(kernel_row(name, meas, loops))
+            r = rows[-1]
+            print(f"{name:16s} {meas:10.4g} {r[2]:10.4g} {100 * r[3]:+7.1f} %  {r[4]} nest(s): {r[5]}")
     report(suite, ds, rows, declined)
 
 
