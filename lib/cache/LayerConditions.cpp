@@ -12,6 +12,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "NestGeometry.h"
+#include "perfmodel/StageTimes.h"
 #include "perfmodel/Traffic.h"
 
 #include <algorithm>
@@ -173,6 +174,7 @@ std::vector<double> lostShares(const std::vector<Region> &Regions, double Sets,
 TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
                                                const MachineModel &M,
                                                const LayerConditionOptions &O) {
+  StageScope Timed(Stage::LayerConditions);
   TrafficResult R = startTraffic("layer conditions", K, M);
   if (!R.Reason.empty())
     return R;
@@ -846,6 +848,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
 
 std::string perfmodel::layerConditionsAtEdge(const TrafficResult &Base, const LoopKernel &K,
                                              const KernelIR &IR, const MachineModel &M) {
+  StageScope Timed(Stage::LayerConditions);
   if (!Base.Ok || M.Caches.empty())
     return "";
   if (!Base.Edge.empty())

@@ -138,10 +138,13 @@ std::optional<NestBounds> nestBounds(const LoopKernel &K,
 
 /// Calls VISIT(X, Lo, Hi) for every point X of the outer loops (every value
 /// of each, bounds from the outer values) with the innermost loop's bounds
-/// [Lo, Hi) there; false when there are more than MAXPOINTS points.
+/// [Lo, Hi) there; false when there are more than MAXPOINTS points. Levels
+/// marked in ONCE run their first value only (VISIT does not depend on
+/// them: a repetition loop's points all touch the same lines).
 template <typename Fn>
 bool walkOuterLoops(const LoopKernel &K, const std::vector<LinearForm> &Lower,
-                    const std::vector<LinearForm> &Upper, uint64_t MaxPoints, Fn &&Visit) {
+                    const std::vector<LinearForm> &Upper, uint64_t MaxPoints, Fn &&Visit,
+                    const std::vector<bool> &Once = {}) {
   size_t Inner = K.Nest.size() - 1;
   std::vector<int64_t> X(K.Nest.size(), 0);
   uint64_t Points = 0;
@@ -155,6 +158,8 @@ bool walkOuterLoops(const LoopKernel &K, const std::vector<LinearForm> &Lower,
       return;
     }
     int64_t Lo = Lower[D].at(X), Hi = Upper[D].at(X), St = std::abs(K.Nest[D].Step);
+    if (D < Once.size() && Once[D] && Hi > Lo)
+      Hi = Lo + 1;
     for (int64_t V = Lo; V < Hi && !Aborted; V += St) {
       X[D] = V;
       Self(Self, D + 1);
@@ -262,7 +267,17 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
       }
     }
   };
-  if (!walkOuterLoops(K, Bounds->Lower, Bounds->Upper, MaxVisits / Members.size(), Visit))
+  // Levels no address and no inner bound moves with repeat the same lines.
+  std::vector<bool> Once(K.Nest.size(), false);
+  for (size_t D = 0; D < Inner; ++D) {
+    bool Moves = false;
+    for (const LinearForm &F : Addr)
+      Moves |= F.C[D] != 0;
+    for (size_t In = D + 1; In <= Inner; ++In)
+      Moves |= Bounds->Lower[In].C[D] != 0 || Bounds->Upper[In].C[D] != 0;
+    Once[D] = !Moves;
+  }
+  if (!walkOuterLoops(K, Bounds->Lower, Bounds->Upper, MaxVisits / Members.size(), Visit, Once))
     return std::nullopt;
   if (Runs.size() >= MaxRuns)
     return std::nullopt;

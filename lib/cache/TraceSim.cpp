@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 #include "NestGeometry.h"
 #include "perfmodel/CacheSim.h"
+#include "perfmodel/StageTimes.h"
 #include "perfmodel/Traffic.h"
 
 #include <algorithm>
@@ -312,6 +313,8 @@ public:
 
   void run(CacheSim &Sim, uint64_t WarmupAccesses, uint64_t Limit) {
     IV.assign(K.Nest.size(), 0);
+    LevelStart.assign(K.Nest.size(), Count);
+    LevelSize.assign(K.Nest.size(), 0);
     std::function<void(size_t)> Loop = [&](size_t D) {
       int64_t Lo = eval(Lower[D]), Hi = eval(Upper[D]);
       int64_t Step = K.Nest[D].Step;
@@ -320,9 +323,13 @@ public:
         IV[D] = I;
         if (Last)
           return body(Sim, WarmupAccesses, Limit);
+        uint64_t Start = Count;
+        LevelStart[D] = Start;
         outer(Sim, D, false);
         Loop(D + 1);
         outer(Sim, D, true);
+        LevelSize[D] = Count - Start;
+        checkpoint(Sim, D);
       };
       if (Step > 0) {
         for (int64_t I = Lo; I < Hi && !Stop; I += Step)
@@ -369,15 +376,69 @@ public:
     }
     Count += Accesses.size();
     ++Iterations;
-    // Warm up until the last level has taken in 1.25 times its capacity, so
-    // that every level evicts at its steady rate, or until the cap.
-    if (!Warm && (Iterations & 63) == 0 &&
-        (Sim.stats().back().LinesIn >= WarmLines || Count >= WarmupCap)) {
-      WarmedByCap = Sim.stats().back().LinesIn < WarmLines;
-      startMeasuring(Sim, Measure);
-    }
+    if (!Warm && (Iterations & 63) == 0)
+      warmUp(Sim, WarmupCap, Measure);
     if (Warm && Count >= MeasureEnd)
       Stop = true;
+  }
+
+  /// Warm when the last level has taken in 1.25 times its capacity (every
+  /// level then evicts at its steady rate), or when it has taken in nothing
+  /// for as many accesses as it took to take in what it holds (the nest's
+  /// data fits, and has been gone over again at least once), or at the cap.
+  void warmUp(CacheSim &Sim, uint64_t WarmupCap, uint64_t Measure) {
+    uint64_t Intake = Sim.stats().back().LinesIn;
+    if (Intake != LastIntake) {
+      LastIntake = Intake;
+      LastGrowth = Count;
+    }
+    bool Filled = Intake >= WarmLines;
+    bool Refilled = Intake > 0 && Count - LastGrowth >= LastGrowth;
+    if (!Filled && !Refilled && Count < WarmupCap)
+      return;
+    WarmedByCap = !Filled && !Refilled;
+    startMeasuring(Sim, Measure);
+  }
+
+  /// After an iteration of level D: where it is the period of the nest (the
+  /// outermost level whose iterations are a small part of the budget) and
+  /// the measured part has doubled since the last check, stop when the
+  /// traffic per iteration has not moved: the second half agreed with the
+  /// first. Whole periods are measured, so a repeated sweep stops after two.
+  void checkpoint(CacheSim &Sim, size_t D) {
+    if (!Warm || Stop || Count < NextCheck)
+      return;
+    uint64_t Small = std::max<uint64_t>((MeasureEnd - MeasuredCount) / 16, 1);
+    if (LevelSize[D] > Small)
+      return;
+    for (size_t Up = 0; Up < D; ++Up)
+      if (std::max(LevelSize[Up], Count - LevelStart[Up]) <= Small)
+        return; // an enclosing level is the period
+    std::vector<double> Rate = rates(Sim);
+    bool Agree = !LastRate.empty();
+    for (size_t I = 0; Agree && I < Rate.size(); ++I)
+      Agree = std::fabs(Rate[I] - LastRate[I]) <= 0.002 * std::max(Rate[I], 1.0);
+    if (Agree) {
+      Stop = true;
+      Converged = true;
+      return;
+    }
+    LastRate = std::move(Rate);
+    NextCheck = MeasuredCount + 2 * (Count - MeasuredCount);
+  }
+
+  /// Lines in and written back at each level, and its irregular misses, per
+  /// iteration measured (in 1/1000 of a line, so that the agreement above
+  /// is 0.2 % or two lines per million iterations).
+  std::vector<double> rates(const CacheSim &Sim) const {
+    double Its = double(std::max<uint64_t>(Iterations - MeasuredFrom, 1)) / 1000;
+    std::vector<double> R;
+    for (size_t I = 0; I < Sim.stats().size(); ++I) {
+      R.push_back(double(Sim.stats()[I].LinesIn) / Its);
+      R.push_back(double(Sim.stats()[I].WriteBacks) / Its);
+      R.push_back(double(IrregularMisses[I]) / Its);
+    }
+    return R;
   }
 
   /// Counts from here on: the caches stay as they are, the statistics start
@@ -387,7 +448,11 @@ public:
     std::fill(IrregularMisses.begin(), IrregularMisses.end(), 0);
     Warm = true;
     MeasuredFrom = Iterations;
+    MeasuredCount = Count;
     MeasureEnd = Count + Measure;
+    // Two of the spans that took in the data, at least.
+    NextCheck = Count + std::min<uint64_t>(Measure, std::max<uint64_t>(2 * LastGrowth, 1 << 16));
+    LastRate.clear();
   }
 
   const LoopKernel &K;
@@ -403,15 +468,24 @@ public:
   std::vector<uint64_t> IrregularMisses, Before; ///< per level
   /// Set when the machine has a stream prefetcher at some level.
   std::optional<StreamTracker> Streams;
-  uint64_t Count = 0, Iterations = 0, MeasuredFrom = 0;
+  uint64_t Count = 0, Iterations = 0, MeasuredFrom = 0, MeasuredCount = 0;
   uint64_t WarmLines = 0, MeasureEnd = ~uint64_t(0);
-  bool Stop = false, Warm = false, WarmedByCap = false;
+  bool Stop = false, Warm = false, WarmedByCap = false, Converged = false;
+  /// The warm-up: the last level's intake and the access count it last grew.
+  uint64_t LastIntake = 0, LastGrowth = 0;
+  /// Per nest level: the access count its current iteration began at, and
+  /// the accesses of its last whole iteration.
+  std::vector<uint64_t> LevelStart, LevelSize;
+  /// The convergence check: when next, and the rates at the last one.
+  uint64_t NextCheck = ~uint64_t(0);
+  std::vector<double> LastRate;
 };
 
 } // namespace
 
 TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR,
                                          const MachineModel &M, const SimOptions &O) {
+  StageScope Timed(Stage::Simulator);
   TrafficResult R = startTraffic("simulator", K, M);
   if (!R.Reason.empty())
     return R;
@@ -456,6 +530,7 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
     // the budget), as a loop that is run again and again sees it.
     Rp.Stop = false;
     Rp.startMeasuring(Sim, std::max<uint64_t>(O.MaxAccesses, 1));
+    Rp.NextCheck = ~uint64_t(0); // the whole execution is the period
     Rp.run(Sim, 0, 0);
     Replayed = true;
   }
@@ -494,6 +569,7 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
     R.Notes.push_back("simulated a slice: " + std::to_string(Measured) +
                       " iterations measured after " + std::to_string(Rp.MeasuredFrom) +
                       " of warm-up" +
+                      (Rp.Converged ? ", when its traffic per iteration had settled" : "") +
                       (std::isfinite(Total)
                            ? " (the nest has " + std::to_string(uint64_t(Total)) + ")"
                            : ""));

@@ -1,5 +1,6 @@
 //===- Frontend.cpp - Run Clang on a file and build its KernelIR ---------===//
 #include "perfmodel/Frontend.h"
+#include "perfmodel/StageTimes.h"
 
 #include "LoopAnalyzer.h"
 #include "perfmodel/FrontendAST.h"
@@ -376,6 +377,7 @@ KernelIR perfmodel::analyzeTranslationUnit(clang::ASTContext &Ctx,
 }
 
 FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
+  StageScope Timed(Stage::FrontEnd);
   FrontendResult Result;
   Result.IR.File = Opts.File;
   if (!llvm::sys::fs::exists(Opts.File)) {

@@ -3,6 +3,7 @@
 #include "MemoryDeps.h"
 #include "TargetBundle.h"
 #include "perfmodel/InCore.h"
+#include "perfmodel/StageTimes.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrAnalysis.h"
@@ -365,12 +366,71 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
   std::vector<unsigned> Fused(N);
   for (size_t I = 0; I < N; ++I)
     Fused[I] = std::max(1u, Issue[I]);
+  // The cycle an instruction's inputs are ready: known once every input has
+  // started; until then the first input not started is where to look again.
+  std::vector<double> InputsAt(Total, -1), LatestInput(Total, 0);
+  std::vector<unsigned> NextInput(Total, 0);
+  auto inputsReady = [&](size_t Inst) {
+    if (InputsAt[Inst] >= 0)
+      return InputsAt[Inst];
+    size_t I = Inst % N, It = Inst / N;
+    const auto &Edges = In[N + I];
+    unsigned &E = NextInput[Inst];
+    for (; E < Edges.size(); ++E) {
+      if (Edges[E].From < N && It == 0)
+        continue;
+      size_t From = (Edges[E].From >= N ? It : It - 1) * N + Edges[E].From % N;
+      if (Start[From] < 0)
+        return std::numeric_limits<double>::infinity();
+      LatestInput[Inst] = std::max(LatestInput[Inst], Start[From] + Edges[E].Lat);
+    }
+    return InputsAt[Inst] = LatestInput[Inst];
+  };
+  std::vector<std::pair<double *, double>> Take;
   size_t Issued = 0, Dispatched = 0, Retired = 0;
   unsigned InFlight = 0; // fused uops issued and not retired
   std::vector<size_t> Pending; // issued, not dispatched, in age order
   double Cycle = 0;
   unsigned IssueStall = 0; // cycles the front end still spends on a long instruction
-  for (unsigned Guard = 0; Dispatched < Total && Guard < 10'000'000; ++Guard, Cycle += 1) {
+  // Whether a unit is free this cycle (none: only demand-free instructions
+  // can dispatch).
+  auto anyUnitFree = [&] {
+    for (const std::vector<double> &P : Busy)
+      for (double U : P)
+        if (U < Cycle + 1 - 1e-9)
+          return true;
+    return false;
+  };
+  // After a cycle in which nothing retired, issued or dispatched, nothing
+  // changes until the oldest instruction completes, an input becomes ready,
+  // a unit frees or the front end delivers: the first cycle that may happen
+  // (a lower bound; at least the next cycle). RETIRING: the oldest issued
+  // instruction's start (-1: not started) and latency.
+  auto idleUntil = [&](double Now, double RetiringStart, double RetiringLatency) {
+    double Next = std::numeric_limits<double>::infinity();
+    if (RetiringStart >= 0)
+      Next = std::min(Next, std::floor(RetiringStart + std::max(1.0, RetiringLatency)));
+    if (Deliver && Issued < Total && Issued < Deliver->size())
+      Next = std::min(Next, std::floor((*Deliver)[Issued]));
+    bool Waits = false; // inputs ready, no unit free
+    for (size_t Inst : Pending) {
+      double At = inputsReady(Inst);
+      if (At <= Now)
+        Waits = true;
+      else if (std::isfinite(At))
+        Next = std::min(Next, std::floor(At));
+    }
+    if (Waits)
+      for (const std::vector<double> &P : Busy)
+        for (double U : P)
+          if (U >= Now + 1 - 1e-9)
+            Next = std::min(Next, std::floor(U - 1));
+    if (!std::isfinite(Next))
+      return 10'000'000.0; // nothing left to happen
+    return std::max(Now + 1, Next);
+  };
+  for (; Dispatched < Total && Cycle < 10'000'000; Cycle += 1) {
+    size_t RetiredBefore = Retired, IssuedBefore = Issued, DispatchedBefore = Dispatched;
     unsigned W = Width ? Width : 1000;
     // Retire, oldest first, what has completed.
     for (unsigned Slots = W; Retired < Issued && Slots > 0;) {
@@ -414,25 +474,18 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
       InFlight += U;
       Pending.push_back(Issued++);
     }
-    // Dispatch, oldest first.
-    for (size_t K = 0; K < Pending.size();) {
-      size_t Inst = Pending[K], I = Inst % N, It = Inst / N;
-      bool Ready = true;
-      for (const auto &E : In[N + I]) {
-        if (E.From < N && It == 0)
-          continue;
-        size_t From = (E.From >= N ? It : It - 1) * N + E.From % N;
-        if (Start[From] < 0 || Start[From] + E.Lat > Cycle) {
-          Ready = false;
-          break;
-        }
-      }
+    // Dispatch, oldest first; what stays pending keeps its order.
+    size_t Kept = 0;
+    bool AnyFree = anyUnitFree();
+    for (size_t K = 0; K < Pending.size(); ++K) {
+      size_t Inst = Pending[K], I = Inst % N;
       const InstrCost &C = R.Instrs[I];
+      bool Ready = (AnyFree || C.Demands.empty()) && inputsReady(Inst) <= Cycle;
       // Units taken by this instruction, with the cycles charged to each;
       // two demands on one single-unit port share it for their sum. A unit
       // busy for a fraction of this cycle still takes it, from where it
       // frees (a measured 1.27 cy a shuffle is 1.27 on average, not 2).
-      std::vector<std::pair<double *, double>> Take;
+      Take.clear();
       for (const auto &D : C.Demands) {
         if (!Ready)
           break;
@@ -460,18 +513,24 @@ double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
           Shared->second += D.second;
       }
       if (!Ready) {
-        ++K;
+        Pending[Kept++] = Inst;
         continue;
       }
       for (const auto &[Unit, Cy] : Take)
         *Unit = std::max(*Unit, Cycle) + Cy;
+      if (!Take.empty())
+        AnyFree = anyUnitFree();
       Start[Inst] = Cycle;
       if (!Q.Size.empty())
         for (unsigned B : Q.Of[I])
           Waiting[B] -= !Q.UntilRetire[B];
       ++Dispatched;
-      Pending.erase(Pending.begin() + K);
     }
+    Pending.resize(Kept);
+    if (Retired == RetiredBefore && Issued == IssuedBefore && Dispatched == DispatchedBefore &&
+        !IssueStall)
+      Cycle = idleUntil(Cycle, Retired < Issued ? Start[Retired] : -1,
+                        Retired < Issued ? R.Instrs[Retired % N].Latency : 0) - 1;
   }
   // Steady state: dispatch time of the last instruction of each iteration.
   auto IterEnd = [&](unsigned It) {
@@ -639,6 +698,7 @@ double splitShare(const LineSplits &LS, const InstrCost &C) {
 InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
                                           const InCoreOptions &O,
                                           const std::vector<unsigned> &Lines) {
+  StageScope Timed(Stage::InCore);
   InCoreResult R;
   R.Cpu = O.Cpu;
   R.Splits = O.Splits;

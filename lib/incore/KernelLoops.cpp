@@ -11,6 +11,7 @@
 #include "ObjectCode.h"
 #include "TargetBundle.h"
 #include "perfmodel/InCore.h"
+#include "perfmodel/StageTimes.h"
 
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Demangle/Demangle.h"
@@ -798,6 +799,7 @@ std::string baseName(const std::string &Mangled) {
 std::vector<InCoreResult>
 perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string> &Args,
                               const InCoreOptions &O) {
+  StageScope Timed(Stage::ObjectCode);
   std::vector<InCoreResult> Results(IR.Loops.size());
   bool Any = false;
   for (size_t I = 0; I < IR.Loops.size(); ++I) {

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "perfmodel/InCore.h"
+#include "perfmodel/StageTimes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -236,10 +237,12 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
 void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
                             const std::map<std::string, int64_t> &Bind,
                             const InCoreOptions &O) {
+  StageScope Timed(Stage::Nest);
   executeAt(R, tripsPerOuter(K, Bind), O);
 }
 
 void perfmodel::executeNestTrips(InCoreResult &R, double TripsPerOuter, const InCoreOptions &O) {
+  StageScope Timed(Stage::Nest);
   executeAt(R, TripsPerOuter, O);
 }
 

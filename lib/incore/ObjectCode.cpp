@@ -1,6 +1,7 @@
 //===- ObjectCode.cpp - Compile with clang-19, read objects ---------------===//
 #include "ObjectCode.h"
 #include "perfmodel/InCore.h"
+#include "perfmodel/StageTimes.h"
 
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/Object/ELFObjectFile.h"
@@ -28,6 +29,7 @@ struct TempFile {
 } // namespace
 
 bool perfmodel::runClang(const std::vector<std::string> &Args, std::string &Error) {
+  StageScope Timed(Stage::Compile);
   auto Clang = sys::findProgramByName("clang-19");
   if (!Clang) {
     Error = "clang-19 not found on PATH";
@@ -51,6 +53,7 @@ bool perfmodel::runClang(const std::vector<std::string> &Args, std::string &Erro
 
 bool perfmodel::readObject(const std::string &Path, ObjectFileBytes &Out,
                            std::string &Error) {
+  StageScope Timed(Stage::ObjectCode);
   auto Bin = object::ObjectFile::createObjectFile(Path);
   if (!Bin) {
     Error = Path + ": " + toString(Bin.takeError());
@@ -185,7 +188,7 @@ bool perfmodel::compileKernel(const std::string &Source,
                               const std::string &Triple, const std::string &Cpu,
                               ObjectFileBytes &Out, std::string &Error) {
   TempFile Obj("perfmodel-kernel", "o");
-  std::vector<std::string> A = {"-c", "-O3", "-g", "--target=" + Triple};
+  std::vector<std::string> A = {"-c", "-O3", "-gline-tables-only", "--target=" + Triple};
   A.push_back(llvm::Triple(Triple).isX86() ? "-march=" + Cpu : "-mcpu=" + Cpu);
   // The user's flags come after ours, so an explicit -O2 or -march wins.
   for (const std::string &F : codeFlags(Args, Source))

@@ -1,5 +1,6 @@
 //===- Driver.cpp - Running the models on one loop's stage results --------===//
 #include "perfmodel/Report.h"
+#include "perfmodel/StageTimes.h"
 
 using namespace perfmodel;
 
@@ -33,6 +34,7 @@ const LevelPrediction *LoopReport::headlineLevel() const {
 
 void perfmodel::runModels(LoopReport &LR, const KernelIR &IR, const MachineModel &M,
                           const ModelSelection &S, const IndexData *Index) {
+  StageScope Timed(Stage::Models);
   const LoopKernel &K = *LR.Loop;
   if (!K.Modelled)
     return;

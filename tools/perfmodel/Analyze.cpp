@@ -7,6 +7,7 @@
 #include "Common.h"
 
 #include "perfmodel/Report.h"
+#include "perfmodel/StageTimes.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -32,6 +33,7 @@ struct AnalyzeState {
   AnalyzeArgs A;
   ProjectArgs P;
   std::string JsonCopy; ///< hidden: also write the JSON report here (project mode)
+  bool StageTimes = false;
 };
 
 int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &JsonCopy) {
@@ -104,6 +106,9 @@ Command perfmodel::tool::addAnalyze(CLI::App &App, const CompileCommand &CC) {
                 "project mode: seconds one file may take before it is reported as timed "
                 "out (default 300; --time-limit does not bound a project run)")
       ->check(CLI::Range(1u, 86400u));
+  C->add_flag("--stage-times", S->StageTimes,
+              "print the time each stage took (front end, compile, in-core, nest replay, "
+              "layer conditions, simulator, models) to standard error");
   C->add_option("--json-copy", S->JsonCopy, "also write the JSON report to this file")
       ->group("");
   C->add_option("--host-clock-ghz", S->A.HostClockGHz,
@@ -129,7 +134,11 @@ Command perfmodel::tool::addAnalyze(CLI::App &App, const CompileCommand &CC) {
     if (!S->P.Globs.empty())
       return error("--files selects files of a project (-p BUILD_DIR without a file)",
                    ExitUsage);
-    return analyzeFile(S->A, CC, S->JsonCopy);
+    if (S->StageTimes)
+      enableStageTimes();
+    int RC = analyzeFile(S->A, CC, S->JsonCopy);
+    printStageTimes(llvm::errs());
+    return RC;
   };
   Cmd.BoundsItsParts = [S] { return S->A.File.empty() && !S->A.CompileCommandsDir.empty(); };
   return Cmd;
