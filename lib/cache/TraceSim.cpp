@@ -386,6 +386,8 @@ public:
   /// level then evicts at its steady rate), or when it has taken in nothing
   /// for as many accesses as it took to take in what it holds (the nest's
   /// data fits, and has been gone over again at least once), or at the cap.
+  /// The quiet span is 2^16 accesses at least: early on, a stream's gap
+  /// between new lines is longer than all that came before it.
   void warmUp(CacheSim &Sim, uint64_t WarmupCap, uint64_t Measure) {
     uint64_t Intake = Sim.stats().back().LinesIn;
     if (Intake != LastIntake) {
@@ -393,7 +395,8 @@ public:
       LastGrowth = Count;
     }
     bool Filled = Intake >= WarmLines;
-    bool Refilled = Intake > 0 && Count - LastGrowth >= LastGrowth;
+    bool Refilled =
+        Intake > 0 && Count - LastGrowth >= std::max<uint64_t>(LastGrowth, uint64_t(1) << 16);
     if (!Filled && !Refilled && Count < WarmupCap)
       return;
     WarmedByCap = !Filled && !Refilled;

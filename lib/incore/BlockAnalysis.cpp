@@ -1,5 +1,6 @@
 //===- BlockAnalysis.cpp - Cost a loop body on LLVM's scheduling model ----===//
 #include "FrontEnd.h"
+#include "ListSchedule.h"
 #include "MemoryDeps.h"
 #include "TargetBundle.h"
 #include "perfmodel/InCore.h"
@@ -167,6 +168,29 @@ double optimalBound(const std::vector<std::pair<std::vector<unsigned>, double>> 
       Best = std::max(Best, Ratio(M));
     return Best;
   }
+  // Port sets as bit sets, and every union of them once (many selections
+  // give the same union).
+  if (Units.size() <= 64) {
+    std::vector<uint64_t> Bits(Masks.size(), 0);
+    for (size_t M = 0; M < Masks.size(); ++M)
+      for (unsigned P : Masks[M])
+        Bits[M] |= uint64_t(1) << P;
+    std::vector<uint64_t> Union(size_t(1) << Masks.size(), 0);
+    std::unordered_set<uint64_t> Seen;
+    for (uint64_t Sel = 1; Sel < Union.size(); ++Sel) {
+      uint64_t S = Union[Sel] = Union[Sel & (Sel - 1)] | Bits[__builtin_ctzll(Sel)];
+      if (!Seen.insert(S).second)
+        continue;
+      double Sum = 0, Cap = 0;
+      for (size_t M = 0; M < Masks.size(); ++M)
+        if ((Bits[M] & ~S) == 0)
+          Sum += MaskCycles[M];
+      for (uint64_t Rest = S; Rest; Rest &= Rest - 1)
+        Cap += Units[__builtin_ctzll(Rest)];
+      Best = std::max(Best, Sum / Cap);
+    }
+    return Best;
+  }
   for (uint64_t Sel = 1; Sel < (uint64_t(1) << Masks.size()); ++Sel) {
     std::vector<unsigned> S;
     for (size_t I = 0; I < Masks.size(); ++I)
@@ -307,241 +331,6 @@ struct RegDef {
 };
 
 } // namespace
-
-/// Cycle-driven list schedule over many iterations on the same resources.
-/// Each cycle the oldest completed instructions retire in order (up to WIDTH
-/// fused uops), the front end issues up to WIDTH fused uops in program order
-/// while the reorder buffer has ROB uops free (0: unbounded) and the
-/// scheduler WINDOW instructions; then the oldest instructions whose inputs
-/// are ready dispatch, each demand taking a unit of its port set that is free
-/// this cycle (busy for the demand's cycles: dividers for many). Dependences
-/// are the edges of the recurrence analysis (IN over two iterations;
-/// positions >= N are the next iteration). Returns cycles per iteration in
-/// steady state (second half of the run).
-/// Scheduler queues: instructions wait in them from issue until they start;
-/// one entry each in every queue they use (LLVM's buffered resources: Zen
-/// 4's 64-entry FP and 96-entry integer schedulers, Haswell's 60-entry
-/// reservation station).
-/// The load and store queues hold an entry from issue until the instruction
-/// retires, not until it starts: loads that completed behind a long chain
-/// keep theirs, which bounds how many short rows of a nest overlap.
-struct Queues {
-  std::vector<unsigned> Size;
-  std::vector<bool> UntilRetire;
-  std::vector<std::vector<unsigned>> Of; ///< per instruction, the queues it uses
-  bool Schedulers = false; ///< LLVM's scheduler queues are among them
-};
-
-/// Iterations the list schedule runs: enough for a steady state of long
-/// bodies (nest traces) too.
-unsigned scheduleIterations(size_t N) {
-  return unsigned(std::clamp<size_t>(24000 / std::max<size_t>(N, 1), 16, 120));
-}
-
-/// ISSUE: fused-domain uops each instruction takes at rename. DELIVER
-/// (optional): per instruction of the run, the cycle the front end hands
-/// its uops over (the legacy decoders of unrolled code); it issues after.
-template <typename EdgeList>
-double listSchedule(const InCoreResult &R, const std::vector<EdgeList> &In,
-                    unsigned Width, unsigned Rob, const Queues &Q,
-                    const std::vector<unsigned> &Issue, const std::vector<double> *Deliver) {
-  size_t N = R.Instrs.size();
-  if (N == 0)
-    return 0;
-  // Without queues in the model, one window of 192 waiting instructions.
-  const unsigned Iters = scheduleIterations(N);
-  const size_t Window = Q.Schedulers ? SIZE_MAX : 192;
-  std::vector<unsigned> Waiting(Q.Size.size(), 0);
-  auto Fits = [&](size_t I) {
-    for (unsigned B : Q.Of[I])
-      if (Waiting[B] >= Q.Size[B])
-        return false;
-    return true;
-  };
-  size_t Total = N * Iters;
-  std::vector<std::vector<double>> Busy(R.Ports.size());
-  for (size_t P = 0; P < R.Ports.size(); ++P)
-    Busy[P].assign(std::max(1u, R.PortUnits[P]), 0.0);
-  std::vector<double> Start(Total, -1);
-  std::vector<unsigned> Fused(N);
-  for (size_t I = 0; I < N; ++I)
-    Fused[I] = std::max(1u, Issue[I]);
-  // The cycle an instruction's inputs are ready: known once every input has
-  // started; until then the first input not started is where to look again.
-  std::vector<double> InputsAt(Total, -1), LatestInput(Total, 0);
-  std::vector<unsigned> NextInput(Total, 0);
-  auto inputsReady = [&](size_t Inst) {
-    if (InputsAt[Inst] >= 0)
-      return InputsAt[Inst];
-    size_t I = Inst % N, It = Inst / N;
-    const auto &Edges = In[N + I];
-    unsigned &E = NextInput[Inst];
-    for (; E < Edges.size(); ++E) {
-      if (Edges[E].From < N && It == 0)
-        continue;
-      size_t From = (Edges[E].From >= N ? It : It - 1) * N + Edges[E].From % N;
-      if (Start[From] < 0)
-        return std::numeric_limits<double>::infinity();
-      LatestInput[Inst] = std::max(LatestInput[Inst], Start[From] + Edges[E].Lat);
-    }
-    return InputsAt[Inst] = LatestInput[Inst];
-  };
-  std::vector<std::pair<double *, double>> Take;
-  size_t Issued = 0, Dispatched = 0, Retired = 0;
-  unsigned InFlight = 0; // fused uops issued and not retired
-  std::vector<size_t> Pending; // issued, not dispatched, in age order
-  double Cycle = 0;
-  unsigned IssueStall = 0; // cycles the front end still spends on a long instruction
-  // Whether a unit is free this cycle (none: only demand-free instructions
-  // can dispatch).
-  auto anyUnitFree = [&] {
-    for (const std::vector<double> &P : Busy)
-      for (double U : P)
-        if (U < Cycle + 1 - 1e-9)
-          return true;
-    return false;
-  };
-  // After a cycle in which nothing retired, issued or dispatched, nothing
-  // changes until the oldest instruction completes, an input becomes ready,
-  // a unit frees or the front end delivers: the first cycle that may happen
-  // (a lower bound; at least the next cycle). RETIRING: the oldest issued
-  // instruction's start (-1: not started) and latency.
-  auto idleUntil = [&](double Now, double RetiringStart, double RetiringLatency) {
-    double Next = std::numeric_limits<double>::infinity();
-    if (RetiringStart >= 0)
-      Next = std::min(Next, std::floor(RetiringStart + std::max(1.0, RetiringLatency)));
-    if (Deliver && Issued < Total && Issued < Deliver->size())
-      Next = std::min(Next, std::floor((*Deliver)[Issued]));
-    bool Waits = false; // inputs ready, no unit free
-    for (size_t Inst : Pending) {
-      double At = inputsReady(Inst);
-      if (At <= Now)
-        Waits = true;
-      else if (std::isfinite(At))
-        Next = std::min(Next, std::floor(At));
-    }
-    if (Waits)
-      for (const std::vector<double> &P : Busy)
-        for (double U : P)
-          if (U >= Now + 1 - 1e-9)
-            Next = std::min(Next, std::floor(U - 1));
-    if (!std::isfinite(Next))
-      return 10'000'000.0; // nothing left to happen
-    return std::max(Now + 1, Next);
-  };
-  for (; Dispatched < Total && Cycle < 10'000'000; Cycle += 1) {
-    size_t RetiredBefore = Retired, IssuedBefore = Issued, DispatchedBefore = Dispatched;
-    unsigned W = Width ? Width : 1000;
-    // Retire, oldest first, what has completed.
-    for (unsigned Slots = W; Retired < Issued && Slots > 0;) {
-      double S = Start[Retired];
-      if (S < 0 || S + std::max(1.0, R.Instrs[Retired % N].Latency) > Cycle)
-        break;
-      unsigned U = Fused[Retired % N];
-      Slots -= std::min(Slots, U);
-      InFlight -= U;
-      if (!Q.Size.empty())
-        for (unsigned B : Q.Of[Retired % N])
-          Waiting[B] -= Q.UntilRetire[B];
-      ++Retired;
-    }
-    // Issue. An instruction of more uops than the width (microcoded) takes
-    // the whole front end for several cycles.
-    unsigned Slots = W;
-    if (IssueStall) {
-      --IssueStall;
-      Slots = 0;
-    }
-    while (Issued < Total && Pending.size() < Window && Slots > 0) {
-      unsigned U = Fused[Issued % N];
-      if (U > Slots && !(U > W && Slots == W))
-        break;
-      if (Deliver && Issued < Deliver->size() && (*Deliver)[Issued] >= Cycle)
-        break;
-      if (Rob && InFlight + U > Rob && InFlight > 0)
-        break;
-      if (!Q.Size.empty() && !Fits(Issued % N))
-        break;
-      if (!Q.Size.empty())
-        for (unsigned B : Q.Of[Issued % N])
-          ++Waiting[B];
-      if (U > W) {
-        IssueStall = (U + W - 1) / W - 1;
-        Slots = 0;
-      } else {
-        Slots -= U;
-      }
-      InFlight += U;
-      Pending.push_back(Issued++);
-    }
-    // Dispatch, oldest first; what stays pending keeps its order.
-    size_t Kept = 0;
-    bool AnyFree = anyUnitFree();
-    for (size_t K = 0; K < Pending.size(); ++K) {
-      size_t Inst = Pending[K], I = Inst % N;
-      const InstrCost &C = R.Instrs[I];
-      bool Ready = (AnyFree || C.Demands.empty()) && inputsReady(Inst) <= Cycle;
-      // Units taken by this instruction, with the cycles charged to each;
-      // two demands on one single-unit port share it for their sum. A unit
-      // busy for a fraction of this cycle still takes it, from where it
-      // frees (a measured 1.27 cy a shuffle is 1.27 on average, not 2).
-      Take.clear();
-      for (const auto &D : C.Demands) {
-        if (!Ready)
-          break;
-        double *Pick = nullptr;
-        for (unsigned P : D.first)
-          for (double &U : Busy[P])
-            if (U < Cycle + 1 - 1e-9 && (!Pick || U < *Pick) &&
-                std::none_of(Take.begin(), Take.end(),
-                             [&](const auto &T) { return T.first == &U; }))
-              Pick = &U;
-        if (Pick) {
-          Take.push_back({Pick, D.second});
-          continue;
-        }
-        auto Shared = std::find_if(Take.begin(), Take.end(), [&](const auto &T) {
-          for (unsigned P : D.first)
-            for (double &U : Busy[P])
-              if (T.first == &U)
-                return true;
-          return false;
-        });
-        if (Shared == Take.end())
-          Ready = false;
-        else
-          Shared->second += D.second;
-      }
-      if (!Ready) {
-        Pending[Kept++] = Inst;
-        continue;
-      }
-      for (const auto &[Unit, Cy] : Take)
-        *Unit = std::max(*Unit, Cycle) + Cy;
-      if (!Take.empty())
-        AnyFree = anyUnitFree();
-      Start[Inst] = Cycle;
-      if (!Q.Size.empty())
-        for (unsigned B : Q.Of[I])
-          Waiting[B] -= !Q.UntilRetire[B];
-      ++Dispatched;
-    }
-    Pending.resize(Kept);
-    if (Retired == RetiredBefore && Issued == IssuedBefore && Dispatched == DispatchedBefore &&
-        !IssueStall)
-      Cycle = idleUntil(Cycle, Retired < Issued ? Start[Retired] : -1,
-                        Retired < Issued ? R.Instrs[Retired % N].Latency : 0) - 1;
-  }
-  // Steady state: dispatch time of the last instruction of each iteration.
-  auto IterEnd = [&](unsigned It) {
-    double T = 0;
-    for (size_t I = 0; I < N; ++I)
-      T = std::max(T, Start[It * N + I]);
-    return T;
-  };
-  unsigned A = Iters / 2, B = Iters - 1;
-  return (IterEnd(B) - IterEnd(A)) / double(B - A);
-}
 
 namespace {
 /// PPR's classes by mnemonic: x86 (v)add/sub/mul/fmadd.. on ss/sd/ps/pd,
@@ -1286,10 +1075,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   // in the next iteration, over register dependences (two iterations laid
   // out in program order).
   size_t N = Insts.size();
-  struct Edge {
-    size_t From; // position in the 2N sequence
-    double Lat;
-  };
+  using Edge = SchedEdge; // From: a position in the 2N sequence
   std::vector<std::vector<Edge>> In(2 * N);
   // Fast pointer chasing (Sandy Bridge to Skylake): a load whose address is
   // a register plus a displacement below 2 KiB, the register loaded by a
@@ -1454,7 +1240,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
 
   // Verdict.
   R.Cycles = std::max({R.PortBound, R.FrontEndBound, R.RecurrenceBound});
-  Queues Q;
+  SchedQueues Q;
   if (O.Rob && O.SchedulerQueues) { // the window model: queues next to the ROB
     std::vector<std::vector<unsigned>> Leaves;
     for (unsigned I = 1; I < SM.getNumProcResourceKinds(); ++I)
@@ -1485,8 +1271,16 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
           Q.Of[I].push_back(B);
     }
   }
-  R.ScheduledCycles =
-      listSchedule(R, In, Width, O.Rob, Q, Issue, Delivered.empty() ? nullptr : &Delivered);
+  ScheduleInput SI;
+  SI.Instrs = &R.Instrs;
+  SI.PortUnits = &R.PortUnits;
+  SI.In = &In;
+  SI.Width = Width;
+  SI.Rob = O.Rob;
+  SI.Queues = &Q;
+  SI.Issue = &Issue;
+  SI.Deliver = Delivered.empty() ? nullptr : &Delivered;
+  R.ScheduledCycles = listSchedule(SI);
   if (R.ScheduledCycles > R.Cycles * 1.05 + 0.05) {
     char Sched[32];
     snprintf(Sched, sizeof(Sched), "%.3g", R.ScheduledCycles);

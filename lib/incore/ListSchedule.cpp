@@ -1,0 +1,316 @@
+//===- ListSchedule.cpp - Cycle-driven list schedule of a loop body -------===//
+//
+// Each cycle the oldest completed instructions retire in order (up to the
+// width in fused uops), the front end issues up to the width in program
+// order while the reorder buffer and the queues have room, then the oldest
+// instructions whose inputs are ready dispatch, each port demand taking a
+// unit of its set that is free this cycle (busy for the demand's cycles:
+// dividers for many). Event-driven where nothing can change: an instruction
+// waits off the candidate list until its inputs are ready, and cycles in
+// which nothing happens are skipped to the next event.
+//
+//===----------------------------------------------------------------------===//
+#include "ListSchedule.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <queue>
+#include <utility>
+
+using namespace perfmodel;
+
+unsigned perfmodel::scheduleIterations(size_t N) {
+  return unsigned(std::clamp<size_t>(24000 / std::max<size_t>(N, 1), 16, 120));
+}
+
+namespace {
+
+constexpr double Never = std::numeric_limits<double>::infinity();
+constexpr double LastCycle = 10'000'000; ///< a schedule that has not ended by then never will
+
+class ListScheduler {
+public:
+  explicit ListScheduler(const ScheduleInput &In);
+  double run();
+
+private:
+  void retire();
+  void issue();
+  void dispatch();
+  /// Units for C's demands this cycle into Take; false when one finds none.
+  bool takeUnits(const InstrCost &C);
+  /// The cycle INST's inputs are ready; Never while one has not started.
+  double inputsReady(size_t Inst);
+  /// Puts an issued instruction whose inputs just became known where it
+  /// waits: the candidates (at or after position AFTER) or the timed queue.
+  void place(size_t Inst, size_t After);
+  /// The consumers of INST (dispatched at candidate position K) learn of it.
+  void wake(size_t Inst, size_t K);
+  bool anyUnitFree() const;
+  /// After a cycle in which nothing happened: the first cycle something may.
+  double idleUntil() const;
+  bool fits(size_t I) const;
+
+  const ScheduleInput &In;
+  const std::vector<InstrCost> &Instrs;
+  const SchedQueues &Q;
+  size_t N, Iters, Total, Window;
+  unsigned W;
+  std::vector<std::vector<double>> Busy; ///< per port, per unit: busy until
+  std::vector<unsigned> Fused, Waiting;
+  /// Per producer position (0..N-1): its consumers and whether they are in
+  /// the same iteration.
+  std::vector<std::vector<std::pair<size_t, bool>>> Consumers;
+  std::vector<double> Start, InputsAt, LatestInput;
+  std::vector<unsigned> NextInput;
+  std::vector<size_t> Candidates; ///< inputs ready, not dispatched, oldest first
+  using Timed = std::pair<double, size_t>;
+  std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>> Later;
+  std::vector<std::pair<double *, double>> Take;
+  size_t Issued = 0, Dispatched = 0, Retired = 0;
+  unsigned InFlight = 0;   ///< fused uops issued and not retired
+  unsigned IssueStall = 0; ///< cycles the front end still spends on a long instruction
+  double Cycle = 0;
+};
+
+ListScheduler::ListScheduler(const ScheduleInput &In)
+    : In(In), Instrs(*In.Instrs), Q(*In.Queues), N(Instrs.size()) {
+  Iters = scheduleIterations(N);
+  Total = N * Iters;
+  // Without queues in the model, one window of 192 waiting instructions.
+  Window = Q.Schedulers ? SIZE_MAX : 192;
+  W = In.Width ? In.Width : 1000;
+  Waiting.assign(Q.Size.size(), 0);
+  for (unsigned Units : *In.PortUnits)
+    Busy.emplace_back(std::max(1u, Units), 0.0);
+  Fused.resize(N);
+  for (size_t I = 0; I < N; ++I)
+    Fused[I] = std::max(1u, (*In.Issue)[I]);
+  Consumers.resize(N);
+  for (size_t I = 0; I < N; ++I)
+    for (const SchedEdge &E : (*In.In)[N + I])
+      Consumers[E.From % N].push_back({I, E.From >= N});
+  Start.assign(Total, -1);
+  InputsAt.assign(Total, -1);
+  LatestInput.assign(Total, 0);
+  NextInput.assign(Total, 0);
+}
+
+bool ListScheduler::fits(size_t I) const {
+  for (unsigned B : Q.Of[I])
+    if (Waiting[B] >= Q.Size[B])
+      return false;
+  return true;
+}
+
+double ListScheduler::inputsReady(size_t Inst) {
+  if (InputsAt[Inst] >= 0)
+    return InputsAt[Inst];
+  size_t I = Inst % N, It = Inst / N;
+  const std::vector<SchedEdge> &Edges = (*In.In)[N + I];
+  unsigned &E = NextInput[Inst];
+  for (; E < Edges.size(); ++E) {
+    if (Edges[E].From < N && It == 0)
+      continue;
+    size_t From = (Edges[E].From >= N ? It : It - 1) * N + Edges[E].From % N;
+    if (Start[From] < 0)
+      return Never;
+    LatestInput[Inst] = std::max(LatestInput[Inst], Start[From] + Edges[E].Lat);
+  }
+  return InputsAt[Inst] = LatestInput[Inst];
+}
+
+void ListScheduler::retire() {
+  for (unsigned Slots = W; Retired < Issued && Slots > 0;) {
+    double S = Start[Retired];
+    if (S < 0 || S + std::max(1.0, Instrs[Retired % N].Latency) > Cycle)
+      break;
+    unsigned U = Fused[Retired % N];
+    Slots -= std::min(Slots, U);
+    InFlight -= U;
+    if (!Q.Size.empty())
+      for (unsigned B : Q.Of[Retired % N])
+        Waiting[B] -= Q.UntilRetire[B];
+    ++Retired;
+  }
+}
+
+void ListScheduler::issue() {
+  // An instruction of more uops than the width (microcoded) takes the whole
+  // front end for several cycles.
+  unsigned Slots = W;
+  if (IssueStall) {
+    --IssueStall;
+    Slots = 0;
+  }
+  while (Issued < Total && Issued - Dispatched < Window && Slots > 0) {
+    unsigned U = Fused[Issued % N];
+    if (U > Slots && !(U > W && Slots == W))
+      break;
+    if (In.Deliver && Issued < In.Deliver->size() && (*In.Deliver)[Issued] >= Cycle)
+      break;
+    if (In.Rob && InFlight + U > In.Rob && InFlight > 0)
+      break;
+    if (!Q.Size.empty() && !fits(Issued % N))
+      break;
+    if (!Q.Size.empty())
+      for (unsigned B : Q.Of[Issued % N])
+        ++Waiting[B];
+    if (U > W) {
+      IssueStall = (U + W - 1) / W - 1;
+      Slots = 0;
+    } else {
+      Slots -= U;
+    }
+    InFlight += U;
+    size_t Inst = Issued++;
+    place(Inst, Candidates.size());
+  }
+}
+
+void ListScheduler::place(size_t Inst, size_t After) {
+  double At = inputsReady(Inst);
+  if (At == Never)
+    return; // a producer's dispatch wakes it
+  if (At > Cycle) {
+    Later.push({At, Inst});
+    return;
+  }
+  Candidates.insert(std::upper_bound(Candidates.begin() + After, Candidates.end(), Inst), Inst);
+}
+
+void ListScheduler::wake(size_t Inst, size_t K) {
+  size_t It = Inst / N;
+  for (const auto &[J, Same] : Consumers[Inst % N]) {
+    size_t C = (Same ? It : It + 1) * N + J;
+    if (C >= Issued || Start[C] >= 0 || InputsAt[C] >= 0)
+      continue;
+    // One older than INST was passed over this cycle: it waits for the next.
+    if (C < Inst) {
+      double At = inputsReady(C);
+      if (At != Never)
+        Later.push({At, C});
+      continue;
+    }
+    place(C, K + 1);
+  }
+}
+
+bool ListScheduler::takeUnits(const InstrCost &C) {
+  // Units taken by this instruction, with the cycles charged to each; two
+  // demands on one single-unit port share it for their sum. A unit busy for
+  // a fraction of this cycle still takes it, from where it frees (a measured
+  // 1.27 cy a shuffle is 1.27 on average, not 2).
+  Take.clear();
+  for (const auto &D : C.Demands) {
+    double *Pick = nullptr;
+    for (unsigned P : D.first)
+      for (double &U : Busy[P])
+        if (U < Cycle + 1 - 1e-9 && (!Pick || U < *Pick) &&
+            std::none_of(Take.begin(), Take.end(), [&](const auto &T) { return T.first == &U; }))
+          Pick = &U;
+    if (Pick) {
+      Take.push_back({Pick, D.second});
+      continue;
+    }
+    auto Shared = std::find_if(Take.begin(), Take.end(), [&](const auto &T) {
+      for (unsigned P : D.first)
+        for (double &U : Busy[P])
+          if (T.first == &U)
+            return true;
+      return false;
+    });
+    if (Shared == Take.end())
+      return false;
+    Shared->second += D.second;
+  }
+  return true;
+}
+
+bool ListScheduler::anyUnitFree() const {
+  for (const std::vector<double> &P : Busy)
+    for (double U : P)
+      if (U < Cycle + 1 - 1e-9)
+        return true;
+  return false;
+}
+
+void ListScheduler::dispatch() {
+  while (!Later.empty() && Later.top().first <= Cycle) {
+    size_t Inst = Later.top().second;
+    Later.pop();
+    Candidates.insert(std::upper_bound(Candidates.begin(), Candidates.end(), Inst), Inst);
+  }
+  bool AnyFree = anyUnitFree();
+  size_t Kept = 0;
+  for (size_t K = 0; K < Candidates.size(); ++K) {
+    size_t Inst = Candidates[K], I = Inst % N;
+    const InstrCost &C = Instrs[I];
+    if ((!AnyFree && !C.Demands.empty()) || !takeUnits(C)) {
+      Candidates[Kept++] = Inst;
+      continue;
+    }
+    for (const auto &[Unit, Cy] : Take)
+      *Unit = std::max(*Unit, Cycle) + Cy;
+    if (!Take.empty())
+      AnyFree = anyUnitFree();
+    Start[Inst] = Cycle;
+    if (!Q.Size.empty())
+      for (unsigned B : Q.Of[I])
+        Waiting[B] -= !Q.UntilRetire[B];
+    ++Dispatched;
+    wake(Inst, K);
+  }
+  Candidates.resize(Kept);
+}
+
+double ListScheduler::idleUntil() const {
+  // Nothing changes until the oldest instruction completes, the front end
+  // delivers, an input becomes ready or a unit frees: a lower bound of the
+  // first such cycle, at least the next.
+  double Next = Never;
+  if (Retired < Issued && Start[Retired] >= 0)
+    Next = std::min(Next, std::floor(Start[Retired] +
+                                     std::max(1.0, Instrs[Retired % N].Latency)));
+  if (In.Deliver && Issued < Total && Issued < In.Deliver->size())
+    Next = std::min(Next, std::floor((*In.Deliver)[Issued]));
+  if (!Later.empty())
+    Next = std::min(Next, std::floor(Later.top().first));
+  if (!Candidates.empty())
+    for (const std::vector<double> &P : Busy)
+      for (double U : P)
+        if (U >= Cycle + 1 - 1e-9)
+          Next = std::min(Next, std::floor(U - 1));
+  if (Next == Never)
+    return LastCycle; // nothing left to happen
+  return std::max(Cycle + 1, Next);
+}
+
+double ListScheduler::run() {
+  if (N == 0)
+    return 0;
+  for (; Dispatched < Total && Cycle < LastCycle; Cycle += 1) {
+    size_t Before = Retired + Issued + Dispatched;
+    retire();
+    issue();
+    dispatch();
+    if (Retired + Issued + Dispatched == Before && !IssueStall)
+      Cycle = idleUntil() - 1;
+  }
+  // Steady state: dispatch time of the last instruction of each iteration.
+  auto IterEnd = [&](size_t It) {
+    double T = 0;
+    for (size_t I = 0; I < N; ++I)
+      T = std::max(T, Start[It * N + I]);
+    return T;
+  };
+  size_t A = Iters / 2, B = Iters - 1;
+  return (IterEnd(B) - IterEnd(A)) / double(B - A);
+}
+
+} // namespace
+
+double perfmodel::listSchedule(const ScheduleInput &In) { return ListScheduler(In).run(); }
