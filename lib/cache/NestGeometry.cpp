@@ -2,8 +2,10 @@
 #include "NestGeometry.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdlib>
 #include <limits>
+#include <set>
 
 using namespace perfmodel;
 
@@ -235,12 +237,25 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
   // Runs of lines per member, merged with the previous run when they touch.
   std::vector<std::pair<int64_t, int64_t>> Runs;
   std::vector<std::optional<std::pair<int64_t, int64_t>>> Open(Members.size());
+  // A walk's lines follow from its first address's line (and where in the
+  // line it starts, unless the stride is whole lines) and its trip: outer
+  // points that repeat a walk (a column sweep's neighbouring columns in one
+  // line) add nothing.
+  std::set<std::array<int64_t, 5>> Walked;
   auto Visit = [&](std::vector<int64_t> &X, int64_t Lo, int64_t Hi) {
     if (Hi <= Lo)
       return;
     int64_t Last = Lo + (Hi - 1 - Lo) / Step * Step;
     for (size_t M = 0; M < Members.size(); ++M) {
       if (Skips[M]) {
+        X[Inner] = Lo;
+        int64_t First = Addr[M].at(X), Stride = Addr[M].C[Inner] * Step;
+        int64_t Within = Stride % Line == 0
+                             ? floorDiv(First + Members[M]->ElementBytes - 1, Line) -
+                                   floorDiv(First, Line)
+                             : First - floorDiv(First, Line) * Line;
+        if (!Walked.insert({int64_t(M), floorDiv(First, Line), Within, Lo - Last, Stride}).second)
+          continue;
         for (int64_t I = Lo; I <= Last && Runs.size() < MaxRuns; I += Step) {
           X[Inner] = I;
           int64_t A0 = Addr[M].at(X);

@@ -11,6 +11,7 @@
 #include "llvm/MC/MCSchedule.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
@@ -22,6 +23,8 @@
 #include <map>
 #include <memory>
 #include <numeric>
+#include <unordered_map>
+#include <mutex>
 #include <optional>
 
 using namespace perfmodel;
@@ -484,10 +487,130 @@ double splitShare(const LineSplits &LS, const InstrCost &C) {
 
 } // namespace
 
+namespace {
+
+/// Everything analyzeBlockBytes reads but the source lines: the bytes and
+/// every option, numbers in exact hexadecimal.
+std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) {
+#if defined(__GLIBCXX__) && defined(__x86_64__)
+  static_assert(sizeof(InCoreOptions) == 552 && sizeof(LineSplits) == 240 &&
+                    sizeof(LineSplits::Stream) == 80,
+                "an option was added: make blockKey write it");
+#endif
+  std::string Key(Bytes.begin(), Bytes.end());
+  raw_string_ostream OS(Key);
+  auto Num = [&](double V) { OS << format("%a,", V); };
+  auto Str = [&](const std::string &S) { OS << S.size() << ':' << S; };
+  OS << '|';
+  Str(O.Triple);
+  Str(O.Cpu);
+  for (double V : {double(O.IssueWidth), double(O.Rob), double(O.SchedulerQueues),
+                   double(O.LoadQueue), double(O.StoreQueue), O.CallReturnCycles,
+                   double(O.LineBytes), O.LoadBytesPerCycle, O.StoreBytesPerCycle,
+                   O.LoadSlotsPerCycle, O.VectorLoadSlots, double(O.Unrolled),
+                   double(O.SameInitialRegisters), O.StoreForward, O.ForwardFail,
+                   double(O.ListSchedule)})
+    Num(V);
+  for (const auto &[Name, Size] : O.QueueSizes) {
+    Str(Name);
+    Num(Size);
+  }
+  OS << '|';
+  for (const InstructionOverride &Ov : O.Overrides) {
+    Str(Ov.Form);
+    Num(Ov.LatencyCy.value_or(-1));
+    Num(Ov.Uops.value_or(-1));
+    for (const auto &[Port, Cy] : Ov.Ports) {
+      Str(Port);
+      Num(Cy);
+    }
+    OS << ';';
+  }
+  OS << '|';
+  for (const auto &[Name, Cy] : O.CallCycles) {
+    Str(Name);
+    Num(Cy);
+  }
+  OS << '|';
+  for (const std::string &F : O.CompileFlags)
+    Str(F);
+  const LineSplits &L = O.Splits;
+  OS << '|';
+  for (double V : {L.LoadCost, L.StoreCost, double(L.AssumedAlign), double(L.Granule)})
+    Num(V);
+  for (const auto *Fractions : {&L.Load, &L.Store})
+    for (const auto &[Width, F] : *Fractions) {
+      Num(Width);
+      Num(F);
+    }
+  OS << '|';
+  for (const auto *Fractions : {&L.LoadOfElement, &L.StoreOfElement})
+    for (const auto &[Width, F] : *Fractions) {
+      Num(Width.first);
+      Num(Width.second);
+      Num(F);
+    }
+  OS << '|';
+  for (const LineSplits::Stream &S : L.Streams) {
+    Str(S.Array);
+    Str(S.Text);
+    for (double V : {double(S.AlignBytes), double(S.Declared), S.Split32})
+      Num(V);
+  }
+  return Key;
+}
+
+/// Blocks already analysed (a nest's body again at its sizes, a file's
+/// copies of one kernel), up to about a hundred thousand instructions.
+struct BlockMemo {
+  std::mutex Lock;
+  std::unordered_map<std::string, InCoreResult> Results;
+  size_t Instructions = 0;
+};
+
+BlockMemo &blockMemo() {
+  static BlockMemo M;
+  return M;
+}
+
+} // namespace
+
+static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
+                                  const std::vector<unsigned> &Lines);
+
 InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
                                           const InCoreOptions &O,
                                           const std::vector<unsigned> &Lines) {
   StageScope Timed(Stage::InCore);
+  std::string Key = blockKey(Bytes, O);
+  BlockMemo &Memo = blockMemo();
+  std::optional<InCoreResult> R;
+  {
+    std::lock_guard<std::mutex> G(Memo.Lock);
+    auto It = Memo.Results.find(Key);
+    if (It != Memo.Results.end())
+      R = It->second;
+  }
+  if (!R) {
+    R = analyzeBlock(Bytes, O, Lines);
+    std::lock_guard<std::mutex> G(Memo.Lock);
+    if (Memo.Instructions > 100'000) {
+      Memo.Results.clear();
+      Memo.Instructions = 0;
+    }
+    Memo.Instructions += R->Instrs.size();
+    Memo.Results.emplace(std::move(Key), *R);
+    return std::move(*R);
+  }
+  // The same code at other lines (another copy of a kernel).
+  for (InstrCost &C : R->Instrs)
+    C.Line = C.Address < Lines.size() ? Lines[C.Address] : 0;
+  return std::move(*R);
+}
+
+/// The block costed (analyzeBlockBytes without the memo).
+static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
+                                 const std::vector<unsigned> &Lines) {
   InCoreResult R;
   R.Cpu = O.Cpu;
   R.Splits = O.Splits;
@@ -1280,7 +1403,7 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   SI.Queues = &Q;
   SI.Issue = &Issue;
   SI.Deliver = Delivered.empty() ? nullptr : &Delivered;
-  R.ScheduledCycles = listSchedule(SI);
+  R.ScheduledCycles = O.ListSchedule ? listSchedule(SI) : 0;
   if (R.ScheduledCycles > R.Cycles * 1.05 + 0.05) {
     char Sched[32];
     snprintf(Sched, sizeof(Sched), "%.3g", R.ScheduledCycles);

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <queue>
 #include <utility>
 
@@ -70,6 +71,11 @@ private:
   using Timed = std::pair<double, size_t>;
   std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>> Later;
   std::vector<std::pair<double *, double>> Take;
+  std::vector<double> FailedAt; ///< per instruction, the last cycle it found no unit
+  /// Per instruction and demand, its port set's number; per port set, the
+  /// last cycle it had no unit free.
+  std::vector<std::vector<unsigned>> SetOf;
+  std::vector<double> SetFullAt;
   size_t Issued = 0, Dispatched = 0, Retired = 0;
   unsigned InFlight = 0;   ///< fused uops issued and not retired
   unsigned IssueStall = 0; ///< cycles the front end still spends on a long instruction
@@ -87,6 +93,13 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
   for (unsigned Units : *In.PortUnits)
     Busy.emplace_back(std::max(1u, Units), 0.0);
   Fused.resize(N);
+  FailedAt.assign(N, -1);
+  std::map<std::vector<unsigned>, unsigned> Sets;
+  SetOf.resize(N);
+  for (size_t I = 0; I < N; ++I)
+    for (const auto &D : Instrs[I].Demands)
+      SetOf[I].push_back(Sets.try_emplace(D.first, unsigned(Sets.size())).first->second);
+  SetFullAt.assign(Sets.size(), -1);
   for (size_t I = 0; I < N; ++I)
     Fused[I] = std::max(1u, (*In.Issue)[I]);
   Consumers.resize(N);
@@ -205,13 +218,25 @@ bool ListScheduler::takeUnits(const InstrCost &C) {
   // a fraction of this cycle still takes it, from where it frees (a measured
   // 1.27 cy a shuffle is 1.27 on average, not 2).
   Take.clear();
-  for (const auto &D : C.Demands) {
+  for (size_t DI = 0; DI < C.Demands.size(); ++DI) {
+    const auto &D = C.Demands[DI];
+    // A port set found full this cycle stays full: units only get busier.
+    unsigned Set = SetOf[&C - Instrs.data()][DI];
     double *Pick = nullptr;
-    for (unsigned P : D.first)
-      for (double &U : Busy[P])
-        if (U < Cycle + 1 - 1e-9 && (!Pick || U < *Pick) &&
-            std::none_of(Take.begin(), Take.end(), [&](const auto &T) { return T.first == &U; }))
-          Pick = &U;
+    if (SetFullAt[Set] != Cycle) {
+      bool AnyFree = false;
+      for (unsigned P : D.first)
+        for (double &U : Busy[P])
+          if (U < Cycle + 1 - 1e-9) {
+            AnyFree = true;
+            if ((!Pick || U < *Pick) && std::none_of(Take.begin(), Take.end(), [&](const auto &T) {
+                  return T.first == &U;
+                }))
+              Pick = &U;
+          }
+      if (!AnyFree)
+        SetFullAt[Set] = Cycle;
+    }
     if (Pick) {
       Take.push_back({Pick, D.second});
       continue;
@@ -249,7 +274,10 @@ void ListScheduler::dispatch() {
   for (size_t K = 0; K < Candidates.size(); ++K) {
     size_t Inst = Candidates[K], I = Inst % N;
     const InstrCost &C = Instrs[I];
-    if ((!AnyFree && !C.Demands.empty()) || !takeUnits(C)) {
+    // Units only get busier within a cycle: where one copy of an
+    // instruction found none, the later ones will not either.
+    if ((!AnyFree && !C.Demands.empty()) || FailedAt[I] == Cycle || !takeUnits(C)) {
+      FailedAt[I] = Cycle;
       Candidates[Kept++] = Inst;
       continue;
     }

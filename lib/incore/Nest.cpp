@@ -133,13 +133,16 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   // Never below what the whole trip's ports, issue and carried chains need.
   Total = std::max(Total, RT.Cycles + Beyond * R.Cycles);
 
+  // The remainders and the straight code: their bounds, not their schedules.
+  InCoreOptions BoundsOnly = LO;
+  BoundsOnly.ListSchedule = false;
   double Remainder = 0, RemainderCalls = 0;
   for (size_t I = 0; I < Trips.size(); ++I) {
     if (N.LoopIters[I] == KB || Trips[I] <= 0)
       continue;
     for (const NestCode::Piece &P : N.Pieces)
       if (P.Loop == int(I)) {
-        InCoreResult RL = analyzeBlockBytes(P.Bytes, LO, P.Lines);
+        InCoreResult RL = analyzeBlockBytes(P.Bytes, BoundsOnly, P.Lines);
         // A scalar remainder calls the scalar function (exp beside the
         // vector body's _ZGVdN4v_exp): its cycles per trip too.
         Remainder += Trips[I] * ((RL.Ok ? RL.Cycles : 0) + P.CallCycles);
@@ -149,7 +152,7 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   // The trace's schedule has the remainders' call instructions, not their
   // callees.
   Total += RemainderCalls;
-  double Overhead = Straight.empty() ? 0 : straightCycles(analyzeBlockBytes(Straight, LO, StraightLines));
+  double Overhead = Straight.empty() ? 0 : straightCycles(analyzeBlockBytes(Straight, BoundsOnly, StraightLines));
   double Body = BodyTrips * R.Cycles;
 
   double PerSource = 1 / (double(Copies) * *T);

@@ -248,6 +248,9 @@ struct InCoreOptions {
   /// forwarding (0: the core's, 5 where unknown), and from when the store
   /// can commit to a load it covers only in part (forwarding fails).
   double StoreForward = 0, ForwardFail = 15;
+  /// Run the list schedule (ScheduledCycles); callers that read only the
+  /// bounds (a nest's remainder loops and straight code) skip it.
+  bool ListSchedule = true;
 };
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);
