@@ -12,6 +12,7 @@ using namespace perfmodel;
 namespace {
 std::optional<double> exactIterations(const LoopKernel &K,
                                       const std::map<std::string, int64_t> &B);
+double unionLines(std::vector<std::pair<int64_t, int64_t>> &Runs);
 } // namespace
 
 NestGeometry::NestGeometry(const LoopKernel &K, const KernelIR &IR)
@@ -138,11 +139,12 @@ std::optional<NestBounds> nestBounds(const LoopKernel &K,
   return NB;
 }
 
-/// Calls VISIT(X, Lo, Hi) for every point X of the outer loops (every value
-/// of each, bounds from the outer values) with the innermost loop's bounds
-/// [Lo, Hi) there; false when there are more than MAXPOINTS points. Levels
-/// marked in ONCE run their first value only (VISIT does not depend on
-/// them: a repetition loop's points all touch the same lines).
+/// Calls VISIT(X, Lo, Hi, Times) for every point X of the outer loops (every
+/// value of each, bounds from the outer values) with the innermost loop's
+/// bounds [Lo, Hi) there; false when there are more than MAXPOINTS points.
+/// Levels marked in ONCE run their first value only, Times counting the
+/// values they stand for (nothing VISIT sees moves with them: a repetition
+/// loop's points all touch the same lines and run as many iterations).
 template <typename Fn>
 bool walkOuterLoops(const LoopKernel &K, const std::vector<LinearForm> &Lower,
                     const std::vector<LinearForm> &Upper, uint64_t MaxPoints, Fn &&Visit,
@@ -151,25 +153,45 @@ bool walkOuterLoops(const LoopKernel &K, const std::vector<LinearForm> &Lower,
   std::vector<int64_t> X(K.Nest.size(), 0);
   uint64_t Points = 0;
   bool Aborted = false;
-  auto Walk = [&](auto &&Self, size_t D) -> void {
+  auto Walk = [&](auto &&Self, size_t D, double Times) -> void {
     if (D == Inner) {
       if (++Points > MaxPoints)
         Aborted = true;
       else
-        Visit(X, Lower[Inner].at(X), Upper[Inner].at(X));
+        Visit(X, Lower[Inner].at(X), Upper[Inner].at(X), Times);
       return;
     }
     int64_t Lo = Lower[D].at(X), Hi = Upper[D].at(X), St = std::abs(K.Nest[D].Step);
-    if (D < Once.size() && Once[D] && Hi > Lo)
+    if (D < Once.size() && Once[D] && Hi > Lo) {
+      Times *= double((Hi - Lo + St - 1) / St);
       Hi = Lo + 1;
+    }
     for (int64_t V = Lo; V < Hi && !Aborted; V += St) {
       X[D] = V;
-      Self(Self, D + 1);
+      Self(Self, D + 1, Times);
     }
     X[D] = 0;
   };
-  Walk(Walk, 0);
+  Walk(Walk, 0, 1.0);
   return !Aborted;
+}
+
+/// The outer levels nothing deeper moves with: no inner bound and no
+/// address of ADDR (when given) has their counter.
+std::vector<bool> repeatingLevels(const LoopKernel &K, const std::vector<LinearForm> &Lower,
+                                  const std::vector<LinearForm> &Upper,
+                                  const std::vector<LinearForm> &Addr = {}) {
+  size_t Inner = K.Nest.size() - 1;
+  std::vector<bool> Once(K.Nest.size(), false);
+  for (size_t D = 0; D < Inner; ++D) {
+    bool Moves = false;
+    for (const LinearForm &F : Addr)
+      Moves |= F.C[D] != 0;
+    for (size_t In = D + 1; In <= Inner; ++In)
+      Moves |= Lower[In].C[D] != 0 || Upper[In].C[D] != 0;
+    Once[D] = !Moves;
+  }
+  return Once;
 }
 
 std::optional<double> exactIterations(const LoopKernel &K,
@@ -179,11 +201,13 @@ std::optional<double> exactIterations(const LoopKernel &K,
     return std::nullopt;
   int64_t Step = std::abs(K.Nest.back().Step);
   double N = 0;
-  if (!walkOuterLoops(K, Bounds->Lower, Bounds->Upper, uint64_t(1) << 16,
-                      [&](std::vector<int64_t> &, int64_t Lo, int64_t Hi) {
-                        if (Hi > Lo)
-                          N += double((Hi - Lo + Step - 1) / Step);
-                      }))
+  if (!walkOuterLoops(
+          K, Bounds->Lower, Bounds->Upper, uint64_t(1) << 16,
+          [&](std::vector<int64_t> &, int64_t Lo, int64_t Hi, double Times) {
+            if (Hi > Lo)
+              N += Times * double((Hi - Lo + Step - 1) / Step);
+          },
+          repeatingLevels(K, Bounds->Lower, Bounds->Upper)))
     return std::nullopt;
   return N;
 }
@@ -242,7 +266,7 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
   // points that repeat a walk (a column sweep's neighbouring columns in one
   // line) add nothing.
   std::set<std::array<int64_t, 5>> Walked;
-  auto Visit = [&](std::vector<int64_t> &X, int64_t Lo, int64_t Hi) {
+  auto Visit = [&](std::vector<int64_t> &X, int64_t Lo, int64_t Hi, double) {
     if (Hi <= Lo)
       return;
     int64_t Last = Lo + (Hi - 1 - Lo) / Step * Step;
@@ -283,33 +307,55 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
     }
   };
   // Levels no address and no inner bound moves with repeat the same lines.
-  std::vector<bool> Once(K.Nest.size(), false);
-  for (size_t D = 0; D < Inner; ++D) {
-    bool Moves = false;
-    for (const LinearForm &F : Addr)
-      Moves |= F.C[D] != 0;
-    for (size_t In = D + 1; In <= Inner; ++In)
-      Moves |= Bounds->Lower[In].C[D] != 0 || Bounds->Upper[In].C[D] != 0;
-    Once[D] = !Moves;
-  }
-  if (!walkOuterLoops(K, Bounds->Lower, Bounds->Upper, MaxVisits / Members.size(), Visit, Once))
+  if (!walkOuterLoops(K, Bounds->Lower, Bounds->Upper, MaxVisits / Members.size(), Visit,
+                      repeatingLevels(K, Bounds->Lower, Bounds->Upper, Addr)))
     return std::nullopt;
   if (Runs.size() >= MaxRuns)
     return std::nullopt;
   for (auto &R : Open)
     if (R)
       Runs.push_back(*R);
+  return unionLines(Runs) * double(Line);
+}
+
+namespace {
+/// Lines in the union of the runs [first, last]: counted on a line map where
+/// the runs span little more than their number (a column sweep's single
+/// lines), else merged in order.
+double unionLines(std::vector<std::pair<int64_t, int64_t>> &Runs) {
+  if (Runs.empty())
+    return 0;
+  int64_t Lo = Runs.front().first, Hi = Runs.front().second;
+  for (const auto &[First, Last] : Runs) {
+    Lo = std::min(Lo, First);
+    Hi = std::max(Hi, Last);
+  }
+  if (Hi - Lo < int64_t(Runs.size()) * 8 + (int64_t(1) << 16)) {
+    std::vector<int32_t> Starts(size_t(Hi - Lo) + 2, 0); // +1 at a run's start, -1 past its end
+    for (const auto &[First, Last] : Runs) {
+      ++Starts[size_t(First - Lo)];
+      --Starts[size_t(Last - Lo) + 1];
+    }
+    double Lines = 0;
+    int64_t Open = 0;
+    for (size_t I = 0; I + 1 < Starts.size(); ++I) {
+      Open += Starts[I];
+      Lines += Open > 0;
+    }
+    return Lines;
+  }
   std::sort(Runs.begin(), Runs.end());
   double Lines = 0;
   int64_t End = std::numeric_limits<int64_t>::min();
-  for (auto [Lo, Hi] : Runs) {
-    Lo = std::max(Lo, End + 1);
-    if (Hi >= Lo)
-      Lines += double(Hi - Lo + 1);
-    End = std::max(End, Hi);
+  for (auto [First, Last] : Runs) {
+    First = std::max(First, End + 1);
+    if (Last >= First)
+      Lines += double(Last - First + 1);
+    End = std::max(End, Last);
   }
-  return Lines * double(Line);
+  return Lines;
 }
+} // namespace
 
 namespace {
 

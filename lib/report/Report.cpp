@@ -671,7 +671,10 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
   for (const std::string &N : IR.Notes)
     Notes.push_back(N);
 
+  // Arrays are reserved where they grow big: json::Value's move may throw,
+  // so a growing vector copies every element it holds.
   Array Loops;
+  Loops.reserve(R.Loops.size());
   unsigned Id = 0;
   for (const LoopReport &LR : R.Loops) {
     const LoopKernel &K = *LR.Loop;
@@ -699,6 +702,7 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
                           {"double", flopsJSON(K.Double)},
                           {"single", flopsJSON(K.Single)}};
       Array Acc;
+      Acc.reserve(K.Accesses.size());
       for (const Access &A : K.Accesses) {
         Array Subs;
         for (const Poly &P : A.Subscripts)
@@ -1067,6 +1071,7 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
     return O;
   }
   Array Ports, Instrs, Notes, Chain;
+  Instrs.reserve(R.Instrs.size());
   for (size_t P = 0; P < R.Ports.size(); ++P)
     if (R.PortLoad[P] > 1e-9)
       Ports.push_back(Object{{"port", R.Ports[P]}, {"cycles", num(R.PortLoad[P])}});
@@ -1075,11 +1080,9 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
     for (size_t I = 0; I < C.PortCycles.size(); ++I)
       if (C.PortCycles[I] > 1e-9)
         P[R.Ports[I]] = num(C.PortCycles[I]);
-    Instrs.push_back(Object{{"text", C.Text},
-                            {"line", C.Line},
-                            {"uops", C.Uops},
-                            {"latency", num(C.Latency)},
-                            {"ports", std::move(P)}});
+    Object I{{"text", C.Text}, {"line", C.Line}, {"uops", C.Uops}, {"latency", num(C.Latency)}};
+    I["ports"] = std::move(P); // not in the list above: it would be copied
+    Instrs.push_back(std::move(I));
   }
   for (unsigned I : R.CriticalChain)
     Chain.push_back(I);

@@ -33,7 +33,7 @@ Counter &counter() {
 
 const char *stageName(Stage S) {
   switch (S) {
-  case Stage::Setup: return "setup and report";
+  case Stage::Setup: return "setup";
   case Stage::FrontEnd: return "front end (parse, loops)";
   case Stage::Compile: return "compile (clang-19)";
   case Stage::ObjectCode: return "object code, loop matching";
@@ -42,6 +42,7 @@ const char *stageName(Stage S) {
   case Stage::LayerConditions: return "layer conditions";
   case Stage::Simulator: return "cache simulator";
   case Stage::Models: return "models";
+  case Stage::Report: return "report";
   case Stage::NumStages: break;
   }
   return "?";

@@ -56,6 +56,7 @@ int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &Json
     renameSource(In.FR->IR, A.File, A.Shown);
 
   auto Render = [&](const std::string &Format) {
+    StageScope Timed(Stage::Report);
     std::string Text;
     llvm::raw_string_ostream OS(Text);
     if (Format == "json")

@@ -16,6 +16,7 @@
 //   incore=1            also compile the file once more for the in-core model
 //   cache=lc|auto|sim|both|none  traffic model beyond L1 (default lc: the
 //                       simulator's replay would cost more than the build)
+//   stage-times=1       print the time each stage took to standard error
 //   fault=internal      fault injection for tests
 //
 //===----------------------------------------------------------------------===//
@@ -26,6 +27,7 @@
 #include "perfmodel/Pipeline.h"
 #include "perfmodel/Report.h"
 #include "perfmodel/Roofline.h"
+#include "perfmodel/StageTimes.h"
 #include "perfmodel/Traffic.h"
 
 #include "clang/AST/ASTConsumer.h"
@@ -55,6 +57,7 @@ struct PluginOptions {
   bool InCore = false;
   std::string Cache = "lc";
   bool FaultInternal = false;
+  bool StageTimes = false;
   ModelSelection Models{true, true, false, 1}; ///< PPR needs the in-core model
   std::vector<std::string> Problems; ///< option errors, reported as remarks
 };
@@ -233,6 +236,8 @@ public:
     if (!Print && O.Yaml.empty())
       return; // nobody asked: cost nothing
     std::vector<Remark> Remarks;
+    if (O.StageTimes)
+      enableStageTimes();
     try {
       analyze(Ctx, Remarks);
     } catch (const std::exception &E) {
@@ -241,6 +246,8 @@ public:
     } catch (...) {
       O.Problems.push_back("internal error (the build is unaffected)");
     }
+    if (O.StageTimes)
+      printStageTimes(llvm::errs());
     if (!O.Yaml.empty())
       writeYaml(O.Yaml, Remarks, O.Problems);
     if (!Print && O.Problems.empty())
@@ -337,6 +344,8 @@ public:
         O.Models.Roofline = true;
         O.Models.Ecm = Value.contains("ecm") || Value.contains("all");
         O.Models.Ppr = Value.contains("ppr") || Value.contains("all");
+      } else if (Key == "stage-times") {
+        O.StageTimes = Value == "1" || Value == "on" || Value == "true";
       } else if (Key == "fault" && Value == "internal") {
         O.FaultInternal = true;
       } else if (Key == "D") {
@@ -349,7 +358,7 @@ public:
           O.Defines[Name.str()] = V;
       } else {
         O.Problems.push_back("ignoring unknown option -fplugin-arg-perfmodel-" + A +
-                             " (known: machine, yaml, D, incore, cache, models)");
+                             " (known: machine, yaml, D, incore, cache, models, stage-times)");
       }
     }
     return true; // a bad option must not fail the build

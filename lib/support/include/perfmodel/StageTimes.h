@@ -15,7 +15,7 @@
 namespace perfmodel {
 
 enum class Stage {
-  Setup,           ///< options, machine model, report rendering
+  Setup,           ///< options, machine model, what no other stage takes
   FrontEnd,        ///< Clang's parse and the loop analysis
   Compile,         ///< clang-19 compiling the file for the in-core model
   ObjectCode,      ///< reading the object, matching machine loops to source loops
@@ -24,6 +24,7 @@ enum class Stage {
   LayerConditions, ///< analytic traffic
   Simulator,       ///< the cache simulator
   Models,          ///< Roofline, ECM, PPR
+  Report,          ///< rendering the report (text, JSON, charts)
   NumStages
 };
 
