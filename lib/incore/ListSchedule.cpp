@@ -23,6 +23,7 @@
 
 using namespace perfmodel;
 
+
 unsigned perfmodel::scheduleIterations(size_t N) {
   return unsigned(std::clamp<size_t>(24000 / std::max<size_t>(N, 1), 16, 120));
 }
@@ -43,6 +44,8 @@ private:
   void dispatch();
   /// Units for C's demands this cycle into Take; false when one finds none.
   bool takeUnits(const InstrCost &C);
+  /// Whether instruction I (of the body) cannot get units this cycle.
+  bool blocked(size_t I);
   /// The cycle INST's inputs are ready; Never while one has not started.
   double inputsReady(size_t Inst);
   /// Puts an issued instruction whose inputs just became known where it
@@ -70,12 +73,18 @@ private:
   std::vector<size_t> Candidates; ///< inputs ready, not dispatched, oldest first
   using Timed = std::pair<double, size_t>;
   std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>> Later;
-  std::vector<std::pair<double *, double>> Take;
-  std::vector<double> FailedAt; ///< per instruction, the last cycle it found no unit
-  /// Per instruction and demand, its port set's number; per port set, the
-  /// last cycle it had no unit free.
-  std::vector<std::vector<unsigned>> SetOf;
-  std::vector<double> SetFullAt;
+  struct Taken {
+    double *Unit;
+    double Cy;
+    unsigned Port;
+  };
+  std::vector<Taken> Take;
+  /// The port sets of the demands: per instruction the sets of its demands,
+  /// per set its ports, per port the sets it is in; per set whether it had
+  /// no free unit when last looked at, and in which cycle (-1: stale).
+  std::vector<std::vector<unsigned>> SetOf, SetPorts, SetsOfPort;
+  std::vector<double> SetKnownAt;
+  std::vector<bool> SetFull;
   size_t Issued = 0, Dispatched = 0, Retired = 0;
   unsigned InFlight = 0;   ///< fused uops issued and not retired
   unsigned IssueStall = 0; ///< cycles the front end still spends on a long instruction
@@ -93,13 +102,21 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
   for (unsigned Units : *In.PortUnits)
     Busy.emplace_back(std::max(1u, Units), 0.0);
   Fused.resize(N);
-  FailedAt.assign(N, -1);
   std::map<std::vector<unsigned>, unsigned> Sets;
   SetOf.resize(N);
   for (size_t I = 0; I < N; ++I)
-    for (const auto &D : Instrs[I].Demands)
-      SetOf[I].push_back(Sets.try_emplace(D.first, unsigned(Sets.size())).first->second);
-  SetFullAt.assign(Sets.size(), -1);
+    for (const auto &D : Instrs[I].Demands) {
+      auto [It, New] = Sets.try_emplace(D.first, unsigned(Sets.size()));
+      if (New)
+        SetPorts.push_back(D.first);
+      SetOf[I].push_back(It->second);
+    }
+  SetsOfPort.resize(Busy.size());
+  for (unsigned S = 0; S < SetPorts.size(); ++S)
+    for (unsigned P : SetPorts[S])
+      SetsOfPort[P].push_back(S);
+  SetKnownAt.assign(SetPorts.size(), -1);
+  SetFull.assign(SetPorts.size(), false);
   for (size_t I = 0; I < N; ++I)
     Fused[I] = std::max(1u, (*In.Issue)[I]);
   Consumers.resize(N);
@@ -218,41 +235,46 @@ bool ListScheduler::takeUnits(const InstrCost &C) {
   // a fraction of this cycle still takes it, from where it frees (a measured
   // 1.27 cy a shuffle is 1.27 on average, not 2).
   Take.clear();
-  for (size_t DI = 0; DI < C.Demands.size(); ++DI) {
-    const auto &D = C.Demands[DI];
-    // A port set found full this cycle stays full: units only get busier.
-    unsigned Set = SetOf[&C - Instrs.data()][DI];
+  for (const auto &D : C.Demands) {
     double *Pick = nullptr;
-    if (SetFullAt[Set] != Cycle) {
-      bool AnyFree = false;
-      for (unsigned P : D.first)
-        for (double &U : Busy[P])
-          if (U < Cycle + 1 - 1e-9) {
-            AnyFree = true;
-            if ((!Pick || U < *Pick) && std::none_of(Take.begin(), Take.end(), [&](const auto &T) {
-                  return T.first == &U;
-                }))
-              Pick = &U;
-          }
-      if (!AnyFree)
-        SetFullAt[Set] = Cycle;
-    }
+    unsigned PickPort = 0;
+    for (unsigned P : D.first)
+      for (double &U : Busy[P])
+        if (U < Cycle + 1 - 1e-9 && (!Pick || U < *Pick) &&
+            std::none_of(Take.begin(), Take.end(), [&](const Taken &T) { return T.Unit == &U; })) {
+          Pick = &U;
+          PickPort = P;
+        }
     if (Pick) {
-      Take.push_back({Pick, D.second});
+      Take.push_back({Pick, D.second, PickPort});
       continue;
     }
-    auto Shared = std::find_if(Take.begin(), Take.end(), [&](const auto &T) {
-      for (unsigned P : D.first)
-        for (double &U : Busy[P])
-          if (T.first == &U)
-            return true;
-      return false;
+    auto Shared = std::find_if(Take.begin(), Take.end(), [&](const Taken &T) {
+      return std::find(D.first.begin(), D.first.end(), T.Port) != D.first.end();
     });
     if (Shared == Take.end())
       return false;
-    Shared->second += D.second;
+    Shared->Cy += D.second;
   }
   return true;
+}
+
+bool ListScheduler::blocked(size_t I) {
+  // takeUnits fails exactly when a demand's port set has no free unit: what
+  // it takes for one demand is free, so it is never in a full set.
+  for (unsigned Set : SetOf[I]) {
+    if (SetKnownAt[Set] != Cycle) {
+      SetKnownAt[Set] = Cycle;
+      SetFull[Set] = true;
+      for (unsigned P : SetPorts[Set])
+        for (double U : Busy[P])
+          if (U < Cycle + 1 - 1e-9)
+            SetFull[Set] = false;
+    }
+    if (SetFull[Set])
+      return true;
+  }
+  return false;
 }
 
 bool ListScheduler::anyUnitFree() const {
@@ -274,15 +296,15 @@ void ListScheduler::dispatch() {
   for (size_t K = 0; K < Candidates.size(); ++K) {
     size_t Inst = Candidates[K], I = Inst % N;
     const InstrCost &C = Instrs[I];
-    // Units only get busier within a cycle: where one copy of an
-    // instruction found none, the later ones will not either.
-    if ((!AnyFree && !C.Demands.empty()) || FailedAt[I] == Cycle || !takeUnits(C)) {
-      FailedAt[I] = Cycle;
+    if ((!AnyFree && !C.Demands.empty()) || blocked(I) || !takeUnits(C)) {
       Candidates[Kept++] = Inst;
       continue;
     }
-    for (const auto &[Unit, Cy] : Take)
-      *Unit = std::max(*Unit, Cycle) + Cy;
+    for (const Taken &T : Take) {
+      *T.Unit = std::max(*T.Unit, Cycle) + T.Cy;
+      for (unsigned Set : SetsOfPort[T.Port])
+        SetKnownAt[Set] = -1; // a unit of it got busier
+    }
     if (!Take.empty())
       AnyFree = anyUnitFree();
     Start[Inst] = Cycle;

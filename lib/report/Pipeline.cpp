@@ -101,7 +101,7 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
       // triangular range moves a link): the conditions' set model guesses
       // what LRU keeps, and auto simulates there too.
       std::string Edge;
-      if (RunLC && LR.Conditions->Ok)
+      if (RunLC && LR.Conditions->Ok && (Auto || O.EdgeNotes))
         Edge = layerConditionsAtEdge(*LR.Conditions, K, IR, *MT);
       if (RunSim || (Auto && (!LR.Conditions->Ok || !Edge.empty())))
         LR.Simulated = simulateTraffic(K, IR, *MT, O.Sim);

@@ -310,6 +310,7 @@ private:
     PO.Models = O.Models;
     PO.Cache = O.Cache;
     PO.InCore = O.InCore;
+    PO.EdgeNotes = false; // a note no remark prints
     // The build's include paths and macros, so the kernel compiles the same.
     for (const auto &Entry : CI.getHeaderSearchOpts().UserEntries)
       PO.CompileArgs.push_back("-I" + Entry.Path);

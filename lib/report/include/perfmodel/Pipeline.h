@@ -36,6 +36,9 @@ struct PipelineOptions {
   SimOptions Sim;
   /// Loops to report (null: all); the in-core compile runs only for these.
   std::function<bool(const LoopKernel &)> Select;
+  /// Outside `auto`, whether to test if the layer conditions are decisive
+  /// (a note in the report; it reruns them with a way more and less).
+  bool EdgeNotes = true;
 };
 
 /// True when CACHE names a policy modelLoops knows.
