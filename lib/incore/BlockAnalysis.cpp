@@ -380,6 +380,9 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.Overrides = M.Core.Overrides;
   O.CallCycles = M.Core.CallCycles;
   O.CallReturnCycles = M.Core.CallReturnCycles;
+  O.MaskedStoresForward = M.Core.MaskedStoresForward;
+  if (M.Core.ForwardFailCycles > 0)
+    O.ForwardFail = M.Core.ForwardFailCycles;
   O.QueueSizes = M.Core.SchedulerQueues;
   O.LoadQueue = M.Core.LoadQueue;
   O.StoreQueue = M.Core.StoreQueue;
@@ -509,6 +512,7 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
                    double(O.LineBytes), O.LoadBytesPerCycle, O.StoreBytesPerCycle,
                    O.LoadSlotsPerCycle, O.VectorLoadSlots, double(O.Unrolled),
                    double(O.SameInitialRegisters), O.StoreForward, O.ForwardFail,
+                   double(O.MaskedStoresForward),
                    double(O.ListSchedule)})
     Num(V);
   for (const auto &[Name, Size] : O.QueueSizes) {
@@ -1258,7 +1262,7 @@ static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCore
   std::vector<MemAccess> Access =
       X86 ? abstractAccesses(Insts, R.Instrs, TB, O.SameInitialRegisters)
           : std::vector<MemAccess>(2 * N);
-  unsigned Forwarded = 0, Failed = 0;
+  unsigned Forwarded = 0, Failed = 0, MaskedFailed = 0;
   std::vector<bool> ThroughMemory(N, false); // loads that read a store of the block
   double StoreForward = O.StoreForward ? O.StoreForward : Legacy ? Legacy->StoreForward : 5;
   // Stores by the base of their address, in program order: a load looks
@@ -1281,7 +1285,9 @@ static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCore
         break; // beyond the previous iteration
       if (!overlaps(Access[PPos], Access[Pos], O.SameInitialRegisters))
         continue;
-      bool Covered = covers(Access[PPos], Access[Pos], O.SameInitialRegisters);
+      bool Masked = Access[PPos].Masked && !O.MaskedStoresForward;
+      bool Covered = !Masked && covers(Access[PPos], Access[Pos], O.SameInitialRegisters);
+      MaskedFailed += Masked && Pos >= N;
       double DataDelay = R.Instrs[P].MayLoad ? LoadLatency + 1 : 0;
       double Lat = DataDelay + (Covered ? StoreForward : O.ForwardFail) - LoadLatency;
       // May be negative: a forwarded value can arrive sooner than the
@@ -1319,10 +1325,15 @@ static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCore
                       " load(s) read what a store in the loop wrote to the same "
                       "address: store-to-load forwarding, " + Fmt(StoreForward) +
                       " cy from the store's data");
-  if (Failed)
-    R.Notes.push_back(std::to_string(Failed) +
+  if (Failed > MaskedFailed)
+    R.Notes.push_back(std::to_string(Failed - MaskedFailed) +
                       " load(s) partly overlap an earlier store: forwarding fails, the load "
                       "waits " + Fmt(O.ForwardFail) + " cy for the store to commit");
+  if (MaskedFailed)
+    R.Notes.push_back(std::to_string(MaskedFailed) +
+                      " load(s) read what a masked store wrote: masked stores do not forward "
+                      "on this core (core.masked_stores_forward), the load waits " +
+                      Fmt(O.ForwardFail) + " cy for the store to commit");
 
   std::vector<double> OwnCycle(N, 0);
   for (size_t Start = 0; Start < N; ++Start) {

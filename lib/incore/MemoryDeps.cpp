@@ -123,6 +123,7 @@ public:
       return A;
     A.Size = accessBytes(C.Text);
     StringRef Name = TB.MII->getName(I.getOpcode());
+    A.Masked = A.Store && (Name.ends_with("mrk") || (Name.contains("MASKMOV") && Name.ends_with("mr")));
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
     if (Name.starts_with("PUSH64") || Name.starts_with("POP64")) {
       unsigned Sp = 0;

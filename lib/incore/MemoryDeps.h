@@ -27,6 +27,9 @@ struct MemAccess {
   int64_t Base = 0, Offset = 0;
   unsigned Size = 0;  ///< bytes
   bool Load = false, Store = false;
+  /// A masked store (AVX-512's {k} forms, vmaskmov): some cores do not
+  /// forward its bytes to a later load.
+  bool Masked = false;
 };
 
 /// One access per instruction for iterations 2 and 3 of the block (2N

@@ -463,6 +463,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "line_split_store_cost", "scheduler_queues", "load_queue", "store_queue",
                          "branch_mispredict_cy", "branch_pattern_capacity",
                          "instruction_overrides", "call_cy", "call_return_cy",
+                         "masked_stores_forward", "forward_fail_cy",
                          "memcpy_bytes_per_cy",
                          "memset_bytes_per_cy"}))
     return;
@@ -473,6 +474,8 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   C.BranchMispredictCycles = R.num(N, "branch_mispredict_cy", P, false).value_or(0);
   C.BranchPatternCapacity = R.num(N, "branch_pattern_capacity", P, false).value_or(0);
   C.CallReturnCycles = R.num(N, "call_return_cy", P, false).value_or(0);
+  C.MaskedStoresForward = R.boolean(N, "masked_stores_forward", P).value_or(true);
+  C.ForwardFailCycles = R.num(N, "forward_fail_cy", P, false).value_or(0);
   C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);
   C.FmaUnits = R.count(N, "fma_units", P, true, Reader::NonNegative).value_or(0);
   C.FpPipeBits = R.count(N, "fp_pipe_bits", P, false).value_or(0);

@@ -248,6 +248,8 @@ struct InCoreOptions {
   /// forwarding (0: the core's, 5 where unknown), and from when the store
   /// can commit to a load it covers only in part (forwarding fails).
   double StoreForward = 0, ForwardFail = 15;
+  /// Whether masked stores forward to loads (core.masked_stores_forward).
+  bool MaskedStoresForward = true;
   /// Run the list schedule (ScheduledCycles); callers that read only the
   /// bounds (a nest's remainder loops and straight code) skip it.
   bool ListSchedule = true;

@@ -92,6 +92,13 @@ struct CoreModel {
   /// the callee does beside them (the branch unit and return-address stack);
   /// 0 when the file does not say. Measured by bench/incore/calls.c.
   double CallReturnCycles = 0;
+  /// Whether a load gets the bytes of a masked store (AVX-512's {k},
+  /// vmaskmov) by store-to-load forwarding (core.masked_stores_forward);
+  /// false: it waits for the store to commit, as when forwarding fails.
+  bool MaskedStoresForward = true;
+  /// Cycles from when a store can commit until a load it does not forward
+  /// to has its data (core.forward_fail_cy); 0: the in-core model's 15.
+  double ForwardFailCycles = 0;
   /// Bytes written per cycle by the C library's memcpy (memset) with its
   /// source and destination in a cache level, by level name ("L1", "L2",
   /// ...): the code a copy (fill) loop runs when the compiler replaces it
