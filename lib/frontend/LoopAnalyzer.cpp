@@ -545,6 +545,8 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
         if (Sub.Indirect || Sub.NonAffine.empty())
           return Sub;
       }
+      if (auto Stepped = steppedValue(V, DR))
+        return *Stepped;
       R.NonAffine = "'" + Name + "' changes inside the loop nest";
       return R;
     }
@@ -660,6 +662,12 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
       R.P = Poly::symbol(exprText(S));
       return R;
     }
+    // out[p++], a[++k]: a counter the nest steps, read where it is stepped.
+    if (const auto *DR = dyn_cast<DeclRefExpr>(UO->getSubExpr()->IgnoreParens());
+        DR && UO->isIncrementDecrementOp())
+      if (const auto *V = dyn_cast<VarDecl>(DR->getDecl()); V && AssignedInNest.count(V))
+        if (auto Stepped = steppedValue(V, DR))
+          return *Stepped;
     if (UO->getOpcode() == UO_Deref) {
       R.Indirect = true;
       R.IndirectVia = text(S);
@@ -839,6 +847,216 @@ bool LoopAnalyzer::readBeforeDefinition(const VarDecl *V, const Stmt *Body) cons
     Read |= mentionsVar(C, V);
   }
   return true;
+}
+
+std::optional<Poly> LoopAnalyzer::stepOf(const Stmt *S, const VarDecl *V) {
+  if (const auto *UO = dyn_cast<UnaryOperator>(S);
+      UO && UO->isIncrementDecrementOp() && refVar(UO->getSubExpr()) == V)
+    return Poly::constant(UO->isIncrementOp() ? 1 : -1);
+  const auto *BO = dyn_cast<BinaryOperator>(S);
+  if (!BO || !BO->isAssignmentOp() || refVar(BO->getLHS()) != V)
+    return std::nullopt;
+  const Expr *By = nullptr;
+  int64_t Sign = 1;
+  if (BO->getOpcode() == BO_AddAssign || BO->getOpcode() == BO_SubAssign) {
+    By = BO->getRHS();
+    Sign = BO->getOpcode() == BO_AddAssign ? 1 : -1;
+  } else if (const auto *Sum = dyn_cast<BinaryOperator>(BO->getRHS()->IgnoreParenImpCasts());
+             BO->getOpcode() == BO_Assign && Sum &&
+             (Sum->getOpcode() == BO_Add || Sum->getOpcode() == BO_Sub)) {
+    if (refVar(Sum->getLHS()) == V) { // V = V + c, V = V - c
+      By = Sum->getRHS();
+      Sign = Sum->getOpcode() == BO_Add ? 1 : -1;
+    } else if (Sum->getOpcode() == BO_Add && refVar(Sum->getRHS()) == V) {
+      By = Sum->getLHS(); // V = c + V
+    }
+  }
+  if (!By || mentionsVar(By, V))
+    return std::nullopt;
+  // A step of sizes alone: no counter, nothing loaded.
+  PolyResult P = toPoly(By, 1);
+  if (!P.affine() || llvm::any_of(P.P.symbols(), [&](const std::string &Y) { return isCounter(Y); }))
+    return std::nullopt;
+  return P.P * Poly::constant(Sign);
+}
+
+std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::steppedValue(const VarDecl *V,
+                                                                   const Expr *Use) {
+  size_t Inner = Nest.size();
+  if (Inner == 0 || NestLoops.size() != Inner || !CurrentBody)
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  auto Inside = [&](const Stmt *Outer, const Stmt *S) {
+    SourceRange R = Outer->getSourceRange();
+    return !SM.isBeforeInTranslationUnit(S->getBeginLoc(), R.getBegin()) &&
+           !SM.isBeforeInTranslationUnit(R.getEnd(), S->getEndLoc());
+  };
+  if (!Inside(CurrentBody, Use))
+    return std::nullopt;
+  // Every write of V in the nest, and those found at a place we understand.
+  unsigned Writes = 0, Placed = 0;
+  std::function<void(const Stmt *)> Count = [&](const Stmt *S) {
+    if (const Expr *W = writtenBy(S))
+      Writes += refVar(W) == V;
+    for (const Stmt *C : S->children())
+      if (C)
+        Count(C);
+  };
+  Count(NestLoops.front());
+  // Steps in S with no condition or loop on the way to them; false where a
+  // write of V is under one. USEOP: the step whose operand is the use.
+  const Stmt *UseOp = nullptr;
+  std::function<bool(const Stmt *, Poly &, unsigned &)> Steps = [&](const Stmt *S, Poly &Sum,
+                                                                    unsigned &N) {
+    if (isa<IfStmt, SwitchStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt,
+            ConditionalOperator>(S) ||
+        (isa<BinaryOperator>(S) && cast<BinaryOperator>(S)->isLogicalOp())) {
+      bool Writes = false;
+      std::function<void(const Stmt *)> Any = [&](const Stmt *X) {
+        if (const Expr *W = writtenBy(X))
+          Writes |= refVar(W) == V;
+        for (const Stmt *C : X->children())
+          if (C)
+            Any(C);
+      };
+      Any(S);
+      return !Writes;
+    }
+    if (const Expr *W = writtenBy(S); W && refVar(W) == V) {
+      auto By = stepOf(S, V);
+      if (!By)
+        return false;
+      Sum = Sum + *By;
+      ++N;
+      if (const auto *UO = dyn_cast<UnaryOperator>(S); UO && strip(UO->getSubExpr()) == strip(Use))
+        UseOp = S;
+    }
+    for (const Stmt *C : S->children())
+      if (C && !Steps(C, Sum, N))
+        return false;
+    return true;
+  };
+  // The one reset: a plain assignment, a statement of an enclosing body
+  // before its inner loop, that does not read V.
+  // A body's statements (a body without braces is one).
+  auto Statements = [](const Stmt *Body) {
+    std::vector<const Stmt *> Out;
+    if (const auto *CS = dyn_cast<CompoundStmt>(Body))
+      Out.assign(CS->body_begin(), CS->body_end());
+    else if (Body)
+      Out.push_back(Body);
+    return Out;
+  };
+  std::optional<size_t> ResetLevel;
+  const Expr *Reset = nullptr;
+  for (size_t D = 0; D + 1 < Inner && !Reset; ++D)
+    for (const Stmt *C : Statements(NestLoops[D]->getBody())) {
+        if (C == NestLoops[D + 1])
+          break;
+        const auto *BO = dyn_cast<BinaryOperator>(C);
+        if (BO && BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == V &&
+            !mentionsVar(BO->getRHS(), V)) {
+          ResetLevel = D;
+          Reset = BO->getRHS();
+        }
+    }
+  if (!Reset) {
+    // Else a local initialised where it is declared, before the nest, that
+    // nothing outside the nest writes (int p = 0; ... out[p++] = ...).
+    unsigned InFunction = 0;
+    std::function<void(const Stmt *)> CountAll = [&](const Stmt *S) {
+      if (const Expr *W = writtenBy(S))
+        InFunction += refVar(W) == V;
+      for (const Stmt *C : S->children())
+        if (C)
+          CountAll(C);
+    };
+    if (FunctionBody)
+      CountAll(FunctionBody);
+    // ... and no loop around the nest runs it again from where V was left.
+    std::function<bool(const Stmt *, bool)> InLoop = [&](const Stmt *S, bool Looped) {
+      if (S == NestLoops.front())
+        return Looped;
+      bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+      for (const Stmt *C : S->children())
+        if (C && InLoop(C, Looped || IsLoop))
+          return true;
+      return false;
+    };
+    if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() || !FunctionBody ||
+        InFunction != Writes || InLoop(FunctionBody, false) ||
+        !SM.isBeforeInTranslationUnit(V->getLocation(), NestLoops.front()->getBeginLoc()))
+      return std::nullopt;
+    Reset = V->getInit();
+  }
+  PolyResult Value = toPoly(Reset, 1);
+  if (!Value.affine())
+    return std::nullopt;
+  Placed = ResetLevel ? 1 : 0; // an initialiser is not a write
+  // Per level from the reset's inward: the steps before the inner loop (or
+  // the use), and all of them per iteration (the inner loop's trips times
+  // its steps included).
+  // R: the level whose body resets V (Inner: before the nest, a level
+  // above the outermost).
+  size_t R = ResetLevel ? *ResetLevel : Inner;
+  auto Below = [&](size_t D) { return R == Inner || D > R; };
+  std::vector<Poly> Before(Inner), PerIteration(Inner);
+  std::vector<bool> Seen(Inner, false);
+  for (size_t D = R == Inner ? 0 : R; D < Inner; ++D) {
+    bool AfterReset = Below(D), AfterInner = false;
+    const Stmt *Next = D + 1 < Inner ? NestLoops[D + 1] : nullptr;
+    for (const Stmt *C : Statements(NestLoops[D]->getBody())) {
+      if (C == Next) {
+        AfterInner = true;
+        continue;
+      }
+      if (D == R && !AfterReset) {
+        const auto *BO = dyn_cast<BinaryOperator>(C);
+        AfterReset = BO && BO->getRHS() == Reset;
+        continue;
+      }
+      if (D == R && AfterInner)
+        continue; // after the nest inside: the next reset undoes it
+      Poly Sum;
+      unsigned N = 0;
+      if (!Steps(C, Sum, N))
+        return std::nullopt;
+      Placed += N;
+      bool UseHere = D + 1 == Inner && Inside(C, Use);
+      if (UseHere) {
+        // The use's own statement: only its own ++k / k++ may step V there.
+        if (N > (UseOp ? 1 : 0))
+          return std::nullopt;
+        if (UseOp && cast<UnaryOperator>(UseOp)->isPrefix())
+          Before[D] = Before[D] + Sum;
+        Seen[D] = true;
+      } else if (!AfterInner && !(D + 1 == Inner && Seen[D])) {
+        Before[D] = Before[D] + Sum;
+      }
+      PerIteration[D] = PerIteration[D] + Sum;
+    }
+    if (D + 1 < Inner && !AfterInner)
+      return std::nullopt; // the inner loop is not a statement of this body
+  }
+  if (Placed != Writes)
+    return std::nullopt; // a write elsewhere (another loop, a call's argument)
+  // Innermost outward: a level's iteration takes its own steps and its inner
+  // loop's whole run.
+  for (size_t D = Inner; D-- > 0 && Below(D);) {
+    if (Nest[D].Step != 1 || !Nest[D].StepParam.empty())
+      return std::nullopt; // (a size's step is bound only later)
+    Poly Trips = Nest[D].Upper - Nest[D].Lower;
+    if (llvm::any_of(Trips.symbols(), [&](const std::string &Y) { return isCounter(Y); }))
+      return std::nullopt; // a triangle: the steps add up quadratically
+    if (D > 0)
+      PerIteration[D - 1] = PerIteration[D - 1] + Trips * PerIteration[D];
+  }
+  Poly K = Value.P + (R == Inner ? Poly() : Before[R]);
+  for (size_t D = 0; D < Inner; ++D)
+    if (Below(D))
+      K = K + (Poly::symbol(Nest[D].Var) - Nest[D].Lower) * PerIteration[D] + Before[D];
+  Value.P = K;
+  return Value;
 }
 
 const Expr *LoopAnalyzer::bodyDefinition(const VarDecl *V, const Stmt *Use) const {
@@ -1263,6 +1481,7 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
     return;
   }
   Nest.push_back(L);
+  NestLoops.push_back(F);
   IVs[IV] = L.Var;
   if (containsLoop(F->getBody())) {
     size_t First = IR.Loops.size();
@@ -1275,6 +1494,7 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
   PointerIVs.erase(IV);
   IteratorIVs.erase(IV);
   Nest.pop_back();
+  NestLoops.pop_back();
   NestNotes.resize(NotesBefore);
 }
 

@@ -81,6 +81,14 @@ private:
   /// assignment, a statement of the innermost body before USE that does not
   /// read it (j = i + 1); nullptr otherwise.
   const clang::Expr *bodyDefinition(const clang::VarDecl *V, const clang::Stmt *Use) const;
+  /// A counter the nest steps by constants (k = 1 at the top of an
+  /// enclosing body, ++k in the bodies inside it, none under a condition):
+  /// its value at USE in the innermost body, in the nest's counters; nullopt
+  /// where it is not such a counter.
+  std::optional<PolyResult> steppedValue(const clang::VarDecl *V, const clang::Expr *Use);
+  /// The constant V changes by where S writes it (++V, V -= 2, V = V + c);
+  /// nullopt where S writes V otherwise.
+  std::optional<Poly> stepOf(const clang::Stmt *S, const clang::VarDecl *V);
   const clang::Stmt *lastStatement(const clang::Stmt *Body) const;
   /// Whether BODY reads V before the statement that assigns it (or has none).
   bool readBeforeDefinition(const clang::VarDecl *V, const clang::Stmt *Body) const;
@@ -145,6 +153,7 @@ private:
   bool invariantDeref(const clang::UnaryOperator *UO) const;
   const clang::Stmt *NestRoot = nullptr; ///< the outermost loop of the nest walked
   std::vector<LoopLevel> Nest;
+  std::vector<const clang::ForStmt *> NestLoops; ///< Nest's loop statements
   std::map<const clang::VarDecl *, std::string> IVs;
   std::string PendingPragma;
   std::vector<std::string> NestNotes;

@@ -1063,8 +1063,8 @@ void starting(struct args *x) {
 // (10000 / 256 = 39, as C divides: 3900 iterations; it was "not affine",
 // so the nl loop was dropped and its nest priced once instead of 3900
 // times), and `j = i + 1; a[i] = a[j] + b[i]` reads a[i + 1] (j set at the
-// top of each iteration: not carried). A j that steps itself stays a
-// variable the subscript cannot follow.
+// top of each iteration: not carried). A j that steps itself by 2 from 0
+// before the read holds 2 (i + 1) there.
 TEST(Frontend, TsvcBoundsAndLocalsSetEachIteration) {
   FrontendResult R = analyzeCode(R"(#define iterations 10000
 #define LEN_2D 256
@@ -1103,7 +1103,86 @@ void steps(void) {
   EXPECT_TRUE(J.Reductions.empty());
   const Access *Steps = access(loopIn(R, "steps"), "a[j]");
   ASSERT_TRUE(Steps);
-  EXPECT_FALSE(Steps->NonAffine.empty());
+  ASSERT_TRUE(Steps->Linear.has_value()) << Steps->NonAffine;
+  EXPECT_EQ(*Steps->Linear, Poly::constant(2) * Poly::symbol("i") + Poly::constant(2));
+}
+
+// Counters a nest steps by constants, by hand:
+// - TSVC s126: k = 1 at the top of each nl, ++k after the read in the j body
+//   and once more after the j loop: an iteration of i steps it 255 + 1 = 256
+//   times, one of j once, so at (i, j) k = 1 + 256 i + (j - 1) and flat[k-1]
+//   is flat[256 i + j - 1];
+// - int p = 0 before the nest, out[p++] in the j body: m steps an iteration
+//   of i, the read before its own step: p = m i + j;
+// - j = -1, then j++ before the first store and j += 2 before the second:
+//   3 an iteration, a[3i] and a[3i + 2];
+// - a step under a condition (packing), or a nest a loop around runs again
+//   from where p was left: not followed.
+TEST(Frontend, CountersSteppedByConstantsAreFollowed) {
+  FrontendResult R = analyzeCode(R"(float flat[65536], bb[256][256], cc[256][256];
+void s126like(int reps) {
+  int k;
+  for (int nl = 0; nl < reps; nl++) {
+    k = 1;
+    for (int i = 0; i < 256; i++) {
+      for (int j = 1; j < 256; j++) {
+        bb[j][i] = bb[j - 1][i] + flat[k - 1] * cc[j][i];
+        ++k;
+      }
+      ++k;
+    }
+  }
+}
+void pack(int n, int m, const double *a, double *out) {
+  int p = 0;
+  for (int i = 0; i < n; i++)
+    for (int j = 0; j < m; j++)
+      out[p++] = 2 * a[i * m + j];
+}
+void twice(int n, const float *b, float *a) {
+  int j = -1;
+  for (int i = 0; i < n; i++) {
+    j++;
+    a[j] = b[i];
+    j += 2;
+    a[j] = -b[i];
+  }
+}
+void conditional(int n, const float *b, float *a) {
+  int j = -1;
+  for (int i = 0; i < n; i++)
+    if (b[i] > 0) {
+      j++;
+      a[j] = b[i];
+    }
+}
+void again(int n, int reps, const float *b, float *a) {
+  int p = 0;
+  while (reps-- > 0)
+    for (int i = 0; i < n; i++)
+      a[p++] = b[i];
+}
+)");
+  Poly I = Poly::symbol("i"), J = Poly::symbol("j");
+  const Access *Flat = access(loopIn(R, "s126like"), "flat[k - 1]");
+  ASSERT_TRUE(Flat && Flat->Linear) << (Flat ? Flat->NonAffine : "no access");
+  EXPECT_EQ(*Flat->Linear, Poly::constant(256) * I + J - Poly::constant(1));
+  const Access *Out = access(loopIn(R, "pack"), "out[p++]");
+  ASSERT_TRUE(Out && Out->Linear) << (Out ? Out->NonAffine : "no access");
+  EXPECT_EQ(*Out->Linear, Poly::symbol("m") * I + J);
+  std::vector<Poly> Twice;
+  for (const Access &A : loopIn(R, "twice").Accesses)
+    if (A.Array == "a" && A.Linear)
+      Twice.push_back(*A.Linear);
+  ASSERT_EQ(Twice.size(), 2u);
+  EXPECT_EQ(Twice[0], Poly::constant(3) * I);
+  EXPECT_EQ(Twice[1], Poly::constant(3) * I + Poly::constant(2));
+  const Access *Packed = access(loopIn(R, "conditional"), "a[j]");
+  ASSERT_TRUE(Packed);
+  EXPECT_FALSE(Packed->Linear.has_value());
+  const Access *Again = access(loopIn(R, "again"), "a[p++]");
+  ASSERT_TRUE(Again);
+  EXPECT_FALSE(Again->Linear.has_value());
 }
 
 // A step given by a size (i += k) takes the size's value, -D k=4: 250 of
