@@ -382,6 +382,21 @@ LoopAnalyzer::pointerOffset(const Expr *E) {
     At.P = Poly::symbol(IVs.at(V));
     return std::make_pair(strip(PointerIVs.at(V)), At);
   }
+  // A pointer the nest steps (A = a; ... *A ...; A++): its start's array,
+  // at the start's offset plus the steps.
+  if (const VarDecl *V = refVar(E); V && E->getType()->isPointerType() && AssignedInNest.count(V))
+    if (auto Stepped = steppedCounter(V, E)) {
+      if (!Stepped->first) { // a parameter: its own base
+        PolyResult Steps;
+        Steps.P = Stepped->second;
+        return std::make_pair(E, Steps);
+      }
+      if (refVar(strip(Stepped->first)) != V)
+        if (auto Start = pointerOffset(Stepped->first)) {
+          Start->second.P = Start->second.P + Stepped->second;
+          return Start;
+        }
+    }
   if (refVar(E) && (E->getType()->isPointerType() || E->getType()->isArrayType()))
     return std::make_pair(E, PolyResult{});
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
@@ -882,6 +897,22 @@ std::optional<Poly> LoopAnalyzer::stepOf(const Stmt *S, const VarDecl *V) {
 
 std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::steppedValue(const VarDecl *V,
                                                                    const Expr *Use) {
+  auto Stepped = steppedCounter(V, Use);
+  if (!Stepped || (!Stepped->first && !V->getType()->isIntegerType()))
+    return std::nullopt;
+  PolyResult Value;
+  if (Stepped->first)
+    Value = toPoly(Stepped->first, 1);
+  else
+    Value.P = Poly::symbol(V->getName().str()); // a parameter, from its value
+  if (!Value.affine())
+    return std::nullopt;
+  Value.P = Value.P + Stepped->second;
+  return Value;
+}
+
+std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const VarDecl *V,
+                                                                           const Expr *Use) {
   size_t Inner = Nest.size();
   if (Inner == 0 || NestLoops.size() != Inner || !CurrentBody)
     return std::nullopt;
@@ -949,6 +980,7 @@ std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::steppedValue(const VarDecl
   };
   std::optional<size_t> ResetLevel;
   const Expr *Reset = nullptr;
+  bool ResetIsDecl = false;
   for (size_t D = 0; D + 1 < Inner && !Reset; ++D)
     for (const Stmt *C : Statements(NestLoops[D]->getBody())) {
         if (C == NestLoops[D + 1])
@@ -958,6 +990,13 @@ std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::steppedValue(const VarDecl
             !mentionsVar(BO->getRHS(), V)) {
           ResetLevel = D;
           Reset = BO->getRHS();
+        }
+        // Declared there (real_t *A = a;): a fresh one each iteration.
+        if (const auto *DS = dyn_cast<DeclStmt>(C); DS && DS->isSingleDecl() &&
+                                                    DS->getSingleDecl() == V && V->getInit()) {
+          ResetLevel = D;
+          Reset = V->getInit();
+          ResetIsDecl = true;
         }
     }
   if (!Reset) {
@@ -983,16 +1022,14 @@ std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::steppedValue(const VarDecl
           return true;
       return false;
     };
-    if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() || !FunctionBody ||
+    // A parameter starts at its own value (Reset stays null).
+    if (!V->hasLocalStorage() || (!isa<ParmVarDecl>(V) && !V->getInit()) || !FunctionBody ||
         InFunction != Writes || InLoop(FunctionBody, false) ||
         !SM.isBeforeInTranslationUnit(V->getLocation(), NestLoops.front()->getBeginLoc()))
       return std::nullopt;
-    Reset = V->getInit();
+    Reset = isa<ParmVarDecl>(V) ? nullptr : V->getInit();
   }
-  PolyResult Value = toPoly(Reset, 1);
-  if (!Value.affine())
-    return std::nullopt;
-  Placed = ResetLevel ? 1 : 0; // an initialiser is not a write
+  Placed = ResetLevel && !ResetIsDecl ? 1 : 0; // an initialiser is not a write
   // Per level from the reset's inward: the steps before the inner loop (or
   // the use), and all of them per iteration (the inner loop's trips times
   // its steps included).
@@ -1012,7 +1049,9 @@ std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::steppedValue(const VarDecl
       }
       if (D == R && !AfterReset) {
         const auto *BO = dyn_cast<BinaryOperator>(C);
-        AfterReset = BO && BO->getRHS() == Reset;
+        const auto *DS = dyn_cast<DeclStmt>(C);
+        AfterReset = (BO && BO->getRHS() == Reset) ||
+                     (DS && DS->isSingleDecl() && DS->getSingleDecl() == V);
         continue;
       }
       if (D == R && AfterInner)
@@ -1051,12 +1090,11 @@ std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::steppedValue(const VarDecl
     if (D > 0)
       PerIteration[D - 1] = PerIteration[D - 1] + Trips * PerIteration[D];
   }
-  Poly K = Value.P + (R == Inner ? Poly() : Before[R]);
+  Poly K = R == Inner ? Poly() : Before[R];
   for (size_t D = 0; D < Inner; ++D)
     if (Below(D))
       K = K + (Poly::symbol(Nest[D].Var) - Nest[D].Lower) * PerIteration[D] + Before[D];
-  Value.P = K;
-  return Value;
+  return std::make_pair(Reset, K);
 }
 
 const Expr *LoopAnalyzer::bodyDefinition(const VarDecl *V, const Stmt *Use) const {
@@ -1990,6 +2028,27 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
   if (const VarDecl *PV = refVar(Root); PV && PointerIVs.count(PV) && IVs.count(PV)) {
     Root = strip(PointerIVs.at(PV));
     PeeledOffset = PeeledOffset + Poly::symbol(IVs.at(PV));
+  }
+  // A pointer the nest steps (*A with A++ after it, *p++): its start's
+  // array at the start's offset plus the steps taken.
+  {
+    const Expr *Walker = Root;
+    if (const auto *Inc = dyn_cast<UnaryOperator>(Root); Inc && Inc->isIncrementDecrementOp())
+      Walker = strip(Inc->getSubExpr());
+    const VarDecl *SV = refVar(Walker);
+    if (SV && Walker->getType()->isPointerType() && AssignedInNest.count(SV) &&
+        !PointerIVs.count(SV))
+      if (auto Stepped = steppedCounter(SV, Walker)) {
+        if (!Stepped->first) { // a parameter: its own base
+          Root = Walker;
+          PeeledOffset = PeeledOffset + Stepped->second;
+        } else if (refVar(strip(Stepped->first)) != SV) {
+          if (auto Start = pointerOffset(Stepped->first); Start && Start->second.affine()) {
+            Root = strip(Start->first);
+            PeeledOffset = PeeledOffset + Start->second.P + Stepped->second;
+          }
+        }
+      }
   }
 
   Access A;

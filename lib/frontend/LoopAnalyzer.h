@@ -86,6 +86,10 @@ private:
   /// its value at USE in the innermost body, in the nest's counters; nullopt
   /// where it is not such a counter.
   std::optional<PolyResult> steppedValue(const clang::VarDecl *V, const clang::Expr *Use);
+  /// The same as its start (the reset's or initialiser's expression) and
+  /// the steps taken from it by USE.
+  std::optional<std::pair<const clang::Expr *, Poly>> steppedCounter(const clang::VarDecl *V,
+                                                                      const clang::Expr *Use);
   /// The constant V changes by where S writes it (++V, V -= 2, V = V + c);
   /// nullopt where S writes V otherwise.
   std::optional<Poly> stepOf(const clang::Stmt *S, const clang::VarDecl *V);

@@ -1117,7 +1117,10 @@ void steps(void) {
 // - j = -1, then j++ before the first store and j += 2 before the second:
 //   3 an iteration, a[3i] and a[3i + 2];
 // - a step under a condition (packing), or a nest a loop around runs again
-//   from where p was left: not followed.
+//   from where p was left: not followed;
+// - pointers (TSVC s1351): A = pa at the top of each nl, *A read before
+//   A++ in the i body: pa[i]; *y++ of a parameter: y[i]; p = x + 1 before
+//   the loop, *p++: x[i + 1].
 TEST(Frontend, CountersSteppedByConstantsAreFollowed) {
   FrontendResult R = analyzeCode(R"(float flat[65536], bb[256][256], cc[256][256];
 void s126like(int reps) {
@@ -1162,6 +1165,23 @@ void again(int n, int reps, const float *b, float *a) {
     for (int i = 0; i < n; i++)
       a[p++] = b[i];
 }
+float pa[32000], pb[32000], pc[32000];
+void s1351like(int reps) {
+  for (int nl = 0; nl < reps; nl++) {
+    float *__restrict__ A = pa;
+    float *__restrict__ B = pb;
+    for (int i = 0; i < 32000; i++) {
+      *A = *B + 1;
+      A++;
+      B++;
+    }
+  }
+}
+void walk(int n, const double *x, double *y) {
+  const double *p = x + 1;
+  for (int i = 0; i < n; i++)
+    *y++ = 2 * *p++;
+}
 )");
   Poly I = Poly::symbol("i"), J = Poly::symbol("j");
   const Access *Flat = access(loopIn(R, "s126like"), "flat[k - 1]");
@@ -1183,6 +1203,17 @@ void again(int n, int reps, const float *b, float *a) {
   const Access *Again = access(loopIn(R, "again"), "a[p++]");
   ASSERT_TRUE(Again);
   EXPECT_FALSE(Again->Linear.has_value());
+  const Access *PA = access(loopIn(R, "s1351like"), "*A");
+  ASSERT_TRUE(PA && PA->Linear) << (PA ? PA->NonAffine : "no access");
+  EXPECT_EQ(PA->Array, "pa");
+  EXPECT_EQ(*PA->Linear, I);
+  const Access *Y = access(loopIn(R, "walk"), "*y++");
+  const Access *X = access(loopIn(R, "walk"), "*p++");
+  ASSERT_TRUE(Y && Y->Linear && X && X->Linear);
+  EXPECT_EQ(Y->Array, "y");
+  EXPECT_EQ(*Y->Linear, I);
+  EXPECT_EQ(X->Array, "x");
+  EXPECT_EQ(*X->Linear, I + Poly::constant(1));
 }
 
 // A step given by a size (i += k) takes the size's value, -D k=4: 250 of
