@@ -859,7 +859,8 @@ const std::vector<LibraryCall> &libraryCalls() {
   static const std::vector<LibraryCall> Calls = {
       {"exp", 1, false},          {"log", 1, false},          {"sin", 1, false},
       {"cos", 1, false},          {"pow", 1, false},          {"expf", 1, false},
-      {"logf", 1, false},         {"_ZGVdN4v_exp", 4, true},  {"_ZGVdN4v_log", 4, true},
+      {"logf", 1, false},         {"sinf", 1, false},         {"cosf", 1, false},
+      {"_ZGVdN4v_exp", 4, true},  {"_ZGVdN4v_log", 4, true},
       {"_ZGVdN4v_sin", 4, true},  {"_ZGVdN4v_cos", 4, true},  {"_ZGVdN4vv_pow", 4, true},
       {"_ZGVdN8v_expf", 8, true}, {"_ZGVdN8v_logf", 8, true}};
   return Calls;
@@ -878,6 +879,10 @@ double libraryCallKernel(const char *Symbol, uint64_t Calls) {
     return scalarCallsF(::expf, Calls);
   if (S == "logf")
     return scalarCallsF(::logf, Calls);
+  if (S == "sinf")
+    return scalarCallsF(::sinf, Calls);
+  if (S == "cosf")
+    return scalarCallsF(::cosf, Calls);
   if (S == "_ZGVdN4v_exp")
     return vectorCalls(_ZGVdN4v_exp, Calls / 4);
   if (S == "_ZGVdN4v_log")
