@@ -181,6 +181,17 @@ const Expr *writtenBy(const Stmt *S) {
   return nullptr;
 }
 
+/// How many expressions of S write V (assignments, increments, &V).
+unsigned writesOf(const Stmt *S, const VarDecl *V) {
+  if (!S)
+    return 0;
+  const Expr *W = writtenBy(S);
+  unsigned N = W && refVar(W) == V;
+  for (const Stmt *C : S->children())
+    N += writesOf(C, V);
+  return N;
+}
+
 } // namespace
 
 void LoopAnalyzer::collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out) const {
@@ -925,15 +936,7 @@ std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const 
   if (!Inside(CurrentBody, Use))
     return std::nullopt;
   // Every write of V in the nest, and those found at a place we understand.
-  unsigned Writes = 0, Placed = 0;
-  std::function<void(const Stmt *)> Count = [&](const Stmt *S) {
-    if (const Expr *W = writtenBy(S))
-      Writes += refVar(W) == V;
-    for (const Stmt *C : S->children())
-      if (C)
-        Count(C);
-  };
-  Count(NestLoops.front());
+  unsigned Writes = writesOf(NestLoops.front(), V), Placed = 0;
   // Steps in S with no condition or loop on the way to them; false where a
   // write of V is under one. USEOP: the step whose operand is the use.
   const Stmt *UseOp = nullptr;
@@ -942,16 +945,7 @@ std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const 
     if (isa<IfStmt, SwitchStmt, ForStmt, WhileStmt, DoStmt, CXXForRangeStmt,
             ConditionalOperator>(S) ||
         (isa<BinaryOperator>(S) && cast<BinaryOperator>(S)->isLogicalOp())) {
-      bool Writes = false;
-      std::function<void(const Stmt *)> Any = [&](const Stmt *X) {
-        if (const Expr *W = writtenBy(X))
-          Writes |= refVar(W) == V;
-        for (const Stmt *C : X->children())
-          if (C)
-            Any(C);
-      };
-      Any(S);
-      return !Writes;
+      return writesOf(S, V) == 0;
     }
     if (const Expr *W = writtenBy(S); W && refVar(W) == V) {
       auto By = stepOf(S, V);
@@ -1002,16 +996,7 @@ std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const 
   if (!Reset) {
     // Else a local initialised where it is declared, before the nest, that
     // nothing outside the nest writes (int p = 0; ... out[p++] = ...).
-    unsigned InFunction = 0;
-    std::function<void(const Stmt *)> CountAll = [&](const Stmt *S) {
-      if (const Expr *W = writtenBy(S))
-        InFunction += refVar(W) == V;
-      for (const Stmt *C : S->children())
-        if (C)
-          CountAll(C);
-    };
-    if (FunctionBody)
-      CountAll(FunctionBody);
+    unsigned InFunction = writesOf(FunctionBody, V);
     // ... and no loop around the nest runs it again from where V was left.
     std::function<bool(const Stmt *, bool)> InLoop = [&](const Stmt *S, bool Looped) {
       if (S == NestLoops.front())
@@ -1103,16 +1088,7 @@ const Expr *LoopAnalyzer::bodyDefinition(const VarDecl *V, const Stmt *Use) cons
     return nullptr;
   // Every write of V in the body: exactly one, a plain assignment that is a
   // statement of the body itself, before the use.
-  unsigned Writes = 0;
-  std::function<void(const Stmt *)> Count = [&](const Stmt *S) {
-    if (const Expr *W = writtenBy(S))
-      Writes += refVar(W) == V;
-    for (const Stmt *C : S->children())
-      if (C)
-        Count(C);
-  };
-  Count(Body);
-  if (Writes != 1)
+  if (writesOf(Body, V) != 1)
     return nullptr;
   const SourceManager &SM = Ctx.getSourceManager();
   for (const Stmt *C : Body->body()) {
