@@ -1336,9 +1336,24 @@ static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCore
                       Fmt(O.ForwardFail) + " cy for the store to commit");
 
   std::vector<double> OwnCycle(N, 0);
+  // Only an instruction whose value reaches the next iteration at all can
+  // reach its own copy there (a nest trace's loads and stores mostly do
+  // not): edges go forward, so one backward sweep finds them.
+  std::vector<bool> ReachesNext(2 * N, false);
+  for (size_t Pos = 2 * N; Pos-- > 0;) {
+    if (Pos >= N)
+      ReachesNext[Pos] = true;
+    if (ReachesNext[Pos])
+      for (const Edge &E : In[Pos])
+        ReachesNext[E.From] = true;
+  }
+  std::vector<double> Dist(2 * N, -1);
+  std::vector<size_t> Prev(2 * N, SIZE_MAX);
   for (size_t Start = 0; Start < N; ++Start) {
-    std::vector<double> Dist(2 * N, -1);
-    std::vector<size_t> Prev(2 * N, SIZE_MAX);
+    if (!ReachesNext[Start])
+      continue; // no path to its copy: OwnCycle 0, no chain
+    std::fill(Dist.begin() + Start, Dist.begin() + Start + N + 1, -1.0);
+    std::fill(Prev.begin() + Start, Prev.begin() + Start + N + 1, SIZE_MAX);
     Dist[Start] = 0;
     for (size_t Pos = Start + 1; Pos <= Start + N; ++Pos)
       for (const Edge &E : In[Pos])
