@@ -1347,20 +1347,40 @@ static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCore
       for (const Edge &E : In[Pos])
         ReachesNext[E.From] = true;
   }
+  // Longest paths pushed forward from the positions reached (edges go
+  // forward, so a position is final when it is reached in order); on a tie
+  // the edge listed first in In wins, as a pull over In would pick it.
+  struct Out {
+    size_t To, Index; ///< the consumer's position; the edge's place in In[To]
+    double Lat;
+  };
+  std::vector<std::vector<Out>> Outs(2 * N);
+  for (size_t Pos = 0; Pos < 2 * N; ++Pos)
+    for (size_t K = 0; K < In[Pos].size(); ++K)
+      Outs[In[Pos][K].From].push_back({Pos, K, In[Pos][K].Lat});
   std::vector<double> Dist(2 * N, -1);
-  std::vector<size_t> Prev(2 * N, SIZE_MAX);
+  std::vector<size_t> Prev(2 * N, SIZE_MAX), PrevIndex(2 * N, SIZE_MAX);
   for (size_t Start = 0; Start < N; ++Start) {
     if (!ReachesNext[Start])
       continue; // no path to its copy: OwnCycle 0, no chain
     std::fill(Dist.begin() + Start, Dist.begin() + Start + N + 1, -1.0);
     std::fill(Prev.begin() + Start, Prev.begin() + Start + N + 1, SIZE_MAX);
     Dist[Start] = 0;
-    for (size_t Pos = Start + 1; Pos <= Start + N; ++Pos)
-      for (const Edge &E : In[Pos])
-        if (E.From >= Start && Dist[E.From] >= 0 && Dist[E.From] + E.Lat > Dist[Pos]) {
-          Dist[Pos] = Dist[E.From] + E.Lat;
-          Prev[Pos] = E.From;
+    for (size_t Pos = Start; Pos < Start + N; ++Pos) {
+      if (Dist[Pos] < 0)
+        continue;
+      for (const Out &E : Outs[Pos]) {
+        if (E.To > Start + N)
+          continue;
+        double Via = Dist[Pos] + E.Lat;
+        if (Via > Dist[E.To] ||
+            (Via == Dist[E.To] && Prev[E.To] != SIZE_MAX && E.Index < PrevIndex[E.To])) {
+          Dist[E.To] = Via;
+          Prev[E.To] = Pos;
+          PrevIndex[E.To] = E.Index;
         }
+      }
+    }
     OwnCycle[Start] = std::max(0.0, Dist[Start + N]);
     if (Dist[Start + N] > R.RecurrenceBound) {
       R.RecurrenceBound = Dist[Start + N];
