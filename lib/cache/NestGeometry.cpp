@@ -355,9 +355,7 @@ double unionLines(std::vector<std::pair<int64_t, int64_t>> &Runs) {
   }
   return Lines;
 }
-} // namespace
 
-namespace {
 
 /// Elements 0 .. the last of A's array as declared, every dimension's extent
 /// known at the bound sizes; nullopt otherwise.

@@ -323,12 +323,11 @@ public:
         IV[D] = I;
         if (Last)
           return body(Sim, WarmupAccesses, Limit);
-        uint64_t Start = Count;
-        LevelStart[D] = Start;
+        LevelStart[D] = Count;
         outer(Sim, D, false);
         Loop(D + 1);
         outer(Sim, D, true);
-        LevelSize[D] = Count - Start;
+        LevelSize[D] = Count - LevelStart[D];
         checkpoint(Sim, D);
       };
       if (Step > 0) {

@@ -393,21 +393,8 @@ LoopAnalyzer::pointerOffset(const Expr *E) {
     At.P = Poly::symbol(IVs.at(V));
     return std::make_pair(strip(PointerIVs.at(V)), At);
   }
-  // A pointer the nest steps (A = a; ... *A ...; A++): its start's array,
-  // at the start's offset plus the steps.
-  if (const VarDecl *V = refVar(E); V && E->getType()->isPointerType() && AssignedInNest.count(V))
-    if (auto Stepped = steppedCounter(V, E)) {
-      if (!Stepped->first) { // a parameter: its own base
-        PolyResult Steps;
-        Steps.P = Stepped->second;
-        return std::make_pair(E, Steps);
-      }
-      if (refVar(strip(Stepped->first)) != V)
-        if (auto Start = pointerOffset(Stepped->first)) {
-          Start->second.P = Start->second.P + Stepped->second;
-          return Start;
-        }
-    }
+  if (auto Stepped = steppedPointer(E))
+    return Stepped;
   if (refVar(E) && (E->getType()->isPointerType() || E->getType()->isArrayType()))
     return std::make_pair(E, PolyResult{});
   if (const auto *UO = dyn_cast<UnaryOperator>(E); UO && UO->getOpcode() == UO_AddrOf)
@@ -922,6 +909,27 @@ std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::steppedValue(const VarDecl
   return Value;
 }
 
+std::optional<std::pair<const Expr *, LoopAnalyzer::PolyResult>>
+LoopAnalyzer::steppedPointer(const Expr *E) {
+  const VarDecl *V = refVar(E);
+  if (!V || !E->getType()->isPointerType() || !AssignedInNest.count(V) || PointerIVs.count(V))
+    return std::nullopt;
+  auto Stepped = steppedCounter(V, E);
+  if (!Stepped)
+    return std::nullopt;
+  if (!Stepped->first) { // a parameter: its own base
+    PolyResult Steps;
+    Steps.P = Stepped->second;
+    return std::make_pair(E, Steps);
+  }
+  if (refVar(strip(Stepped->first)) == V)
+    return std::nullopt;
+  auto Start = pointerOffset(Stepped->first);
+  if (Start)
+    Start->second.P = Start->second.P + Stepped->second;
+  return Start;
+}
+
 std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const VarDecl *V,
                                                                            const Expr *Use) {
   size_t Inner = Nest.size();
@@ -961,8 +969,6 @@ std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const 
         return false;
     return true;
   };
-  // The one reset: a plain assignment, a statement of an enclosing body
-  // before its inner loop, that does not read V.
   // A body's statements (a body without braces is one).
   auto Statements = [](const Stmt *Body) {
     std::vector<const Stmt *> Out;
@@ -972,26 +978,28 @@ std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const 
       Out.push_back(Body);
     return Out;
   };
+  // The one reset: a statement of an enclosing body before its inner loop,
+  // a plain assignment that does not read V or V's declaration there
+  // (real_t *A = a;: a fresh one each iteration).
   std::optional<size_t> ResetLevel;
   const Expr *Reset = nullptr;
   bool ResetIsDecl = false;
   for (size_t D = 0; D + 1 < Inner && !Reset; ++D)
     for (const Stmt *C : Statements(NestLoops[D]->getBody())) {
-        if (C == NestLoops[D + 1])
-          break;
-        const auto *BO = dyn_cast<BinaryOperator>(C);
-        if (BO && BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == V &&
-            !mentionsVar(BO->getRHS(), V)) {
-          ResetLevel = D;
-          Reset = BO->getRHS();
-        }
-        // Declared there (real_t *A = a;): a fresh one each iteration.
-        if (const auto *DS = dyn_cast<DeclStmt>(C); DS && DS->isSingleDecl() &&
-                                                    DS->getSingleDecl() == V && V->getInit()) {
-          ResetLevel = D;
-          Reset = V->getInit();
-          ResetIsDecl = true;
-        }
+      if (C == NestLoops[D + 1])
+        break;
+      const auto *BO = dyn_cast<BinaryOperator>(C);
+      if (BO && BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == V &&
+          !mentionsVar(BO->getRHS(), V)) {
+        ResetLevel = D;
+        Reset = BO->getRHS();
+      }
+      if (const auto *DS = dyn_cast<DeclStmt>(C);
+          DS && DS->isSingleDecl() && DS->getSingleDecl() == V && V->getInit()) {
+        ResetLevel = D;
+        Reset = V->getInit();
+        ResetIsDecl = true;
+      }
     }
   if (!Reset) {
     // Else a local initialised where it is declared, before the nest, that
@@ -1015,15 +1023,14 @@ std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const 
     Reset = isa<ParmVarDecl>(V) ? nullptr : V->getInit();
   }
   Placed = ResetLevel && !ResetIsDecl ? 1 : 0; // an initialiser is not a write
-  // Per level from the reset's inward: the steps before the inner loop (or
-  // the use), and all of them per iteration (the inner loop's trips times
-  // its steps included).
-  // R: the level whose body resets V (Inner: before the nest, a level
-  // above the outermost).
+  // R: the level whose body resets V (Inner: before the nest, a level above
+  // the outermost). Per level from R inward: the steps before the inner
+  // loop (or the use), and all of them per iteration (the inner loop's
+  // trips times its steps are added below).
   size_t R = ResetLevel ? *ResetLevel : Inner;
   auto Below = [&](size_t D) { return R == Inner || D > R; };
   std::vector<Poly> Before(Inner), PerIteration(Inner);
-  std::vector<bool> Seen(Inner, false);
+  bool UseSeen = false; // the innermost body's statements after the use
   for (size_t D = R == Inner ? 0 : R; D < Inner; ++D) {
     bool AfterReset = Below(D), AfterInner = false;
     const Stmt *Next = D + 1 < Inner ? NestLoops[D + 1] : nullptr;
@@ -1053,8 +1060,8 @@ std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const 
           return std::nullopt;
         if (UseOp && cast<UnaryOperator>(UseOp)->isPrefix())
           Before[D] = Before[D] + Sum;
-        Seen[D] = true;
-      } else if (!AfterInner && !(D + 1 == Inner && Seen[D])) {
+        UseSeen = true;
+      } else if (!AfterInner && !UseSeen) {
         Before[D] = Before[D] + Sum;
       }
       PerIteration[D] = PerIteration[D] + Sum;
@@ -2005,26 +2012,15 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
     Root = strip(PointerIVs.at(PV));
     PeeledOffset = PeeledOffset + Poly::symbol(IVs.at(PV));
   }
-  // A pointer the nest steps (*A with A++ after it, *p++): its start's
-  // array at the start's offset plus the steps taken.
+  // *A with A++ after it, *p++: a pointer the nest steps.
   {
     const Expr *Walker = Root;
     if (const auto *Inc = dyn_cast<UnaryOperator>(Root); Inc && Inc->isIncrementDecrementOp())
       Walker = strip(Inc->getSubExpr());
-    const VarDecl *SV = refVar(Walker);
-    if (SV && Walker->getType()->isPointerType() && AssignedInNest.count(SV) &&
-        !PointerIVs.count(SV))
-      if (auto Stepped = steppedCounter(SV, Walker)) {
-        if (!Stepped->first) { // a parameter: its own base
-          Root = Walker;
-          PeeledOffset = PeeledOffset + Stepped->second;
-        } else if (refVar(strip(Stepped->first)) != SV) {
-          if (auto Start = pointerOffset(Stepped->first); Start && Start->second.affine()) {
-            Root = strip(Start->first);
-            PeeledOffset = PeeledOffset + Start->second.P + Stepped->second;
-          }
-        }
-      }
+    if (auto Stepped = steppedPointer(Walker); Stepped && Stepped->second.affine()) {
+      Root = strip(Stepped->first);
+      PeeledOffset = PeeledOffset + Stepped->second.P;
+    }
   }
 
   Access A;

@@ -86,10 +86,15 @@ private:
   /// its value at USE in the innermost body, in the nest's counters; nullopt
   /// where it is not such a counter.
   std::optional<PolyResult> steppedValue(const clang::VarDecl *V, const clang::Expr *Use);
-  /// The same as its start (the reset's or initialiser's expression) and
-  /// the steps taken from it by USE.
+  /// steppedValue's parts: the expression V starts from (the reset's or the
+  /// initialiser's; null for a parameter, which starts at its own value)
+  /// and the steps it has taken by USE.
   std::optional<std::pair<const clang::Expr *, Poly>> steppedCounter(const clang::VarDecl *V,
                                                                       const clang::Expr *Use);
+  /// A pointer E the nest steps (A = a at the top of a body and A++, *y++
+  /// of a parameter): the array it started in and its element offset there.
+  std::optional<std::pair<const clang::Expr *, PolyResult>>
+  steppedPointer(const clang::Expr *E);
   /// The constant V changes by where S writes it (++V, V -= 2, V = V + c);
   /// nullopt where S writes V otherwise.
   std::optional<Poly> stepOf(const clang::Stmt *S, const clang::VarDecl *V);

@@ -22,10 +22,11 @@
 #include <limits>
 #include <map>
 #include <memory>
-#include <numeric>
-#include <unordered_map>
 #include <mutex>
+#include <numeric>
 #include <optional>
+#include <unordered_map>
+#include <unordered_set>
 
 using namespace perfmodel;
 using namespace llvm;

@@ -23,7 +23,6 @@
 
 using namespace perfmodel;
 
-
 unsigned perfmodel::scheduleIterations(size_t N) {
   return unsigned(std::clamp<size_t>(24000 / std::max<size_t>(N, 1), 16, 120));
 }
@@ -53,7 +52,6 @@ private:
   void place(size_t Inst, size_t After);
   /// The consumers of INST (dispatched at candidate position K) learn of it.
   void wake(size_t Inst, size_t K);
-  bool anyUnitFree() const;
   /// After a cycle in which nothing happened: the first cycle something may.
   double idleUntil() const;
   bool fits(size_t I) const;
@@ -102,6 +100,8 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
   for (unsigned Units : *In.PortUnits)
     Busy.emplace_back(std::max(1u, Units), 0.0);
   Fused.resize(N);
+  for (size_t I = 0; I < N; ++I)
+    Fused[I] = std::max(1u, (*In.Issue)[I]);
   std::map<std::vector<unsigned>, unsigned> Sets;
   SetOf.resize(N);
   for (size_t I = 0; I < N; ++I)
@@ -117,8 +117,6 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
       SetsOfPort[P].push_back(S);
   SetKnownAt.assign(SetPorts.size(), -1);
   SetFull.assign(SetPorts.size(), false);
-  for (size_t I = 0; I < N; ++I)
-    Fused[I] = std::max(1u, (*In.Issue)[I]);
   Consumers.resize(N);
   for (size_t I = 0; I < N; ++I)
     for (const SchedEdge &E : (*In.In)[N + I])
@@ -277,26 +275,17 @@ bool ListScheduler::blocked(size_t I) {
   return false;
 }
 
-bool ListScheduler::anyUnitFree() const {
-  for (const std::vector<double> &P : Busy)
-    for (double U : P)
-      if (U < Cycle + 1 - 1e-9)
-        return true;
-  return false;
-}
-
 void ListScheduler::dispatch() {
   while (!Later.empty() && Later.top().first <= Cycle) {
     size_t Inst = Later.top().second;
     Later.pop();
     Candidates.insert(std::upper_bound(Candidates.begin(), Candidates.end(), Inst), Inst);
   }
-  bool AnyFree = anyUnitFree();
   size_t Kept = 0;
   for (size_t K = 0; K < Candidates.size(); ++K) {
     size_t Inst = Candidates[K], I = Inst % N;
     const InstrCost &C = Instrs[I];
-    if ((!AnyFree && !C.Demands.empty()) || blocked(I) || !takeUnits(C)) {
+    if (blocked(I) || !takeUnits(C)) {
       Candidates[Kept++] = Inst;
       continue;
     }
@@ -305,8 +294,6 @@ void ListScheduler::dispatch() {
       for (unsigned Set : SetsOfPort[T.Port])
         SetKnownAt[Set] = -1; // a unit of it got busier
     }
-    if (!Take.empty())
-      AnyFree = anyUnitFree();
     Start[Inst] = Cycle;
     if (!Q.Size.empty())
       for (unsigned B : Q.Of[I])

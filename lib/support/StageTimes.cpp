@@ -55,15 +55,6 @@ void perfmodel::enableStageTimes() {
   C.Since = Clock::now();
 }
 
-bool perfmodel::stageTimesEnabled() { return counter().Enabled; }
-
-double perfmodel::stageSeconds(Stage S) {
-  Counter &C = counter();
-  if (C.Enabled)
-    C.charge();
-  return C.Seconds[size_t(S)];
-}
-
 void perfmodel::printStageTimes(llvm::raw_ostream &OS) {
   Counter &C = counter();
   if (!C.Enabled)

@@ -30,9 +30,6 @@ enum class Stage {
 
 /// Starts counting (and the Setup stage's clock).
 void enableStageTimes();
-bool stageTimesEnabled();
-/// Seconds charged to each stage so far.
-double stageSeconds(Stage S);
 /// A table of the stages, their seconds and shares, to OS.
 void printStageTimes(llvm::raw_ostream &OS);
 
