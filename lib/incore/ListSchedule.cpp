@@ -7,7 +7,10 @@
 // unit of its set that is free this cycle (busy for the demand's cycles:
 // dividers for many). Event-driven where nothing can change: an instruction
 // waits off the candidate list until its inputs are ready, and cycles in
-// which nothing happens are skipped to the next event.
+// which nothing happens are skipped to the next event. Once the state at
+// the start of an iteration repeats that of an earlier one, shifted by whole
+// iterations and cycles, the run is periodic: it jumps ahead whole periods
+// and simulates only the end, with the same result as running it all.
 //
 //===----------------------------------------------------------------------===//
 #include "ListSchedule.h"
@@ -15,10 +18,12 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <functional>
 #include <limits>
 #include <map>
 #include <queue>
+#include <unordered_map>
 #include <utility>
 
 using namespace perfmodel;
@@ -32,17 +37,23 @@ namespace {
 constexpr double Never = std::numeric_limits<double>::infinity();
 constexpr double LastCycle = 10'000'000; ///< a schedule that has not ended by then never will
 
+/// Times in 1/65536 cycles: sums of them and whole cycles are exact in a
+/// double, so a state shifted by whole cycles evolves exactly as the
+/// original (the periodic jump relies on it).
+double onGrid(double Cy) { return std::round(Cy * 65536) / 65536; }
+
 class ListScheduler {
 public:
   explicit ListScheduler(const ScheduleInput &In);
-  double run();
+  ScheduleRun run();
 
 private:
   void retire();
   void issue();
   void dispatch();
-  /// Units for C's demands this cycle into Take; false when one finds none.
-  bool takeUnits(const InstrCost &C);
+  /// Units for instruction I's demands this cycle into Take; false when one
+  /// finds none.
+  bool takeUnits(size_t I);
   /// Whether instruction I (of the body) cannot get units this cycle.
   bool blocked(size_t I);
   /// The cycle INST's inputs are ready; Never while one has not started.
@@ -55,6 +66,14 @@ private:
   /// After a cycle in which nothing happened: the first cycle something may.
   double idleUntil() const;
   bool fits(size_t I) const;
+  /// The state at this cycle's start, in times relative to it and positions
+  /// relative to the current iteration's first instruction.
+  std::vector<double> relativeState() const;
+  /// Records the state at the first cycle of each issued iteration; when it
+  /// repeats an earlier one, jumps ahead whole periods.
+  void detectPeriod();
+  /// Advances the run by COUNT periods of P instructions and T cycles.
+  void jump(size_t P, double T, size_t Count);
 
   const ScheduleInput &In;
   const std::vector<InstrCost> &Instrs;
@@ -63,6 +82,12 @@ private:
   unsigned W;
   std::vector<std::vector<double>> Busy; ///< per port, per unit: busy until
   std::vector<unsigned> Fused, Waiting;
+  /// On the grid: per instruction its cycles to completion (at least one)
+  /// and its demands' unit cycles; per instruction of the second iteration,
+  /// its inputs.
+  std::vector<double> Completes;
+  std::vector<std::vector<double>> DemandCy;
+  std::vector<std::vector<SchedEdge>> Inputs;
   /// Per producer position (0..N-1): its consumers and whether they are in
   /// the same iteration.
   std::vector<std::vector<std::pair<size_t, bool>>> Consumers;
@@ -87,6 +112,19 @@ private:
   unsigned InFlight = 0;   ///< fused uops issued and not retired
   unsigned IssueStall = 0; ///< cycles the front end still spends on a long instruction
   double Cycle = 0;
+  /// Periodicity: times further back than Horizon cycles no longer decide
+  /// anything; the states recorded (with their cycle and first position),
+  /// found by hash; whether the run already jumped.
+  double Horizon = 2;
+  struct Snapshot {
+    std::vector<double> State;
+    double Cycle;
+    size_t Base;
+  };
+  std::vector<Snapshot> Snapshots;
+  std::unordered_multimap<uint64_t, size_t> SnapshotOf;
+  size_t SnapshotIter = 0, Skipped = 0;
+  bool Jumped = false;
 };
 
 ListScheduler::ListScheduler(const ScheduleInput &In)
@@ -100,8 +138,17 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
   for (unsigned Units : *In.PortUnits)
     Busy.emplace_back(std::max(1u, Units), 0.0);
   Fused.resize(N);
-  for (size_t I = 0; I < N; ++I)
+  Completes.resize(N);
+  DemandCy.resize(N);
+  Inputs.resize(N);
+  for (size_t I = 0; I < N; ++I) {
     Fused[I] = std::max(1u, (*In.Issue)[I]);
+    Completes[I] = onGrid(std::max(1.0, Instrs[I].Latency));
+    for (const auto &D : Instrs[I].Demands)
+      DemandCy[I].push_back(onGrid(D.second));
+    for (SchedEdge E : (*In.In)[N + I])
+      Inputs[I].push_back({E.From, onGrid(E.Lat)});
+  }
   std::map<std::vector<unsigned>, unsigned> Sets;
   SetOf.resize(N);
   for (size_t I = 0; I < N; ++I)
@@ -119,8 +166,13 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
   SetFull.assign(SetPorts.size(), false);
   Consumers.resize(N);
   for (size_t I = 0; I < N; ++I)
-    for (const SchedEdge &E : (*In.In)[N + I])
+    for (const SchedEdge &E : Inputs[I])
       Consumers[E.From % N].push_back({I, E.From >= N});
+  for (size_t I = 0; I < N; ++I) {
+    Horizon = std::max(Horizon, Completes[I] + 2);
+    for (const SchedEdge &E : Inputs[I])
+      Horizon = std::max(Horizon, E.Lat + 2);
+  }
   Start.assign(Total, -1);
   InputsAt.assign(Total, -1);
   LatestInput.assign(Total, 0);
@@ -138,7 +190,7 @@ double ListScheduler::inputsReady(size_t Inst) {
   if (InputsAt[Inst] >= 0)
     return InputsAt[Inst];
   size_t I = Inst % N, It = Inst / N;
-  const std::vector<SchedEdge> &Edges = (*In.In)[N + I];
+  const std::vector<SchedEdge> &Edges = Inputs[I];
   unsigned &E = NextInput[Inst];
   for (; E < Edges.size(); ++E) {
     if (Edges[E].From < N && It == 0)
@@ -154,7 +206,7 @@ double ListScheduler::inputsReady(size_t Inst) {
 void ListScheduler::retire() {
   for (unsigned Slots = W; Retired < Issued && Slots > 0;) {
     double S = Start[Retired];
-    if (S < 0 || S + std::max(1.0, Instrs[Retired % N].Latency) > Cycle)
+    if (S < 0 || S + Completes[Retired % N] > Cycle)
       break;
     unsigned U = Fused[Retired % N];
     Slots -= std::min(Slots, U);
@@ -227,13 +279,15 @@ void ListScheduler::wake(size_t Inst, size_t K) {
   }
 }
 
-bool ListScheduler::takeUnits(const InstrCost &C) {
+bool ListScheduler::takeUnits(size_t I) {
   // Units taken by this instruction, with the cycles charged to each; two
   // demands on one single-unit port share it for their sum. A unit busy for
   // a fraction of this cycle still takes it, from where it frees (a measured
   // 1.27 cy a shuffle is 1.27 on average, not 2).
   Take.clear();
-  for (const auto &D : C.Demands) {
+  const InstrCost &C = Instrs[I];
+  for (size_t K = 0; K < C.Demands.size(); ++K) {
+    const auto &D = C.Demands[K];
     double *Pick = nullptr;
     unsigned PickPort = 0;
     for (unsigned P : D.first)
@@ -244,7 +298,7 @@ bool ListScheduler::takeUnits(const InstrCost &C) {
           PickPort = P;
         }
     if (Pick) {
-      Take.push_back({Pick, D.second, PickPort});
+      Take.push_back({Pick, DemandCy[I][K], PickPort});
       continue;
     }
     auto Shared = std::find_if(Take.begin(), Take.end(), [&](const Taken &T) {
@@ -252,7 +306,7 @@ bool ListScheduler::takeUnits(const InstrCost &C) {
     });
     if (Shared == Take.end())
       return false;
-    Shared->Cy += D.second;
+    Shared->Cy += DemandCy[I][K];
   }
   return true;
 }
@@ -284,8 +338,7 @@ void ListScheduler::dispatch() {
   size_t Kept = 0;
   for (size_t K = 0; K < Candidates.size(); ++K) {
     size_t Inst = Candidates[K], I = Inst % N;
-    const InstrCost &C = Instrs[I];
-    if (blocked(I) || !takeUnits(C)) {
+    if (blocked(I) || !takeUnits(I)) {
       Candidates[Kept++] = Inst;
       continue;
     }
@@ -310,8 +363,7 @@ double ListScheduler::idleUntil() const {
   // first such cycle, at least the next.
   double Next = Never;
   if (Retired < Issued && Start[Retired] >= 0)
-    Next = std::min(Next, std::floor(Start[Retired] +
-                                     std::max(1.0, Instrs[Retired % N].Latency)));
+    Next = std::min(Next, std::floor(Start[Retired] + Completes[Retired % N]));
   if (In.Deliver && Issued < Total && Issued < In.Deliver->size())
     Next = std::min(Next, std::floor((*In.Deliver)[Issued]));
   if (!Later.empty())
@@ -326,10 +378,113 @@ double ListScheduler::idleUntil() const {
   return std::max(Cycle + 1, Next);
 }
 
-double ListScheduler::run() {
+std::vector<double> ListScheduler::relativeState() const {
+  // Times at or before Cycle - Horizon decide nothing (every input from them
+  // is ready, every instruction they started has completed); idle units
+  // matter only by which has been idle longest. Not yet known: -1e18.
+  const size_t Base = Issued / N * N;
+  const double Unknown = -1e18;
+  auto Time = [&](double T) { return std::max(T - Cycle, -Horizon); };
+  std::vector<double> S = {double(Issued - Base), double(Base - Retired),
+                           double(Issued - Dispatched), double(InFlight),
+                           double(IssueStall)};
+  S.insert(S.end(), Waiting.begin(), Waiting.end());
+  std::vector<double> Idle;
+  for (const std::vector<double> &P : Busy)
+    for (double U : P)
+      if (U <= Cycle)
+        Idle.push_back(U);
+  std::sort(Idle.begin(), Idle.end());
+  for (const std::vector<double> &P : Busy)
+    for (double U : P)
+      S.push_back(U > Cycle ? U - Cycle
+                            : -1e9 - double(Idle.end() - std::lower_bound(Idle.begin(), Idle.end(), U)));
+  S.push_back(double(Candidates.size()));
+  for (size_t C : Candidates)
+    S.push_back(double(Base) - double(C));
+  std::vector<std::pair<double, double>> Timed;
+  auto Copy = Later;
+  for (; !Copy.empty(); Copy.pop())
+    Timed.push_back({Time(Copy.top().first), double(Base) - double(Copy.top().second)});
+  S.push_back(double(Timed.size()));
+  for (auto [T, C] : Timed)
+    S.insert(S.end(), {T, C});
+  // Inputs reach back two iterations: their producers' starts are state.
+  for (size_t X = Retired - 2 * N; X < Issued; ++X)
+    S.insert(S.end(), {Start[X] < 0 ? Unknown : Time(Start[X]),
+                       InputsAt[X] < 0 ? Unknown : Time(InputsAt[X]), Time(LatestInput[X]),
+                       double(NextInput[X])});
+  return S;
+}
+
+void ListScheduler::detectPeriod() {
+  if (!In.Periodic || Jumped || Issued / N == SnapshotIter || Retired < 2 * N)
+    return;
+  SnapshotIter = Issued / N;
+  std::vector<double> S = relativeState();
+  uint64_t Hash = 1469598103934665603ull;
+  for (double V : S) {
+    uint64_t Bits;
+    std::memcpy(&Bits, &V, sizeof(Bits));
+    Hash = (Hash ^ Bits) * 1099511628211ull;
+  }
+  const size_t Base = Issued / N * N;
+  auto [From, To] = SnapshotOf.equal_range(Hash);
+  for (auto It = From; It != To; ++It) {
+    const Snapshot &Old = Snapshots[It->second];
+    if (Old.State != S)
+      continue;
+    size_t P = Base - Old.Base;
+    double T = Cycle - Old.Cycle;
+    // The front end's deliveries must repeat with the same period too.
+    if (In.Deliver)
+      for (size_t X = Old.Base; X < In.Deliver->size() && X < Total; ++X)
+        if (X >= P && (*In.Deliver)[X] != (*In.Deliver)[X - P] + T)
+          return;
+    Jumped = true;
+    if (size_t Count = (Total - Issued) / P)
+      jump(P, T, Count);
+    return;
+  }
+  SnapshotOf.insert({Hash, Snapshots.size()});
+  Snapshots.push_back({std::move(S), Cycle, Base});
+}
+
+void ListScheduler::jump(size_t P, double T, size_t Count) {
+  // Whatever starts before the new cycle starts as it did a period earlier,
+  // T cycles later; the rest of the state moves by whole periods.
+  const size_t Shift = P * Count;
+  const double Dt = T * double(Count), NewCycle = Cycle + Dt;
+  for (size_t X = Retired; X < Issued + Shift; ++X)
+    if (Start[X] < 0 && Start[X - P] >= 0 && Start[X - P] + T < NewCycle)
+      Start[X] = Start[X - P] + T;
+  // Downwards: the window and its image may overlap.
+  for (size_t X = Issued; X-- > Retired;) {
+    InputsAt[X + Shift] = InputsAt[X] < 0 ? -1 : InputsAt[X] + Dt;
+    LatestInput[X + Shift] = LatestInput[X] + Dt;
+    NextInput[X + Shift] = NextInput[X];
+  }
+  for (std::vector<double> &Port : Busy)
+    for (double &U : Port)
+      U += Dt;
+  for (size_t &C : Candidates)
+    C += Shift;
+  decltype(Later) Moved;
+  for (; !Later.empty(); Later.pop())
+    Moved.push({Later.top().first + Dt, Later.top().second + Shift});
+  Later = std::move(Moved);
+  Issued += Shift;
+  Skipped = Shift;
+  Dispatched += Shift;
+  Retired += Shift;
+  Cycle = NewCycle;
+}
+
+ScheduleRun ListScheduler::run() {
   if (N == 0)
-    return 0;
+    return {};
   for (; Dispatched < Total && Cycle < LastCycle; Cycle += 1) {
+    detectPeriod();
     size_t Before = Retired + Issued + Dispatched;
     retire();
     issue();
@@ -345,9 +500,13 @@ double ListScheduler::run() {
     return T;
   };
   size_t A = Iters / 2, B = Iters - 1;
-  return (IterEnd(B) - IterEnd(A)) / double(B - A);
+  return {(IterEnd(B) - IterEnd(A)) / double(B - A), Jumped, Dispatched - Skipped};
 }
 
 } // namespace
 
-double perfmodel::listSchedule(const ScheduleInput &In) { return ListScheduler(In).run(); }
+ScheduleRun perfmodel::listScheduleRun(const ScheduleInput &In) {
+  return ListScheduler(In).run();
+}
+
+double perfmodel::listSchedule(const ScheduleInput &In) { return listScheduleRun(In).Cycles; }

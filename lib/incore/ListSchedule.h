@@ -51,6 +51,16 @@ struct ScheduleInput {
   /// Optional: per instruction of the run, the cycle the front end hands its
   /// uops over (the legacy decoders of unrolled code); it issues after.
   const std::vector<double> *Deliver = nullptr;
+  /// Jump ahead whole periods once the state repeats (off: run every
+  /// iteration; the result is the same, which a test checks).
+  bool Periodic = true;
+};
+
+/// A run's result and how it was reached.
+struct ScheduleRun {
+  double Cycles = 0;        ///< per iteration in steady state
+  bool Jumped = false;      ///< the state repeated and the run jumped ahead
+  size_t Simulated = 0;     ///< instructions dispatched one by one
 };
 
 /// Iterations the list schedule runs: enough for a steady state of long
@@ -59,6 +69,7 @@ unsigned scheduleIterations(size_t N);
 
 /// Cycles per iteration in steady state (the run's second half).
 double listSchedule(const ScheduleInput &In);
+ScheduleRun listScheduleRun(const ScheduleInput &In);
 
 } // namespace perfmodel
 
