@@ -619,9 +619,10 @@ static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCore
   InCoreResult R;
   R.Cpu = O.Cpu;
   R.Splits = O.Splits;
-  TargetBundle TB;
-  if (!TB.init(O.Triple, O.Cpu, R.Reason))
+  const TargetBundle *Bundle = sharedBundle(O.Triple, O.Cpu, R.Reason);
+  if (!Bundle)
     return R;
+  const TargetBundle &TB = *Bundle;
   const MCSchedModel &SM = TB.STI->getSchedModel();
   if (!SM.hasInstrSchedModel()) {
     R.Reason = "LLVM 19 has no instruction scheduling model for CPU '" + O.Cpu + "'";
@@ -708,13 +709,13 @@ static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCore
   std::vector<bool> LoadPort(PM.Names.size(), false), StorePort(PM.Names.size(), false);
   std::vector<unsigned> AluPorts;
   double LoadLatency = 5;
-  for (unsigned Op = 0; Op < TB.MII->getNumOpcodes(); ++Op) {
-    StringRef Name = TB.MII->getName(Op);
+  for (StringRef Name : {"MOV64rm", "LDRXui", "MOV64mr", "STRXui", "ADD64rr"}) {
+    std::optional<unsigned> Op = TB.opcode(Name);
+    if (!Op)
+      continue;
     bool Load = Name == "MOV64rm" || Name == "LDRXui", Store = Name == "MOV64mr" || Name == "STRXui";
     bool Alu = Name == "ADD64rr";
-    if (!Load && !Store && !Alu)
-      continue;
-    const MCSchedClassDesc *SC = SM.getSchedClassDesc(TB.MII->get(Op).getSchedClass());
+    const MCSchedClassDesc *SC = SM.getSchedClassDesc(TB.MII->get(*Op).getSchedClass());
     if (!SC || !SC->isValid() || SC->isVariant())
       continue;
     for (const auto &D : demandsOf(*TB.STI, SC, PM)) {

@@ -59,10 +59,12 @@ private:
   /// The cycle INST's inputs are ready; Never while one has not started.
   double inputsReady(size_t Inst);
   /// Puts an issued instruction whose inputs just became known where it
-  /// waits: the candidates (at or after position AFTER) or the timed queue.
-  void place(size_t Inst, size_t After);
-  /// The consumers of INST (dispatched at candidate position K) learn of it.
-  void wake(size_t Inst, size_t K);
+  /// waits: its group of ready instructions or the timed queue.
+  void place(size_t Inst);
+  /// INST's inputs are ready this cycle: it joins its group.
+  void makeReady(size_t Inst);
+  /// The consumers of INST, just dispatched, learn of it.
+  void wake(size_t Inst);
   /// After a cycle in which nothing happened: the first cycle something may.
   double idleUntil() const;
   bool fits(size_t I) const;
@@ -93,7 +95,13 @@ private:
   std::vector<std::vector<std::pair<size_t, bool>>> Consumers;
   std::vector<double> Start, InputsAt, LatestInput;
   std::vector<unsigned> NextInput;
-  std::vector<size_t> Candidates; ///< inputs ready, not dispatched, oldest first
+  /// Inputs ready, not dispatched, oldest first: per group of instructions
+  /// whose demands use the same port sets (a full set blocks the group), so
+  /// a cycle looks only at the groups that can still dispatch.
+  std::vector<std::vector<size_t>> Ready;
+  std::vector<unsigned> GroupOf;
+  std::vector<size_t> Passed; ///< per group, how many of its oldest this cycle passed over
+  size_t ReadyCount = 0;
   using Timed = std::pair<double, size_t>;
   std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>> Later;
   struct Taken {
@@ -158,6 +166,15 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
         SetPorts.push_back(D.first);
       SetOf[I].push_back(It->second);
     }
+  std::map<std::vector<unsigned>, unsigned> Groups;
+  for (size_t I = 0; I < N; ++I) {
+    std::vector<unsigned> Sig = SetOf[I];
+    std::sort(Sig.begin(), Sig.end());
+    Sig.erase(std::unique(Sig.begin(), Sig.end()), Sig.end());
+    GroupOf.push_back(Groups.try_emplace(Sig, unsigned(Groups.size())).first->second);
+  }
+  Ready.resize(Groups.size());
+  Passed.resize(Groups.size());
   SetsOfPort.resize(Busy.size());
   for (unsigned S = 0; S < SetPorts.size(); ++S)
     for (unsigned P : SetPorts[S])
@@ -247,11 +264,17 @@ void ListScheduler::issue() {
     }
     InFlight += U;
     size_t Inst = Issued++;
-    place(Inst, Candidates.size());
+    place(Inst);
   }
 }
 
-void ListScheduler::place(size_t Inst, size_t After) {
+void ListScheduler::makeReady(size_t Inst) {
+  std::vector<size_t> &G = Ready[GroupOf[Inst % N]];
+  G.insert(std::upper_bound(G.begin(), G.end(), Inst), Inst);
+  ++ReadyCount;
+}
+
+void ListScheduler::place(size_t Inst) {
   double At = inputsReady(Inst);
   if (At == Never)
     return; // a producer's dispatch wakes it
@@ -259,10 +282,10 @@ void ListScheduler::place(size_t Inst, size_t After) {
     Later.push({At, Inst});
     return;
   }
-  Candidates.insert(std::upper_bound(Candidates.begin() + After, Candidates.end(), Inst), Inst);
+  makeReady(Inst);
 }
 
-void ListScheduler::wake(size_t Inst, size_t K) {
+void ListScheduler::wake(size_t Inst) {
   size_t It = Inst / N;
   for (const auto &[J, Same] : Consumers[Inst % N]) {
     size_t C = (Same ? It : It + 1) * N + J;
@@ -275,7 +298,7 @@ void ListScheduler::wake(size_t Inst, size_t K) {
         Later.push({At, C});
       continue;
     }
-    place(C, K + 1);
+    place(C);
   }
 }
 
@@ -333,15 +356,39 @@ void ListScheduler::dispatch() {
   while (!Later.empty() && Later.top().first <= Cycle) {
     size_t Inst = Later.top().second;
     Later.pop();
-    Candidates.insert(std::upper_bound(Candidates.begin(), Candidates.end(), Inst), Inst);
+    makeReady(Inst);
   }
-  size_t Kept = 0;
-  for (size_t K = 0; K < Candidates.size(); ++K) {
-    size_t Inst = Candidates[K], I = Inst % N;
-    if (blocked(I) || !takeUnits(I)) {
-      Candidates[Kept++] = Inst;
+  // Oldest first over the groups: the oldest ready instruction of those
+  // not blocked. A set only fills within a cycle, so a blocked group stays
+  // blocked; instructions woken meanwhile are younger than the one that
+  // woke them and join their group's order.
+  std::fill(Passed.begin(), Passed.end(), 0);
+  for (;;) {
+    size_t Best = SIZE_MAX;
+    unsigned BestGroup = 0;
+    for (unsigned Gr = 0; Gr < Ready.size(); ++Gr) {
+      if (Passed[Gr] >= Ready[Gr].size())
+        continue;
+      size_t Inst = Ready[Gr][Passed[Gr]];
+      if (blocked(Inst % N)) {
+        Passed[Gr] = Ready[Gr].size();
+        continue;
+      }
+      if (Inst < Best) {
+        Best = Inst;
+        BestGroup = Gr;
+      }
+    }
+    if (Best == SIZE_MAX)
+      break;
+    size_t Inst = Best, I = Inst % N;
+    std::vector<size_t> &G = Ready[BestGroup];
+    if (!takeUnits(I)) {
+      ++Passed[BestGroup];
       continue;
     }
+    G.erase(G.begin() + Passed[BestGroup]);
+    --ReadyCount;
     for (const Taken &T : Take) {
       *T.Unit = std::max(*T.Unit, Cycle) + T.Cy;
       for (unsigned Set : SetsOfPort[T.Port])
@@ -352,9 +399,8 @@ void ListScheduler::dispatch() {
       for (unsigned B : Q.Of[I])
         Waiting[B] -= !Q.UntilRetire[B];
     ++Dispatched;
-    wake(Inst, K);
+    wake(Inst);
   }
-  Candidates.resize(Kept);
 }
 
 double ListScheduler::idleUntil() const {
@@ -368,7 +414,7 @@ double ListScheduler::idleUntil() const {
     Next = std::min(Next, std::floor((*In.Deliver)[Issued]));
   if (!Later.empty())
     Next = std::min(Next, std::floor(Later.top().first));
-  if (!Candidates.empty())
+  if (ReadyCount)
     for (const std::vector<double> &P : Busy)
       for (double U : P)
         if (U >= Cycle + 1 - 1e-9)
@@ -399,9 +445,10 @@ std::vector<double> ListScheduler::relativeState() const {
     for (double U : P)
       S.push_back(U > Cycle ? U - Cycle
                             : -1e9 - double(Idle.end() - std::lower_bound(Idle.begin(), Idle.end(), U)));
-  S.push_back(double(Candidates.size()));
-  for (size_t C : Candidates)
-    S.push_back(double(Base) - double(C));
+  S.push_back(double(ReadyCount));
+  for (const std::vector<size_t> &G : Ready)
+    for (size_t C : G)
+      S.push_back(double(Base) - double(C));
   std::vector<std::pair<double, double>> Timed;
   auto Copy = Later;
   for (; !Copy.empty(); Copy.pop())
@@ -467,8 +514,9 @@ void ListScheduler::jump(size_t P, double T, size_t Count) {
   for (std::vector<double> &Port : Busy)
     for (double &U : Port)
       U += Dt;
-  for (size_t &C : Candidates)
-    C += Shift;
+  for (std::vector<size_t> &G : Ready)
+    for (size_t &C : G)
+      C += Shift;
   decltype(Later) Moved;
   for (; !Later.empty(); Later.pop())
     Moved.push({Later.top().first + Dt, Later.top().second + Shift});

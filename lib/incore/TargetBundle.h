@@ -12,10 +12,12 @@
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/MCTargetOptions.h"
 #include "llvm/MC/TargetRegistry.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -34,6 +36,15 @@ struct TargetBundle {
   std::unique_ptr<llvm::MCDisassembler> Dis;
   std::unique_ptr<llvm::MCInstPrinter> IP;
   std::unique_ptr<llvm::MCInstrAnalysis> MIA;
+
+  /// The opcode LLVM names NAME (MOV64rm), if this target has one.
+  std::optional<unsigned> opcode(llvm::StringRef Name) const {
+    if (Opcodes.empty())
+      for (unsigned Op = 0; Op < MII->getNumOpcodes(); ++Op)
+        Opcodes[MII->getName(Op)] = Op;
+    auto It = Opcodes.find(Name);
+    return It == Opcodes.end() ? std::nullopt : std::optional<unsigned>(It->second);
+  }
 
   /// I as the printer spells it (Intel syntax on x86), untrimmed.
   std::string text(const llvm::MCInst &I, uint64_t Address = 0) const {
@@ -79,7 +90,25 @@ struct TargetBundle {
     }
     return true;
   }
+
+private:
+  mutable llvm::StringMap<unsigned> Opcodes;
 };
+
+/// The bundle for TRIPLE and CPU, made once per thread and kept: making one
+/// costs more than costing a block. Null, with ERROR, when LLVM cannot.
+inline const TargetBundle *sharedBundle(const std::string &Triple, const std::string &Cpu,
+                                        std::string &Error) {
+  thread_local std::map<std::pair<std::string, std::string>, std::unique_ptr<TargetBundle>> Made;
+  std::unique_ptr<TargetBundle> &B = Made[{Triple, Cpu}];
+  if (!B) {
+    auto New = std::make_unique<TargetBundle>();
+    if (!New->init(Triple, Cpu, Error))
+      return nullptr;
+    B = std::move(New);
+  }
+  return B.get();
+}
 
 /// The widest register containing REG (RAX for EAX, AX, AL).
 inline unsigned widestRegister(const llvm::MCRegisterInfo &MRI, unsigned Reg) {
