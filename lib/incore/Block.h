@@ -1,0 +1,163 @@
+//===- Block.h - The steps that cost one block (internal) -------*- C++ -*-===//
+//
+// analyzeBlock (BlockAnalysis.cpp) costs a block of machine code in steps,
+// in this order: decode, the plain load/store/add ports, each instruction's
+// cost and registers, the stack engine, issue, the front end's limits, the
+// ports, the L1 data path, register and memory dependences, the recurrence,
+// the list schedule and the verdict. Block holds what a step leaves for the
+// next; each step's file says what it decides.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_INCORE_BLOCK_H
+#define PERFMODEL_INCORE_BLOCK_H
+
+#include "FrontEnd.h"
+#include "ListSchedule.h"
+#include "TargetBundle.h"
+#include "perfmodel/InCore.h"
+
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCSchedule.h"
+#include "llvm/Support/GlobPattern.h"
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace perfmodel::block {
+
+/// Cycles per set of ports: one demand of an instruction.
+using Demand = std::pair<std::vector<unsigned>, double>;
+/// A dependence; From is a position in the sequence of two iterations.
+using Edge = SchedEdge;
+
+/// Leaf processor resources ("ports") of a scheduling model and the leaf set
+/// behind every resource index.
+struct PortMap {
+  std::vector<std::string> Names;
+  std::vector<unsigned> Units;
+  std::map<unsigned, std::vector<unsigned>> Leaves; ///< resource idx -> ports
+
+  explicit PortMap(const llvm::MCSchedModel &SM);
+};
+
+/// An instruction override's form, compiled once: a prefix of the
+/// disassembly, or a glob over its start ("vf*[0-9]s[sd] " is every scalar
+/// FMA). Not copyable: the glob refers to Pattern's text.
+class FormMatcher {
+  std::string Pattern;
+  bool IsGlob;
+  std::optional<llvm::GlobPattern> Glob;
+
+public:
+  explicit FormMatcher(const std::string &Form);
+  FormMatcher(const FormMatcher &) = delete;
+  FormMatcher &operator=(const FormMatcher &) = delete;
+  bool matches(llvm::StringRef Text) const {
+    return IsGlob ? Glob && Glob->match(Text) : Text.starts_with(Pattern);
+  }
+};
+
+/// An x86 memory operand: base, scale, index, displacement, segment.
+struct MemRef {
+  unsigned Base = 0, Index = 0, Segment = 0;
+  int64_t Scale = 1, Disp = 0;
+  bool operator==(const MemRef &O) const {
+    return Base == O.Base && Index == O.Index && Segment == O.Segment &&
+           Scale == O.Scale && Disp == O.Disp;
+  }
+};
+
+struct RegUse {
+  unsigned Reg;
+  unsigned UseIdx;
+};
+struct RegDef {
+  unsigned Reg;
+  double Latency;
+  unsigned WriteResID;
+};
+
+/// The block being costed: its inputs, then what each step adds.
+struct Block {
+  Block(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
+        const std::vector<unsigned> &Lines, const TargetBundle &TB, InCoreResult &R);
+
+  const std::vector<uint8_t> &Bytes;
+  const InCoreOptions &O;
+  const std::vector<unsigned> &Lines;
+  const TargetBundle &TB;
+  const llvm::MCSchedModel &SM;
+  const PortMap PM;
+  InCoreResult &R; ///< filled step by step
+  const LineSplits &LS;
+  const unsigned CPUID;
+  /// Intel cores this model knows: their front end, renamer and memory rules.
+  const bool X86;
+  const std::optional<decode::Config> Legacy;
+  std::vector<std::unique_ptr<FormMatcher>> Forms; ///< per override of O
+
+  // decode
+  std::vector<llvm::MCInst> Insts;
+  std::vector<bool> Locked; ///< lock-prefixed or xchg with memory
+  std::vector<std::optional<MemRef>> Mem;
+  // plainPorts: the ports of a plain load and a plain store (what a split
+  // access occupies twice, what ECM counts as data transfer), of a plain
+  // register add (where the stack engine's sync uops go) and a plain
+  // load's latency (what a forwarded load replaces).
+  std::vector<bool> LoadPort, StorePort;
+  std::vector<unsigned> AluPorts;
+  double LoadLatency = 5;
+  // costInstruction, registersOf
+  std::vector<const llvm::MCSchedClassDesc *> Classes;
+  std::vector<std::vector<RegDef>> Defs;
+  std::vector<std::vector<RegUse>> Uses;
+  std::vector<Demand> AllDemands;
+  std::vector<size_t> DemandOwner;
+  std::vector<unsigned> Eliminated; ///< moves eliminated at rename
+  double SplitLoads = 0, SplitStores = 0; ///< per iteration
+  // stackSync, issueUops, frontEndLimits
+  std::vector<unsigned> Sync, Issue, Lcps;
+  std::vector<decode::Instr> Decode;
+  unsigned Width = 0;
+  std::vector<double> Delivered; ///< the legacy decoders' delivery cycles
+  // registerEdges, memoryEdges, recurrence
+  std::vector<std::vector<Edge>> In;
+  std::vector<bool> ThroughMemory; ///< loads that read a store of the block
+  std::vector<double> OwnCycle;
+
+  // The steps, in the order analyzeBlock runs them.
+  bool decode();                                    // BlockCost.cpp
+  void plainPorts();                                // PortModel.cpp
+  bool costInstruction(size_t I, double &DefShift); // BlockCost.cpp
+  void registersOf(size_t I, double DefShift);      // BlockCost.cpp
+  void stackSync();                                 // X86Quirks.cpp
+  void issueUops();                                 // BlockCost.cpp
+  void frontEndLimits();                            // BlockCost.cpp
+  void portBound();                                 // PortModel.cpp
+  void l1DataPath();                                // PortModel.cpp
+  void registerEdges();                             // Dependences.cpp
+  void memoryEdges();                               // Dependences.cpp
+  void recurrence();                                // Dependences.cpp
+  void schedule();                                  // BlockVerdict.cpp
+  void verdict();                                   // BlockVerdict.cpp
+};
+
+// What the steps share.
+std::vector<Demand> demandsOf(const llvm::MCSubtargetInfo &STI,
+                              const llvm::MCSchedClassDesc *SC, const PortMap &PM);
+bool subset(const std::vector<unsigned> &A, const std::vector<unsigned> &B);
+double splitShare(const LineSplits &LS, const InstrCost &C);
+std::optional<MemRef> memRef(const llvm::MCInst &I, const llvm::MCInstrDesc &D);
+bool x86ZeroIdiom(llvm::StringRef Name, const llvm::MCInst &I);
+bool partialGpr(llvm::StringRef Name);
+bool readsDestination(llvm::StringRef Name, const llvm::MCSubtargetInfo &STI);
+InstrClasses instrClasses(const std::vector<InstrCost> &Instrs);
+/// V with three significant digits, as notes print cycles.
+std::string shortNumber(double V);
+
+} // namespace perfmodel::block
+
+#endif

@@ -1,0 +1,244 @@
+//===- Dependences.cpp - Register and memory dependences, recurrence ------===//
+//
+// The dependence graph over two iterations laid out in program order:
+// register edges (read-advance, fast pointer chasing), memory edges
+// (store-to-load forwarding, failed and masked forwarding, locked
+// instructions), and the longest loop-carried cycle through them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Block.h"
+#include "MemoryDeps.h"
+
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+
+#include <algorithm>
+#include <map>
+
+using namespace llvm;
+using namespace perfmodel;
+using namespace perfmodel::block;
+
+namespace perfmodel::block {
+
+/// Register dependences over two iterations laid out in program order: each
+/// use's edge from the last writer of an overlapping register, less the
+/// consumer's read-advance.
+void Block::registerEdges() {
+  const size_t N = Insts.size();
+  In.assign(2 * N, {});
+  // Fast pointer chasing (Sandy Bridge to Skylake): a load whose address is
+  // a register plus a displacement below 2 KiB, the register loaded by a
+  // plain load, returns a cycle early (uiCA's rule, from measurements).
+  std::vector<unsigned> FastChase(N, 0); // the base register of such a load
+  std::vector<bool> ChaseSource(N, false);
+  if (Legacy && Legacy->FastPointerChasing)
+    for (size_t I = 0; I < N; ++I) {
+      StringRef Nm = TB.MII->getName(Insts[I].getOpcode());
+      ChaseSource[I] = Nm == "MOV64rm" || Nm == "MOV32rm" || Nm == "MOVSX64rm32" || Nm == "POP64r";
+      if (!R.Instrs[I].MayLoad)
+        continue;
+      if (const std::optional<MemRef> &M = Mem[I];
+          M && M->Base && !M->Index && !M->Segment && M->Disp >= 0 && M->Disp < 2048)
+        FastChase[I] = M->Base;
+    }
+  {
+    // The last writer of an overlapping register before each use: the
+    // latest definition of any of its register units (a long nest trace
+    // would make a backward search per use quadratic).
+    std::map<unsigned, std::pair<size_t, size_t>> LastDef; // unit -> (position, def)
+    for (size_t Pos = 0; Pos < 2 * N; ++Pos) {
+      size_t I = Pos % N;
+      for (const RegUse &U : Uses[I]) {
+        const std::pair<size_t, size_t> *Last = nullptr;
+        for (MCRegUnit Unit : TB.MRI->regunits(U.Reg)) {
+          auto It = LastDef.find(Unit);
+          if (It != LastDef.end() && (!Last || It->second.first > Last->first))
+            Last = &It->second;
+        }
+        if (!Last)
+          continue;
+        const RegDef &D = Defs[Last->first % N][Last->second];
+        double Lat = D.Latency;
+        if (Classes[I])
+          Lat -= TB.STI->getReadAdvanceCycles(Classes[I], U.UseIdx, D.WriteResID);
+        if (FastChase[I] && U.Reg == FastChase[I] && ChaseSource[Last->first % N])
+          Lat -= 1;
+        // A folded load's ReadAdvance may exceed its producer's latency
+        // (a 3-cycle add feeding `vaddsd xmm1, xmm1, [mem]`, 7 on znver3):
+        // the load starts before the register is ready and the operation
+        // follows the register by its own latency, so the edge may be
+        // negative; the consumer still waits for its dispatch and ports.
+        In[Pos].push_back({Last->first, Lat});
+      }
+      for (size_t DI = 0; DI < Defs[I].size(); ++DI)
+        for (MCRegUnit Unit : TB.MRI->regunits(Defs[I][DI].Reg))
+          LastDef[Unit] = {Pos, DI};
+    }
+  }
+}
+
+/// Memory: a load whose bytes a store in this or the previous iteration
+/// wrote gets them by store-to-load forwarding when the store covers it
+/// (the value StoreForward cycles after the store's data), else after the
+/// store commits (ForwardFail). A read-modify-write instruction's data is
+/// ready a load and an operation after it starts. ForwardFail counts from
+/// when the store can commit.
+void Block::memoryEdges() {
+  const size_t N = Insts.size();
+  std::vector<MemAccess> Access =
+      X86 ? abstractAccesses(Insts, R.Instrs, TB, O.SameInitialRegisters)
+          : std::vector<MemAccess>(2 * N);
+  unsigned Forwarded = 0, Failed = 0, MaskedFailed = 0;
+  ThroughMemory.assign(N, false); // loads that read a store of the block
+  double StoreForward = O.StoreForward ? O.StoreForward : Legacy ? Legacy->StoreForward : 5;
+  // Stores by the base of their address, in program order: a load looks
+  // only at stores of its own base (nest traces have thousands of accesses).
+  std::map<int64_t, std::vector<size_t>> StoresOf;
+  for (size_t Pos = 0; Pos < 2 * N; ++Pos)
+    if (R.Instrs[Pos % N].MayStore && Access[Pos].Known)
+      StoresOf[Access[Pos].Base].push_back(Pos);
+  for (size_t Pos = 0; Pos < 2 * N; ++Pos) {
+    size_t I = Pos % N;
+    if (!R.Instrs[I].MayLoad || !Access[Pos].Known)
+      continue;
+    auto Same = StoresOf.find(Access[Pos].Base);
+    if (Same == StoresOf.end())
+      continue;
+    const std::vector<size_t> &Stores = Same->second;
+    for (auto It = std::lower_bound(Stores.begin(), Stores.end(), Pos); It != Stores.begin();) {
+      size_t PPos = *--It, P = PPos % N;
+      if (Pos - PPos > N)
+        break; // beyond the previous iteration
+      if (!overlaps(Access[PPos], Access[Pos], O.SameInitialRegisters))
+        continue;
+      bool Masked = Access[PPos].Masked && !O.MaskedStoresForward;
+      bool Covered = !Masked && covers(Access[PPos], Access[Pos], O.SameInitialRegisters);
+      MaskedFailed += Masked && Pos >= N;
+      double DataDelay = R.Instrs[P].MayLoad ? LoadLatency + 1 : 0;
+      double Lat = DataDelay + (Covered ? StoreForward : O.ForwardFail) - LoadLatency;
+      // May be negative: a forwarded value can arrive sooner than the
+      // load-use latency the load's consumers are charged.
+      In[Pos].push_back({PPos, Lat});
+      // The store commits only once every older instruction has completed.
+      if (!Covered)
+        for (size_t X = Pos >= N ? Pos - N : 0; X < PPos; ++X)
+          In[Pos].push_back(
+              {X, std::max(0.0, R.Instrs[X % N].Latency + O.ForwardFail - LoadLatency)});
+      ThroughMemory[I] = true;
+      bool Once = Pos >= N; // each pair once: the load in the second iteration
+      (Covered ? Forwarded : Failed) += Once;
+      break;
+    }
+  }
+  // Locked read-modify-writes (lock-prefixed, xchg with memory) are full
+  // barriers: each waits for the one before to complete.
+  unsigned Locks = unsigned(std::count(Locked.begin(), Locked.end(), true));
+  if (Locks && Legacy) {
+    for (size_t Pos = 0; Pos < 2 * N; ++Pos) {
+      if (!Locked[Pos % N])
+        continue;
+      for (size_t Back = 1; Back <= N && Back <= Pos; ++Back)
+        if (Locked[(Pos - Back) % N]) {
+          In[Pos].push_back({Pos - Back, Legacy->LockedCycles});
+          break;
+        }
+    }
+    R.Notes.push_back(std::to_string(Locks) + " locked instruction(s) (lock prefix, xchg with "
+                      "memory): each a barrier of " + shortNumber(Legacy->LockedCycles) + " cy");
+  }
+  if (Forwarded)
+    R.Notes.push_back(std::to_string(Forwarded) +
+                      " load(s) read what a store in the loop wrote to the same "
+                      "address: store-to-load forwarding, " + shortNumber(StoreForward) +
+                      " cy from the store's data");
+  if (Failed > MaskedFailed)
+    R.Notes.push_back(std::to_string(Failed - MaskedFailed) +
+                      " load(s) partly overlap an earlier store: forwarding fails, the load "
+                      "waits " + shortNumber(O.ForwardFail) + " cy for the store to commit");
+  if (MaskedFailed)
+    R.Notes.push_back(std::to_string(MaskedFailed) +
+                      " load(s) read what a masked store wrote: masked stores do not forward "
+                      "on this core (core.masked_stores_forward), the load waits " +
+                      shortNumber(O.ForwardFail) + " cy for the store to commit");
+}
+
+/// Loop-carried recurrence: the longest path from each instruction to its
+/// copy in the next iteration, over register and memory dependences.
+void Block::recurrence() {
+  const size_t N = Insts.size();
+  OwnCycle.assign(N, 0);
+  // Only an instruction whose value reaches the next iteration at all can
+  // reach its own copy there (a nest trace's loads and stores mostly do
+  // not): edges go forward, so one backward sweep finds them.
+  std::vector<bool> ReachesNext(2 * N, false);
+  for (size_t Pos = 2 * N; Pos-- > 0;) {
+    if (Pos >= N)
+      ReachesNext[Pos] = true;
+    if (ReachesNext[Pos])
+      for (const Edge &E : In[Pos])
+        ReachesNext[E.From] = true;
+  }
+  // Longest paths pushed forward from the positions reached (edges go
+  // forward, so a position is final when it is reached in order); on a tie
+  // the edge listed first in In wins, as a pull over In would pick it.
+  struct Out {
+    size_t To, Index; ///< the consumer's position; the edge's place in In[To]
+    double Lat;
+  };
+  std::vector<std::vector<Out>> Outs(2 * N);
+  for (size_t Pos = 0; Pos < 2 * N; ++Pos)
+    for (size_t K = 0; K < In[Pos].size(); ++K)
+      Outs[In[Pos][K].From].push_back({Pos, K, In[Pos][K].Lat});
+  std::vector<double> Dist(2 * N, -1);
+  std::vector<size_t> Prev(2 * N, SIZE_MAX), PrevIndex(2 * N, SIZE_MAX);
+  for (size_t Start = 0; Start < N; ++Start) {
+    if (!ReachesNext[Start])
+      continue; // no path to its copy: OwnCycle 0, no chain
+    std::fill(Dist.begin() + Start, Dist.begin() + Start + N + 1, -1.0);
+    std::fill(Prev.begin() + Start, Prev.begin() + Start + N + 1, SIZE_MAX);
+    Dist[Start] = 0;
+    for (size_t Pos = Start; Pos < Start + N; ++Pos) {
+      if (Dist[Pos] < 0)
+        continue;
+      for (const Out &E : Outs[Pos]) {
+        if (E.To > Start + N)
+          continue;
+        double Via = Dist[Pos] + E.Lat;
+        if (Via > Dist[E.To] ||
+            (Via == Dist[E.To] && Prev[E.To] != SIZE_MAX && E.Index < PrevIndex[E.To])) {
+          Dist[E.To] = Via;
+          Prev[E.To] = Pos;
+          PrevIndex[E.To] = E.Index;
+        }
+      }
+    }
+    OwnCycle[Start] = std::max(0.0, Dist[Start + N]);
+    if (Dist[Start + N] > R.RecurrenceBound) {
+      R.RecurrenceBound = Dist[Start + N];
+      R.CriticalChain.clear();
+      for (size_t Pos = Prev[Start + N]; Pos != SIZE_MAX && Pos >= Start; Pos = Prev[Pos]) {
+        R.CriticalChain.push_back(unsigned(Pos % N));
+        if (Pos == Start)
+          break;
+      }
+      std::reverse(R.CriticalChain.begin(), R.CriticalChain.end());
+    }
+  }
+
+  // Loads the chain reaches through their address registers.
+  for (size_t K = 0; K < R.CriticalChain.size(); ++K) {
+    unsigned Cur = R.CriticalChain[K];
+    unsigned Prev = R.CriticalChain[(K + R.CriticalChain.size() - 1) % R.CriticalChain.size()];
+    if (!R.Instrs[Cur].MayLoad || !Mem[Cur])
+      continue;
+    bool Feeds = false;
+    for (const RegDef &D : Defs[Prev])
+      Feeds |= (Mem[Cur]->Base && TB.MRI->regsOverlap(D.Reg, Mem[Cur]->Base)) ||
+               (Mem[Cur]->Index && TB.MRI->regsOverlap(D.Reg, Mem[Cur]->Index));
+    R.ChainAddressLoads += Feeds;
+  }
+}
+
+} // namespace perfmodel::block

@@ -1,0 +1,129 @@
+//===- X86Quirks.cpp - What x86 cores do beside the scheduling model ------===//
+//
+// x86 rules LLVM's scheduling models leave out: zero idioms, partial-register
+// merges, false dependences on the destination, memory operands, and the
+// stack engine's synchronising uops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Block.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/MC/MCInstrDesc.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+
+#include <cstdlib>
+#include <numeric>
+
+using namespace llvm;
+using namespace perfmodel;
+using namespace perfmodel::block;
+
+namespace perfmodel::block {
+
+/// xor/sub/pxor/xorps/pcmpgt of a register with itself: Intel cores
+/// recognise the result without reading the register (LLVM 19's Skylake
+/// model lacks some of these).
+bool x86ZeroIdiom(StringRef Name, const MCInst &I) {
+  StringRef Op = Name.starts_with("V") ? Name.drop_front() : Name;
+  bool Kind = Op.starts_with("XOR32rr") || Op.starts_with("XOR64rr") ||
+              Op.starts_with("SUB32rr") || Op.starts_with("SUB64rr") || Op.starts_with("PXOR") ||
+              Op.starts_with("XORPS") || Op.starts_with("XORPD") || Op.starts_with("PSUB") ||
+              Op.starts_with("PCMPGT") || Op.starts_with("ANDNP");
+  if (!Kind || !(Name.ends_with("rr") || Name.ends_with("rr_REV")) || I.getNumOperands() < 3)
+    return false;
+  const MCOperand &A = I.getOperand(I.getNumOperands() - 2), &B = I.getOperand(I.getNumOperands() - 1);
+  return A.isReg() && B.isReg() && A.getReg() == B.getReg();
+}
+
+/// An 8- or 16-bit general-purpose register other than AH..DH.
+bool partialGpr(StringRef Name) {
+  static const char *Names[] = {"AL", "BL", "CL", "DL", "SIL", "DIL", "BPL", "SPL",
+                                "AX", "BX", "CX", "DX", "SI",  "DI",  "BP",  "SP"};
+  if (llvm::is_contained(Names, Name))
+    return true;
+  return Name.size() >= 3 && Name[0] == 'R' && isDigit(Name[1]) &&
+         (Name.ends_with("B") || Name.ends_with("W")) && !Name.ends_with("WH") &&
+         !Name.ends_with("BH");
+}
+
+/// Whether an x86 instruction (LLVM opcode NAME) waits for the last write of
+/// its destination register: bsf/bsr always; popcnt, lzcnt/tzcnt, vperm*,
+/// vpmullq and vrange* where the CPU has LLVM's false-deps-* tuning (popcnt
+/// on Intel Sandy Bridge to Coffee Lake, lzcnt/tzcnt on Haswell and
+/// Broadwell, the others on some AVX-512 cores).
+bool readsDestination(StringRef Name, const MCSubtargetInfo &STI) {
+  if (Name.starts_with("BSF") || Name.starts_with("BSR"))
+    return true;
+  static const std::pair<const char *, std::vector<const char *>> FalseDeps[] = {
+      {"+false-deps-popcnt", {"POPCNT"}},
+      {"+false-deps-lzcnt-tzcnt", {"LZCNT", "TZCNT"}},
+      {"+false-deps-perm", {"VPERMD", "VPERMQ", "VPERMPS", "VPERMPD"}},
+      {"+false-deps-mullq", {"VPMULLQ"}},
+      {"+false-deps-range", {"VRANGE"}}};
+  for (const auto &[Feature, Prefixes] : FalseDeps)
+    if (llvm::any_of(Prefixes, [&](const char *P) { return Name.starts_with(P); }))
+      return STI.checkFeatures(Feature);
+  return false;
+}
+
+std::optional<MemRef> memRef(const MCInst &I, const MCInstrDesc &D) {
+  for (unsigned K = 0; K + 4 < I.getNumOperands() && K < D.getNumOperands(); ++K) {
+    if (D.operands()[K].OperandType != MCOI::OPERAND_MEMORY)
+      continue;
+    const MCOperand &B = I.getOperand(K), &S = I.getOperand(K + 1),
+                    &X = I.getOperand(K + 2), &Dp = I.getOperand(K + 3),
+                    &Sg = I.getOperand(K + 4);
+    if (!B.isReg() || !S.isImm() || !X.isReg() || !Dp.isImm() || !Sg.isReg())
+      return std::nullopt; // symbolic displacement or not x86's layout
+    MemRef M;
+    M.Base = B.getReg();
+    M.Scale = S.getImm();
+    M.Index = X.getReg();
+    M.Disp = Dp.getImm();
+    M.Segment = Sg.getReg();
+    return M;
+  }
+  return std::nullopt;
+}
+
+/// The stack engine tracks rsp's offset from push and pop; an instruction
+/// that reads rsp itself first gets a synchronising uop (an ALU's), as does
+/// an offset beyond 192 bytes. Counted in the second of two iterations.
+void Block::stackSync() {
+  Sync.assign(Insts.size(), 0);
+  if (X86) {
+    int64_t Offset = 0;
+    for (unsigned It = 0; It < 2; ++It)
+      for (size_t I = 0; I < Insts.size(); ++I) {
+        StringRef Nm = TB.MII->getName(Insts[I].getOpcode());
+        bool ReadsSp = llvm::any_of(Uses[I], [&](const RegUse &U) {
+          return StringRef(TB.MRI->getName(U.Reg)) == "RSP";
+        });
+        bool Needs = (ReadsSp && Offset) || std::abs(Offset) > 192;
+        if (Needs)
+          Offset = 0;
+        if (It == 1 && Needs && !AluPorts.empty()) {
+          ++Sync[I];
+          R.Instrs[I].Demands.push_back({AluPorts, 1.0});
+          AllDemands.push_back({AluPorts, 1.0});
+          DemandOwner.push_back(I);
+        }
+        if (Nm.starts_with("PUSH64"))
+          Offset -= 8;
+        else if (Nm.starts_with("POP64"))
+          Offset += 8;
+        if (llvm::any_of(Defs[I], [&](const RegDef &D) {
+              return StringRef(TB.MRI->getName(D.Reg)) == "RSP";
+            }))
+          Offset = 0;
+      }
+    unsigned Syncs = std::accumulate(Sync.begin(), Sync.end(), 0u);
+    if (Syncs)
+      R.Notes.push_back(std::to_string(Syncs) +
+                        " stack-synchronisation uop(s): rsp read after push/pop moved it");
+  }
+}
+
+} // namespace perfmodel::block
