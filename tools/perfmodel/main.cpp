@@ -1,7 +1,10 @@
 //===- perfmodel - static performance model for loop kernels --------------===//
 //
-// Dispatches to the subcommands (one file each: Analyze, Project, Compare,
-// Sweep, Validate, InCore, Probe, Machine); what they share is Common.h.
+// Dispatches to the subcommands (one file each, named for its command:
+// AnalyzeCommand.cpp, ProjectCommand.cpp for analyze -p, CompareCommand.cpp,
+// SweepCommand.cpp, ValidateCommand.cpp with ReplayCommand.cpp,
+// InCoreCommand.cpp, ProbeCommand.cpp, MachineCommand.cpp,
+// ChooseCommand.cpp); what they share is Common.h.
 //
 // Exit codes: 0 success, 1 the input could not be analysed (bad source, bad
 // machine file), 2 the command line is wrong.

@@ -1,4 +1,4 @@
-//===- Sweep.cpp - perfmodel sweep ----------------------------------------===//
+//===- SweepCommand.cpp - perfmodel sweep ---------------------------------===//
 #include "Common.h"
 
 #include "perfmodel/Report.h"

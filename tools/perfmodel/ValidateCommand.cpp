@@ -1,4 +1,4 @@
-//===- Validate.cpp - perfmodel validate ----------------------------------===//
+//===- ValidateCommand.cpp - perfmodel validate ---------------------------===//
 #include "Common.h"
 #include "Recording.h"
 

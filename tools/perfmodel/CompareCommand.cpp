@@ -1,4 +1,4 @@
-//===- Compare.cpp - perfmodel compare ------------------------------------===//
+//===- CompareCommand.cpp - perfmodel compare -----------------------------===//
 #include "Common.h"
 
 #include "perfmodel/Report.h"

@@ -1,4 +1,4 @@
-//===- InCore.cpp - perfmodel incore --------------------------------------===//
+//===- InCoreCommand.cpp - perfmodel incore -------------------------------===//
 //
 // One loop body as assembly (a file, or standard input as llvm-mca reads it)
 // or as machine-code bytes, costed on a machine's port model.

@@ -1,4 +1,4 @@
-//===- Probe.cpp - perfmodel probe ----------------------------------------===//
+//===- ProbeCommand.cpp - perfmodel probe ---------------------------------===//
 #include "Common.h"
 
 #include "perfmodel/InCore.h"

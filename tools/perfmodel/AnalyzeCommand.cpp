@@ -1,7 +1,7 @@
-//===- Analyze.cpp - perfmodel analyze ------------------------------------===//
+//===- AnalyzeCommand.cpp - perfmodel analyze -----------------------------===//
 //
 // One file (or standard input with `-`), or with -p BUILD_DIR and no file
-// every translation unit of the compilation database (Project.cpp).
+// every translation unit of the compilation database (ProjectCommand.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "Common.h"

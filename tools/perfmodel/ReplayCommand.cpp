@@ -1,4 +1,4 @@
-//===- Replay.cpp - validate --record and --replay -------------------------===//
+//===- ReplayCommand.cpp - validate --record and --replay -----------------===//
 //
 // A recording is JSON: the host (CPUID, LLVM's name of its CPU), then one run
 // per `validate --record`: the source as timed, its flags, the machine and

@@ -1,4 +1,4 @@
-//===- Project.cpp - perfmodel analyze -p BUILD_DIR: a whole project ------===//
+//===- ProjectCommand.cpp - perfmodel analyze -p BUILD_DIR ---------------===//
 //
 // Every translation unit of a compilation database, each analysed by a child
 // perfmodel process (a crash or a runaway file stays that file's problem and

@@ -1,4 +1,4 @@
-//===- Machine.cpp - perfmodel machine list|show|diff|check ---------------===//
+//===- MachineCommand.cpp - perfmodel machine list|show|diff|check --------===//
 #include "Common.h"
 
 #include "perfmodel/MachineRegistry.h"

@@ -1,4 +1,4 @@
-//===- Choose.cpp - perfmodel choose bcsr | choose FILE --variant ... -----===//
+//===- ChooseCommand.cpp - perfmodel choose bcsr | choose FILE --variant -===//
 //
 // The PPR paper's feedback stage as a command: predict every candidate and
 // name the fastest before any of them runs.
