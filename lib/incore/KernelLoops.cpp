@@ -796,6 +796,334 @@ std::string baseName(const std::string &Mangled) {
 
 } // namespace
 
+namespace {
+
+/// The machine loops whose code is mostly on lines FIRST..LAST of K, in K's
+/// function if any is (else inlined elsewhere); none with R.Reason set when
+/// there is none (a library call in its place, or no loop at all).
+std::vector<const MachineLoop *> candidatesFor(const LoopKernel &K, unsigned First, unsigned Last,
+                                               const std::vector<MachineLoop> &Loops,
+                                               const ObjectFileBytes &Obj, InCoreResult &R) {
+  auto InLoop = [&](const MachineLoop &L) {
+    unsigned Inside = 0, Known = 0;
+    L.forEachByte([&](uint64_t B) {
+      unsigned Line = L.F->Lines[B];
+      if (!Line)
+        return;
+      ++Known;
+      Inside += Line >= First && Line <= Last;
+    });
+    return Known && Inside * 2 >= Known;
+  };
+  std::vector<const MachineLoop *> Cands;
+  for (const MachineLoop &L : Loops)
+    if (InLoop(L) && StringRef(baseName(L.F->Name)).ends_with(K.Function))
+      Cands.push_back(&L);
+  if (Cands.empty()) // inlined into a caller: any function will do
+    for (const MachineLoop &L : Loops)
+      if (InLoop(L))
+        Cands.push_back(&L);
+  if (!Cands.empty())
+    return Cands;
+  // clang turns copy and fill loops into library calls.
+  for (const FunctionCode &F : Obj.Functions)
+    for (const auto &[Off, Sym] : F.Symbols)
+      if ((Sym == "memcpy" || Sym == "memset" || Sym == "memmove") && Off < F.Lines.size() &&
+          F.Lines[Off] >= First && F.Lines[Off] <= Last && R.Reason.empty()) {
+        R.Reason = "the compiler replaced the loop with a call to " + Sym +
+                   " (the C library's code, not modelled; -fno-builtin keeps "
+                   "the loop)";
+        R.LibraryCall = Sym;
+      }
+  if (R.Reason.empty())
+    R.Reason = "no machine loop found for lines " + std::to_string(First) + "-" +
+               std::to_string(Last) +
+               " (fully unrolled, removed as dead code, or not a loop in "
+               "the object code)";
+  return Cands;
+}
+
+/// The candidate that runs K: each one's source iterations per trip
+/// (CANDITERS, without the versions that cannot run), the one covering the
+/// most, and that number in BESTK.
+const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundle &TB,
+                            std::vector<const MachineLoop *> &Cands,
+                            std::vector<double> &CandIters, double &BestK) {
+  std::vector<double> Strides = accessStrides(K, IR, K.innermost());
+  std::map<double, unsigned> Skipping = skippingStrides(K, IR, K.innermost());
+  // References a vector loop reaches through gathers or scatters: indirect
+  // ones and those that skip elements.
+  unsigned Gathered = 0;
+  for (const Access &A : K.Accesses) {
+    auto C = elementsPerUnit(A, K.innermost().Var, IR.bindings());
+    Gathered += A.Indirect || (C && std::llabs(*C * K.innermost().Step) *
+                                            int64_t(A.StrideBytes) >
+                                        int64_t(A.ElementBytes));
+  }
+  // Each version's source iterations per trip. Versions whose vector
+  // accesses no reference can be (clang's copy for a unit step when the
+  // step is a size bound to more) do not run here.
+  // The source's references per iteration and their one element size
+  // (0 when they differ): a register-stepped vector loop's fallback.
+  unsigned Refs = 0, Elem = 0;
+  for (const Access &A : K.Accesses) {
+    Refs += A.ReadRefs + A.WriteRefs;
+    Elem = !Elem || Elem == A.ElementBytes ? A.ElementBytes : ~0u;
+  }
+  std::pair<unsigned, unsigned> RefsAndElement = {Refs, Elem == ~0u ? 0 : Elem};
+  std::vector<unsigned> Impossible(Cands.size());
+  for (size_t C = 0; C < Cands.size(); ++C)
+    CandIters.push_back(estimateIterations(*Cands[C], TB, Strides, K.innermost().Step,
+                                           Gathered, nullptr, &Skipping, &Impossible[C],
+                                           RefsAndElement));
+  if (llvm::is_contained(Impossible, 0u)) {
+    std::vector<const MachineLoop *> Running;
+    std::vector<double> RunningIters;
+    for (size_t C = 0; C < Cands.size(); ++C)
+      if (!Impossible[C]) {
+        Running.push_back(Cands[C]);
+        RunningIters.push_back(CandIters[C]);
+      }
+    Cands = std::move(Running);
+    CandIters = std::move(RunningIters);
+  }
+  const MachineLoop *Best = nullptr;
+  BestK = 0;
+  for (size_t C = 0; C < Cands.size(); ++C) {
+    const MachineLoop *L = Cands[C];
+    double Kx = CandIters[C];
+    // On a tie the copy inside more loops runs more often (clang peels an
+    // odd outer iteration into a copy outside the unrolled outer loop).
+    if (!Best || Kx > BestK ||
+        (Kx == BestK && (L->Insts.size() > Best->Insts.size() ||
+                         (L->Insts.size() == Best->Insts.size() &&
+                          loopDepth(*L) > loopDepth(*Best))))) {
+      Best = L;
+      BestK = Kx;
+    }
+  }
+  return Best;
+}
+
+/// A machine loop that also runs code of the enclosing loop's body (lines
+/// outside the innermost loop) is the enclosing loop with the innermost
+/// one fully unrolled: a trip covers all of the innermost iterations. Then
+/// BESTK becomes that and the note saying so is returned; else "".
+std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &TB,
+                         const MachineLoop &Best, unsigned First, unsigned Last,
+                         double &BestK) {
+  if (K.Nest.size() < 2)
+    return "";
+  const LoopLevel &Inner = K.innermost(), &Outer = K.Nest[K.Nest.size() - 2];
+  bool OuterCode = false;
+  Best.forEachByte([&](uint64_t B) {
+    unsigned Line = Best.F->Lines[B];
+    OuterCode |= Line && Line >= Outer.Loc.Line && (Line < First || Line > Last);
+  });
+  auto Bind = IR.bindings();
+  auto Lo = Inner.Lower.evaluate(Bind), Hi = Inner.Upper.evaluate(Bind);
+  bool Fixed = Lo && Hi && !Inner.Lower.symbols().count(Outer.Var) &&
+               !Inner.Upper.symbols().count(Outer.Var);
+  if (!OuterCode || !Fixed || *Hi <= *Lo)
+    return "";
+  int64_t Step = std::abs(Inner.Step ? Inner.Step : 1);
+  int64_t Trips = (*Hi - *Lo + Step - 1) / Step;
+  // Vectorized across the outer loop, references that skip elements
+  // there (val[8 * i + k]) or go through data are gathered: only the
+  // contiguous ones advance a register by their stride.
+  unsigned GatheredOuter = 0;
+  for (const Access &A : K.Accesses) {
+    auto C = elementsPerUnit(A, Outer.Var, Bind);
+    GatheredOuter += A.Indirect || (C && std::llabs(*C * Outer.Step) *
+                                                 int64_t(A.StrideBytes) >
+                                             int64_t(A.ElementBytes));
+  }
+  std::vector<double> OuterStrides = accessStrides(K, IR, Outer, GatheredOuter > 0);
+  if (OuterStrides.empty())
+    OuterStrides = accessStrides(K, IR, Outer);
+  unsigned Explained = 0, ExplainedAll = 0;
+  double OuterK = estimateIterations(Best, TB, OuterStrides, Outer.Step, GatheredOuter,
+                                     &Explained);
+  // Not vectorised across the outer loop but interleaved (znver3's
+  // spmv_ell: two rows a trip, val[8 * i + k] and col[8 * i + k]
+  // loaded element by element from registers advancing 128 and 64
+  // bytes): the skipping references advance registers too, and the k
+  // that explains more of the memory instructions with every stride
+  // is the trip's.
+  if (GatheredOuter > 0) {
+    double AllK = estimateIterations(Best, TB, accessStrides(K, IR, Outer), Outer.Step,
+                                     GatheredOuter, &ExplainedAll);
+    if (ExplainedAll > Explained)
+      OuterK = AllK;
+  }
+  BestK = double(Trips) * OuterK;
+  return "the innermost loop (" + std::to_string(Trips) +
+         " iterations) is fully unrolled into the loop over " + Outer.Var;
+}
+
+/// The loop's calls: their targets, the cycles the machine file gives them
+/// (beside the loop's own), those whose code the block already has
+/// (SPLICED), and those nobody costs.
+void costCalls(InCoreResult &R, const MachineLoop &Best, const std::vector<std::string> &Spliced,
+               const InCoreOptions &O) {
+  // The calls' targets: the relocated symbols inside the loop that are
+  // not local labels (constant pools are .LCPI...).
+  std::vector<std::string> Raw;
+  Best.forEachByte([&](uint64_t B) {
+    auto It = Best.F->Symbols.find(B);
+    if (It != Best.F->Symbols.end() && !StringRef(It->second).starts_with("."))
+      Raw.push_back(It->second);
+  });
+  if (Raw.size() != R.Callees.size())
+    Raw.assign(R.Callees.size(), "");
+  std::vector<std::string> Costed, Inlined;
+  for (size_t I = 0; I < Raw.size(); ++I) {
+    R.Callees[I] = Raw[I].empty() ? "" : demangle(Raw[I]);
+    auto It = O.CallCycles.find(Raw[I]);
+    if (llvm::is_contained(Spliced, Raw[I])) {
+      Inlined.push_back(R.Callees[I]);
+    } else if (It != O.CallCycles.end()) {
+      R.CallCycles += It->second;
+      Costed.push_back(R.Callees[I]);
+    } else {
+      R.UncostedCallees.push_back(R.Callees[I]);
+    }
+  }
+  // glibc's libmvec has vector versions of these (glibc 2.35 and later).
+  static const llvm::StringSet<> VectorMath = {
+      "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "cos",  "cosh",
+      "erf",  "erfc",  "exp",  "exp10", "exp2", "expm1", "hypot", "log",  "log10", "log1p",
+      "log2", "pow",   "sin",  "sinh",  "tan",  "tanh"};
+  bool Scalar = llvm::all_of(R.Callees, [](const std::string &C) {
+    StringRef N(C);
+    N.consume_back("f");
+    return VectorMath.contains(C) || VectorMath.contains(N);
+  });
+  std::string Veclib = Scalar ? "; with -fno-math-errno -fveclib=libmvec clang calls "
+                                "glibc's vector versions instead (4 or 8 elements a call)"
+                              : "";
+  if (R.CallCycles > 0) {
+    // The callees run beside the loop's own instructions, one call after
+    // the other: their measured cycles add to the body's.
+    double Own = R.Cycles;
+    R.Cycles += R.CallCycles;
+    char Buf[200];
+    snprintf(Buf, sizeof(Buf), "%.3g cy per iteration (core.call_cy), beside the loop's own %.3g",
+             R.CallCycles, Own);
+    R.Notes.push_back("the calls to " + calleesText(Costed) + " take " + Buf);
+    if (R.CallCycles > Own) {
+      R.Bottleneck = "calls";
+      R.Advice = "the calls to " + calleesText(Costed) + " take " + Buf + Veclib;
+    }
+  }
+  if (!Inlined.empty())
+    R.Notes.push_back("the calls to " + calleesText(Inlined) +
+                      " are costed with the callee's instructions, which this file's "
+                      "object code has (straight-line code up to its return)");
+  if (!R.UncostedCallees.empty())
+    R.Notes.push_back("the loop calls " + calleesText(R.UncostedCallees) +
+                      " every iteration, which the machine file does not cost (core.call_cy): "
+                      "their instructions are not in this cost, so every prediction is a "
+                      "lower bound" +
+                      Veclib);
+}
+
+/// Bytes an iteration stores to places that move with the innermost loop (a
+/// reduction's target, stored once after it, does not count). None where an
+/// array the loop writes along it is also read at a place fixed in it
+/// (floyd-warshall's path[i][k] beside path[i][j]): the compiler's run-time
+/// overlap check for its unrolled vector copy fails, and the loop versions
+/// run.
+double storedPerIteration(const LoopKernel &K, const KernelIR &IR) {
+  double StoredPerIt = 0;
+  auto Bind = IR.bindings();
+  auto Moves = [&](const Access &A) {
+    auto C = elementsPerUnit(A, K.innermost().Var, Bind);
+    return C && *C != 0;
+  };
+  bool Overlaps = false;
+  for (const Access &W : K.Accesses)
+    for (const Access &A : K.Accesses)
+      Overlaps |= W.Write && Moves(W) && A.Read && A.Array == W.Array && !A.Indirect &&
+                  !Moves(A);
+  for (const Access &A : K.Accesses)
+    if (A.Write && !A.Indirect && Moves(A) && !Overlaps)
+      StoredPerIt += A.ElementBytes;
+  return StoredPerIt;
+}
+
+/// Source loop K costed on the machine loop that runs it, among LOOPS.
+InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptions &O,
+                      TargetBundle &TB, const ObjectFileBytes &Obj,
+                      const std::vector<MachineLoop> &Loops, const StraightCallees &Straight) {
+  InCoreResult Failed;
+  Failed.Cpu = O.Cpu;
+  unsigned First = K.Loc.Line, Last = std::max(K.EndLine, K.Loc.Line);
+  std::vector<const MachineLoop *> Cands = candidatesFor(K, First, Last, Loops, Obj, Failed);
+  if (Cands.empty())
+    return Failed;
+  std::vector<double> Strides = accessStrides(K, IR, K.innermost());
+  double PerIt = Strides.empty() ? 0 : Strides.front();
+  std::vector<double> CandIters;
+  double BestK = 0;
+  const MachineLoop *Best = pickLoop(K, IR, TB, Cands, CandIters, BestK);
+  std::string Unrolled = unrolledInto(K, IR, TB, *Best, First, Last, BestK);
+  std::vector<uint8_t> Bytes;
+  std::vector<unsigned> Lines;
+  std::vector<std::string> Spliced;
+  Best->forEachByte(
+      [&](uint64_t B) { appendExecuted(*Best->F, B, Straight, Bytes, Lines, &Spliced); });
+  InCoreOptions LO = O;
+  LineSplits Own = lineSplitsOf(K, IR.bindings(), O.Splits.AssumedAlign, O.LineBytes);
+  LO.Splits.takeStreamFigures(Own);
+  InCoreResult R = analyzeBlockBytes(Bytes, LO, Lines);
+  R.BodyBytes = std::move(Bytes);
+  R.BodyLines = std::move(Lines);
+  R.SourceItersPerIter = BestK;
+  R.BytesPerSourceIt = PerIt;
+  std::string Where = demangle(Best->F->Name);
+  for (size_t P = 0; P < Best->Pieces.size(); ++P) {
+    char Buf[64];
+    snprintf(Buf, sizeof(Buf), "%s0x%llx..0x%llx", P ? ", " : "+",
+             (unsigned long long)Best->Pieces[P].first,
+             (unsigned long long)Best->Pieces[P].second);
+    Where += Buf;
+  }
+  R.MachineLoop = Where;
+  if (!R.Callees.empty())
+    costCalls(R, *Best, Spliced, O);
+  if (!Unrolled.empty())
+    R.Nest.Reason = "the innermost loop is fully unrolled into its enclosing loop";
+  else
+    R.Nest = nestAround(*Best, Cands, CandIters, K.Nest.size() < 2, O.CallCycles, Straight,
+                        TB, {First, Last}, storedPerIteration(K, IR));
+  if (Best->ColdBlocks)
+    R.Notes.push_back(std::to_string(Best->ColdBlocks) +
+                      " block(s) of the loop that call out (such as an errno path) are "
+                      "left out: the loop can go around them");
+  if (Best->Pieces.size() > 1)
+    R.Notes.push_back("the loop's hot path is in " + std::to_string(Best->Pieces.size()) +
+                      " pieces of the function (blocks placed out of line)");
+  if (!Unrolled.empty())
+    R.Notes.push_back(Unrolled);
+  if (Cands.size() > 1)
+    R.Notes.push_back("the compiler emitted " + std::to_string(Cands.size()) +
+                      " machine loops for this source loop; costed the one covering " +
+                      std::to_string(long(BestK)) +
+                      " source iterations per trip (the others are remainder or "
+                      "alternative versions)");
+  if (PerIt <= 0 && Unrolled.empty())
+    R.Notes.push_back(
+        BestK > 1 ? "no access advances with the loop: its counter steps " +
+                        std::to_string(long(BestK)) +
+                        " source iterations per machine iteration"
+                  : "no access advances with the loop: one machine iteration is taken as "
+                    "one source iteration");
+  return R;
+}
+
+} // namespace
+
 std::vector<InCoreResult>
 perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string> &Args,
                               const InCoreOptions &O) {
@@ -830,290 +1158,9 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     Loops.insert(Loops.end(), std::make_move_iterator(L.begin()),
                  std::make_move_iterator(L.end()));
   }
-
-  for (size_t I = 0; I < IR.Loops.size(); ++I) {
-    const LoopKernel &K = IR.Loops[I];
-    if (!K.Modelled)
-      continue;
-    unsigned First = K.Loc.Line, Last = std::max(K.EndLine, K.Loc.Line);
-    auto InLoop = [&](const MachineLoop &L) {
-      unsigned Inside = 0, Known = 0;
-      L.forEachByte([&](uint64_t B) {
-        unsigned Line = L.F->Lines[B];
-        if (!Line)
-          return;
-        ++Known;
-        Inside += Line >= First && Line <= Last;
-      });
-      return Known && Inside * 2 >= Known;
-    };
-    std::vector<const MachineLoop *> Cands;
-    for (const MachineLoop &L : Loops)
-      if (InLoop(L) && StringRef(baseName(L.F->Name)).ends_with(K.Function))
-        Cands.push_back(&L);
-    if (Cands.empty()) // inlined into a caller: any function will do
-      for (const MachineLoop &L : Loops)
-        if (InLoop(L))
-          Cands.push_back(&L);
-    if (Cands.empty()) {
-      // clang turns copy and fill loops into library calls.
-      for (const FunctionCode &F : Obj.Functions)
-        for (const auto &[Off, Sym] : F.Symbols)
-          if ((Sym == "memcpy" || Sym == "memset" || Sym == "memmove") && Off < F.Lines.size() &&
-              F.Lines[Off] >= First && F.Lines[Off] <= Last && Results[I].Reason.empty()) {
-            Results[I].Reason = "the compiler replaced the loop with a call to " + Sym +
-                                " (the C library's code, not modelled; -fno-builtin keeps "
-                                "the loop)";
-            Results[I].LibraryCall = Sym;
-          }
-      if (!Results[I].Reason.empty())
-        continue;
-      Results[I].Reason = "no machine loop found for lines " + std::to_string(First) + "-" +
-                          std::to_string(Last) +
-                          " (fully unrolled, removed as dead code, or not a loop in "
-                          "the object code)";
-      continue;
-    }
-    std::vector<double> Strides = accessStrides(K, IR, K.innermost());
-    std::map<double, unsigned> Skipping = skippingStrides(K, IR, K.innermost());
-    // References a vector loop reaches through gathers or scatters: indirect
-    // ones and those that skip elements.
-    unsigned Gathered = 0;
-    for (const Access &A : K.Accesses) {
-      auto C = elementsPerUnit(A, K.innermost().Var, IR.bindings());
-      Gathered += A.Indirect || (C && std::llabs(*C * K.innermost().Step) *
-                                              int64_t(A.StrideBytes) >
-                                          int64_t(A.ElementBytes));
-    }
-    double PerIt = Strides.empty() ? 0 : Strides.front();
-    // Each version's source iterations per trip. Versions whose vector
-    // accesses no reference can be (clang's copy for a unit step when the
-    // step is a size bound to more) do not run here.
-    // The source's references per iteration and their one element size
-    // (0 when they differ): a register-stepped vector loop's fallback.
-    unsigned Refs = 0, Elem = 0;
-    for (const Access &A : K.Accesses) {
-      Refs += A.ReadRefs + A.WriteRefs;
-      Elem = !Elem || Elem == A.ElementBytes ? A.ElementBytes : ~0u;
-    }
-    std::pair<unsigned, unsigned> RefsAndElement = {Refs, Elem == ~0u ? 0 : Elem};
-    std::vector<double> CandIters;
-    std::vector<unsigned> Impossible(Cands.size());
-    for (size_t C = 0; C < Cands.size(); ++C)
-      CandIters.push_back(estimateIterations(*Cands[C], TB, Strides, K.innermost().Step,
-                                             Gathered, nullptr, &Skipping, &Impossible[C],
-                                             RefsAndElement));
-    if (llvm::is_contained(Impossible, 0u)) {
-      std::vector<const MachineLoop *> Running;
-      std::vector<double> RunningIters;
-      for (size_t C = 0; C < Cands.size(); ++C)
-        if (!Impossible[C]) {
-          Running.push_back(Cands[C]);
-          RunningIters.push_back(CandIters[C]);
-        }
-      Cands = std::move(Running);
-      CandIters = std::move(RunningIters);
-    }
-    const MachineLoop *Best = nullptr;
-    double BestK = 0;
-    for (size_t C = 0; C < Cands.size(); ++C) {
-      const MachineLoop *L = Cands[C];
-      double Kx = CandIters[C];
-      // On a tie the copy inside more loops runs more often (clang peels an
-      // odd outer iteration into a copy outside the unrolled outer loop).
-      if (!Best || Kx > BestK ||
-          (Kx == BestK && (L->Insts.size() > Best->Insts.size() ||
-                           (L->Insts.size() == Best->Insts.size() &&
-                            loopDepth(*L) > loopDepth(*Best))))) {
-        Best = L;
-        BestK = Kx;
-      }
-    }
-    // A machine loop that also runs code of the enclosing loop's body (lines
-    // outside the innermost loop) is the enclosing loop with the innermost
-    // one fully unrolled: a trip covers all of the innermost iterations.
-    std::string Unrolled;
-    if (K.Nest.size() >= 2) {
-      const LoopLevel &Inner = K.innermost(), &Outer = K.Nest[K.Nest.size() - 2];
-      bool OuterCode = false;
-      Best->forEachByte([&](uint64_t B) {
-        unsigned Line = Best->F->Lines[B];
-        OuterCode |= Line && Line >= Outer.Loc.Line && (Line < First || Line > Last);
-      });
-      auto Bind = IR.bindings();
-      auto Lo = Inner.Lower.evaluate(Bind), Hi = Inner.Upper.evaluate(Bind);
-      bool Fixed = Lo && Hi && !Inner.Lower.symbols().count(Outer.Var) &&
-                   !Inner.Upper.symbols().count(Outer.Var);
-      if (OuterCode && Fixed && *Hi > *Lo) {
-        int64_t Step = std::abs(Inner.Step ? Inner.Step : 1);
-        int64_t Trips = (*Hi - *Lo + Step - 1) / Step;
-        // Vectorized across the outer loop, references that skip elements
-        // there (val[8 * i + k]) or go through data are gathered: only the
-        // contiguous ones advance a register by their stride.
-        unsigned GatheredOuter = 0;
-        for (const Access &A : K.Accesses) {
-          auto C = elementsPerUnit(A, Outer.Var, Bind);
-          GatheredOuter += A.Indirect || (C && std::llabs(*C * Outer.Step) *
-                                                       int64_t(A.StrideBytes) >
-                                                   int64_t(A.ElementBytes));
-        }
-        std::vector<double> OuterStrides = accessStrides(K, IR, Outer, GatheredOuter > 0);
-        if (OuterStrides.empty())
-          OuterStrides = accessStrides(K, IR, Outer);
-        unsigned Explained = 0, ExplainedAll = 0;
-        double OuterK = estimateIterations(*Best, TB, OuterStrides, Outer.Step, GatheredOuter,
-                                           &Explained);
-        // Not vectorised across the outer loop but interleaved (znver3's
-        // spmv_ell: two rows a trip, val[8 * i + k] and col[8 * i + k]
-        // loaded element by element from registers advancing 128 and 64
-        // bytes): the skipping references advance registers too, and the k
-        // that explains more of the memory instructions with every stride
-        // is the trip's.
-        if (GatheredOuter > 0) {
-          double AllK = estimateIterations(*Best, TB, accessStrides(K, IR, Outer), Outer.Step,
-                                           GatheredOuter, &ExplainedAll);
-          if (ExplainedAll > Explained)
-            OuterK = AllK;
-        }
-        BestK = double(Trips) * OuterK;
-        Unrolled = "the innermost loop (" + std::to_string(Trips) +
-                   " iterations) is fully unrolled into the loop over " + Outer.Var;
-      }
-    }
-    std::vector<uint8_t> Bytes;
-    std::vector<unsigned> Lines;
-    std::vector<std::string> Spliced;
-    Best->forEachByte(
-        [&](uint64_t B) { appendExecuted(*Best->F, B, Straight, Bytes, Lines, &Spliced); });
-    InCoreOptions LO = O;
-    LineSplits Own = lineSplitsOf(K, IR.bindings(), O.Splits.AssumedAlign, O.LineBytes);
-    LO.Splits.takeStreamFigures(Own);
-    InCoreResult R = analyzeBlockBytes(Bytes, LO, Lines);
-    R.BodyBytes = std::move(Bytes);
-    R.BodyLines = std::move(Lines);
-    R.SourceItersPerIter = BestK;
-    R.BytesPerSourceIt = PerIt;
-    std::string Where = demangle(Best->F->Name);
-    for (size_t P = 0; P < Best->Pieces.size(); ++P) {
-      char Buf[64];
-      snprintf(Buf, sizeof(Buf), "%s0x%llx..0x%llx", P ? ", " : "+",
-               (unsigned long long)Best->Pieces[P].first,
-               (unsigned long long)Best->Pieces[P].second);
-      Where += Buf;
-    }
-    R.MachineLoop = Where;
-    if (!R.Callees.empty()) {
-      // The calls' targets: the relocated symbols inside the loop that are
-      // not local labels (constant pools are .LCPI...).
-      std::vector<std::string> Raw;
-      Best->forEachByte([&](uint64_t B) {
-        auto It = Best->F->Symbols.find(B);
-        if (It != Best->F->Symbols.end() && !StringRef(It->second).starts_with("."))
-          Raw.push_back(It->second);
-      });
-      if (Raw.size() != R.Callees.size())
-        Raw.assign(R.Callees.size(), "");
-      std::vector<std::string> Costed, Inlined;
-      for (size_t I = 0; I < Raw.size(); ++I) {
-        R.Callees[I] = Raw[I].empty() ? "" : demangle(Raw[I]);
-        auto It = O.CallCycles.find(Raw[I]);
-        if (llvm::is_contained(Spliced, Raw[I])) {
-          Inlined.push_back(R.Callees[I]);
-        } else if (It != O.CallCycles.end()) {
-          R.CallCycles += It->second;
-          Costed.push_back(R.Callees[I]);
-        } else {
-          R.UncostedCallees.push_back(R.Callees[I]);
-        }
-      }
-      // glibc's libmvec has vector versions of these (glibc 2.35 and later).
-      static const llvm::StringSet<> VectorMath = {
-          "acos", "acosh", "asin", "asinh", "atan", "atan2", "atanh", "cbrt", "cos",  "cosh",
-          "erf",  "erfc",  "exp",  "exp10", "exp2", "expm1", "hypot", "log",  "log10", "log1p",
-          "log2", "pow",   "sin",  "sinh",  "tan",  "tanh"};
-      bool Scalar = llvm::all_of(R.Callees, [](const std::string &C) {
-        StringRef N(C);
-        N.consume_back("f");
-        return VectorMath.contains(C) || VectorMath.contains(N);
-      });
-      std::string Veclib = Scalar ? "; with -fno-math-errno -fveclib=libmvec clang calls "
-                                    "glibc's vector versions instead (4 or 8 elements a call)"
-                                  : "";
-      if (R.CallCycles > 0) {
-        // The callees run beside the loop's own instructions, one call after
-        // the other: their measured cycles add to the body's.
-        double Own = R.Cycles;
-        R.Cycles += R.CallCycles;
-        char Buf[200];
-        snprintf(Buf, sizeof(Buf), "%.3g cy per iteration (core.call_cy), beside the loop's own %.3g",
-                 R.CallCycles, Own);
-        R.Notes.push_back("the calls to " + calleesText(Costed) + " take " + Buf);
-        if (R.CallCycles > Own) {
-          R.Bottleneck = "calls";
-          R.Advice = "the calls to " + calleesText(Costed) + " take " + Buf + Veclib;
-        }
-      }
-      if (!Inlined.empty())
-        R.Notes.push_back("the calls to " + calleesText(Inlined) +
-                          " are costed with the callee's instructions, which this file's "
-                          "object code has (straight-line code up to its return)");
-      if (!R.UncostedCallees.empty())
-        R.Notes.push_back("the loop calls " + calleesText(R.UncostedCallees) +
-                          " every iteration, which the machine file does not cost (core.call_cy): "
-                          "their instructions are not in this cost, so every prediction is a "
-                          "lower bound" +
-                          Veclib);
-    }
-    if (!Unrolled.empty()) {
-      R.Nest.Reason = "the innermost loop is fully unrolled into its enclosing loop";
-    } else {
-      // Bytes an iteration stores to places that move with the innermost
-      // loop (a reduction's target, stored once after it, does not count).
-      // None where an array the loop writes along it is also read at a
-      // place fixed in it (floyd-warshall's path[i][k] beside path[i][j]):
-      // the compiler's run-time overlap check for its unrolled vector copy
-      // fails, and the loop versions run.
-      double StoredPerIt = 0;
-      auto Bind = IR.bindings();
-      auto Moves = [&](const Access &A) {
-        auto C = elementsPerUnit(A, K.innermost().Var, Bind);
-        return C && *C != 0;
-      };
-      bool Overlaps = false;
-      for (const Access &W : K.Accesses)
-        for (const Access &A : K.Accesses)
-          Overlaps |= W.Write && Moves(W) && A.Read && A.Array == W.Array && !A.Indirect &&
-                      !Moves(A);
-      for (const Access &A : K.Accesses)
-        if (A.Write && !A.Indirect && Moves(A) && !Overlaps)
-          StoredPerIt += A.ElementBytes;
-      R.Nest = nestAround(*Best, Cands, CandIters, K.Nest.size() < 2, O.CallCycles, Straight,
-                          TB, {First, Last}, StoredPerIt);
-    }
-    if (Best->ColdBlocks)
-      R.Notes.push_back(std::to_string(Best->ColdBlocks) +
-                        " block(s) of the loop that call out (such as an errno path) are "
-                        "left out: the loop can go around them");
-    if (Best->Pieces.size() > 1)
-      R.Notes.push_back("the loop's hot path is in " + std::to_string(Best->Pieces.size()) +
-                        " pieces of the function (blocks placed out of line)");
-    if (!Unrolled.empty())
-      R.Notes.push_back(Unrolled);
-    if (Cands.size() > 1)
-      R.Notes.push_back("the compiler emitted " + std::to_string(Cands.size()) +
-                        " machine loops for this source loop; costed the one covering " +
-                        std::to_string(long(BestK)) +
-                        " source iterations per trip (the others are remainder or "
-                        "alternative versions)");
-    if (PerIt <= 0 && Unrolled.empty())
-      R.Notes.push_back(
-          BestK > 1 ? "no access advances with the loop: its counter steps " +
-                          std::to_string(long(BestK)) +
-                          " source iterations per machine iteration"
-                    : "no access advances with the loop: one machine iteration is taken as "
-                      "one source iteration");
-    Results[I] = std::move(R);
-  }
+  for (size_t I = 0; I < IR.Loops.size(); ++I)
+    if (IR.Loops[I].Modelled)
+      Results[I] = costLoop(IR.Loops[I], IR, O, TB, Obj, Loops, Straight);
   return Results;
 }
 
