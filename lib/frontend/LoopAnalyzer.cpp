@@ -1886,54 +1886,15 @@ void LoopAnalyzer::recordElementAccess(const std::string &Container, const std::
   mergeAccess(std::move(A), Key);
 }
 
-bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
-                                bool AlignedByContract) {
-  E = E->IgnoreParens();
-  // *it of an iterator counter: the container's element at the counter.
-  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
-      Op && Op->getOperator() == OO_Star && Op->getNumArgs() == 1)
-    if (const VarDecl *IV = refVar(Op->getArg(0)); IV && IteratorIVs.count(IV) && IVs.count(IV)) {
-      recordElementAccess(text(IteratorIVs.at(IV)), text(E), IVs.at(IV), sizeOf(E->getType()),
-                          E->getBeginLoc(), U);
-      return true;
-    }
-  // Address mode (intrinsic loads and stores): E is a pointer to the data.
-  bool AddressMode = OverrideBytes > 0 && E->getType()->isPointerType();
-  if (AddressMode) {
-    const Expr *P = E->IgnoreParenCasts();
-    if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_AddrOf)
-      return recordAccess(UO->getSubExpr(), U, OverrideBytes, AlignedByContract);
-  }
-  // An lvalue of array type (`*B` for `double (*B)[N][N]`) is not read or
-  // written as a whole: it decays to a pointer, and the subscripts that
-  // follow are the access.
-  if (!AddressMode && E->getType()->isArrayType())
-    return false;
-  // Peel a field access: a[i].x reads sizeof(x) at offsetof(x) in element a[i].
-  unsigned FieldOffset = 0;
-  const FieldDecl *Field = nullptr;
-  const Expr *Ref = E;
-  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
-    // An integer field the nest does not write (a size: g.n, this->n) stays
-    // in a register; it is not an access.
-    if (U == Use::Read && !AddressMode && ME->getType()->isIntegerType() && invariantMember(ME))
-      return true;
-    Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
-    const Expr *Base = strip(ME->getBase());
-    bool ThroughMemory = ME->isArrow() || isa<ArraySubscriptExpr>(Base) ||
-                         isSubscriptCall(Base);
-    if (!Field || !ThroughMemory || Field->getType()->isArrayType())
-      return false;
-    if (const RecordDecl *RD = Field->getParent(); RD && !RD->isInvalidDecl())
-      FieldOffset = Ctx.getASTRecordLayout(RD).getFieldOffset(Field->getFieldIndex()) / 8;
-    Ref = ME->isArrow() ? ME->getBase() : Base;
-  }
-
-  // Collect subscripts from the outermost dimension in.
-  std::vector<const Expr *> Index;
-  const Expr *Root = nullptr;
-  bool IsDeref = false;
-  Poly PeeledOffset; // element offsets folded out of a nested pointer sum
+/// The subscripts of access E (REF without its field), outermost first, and
+/// its base, with the pointer steps folded into the base's offset.
+LoopAnalyzer::ShapeKind LoopAnalyzer::accessShape(const Expr *E, const Expr *Ref,
+                                                  const FieldDecl *Field, bool AddressMode,
+                                                  Use U, AccessShape &S) {
+  std::vector<const Expr *> &Index = S.Index;
+  const Expr *&Root = S.Root;
+  bool &IsDeref = S.IsDeref;
+  Poly &PeeledOffset = S.PeeledOffset;
   const Expr *R = strip(Ref);
   if (Field && cast<MemberExpr>(E)->isArrow()) {
     Root = R; // p->x
@@ -1984,28 +1945,28 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
   } else if (const auto *DR = dyn_cast<DeclRefExpr>(R); DR && !Field && !AddressMode) {
     const auto *V = dyn_cast<VarDecl>(DR->getDecl());
     if (!V)
-      return false;
+      return ShapeKind::NotAnAccess;
     if (size_t Outer = 0; isa<ParmVarDecl>(V) && argumentFor(cast<ParmVarDecl>(V), Outer))
-      return false; // an inlined call's parameter: its argument was read at the call
+      return ShapeKind::NotAnAccess; // an inlined call's parameter: its argument was read at the call
     auto RV = RangeVars.find(V);
     if (RV != RangeVars.end() && V->getType()->isReferenceType()) {
       // The range-for variable binds to range[idx].
       std::string Range = text(RV->second.first);
       recordElementAccess(Range, Range + "[" + RV->second.second + "]", RV->second.second,
                           sizeOf(V->getType()), DR->getBeginLoc(), U);
-      return true;
+      return ShapeKind::Recorded;
     }
     // Scalars in memory: globals, statics and references.
     bool InMemory = V->hasGlobalStorage() || V->getType()->isReferenceType();
     if (!InMemory || V->getType()->isArrayType() || !V->getType()->isScalarType() ||
         V->isConstexpr() || (V->getType().isConstQualified() && V->hasInit()))
-      return false;
+      return ShapeKind::NotAnAccess;
     Root = R;
   } else {
-    return false;
+    return ShapeKind::NotAnAccess;
   }
   if (!Root)
-    return false;
+    return ShapeKind::NotAnAccess;
   // p walking a (for (double *p = a; ...; ++p)): *p, p[k], p->x address a
   // at offset p.
   if (const VarDecl *PV = refVar(Root); PV && PointerIVs.count(PV) && IVs.count(PV)) {
@@ -2022,32 +1983,15 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
       PeeledOffset = PeeledOffset + Stepped->second.P;
     }
   }
+  return ShapeKind::Access;
+}
 
-  Access A;
-  A.Text = text(E);
-  // The returned element of an inlined accessor is named by the call.
-  if (!Frames.empty())
-    A.Text = E->IgnoreParenImpCasts() == Frames.back().Result->IgnoreParenImpCasts()
-                 ? Frames.back().CallText
-                 : Frames.back().CallText + ": " + A.Text; // x->get(j): v[i]
-  A.Loc = loc(E->getBeginLoc());
-  A.Read = U != Use::Write;
-  A.Write = U != Use::Read;
-  unsigned Elem = AddressMode ? sizeOf(E->getType()->getPointeeType()) : sizeOf(E->getType());
-  A.ElementBytes = OverrideBytes ? OverrideBytes : Elem;
-  // A field's element is its struct (through p->x, the pointee).
-  QualType Struct = Ref->getType();
-  if (Field && Struct->isPointerType())
-    Struct = Struct->getPointeeType();
-  A.StrideBytes = Field ? sizeOf(Struct) : Elem;
-  if (AddressMode)
-    A.Text = "*(" + A.Text + ")";
-  A.FieldOffset = FieldOffset;
-
-  // Resolve the base: a named array or pointer, maybe through a local alias
-  // (`const double *row = &A[i*n];`), or a pointer loaded from memory.
+/// A's base: a named array or pointer, maybe through a local alias
+/// (`const double *row = &A[i*n];`), or a pointer loaded from memory (then
+/// BASELOADED and A is indirect); ALIASOFFSET grows by the aliases' offsets.
+const VarDecl *LoopAnalyzer::resolveBase(Access &A, const Expr *Root, bool AlignedByContract,
+                                         Poly &AliasOffset, bool &BaseLoaded) {
   const VarDecl *BaseVar = nullptr;
-  Poly AliasOffset = PeeledOffset;
   const Expr *B = Root;
   for (unsigned Hop = 0; Hop < 4; ++Hop) {
     const VarDecl *V = refVar(B);
@@ -2093,7 +2037,7 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
     A.BaseAlignBytes = Ctx.getDeclAlign(BaseVar).getQuantity();
   else if (BaseVar && !AssignedInFunction.count(BaseVar))
     A.BaseAlignBytes = promisedAlign(BaseVar, Ctx);
-  bool BaseLoaded = !BaseVar && !isa<MemberExpr>(Root);
+  BaseLoaded = !BaseVar && !isa<MemberExpr>(Root);
   if (const auto *ME = dyn_cast<MemberExpr>(Root)) {
     // s.a[i], p->a[i] and this->a[i] address the array directly; only a base
     // pointer that is itself loaded (q[k]->a[i]) makes the access indirect.
@@ -2104,8 +2048,16 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
     A.Indirect = true;
     A.IndirectVia = exprText(Root);
   }
+  return BaseVar;
+}
 
-  // Subscripts, dimensions and the linear element offset.
+/// A's subscripts (INDEX, outermost first), dimensions and linear element
+/// offset; REF is E without its field.
+void LoopAnalyzer::linearise(Access &A, const AccessShape &S, const Expr *E, const Expr *Ref,
+                             const FieldDecl *Field, bool AddressMode, const VarDecl *BaseVar,
+                             const Poly &AliasOffset) {
+  const std::vector<const Expr *> &Index = S.Index;
+  const Expr *Root = S.Root;
   bool Linearisable = true;
   for (size_t I = 0; I < Index.size(); ++I) {
     PolyResult P = Index[I] ? toPoly(Index[I]) : PolyResult();
@@ -2141,7 +2093,7 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
     if (!P.affine())
       Linearisable = false;
   }
-  if (Index.empty() && !Field && IsDeref)
+  if (Index.empty() && !Field && S.IsDeref)
     A.Subscripts.clear();
   QualType BaseT = BaseVar ? BaseVar->getType() : Root->getType();
   for (size_t I = 0; I < Index.size(); ++I)
@@ -2162,6 +2114,82 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
       A.Linear = Lin + AliasOffset;
   }
 
+}
+
+bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
+                                bool AlignedByContract) {
+  E = E->IgnoreParens();
+  // *it of an iterator counter: the container's element at the counter.
+  if (const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
+      Op && Op->getOperator() == OO_Star && Op->getNumArgs() == 1)
+    if (const VarDecl *IV = refVar(Op->getArg(0)); IV && IteratorIVs.count(IV) && IVs.count(IV)) {
+      recordElementAccess(text(IteratorIVs.at(IV)), text(E), IVs.at(IV), sizeOf(E->getType()),
+                          E->getBeginLoc(), U);
+      return true;
+    }
+  // Address mode (intrinsic loads and stores): E is a pointer to the data.
+  bool AddressMode = OverrideBytes > 0 && E->getType()->isPointerType();
+  if (AddressMode) {
+    const Expr *P = E->IgnoreParenCasts();
+    if (const auto *UO = dyn_cast<UnaryOperator>(P); UO && UO->getOpcode() == UO_AddrOf)
+      return recordAccess(UO->getSubExpr(), U, OverrideBytes, AlignedByContract);
+  }
+  // An lvalue of array type (`*B` for `double (*B)[N][N]`) is not read or
+  // written as a whole: it decays to a pointer, and the subscripts that
+  // follow are the access.
+  if (!AddressMode && E->getType()->isArrayType())
+    return false;
+  // Peel a field access: a[i].x reads sizeof(x) at offsetof(x) in element a[i].
+  unsigned FieldOffset = 0;
+  const FieldDecl *Field = nullptr;
+  const Expr *Ref = E;
+  if (const auto *ME = dyn_cast<MemberExpr>(E)) {
+    // An integer field the nest does not write (a size: g.n, this->n) stays
+    // in a register; it is not an access.
+    if (U == Use::Read && !AddressMode && ME->getType()->isIntegerType() && invariantMember(ME))
+      return true;
+    Field = dyn_cast<FieldDecl>(ME->getMemberDecl());
+    const Expr *Base = strip(ME->getBase());
+    bool ThroughMemory = ME->isArrow() || isa<ArraySubscriptExpr>(Base) ||
+                         isSubscriptCall(Base);
+    if (!Field || !ThroughMemory || Field->getType()->isArrayType())
+      return false;
+    if (const RecordDecl *RD = Field->getParent(); RD && !RD->isInvalidDecl())
+      FieldOffset = Ctx.getASTRecordLayout(RD).getFieldOffset(Field->getFieldIndex()) / 8;
+    Ref = ME->isArrow() ? ME->getBase() : Base;
+  }
+
+  AccessShape S;
+  if (ShapeKind K = accessShape(E, Ref, Field, AddressMode, U, S); K != ShapeKind::Access)
+    return K == ShapeKind::Recorded;
+  const Expr *Root = S.Root;
+
+  Access A;
+  A.Text = text(E);
+  // The returned element of an inlined accessor is named by the call.
+  if (!Frames.empty())
+    A.Text = E->IgnoreParenImpCasts() == Frames.back().Result->IgnoreParenImpCasts()
+                 ? Frames.back().CallText
+                 : Frames.back().CallText + ": " + A.Text; // x->get(j): v[i]
+  A.Loc = loc(E->getBeginLoc());
+  A.Read = U != Use::Write;
+  A.Write = U != Use::Read;
+  unsigned Elem = AddressMode ? sizeOf(E->getType()->getPointeeType()) : sizeOf(E->getType());
+  A.ElementBytes = OverrideBytes ? OverrideBytes : Elem;
+  // A field's element is its struct (through p->x, the pointee).
+  QualType Struct = Ref->getType();
+  if (Field && Struct->isPointerType())
+    Struct = Struct->getPointeeType();
+  A.StrideBytes = Field ? sizeOf(Struct) : Elem;
+  if (AddressMode)
+    A.Text = "*(" + A.Text + ")";
+  A.FieldOffset = FieldOffset;
+
+  Poly AliasOffset = S.PeeledOffset;
+  bool BaseLoaded = false;
+  const VarDecl *BaseVar = resolveBase(A, Root, AlignedByContract, AliasOffset, BaseLoaded);
+  linearise(A, S, E, Ref, Field, AddressMode, BaseVar, AliasOffset);
+
   // Merge repeated references to the same element.
   std::string Key = A.Array + "|" + std::to_string(A.FieldOffset) + "|" +
                     std::to_string(A.ElementBytes) + "|";
@@ -2175,11 +2203,11 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
   mergeAccess(std::move(A), Key);
 
   // The subscripts and a loaded base are themselves evaluated (and may read).
-  for (const Expr *I : Index)
+  for (const Expr *I : S.Index)
     if (I)
       visit(I, Use::Read);
   if (BaseLoaded)
-    visit(Root, Use::Read);
+    visit(S.Root, Use::Read);
   return true;
 }
 

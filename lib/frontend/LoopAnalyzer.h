@@ -112,6 +112,25 @@ private:
   /// and the access moves that many bytes.
   bool recordAccess(const clang::Expr *E, Use U, unsigned OverrideBytes = 0,
                     bool AlignedByContract = false);
+  /// Where an access's subscripts and base are: the subscripts outermost
+  /// first (null for *(p - k): the negated right operand), the base, whether
+  /// it is a dereference, element offsets folded out of the pointer.
+  struct AccessShape {
+    std::vector<const clang::Expr *> Index;
+    const clang::Expr *Root = nullptr;
+    bool IsDeref = false;
+    Poly PeeledOffset;
+  };
+  /// An access to cost, one already recorded (a container's element), or no
+  /// access at all.
+  enum class ShapeKind { Access, Recorded, NotAnAccess };
+  ShapeKind accessShape(const clang::Expr *E, const clang::Expr *Ref,
+                        const clang::FieldDecl *Field, bool AddressMode, Use U, AccessShape &S);
+  const clang::VarDecl *resolveBase(Access &A, const clang::Expr *Root, bool AlignedByContract,
+                                    Poly &AliasOffset, bool &BaseLoaded);
+  void linearise(Access &A, const AccessShape &S, const clang::Expr *E, const clang::Expr *Ref,
+                 const clang::FieldDecl *Field, bool AddressMode, const clang::VarDecl *BaseVar,
+                 const Poly &AliasOffset);
   bool visitIntrinsic(const clang::CallExpr *C, const std::string &Name);
   void mergeAccess(Access A, const std::string &Key);
   /// CONTAINER's element at COUNTER (a range-for variable, *it of an
