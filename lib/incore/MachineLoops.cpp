@@ -1,0 +1,528 @@
+//===- MachineLoops.cpp - Machine loops in object code --------------------===//
+//
+// Decodes a function into basic blocks, finds its innermost natural loops
+// (cold blocks that call out left aside), the straight-line callees the
+// object has, and a loop's source iterations per trip from how its address
+// registers advance.
+//
+//===----------------------------------------------------------------------===//
+#include "MachineLoops.h"
+#include "MemoryDeps.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Demangle/Demangle.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <optional>
+
+using namespace perfmodel;
+using namespace llvm;
+
+namespace perfmodel::mloop {
+
+StraightCallees straightCallees(const ObjectFileBytes &Obj, TargetBundle &TB) {
+  StraightCallees C;
+  if (!TB.MIA)
+    return C;
+  for (const FunctionCode &F : Obj.Functions)
+    for (uint64_t Off = 0; Off < F.Bytes.size() && Off < 256;) {
+      MCInst Inst;
+      uint64_t Size = 0;
+      if (TB.Dis->getInstruction(Inst, Size, ArrayRef<uint8_t>(F.Bytes).slice(Off), Off,
+                                 nulls()) != MCDisassembler::Success ||
+          !Size)
+        break;
+      Off += Size;
+      if (TB.MIA->isReturn(Inst)) {
+        C.Code[F.Name] = {&F, Off};
+        break;
+      }
+      if (TB.MIA->isBranch(Inst) || TB.MIA->isCall(Inst) || TB.MIA->isIndirectBranch(Inst))
+        break;
+    }
+  return C;
+}
+
+/// Appends F's byte at offset O (and its line); when it ends a call (E8
+/// rel32) to a straight-line function of the object, that function's code
+/// follows, as the core runs it. SPLICED collects the callees' names.
+void appendExecuted(const FunctionCode &F, uint64_t O, const StraightCallees &C,
+                    std::vector<uint8_t> &Bytes, std::vector<unsigned> &Lines,
+                    std::vector<std::string> *Spliced) {
+  Bytes.push_back(F.Bytes[O]);
+  Lines.push_back(F.Lines[O]);
+  if (O < 4 || F.Bytes[O - 4] != 0xE8)
+    return;
+  auto Sym = F.Symbols.find(O - 3);
+  if (Sym == F.Symbols.end())
+    return;
+  auto Callee = C.Code.find(Sym->second);
+  if (Callee == C.Code.end())
+    return;
+  const auto &[Code, Length] = Callee->second;
+  Bytes.insert(Bytes.end(), Code->Bytes.begin(), Code->Bytes.begin() + Length);
+  Lines.insert(Lines.end(), Code->Lines.begin(), Code->Lines.begin() + Length);
+  if (Spliced)
+    Spliced->push_back(Sym->second);
+}
+
+/// The innermost natural loops of F's control-flow graph (back edges to a
+/// block that dominates their source). A block inside a loop that calls out
+/// is left out when the loop's latches stay reachable without it: the
+/// compiler's cold paths (sqrt's errno call) are not the steady state.
+std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
+                                   FunctionCFG &Cfg) {
+  Cfg.F = &F;
+  std::vector<Decoded> &All = Cfg.All;
+  for (uint64_t Off = 0; Off < F.Bytes.size();) {
+    MCInst Inst;
+    uint64_t Size = 0;
+    if (TB.Dis->getInstruction(Inst, Size, ArrayRef<uint8_t>(F.Bytes).slice(Off), Off,
+                               nulls()) != MCDisassembler::Success ||
+        Size == 0) {
+      ++Off;
+      continue;
+    }
+    All.push_back({Off, Size, Inst});
+    Off += Size;
+  }
+  if (All.empty() || !TB.MIA)
+    return {};
+  auto Target = [&](const Decoded &D) -> std::optional<uint64_t> {
+    uint64_t T;
+    if (TB.MIA->isBranch(D.Inst) && TB.MIA->evaluateBranch(D.Inst, D.Off, D.Size, T) &&
+        T < F.Bytes.size())
+      return T;
+    return std::nullopt;
+  };
+  auto EndsBlock = [&](const Decoded &D) {
+    return TB.MIA->isBranch(D.Inst) || TB.MIA->isReturn(D.Inst) ||
+           TB.MIA->isIndirectBranch(D.Inst);
+  };
+
+  // Basic blocks: leaders are the entry, branch targets and the instruction
+  // after a branch or return.
+  std::set<uint64_t> Leaders = {All.front().Off};
+  for (size_t I = 0; I < All.size(); ++I) {
+    if (auto T = Target(All[I]))
+      Leaders.insert(*T);
+    if (EndsBlock(All[I]) && I + 1 < All.size())
+      Leaders.insert(All[I + 1].Off);
+  }
+  std::vector<Block> &Blocks = Cfg.Blocks;
+  std::map<uint64_t, size_t> BlockAt;
+  for (size_t I = 0; I < All.size(); ++I) {
+    if (Leaders.count(All[I].Off) || Blocks.empty()) {
+      BlockAt[All[I].Off] = Blocks.size();
+      Blocks.push_back({I, I, {}, {}, false});
+    }
+    Blocks.back().Last = I;
+    Blocks.back().Calls |= TB.MIA->isCall(All[I].Inst);
+  }
+  for (size_t B = 0; B < Blocks.size(); ++B) {
+    const Decoded &L = All[Blocks[B].Last];
+    bool FallsThrough = !TB.MIA->isReturn(L.Inst) && !TB.MIA->isIndirectBranch(L.Inst) &&
+                        !TB.MIA->isUnconditionalBranch(L.Inst);
+    if (auto T = Target(L); T && BlockAt.count(*T))
+      Blocks[B].Succs.push_back(BlockAt[*T]);
+    if (FallsThrough && B + 1 < Blocks.size())
+      Blocks[B].Succs.push_back(B + 1);
+  }
+  for (size_t B = 0; B < Blocks.size(); ++B)
+    for (size_t S : Blocks[B].Succs)
+      Blocks[S].Preds.push_back(B);
+
+  // Dominators (Cooper, Harvey, Kennedy) over the blocks reachable from the entry.
+  std::vector<size_t> Order; // reverse post-order
+  std::vector<int> Rpo(Blocks.size(), -1);
+  {
+    std::vector<char> Seen(Blocks.size(), 0);
+    std::vector<std::pair<size_t, size_t>> Stack = {{0, 0}};
+    Seen[0] = 1;
+    std::vector<size_t> Post;
+    while (!Stack.empty()) {
+      auto &[B, NextSucc] = Stack.back();
+      if (NextSucc < Blocks[B].Succs.size()) {
+        size_t S = Blocks[B].Succs[NextSucc++];
+        if (!Seen[S]) {
+          Seen[S] = 1;
+          Stack.push_back({S, 0});
+        }
+        continue;
+      }
+      Post.push_back(B);
+      Stack.pop_back();
+    }
+    Order.assign(Post.rbegin(), Post.rend());
+    for (size_t I = 0; I < Order.size(); ++I)
+      Rpo[Order[I]] = int(I);
+  }
+  std::vector<int> Idom(Blocks.size(), -1);
+  Idom[0] = 0;
+  for (bool Changed = true; Changed;) {
+    Changed = false;
+    for (size_t B : Order) {
+      if (B == 0)
+        continue;
+      int New = -1;
+      for (size_t P : Blocks[B].Preds) {
+        if (Idom[P] < 0)
+          continue;
+        if (New < 0) {
+          New = int(P);
+          continue;
+        }
+        int X = int(P), Y = New;
+        while (X != Y) {
+          while (Rpo[X] > Rpo[Y])
+            X = Idom[X];
+          while (Rpo[Y] > Rpo[X])
+            Y = Idom[Y];
+        }
+        New = X;
+      }
+      if (New >= 0 && Idom[B] != New) {
+        Idom[B] = New;
+        Changed = true;
+      }
+    }
+  }
+  auto Dominates = [&](size_t H, size_t B) {
+    if (Rpo[B] < 0 || Rpo[H] < 0)
+      return false;
+    for (int X = int(B);; X = Idom[X]) {
+      if (size_t(X) == H)
+        return true;
+      if (X == 0)
+        return false;
+    }
+  };
+
+  // Natural loops, one per header.
+  std::map<size_t, std::set<size_t>> &Body = Cfg.Body;
+  std::map<size_t, std::vector<size_t>> Latches;
+  for (size_t B = 0; B < Blocks.size(); ++B)
+    for (size_t H : Blocks[B].Succs)
+      if (Dominates(H, B)) {
+        Latches[H].push_back(B);
+        std::set<size_t> &L = Body[H];
+        L.insert(H);
+        std::vector<size_t> Work = {B};
+        while (!Work.empty()) {
+          size_t X = Work.back();
+          Work.pop_back();
+          if (!L.insert(X).second && X != B)
+            continue;
+          if (X == H)
+            continue;
+          for (size_t P : Blocks[X].Preds)
+            if (!L.count(P) && Rpo[P] >= 0) // not alignment padding after a jump
+              Work.push_back(P);
+        }
+      }
+
+  std::vector<MachineLoop> Out;
+  for (const auto &[H, L] : Body) {
+    bool Innermost = true;
+    for (const auto &[H2, L2] : Body)
+      if (H2 != H && L.count(H2))
+        Innermost = false;
+    if (!Innermost)
+      continue;
+    // Leave out calls the loop can go around: keep the blocks on a path
+    // from the header to a latch that avoids every calling block.
+    std::set<size_t> Kept = L;
+    unsigned Cold = 0;
+    if (!Blocks[H].Calls) {
+      std::set<size_t> Fwd = {H}, Bwd;
+      std::vector<size_t> Work = {H};
+      while (!Work.empty()) {
+        size_t X = Work.back();
+        Work.pop_back();
+        for (size_t S : Blocks[X].Succs)
+          if (L.count(S) && !Blocks[S].Calls && Fwd.insert(S).second)
+            Work.push_back(S);
+      }
+      for (size_t Lt : Latches.at(H))
+        if (Fwd.count(Lt) && Bwd.insert(Lt).second)
+          Work.push_back(Lt);
+      while (!Work.empty()) {
+        size_t X = Work.back();
+        Work.pop_back();
+        if (X == H)
+          continue;
+        for (size_t P : Blocks[X].Preds)
+          if (Fwd.count(P) && Bwd.insert(P).second)
+            Work.push_back(P);
+      }
+      if (Bwd.count(H)) {
+        std::set<size_t> Hot;
+        for (size_t X : L)
+          if (Fwd.count(X) && Bwd.count(X))
+            Hot.insert(X);
+        for (size_t X : L)
+          Cold += Blocks[X].Calls;
+        Kept = std::move(Hot);
+      }
+    }
+    MachineLoop M;
+    M.F = &F;
+    M.Cfg = &Cfg;
+    M.Header = H;
+    M.Kept = Kept;
+    M.ColdBlocks = Cold;
+    for (size_t X : Kept) { // std::set: address order
+      uint64_t B = All[Blocks[X].First].Off,
+               E = All[Blocks[X].Last].Off + All[Blocks[X].Last].Size;
+      if (!M.Pieces.empty() && M.Pieces.back().second == B)
+        M.Pieces.back().second = E;
+      else
+        M.Pieces.push_back({B, E});
+      for (size_t I = Blocks[X].First; I <= Blocks[X].Last; ++I)
+        M.Insts.push_back(All[I].Inst);
+    }
+    M.Begin = M.Pieces.front().first;
+    M.End = M.Pieces.back().second;
+    Out.push_back(std::move(M));
+  }
+  return Out;
+}
+
+/// Source iterations per machine iteration, from the self-increments of
+/// registers that address memory: `add rax, 16` with `[rdx + 8*rax]` moves
+/// 128 B per trip; at 8 B per source iteration that is 16 iterations. Each
+/// memory operand votes for every k its advance is a whole multiple of some
+/// source access's stride; the k most operands agree on wins (dgemm's
+/// `add r11, 65536` is 4 rows of B, not 8192 elements of A).
+/// Lanes of an x86 gather or scatter opcode (VGATHERQPDZrm: 8), 0 for
+/// anything else: the register width over the wider of index and element.
+unsigned gatherLanes(StringRef Name) {
+  size_t At = Name.find("GATHER");
+  if (At == StringRef::npos)
+    At = Name.find("SCATTER");
+  if (At == StringRef::npos || !Name.starts_with("V"))
+    return 0;
+  StringRef T = Name.substr(Name.find_first_of("DQ", At + 6));
+  if (T.size() < 3)
+    return 0;
+  unsigned Index = T[0] == 'Q' ? 8 : 4;
+  StringRef Elem = T.substr(1);
+  unsigned Data = Elem.starts_with("PD") || Elem.starts_with("Q") ? 8 : 4;
+  StringRef Rest = Elem.drop_front(Elem.starts_with("P") ? 2 : 1);
+  unsigned Bits = Rest.starts_with("Z256") ? 256 : Rest.starts_with("Z128") ? 128
+                  : Rest.starts_with("Z")  ? 512 : Rest.starts_with("Y") ? 256 : 128;
+  return Bits / (8 * std::max(Index, Data));
+}
+
+double estimateIterations(const MachineLoop &L, TargetBundle &TB,
+                          const std::vector<double> &Strides, int64_t SourceStep,
+                          unsigned Gathered, unsigned *Explained,
+                          const std::map<double, unsigned> *Skipping,
+                          unsigned *Impossible,
+                          std::pair<unsigned, unsigned> RefsAndElement) {
+  if (Explained)
+    *Explained = 0;
+  std::map<unsigned, int64_t> Increments; // register -> bytes or elements per trip
+  for (const MCInst &I : L.Insts) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+    if (auto Acc = accumulatorStep(I, *TB.MII, *TB.MRI)) {
+      Increments[Acc->first] = Acc->second;
+      continue;
+    }
+    if (D.getNumDefs() != 1 || I.getNumOperands() < 2 || !I.getOperand(0).isReg())
+      continue;
+    unsigned Reg = I.getOperand(0).getReg();
+    int64_t Imm = 0;
+    bool Found = false;
+    if ((Name.starts_with("ADD") || Name.starts_with("SUB")) && I.getNumOperands() >= 3 &&
+        I.getOperand(1).isReg() && I.getOperand(1).getReg() == Reg &&
+        I.getOperand(2).isImm()) {
+      Imm = I.getOperand(2).getImm();
+      if (Name.starts_with("SUB"))
+        Imm = -Imm;
+      Found = true;
+    } else if ((Name.starts_with("INC") || Name.starts_with("DEC")) &&
+               I.getOperand(1).isReg() && I.getOperand(1).getReg() == Reg) {
+      Imm = Name.starts_with("INC") ? 1 : -1;
+      Found = true;
+    } else if (Name.starts_with("LEA") && I.getNumOperands() >= 6 &&
+               I.getOperand(1).isReg() && I.getOperand(1).getReg() == Reg &&
+               I.getOperand(3).isReg() && I.getOperand(3).getReg() == 0 &&
+               I.getOperand(4).isImm()) {
+      Imm = I.getOperand(4).getImm();
+      Found = true;
+    }
+    // AArch64 post-indexed access, `ldr q0, [x9], #32`: operand 0 is the
+    // written-back base, the last operand the increment.
+    if (!Found && Name.contains("post") && I.getOperand(I.getNumOperands() - 1).isImm()) {
+      Imm = I.getOperand(I.getNumOperands() - 1).getImm();
+      Found = true;
+    }
+    if (Found && Imm != 0)
+      Increments[Reg] = Imm;
+  }
+  // `lea rbx, [r11 + 4]` ... `mov r11, rbx`: the counter advances through a
+  // copy (clang's rotated loops).
+  std::map<unsigned, std::pair<unsigned, int64_t>> LeaFrom; // dst -> (src, imm)
+  for (const MCInst &I : L.Insts) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    if (Name.starts_with("LEA") && I.getNumOperands() >= 6 && I.getOperand(0).isReg() &&
+        I.getOperand(1).isReg() && I.getOperand(3).isReg() && I.getOperand(3).getReg() == 0 &&
+        I.getOperand(4).isImm() && I.getOperand(4).getImm() != 0)
+      LeaFrom[I.getOperand(0).getReg()] = {I.getOperand(1).getReg(), I.getOperand(4).getImm()};
+  }
+  for (const MCInst &I : L.Insts) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    if ((Name == "MOV64rr" || Name == "MOV32rr") && I.getNumOperands() == 2 &&
+        I.getOperand(0).isReg() && I.getOperand(1).isReg()) {
+      auto It = LeaFrom.find(I.getOperand(1).getReg());
+      if (It != LeaFrom.end() && It->second.first == I.getOperand(0).getReg() &&
+          !Increments.count(It->second.first))
+        Increments[It->second.first] = It->second.second;
+    }
+  }
+  // `imul r11, r10, 1448` with r10 a counter: r11 advances 1448 times as far
+  // (a row index scaled to bytes).
+  for (const MCInst &I : L.Insts) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    if (Name.starts_with("IMUL64rri") && I.getNumOperands() >= 3 && I.getOperand(0).isReg() &&
+        I.getOperand(1).isReg() && I.getOperand(2).isImm()) {
+      auto It = Increments.find(I.getOperand(1).getReg());
+      if (It != Increments.end() && !Increments.count(I.getOperand(0).getReg()))
+        Increments[I.getOperand(0).getReg()] = It->second * I.getOperand(2).getImm();
+    }
+  }
+  // Post-indexed forms define the base as well as the data register.
+  for (const MCInst &I : L.Insts) {
+    StringRef Name = TB.MII->getName(I.getOpcode());
+    if (Name.contains("post") && I.getNumOperands() >= 3 && I.getOperand(0).isReg() &&
+        I.getOperand(I.getNumOperands() - 1).isImm() &&
+        I.getOperand(I.getNumOperands() - 1).getImm() != 0)
+      Increments[I.getOperand(0).getReg()] = I.getOperand(I.getNumOperands() - 1).getImm();
+  }
+  if (Strides.empty()) {
+    // No access advances with the loop (a recurrence in registers): the
+    // counter itself tells the unrolling, when every register that advances
+    // by a constant advances by the same amount (`add rcx, -8` for eight
+    // source iterations of i += 1).
+    std::set<int64_t> Steps;
+    for (const auto &[Reg, Imm] : Increments)
+      Steps.insert(std::llabs(Imm));
+    int64_t S = std::llabs(SourceStep ? SourceStep : 1);
+    if (Steps.size() == 1 && *Steps.begin() % S == 0)
+      return double(*Steps.begin() / S);
+    return 1;
+  }
+  std::map<long, unsigned> Votes;
+  // An operand advancing BYTES per trip votes for every k that is a whole
+  // number of some access's stride.
+  // WIDTH: the bytes the instruction moves. A vector access wider than an
+  // element of a reference that skips elements (b[8 * i]: 64 bytes apart,
+  // 8 wide) is not that reference's (a gather or scalar loads are).
+  // IMPOSSIBLE counts the vector accesses no reference can be: wider than
+  // the elements of every reference that skips elements, with no other
+  // reference to be (the loop clang versioned for a unit step, i += k).
+  if (Impossible)
+    *Impossible = 0;
+  auto Vote = [&](double Bytes, unsigned Width) {
+    std::set<long> Ks;
+    bool Excluded = false, Possible = false;
+    for (double S : Strides) {
+      if (Skipping && Skipping->count(S) && Width > Skipping->at(S)) {
+        Excluded = true;
+        continue;
+      }
+      Possible = true;
+      double K2 = Bytes / S;
+      if (Bytes > 0 && K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
+        Ks.insert(long(std::round(K2)));
+    }
+    for (long Kx : Ks)
+      ++Votes[Kx];
+    if (Impossible && Excluded && !Possible)
+      ++*Impossible;
+  };
+  for (const MCInst &I : L.Insts) {
+    const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+    if (!D.mayLoad() && !D.mayStore())
+      continue;
+    bool Voted = false;
+    for (unsigned K = 0; K + 2 < I.getNumOperands() && K < D.getNumOperands(); ++K) {
+      if (D.operands()[K].OperandType != MCOI::OPERAND_MEMORY || !I.getOperand(K).isReg())
+        continue;
+      unsigned Base = I.getOperand(K).getReg();
+      int64_t Scale = I.getOperand(K + 1).isImm() ? I.getOperand(K + 1).getImm() : 1;
+      unsigned Index = I.getOperand(K + 2).isReg() ? I.getOperand(K + 2).getReg() : 0;
+      double Bytes = 0;
+      if (Increments.count(Index))
+        Bytes = double(std::llabs(Increments[Index])) * double(Scale);
+      else if (Increments.count(Base))
+        Bytes = double(std::llabs(Increments[Base]));
+      // Gathers and scatters are how vectors reach references that skip.
+      unsigned Width = 0;
+      if (Skipping && !Skipping->empty() && !gatherLanes(TB.MII->getName(I.getOpcode())))
+        Width = accessBytes(TB.text(I));
+      Vote(Bytes, Width);
+      Voted = true;
+      break; // one memory operand per instruction on x86
+    }
+    // Targets without memory operand types (AArch64): the address is the
+    // first incremented register the instruction reads, `[x9, #-16]`.
+    for (unsigned K = D.getNumDefs(); !Voted && K < I.getNumOperands(); ++K) {
+      if (!I.getOperand(K).isReg() || !Increments.count(I.getOperand(K).getReg()))
+        continue;
+      Vote(double(std::llabs(Increments[I.getOperand(K).getReg()])), 0);
+      Voted = true;
+    }
+  }
+  long Best = 1;
+  unsigned BestVotes = 0;
+  for (const auto &[K, V] : Votes)
+    if (V > BestVotes) { // on a tie the smaller k (map order) stays
+      Best = K;
+      BestVotes = V;
+    }
+  if (Explained)
+    *Explained = BestVotes;
+  if (Votes.empty() && Gathered) {
+    // Only gathers and scatters move data (strided or indirect accesses,
+    // addressed through a vector of indices): each covers its lanes of
+    // source iterations for one access; more of them than accesses are
+    // unrolled copies.
+    unsigned Lanes = 0, Ops = 0;
+    for (const MCInst &I : L.Insts)
+      if (unsigned G = gatherLanes(TB.MII->getName(I.getOpcode()))) {
+        Lanes = std::max(Lanes, G);
+        ++Ops;
+      }
+    if (Lanes)
+      return double(Lanes) * std::max(1.0, std::floor(double(Ops) / Gathered));
+  }
+  if (Votes.empty() && !Gathered && RefsAndElement.first && RefsAndElement.second) {
+    // The addresses advance by a register (a step known only at run time,
+    // TSVC's i += n3 at n3 = 1): the vector accesses tell the trip, their
+    // lanes of the element times the copies of the source's references.
+    unsigned Widest = 0, Ops = 0;
+    for (const MCInst &I : L.Insts) {
+      const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+      if (!D.mayLoad() && !D.mayStore())
+        continue;
+      std::string Text = TB.text(I);
+      if (!StringRef(Text).contains(" ptr"))
+        continue;
+      unsigned W = accessBytes(Text);
+      Ops = W > Widest ? 1 : Ops + (W == Widest);
+      Widest = std::max(Widest, W);
+    }
+    if (Widest > RefsAndElement.second)
+      return double(Widest / RefsAndElement.second) *
+             std::max(1.0, std::floor(double(Ops) / RefsAndElement.first));
+  }
+  return double(Best);
+}
+
+} // namespace perfmodel::mloop

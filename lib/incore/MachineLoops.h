@@ -1,0 +1,98 @@
+//===- MachineLoops.h - Machine loops in object code (internal) -*- C++ -*-===//
+//
+// A function's control-flow graph and its innermost natural loops, the
+// straight-line callees a call runs through, and how many source iterations
+// a machine loop's trip covers (MachineLoops.cpp); KernelLoops.cpp matches
+// them to source loops and costs them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PERFMODEL_INCORE_MACHINELOOPS_H
+#define PERFMODEL_INCORE_MACHINELOOPS_H
+
+#include "ObjectCode.h"
+#include "TargetBundle.h"
+
+#include "llvm/MC/MCInst.h"
+
+#include <cstdint>
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace perfmodel::mloop {
+
+using llvm::MCInst;
+
+struct Decoded {
+  uint64_t Off, Size;
+  MCInst Inst;
+};
+struct Block {
+  size_t First = 0, Last = 0; ///< instruction indices, inclusive
+  std::vector<size_t> Succs, Preds;
+  bool Calls = false;
+};
+/// A function's decoded instructions, basic blocks and natural loops
+/// (header -> blocks), kept for the nest around a machine loop.
+struct FunctionCFG {
+  const FunctionCode *F = nullptr;
+  std::vector<Decoded> All;
+  std::vector<Block> Blocks;
+  std::map<size_t, std::set<size_t>> Body;
+};
+
+struct MachineLoop {
+  const FunctionCode *F = nullptr;
+  const FunctionCFG *Cfg = nullptr;
+  size_t Header = 0;
+  std::set<size_t> Kept; ///< the costed blocks
+  uint64_t Begin = 0, End = 0; ///< byte offsets in the function: the first and last piece
+  /// The costed blocks as byte ranges in address order: the loop's blocks
+  /// minus avoidable ones that call out (errno paths), including hot blocks
+  /// the compiler placed out of line.
+  std::vector<std::pair<uint64_t, uint64_t>> Pieces;
+  unsigned ColdBlocks = 0; ///< blocks with calls left out
+  std::vector<MCInst> Insts;
+
+  template <typename Fn> void forEachByte(Fn F) const {
+    for (const auto &[B, E] : Pieces)
+      for (uint64_t O = B; O < E; ++O)
+        F(O);
+  }
+};
+
+/// Functions of the object a loop's call to them is costed through: code
+/// without a branch or call before its first return (f's x * x + 1.0f), at
+/// most 256 bytes, by symbol. Their instructions are what a call runs.
+struct StraightCallees {
+  std::map<std::string, std::pair<const FunctionCode *, uint64_t>> Code; ///< bytes to the ret
+};
+
+StraightCallees straightCallees(const ObjectFileBytes &Obj, TargetBundle &TB);
+
+/// Appends F's byte at offset O (and its line); when it ends a call (E8
+/// rel32) to a straight-line function of the object, that function's code
+/// follows, as the core runs it. SPLICED collects the callees' names.
+void appendExecuted(const FunctionCode &F, uint64_t O, const StraightCallees &C,
+                    std::vector<uint8_t> &Bytes, std::vector<unsigned> &Lines,
+                    std::vector<std::string> *Spliced = nullptr);
+
+/// The innermost natural loops of F's control-flow graph (back edges to a
+/// block that dominates their source). A block inside a loop that calls out
+/// is left out when the loop's latches stay reachable without it: the
+/// compiler's cold paths (sqrt's errno call) are not the steady state.
+std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
+                                   FunctionCFG &Cfg);
+
+double estimateIterations(const MachineLoop &L, TargetBundle &TB,
+                          const std::vector<double> &Strides, int64_t SourceStep = 1,
+                          unsigned Gathered = 0, unsigned *Explained = nullptr,
+                          const std::map<double, unsigned> *Skipping = nullptr,
+                          unsigned *Impossible = nullptr,
+                          std::pair<unsigned, unsigned> RefsAndElement = {0, 0});
+
+} // namespace perfmodel::mloop
+
+#endif
