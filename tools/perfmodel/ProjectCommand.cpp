@@ -153,38 +153,29 @@ std::string statusText(const FileJob &J) {
   return "failed";
 }
 
-} // namespace
+/// Why job J has no report: its standard error's error lines, else its tail.
+std::string whyFailed(const FileJob &J) {
+  std::string Err = slurp(J.Err), E;
+  llvm::SmallVector<llvm::StringRef, 16> Lines;
+  llvm::StringRef(Err).split(Lines, '\n', -1, false);
+  for (llvm::StringRef L : Lines)
+    if (L.contains("error:") && !L.starts_with("perfmodel: error: the analysis"))
+      E += (E.empty() ? "" : "; ") + L.trim().str();
+  if (E.empty())
+    E = tail(Err, 3);
+  if (J.TimedOut && E.empty())
+    E = "no result within the time limit";
+  return E.empty() ? "exit status " + std::to_string(J.Status) : E;
+}
 
-int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
-                                const CompileCommand &CC) {
-  if (int RC = checkOutput(A.Output))
-    return RC;
-  if (CC.Given)
-    return error("project mode takes each file's flags from the compilation database; "
-                 "drop the `-- FLAGS`",
-                 ExitUsage);
-  if (A.Format == "svg" || A.Format == "html")
-    return error("--format " + A.Format + " draws one file; project mode writes text, json "
-                                          "or sarif",
-                 ExitUsage);
-  if (!llvm::sys::fs::exists(A.CompileCommandsDir + "/compile_commands.json"))
-    return error("-p " + A.CompileCommandsDir + ": no compile_commands.json there (CMake "
-                 "writes one with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON; Bear for make)");
-  std::string Err;
-  auto DB = clang::tooling::JSONCompilationDatabase::loadFromDirectory(A.CompileCommandsDir,
-                                                                       Err);
-  if (!DB)
-    return error("-p " + A.CompileCommandsDir + ": " + Err);
-  std::vector<llvm::GlobPattern> Globs;
-  for (const std::string &G : P.Globs) {
-    auto Pat = llvm::GlobPattern::create(G);
-    if (!Pat)
-      return error("--files " + G + ": " + llvm::toString(Pat.takeError()), ExitUsage);
-    Globs.push_back(std::move(*Pat));
-  }
+/// The compilation database's C and C++ files that match --files, sorted;
+/// how many it has of other languages in SKIPPED.
+std::vector<std::string> sourceFiles(const clang::tooling::CompilationDatabase &DB,
+                                     const std::vector<llvm::GlobPattern> &Globs,
+                                     unsigned &Skipped) {
   std::vector<std::string> Files;
-  unsigned Skipped = 0;
-  for (const std::string &F : DB->getAllFiles()) {
+  Skipped = 0;
+  for (const std::string &F : DB.getAllFiles()) {
     if (!isSourceFile(F)) {
       ++Skipped;
       continue;
@@ -196,52 +187,14 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
   }
   std::sort(Files.begin(), Files.end());
   Files.erase(std::unique(Files.begin(), Files.end()), Files.end());
-  if (Files.empty())
-    return error("-p " + A.CompileCommandsDir + ": no C or C++ file of the compilation database" +
-                 (Globs.empty() ? std::string() : " matches --files"));
+  return Files;
+}
 
-  // One machine for every file: resolved and checked here, passed as a file.
-  std::vector<std::string> Notes;
-  HostMeasured Measured;
-  std::optional<MachineModel> M =
-      loadMachine(A.Machine, A.Sets, Notes, /*HostClock=*/true, std::nullopt, &Measured);
-  if (!M)
-    return ExitFailed;
-
-  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
-  llvm::SmallString<128> Tmp;
-  if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("perfmodel-project", Tmp))
-    return error("cannot create a temporary directory: " + EC.message());
-  std::optional<double> HostClock;
-  if (Measured.Clock)
-    HostClock = M->ClockGHz;
-  std::vector<std::string> Common = childArgs(A, M->File, HostClock, P.FileTimeLimit);
-  // And one core's memory where loadMachine measured it: every file with
-  // the same figures, not a second of chases per file under the others.
-  if (Measured.Memory) {
-    auto Set = [&](const std::string &Key, double V) {
-      Common.insert(Common.end(), {"--set", Key + "=" + formatNumber(V, 6)});
-    };
-    if (M->Memory.OneCoreGBs)
-      Set("memory.sustained_one_core_gbs", *M->Memory.OneCoreGBs);
-    if (M->Memory.LatencyNs)
-      Set("memory.latency_ns", *M->Memory.LatencyNs);
-    if (!M->Caches.empty() && M->Caches.front().MissesInFlight)
-      Set("caches." + M->Caches.front().Name + ".misses_in_flight",
-          *M->Caches.front().MissesInFlight);
-  }
-  std::string ChildFormat = A.Format;
-
-  std::vector<FileJob> Jobs(Files.size());
-  for (size_t I = 0; I < Files.size(); ++I) {
-    FileJob &J = Jobs[I];
-    J.File = Files[I];
-    std::string Base = (Tmp + "/" + std::to_string(I)).str();
-    J.Out = Base + ".out";
-    J.Json = Base + ".json";
-    J.Err = Base + ".err";
-  }
-  unsigned Width = P.Jobs ? P.Jobs : std::max(1u, std::thread::hardware_concurrency());
+/// Each job analysed by a child process, WIDTH at a time; a child that
+/// outlives its own time limit by 30 s is killed.
+void runJobs(std::vector<FileJob> &Jobs, const std::string &Self,
+             const std::vector<std::string> &Common, const std::string &ChildFormat,
+             unsigned Width, unsigned FileTimeLimit) {
   struct Running {
     size_t Job;
     llvm::sys::ProcessInfo PI;
@@ -252,7 +205,7 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
   ProgressBar Bar(Jobs.size());
   // The child stops itself at its --time-limit; this bound only catches a
   // child that cannot (stopped, or its watchdog starved).
-  auto Hard = std::chrono::seconds(P.FileTimeLimit + 30);
+  auto Hard = std::chrono::seconds(FileTimeLimit + 30);
   while (Done < Jobs.size()) {
     while (Run.size() < Width && Next < Jobs.size()) {
       FileJob &J = Jobs[Next];
@@ -305,10 +258,21 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
       std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   Bar.clear();
+}
 
-  // Gather, in path order.
-  unsigned Failed = 0;
-  std::vector<SummaryLoop> Loops;
+/// What the project's loops add up to: every loop with a prediction, by
+/// predicted time and by the time its advice can save.
+struct ProjectSummary {
+  std::vector<SummaryLoop> Loops, ByTime, ByGain;
+  double Total = 0;
+  unsigned Failed = 0, Skipped = 0;
+};
+
+/// The children's reports read back (a failed or unreadable one counts as
+/// failed) and their loops ranked.
+ProjectSummary gather(std::vector<FileJob> &Jobs, const std::string &ChildFormat,
+                      double ClockGHz) {
+  ProjectSummary S;
   for (FileJob &J : Jobs) {
     if (J.Status == 0 && !J.TimedOut) {
       std::string Js = slurp(ChildFormat == "json" ? J.Out : J.Json);
@@ -320,172 +284,261 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
       }
     }
     if (J.Status != 0 || J.TimedOut)
-      ++Failed;
-    collectLoops(J, M->ClockGHz, Loops);
+      ++S.Failed;
+    collectLoops(J, ClockGHz, S.Loops);
   }
-  double Total = 0;
-  for (const SummaryLoop &L : Loops)
-    Total += L.Seconds;
-  std::vector<SummaryLoop> ByTime = Loops, ByGain = Loops;
-  rank(ByTime, &SummaryLoop::Seconds);
-  rank(ByGain, &SummaryLoop::GainSeconds);
-  ByGain.erase(std::remove_if(ByGain.begin(), ByGain.end(),
-                              [](const SummaryLoop &L) { return L.GainSeconds <= 0; }),
-               ByGain.end());
+  for (const SummaryLoop &L : S.Loops)
+    S.Total += L.Seconds;
+  S.ByTime = S.ByGain = S.Loops;
+  rank(S.ByTime, &SummaryLoop::Seconds);
+  rank(S.ByGain, &SummaryLoop::GainSeconds);
+  S.ByGain.erase(std::remove_if(S.ByGain.begin(), S.ByGain.end(),
+                                [](const SummaryLoop &L) { return L.GainSeconds <= 0; }),
+                 S.ByGain.end());
+  return S;
+}
 
-  auto Why = [](const FileJob &J) {
-    std::string Err = slurp(J.Err), E;
-    llvm::SmallVector<llvm::StringRef, 16> Lines;
-    llvm::StringRef(Err).split(Lines, '\n', -1, false);
-    for (llvm::StringRef L : Lines)
-      if (L.contains("error:") && !L.starts_with("perfmodel: error: the analysis"))
-        E += (E.empty() ? "" : "; ") + L.trim().str();
-    if (E.empty())
-      E = tail(Err, 3);
-    if (J.TimedOut && E.empty())
-      E = "no result within the time limit";
-    return E.empty() ? "exit status " + std::to_string(J.Status) : E;
+void printProjectJson(llvm::raw_ostream &OS, const AnalyzeArgs &A, const MachineModel &M,
+                      std::vector<FileJob> &Jobs, const ProjectSummary &S) {
+  const double Total = S.Total;
+  Array FilesJ;
+  for (FileJob &J : Jobs) {
+    Object F{{"file", J.File}, {"status", statusText(J)}};
+    if (J.Report)
+      F["report"] = std::move(*J.Report);
+    else
+      F["error"] = whyFailed(J);
+    FilesJ.push_back(std::move(F));
+  }
+  auto LoopsJ = [&](const std::vector<SummaryLoop> &V) {
+    Array Out;
+    for (const SummaryLoop &L : V)
+      Out.push_back(Object{{"file", L.File},
+                           {"location", L.Location},
+                           {"function", L.Function},
+                           {"model", L.Model},
+                           {"data_level", L.Level},
+                           {"cy_per_it", jsonNumber(L.CyPerIt)},
+                           {"seconds", jsonNumber(L.Seconds)},
+                           {"share", jsonNumber(Total > 0 ? L.Seconds / Total : 0.0)},
+                           {"promised_gain_seconds", jsonNumber(L.GainSeconds)},
+                           {"bottleneck", L.Bottleneck},
+                           {"advice", L.Advice}});
+    return Out;
   };
+  Object Root{{"schema", "perfmodel-project"},
+              {"version", JsonSchemaVersion},
+              {"compile_commands", A.CompileCommandsDir},
+              {"machine", Object{{"name", M.Name}, {"file", M.File}}},
+              {"files", std::move(FilesJ)},
+              {"summary", Object{{"files", int64_t(Jobs.size())},
+                                 {"failed", int64_t(S.Failed)},
+                                 {"loops", int64_t(S.Loops.size())},
+                                 {"predicted_seconds", jsonNumber(Total)},
+                                 {"by_time", LoopsJ(S.ByTime)},
+                                 {"by_gain", LoopsJ(S.ByGain)}}}};
+  OS << llvm::formatv("{0:2}", Value(std::move(Root))) << "\n";
+}
+
+/// One SARIF log of the files' results in path order; false when no file
+/// gave one.
+bool printProjectSarif(llvm::raw_ostream &OS, std::vector<FileJob> &Jobs, unsigned Failed) {
+  // One log, one run: the files' results in path order.
+  std::optional<Value> Log;
+  Array Notifications;
+  for (FileJob &J : Jobs) {
+    std::optional<Value> V;
+    if (J.Status == 0 && !J.TimedOut) {
+      auto Parsed = llvm::json::parse(slurp(J.Out));
+      if (Parsed)
+        V = std::move(*Parsed);
+      else
+        llvm::consumeError(Parsed.takeError());
+    }
+    Object *Run0 = nullptr;
+    if (V)
+      if (Object *O = V->getAsObject())
+        if (Array *Runs = O->getArray("runs"); Runs && !Runs->empty())
+          Run0 = (*Runs)[0].getAsObject();
+    if (!Run0) {
+      Notifications.push_back(Object{
+          {"level", "error"},
+          {"message", Object{{"text", J.File + ": " + statusText(J) + ": " + whyFailed(J)}}}});
+      continue;
+    }
+    if (!Log) {
+      Log = std::move(*V);
+      continue;
+    }
+    Array *Into = (*Log->getAsObject()->getArray("runs"))[0].getAsObject()->getArray("results");
+    if (Array *Res = Run0->getArray("results"))
+      for (Value &R : *Res)
+        Into->push_back(std::move(R));
+  }
+  if (!Log)
+    return false;
+  Object &Run0 = *(*Log->getAsObject()->getArray("runs"))[0].getAsObject();
+  Run0["invocations"] = Array{Object{{"executionSuccessful", Failed == 0},
+                                     {"toolExecutionNotifications", std::move(Notifications)}}};
+  OS << llvm::formatv("{0:2}", std::move(*Log)) << "\n";
+  return true;
+}
+
+void printProjectText(llvm::raw_ostream &OS, const AnalyzeArgs &A, const MachineModel &M,
+                      std::vector<FileJob> &Jobs, const ProjectSummary &S) {
+  const double Total = S.Total;
+  const unsigned Failed = S.Failed;
+  OS << "perfmodel analyze -p " << A.CompileCommandsDir << ": " << Jobs.size()
+     << " file(s)";
+  if (S.Skipped)
+    OS << " (" << S.Skipped << " not C or C++ skipped)";
+  OS << "\n";
+  bool Brief = A.Format == "brief";
+  for (FileJob &J : Jobs) {
+    if (!Brief)
+      OS << "\n";
+    if (J.Status == 0 && !J.TimedOut) {
+      OS << slurp(J.Out);
+      continue;
+    }
+    if (Brief)
+      OS << J.File << ": error: perfmodel: " << statusText(J) << ": " << whyFailed(J) << "\n";
+    else
+      OS << "perfmodel analyze " << J.File << "\n" << statusText(J) << ": " << whyFailed(J) << "\n";
+  }
+  OS << "\nproject summary: " << Jobs.size() << " file(s), " << (Jobs.size() - Failed)
+     << " analysed";
+  if (Failed)
+    OS << ", " << Failed << " failed";
+  OS << "; " << S.Loops.size() << " loop(s) with a prediction on " << M.Name << ", "
+     << formatSeconds(Total) << " predicted at the bound sizes\n";
+  auto Table = [&](const std::vector<SummaryLoop> &V, bool Gain) {
+    std::vector<std::vector<std::string>> Rows = {
+        {"#", "loop", "function", Gain ? "can save" : "time", Gain ? "of its" : "share",
+         "model", "data in", "bottleneck"}};
+    for (size_t I = 0; I < V.size() && I < 20; ++I) {
+      const SummaryLoop &L = V[I];
+      double Of = Gain ? (L.Seconds > 0 ? L.GainSeconds / L.Seconds : 0)
+                       : (Total > 0 ? L.Seconds / Total : 0);
+      Rows.push_back({std::to_string(I + 1), L.Location, L.Function,
+                      formatSeconds(Gain ? L.GainSeconds : L.Seconds),
+                      100 * Of < 0.01 ? "<0.01%" : formatNumber(100 * Of, 3) + "%", L.Model,
+                      L.Level, L.Bottleneck});
+    }
+    printTextTable(OS, Rows, 2, {true, false, false, true, true, false, false, false});
+    if (V.size() > 20)
+      OS << "  ... and " << V.size() - 20 << " more (--format json lists all)\n";
+  };
+  if (!S.ByTime.empty()) {
+    OS << "\nloops by predicted time (headline prediction x iterations of the nest):\n";
+    Table(S.ByTime, false);
+  }
+  if (!S.ByGain.empty()) {
+    OS << "\nloops by the time their bottleneck advice can save (data in L1 when transfers "
+          "bind, else the next in-core bound):\n";
+    Table(S.ByGain, true);
+  }
+}
+
+} // namespace
+
+int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
+                                const CompileCommand &CC) {
+  if (int RC = checkOutput(A.Output))
+    return RC;
+  if (CC.Given)
+    return error("project mode takes each file's flags from the compilation database; "
+                 "drop the `-- FLAGS`",
+                 ExitUsage);
+  if (A.Format == "svg" || A.Format == "html")
+    return error("--format " + A.Format + " draws one file; project mode writes text, json "
+                                          "or sarif",
+                 ExitUsage);
+  if (!llvm::sys::fs::exists(A.CompileCommandsDir + "/compile_commands.json"))
+    return error("-p " + A.CompileCommandsDir + ": no compile_commands.json there (CMake "
+                 "writes one with -DCMAKE_EXPORT_COMPILE_COMMANDS=ON; Bear for make)");
+  std::string Err;
+  auto DB = clang::tooling::JSONCompilationDatabase::loadFromDirectory(A.CompileCommandsDir,
+                                                                       Err);
+  if (!DB)
+    return error("-p " + A.CompileCommandsDir + ": " + Err);
+  std::vector<llvm::GlobPattern> Globs;
+  for (const std::string &G : P.Globs) {
+    auto Pat = llvm::GlobPattern::create(G);
+    if (!Pat)
+      return error("--files " + G + ": " + llvm::toString(Pat.takeError()), ExitUsage);
+    Globs.push_back(std::move(*Pat));
+  }
+  unsigned Skipped = 0;
+  std::vector<std::string> Files = sourceFiles(*DB, Globs, Skipped);
+  if (Files.empty())
+    return error("-p " + A.CompileCommandsDir + ": no C or C++ file of the compilation database" +
+                 (Globs.empty() ? std::string() : " matches --files"));
+
+  // One machine for every file: resolved and checked here, passed as a file.
+  std::vector<std::string> Notes;
+  HostMeasured Measured;
+  std::optional<MachineModel> M =
+      loadMachine(A.Machine, A.Sets, Notes, /*HostClock=*/true, std::nullopt, &Measured);
+  if (!M)
+    return ExitFailed;
+
+  std::string Self = llvm::sys::fs::getMainExecutable(nullptr, nullptr);
+  llvm::SmallString<128> Tmp;
+  if (std::error_code EC = llvm::sys::fs::createUniqueDirectory("perfmodel-project", Tmp))
+    return error("cannot create a temporary directory: " + EC.message());
+  std::optional<double> HostClock;
+  if (Measured.Clock)
+    HostClock = M->ClockGHz;
+  std::vector<std::string> Common = childArgs(A, M->File, HostClock, P.FileTimeLimit);
+  // And one core's memory where loadMachine measured it: every file with
+  // the same figures, not a second of chases per file under the others.
+  if (Measured.Memory) {
+    auto Set = [&](const std::string &Key, double V) {
+      Common.insert(Common.end(), {"--set", Key + "=" + formatNumber(V, 6)});
+    };
+    if (M->Memory.OneCoreGBs)
+      Set("memory.sustained_one_core_gbs", *M->Memory.OneCoreGBs);
+    if (M->Memory.LatencyNs)
+      Set("memory.latency_ns", *M->Memory.LatencyNs);
+    if (!M->Caches.empty() && M->Caches.front().MissesInFlight)
+      Set("caches." + M->Caches.front().Name + ".misses_in_flight",
+          *M->Caches.front().MissesInFlight);
+  }
+  std::string ChildFormat = A.Format;
+
+  std::vector<FileJob> Jobs(Files.size());
+  for (size_t I = 0; I < Files.size(); ++I) {
+    FileJob &J = Jobs[I];
+    J.File = Files[I];
+    std::string Base = (Tmp + "/" + std::to_string(I)).str();
+    J.Out = Base + ".out";
+    J.Json = Base + ".json";
+    J.Err = Base + ".err";
+  }
+  unsigned Width = P.Jobs ? P.Jobs : std::max(1u, std::thread::hardware_concurrency());
+  runJobs(Jobs, Self, Common, ChildFormat, Width, P.FileTimeLimit);
+  ProjectSummary S = gather(Jobs, ChildFormat, M->ClockGHz);
+  S.Skipped = Skipped;
 
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   if (A.Format == "json") {
-    Array FilesJ;
-    for (FileJob &J : Jobs) {
-      Object F{{"file", J.File}, {"status", statusText(J)}};
-      if (J.Report)
-        F["report"] = std::move(*J.Report);
-      else
-        F["error"] = Why(J);
-      FilesJ.push_back(std::move(F));
-    }
-    auto LoopsJ = [&](const std::vector<SummaryLoop> &V) {
-      Array Out;
-      for (const SummaryLoop &L : V)
-        Out.push_back(Object{{"file", L.File},
-                             {"location", L.Location},
-                             {"function", L.Function},
-                             {"model", L.Model},
-                             {"data_level", L.Level},
-                             {"cy_per_it", jsonNumber(L.CyPerIt)},
-                             {"seconds", jsonNumber(L.Seconds)},
-                             {"share", jsonNumber(Total > 0 ? L.Seconds / Total : 0.0)},
-                             {"promised_gain_seconds", jsonNumber(L.GainSeconds)},
-                             {"bottleneck", L.Bottleneck},
-                             {"advice", L.Advice}});
-      return Out;
-    };
-    Object Root{{"schema", "perfmodel-project"},
-                {"version", JsonSchemaVersion},
-                {"compile_commands", A.CompileCommandsDir},
-                {"machine", Object{{"name", M->Name}, {"file", M->File}}},
-                {"files", std::move(FilesJ)},
-                {"summary", Object{{"files", int64_t(Jobs.size())},
-                                   {"failed", int64_t(Failed)},
-                                   {"loops", int64_t(Loops.size())},
-                                   {"predicted_seconds", jsonNumber(Total)},
-                                   {"by_time", LoopsJ(ByTime)},
-                                   {"by_gain", LoopsJ(ByGain)}}}};
-    OS << llvm::formatv("{0:2}", Value(std::move(Root))) << "\n";
+    printProjectJson(OS, A, *M, Jobs, S);
   } else if (A.Format == "sarif") {
-    // One log, one run: the files' results in path order.
-    std::optional<Value> Log;
-    Array Notifications;
-    for (FileJob &J : Jobs) {
-      std::optional<Value> V;
-      if (J.Status == 0 && !J.TimedOut) {
-        auto Parsed = llvm::json::parse(slurp(J.Out));
-        if (Parsed)
-          V = std::move(*Parsed);
-        else
-          llvm::consumeError(Parsed.takeError());
-      }
-      Object *Run0 = nullptr;
-      if (V)
-        if (Object *O = V->getAsObject())
-          if (Array *Runs = O->getArray("runs"); Runs && !Runs->empty())
-            Run0 = (*Runs)[0].getAsObject();
-      if (!Run0) {
-        Notifications.push_back(Object{
-            {"level", "error"},
-            {"message", Object{{"text", J.File + ": " + statusText(J) + ": " + Why(J)}}}});
-        continue;
-      }
-      if (!Log) {
-        Log = std::move(*V);
-        continue;
-      }
-      Array *Into = (*Log->getAsObject()->getArray("runs"))[0].getAsObject()->getArray("results");
-      if (Array *Res = Run0->getArray("results"))
-        for (Value &R : *Res)
-          Into->push_back(std::move(R));
-    }
-    if (!Log) {
+    if (!printProjectSarif(OS, Jobs, S.Failed)) {
       llvm::sys::fs::remove_directories(Tmp);
       return error("no file of the project could be analysed");
     }
-    Object &Run0 = *(*Log->getAsObject()->getArray("runs"))[0].getAsObject();
-    Run0["invocations"] = Array{Object{{"executionSuccessful", Failed == 0},
-                                       {"toolExecutionNotifications", std::move(Notifications)}}};
-    OS << llvm::formatv("{0:2}", std::move(*Log)) << "\n";
   } else {
-    OS << "perfmodel analyze -p " << A.CompileCommandsDir << ": " << Jobs.size()
-       << " file(s)";
-    if (Skipped)
-      OS << " (" << Skipped << " not C or C++ skipped)";
-    OS << "\n";
-    bool Brief = A.Format == "brief";
-    for (FileJob &J : Jobs) {
-      if (!Brief)
-        OS << "\n";
-      if (J.Status == 0 && !J.TimedOut) {
-        OS << slurp(J.Out);
-        continue;
-      }
-      if (Brief)
-        OS << J.File << ": error: perfmodel: " << statusText(J) << ": " << Why(J) << "\n";
-      else
-        OS << "perfmodel analyze " << J.File << "\n" << statusText(J) << ": " << Why(J) << "\n";
-    }
-    OS << "\nproject summary: " << Jobs.size() << " file(s), " << (Jobs.size() - Failed)
-       << " analysed";
-    if (Failed)
-      OS << ", " << Failed << " failed";
-    OS << "; " << Loops.size() << " loop(s) with a prediction on " << M->Name << ", "
-       << formatSeconds(Total) << " predicted at the bound sizes\n";
-    auto Table = [&](const std::vector<SummaryLoop> &V, bool Gain) {
-      std::vector<std::vector<std::string>> Rows = {
-          {"#", "loop", "function", Gain ? "can save" : "time", Gain ? "of its" : "share",
-           "model", "data in", "bottleneck"}};
-      for (size_t I = 0; I < V.size() && I < 20; ++I) {
-        const SummaryLoop &L = V[I];
-        double Of = Gain ? (L.Seconds > 0 ? L.GainSeconds / L.Seconds : 0)
-                         : (Total > 0 ? L.Seconds / Total : 0);
-        Rows.push_back({std::to_string(I + 1), L.Location, L.Function,
-                        formatSeconds(Gain ? L.GainSeconds : L.Seconds),
-                        100 * Of < 0.01 ? "<0.01%" : formatNumber(100 * Of, 3) + "%", L.Model,
-                        L.Level, L.Bottleneck});
-      }
-      printTextTable(OS, Rows, 2, {true, false, false, true, true, false, false, false});
-      if (V.size() > 20)
-        OS << "  ... and " << V.size() - 20 << " more (--format json lists all)\n";
-    };
-    if (!ByTime.empty()) {
-      OS << "\nloops by predicted time (headline prediction x iterations of the nest):\n";
-      Table(ByTime, false);
-    }
-    if (!ByGain.empty()) {
-      OS << "\nloops by the time their bottleneck advice can save (data in L1 when transfers "
-            "bind, else the next in-core bound):\n";
-      Table(ByGain, true);
-    }
+    printProjectText(OS, A, *M, Jobs, S);
   }
   OS.flush();
   llvm::sys::fs::remove_directories(Tmp);
   int RC = emitReport(A.Output, Text);
   if (RC)
     return RC;
-  if (Failed == Jobs.size())
+  if (S.Failed == Jobs.size())
     return error("no file of the project could be analysed");
-  return Failed ? ExitFailed : ExitOk;
+  return S.Failed ? ExitFailed : ExitOk;
 }
