@@ -53,6 +53,157 @@ std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::macroConstant(const Expr *
   return P;
 }
 
+/// A variable in a subscript or a bound: a counter, an enumerator, an
+/// inlined call's argument, a local's definition, a value the nest sets or
+/// steps, or a size by its name.
+LoopAnalyzer::PolyResult LoopAnalyzer::variablePoly(const DeclRefExpr *DR, unsigned Depth) {
+  PolyResult R;
+  const Expr *S = DR;
+  if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl())) {
+    R.P = Poly::constant(EC->getInitVal().getExtValue());
+    return R;
+  }
+  const auto *V = dyn_cast<VarDecl>(DR->getDecl());
+  if (!V) {
+    R.NonAffine = "'" + text(S) + "' is not a variable";
+    return R;
+  }
+  if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
+    size_t Outer = 0;
+    if (const Expr *Arg = argumentFor(P, Outer)) {
+      // The argument, in the frames around the call that passed it.
+      std::vector<InlineFrame> Inner(Frames.begin() + Outer, Frames.end());
+      Frames.resize(Outer);
+      PolyResult A = toPoly(Arg, Depth + 1);
+      Frames.insert(Frames.end(), Inner.begin(), Inner.end());
+      return A;
+    }
+  }
+  auto IV = IVs.find(V);
+  if (IV != IVs.end()) {
+    R.P = Poly::symbol(IV->second);
+    return R;
+  }
+  std::string Name = V->getName().str();
+  bool Assigned = AssignedInFunction.count(V);
+  if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() && !Assigned &&
+      !V->getType()->isReferenceType()) {
+    // A local computed once from other values: substitute its definition.
+    PolyResult Sub = toPoly(V->getInit(), Depth + 1);
+    if (Sub.Indirect || Sub.NonAffine.empty())
+      return Sub;
+    R.NonAffine = "'" + Name + "' = " + text(V->getInit()) + ": " + Sub.NonAffine;
+    return R;
+  }
+  if (Assigned && AssignedInNest.count(V)) {
+    // Set once at the top of the innermost body before this use, from
+    // values that do not include itself (TSVC's j = i + 1; a[j]): its
+    // value in this iteration is that expression.
+    if (const Expr *Def = bodyDefinition(V, S)) {
+      PolyResult Sub = toPoly(Def, Depth + 1);
+      if (Sub.Indirect || Sub.NonAffine.empty())
+        return Sub;
+    }
+    if (auto Stepped = steppedValue(V, DR))
+      return *Stepped;
+    R.NonAffine = "'" + Name + "' changes inside the loop nest";
+    return R;
+  }
+  if (V->getType().isConstQualified() && V->getInit()) {
+    Expr::EvalResult ER;
+    if (!V->getInit()->isValueDependent() && V->getInit()->EvaluateAsInt(ER, Ctx))
+      SourceValues.emplace(Name, std::make_pair(ER.Val.getInt().getExtValue(),
+                                                loc(V->getLocation()).str()));
+  }
+  if (!V->getType()->isIntegerType()) {
+    R.NonAffine = "'" + Name + "' is not an integer";
+    return R;
+  }
+  R.P = Poly::symbol(Name);
+  return R;
+}
+
+/// An arithmetic operator's operands combined: sums, products, shifts, and
+/// quotients of sizes (N/2, iterations/LEN_2D) as derived sizes.
+LoopAnalyzer::PolyResult LoopAnalyzer::binaryPoly(const BinaryOperator *BO, unsigned Depth) {
+  PolyResult R;
+  const Expr *S = BO;
+  PolyResult L = toPoly(BO->getLHS(), Depth + 1), Rt = toPoly(BO->getRHS(), Depth + 1);
+  R.merge(L);
+  R.merge(Rt);
+  switch (BO->getOpcode()) {
+  case BO_Add:
+    R.P = L.P + Rt.P;
+    return R;
+  case BO_Sub:
+    R.P = L.P - Rt.P;
+    return R;
+  case BO_Mul:
+    R.P = L.P * Rt.P;
+    return R;
+  case BO_Shl:
+    if (Rt.P.isConstant() && Rt.P.constantTerm() >= 0 && Rt.P.constantTerm() < 62) {
+      R.P = L.P * Poly::constant(int64_t(1) << Rt.P.constantTerm());
+      return R;
+    }
+    break;
+  case BO_Div:
+  case BO_Shr: {
+    // Values of sizes alone: no counter, nothing loaded from memory.
+    auto Sizes = [&](const PolyResult &X) {
+      return X.affine() && llvm::none_of(X.P.symbols(), [&](const std::string &Y) {
+               return isCounter(Y) || DataSymbols.count(Y);
+             });
+    };
+    int64_t D = BO->getOpcode() == BO_Div ? Rt.P.constantTerm()
+                                          : (Rt.P.constantTerm() < 62
+                                                 ? int64_t(1) << Rt.P.constantTerm()
+                                                 : 0);
+    if (Rt.P.isConstant() && D > 0) {
+      bool Exact = true;
+      Poly Q;
+      for (const auto &[Mon, C] : L.P.terms()) {
+        Exact &= C % D == 0;
+        Poly T = Poly::constant(C / D);
+        for (const std::string &Sym : Mon)
+          T = T * Poly::symbol(Sym);
+        Q = Q + T;
+      }
+      if (Exact) {
+        R.P = Q;
+        return R;
+      }
+      // A quotient of parameters (N/2 with N a size): a size of its own,
+      // which bindings() computes from N; of a counter (i/2) it is not
+      // affine.
+      if (Sizes(L)) {
+        if (L.P.symbols().empty()) {
+          R.P = Poly::constant(L.P.constantTerm() / D);
+          return R;
+        }
+        std::string Name = text(S);
+        Quotients[Name] = {L.P, D, std::nullopt};
+        R.P = Poly::symbol(Name);
+        return R;
+      }
+    }
+    // A quotient by a size (iterations/LEN_2D): a derived size too.
+    if (BO->getOpcode() == BO_Div && !Rt.P.isConstant() && Sizes(L) && Sizes(Rt)) {
+      std::string Name = text(S);
+      Quotients[Name] = {L.P, 1, Rt.P};
+      R.P = Poly::symbol(Name);
+      return R;
+    }
+    break;
+  }
+  default:
+    break;
+  }
+  if (R.NonAffine.empty() && !R.Indirect)
+    R.NonAffine = "'" + text(S) + "' is not affine";
+  return R;
+}
+
 LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
   PolyResult R;
   if (!E) {
@@ -76,70 +227,8 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
     R.P = Poly::constant(IL->getValue().getSExtValue());
     return R;
   }
-  if (const auto *DR = dyn_cast<DeclRefExpr>(S)) {
-    if (const auto *EC = dyn_cast<EnumConstantDecl>(DR->getDecl())) {
-      R.P = Poly::constant(EC->getInitVal().getExtValue());
-      return R;
-    }
-    const auto *V = dyn_cast<VarDecl>(DR->getDecl());
-    if (!V) {
-      R.NonAffine = "'" + text(S) + "' is not a variable";
-      return R;
-    }
-    if (const auto *P = dyn_cast<ParmVarDecl>(V)) {
-      size_t Outer = 0;
-      if (const Expr *Arg = argumentFor(P, Outer)) {
-        // The argument, in the frames around the call that passed it.
-        std::vector<InlineFrame> Inner(Frames.begin() + Outer, Frames.end());
-        Frames.resize(Outer);
-        PolyResult A = toPoly(Arg, Depth + 1);
-        Frames.insert(Frames.end(), Inner.begin(), Inner.end());
-        return A;
-      }
-    }
-    auto IV = IVs.find(V);
-    if (IV != IVs.end()) {
-      R.P = Poly::symbol(IV->second);
-      return R;
-    }
-    std::string Name = V->getName().str();
-    bool Assigned = AssignedInFunction.count(V);
-    if (V->hasLocalStorage() && !isa<ParmVarDecl>(V) && V->getInit() && !Assigned &&
-        !V->getType()->isReferenceType()) {
-      // A local computed once from other values: substitute its definition.
-      PolyResult Sub = toPoly(V->getInit(), Depth + 1);
-      if (Sub.Indirect || Sub.NonAffine.empty())
-        return Sub;
-      R.NonAffine = "'" + Name + "' = " + text(V->getInit()) + ": " + Sub.NonAffine;
-      return R;
-    }
-    if (Assigned && AssignedInNest.count(V)) {
-      // Set once at the top of the innermost body before this use, from
-      // values that do not include itself (TSVC's j = i + 1; a[j]): its
-      // value in this iteration is that expression.
-      if (const Expr *Def = bodyDefinition(V, S)) {
-        PolyResult Sub = toPoly(Def, Depth + 1);
-        if (Sub.Indirect || Sub.NonAffine.empty())
-          return Sub;
-      }
-      if (auto Stepped = steppedValue(V, DR))
-        return *Stepped;
-      R.NonAffine = "'" + Name + "' changes inside the loop nest";
-      return R;
-    }
-    if (V->getType().isConstQualified() && V->getInit()) {
-      Expr::EvalResult ER;
-      if (!V->getInit()->isValueDependent() && V->getInit()->EvaluateAsInt(ER, Ctx))
-        SourceValues.emplace(Name, std::make_pair(ER.Val.getInt().getExtValue(),
-                                                  loc(V->getLocation()).str()));
-    }
-    if (!V->getType()->isIntegerType()) {
-      R.NonAffine = "'" + Name + "' is not an integer";
-      return R;
-    }
-    R.P = Poly::symbol(Name);
-    return R;
-  }
+  if (const auto *DR = dyn_cast<DeclRefExpr>(S))
+    return variablePoly(DR, Depth);
   if (const auto *BO = dyn_cast<BinaryOperator>(S);
       BO && BO->getOpcode() == BO_Sub && BO->getLHS()->getType()->isPointerType() &&
       BO->getRHS()->getType()->isPointerType()) {
@@ -152,82 +241,8 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
       return R;
     }
   }
-  if (const auto *BO = dyn_cast<BinaryOperator>(S)) {
-    PolyResult L = toPoly(BO->getLHS(), Depth + 1), Rt = toPoly(BO->getRHS(), Depth + 1);
-    R.merge(L);
-    R.merge(Rt);
-    switch (BO->getOpcode()) {
-    case BO_Add:
-      R.P = L.P + Rt.P;
-      return R;
-    case BO_Sub:
-      R.P = L.P - Rt.P;
-      return R;
-    case BO_Mul:
-      R.P = L.P * Rt.P;
-      return R;
-    case BO_Shl:
-      if (Rt.P.isConstant() && Rt.P.constantTerm() >= 0 && Rt.P.constantTerm() < 62) {
-        R.P = L.P * Poly::constant(int64_t(1) << Rt.P.constantTerm());
-        return R;
-      }
-      break;
-    case BO_Div:
-    case BO_Shr: {
-      // Values of sizes alone: no counter, nothing loaded from memory.
-      auto Sizes = [&](const PolyResult &X) {
-        return X.affine() && llvm::none_of(X.P.symbols(), [&](const std::string &Y) {
-                 return isCounter(Y) || DataSymbols.count(Y);
-               });
-      };
-      int64_t D = BO->getOpcode() == BO_Div ? Rt.P.constantTerm()
-                                            : (Rt.P.constantTerm() < 62
-                                                   ? int64_t(1) << Rt.P.constantTerm()
-                                                   : 0);
-      if (Rt.P.isConstant() && D > 0) {
-        bool Exact = true;
-        Poly Q;
-        for (const auto &[Mon, C] : L.P.terms()) {
-          Exact &= C % D == 0;
-          Poly T = Poly::constant(C / D);
-          for (const std::string &Sym : Mon)
-            T = T * Poly::symbol(Sym);
-          Q = Q + T;
-        }
-        if (Exact) {
-          R.P = Q;
-          return R;
-        }
-        // A quotient of parameters (N/2 with N a size): a size of its own,
-        // which bindings() computes from N; of a counter (i/2) it is not
-        // affine.
-        if (Sizes(L)) {
-          if (L.P.symbols().empty()) {
-            R.P = Poly::constant(L.P.constantTerm() / D);
-            return R;
-          }
-          std::string Name = text(S);
-          Quotients[Name] = {L.P, D, std::nullopt};
-          R.P = Poly::symbol(Name);
-          return R;
-        }
-      }
-      // A quotient by a size (iterations/LEN_2D): a derived size too.
-      if (BO->getOpcode() == BO_Div && !Rt.P.isConstant() && Sizes(L) && Sizes(Rt)) {
-        std::string Name = text(S);
-        Quotients[Name] = {L.P, 1, Rt.P};
-        R.P = Poly::symbol(Name);
-        return R;
-      }
-      break;
-    }
-    default:
-      break;
-    }
-    if (R.NonAffine.empty() && !R.Indirect)
-      R.NonAffine = "'" + text(S) + "' is not affine";
-    return R;
-  }
+  if (const auto *BO = dyn_cast<BinaryOperator>(S))
+    return binaryPoly(BO, Depth);
   if (const auto *UO = dyn_cast<UnaryOperator>(S)) {
     if (UO->getOpcode() == UO_Minus || UO->getOpcode() == UO_Plus) {
       R = toPoly(UO->getSubExpr(), Depth + 1);

@@ -143,6 +143,8 @@ private:
 
   // Affine analysis.
   PolyResult toPoly(const clang::Expr *E, unsigned Depth = 0);
+  PolyResult variablePoly(const clang::DeclRefExpr *DR, unsigned Depth);
+  PolyResult binaryPoly(const clang::BinaryOperator *BO, unsigned Depth);
   std::optional<PolyResult> macroConstant(const clang::Expr *E);
   std::optional<Poly> dimensionSize(const clang::VarDecl *VD, clang::QualType T,
                                     unsigned Level);
