@@ -22,21 +22,17 @@ std::string EcmResult::predictions() const {
   return S + " } cy/CL";
 }
 
-EcmResult perfmodel::ecm(const ModelInput &In) {
-  EcmResult R;
+namespace {
+
+double gflops(const EcmResult &R, const MachineModel &M, double CyPerCL) {
+  return CyPerCL > 0 && R.FlopsPerCL > 0 ? R.FlopsPerCL / CyPerCL * M.ClockGHz : 0;
+}
+
+/// In-core contributions: the in-core model's split of port cycles, else
+/// the flop mix and the L1 port bandwidths.
+void inCoreParts(EcmResult &R, const ModelInput &In) {
   const MachineModel &M = *In.Machine;
   const LoopKernel &K = *In.Loop;
-  R.Summary.Model = "ECM";
-  R.Overlap = M.EcmOverlap;
-  if (M.Caches.empty()) {
-    R.Reason = R.Summary.Reason = "the machine model has no caches";
-    return R;
-  }
-  R.ItersPerCL = iterationsPerLine(In);
-  R.FlopsPerCL = K.flops() * R.ItersPerCL;
-
-  // In-core contributions: the in-core model's split of port cycles, else
-  // the flop mix and the L1 port bandwidths.
   if (In.InCore && In.InCore->Ok && In.InCore->SourceItersPerIter > 0) {
     double PerIt = R.ItersPerCL / In.InCore->SourceItersPerIter;
     R.TOL = In.InCore->TOL * PerIt;
@@ -68,7 +64,12 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
                         Names + " (core.call_cy)");
     }
   }
+}
 
+/// One core's transfers per link; false, with the reason, where a link has
+/// no bandwidth.
+bool linkTransfers(EcmResult &R, const ModelInput &In) {
+  const MachineModel &M = *In.Machine;
   // One core's transfers: the memory link at what one core draws (measured,
   // else Little's law); the socket's bandwidth only sets the saturation.
   for (size_t I = 0; I < M.Caches.size(); ++I) {
@@ -80,7 +81,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
           (I + 1 < M.Caches.size() ? " (caches." + M.Caches[I].Name +
                                          ".bytes_per_cycle_from_next)"
                                    : " (memory)");
-      return R;
+      return false;
     }
     R.Transfers.push_back(linkCyclesPerIt(In, I, /*OneCore=*/true) * R.ItersPerCL);
   }
@@ -95,7 +96,13 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
     R.Notes.push_back(cacheLineNote(M, In.Traffic, "T_" + R.Links.back(), Stall,
                                     R.ItersPerCL, "cy/CL", "CL"));
   }
+  return true;
+}
 
+/// The prediction per level under the machine's overlap rule, raised to
+/// what latency-bound loads need; the TLB's cycles, added at every level.
+double combine(EcmResult &R, const ModelInput &In) {
+  const MachineModel &M = *In.Machine;
   // Overlap rule: Intel's "none" serialises T_nOL and every transfer (they
   // all need the L1 ports or the same buses), "full" overlaps everything.
   R.Levels.push_back(M.Caches[0].Name);
@@ -125,8 +132,13 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
       P += Tlb;
     R.Notes.push_back(tlbWhat(In) + ": " + formatCycles(Tlb) + " cy/CL added at every level");
   }
+  return Tlb;
+}
 
-  // Multicore: each core adds its share until the memory link is full.
+/// Multicore scaling: each core adds its share until the memory link is
+/// full. The socket's memory transfer per CL.
+double multicore(EcmResult &R, const ModelInput &In) {
+  const MachineModel &M = *In.Machine;
   double TEcmMem = R.Predictions.back();
   double SocketBPC = linkBytesPerCycle(M, M.Caches.size() - 1);
   double TMem = SocketBPC > 0 ? linkBytesPerIt(In, M.Caches.size() - 1) * R.ItersPerCL / SocketBPC
@@ -142,10 +154,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
                       "; the socket's " +
                       formatCycles(M.Memory.effectiveGBs()) + " GB/s (" +
                       formatCycles(TMem) + " cy/CL) sets the saturation");
-  double Clock = M.ClockGHz;
-  auto GF = [&](double CyPerCL) {
-    return CyPerCL > 0 && R.FlopsPerCL > 0 ? R.FlopsPerCL / CyPerCL * Clock : 0;
-  };
+  auto GF = [&](double CyPerCL) { return gflops(R, M, CyPerCL); };
   if (TMem > 0) {
     R.SaturationCores = unsigned(std::ceil(TEcmMem / TMem - 1e-9));
     R.SaturatedGFlops = GF(TMem);
@@ -156,8 +165,15 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
                         std::to_string(M.CoresPerSocket) + " cores (n_s = " +
                         std::to_string(R.SaturationCores) + ")");
   }
+  return TMem;
+}
 
-  // The summary per level, for the cores asked for.
+/// The summary per level, for the cores asked for, with its bottleneck and
+/// advice.
+void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
+  const MachineModel &M = *In.Machine;
+  const LoopKernel &K = *In.Loop;
+  auto GF = [&](double CyPerCL) { return gflops(R, M, CyPerCL); };
   Prediction &P = R.Summary;
   P.Ok = R.Ok = true;
   P.DataLevel = residentLevel(M, In.WorkingSetBytes, In.Cores);
@@ -222,5 +238,27 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
       P.Advice = "transfers dominate with data in " + P.DataLevel +
                  ": fewer lines per CL (reuse in registers or L1, blocking)";
   }
+}
+
+} // namespace
+
+EcmResult perfmodel::ecm(const ModelInput &In) {
+  EcmResult R;
+  const MachineModel &M = *In.Machine;
+  const LoopKernel &K = *In.Loop;
+  R.Summary.Model = "ECM";
+  R.Overlap = M.EcmOverlap;
+  if (M.Caches.empty()) {
+    R.Reason = R.Summary.Reason = "the machine model has no caches";
+    return R;
+  }
+  R.ItersPerCL = iterationsPerLine(In);
+  R.FlopsPerCL = K.flops() * R.ItersPerCL;
+  inCoreParts(R, In);
+  if (!linkTransfers(R, In))
+    return R;
+  double Tlb = combine(R, In);
+  double TMem = multicore(R, In);
+  summarize(R, In, Tlb, TMem);
   return R;
 }
