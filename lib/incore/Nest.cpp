@@ -41,6 +41,122 @@ double straightCycles(const InCoreResult &R) {
   return R.Ok ? std::max(R.PortBound, R.FrontEndBound) : 0;
 }
 
+/// A trace of one outer trip: each piece as often as it runs (the body at
+/// most B1 trips), and the straight-line pieces alone.
+struct Trace {
+  std::vector<uint8_t> Bytes, Straight;
+  std::vector<unsigned> Lines, StraightLines;
+};
+Trace traceOf(const NestCode &N, const std::vector<double> &Trips, double KB, double B1) {
+  Trace Tr;
+  auto Runs = [&](const NestCode::Piece &P) {
+    if (P.Loop < 0)
+      return P.Iters <= 0 && ((P.EntersLoop >= 0 && Trips[P.EntersLoop] == 0) ||
+                                 (P.LeavesLoop >= 0 && Trips[P.LeavesLoop] == 0))
+                 ? 0.0
+                 : 1.0;
+    return N.LoopIters[P.Loop] == KB ? std::min(Trips[P.Loop], B1) : Trips[P.Loop];
+  };
+  for (const NestCode::Piece &P : N.Pieces) {
+    double Times = Runs(P);
+    for (double I = 0; I < Times; ++I) {
+      Tr.Bytes.insert(Tr.Bytes.end(), P.Bytes.begin(), P.Bytes.end());
+      Tr.Lines.insert(Tr.Lines.end(), P.Lines.begin(), P.Lines.end());
+    }
+    if (P.Loop < 0 && Times > 0) {
+      Tr.Straight.insert(Tr.Straight.end(), P.Bytes.begin(), P.Bytes.end());
+      Tr.StraightLines.insert(Tr.StraightLines.end(), P.Lines.begin(), P.Lines.end());
+    }
+  }
+  return Tr;
+}
+
+/// The remainder loops' cycles per outer trip at their bounds (not their
+/// schedules), and of them their calls' (CALLS).
+double remainderCycles(const NestCode &N, const std::vector<double> &Trips, double KB,
+                       const InCoreOptions &BoundsOnly, double &RemainderCalls) {
+  double Remainder = 0;
+  RemainderCalls = 0;
+  for (size_t I = 0; I < Trips.size(); ++I) {
+    if (N.LoopIters[I] == KB || Trips[I] <= 0)
+      continue;
+    for (const NestCode::Piece &P : N.Pieces)
+      if (P.Loop == int(I)) {
+        InCoreResult RL = analyzeBlockBytes(P.Bytes, BoundsOnly, P.Lines);
+        // A scalar remainder calls the scalar function (exp beside the
+        // vector body's _ZGVdN4v_exp): its cycles per trip too.
+        Remainder += Trips[I] * ((RL.Ok ? RL.Cycles : 0) + P.CallCycles);
+        RemainderCalls += Trips[I] * P.CallCycles;
+      }
+  }
+  return Remainder;
+}
+
+/// R's figures per machine iteration of the body become the nest's (F per
+/// source iteration), so that every model divides by the same source
+/// iterations per trip; BEYOND body trips run outside the trace.
+void scaleToNest(InCoreResult &R, const InCoreResult &RT, double Beyond, double F) {
+  auto Whole = [&](double Trace, double Body) { return (Trace + Beyond * Body) * F; };
+  R.TOL = Whole(RT.TOL, R.TOL);
+  R.TnOL = Whole(RT.TnOL, R.TnOL);
+  R.PortBound = Whole(RT.PortBound, R.PortBound);
+  R.FrontEndBound = Whole(RT.FrontEndBound, R.FrontEndBound);
+  R.RecurrenceBound = RT.RecurrenceBound * F;
+  R.Classes.Add = Whole(RT.Classes.Add, R.Classes.Add);
+  R.Classes.Mul = Whole(RT.Classes.Mul, R.Classes.Mul);
+  R.Classes.Fma = Whole(RT.Classes.Fma, R.Classes.Fma);
+  R.Classes.Load = Whole(RT.Classes.Load, R.Classes.Load);
+  R.Classes.Store = Whole(RT.Classes.Store, R.Classes.Store);
+}
+
+/// What binds the nest: the ports or issue of the whole trip, else the
+/// remainder and outer code, else chains the window cannot overlap.
+void nestVerdict(InCoreResult &R, double T, double KB, const InCoreOptions &O) {
+  const NestResult &E = R.Executed;
+  double Flow = std::max(R.PortBound, R.FrontEndBound);
+  char Buf[320];
+  if (R.Bottleneck == "calls") {
+    // The callees' cycles (core.call_cy) bind: the steady state's advice stands.
+  } else if (R.Cycles <= Flow * 1.02) {
+    bool Ports = R.PortBound >= R.FrontEndBound;
+    R.Bottleneck = Ports ? "ports" : "front end";
+  } else if (E.Remainder + E.Overhead > E.Body) {
+    R.Bottleneck = "nest";
+    double Share = 100 * (E.Remainder + E.Overhead) / (E.Body + E.Remainder + E.Overhead);
+    if (E.PerCall)
+      snprintf(Buf, sizeof(Buf),
+               "the remainder loops and the function's code around the loop take %.0f %% "
+               "of the time (%.4g iterations per call): longer loops per call or trip "
+               "counts that are a multiple of %g help",
+               Share, T, KB);
+    else
+      snprintf(Buf, sizeof(Buf),
+               "the remainder loops and the outer loop's code take %.0f %% of the time "
+               "(%.4g inner iterations per outer iteration): longer inner loops, trip "
+               "counts that are a multiple of %g, or fusing the outer iterations help",
+               Share, T, KB);
+    R.Advice = Buf;
+  } else if ((R.Bottleneck == "ports" || R.Bottleneck == "front end") &&
+             E.Joins == 0) {
+    // The body runs at its ports' (issue's) rate and the nest costs no more
+    // than its parts: the excess is the remainder loops and the code around
+    // the loop at their own schedules, not chains left unoverlapped.
+    double Rest = E.Remainder + E.Overhead - E.Overlap;
+    snprintf(Buf, sizeof(Buf),
+             "; the remainder loops and the code around the loop add %.0f %% (%.3g cy/it "
+             "beyond the body's %.3g)",
+             100 * Rest / E.Cycles, Rest, E.Body);
+    R.Advice += Buf;
+  } else if (R.Bottleneck == "recurrence" || R.Cycles > Flow * 1.02) {
+    R.Bottleneck = "latency";
+    snprintf(Buf, sizeof(Buf),
+             "dependence chains that the %u-uop window overlaps only partly across outer "
+             "iterations (%.3g cy/it, the ports need %.3g): ",
+             O.Rob, E.Cycles, Flow / R.SourceItersPerIter);
+    R.Advice = Buf + R.Advice;
+  }
+}
+
 /// executeNest with T source iterations of the inner loop per outer iteration
 /// (nullopt: its bounds are not known at the sizes given).
 void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O) {
@@ -93,28 +209,8 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   double BMax = std::max(1.0, std::floor(double(Budget > OtherBytes ? Budget - OtherBytes : 0) /
                                          double(std::max<size_t>(1, BodyBytes))));
   double B1 = std::min(B, std::max(2.0, BMax));
-  auto Runs = [&](const NestCode::Piece &P) {
-    if (P.Loop < 0)
-      return P.Iters <= 0 && ((P.EntersLoop >= 0 && Trips[P.EntersLoop] == 0) ||
-                                 (P.LeavesLoop >= 0 && Trips[P.LeavesLoop] == 0))
-                 ? 0.0
-                 : 1.0;
-    return N.LoopIters[P.Loop] == KB ? std::min(Trips[P.Loop], B1) : Trips[P.Loop];
-  };
-  std::vector<uint8_t> Trace, Straight;
-  std::vector<unsigned> TraceLines, StraightLines;
-  for (const NestCode::Piece &P : N.Pieces) {
-    double Times = Runs(P);
-    for (double I = 0; I < Times; ++I) {
-      Trace.insert(Trace.end(), P.Bytes.begin(), P.Bytes.end());
-      TraceLines.insert(TraceLines.end(), P.Lines.begin(), P.Lines.end());
-    }
-    if (P.Loop < 0 && Times > 0) {
-      Straight.insert(Straight.end(), P.Bytes.begin(), P.Bytes.end());
-      StraightLines.insert(StraightLines.end(), P.Lines.begin(), P.Lines.end());
-    }
-  }
-  InCoreResult RT = analyzeBlockBytes(Trace, LO, TraceLines);
+  Trace Tr = traceOf(N, Trips, KB, B1);
+  InCoreResult RT = analyzeBlockBytes(Tr.Bytes, LO, Tr.Lines);
   if (!RT.Ok) {
     E.Reason = "the enclosing loop's code cannot be costed: " + RT.Reason;
     return;
@@ -136,23 +232,14 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   // The remainders and the straight code: their bounds, not their schedules.
   InCoreOptions BoundsOnly = LO;
   BoundsOnly.ListSchedule = false;
-  double Remainder = 0, RemainderCalls = 0;
-  for (size_t I = 0; I < Trips.size(); ++I) {
-    if (N.LoopIters[I] == KB || Trips[I] <= 0)
-      continue;
-    for (const NestCode::Piece &P : N.Pieces)
-      if (P.Loop == int(I)) {
-        InCoreResult RL = analyzeBlockBytes(P.Bytes, BoundsOnly, P.Lines);
-        // A scalar remainder calls the scalar function (exp beside the
-        // vector body's _ZGVdN4v_exp): its cycles per trip too.
-        Remainder += Trips[I] * ((RL.Ok ? RL.Cycles : 0) + P.CallCycles);
-        RemainderCalls += Trips[I] * P.CallCycles;
-      }
-  }
+  double RemainderCalls = 0;
+  double Remainder = remainderCycles(N, Trips, KB, BoundsOnly, RemainderCalls);
   // The trace's schedule has the remainders' call instructions, not their
   // callees.
   Total += RemainderCalls;
-  double Overhead = Straight.empty() ? 0 : straightCycles(analyzeBlockBytes(Straight, BoundsOnly, StraightLines));
+  double Overhead = Tr.Straight.empty()
+                        ? 0
+                        : straightCycles(analyzeBlockBytes(Tr.Straight, BoundsOnly, Tr.StraightLines));
   double Body = BodyTrips * R.Cycles;
 
   double PerSource = 1 / (double(Copies) * *T);
@@ -174,65 +261,10 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   for (size_t I = 0; I < Trips.size(); ++I)
     E.Runs.push_back({N.LoopIters[I], Trips[I]});
 
-  // R's figures per machine iteration of the body become the nest's, so that
-  // every model divides by the same source iterations per trip.
   double F = R.SourceItersPerIter * PerSource;
-  auto Whole = [&](double Trace, double Body) { return (Trace + Beyond * Body) * F; };
-  R.TOL = Whole(RT.TOL, R.TOL);
-  R.TnOL = Whole(RT.TnOL, R.TnOL);
-  R.PortBound = Whole(RT.PortBound, R.PortBound);
-  R.FrontEndBound = Whole(RT.FrontEndBound, R.FrontEndBound);
-  R.RecurrenceBound = RT.RecurrenceBound * F;
-  R.Classes.Add = Whole(RT.Classes.Add, R.Classes.Add);
-  R.Classes.Mul = Whole(RT.Classes.Mul, R.Classes.Mul);
-  R.Classes.Fma = Whole(RT.Classes.Fma, R.Classes.Fma);
-  R.Classes.Load = Whole(RT.Classes.Load, R.Classes.Load);
-  R.Classes.Store = Whole(RT.Classes.Store, R.Classes.Store);
+  scaleToNest(R, RT, Beyond, F);
   R.Cycles = Total * F; // ScheduledCycles stays the body's own list schedule
-  // What binds the nest: the ports or issue of the whole trip, else the
-  // remainder and outer code, else chains the window cannot overlap.
-  double Flow = std::max(R.PortBound, R.FrontEndBound);
-  char Buf[320];
-  if (R.Bottleneck == "calls") {
-    // The callees' cycles (core.call_cy) bind: the steady state's advice stands.
-  } else if (R.Cycles <= Flow * 1.02) {
-    bool Ports = R.PortBound >= R.FrontEndBound;
-    R.Bottleneck = Ports ? "ports" : "front end";
-  } else if (E.Remainder + E.Overhead > E.Body) {
-    R.Bottleneck = "nest";
-    double Share = 100 * (E.Remainder + E.Overhead) / (E.Body + E.Remainder + E.Overhead);
-    if (E.PerCall)
-      snprintf(Buf, sizeof(Buf),
-               "the remainder loops and the function's code around the loop take %.0f %% "
-               "of the time (%.4g iterations per call): longer loops per call or trip "
-               "counts that are a multiple of %g help",
-               Share, *T, KB);
-    else
-      snprintf(Buf, sizeof(Buf),
-               "the remainder loops and the outer loop's code take %.0f %% of the time "
-               "(%.4g inner iterations per outer iteration): longer inner loops, trip "
-               "counts that are a multiple of %g, or fusing the outer iterations help",
-               Share, *T, KB);
-    R.Advice = Buf;
-  } else if ((R.Bottleneck == "ports" || R.Bottleneck == "front end") &&
-             E.Joins == 0) {
-    // The body runs at its ports' (issue's) rate and the nest costs no more
-    // than its parts: the excess is the remainder loops and the code around
-    // the loop at their own schedules, not chains left unoverlapped.
-    double Rest = E.Remainder + E.Overhead - E.Overlap;
-    snprintf(Buf, sizeof(Buf),
-             "; the remainder loops and the code around the loop add %.0f %% (%.3g cy/it "
-             "beyond the body's %.3g)",
-             100 * Rest / E.Cycles, Rest, E.Body);
-    R.Advice += Buf;
-  } else if (R.Bottleneck == "recurrence" || R.Cycles > Flow * 1.02) {
-    R.Bottleneck = "latency";
-    snprintf(Buf, sizeof(Buf),
-             "dependence chains that the %u-uop window overlaps only partly across outer "
-             "iterations (%.3g cy/it, the ports need %.3g): ",
-             O.Rob, E.Cycles, Flow / R.SourceItersPerIter);
-    R.Advice = Buf + R.Advice;
-  }
+  nestVerdict(R, *T, KB, O);
 }
 
 } // namespace
