@@ -1,0 +1,273 @@
+//===- InCoreView.cpp - The in-core result as text and JSON ---------------===//
+//
+// One block's or loop's in-core cost: its bounds, bottleneck, the
+// per-instruction port table, alignment and line splits, the executed
+// nest; text and JSON side by side.
+//
+//===----------------------------------------------------------------------===//
+#include "perfmodel/Report.h"
+#include "perfmodel/Pipeline.h"
+
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+
+using namespace perfmodel;
+
+namespace {
+
+/// Where the loop's streams start and what their line splits cost: "a, b
+/// at 16 B (assumed: --assume-align), c at 64 B (declared); 1/4 of the
+/// 32-byte loads and stores cross a line, 2 slots each".
+std::string alignmentText(const InCoreResult &R) {
+  const LineSplits &S = R.Splits;
+  if (S.Streams.empty())
+    return ""; // no contiguous stream: gathers, strides, scalars
+  std::vector<std::pair<std::string, std::string>> Groups; // (what, arrays)
+  for (const LineSplits::Stream &St : S.Streams) {
+    std::string What = St.AlignBytes == 0 ? "aligned by its intrinsics"
+                       : "at " + std::to_string(St.AlignBytes) + " B" +
+                             (St.Declared ? " (declared)" : " (assumed; --assume-align)");
+    auto It = std::find_if(Groups.begin(), Groups.end(),
+                           [&](const auto &G) { return G.first == What; });
+    if (It == Groups.end())
+      Groups.push_back({What, St.Array});
+    else if (("," + It->second + ",").find("," + St.Array + ",") == std::string::npos)
+      It->second += "," + St.Array;
+  }
+  std::string Out;
+  for (const auto &[What, Arrays] : Groups) {
+    std::string List = Arrays;
+    for (size_t P = 0; (P = List.find(',', P)) != std::string::npos; P += 2)
+      List.replace(P, 1, ", ");
+    Out += (Out.empty() ? "" : "; ") + List + " " + What;
+  }
+  // The widest vector access of the machine loop decides the figure shown.
+  unsigned W = 0;
+  llvm::StringRef Widest;
+  for (const InstrCost &C : R.Instrs) {
+    llvm::StringRef T(C.Text);
+    unsigned X = T.contains("zmmword ptr") ? 64u : T.contains("ymmword ptr") ? 32u
+                 : T.contains("xmmword ptr") ? 16u : 0u;
+    if (X > W)
+      W = X, Widest = T;
+  }
+  if (!W)
+    return ""; // scalar accesses of naturally aligned elements do not split
+  unsigned Part = 0;
+  double LoadFrac = S.fractionOf(Widest, false, &Part), StoreFrac = S.fractionOf(Widest, true);
+  std::string Width = std::to_string(W) + "-byte";
+  if (Part < W) // wider accesses split in their parts
+    Width = std::to_string(Part) + "-byte parts of the " + Width;
+  if (!S.LoadCost && !S.StoreCost)
+    return Out + "; line splits free (the machine file gives no core.line_split_*_cost)";
+  char Buf[200];
+  snprintf(Buf, sizeof(Buf),
+           "; %s of the %s loads and %s of the stores cross a cache line (%s and %s slots "
+           "each)",
+           (formatNumber(100 * LoadFrac) + " %").c_str(), Width.c_str(),
+           (formatNumber(100 * StoreFrac) + " %").c_str(),
+           S.LoadCost ? formatNumber(S.LoadCost).c_str() : "1",
+           S.StoreCost ? formatNumber(S.StoreCost).c_str() : "1");
+  return Out + Buf;
+}
+
+} // namespace
+
+void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
+                                unsigned Indent, unsigned LineBytes) {
+  std::string Pad(Indent, ' ');
+  double K = R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1;
+  bool Source = R.Basis == "source";
+  OS << Pad << "in-core ("
+     << (Source ? "source as written on the machine file's " + R.Cpu + " ports" : R.Cpu)
+     << ", data in L1): " << formatNumber(R.Cycles)
+     << (Source ? " cy per iteration" : " cy per machine iteration");
+  if (!Source && (K != 1 || R.BytesPerSourceIt > 0))
+    OS << " = " << formatNumber(R.Cycles / K) << " cy/it (" << formatNumber(K)
+       << " source iterations per trip)";
+  if (LineBytes && R.BytesPerSourceIt > 0)
+    OS << ", " << formatNumber(R.Cycles / K * LineBytes / R.BytesPerSourceIt) << " cy/CL";
+  OS << "\n";
+  const NestResult &E = R.Executed;
+  if (E.Ok) {
+    OS << Pad << "  as executed: " << formatNumber(E.Cycles) << " cy/it = body "
+       << formatNumber(E.Body) << " + remainder " << formatNumber(E.Remainder)
+       << (E.PerCall ? " + call code " : " + outer code ") << formatNumber(E.Overhead)
+       << (E.Joins > 0 ? " + joins " + formatNumber(E.Joins) : std::string())
+       << (E.Overlap > 0 || E.Joins == 0 ? " - overlap " + formatNumber(E.Overlap) : std::string())
+       << " (" << formatNumber(E.TripsPerOuter)
+       << (E.PerCall ? " iterations per call" : " iterations per outer iteration");
+    if (E.Copies > 1)
+      OS << ", " << E.Copies << " outer iterations per trip";
+    if (E.Rob)
+      OS << ", " << E.Rob << "-uop reorder buffer";
+    if (E.LoadQueue)
+      OS << ", " << E.LoadQueue << "-load queue";
+    if (E.StoreQueue)
+      OS << ", " << E.StoreQueue << "-store queue";
+    OS << "); the body's steady state alone: " << formatNumber(E.Steady) << " cy/it\n";
+  } else if (!Source && !E.Reason.empty()) {
+    OS << Pad << "  steady state of the machine loop (not the nest as executed: " << E.Reason
+       << ")\n";
+  }
+  if (!R.MachineLoop.empty())
+    OS << Pad << "  machine loop: " << R.MachineLoop
+       << (E.Ok && !E.Where.empty() ? "; enclosing: " + E.Where : std::string()) << "\n";
+  if (std::string A = Source ? "" : alignmentText(R); !A.empty())
+    OS << Pad << "  alignment: " << A << "\n";
+  OS << Pad << "  bounds: ports " << formatNumber(R.PortBound) << " | front end "
+     << formatNumber(R.FrontEndBound) << " (" << R.Uops << " uops) | recurrence "
+     << formatNumber(R.RecurrenceBound);
+  // As executed, the recurrence is what one execution of the nest carries
+  // into the next; the body's own chain binds within it.
+  if (const NestResult &E = R.Executed;
+      E.Ok && E.SteadyRecurrence > R.RecurrenceBound * 1.01 &&
+      E.SteadyRecurrence > 0.5 * std::max(R.PortBound, R.FrontEndBound))
+    OS << " across executions (" << formatNumber(E.SteadyRecurrence) << " within the body)";
+  OS << "  -> " << R.Bottleneck;
+  if (!Source)
+    OS << " (the body's list schedule: " << formatNumber(R.ScheduledCycles) << ")";
+  OS << "; ECM T_OL " << formatNumber(R.TOL) << ", T_nOL " << formatNumber(R.TnOL)
+     << (Source ? " cy per iteration\n" : " cy per machine iteration\n");
+  // Port pressure per instruction, only the ports in use.
+  std::vector<size_t> Used;
+  for (size_t P = 0; P < R.PortLoad.size(); ++P)
+    if (R.PortLoad[P] > 1e-9)
+      Used.push_back(P);
+  std::vector<std::vector<std::string>> Rows;
+  std::vector<std::string> Head = {"uops", Source ? "" : "lat"};
+  for (size_t P : Used)
+    Head.push_back(R.Ports[P]);
+  Head.push_back("instruction");
+  Rows.push_back(Head);
+  for (size_t I = 0; I < R.Instrs.size(); ++I) {
+    const InstrCost &C = R.Instrs[I];
+    bool OnChain =
+        std::find(R.CriticalChain.begin(), R.CriticalChain.end(), I) != R.CriticalChain.end();
+    std::vector<std::string> Row = {std::to_string(C.Uops),
+                                    Source ? "" : formatNumber(C.Latency)};
+    for (size_t P : Used)
+      Row.push_back(C.PortCycles.size() > P && C.PortCycles[P] > 1e-9
+                        ? formatNumber(C.PortCycles[P], 2)
+                        : "");
+    Row.push_back((OnChain ? "* " : "  ") + C.Text +
+                  (C.Line ? "  ; line " + std::to_string(C.Line) : ""));
+    Rows.push_back(Row);
+  }
+  std::vector<std::string> Total = {std::to_string(R.Uops), ""};
+  for (size_t P : Used)
+    Total.push_back(formatNumber(R.PortLoad[P], 3));
+  Total.push_back("  total per iteration");
+  Rows.push_back(Total);
+  std::vector<bool> Right(Head.size(), true);
+  Right.back() = false;
+  printTable(OS, Rows, Indent + 2, Right);
+  if (!R.CriticalChain.empty())
+    OS << Pad << "  * loop-carried critical chain: "
+       << formatNumber(E.Ok ? E.SteadyRecurrence : R.RecurrenceBound) << " cy per iteration"
+       << (E.Ok ? " of the body\n" : "\n");
+  OS << Pad << "  bottleneck: " << R.Advice << "\n";
+  for (const std::string &N : R.Notes)
+    OS << Pad << "  note: " << N << "\n";
+}
+
+llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
+  using llvm::json::Array;
+  using llvm::json::Object;
+  Object O{{"ok", R.Ok}, {"cpu", R.Cpu}, {"basis", R.Basis}};
+  if (!R.Ok) {
+    O["reason"] = R.Reason;
+    return O;
+  }
+  Array Ports, Instrs, Notes, Chain;
+  Instrs.reserve(R.Instrs.size());
+  for (size_t P = 0; P < R.Ports.size(); ++P)
+    if (R.PortLoad[P] > 1e-9)
+      Ports.push_back(Object{{"port", R.Ports[P]}, {"cycles", jsonNumber(R.PortLoad[P])}});
+  for (const InstrCost &C : R.Instrs) {
+    Object P;
+    for (size_t I = 0; I < C.PortCycles.size(); ++I)
+      if (C.PortCycles[I] > 1e-9)
+        P[R.Ports[I]] = jsonNumber(C.PortCycles[I]);
+    Object I{{"text", C.Text}, {"line", C.Line}, {"uops", C.Uops}, {"latency", jsonNumber(C.Latency)}};
+    I["ports"] = std::move(P); // not in the list above: it would be copied
+    Instrs.push_back(std::move(I));
+  }
+  for (unsigned I : R.CriticalChain)
+    Chain.push_back(I);
+  for (const std::string &N : R.Notes)
+    Notes.push_back(N);
+  O["machine_loop"] = R.MachineLoop;
+  O["cy_per_machine_iteration"] = jsonNumber(R.Cycles);
+  O["source_iterations_per_trip"] = jsonNumber(R.SourceItersPerIter);
+  O["cy_per_it"] = jsonNumber(R.Cycles / (R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1));
+  O["bounds"] = Object{{"ports", jsonNumber(R.PortBound)},
+                       {"front_end", jsonNumber(R.FrontEndBound)},
+                       {"recurrence", jsonNumber(R.RecurrenceBound)},
+                       {"list_schedule", jsonNumber(R.ScheduledCycles)}};
+  if (R.DecodeBound > 0) // unrolled code on an Intel core: its legacy decoders
+    (*O["bounds"].getAsObject())["decode"] = jsonNumber(R.DecodeBound);
+  if (R.Basis != "source" && !R.Splits.Streams.empty()) {
+    const LineSplits &S = R.Splits;
+    Array Streams;
+    for (const LineSplits::Stream &St : S.Streams)
+      Streams.push_back(Object{{"array", St.Array},
+                               {"reference", St.Text},
+                               {"align_bytes", St.AlignBytes},
+                               {"declared", St.Declared},
+                               {"split_fraction_32b", jsonNumber(St.Split32)}});
+    auto Fractions = [&](const std::map<unsigned, double> &F) {
+      Object Out;
+      for (const auto &[W, V] : F)
+        Out[std::to_string(W)] = jsonNumber(V);
+      return Out;
+    };
+    O["alignment"] = Object{{"assumed_bytes", S.AssumedAlign},
+                            {"line_split_load_cost", jsonNumber(S.LoadCost)},
+                            {"line_split_store_cost", jsonNumber(S.StoreCost)},
+                            {"load_split_fraction", Fractions(S.Load)},
+                            {"store_split_fraction", Fractions(S.Store)},
+                            {"streams", std::move(Streams)}};
+  }
+  if (R.Basis != "source") {
+    const NestResult &E = R.Executed;
+    Object N{{"ok", E.Ok}};
+    if (!E.Ok) {
+      N["reason"] = E.Reason;
+    } else {
+      Array Runs;
+      for (const auto &[Iters, Trips] : E.Runs)
+        Runs.push_back(Object{{"source_iterations_per_trip", jsonNumber(Iters)}, {"trips", jsonNumber(Trips)}});
+      N["cy_per_it"] = jsonNumber(E.Cycles);
+      N["body"] = jsonNumber(E.Body);
+      N["remainder"] = jsonNumber(E.Remainder);
+      N["outer_code"] = jsonNumber(E.Overhead);
+      N["overlap"] = jsonNumber(E.Overlap);
+      N["joins"] = jsonNumber(E.Joins);
+      N["steady_cy_per_it"] = jsonNumber(E.Steady);
+      N["iterations_per_outer_iteration"] = jsonNumber(E.TripsPerOuter);
+      N["per_call"] = E.PerCall;
+      N["outer_iterations_per_trip"] = E.Copies;
+      N["reorder_buffer"] = E.Rob;
+      if (E.LoadQueue)
+        N["load_queue"] = E.LoadQueue;
+      if (E.StoreQueue)
+        N["store_queue"] = E.StoreQueue;
+      N["enclosing_machine_loop"] = E.Where;
+      N["machine_loops"] = std::move(Runs);
+    }
+    O["nest"] = std::move(N);
+  }
+  O["bottleneck"] = R.Bottleneck;
+  O["advice"] = R.Advice;
+  O["uops"] = R.Uops;
+  O["t_ol"] = jsonNumber(R.TOL);
+  O["t_nol"] = jsonNumber(R.TnOL);
+  O["port_pressure"] = std::move(Ports);
+  O["instructions"] = std::move(Instrs);
+  O["critical_chain"] = std::move(Chain);
+  O["notes"] = std::move(Notes);
+  return O;
+}
