@@ -1,0 +1,488 @@
+//===- MachineLoad.cpp - Load and validate a machine file ----------------===//
+//
+// A machine file parsed: its `base:` chain merged, --set overrides applied
+// to the tree before validation (values they introduce have no line in the
+// file, so their messages name the override), then each section read.
+//
+//===----------------------------------------------------------------------===//
+#include "MachineYaml.h"
+#include "perfmodel/MachineRegistry.h"
+
+#include "perfmodel/MachineRegistry.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+#include <yaml-cpp/yaml.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <tuple>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+using namespace perfmodel;
+using namespace perfmodel::machine_yaml;
+
+namespace perfmodel::machine_yaml {
+
+/// Applies one --set override to the tree. Caches are addressed by name.
+bool applySet(Reader &R, YAML::Node Root, const std::string &Set) {
+  std::vector<std::string> Path;
+  std::string Value;
+  MachineDiag D;
+  D.File = "--set " + Set;
+  if (!splitSet(Set, Path, Value)) {
+    D.Message = "expected key.path=value, e.g. caches.L2.size=2MiB";
+    R.Diags.push_back(D);
+    ++R.Errors;
+    return false;
+  }
+  YAML::Node ValueNode;
+  try {
+    ValueNode = YAML::Load(Value);
+  } catch (const YAML::Exception &E) {
+    D.Message = "value is not valid YAML: " + E.msg;
+    R.Diags.push_back(D);
+    ++R.Errors;
+    return false;
+  }
+  YAML::Node Cur = Root;
+  std::string Dotted;
+  for (size_t I = 0; I < Path.size(); ++I) {
+    const std::string &Seg = Path[I];
+    Dotted = Reader::join(Dotted, Seg);
+    bool Last = I + 1 == Path.size();
+    if (Cur.IsSequence()) {
+      YAML::Node Found;
+      bool HaveFound = false; // a default yaml-cpp Node counts as defined
+      std::string Names;
+      for (YAML::Node E : Cur) {
+        if (E.IsMap() && E["name"].IsScalar()) {
+          if (E["name"].Scalar() == Seg && !HaveFound) {
+            Found.reset(E);
+            HaveFound = true;
+          }
+          Names += (Names.empty() ? "" : ", ") + E["name"].Scalar();
+        }
+      }
+      if (!HaveFound) {
+        D.Key = Dotted;
+        D.Message = "no entry named '" + Seg + "' (have: " + Names + ")";
+        R.Diags.push_back(D);
+        ++R.Errors;
+        return false;
+      }
+      if (Last) {
+        D.Key = Dotted;
+        D.Message = "cannot replace a whole list entry; set one of its keys";
+        R.Diags.push_back(D);
+        ++R.Errors;
+        return false;
+      }
+      Cur.reset(Found);
+      continue;
+    }
+    if (!Cur.IsMap()) {
+      D.Key = Dotted;
+      D.Message = "'" + Dotted.substr(0, Dotted.size() - Seg.size() - (I ? 1 : 0)) +
+                  "' has no keys to set";
+      R.Diags.push_back(D);
+      ++R.Errors;
+      return false;
+    }
+    if (Last) {
+      Cur[Seg] = ValueNode;
+    } else {
+      YAML::Node Next = Cur[Seg];
+      if (!Next.IsDefined() || Next.IsNull())
+        Cur[Seg] = YAML::Node(YAML::NodeType::Map);
+      YAML::Node Tmp = Cur[Seg];
+      Cur.reset(Tmp);
+    }
+  }
+  R.SetOrigins[Dotted] = Set;
+  return true;
+}
+
+/// Merges DERIVED over BASE: maps key by key; `caches` entries by name (a new
+/// name is appended); `sources` concatenated with DERIVED's first, so its
+/// citation is the one shown where both cover a key; `instruction_overrides`
+/// concatenated with DERIVED's last, so they apply after the base's; any other
+/// value replaced. Nodes are shared with the inputs, not cloned: each keeps
+/// the position it was read at, so a diagnostic names the file and line the
+/// value came from (a clone has none).
+YAML::Node mergeOver(const YAML::Node &Base, const YAML::Node &Derived, const std::string &Key) {
+  if (!Base.IsDefined() || Base.IsNull())
+    return Derived;
+  if (Base.IsMap() && Derived.IsMap()) {
+    YAML::Node Out(YAML::NodeType::Map);
+    // Keys are inserted as the inputs' own key nodes (lookup by identity), one
+    // per name: the derived one where both have it.
+    for (const auto &KV : Base) {
+      std::string K = KV.first.Scalar();
+      bool Merged = false;
+      for (const auto &DKV : Derived)
+        if (!Merged && DKV.first.Scalar() == K) {
+          Out[DKV.first] = mergeOver(KV.second, DKV.second, K);
+          Merged = true;
+        }
+      if (!Merged)
+        Out[KV.first] = KV.second;
+    }
+    for (const auto &DKV : Derived)
+      if (!Base[DKV.first.Scalar()].IsDefined())
+        Out[DKV.first] = DKV.second;
+    return Out;
+  }
+  if (Base.IsSequence() && Derived.IsSequence()) {
+    YAML::Node Out(YAML::NodeType::Sequence);
+    if (Key == "sources" || Key == "instruction_overrides") {
+      const YAML::Node &First = Key == "sources" ? Derived : Base;
+      const YAML::Node &Second = Key == "sources" ? Base : Derived;
+      for (const auto &E : First)
+        Out.push_back(E);
+      for (const auto &E : Second)
+        Out.push_back(E);
+      return Out;
+    }
+    if (Key == "caches") {
+      auto NameOf = [](const YAML::Node &E) {
+        return E.IsMap() && E["name"].IsScalar() ? E["name"].Scalar() : std::string();
+      };
+      std::set<std::string> Used;
+      for (const auto &B : Base) {
+        YAML::Node Merged = B;
+        for (const auto &D : Derived)
+          if (!NameOf(B).empty() && NameOf(D) == NameOf(B)) {
+            Merged = mergeOver(B, D, "");
+            Used.insert(NameOf(B));
+          }
+        Out.push_back(Merged);
+      }
+      for (const auto &D : Derived)
+        if (!Used.count(NameOf(D)))
+          Out.push_back(D);
+      return Out;
+    }
+  }
+  return Derived;
+}
+
+/// Replaces ROOT by its `base:` model with ROOT's keys merged over it,
+/// following the base's own base. A base is a library name or alias, or a
+/// path relative to the file that names it. False (with a diagnostic) when a
+/// base cannot be had.
+bool resolveBase(YAML::Node &Root, const std::string &FileName, std::vector<MachineDiag> &Diags,
+                 std::vector<std::string> &Chain,
+                 std::vector<std::pair<YAML::Node, std::string>> &Origins) {
+  const YAML::Node &Const = Root;
+  YAML::Node B = Const["base"];
+  if (!B.IsDefined())
+    return true;
+  MachineDiag D;
+  D.File = FileName;
+  D.Key = "base";
+  D.Line = B.Mark().line >= 0 ? B.Mark().line + 1 : 0;
+  D.Column = B.Mark().column >= 0 ? B.Mark().column + 1 : 0;
+  if (!B.IsScalar() || B.Scalar().empty()) {
+    D.Message = "expected a library model name (e.g. zen4) or a path to a machine file";
+    Diags.push_back(D);
+    return false;
+  }
+  std::string Name = B.Scalar(), File;
+  if (Name.find('/') != std::string::npos && !llvm::sys::path::is_absolute(Name)) {
+    llvm::SmallString<256> P(llvm::sys::path::parent_path(FileName));
+    llvm::sys::path::append(P, Name);
+    File = llvm::sys::fs::exists(P) ? std::string(P) : std::string();
+  } else {
+    File = resolveMachine(Name);
+  }
+  if (File.empty()) {
+    D.Message = "no machine model '" + Name + "' (see `perfmodel machine list`)";
+    Diags.push_back(D);
+    return false;
+  }
+  // One spelling per file, so that a loop (./self.yml naming ./self.yml) is
+  // found as one.
+  if (llvm::SmallString<256> Real; !llvm::sys::fs::real_path(File, Real))
+    File = std::string(Real);
+  if (std::find(Chain.begin(), Chain.end(), File) != Chain.end() || Chain.size() >= 8) {
+    D.Message = Chain.size() >= 8
+                    ? "'" + Name + "' is a ninth base in a row; at most 8 are followed"
+                    : "'" + Name + "' leads back to a model already in the chain of bases";
+    Diags.push_back(D);
+    return false;
+  }
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  YAML::Node BaseRoot;
+  try {
+    if (Buf)
+      BaseRoot = YAML::Load((*Buf)->getBuffer().str());
+  } catch (const YAML::Exception &E) {
+    D.Message = "base '" + File + "' is not valid YAML: " + E.msg;
+    Diags.push_back(D);
+    return false;
+  }
+  if (!Buf || !BaseRoot.IsMap()) {
+    D.Message = "cannot read base '" + File + "' as a machine model";
+    Diags.push_back(D);
+    return false;
+  }
+  Chain.push_back(File);
+  // ROOT's own keys in a map of their own (sharing its nodes), remembered
+  // with the file they were read from.
+  YAML::Node Own(YAML::NodeType::Map);
+  for (const auto &KV : Const)
+    if (KV.first.Scalar() != "base")
+      Own[KV.first] = KV.second;
+  Origins.emplace_back(Own, FileName);
+  size_t Before = Origins.size();
+  if (!resolveBase(BaseRoot, File, Diags, Chain, Origins))
+    return false;
+  if (Origins.size() == Before) // the last base: its document as read
+    Origins.emplace_back(BaseRoot, File);
+  Root = mergeOver(BaseRoot, Own, "");
+  return true;
+}
+
+} // namespace perfmodel::machine_yaml
+
+MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
+                                               const std::string &FileName,
+                                               const std::vector<std::string> &Sets) {
+  MachineLoadResult Result;
+  Reader R(FileName, Result.Diags);
+  YAML::Node Root;
+  try {
+    Root = YAML::Load(Text);
+  } catch (const YAML::ParserException &E) {
+    MachineDiag D;
+    D.File = FileName;
+    D.Line = E.mark.line >= 0 ? E.mark.line + 1 : 0;
+    D.Column = E.mark.column >= 0 ? E.mark.column + 1 : 0;
+    D.Message = "malformed YAML: " + E.msg;
+    Result.Diags.push_back(D);
+    return Result;
+  } catch (const YAML::Exception &E) {
+    MachineDiag D;
+    D.File = FileName;
+    D.Message = "malformed YAML: " + E.msg;
+    Result.Diags.push_back(D);
+    return Result;
+  }
+  if (!Root.IsMap()) {
+    MachineDiag D;
+    D.File = FileName;
+    D.Message = Root.IsNull() ? "the file is empty; expected a machine model "
+                                "mapping (name, llvm, clock_ghz, core, caches, "
+                                "memory, sources)"
+                              : "expected a mapping at the top level";
+    Result.Diags.push_back(D);
+    return Result;
+  }
+
+  MachineModel M;
+  M.File = FileName;
+  try {
+    std::vector<std::string> Chain;
+    if (!resolveBase(Root, FileName, Result.Diags, Chain, R.Origins))
+      return Result;
+    M.Bases = Chain;
+    for (const std::string &S : Sets)
+      if (applySet(R, Root, S))
+        M.Overrides.push_back(S);
+    if (R.failed())
+      return Result;
+
+    R.checkMap(Root, "", {"name", "aliases", "llvm", "clock_ghz", "base_clock_ghz",
+                          "cores_per_socket", "sockets", "core", "caches",
+                          "memory", "tlb", "ecm", "cpuid", "sources"});
+    M.Name = R.str(Root, "name", "", true).value_or("");
+    if (YAML::Node A = R.child(Root, "aliases", "", false); A.IsDefined() && !A.IsNull()) {
+      if (!A.IsSequence())
+        R.error(A, "aliases", "expected a list of short names");
+      else
+        for (const auto &E : A)
+          if (E.IsScalar())
+            M.Aliases.push_back(E.Scalar());
+    }
+    YAML::Node L = R.child(Root, "llvm", "", true);
+    if (L.IsDefined() && !L.IsNull() && R.checkMap(L, "llvm", {"triple", "cpu"})) {
+      M.Triple = R.str(L, "triple", "llvm", true).value_or("");
+      M.Cpu = R.str(L, "cpu", "llvm", true).value_or("");
+      std::string Err;
+      if (!M.Triple.empty() && !M.Cpu.empty() && !checkLLVMCpu(M.Triple, M.Cpu, Err))
+        R.error(L["cpu"], "llvm.cpu", Err);
+    }
+    M.ClockGHz = R.num(Root, "clock_ghz", "", true).value_or(0);
+    M.BaseClockGHz = R.num(Root, "base_clock_ghz", "", false);
+    M.CoresPerSocket = R.count(Root, "cores_per_socket", "", true).value_or(0);
+    M.Sockets = R.count(Root, "sockets", "", false).value_or(1);
+    if (YAML::Node C = R.child(Root, "core", "", true); C.IsDefined() && !C.IsNull()) {
+      readCore(R, C, M.Core);
+      if (!M.Core.SchedulerQueues.empty() && !M.Triple.empty() && !M.Cpu.empty()) {
+        std::map<std::string, unsigned> Known = llvmSchedulerQueues(M.Triple, M.Cpu);
+        std::string Names;
+        for (const auto &[Q, Size] : Known)
+          Names += (Names.empty() ? "" : ", ") + Q + " (" + std::to_string(Size) + ")";
+        for (const auto &[Q, Size] : M.Core.SchedulerQueues)
+          if (!Known.count(Q))
+            R.error(C["scheduler_queues"][Q], "core.scheduler_queues." + Q,
+                    "LLVM 19's model of " + M.Cpu + " has no scheduler queue '" + Q +
+                        "' (it has: " + (Names.empty() ? "none" : Names) + ")");
+      }
+    }
+    if (YAML::Node C = R.child(Root, "caches", "", true); C.IsDefined() && !C.IsNull())
+      readCaches(R, C, M.Caches);
+    // The library's streaming rates name the file's cache levels.
+    for (const char *Fn : {"memcpy", "memset"}) {
+      std::string Key = std::string(Fn) + "_bytes_per_cy";
+      for (const auto &[Level, V] : std::string_view(Fn) == "memcpy"
+                                        ? M.Core.MemcpyBytesPerCycle
+                                        : M.Core.MemsetBytesPerCycle)
+        if (!M.cache(Level))
+          R.error(Root["core"][Key][Level], "core." + Key + "." + Level,
+                  Level == "MEM" ? "memory is not a cache level: memory." + std::string(Fn) +
+                                       "_one_core_gbs (GB/s) gives it"
+                                 : "no cache level '" + Level + "' in caches");
+    }
+    YAML::Node Mem = R.child(Root, "memory", "", true);
+    if (Mem.IsDefined() && !Mem.IsNull() &&
+        R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs",
+                                   "sustained_one_core_gbs", "one_core_writeback_gbs",
+                                   "cache_line_cy", "latency_ns", "stride_latency_ns",
+                                   "channels", "memcpy_one_core_gbs", "memset_one_core_gbs"})) {
+      M.Memory.MemcpyOneCoreGBs = R.num(Mem, "memcpy_one_core_gbs", "memory", false);
+      M.Memory.MemsetOneCoreGBs = R.num(Mem, "memset_one_core_gbs", "memory", false);
+      M.Memory.BandwidthGBs = R.num(Mem, "bandwidth_gbs", "memory", true).value_or(0);
+      M.Memory.SustainedGBs = R.num(Mem, "sustained_gbs", "memory", false);
+      M.Memory.OneCoreGBs = R.num(Mem, "sustained_one_core_gbs", "memory", false);
+      if (M.Memory.OneCoreGBs && *M.Memory.OneCoreGBs > M.Memory.effectiveGBs())
+        R.error(Mem["sustained_one_core_gbs"], "memory.sustained_one_core_gbs",
+                "one core's bandwidth exceeds the socket's (sustained_gbs, else bandwidth_gbs)");
+      M.Memory.OneCoreWritebackGBs = R.num(Mem, "one_core_writeback_gbs", "memory", false);
+      if (M.Memory.OneCoreWritebackGBs && *M.Memory.OneCoreWritebackGBs > M.Memory.effectiveGBs())
+        R.error(Mem["one_core_writeback_gbs"], "memory.one_core_writeback_gbs",
+                "one core's write-back rate exceeds the socket's bandwidth (sustained_gbs, else "
+                "bandwidth_gbs)");
+      M.Memory.CacheLineCy = R.num(Mem, "cache_line_cy", "memory", false, Reader::NonNegative);
+      if (M.Memory.CacheLineCy && *M.Memory.CacheLineCy > 1000)
+        R.error(Mem["cache_line_cy"], "memory.cache_line_cy",
+                "more than 1000 cycles for a line from a cache: not a plausible figure");
+      M.Memory.LatencyNs = R.num(Mem, "latency_ns", "memory", false);
+      M.Memory.StrideLatencyNs = R.num(Mem, "stride_latency_ns", "memory", false);
+      M.Memory.Channels = R.count(Mem, "channels", "memory", false);
+      if (M.Memory.SustainedGBs && *M.Memory.SustainedGBs > M.Memory.BandwidthGBs)
+        R.error(Mem["sustained_gbs"], "memory.sustained_gbs",
+                "sustained bandwidth exceeds the theoretical bandwidth_gbs");
+    }
+    if (YAML::Node T = R.child(Root, "tlb", "", false); T.IsDefined() && !T.IsNull() &&
+        R.checkMap(T, "tlb",
+                   {"entries", "ways", "page", "load_miss_cy", "store_miss_cy", "l1_entries",
+                    "l1_ways", "l1_load_miss_cy", "l1_store_miss_cy"})) {
+      TlbModel Tlb;
+      Tlb.Entries = R.count(T, "entries", "tlb", true).value_or(0);
+      Tlb.Ways = R.count(T, "ways", "tlb", true).value_or(0);
+      Tlb.PageBytes = R.size(T, "page", "tlb", true).value_or(4096);
+      Tlb.LoadMissCy = R.num(T, "load_miss_cy", "tlb", true).value_or(0);
+      Tlb.StoreMissCy = R.num(T, "store_miss_cy", "tlb", true).value_or(0);
+      Tlb.L1Entries = R.count(T, "l1_entries", "tlb", false).value_or(0);
+      Tlb.L1Ways = R.count(T, "l1_ways", "tlb", false).value_or(Tlb.L1Entries);
+      Tlb.L1LoadMissCy = R.num(T, "l1_load_miss_cy", "tlb", false, Reader::NonNegative).value_or(0);
+      Tlb.L1StoreMissCy =
+          R.num(T, "l1_store_miss_cy", "tlb", false, Reader::NonNegative).value_or(0);
+      if (Tlb.L1Entries && (!Tlb.L1Ways || Tlb.L1Entries % Tlb.L1Ways))
+        R.error(T["l1_ways"], "tlb.l1_ways", "l1_entries must be a multiple of l1_ways");
+      else if (Tlb.L1Entries && Tlb.L1Entries >= Tlb.Entries)
+        R.error(T["l1_entries"], "tlb.l1_entries",
+                "the first-level TLB must hold fewer entries than the last level (entries)");
+      else if (Tlb.Ways && Tlb.Entries % Tlb.Ways)
+        R.error(T["ways"], "tlb.ways", "entries must be a multiple of ways");
+      else if (Tlb.PageBytes & (Tlb.PageBytes - 1))
+        R.error(T["page"], "tlb.page", "the page size must be a power of two");
+      else if (Tlb.Entries && Tlb.Ways)
+        M.Tlb = Tlb;
+    }
+    deriveLittle(M);
+    if (M.Memory.OneCoreWritebackGBs && !M.Memory.oneCoreGBs())
+      R.error(Mem["one_core_writeback_gbs"], "memory.one_core_writeback_gbs",
+              "a write-back rate of one core needs its fill rate: sustained_one_core_gbs, or "
+              "latency_ns with a cache's misses_in_flight (Little's law)");
+    if (YAML::Node E = R.child(Root, "ecm", "", false); E.IsDefined() && !E.IsNull()) {
+      if (R.checkMap(E, "ecm", {"overlap"}))
+        if (auto O = R.choice<std::string>(E, "overlap", "ecm",
+                                           {{"none", "none"}, {"full", "full"}}))
+          M.EcmOverlap = *O;
+    }
+    if (YAML::Node C = R.child(Root, "cpuid", "", false); C.IsDefined() && !C.IsNull()) {
+      if (R.checkMap(C, "cpuid", {"vendor", "family", "models"})) {
+        CpuidMatch Match;
+        Match.Vendor = R.str(C, "vendor", "cpuid", true).value_or("");
+        Match.Family = R.count(C, "family", "cpuid", true).value_or(0);
+        YAML::Node Models = R.child(C, "models", "cpuid", true);
+        if (Models.IsSequence()) {
+          for (const auto &E : Models) {
+            unsigned long long V;
+            if (E.IsScalar() && !llvm::StringRef(E.Scalar()).getAsInteger(0, V))
+              Match.Models.push_back(unsigned(V));
+            else
+              R.error(E, "cpuid.models", "expected an integer such as 0x3f");
+          }
+        } else if (Models.IsDefined()) {
+          R.error(Models, "cpuid.models", "expected a list of model numbers");
+        }
+        M.Cpuid = Match;
+      }
+    }
+    if (YAML::Node S = R.child(Root, "sources", "", true); S.IsDefined() && !S.IsNull())
+      readSources(R, S, M.Sources);
+  } catch (const YAML::Exception &E) {
+    MachineDiag D;
+    D.File = FileName;
+    D.Message = std::string("malformed machine model: ") + E.what();
+    Result.Diags.push_back(D);
+    return Result;
+  }
+
+  // Every number must name its source; overridden values are hypothetical and
+  // are covered by the override itself.
+  for (const auto &[P, Node] : R.NumericPaths) {
+    if (R.overrideFor(P))
+      continue;
+    bool Covered = false;
+    for (const SourceRef &S : M.Sources)
+      for (const std::string &Pat : S.Covers)
+        Covered |= matchesPattern(Pat, P);
+    if (!Covered)
+      R.warning(Node, P, "no entry in 'sources' covers this number");
+  }
+
+  if (!R.failed())
+    Result.Model = std::move(M);
+  return Result;
+}
+
+MachineLoadResult perfmodel::loadMachineModel(const std::string &File,
+                                              const std::vector<std::string> &Sets) {
+  auto Buf = llvm::MemoryBuffer::getFile(File, /*IsText=*/true);
+  if (!Buf) {
+    MachineLoadResult R;
+    R.Diags.push_back({MachineDiag::Kind::Error, File, 0, 0, "",
+                       "cannot read machine file: " + Buf.getError().message()});
+    return R;
+  }
+  return parseMachineModel((*Buf)->getBuffer().str(), File, Sets);
+}

@@ -1,0 +1,355 @@
+//===- MachineRead.cpp - A machine file's sections read ------------------===//
+//
+// Each section of a machine file read and checked: the core (widths,
+// queues, ports, instruction overrides, call costs), the caches, the memory,
+// the sources; a one-core bandwidth derived by Little's law where the file
+// gives the misses in flight and the latency.
+//
+//===----------------------------------------------------------------------===//
+#include "MachineYaml.h"
+#include "perfmodel/MachineRegistry.h"
+
+#include "perfmodel/MachineRegistry.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/GlobPattern.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+#include <yaml-cpp/yaml.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <tuple>
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+using namespace perfmodel;
+
+namespace perfmodel::machine_yaml {
+
+void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
+  const std::string P = "core";
+  if (!R.checkMap(N, P, {"issue_width", "reorder_buffer", "simd_bits", "fp_pipe_bits", "fma_units",
+                         "peak_flops_per_cycle", "loads_per_cycle",
+                         "load_bytes_per_cycle", "vector_load_slots", "stores_per_cycle",
+                         "store_bytes_per_cycle", "fp_units",
+                         "unaligned_vector_cost", "line_split_load_cost",
+                         "line_split_store_cost", "scheduler_queues", "load_queue", "store_queue",
+                         "branch_mispredict_cy", "branch_pattern_capacity",
+                         "instruction_overrides", "call_cy", "call_return_cy",
+                         "masked_stores_forward", "forward_fail_cy",
+                         "memcpy_bytes_per_cy",
+                         "memset_bytes_per_cy"}))
+    return;
+  C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
+  C.ReorderBuffer = R.count(N, "reorder_buffer", P, false).value_or(0);
+  C.LoadQueue = R.count(N, "load_queue", P, false).value_or(0);
+  C.StoreQueue = R.count(N, "store_queue", P, false).value_or(0);
+  C.BranchMispredictCycles = R.num(N, "branch_mispredict_cy", P, false).value_or(0);
+  C.BranchPatternCapacity = R.num(N, "branch_pattern_capacity", P, false).value_or(0);
+  C.CallReturnCycles = R.num(N, "call_return_cy", P, false).value_or(0);
+  C.MaskedStoresForward = R.boolean(N, "masked_stores_forward", P).value_or(true);
+  C.ForwardFailCycles = R.num(N, "forward_fail_cy", P, false).value_or(0);
+  C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);
+  C.FmaUnits = R.count(N, "fma_units", P, true, Reader::NonNegative).value_or(0);
+  C.FpPipeBits = R.count(N, "fp_pipe_bits", P, false).value_or(0);
+  if (C.FpPipeBits && C.SimdBits && C.FpPipeBits > C.SimdBits)
+    R.error(R.child(N, "fp_pipe_bits", P, false), "core.fp_pipe_bits",
+            "a pipe (" + std::to_string(C.FpPipeBits) +
+                " bits) cannot be wider than the widest register (simd_bits " +
+                std::to_string(C.SimdBits) + ")");
+  YAML::Node Peak = R.child(N, "peak_flops_per_cycle", P, true);
+  if (Peak.IsDefined() && !Peak.IsNull() &&
+      R.checkMap(Peak, "core.peak_flops_per_cycle", {"double", "single"})) {
+    C.PeakFlopsPerCycleDouble =
+        R.num(Peak, "double", "core.peak_flops_per_cycle", true).value_or(0);
+    C.PeakFlopsPerCycleSingle =
+        R.num(Peak, "single", "core.peak_flops_per_cycle", true).value_or(0);
+  }
+  C.LoadsPerCycle = R.count(N, "loads_per_cycle", P, true).value_or(0);
+  C.LoadBytesPerCycle = R.num(N, "load_bytes_per_cycle", P, true).value_or(0);
+  C.VectorLoadSlots = R.num(N, "vector_load_slots", P, false, Reader::NonNegative).value_or(0);
+  C.StoresPerCycle = R.count(N, "stores_per_cycle", P, true).value_or(0);
+  C.StoreBytesPerCycle = R.num(N, "store_bytes_per_cycle", P, true).value_or(0);
+  C.UnalignedVectorCost = R.num(N, "unaligned_vector_cost", P, false).value_or(1);
+  if (C.UnalignedVectorCost < 1)
+    R.error(R.child(N, "unaligned_vector_cost", P, false), "core.unaligned_vector_cost",
+            "an unaligned access cannot cost fewer port slots than an aligned one (>= 1)");
+
+  for (const char *Key : {"line_split_load_cost", "line_split_store_cost"}) {
+    double V = R.num(N, Key, P, false).value_or(0);
+    if (V != 0 && V < 1)
+      R.error(R.child(N, Key, P, false), std::string("core.") + Key,
+              "an access that crosses a cache line cannot cost fewer port slots than one "
+              "that does not (>= 1)");
+    (std::string_view(Key) == "line_split_load_cost" ? C.LineSplitLoadCost
+                                                     : C.LineSplitStoreCost) = V;
+  }
+
+  // Mappings of names to values: each entry read by READ (map, name, path).
+  auto Named = [&](const char *Key, const char *Expected, auto Read) {
+    YAML::Node Q = R.child(N, Key, P, false);
+    if (!Q.IsDefined() || Q.IsNull())
+      return;
+    std::string Path = Reader::join(P, Key);
+    if (!Q.IsMap()) {
+      R.error(Q, Path, std::string("expected a mapping ") + Expected);
+      return;
+    }
+    for (const auto &KV : Q)
+      Read(Q, KV.first.Scalar(), Path);
+  };
+  Named("call_cy", "function: cycles, e.g. {exp: 18}",
+        [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
+          if (auto V = R.num(Q, Name.c_str(), Path, true))
+            C.CallCycles[Name] = *V;
+        });
+  for (auto [Key, Rates] : {std::pair{"memcpy_bytes_per_cy", &C.MemcpyBytesPerCycle},
+                            std::pair{"memset_bytes_per_cy", &C.MemsetBytesPerCycle}})
+    Named(Key, "cache level: bytes per cycle, e.g. {L1: 40, L2: 24}",
+          [&, Rates = Rates](const YAML::Node &Q, const std::string &Name,
+                             const std::string &Path) {
+            if (auto V = R.num(Q, Name.c_str(), Path, true))
+              (*Rates)[Name] = *V;
+          });
+  Named("scheduler_queues", "queue: entries, e.g. {Zn4FP: 64}",
+        [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
+          if (auto V = R.count(Q, Name.c_str(), Path, true))
+            C.SchedulerQueues[Name] = *V;
+        });
+
+
+  // Which vector operations each floating-point pipe executes; decides the
+  // compute ceiling of a given add/mul/FMA mix.
+  if (YAML::Node U = R.child(N, "fp_units", P, false); U.IsDefined() && !U.IsNull()) {
+    if (!U.IsSequence() || U.size() == 0) {
+      R.error(U, "core.fp_units", "expected a list of pipes, each a list of "
+                                  "operations, e.g. [[fma, mul], [fma, mul, add]]");
+    } else {
+      for (size_t I = 0; I < U.size(); ++I) {
+        const YAML::Node E = U[I];
+        FpUnit Unit;
+        bool Good = E.IsSequence() && E.size() > 0;
+        for (size_t J = 0; Good && J < E.size(); ++J) {
+          std::string Op = E[J].IsScalar() ? E[J].Scalar() : "";
+          if (Op == "add")
+            Unit.Add = true;
+          else if (Op == "mul")
+            Unit.Mul = true;
+          else if (Op == "fma")
+            Unit.Fma = true;
+          else
+            Good = false;
+        }
+        if (!Good) {
+          R.error(E, "core.fp_units." + std::to_string(I),
+                  "expected a list of operations among add, mul, fma");
+          continue;
+        }
+        C.FpUnits.push_back(Unit);
+      }
+      // The pipes must give the stated peak, counted the vendors' way: the
+      // FMA pipes at two flops per lane when there are any (Zen's extra add
+      // pipes do not raise the quoted peak), otherwise every add/mul pipe.
+      unsigned FmaPipes = 0;
+      for (const FpUnit &F : C.FpUnits)
+        FmaPipes += F.Fma;
+      if (FmaPipes && C.FmaUnits && FmaPipes != C.FmaUnits)
+        R.error(U, "core.fp_units",
+                std::to_string(FmaPipes) + " of these pipes run FMA, but core.fma_units is " +
+                    std::to_string(C.FmaUnits));
+      unsigned Bits = C.pipeBits();
+      if (C.FpUnits.size() == U.size() && Bits >= 64)
+        for (auto [Key, Bytes, Peak] :
+             {std::tuple<const char *, unsigned, double>{"double", 8, C.PeakFlopsPerCycleDouble},
+              {"single", 4, C.PeakFlopsPerCycleSingle}}) {
+          double Lanes = Bits / (8.0 * Bytes);
+          double FromUnits = FmaPipes ? 2.0 * FmaPipes * Lanes : C.FpUnits.size() * Lanes;
+          if (Peak > 0 && std::fabs(FromUnits - Peak) > 1e-9)
+            R.error(U, "core.fp_units",
+                    "these pipes give " + shortNumber(FromUnits) + " " + Key +
+                        " flop/cycle at " + std::to_string(Bits) +
+                        " bits per pipe, but core.peak_flops_per_cycle." + Key + " is " +
+                        shortNumber(Peak));
+        }
+    }
+  }
+
+  YAML::Node Ov = R.child(N, "instruction_overrides", P, false);
+  if (!Ov.IsDefined() || Ov.IsNull())
+    return;
+  if (!Ov.IsSequence()) {
+    R.error(Ov, "core.instruction_overrides", "expected a list");
+    return;
+  }
+  for (size_t I = 0; I < Ov.size(); ++I) {
+    std::string IP = "core.instruction_overrides." + std::to_string(I);
+    const YAML::Node E = Ov[I];
+    if (!R.checkMap(E, IP, {"form", "latency_cy", "uops", "ports"}))
+      continue;
+    InstructionOverride O;
+    O.Form = R.str(E, "form", IP, true).value_or("");
+    if (O.Form.find_first_of("*?[") != std::string::npos) {
+      llvm::Expected<llvm::GlobPattern> G = llvm::GlobPattern::create(O.Form);
+      if (!G) {
+        R.error(E, IP + ".form", "'" + O.Form + "' is not a valid glob: " +
+                                     llvm::toString(G.takeError()));
+        continue;
+      }
+    }
+    O.LatencyCy = R.num(E, "latency_cy", IP, false, Reader::NonNegative);
+    O.Uops = R.num(E, "uops", IP, false, Reader::NonNegative);
+    YAML::Node Ports = R.child(E, "ports", IP, false);
+    if (Ports.IsDefined() && !Ports.IsNull()) {
+      if (!Ports.IsMap()) {
+        R.error(Ports, IP + ".ports", "expected a mapping port: cycles");
+      } else {
+        for (const auto &KV : Ports) {
+          std::string Port = KV.first.Scalar();
+          // 0: the form does not use that port at all.
+          if (auto V = R.num(Ports, Port.c_str(), IP + ".ports", true, Reader::NonNegative))
+            O.Ports[Port] = *V;
+        }
+      }
+    }
+    C.Overrides.push_back(std::move(O));
+  }
+}
+
+/// One core's memory bandwidth by Little's law: the lines the outermost
+/// private cache that states misses_in_flight keeps outstanding (the
+/// prefetched streams' fills queue there), times the line, over the memory
+/// latency. Without both keys there is no figure.
+void deriveLittle(MachineModel &M) {
+  M.Memory.LittleGBs.reset();
+  M.Memory.LittleBasis.clear();
+  if (!M.Memory.LatencyNs || *M.Memory.LatencyNs <= 0)
+    return;
+  const CacheLevel *Q = nullptr;
+  for (const CacheLevel &C : M.Caches)
+    if (C.MissesInFlight && *C.MissesInFlight > 0 && (!Q || C.SharedBy <= 1))
+      Q = &C;
+  if (!Q || !Q->LineBytes)
+    return;
+  M.Memory.LittleGBs = double(*Q->MissesInFlight) * Q->LineBytes / *M.Memory.LatencyNs;
+  M.Memory.LittleBasis = std::to_string(*Q->MissesInFlight) + " misses in flight (caches." +
+                         Q->Name + ") x " + std::to_string(Q->LineBytes) + " B / " +
+                         shortNumber(*M.Memory.LatencyNs) + " ns = " +
+                         shortNumber(std::round(*M.Memory.LittleGBs * 100) / 100) + " GB/s";
+}
+
+void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
+  if (!N.IsSequence() || N.size() == 0) {
+    R.error(N, "caches", "expected a non-empty list of cache levels, L1 first");
+    return;
+  }
+  std::set<std::string> Seen;
+  for (size_t I = 0; I < N.size(); ++I) {
+    const YAML::Node E = N[I];
+    CacheLevel C;
+    std::string P = "caches." + std::to_string(I);
+    if (E.IsMap() && E["name"].IsScalar())
+      P = "caches." + E["name"].Scalar();
+    if (!R.checkMap(E, P, {"name", "size", "ways", "line", "latency_cy",
+                           "bytes_per_cycle_from_next", "shared_by", "policy",
+                           "prefetch", "write_allocate", "misses_in_flight",
+                           "prefetch_max_stride", "bytes_per_cycle_to_next"}))
+      continue;
+    C.Name = R.str(E, "name", P, true).value_or("");
+    if (!C.Name.empty() && !Seen.insert(C.Name).second)
+      R.error(E["name"], P + ".name", "duplicate cache level '" + C.Name + "'");
+    auto Size = R.size(E, "size", P, true);
+    auto Ways = R.count(E, "ways", P, true);
+    auto Line = R.count(E, "line", P, true);
+    C.LatencyCy = R.num(E, "latency_cy", P, false).value_or(0); // 0: unknown
+    C.BytesPerCycleFromNext = R.num(E, "bytes_per_cycle_from_next", P, false);
+    C.BytesPerCycleToNext = R.num(E, "bytes_per_cycle_to_next", P, false);
+    if (C.BytesPerCycleToNext && I + 1 == N.size())
+      R.error(E["bytes_per_cycle_to_next"], P + ".bytes_per_cycle_to_next",
+              "the last level's write-backs go to memory, whose bandwidth is memory's");
+    C.SharedBy = R.count(E, "shared_by", P, false).value_or(1);
+    C.Policy = R.choice<CachePolicy>(E, "policy", P,
+                                     {{"inclusive", CachePolicy::Inclusive},
+                                      {"non-inclusive", CachePolicy::NonInclusive},
+                                      {"victim", CachePolicy::Victim}})
+                   .value_or(CachePolicy::Inclusive);
+    C.Prefetch = R.choice<PrefetchKind>(E, "prefetch", P,
+                                        {{"none", PrefetchKind::None},
+                                         {"next-line", PrefetchKind::NextLine},
+                                         {"stream", PrefetchKind::Stream}})
+                     .value_or(PrefetchKind::None);
+    C.WriteAllocate = R.boolean(E, "write_allocate", P).value_or(true);
+    C.MissesInFlight = R.count(E, "misses_in_flight", P, false);
+    C.PrefetchMaxStride = R.count(E, "prefetch_max_stride", P, false, Reader::NonNegative).value_or(0);
+    if (Line && (*Line & (*Line - 1)))
+      R.error(E["line"], P + ".line", "line size must be a power of two, got " +
+                                          std::to_string(*Line));
+    if (Size && Ways && Line) {
+      uint64_t WayBytes = uint64_t(*Ways) * *Line;
+      if (*Size % WayBytes != 0)
+        R.error(E["ways"], P + ".ways",
+                std::to_string(*Ways) + " ways of " + std::to_string(*Line) +
+                    " B lines do not divide the size " + formatByteSize(*Size) +
+                    " into whole sets");
+      C.SizeBytes = *Size;
+      C.Ways = *Ways;
+      C.LineBytes = *Line;
+    }
+    if (I + 1 < N.size() && !C.BytesPerCycleFromNext)
+      R.warning(E, P + ".bytes_per_cycle_from_next",
+                "not given: the bandwidth from the next level into " + C.Name +
+                    " is unknown, so Roofline and ECM leave that link unbounded");
+    Out.push_back(std::move(C));
+  }
+  for (size_t I = 1; I < Out.size(); ++I) {
+    if (Out[I].SizeBytes && Out[I].SizeBytes <= Out[I - 1].SizeBytes)
+      R.warning(N[I]["size"], "caches." + Out[I].Name + ".size",
+                "is not larger than " + Out[I - 1].Name);
+    if (Out[I].LineBytes && Out[0].LineBytes && Out[I].LineBytes != Out[0].LineBytes)
+      R.warning(N[I]["line"], "caches." + Out[I].Name + ".line",
+                "differs from L1's line size; traffic is counted in " +
+                    std::to_string(Out[0].LineBytes) + " B lines");
+  }
+}
+
+void readSources(Reader &R, const YAML::Node &N, std::vector<SourceRef> &Out) {
+  if (!N.IsSequence() || N.size() == 0) {
+    R.error(N, "sources", "expected a non-empty list; every number needs a source");
+    return;
+  }
+  for (size_t I = 0; I < N.size(); ++I) {
+    const YAML::Node E = N[I];
+    std::string P = "sources." + std::to_string(I);
+    if (!R.checkMap(E, P, {"id", "cite", "covers"}))
+      continue;
+    SourceRef S;
+    S.Id = R.str(E, "id", P, true).value_or("");
+    S.Cite = R.str(E, "cite", P, true).value_or("");
+    YAML::Node Cov = R.child(E, "covers", P, true);
+    if (Cov.IsDefined() && !Cov.IsNull()) {
+      if (!Cov.IsSequence()) {
+        R.error(Cov, P + ".covers", "expected a list of key paths");
+      } else {
+        for (const auto &C : Cov)
+          if (C.IsScalar())
+            S.Covers.push_back(C.Scalar());
+          else
+            R.error(C, P + ".covers", "expected a key path such as caches.L1.size");
+      }
+    }
+    Out.push_back(std::move(S));
+  }
+}
+
+} // namespace perfmodel::machine_yaml
