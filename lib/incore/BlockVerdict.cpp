@@ -105,7 +105,7 @@ void Block::verdict() {
   const size_t N = Insts.size();
   if (R.Cycles == R.RecurrenceBound && R.RecurrenceBound > R.PortBound &&
       R.RecurrenceBound > 0) {
-    R.Bottleneck = "recurrence";
+    R.Bottleneck = InCoreBound::Recurrence;
     std::string Chain;
     for (unsigned Idx : R.CriticalChain)
       Chain += (Chain.empty() ? "" : " -> ") + R.Instrs[Idx].Text;
@@ -153,7 +153,7 @@ void Block::verdict() {
                   " cy per iteration the " +
                   (R.PortBound >= R.FrontEndBound ? "ports allow" : "front end allows");
   } else if (R.Cycles == R.PortBound) {
-    R.Bottleneck = "ports";
+    R.Bottleneck = InCoreBound::Ports;
     R.Advice = "port-bound on " + R.PortBottleneck + " (" + shortNumber(R.PortBound) +
                " cy per iteration): remove work from " +
                (R.PortBottleneck.find(',') != std::string::npos ? "these ports" : "this port");
@@ -167,7 +167,7 @@ void Block::verdict() {
                  "fewer reloads (spilled pointers and counters, loop-invariant values kept "
                  "in registers) or fewer vector bytes loaded help";
   } else {
-    R.Bottleneck = "front end";
+    R.Bottleneck = InCoreBound::FrontEnd;
     R.Advice = "issue-bound: " + std::to_string(R.Uops) + " uops at " +
                std::to_string(Width) + " per cycle; fewer instructions per iteration help";
     if (R.CallReturnBound > 0 && R.CallReturnBound >= R.FrontEndBound - 1e-9)
@@ -186,3 +186,25 @@ void Block::verdict() {
 }
 
 } // namespace perfmodel::block
+
+const char *perfmodel::inCoreBoundName(InCoreBound B) {
+  switch (B) {
+  case InCoreBound::None:
+    return "";
+  case InCoreBound::Ports:
+    return "ports";
+  case InCoreBound::FrontEnd:
+    return "front end";
+  case InCoreBound::Recurrence:
+    return "recurrence";
+  case InCoreBound::Calls:
+    return "calls";
+  case InCoreBound::Nest:
+    return "nest";
+  case InCoreBound::Latency:
+    return "latency";
+  case InCoreBound::PortsAndTlb:
+    return "ports and first-level TLB misses";
+  }
+  return "";
+}

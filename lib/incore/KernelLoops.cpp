@@ -468,7 +468,7 @@ void costCalls(InCoreResult &R, const MachineLoop &Best, const std::vector<std::
              R.CallCycles, Own);
     R.Notes.push_back("the calls to " + calleesText(Costed) + " take " + Buf);
     if (R.CallCycles > Own) {
-      R.Bottleneck = "calls";
+      R.Bottleneck = InCoreBound::Calls;
       R.Advice = "the calls to " + calleesText(Costed) + " take " + Buf + Veclib;
     }
   }
@@ -702,9 +702,9 @@ void perfmodel::overlapOuterIterations(InCoreResult &R, const std::vector<int64_
   double Old = R.Cycles;
   R.RecurrenceBound = Rec;
   R.Cycles = std::max({R.PortBound, R.FrontEndBound, Rec});
-  if (R.Cycles < Old * (1 - 1e-9) && R.Bottleneck == "recurrence" && Rec < R.Cycles) {
+  if (R.Cycles < Old * (1 - 1e-9) && R.Bottleneck == InCoreBound::Recurrence && Rec < R.Cycles) {
     bool Ports = R.PortBound >= R.FrontEndBound;
-    R.Bottleneck = Ports ? "ports" : "front end";
+    R.Bottleneck = Ports ? InCoreBound::Ports : InCoreBound::FrontEnd;
     R.Advice = std::string("the out-of-order window overlaps the chains of neighbouring outer "
                            "iterations; ") +
                (Ports ? "port-bound on " + R.PortBottleneck + ": remove work from the ports"

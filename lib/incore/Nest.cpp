@@ -115,13 +115,13 @@ void nestVerdict(InCoreResult &R, double T, double KB, const InCoreOptions &O) {
   const NestResult &E = R.Executed;
   double Flow = std::max(R.PortBound, R.FrontEndBound);
   char Buf[320];
-  if (R.Bottleneck == "calls") {
+  if (R.Bottleneck == InCoreBound::Calls) {
     // The callees' cycles (core.call_cy) bind: the steady state's advice stands.
   } else if (R.Cycles <= Flow * 1.02) {
     bool Ports = R.PortBound >= R.FrontEndBound;
-    R.Bottleneck = Ports ? "ports" : "front end";
+    R.Bottleneck = Ports ? InCoreBound::Ports : InCoreBound::FrontEnd;
   } else if (E.Remainder + E.Overhead > E.Body) {
-    R.Bottleneck = "nest";
+    R.Bottleneck = InCoreBound::Nest;
     double Share = 100 * (E.Remainder + E.Overhead) / (E.Body + E.Remainder + E.Overhead);
     if (E.PerCall)
       snprintf(Buf, sizeof(Buf),
@@ -136,7 +136,7 @@ void nestVerdict(InCoreResult &R, double T, double KB, const InCoreOptions &O) {
                "counts that are a multiple of %g, or fusing the outer iterations help",
                Share, T, KB);
     R.Advice = Buf;
-  } else if ((R.Bottleneck == "ports" || R.Bottleneck == "front end") &&
+  } else if ((R.Bottleneck == InCoreBound::Ports || R.Bottleneck == InCoreBound::FrontEnd) &&
              E.Joins == 0) {
     // The body runs at its ports' (issue's) rate and the nest costs no more
     // than its parts: the excess is the remainder loops and the code around
@@ -147,8 +147,8 @@ void nestVerdict(InCoreResult &R, double T, double KB, const InCoreOptions &O) {
              "beyond the body's %.3g)",
              100 * Rest / E.Cycles, Rest, E.Body);
     R.Advice += Buf;
-  } else if (R.Bottleneck == "recurrence" || R.Cycles > Flow * 1.02) {
-    R.Bottleneck = "latency";
+  } else if (R.Bottleneck == InCoreBound::Recurrence || R.Cycles > Flow * 1.02) {
+    R.Bottleneck = InCoreBound::Latency;
     snprintf(Buf, sizeof(Buf),
              "dependence chains that the %u-uop window overlaps only partly across outer "
              "iterations (%.3g cy/it, the ports need %.3g): ",

@@ -266,10 +266,10 @@ InCoreResult perfmodel::sourceInCore(const LoopKernel &K, const MachineModel &M,
   R.ScheduledCycles = R.Cycles;
   R.MachineLoop = "source as written (" + K.Loc.str() + ")";
   if (R.Cycles == R.RecurrenceBound && R.RecurrenceBound > R.PortBound) {
-    R.Bottleneck = "recurrence";
+    R.Bottleneck = InCoreBound::Recurrence;
     R.Advice = Compiled ? Compiled->Advice : "loop-carried dependence chain";
   } else if (R.Cycles == R.PortBound) {
-    R.Bottleneck = "ports";
+    R.Bottleneck = InCoreBound::Ports;
     R.Advice = "port-bound on " + R.PortBottleneck + " (" + fmt(R.PortBound) +
                " cy per iteration)";
     if (R.TnOL > R.TOL && Unaligned)
@@ -278,7 +278,7 @@ InCoreResult perfmodel::sourceInCore(const LoopKernel &K, const MachineModel &M,
                   " slots each instead of 1): align the data (aligned copies, padded rows) "
                   "and say so (aligned loads, alignas)";
   } else {
-    R.Bottleneck = "front end";
+    R.Bottleneck = InCoreBound::FrontEnd;
     R.Advice = "issue-bound: " + std::to_string(R.Uops) + " uops at " +
                std::to_string(C.IssueWidth) + " per cycle";
   }

@@ -42,7 +42,7 @@ void inCoreParts(EcmResult &R, const ModelInput &In) {
     double Core = In.InCore->Cycles * PerIt;
     if (Core > std::max(R.TOL, R.TnOL) * (1 + 1e-4)) {
       R.Notes.push_back("T_OL raised from " + formatCycles(R.TOL) + " to " + formatCycles(Core) +
-                        " cy/CL: the in-core bound (" + In.InCore->Bottleneck +
+                        " cy/CL: the in-core bound (" + inCoreBoundName(In.InCore->Bottleneck) +
                         ") exceeds the port cycles");
       R.TOL = Core;
     }

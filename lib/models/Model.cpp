@@ -399,7 +399,7 @@ std::optional<InCoreResult> perfmodel::inCoreWithL1TlbMisses(const InCoreResult 
   double Ports = C.PortBound + Added;
   if (Ports > R.Cycles) {
     R.Cycles = Ports;
-    R.Bottleneck = "ports and first-level TLB misses";
+    R.Bottleneck = InCoreBound::PortsAndTlb;
   }
   Note = "first-level TLB: " + formatCycles(TLB.L1LoadsPerIt) + " load and " +
          formatCycles(TLB.L1StoresPerIt) +

@@ -126,7 +126,7 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
       E.Ok && E.SteadyRecurrence > R.RecurrenceBound * 1.01 &&
       E.SteadyRecurrence > 0.5 * std::max(R.PortBound, R.FrontEndBound))
     OS << " across executions (" << formatNumber(E.SteadyRecurrence) << " within the body)";
-  OS << "  -> " << R.Bottleneck;
+  OS << "  -> " << inCoreBoundName(R.Bottleneck);
   if (!Source)
     OS << " (the body's list schedule: " << formatNumber(R.ScheduledCycles) << ")";
   OS << "; ECM T_OL " << formatNumber(R.TOL) << ", T_nOL " << formatNumber(R.TnOL)
@@ -260,7 +260,7 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
     }
     O["nest"] = std::move(N);
   }
-  O["bottleneck"] = R.Bottleneck;
+  O["bottleneck"] = inCoreBoundName(R.Bottleneck);
   O["advice"] = R.Advice;
   O["uops"] = R.Uops;
   O["t_ol"] = jsonNumber(R.TOL);

@@ -444,7 +444,7 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
         if (Mem.Binding == "compute peak")
           OS << "compute-bound (flop peak)";
         else if (Mem.Binding == "in-core")
-          OS << "core-bound (" << (LR.InCore ? LR.InCore->Bottleneck : "in-core")
+          OS << "core-bound (" << (LR.InCore ? inCoreBoundName(LR.InCore->Bottleneck) : "in-core")
              << ", data in L1 would not be faster)";
         else if (Mem.Binding == "latency")
           OS << "latency-bound (" << Mem.LatencyWhat << ")";

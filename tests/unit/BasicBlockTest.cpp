@@ -47,7 +47,7 @@ TEST(BasicBlock, LengthChangingPrefixStallsThePredecoder) {
   InCoreResult R = block("66 05 e8 03", "haswell");
   EXPECT_DOUBLE_EQ(R.DecodeBound, 13.0 / 4);
   EXPECT_DOUBLE_EQ(R.Cycles, 13.0 / 4);
-  EXPECT_EQ(R.Bottleneck, "front end");
+  EXPECT_EQ(R.Bottleneck, InCoreBound::FrontEnd);
   EXPECT_TRUE(hasNote(R, "LCP stall on 'add ax, 1000'"));
   // add ax, 8 (66 83 c0 08): the same prefix with an 8-bit immediate changes
   // no length; the chain through ax (1 cy) binds.

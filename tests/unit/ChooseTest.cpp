@@ -107,7 +107,7 @@ TEST(Overlap, ShortInnerLoopsOverlapInTheWindow) {
   R.PortBound = 1;
   R.FrontEndBound = 0.8;
   R.Cycles = 4;
-  R.Bottleneck = "recurrence";
+  R.Bottleneck = InCoreBound::Recurrence;
   // 40 iterations per outer one; a 448-entry window holds 448 / 5 = 89.6
   // iterations, 2.24 outer iterations: the chain binds 4 / 2.24 = 1.786 cy.
   InCoreResult A = R;
@@ -123,7 +123,7 @@ TEST(Overlap, ShortInnerLoopsOverlapInTheWindow) {
   overlapOuterIterations(S, std::vector<int64_t>(100, 10), 448);
   EXPECT_NEAR(S.RecurrenceBound, 4 / 8.96, 1e-9);
   EXPECT_DOUBLE_EQ(S.Cycles, 1);
-  EXPECT_EQ(S.Bottleneck, "ports");
+  EXPECT_EQ(S.Bottleneck, InCoreBound::Ports);
   // Rows longer than the window: nothing overlaps; no window size: as is.
   InCoreResult L = R;
   overlapOuterIterations(L, std::vector<int64_t>(100, 200), 448);

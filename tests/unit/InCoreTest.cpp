@@ -68,7 +68,7 @@ TEST(InCore, HaswellOneAccumulatorIsLatencyBound) {
   InCoreResult R = run("fma-1acc.s", "haswell");
   EXPECT_DOUBLE_EQ(R.RecurrenceBound, 5);
   EXPECT_DOUBLE_EQ(R.Cycles, 5);
-  EXPECT_EQ(R.Bottleneck, "recurrence");
+  EXPECT_EQ(R.Bottleneck, InCoreBound::Recurrence);
   ASSERT_EQ(R.CriticalChain.size(), 1u);
   EXPECT_NE(R.Instrs[R.CriticalChain[0]].Text.find("vfmadd231pd ymm0"), std::string::npos);
   // Two loads on two load ports: 1 cy; fused uops: 4 (load, FMA+load,
@@ -84,7 +84,7 @@ TEST(InCore, HaswellFourAccumulatorsAreStillLatencyBound) {
   // 4 accumulators port-bound; with a 5-cycle FMA that needs 10.)
   InCoreResult R = run("fma-4acc.s", "haswell");
   EXPECT_DOUBLE_EQ(R.Cycles, 5);
-  EXPECT_EQ(R.Bottleneck, "recurrence");
+  EXPECT_EQ(R.Bottleneck, InCoreBound::Recurrence);
   EXPECT_DOUBLE_EQ(R.PortBound, 2); // 4 FMAs on 2 ports
   EXPECT_NE(R.Advice.find("use 10 independent chains"), std::string::npos) << R.Advice;
 }
@@ -92,7 +92,7 @@ TEST(InCore, HaswellFourAccumulatorsAreStillLatencyBound) {
 TEST(InCore, HaswellTenAccumulatorsArePortBoundAtTwoFmaPerCycle) {
   InCoreResult R = run("fma-10acc.s", "haswell");
   EXPECT_DOUBLE_EQ(R.Cycles, 5); // 10 FMAs / 2 per cycle
-  EXPECT_EQ(R.Bottleneck, "ports");
+  EXPECT_EQ(R.Bottleneck, InCoreBound::Ports);
   EXPECT_DOUBLE_EQ(portLoad(R, "HWPort0"), 5);
   EXPECT_DOUBLE_EQ(portLoad(R, "HWPort1"), 5);
   EXPECT_NE(R.PortBottleneck.find("HWPort0"), std::string::npos);
@@ -112,7 +112,7 @@ TEST(InCore, HaswellDivisionsAreDividerBound) {
   // vdivpd ymm is not pipelined: about 27-28 cycles each on Haswell
   // (uops.info measures 27; LLVM's model charges HWFPDivider 28).
   InCoreResult R = run("vdivpd.s", "haswell");
-  EXPECT_EQ(R.Bottleneck, "ports");
+  EXPECT_EQ(R.Bottleneck, InCoreBound::Ports);
   EXPECT_NE(R.PortBottleneck.find("Divider"), std::string::npos) << R.PortBottleneck;
   EXPECT_GE(R.Cycles, 2 * 25.0);
   EXPECT_LE(R.Cycles, 2 * 28.0);
@@ -122,10 +122,10 @@ TEST(InCore, SkylakeEightAccumulatorsSaturateTheFmaPorts) {
   // FMA latency 4 on 2 ports: 1 chain -> 4 cy; 8 chains -> 8 FMAs in 4 cy.
   InCoreResult One = run("fma-1acc.s", "skylake-avx512");
   EXPECT_DOUBLE_EQ(One.Cycles, 4);
-  EXPECT_EQ(One.Bottleneck, "recurrence");
+  EXPECT_EQ(One.Bottleneck, InCoreBound::Recurrence);
   InCoreResult Eight = run("fma-8acc.s", "skylake-avx512");
   EXPECT_DOUBLE_EQ(Eight.Cycles, 4);
-  EXPECT_EQ(Eight.Bottleneck, "ports");
+  EXPECT_EQ(Eight.Bottleneck, InCoreBound::Ports);
   EXPECT_DOUBLE_EQ(portLoad(Eight, "SKXPort0"), 4);
   InCoreResult Four = run("fma-4acc.s", "skylake-avx512");
   EXPECT_NE(Four.Advice.find("use 8 independent chains"), std::string::npos)
@@ -144,7 +144,7 @@ TEST(InCore, Zen4LatencyAndThreeLoadPorts) {
   EXPECT_DOUBLE_EQ(One.RecurrenceBound, 4);
   InCoreResult Loads = run("loads-5.s", "znver4");
   EXPECT_NEAR(Loads.Cycles, 5.0 / 3, 1e-9);
-  EXPECT_EQ(Loads.Bottleneck, "ports");
+  EXPECT_EQ(Loads.Bottleneck, InCoreBound::Ports);
 }
 
 TEST(InCore, HexBlocksAndBadInput) {
@@ -230,7 +230,7 @@ TEST(InCore, ACallToAFunctionOfTheFileRunsItsCode) {
   InCoreResult Pairs = zen5Loop("same-file-call.c", {{"n", 2000}}, nullptr, O);
   EXPECT_DOUBLE_EQ(Pairs.CallReturnBound, 8);
   EXPECT_DOUBLE_EQ(Pairs.Cycles, 8);
-  EXPECT_EQ(Pairs.Bottleneck, "front end");
+  EXPECT_EQ(Pairs.Bottleneck, InCoreBound::FrontEnd);
   EXPECT_TRUE(llvm::StringRef(Pairs.Advice).starts_with("call-bound")) << Pairs.Advice;
 }
 
@@ -388,7 +388,7 @@ TEST(InCore, StoreToLoadForwardingCarriesTheDependence) {
   // model without memory dependences would see only the 1-cycle counter.
   InCoreResult R = run("store-forward.s", "haswell");
   EXPECT_DOUBLE_EQ(R.RecurrenceBound, 8);
-  EXPECT_EQ(R.Bottleneck, "recurrence");
+  EXPECT_EQ(R.Bottleneck, InCoreBound::Recurrence);
   EXPECT_DOUBLE_EQ(R.ScheduledCycles, 8);
 }
 
@@ -814,7 +814,7 @@ TEST(InCore, Zen4GathersAreLongAndTakeManyDispatchSlots) {
   EXPECT_DOUBLE_EQ(Chain.Cycles, 24);
   InCoreResult Moves = analyzeAssemblyFile(Src + "/tests/incore/gathers-beside-moves.s", O);
   ASSERT_TRUE(Moves.Ok) << Moves.Reason;
-  EXPECT_EQ(Moves.Bottleneck, "front end");
+  EXPECT_EQ(Moves.Bottleneck, InCoreBound::FrontEnd);
   EXPECT_EQ(Moves.Uops, 333u);
   EXPECT_DOUBLE_EQ(Moves.Cycles, 333.0 / 6);
 }

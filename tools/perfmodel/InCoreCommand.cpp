@@ -70,7 +70,7 @@ int runInCore(std::string File, const std::string &Hex, const std::string &Batch
       for (const InstrCost &C : B.Instrs)
         Asm += (Asm.empty() ? "" : "; ") + C.Text;
       llvm::outs() << llvm::format("%.4f", B.Cycles) << "\t" << B.Uops << "\t"
-                   << B.Bottleneck << "\t" << Asm << "\n";
+                   << inCoreBoundName(B.Bottleneck) << "\t" << Asm << "\n";
     }
     return ExitOk;
   }

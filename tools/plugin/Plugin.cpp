@@ -218,7 +218,7 @@ Remark remarkFor(const LoopReport &LR, const MachineModel &M, const std::string 
     double K2 = LR.InCore->SourceItersPerIter > 0 ? LR.InCore->SourceItersPerIter : 1;
     R.Args.push_back({"String", "; in-core "});
     R.Args.push_back({"InCore", formatNumber(LR.InCore->Cycles / K2) + " cy/it"});
-    R.Args.push_back({"String", " (" + LR.InCore->Bottleneck + ")"});
+    R.Args.push_back({"String", std::string(" (") + inCoreBoundName(LR.InCore->Bottleneck) + ")"});
   }
   return R;
 }

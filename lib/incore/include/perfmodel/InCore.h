@@ -140,6 +140,21 @@ struct LineSplits {
 LineSplits lineSplitsOf(const LoopKernel &K, const std::map<std::string, int64_t> &Bind,
                         unsigned AssumedAlign, unsigned LineBytes);
 
+/// What binds a block or a loop in the core.
+enum class InCoreBound {
+  None,
+  Ports,       ///< the execution ports (or the L1's data path)
+  FrontEnd,    ///< issue, the decoders, calls and returns
+  Recurrence,  ///< a loop-carried dependence chain
+  Calls,       ///< library calls costed by core.call_cy
+  Nest,        ///< the remainder loops and the code around the loop
+  Latency,     ///< chains the window overlaps only partly across outer iterations
+  PortsAndTlb, ///< the ports with the first-level TLB's misses on them
+};
+
+/// The bound as the reports word it: "ports", "front end", ...
+const char *inCoreBoundName(InCoreBound B);
+
 struct InCoreResult {
   bool Ok = false;
   /// What was costed: "compiled" (the machine loop) or "source" (the
@@ -182,7 +197,7 @@ struct InCoreResult {
   /// (in-order issue at the issue width, out-of-order dispatch to the ports,
   /// greedy port choice): cycles per iteration in steady state.
   double ScheduledCycles = 0;
-  std::string Bottleneck;         ///< "ports", "front end", "recurrence"
+  InCoreBound Bottleneck = InCoreBound::None; ///< what binds (inCoreBoundName words it)
   std::string Advice;             ///< what to change
   double TOL = 0;   ///< ECM: cycles on non-memory ports
   double TnOL = 0;  ///< ECM: cycles on load/store ports
