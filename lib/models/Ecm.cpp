@@ -121,6 +121,7 @@ double combine(EcmResult &R, const ModelInput &In) {
   for (size_t L = 0; L < R.Predictions.size(); ++L) {
     R.Latency.push_back(LB.at(L) * R.ItersPerCL);
     R.LatencyWhat.push_back(L < LB.What.size() ? LB.What[L] : "");
+    R.LatencyKind.push_back(L < LB.Kind.size() ? LB.Kind[L] : BoundKind::Latency);
     R.Predictions[L] = std::max(R.Predictions[L], R.Latency.back());
   }
 
@@ -197,34 +198,44 @@ void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
         Largest = "T_" + R.Links[I];
       }
     }
-    if (Tlb > std::max({R.TOL, Data, R.Latency[L]}))
+    BoundKind Kind;
+    if (Tlb > std::max({R.TOL, Data, R.Latency[L]})) {
       B = "address translation (" + formatCycles(Tlb) + " cy/CL of TLB misses)";
-    else if (R.Latency[L] > std::max(R.TOL, Data))
+      Kind = BoundKind::Tlb;
+    } else if (R.Latency[L] > std::max(R.TOL, Data)) {
       B = R.LatencyWhat[L] + " (" + formatCycles(R.Latency[L]) + " cy/CL)";
-    else if (R.TOL >= Data)
+      Kind = R.LatencyKind[L];
+    } else if (R.TOL >= Data) {
       B = "in-core work (T_OL " + formatCycles(R.TOL) + " cy/CL)";
-    else if (L == 0)
+      Kind = BoundKind::InCore;
+    } else if (L == 0) {
       B = "loads/stores into registers (T_nOL " + formatCycles(R.TnOL) + " cy/CL)";
-    else
+      Kind = BoundKind::LoadsStores;
+    } else {
       B = "data transfers (" + formatCycles(Data) + " cy/CL, largest " + Largest + " " +
           formatCycles(LargestT) + ")";
-    if (Mem && Cores >= R.SaturationCores && R.SaturationCores > 1)
+      Kind = BoundKind::Transfers;
+    }
+    if (Mem && Cores >= R.SaturationCores && R.SaturationCores > 1) {
       B = "memory bandwidth (saturated at " + std::to_string(R.SaturationCores) + " cores)";
-    P.Levels.push_back({R.Levels[L], CyPerIt, K.flops() ? GF(CyPerIt * R.ItersPerCL) : 0, B});
+      Kind = BoundKind::MemorySaturated;
+    }
+    P.Levels.push_back(
+        {R.Levels[L], CyPerIt, K.flops() ? GF(CyPerIt * R.ItersPerCL) : 0, B, Kind});
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
-    if (At->Bottleneck.rfind("address translation", 0) == 0)
+    if (At->Kind == BoundKind::Tlb)
       P.Advice = tlbAdvice();
-    else if (At->Bottleneck.rfind("pointer chase", 0) == 0)
+    else if (At->Kind == BoundKind::PointerChase)
       P.Advice = "each iteration waits for the previous one's load from " + P.DataLevel +
                  ": shrink the chased data to a nearer level, or chase several lists at once";
-    else if (stridedStreamBound(At->Bottleneck))
+    else if (At->Kind == BoundKind::StridedStream)
       P.Advice = stridedStreamAdvice();
-    else if (At->Bottleneck.rfind("latency", 0) == 0)
+    else if (At->Kind == BoundKind::Latency)
       P.Advice = "misses no prefetcher predicts wait the " + P.DataLevel +
                  " latency: sort or block the indices for locality, or prefetch them "
                  "in software";
-    else if (At->Bottleneck.rfind("in-core", 0) == 0)
+    else if (At->Kind == BoundKind::InCore)
       P.Advice = "the core limits even with data in " + P.DataLevel +
                  ": cut T_OL (see the in-core bottleneck)";
     else if (P.DataLevel == R.Levels.front())

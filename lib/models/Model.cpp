@@ -196,6 +196,7 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
   LatencyBound B;
   B.CyPerIt.assign(Levels, 0);
   B.What.assign(Levels, "");
+  B.Kind.assign(Levels, BoundKind::Latency);
   if (M.Caches.empty())
     return B;
   auto Name = [&](size_t L) { return L < M.Caches.size() ? M.Caches[L].Name : std::string("MEM"); };
@@ -220,6 +221,7 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
       }
       double Chain = Rec + IC->ChainAddressLoads * (Lat - L1Lat);
       B.CyPerIt[L] = Chain / IC->SourceItersPerIter;
+      B.Kind[L] = BoundKind::PointerChase;
       B.What[L] = "pointer chase: " + std::to_string(IC->ChainAddressLoads) +
                   " chained load(s) per machine iteration wait the " + Name(L) + " latency (" +
                   formatCycles(Lat) + " cy)";
@@ -237,6 +239,7 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
       if (Cy <= B.CyPerIt[Row])
         continue;
       B.CyPerIt[Row] = Cy;
+      B.Kind[Row] = BoundKind::Latency;
       B.What[Row] = "latency of " + formatCycles(TR->ThrashedStoresPerIt) +
                     " store(s) per iteration whose line the " + Name(0) +
                     "'s few sets lose before they commit: each waits the " + Name(1) +
@@ -334,6 +337,7 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
              " line(s) per iteration of streams only the stride prefetcher follows (" +
              formatCycles(*M.Memory.StrideLatencyNs) + " ns each, memory.stride_latency_ns)";
       B.What[Row] = "latency of " + W + ", " + Why;
+      B.Kind[Row] = Cy > 0 ? BoundKind::Latency : BoundKind::StridedStream;
     }
   }
   return B;
@@ -411,12 +415,6 @@ std::optional<InCoreResult> perfmodel::inCoreWithL1TlbMisses(const InCoreResult 
          "; in-core " + formatCycles(C.Cycles / C.SourceItersPerIter) + " -> " +
          formatCycles(R.Cycles / C.SourceItersPerIter) + " cy/it";
   return R;
-}
-
-bool perfmodel::stridedStreamBound(const std::string &Bottleneck) {
-  return Bottleneck.rfind("latency", 0) == 0 &&
-         Bottleneck.find("streams only the stride prefetcher follows") != std::string::npos &&
-         Bottleneck.find("irregular") == std::string::npos;
 }
 
 std::string perfmodel::stridedStreamAdvice() {

@@ -114,39 +114,48 @@ PprResult perfmodel::ppr(const ModelInput &In) {
     double Cy = std::max({R.ComputeCy, Memory, LB.at(L)});
     R.TotalCy.push_back(Cy);
     std::string B;
-    if (Tlb > std::max({R.ComputeCy, Memory - Tlb, LB.at(L)}))
+    BoundKind Kind;
+    if (Tlb > std::max({R.ComputeCy, Memory - Tlb, LB.at(L)})) {
       B = "address translation (TLB misses)";
-    else if (LB.at(L) > std::max(R.ComputeCy, Memory))
+      Kind = BoundKind::Tlb;
+    } else if (LB.at(L) > std::max(R.ComputeCy, Memory)) {
       B = LB.What[L];
-    else if (R.ComputeCy >= Memory)
+      Kind = L < LB.Kind.size() ? LB.Kind[L] : BoundKind::Latency;
+    } else if (R.ComputeCy >= Memory) {
       B = ChainBound ? "loop-carried dependence chain" : "compute instructions (S_DAG(A,M,FMA))";
-    else if (R.LoadStoreCy >= R.RegularCy[L] + R.IrregularCy)
+      Kind = ChainBound ? BoundKind::Chain : BoundKind::Compute;
+    } else if (R.LoadStoreCy >= R.RegularCy[L] + R.IrregularCy) {
       B = "load/store instructions (S_DAG(L,S))";
-    else if (R.IrregularCy >= R.RegularCy[L])
+      Kind = BoundKind::LoadsStores;
+    } else if (R.IrregularCy >= R.RegularCy[L]) {
       B = "irregular transfers (cache misses)";
-    else
+      Kind = BoundKind::Irregular;
+    } else {
       B = "regular transfers from " + R.Levels[L];
-    P.Levels.push_back({R.Levels[L], Cy, Flops && Cy > 0 ? Flops / Cy * M.ClockGHz : 0, B});
+      Kind = BoundKind::Transfers;
+    }
+    P.Levels.push_back(
+        {R.Levels[L], Cy, Flops && Cy > 0 ? Flops / Cy * M.ClockGHz : 0, B, Kind});
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
-    const std::string &B = At->Bottleneck;
-    if (B.rfind("address translation", 0) == 0)
+    const BoundKind K = At->Kind;
+    if (K == BoundKind::Tlb)
       P.Advice = tlbAdvice();
-    else if (stridedStreamBound(B))
+    else if (K == BoundKind::StridedStream)
       P.Advice = stridedStreamAdvice();
-    else if (B.rfind("pointer chase", 0) == 0 || B.rfind("latency", 0) == 0)
+    else if (K == BoundKind::PointerChase || K == BoundKind::Latency)
       P.Advice = "latency-bound: the misses wait the " + P.DataLevel +
                  " latency; improve the locality of the indices or overlap more of them";
-    else if (B.rfind("loop-carried", 0) == 0)
+    else if (K == BoundKind::Chain)
       P.Advice = IC.Advice.empty() ? "latency-bound: break the dependence chain "
                                      "(more independent accumulators)"
                                    : IC.Advice;
-    else if (B.rfind("compute", 0) == 0)
+    else if (K == BoundKind::Compute)
       P.Advice = "compute-bound: vectorize (wider SIMD) and use FMA";
-    else if (B.rfind("load/store", 0) == 0)
+    else if (K == BoundKind::LoadsStores)
       P.Advice = "load/store-bound: fewer or wider loads (aligned vector loads, "
                  "register reuse of neighbouring elements)";
-    else if (B.rfind("irregular", 0) == 0)
+    else if (K == BoundKind::Irregular)
       P.Advice = "irregular transfers dominate: improve the reuse of the indirect "
                  "data (reordering, blocking such as BCSR)";
     else

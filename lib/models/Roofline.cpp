@@ -66,6 +66,7 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
       L.BoundGFlops = R.FlopsPerIt / Cy * In.Machine->ClockGHz;
       L.Binding = "latency";
       L.LatencyWhat = LB.What[I];
+      L.LatencyKind = I < LB.Kind.size() ? LB.Kind[I] : BoundKind::Latency;
     }
   }
   // Address translation beyond each page's first touch: no roof hides it
@@ -77,6 +78,7 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
       if (Tlb > L.BoundCyclesPerIt) {
         L.Binding = "latency";
         L.LatencyWhat = "address translation (TLB misses)";
+        L.LatencyKind = BoundKind::Tlb;
       }
       L.BoundCyclesPerIt += Tlb;
       L.BoundGFlops = R.FlopsPerIt / L.BoundCyclesPerIt * In.Machine->ClockGHz;
@@ -88,23 +90,26 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
                     : L.Binding == "in-core"    ? "in-core execution"
                     : L.Binding == "latency"    ? L.LatencyWhat
                                                 : "bandwidth of " + L.Binding;
-    P.Levels.push_back({L.Level, L.BoundCyclesPerIt, R.FlopsPerIt ? L.BoundGFlops : 0, B});
+    BoundKind Kind = L.Binding == "compute peak" || L.Binding == "flop mix" ? BoundKind::Compute
+                     : L.Binding == "in-core"                              ? BoundKind::InCore
+                     : L.Binding == "latency"                              ? L.LatencyKind
+                                                                           : BoundKind::Transfers;
+    P.Levels.push_back({L.Level, L.BoundCyclesPerIt, R.FlopsPerIt ? L.BoundGFlops : 0, B, Kind});
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
-    if (At->Bottleneck.rfind("address translation", 0) == 0)
+    if (At->Kind == BoundKind::Tlb)
       P.Advice = tlbAdvice();
-    else if (At->Bottleneck.rfind("bandwidth", 0) == 0)
+    else if (At->Kind == BoundKind::Transfers)
       P.Advice = "bandwidth-bound (" + At->Bottleneck +
                  "): raise the arithmetic intensity (fewer bytes per flop: "
                  "blocking, fusing loops, smaller data types)";
-    else if (stridedStreamBound(At->Bottleneck))
+    else if (At->Kind == BoundKind::StridedStream)
       P.Advice = stridedStreamAdvice();
-    else if (At->Bottleneck.rfind("pointer chase", 0) == 0 ||
-             At->Bottleneck.rfind("latency", 0) == 0)
+    else if (At->Kind == BoundKind::PointerChase || At->Kind == BoundKind::Latency)
       P.Advice = "latency-bound with data in " + P.DataLevel +
                  ": more bandwidth would not help; fewer dependent or unpredictable "
                  "misses would (locality of the indices, several chains at once)";
-    else if (At->Bottleneck == "in-core execution")
+    else if (At->Kind == BoundKind::InCore)
       P.Advice = "core-bound with data in " + P.DataLevel +
                  ": see the in-core bottleneck; more bandwidth would not help";
     else

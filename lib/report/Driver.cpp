@@ -114,6 +114,7 @@ void perfmodel::predictLibraryCall(LoopReport &LR, const MachineModel &M) {
       L.GFlops = 0;
       L.Bottleneck = "the C library's " + Fn + " (" + formatNumber(1 / *CyPerByte) +
                      " B/cy with its data in " + L.Level + ", measured)";
+      L.Kind = BoundKind::LibraryCall;
     }
   }
   // ECM's table and its { ... ] ... } line say the same per cache line.

@@ -33,6 +33,7 @@ struct EcmResult {
   /// flight), cy/CL, 0 where none; a prediction is never below it.
   std::vector<double> Latency;
   std::vector<std::string> LatencyWhat; ///< per level, in words
+  std::vector<BoundKind> LatencyKind;   ///< per level
   /// Multicore with data in memory: P(n) = min(n P_ECM, P_sat).
   unsigned SaturationCores = 0; ///< n_s = ceil(T_ECM(Mem) / T_L3Mem)
   double SaturatedGFlops = 0;   ///< P_sat, one socket

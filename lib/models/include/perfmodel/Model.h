@@ -51,9 +51,6 @@ std::string tlbAdvice();
 /// result, with NOTE saying what was added.
 std::optional<InCoreResult> inCoreWithL1TlbMisses(const InCoreResult &C, const TlbMisses &TLB,
                                                   const MachineModel &M, std::string &Note);
-/// Whether a bottleneck in words is the latency of strided streams alone
-/// (no irregular misses beside them), and what to do about it.
-bool stridedStreamBound(const std::string &Bottleneck);
 std::string stridedStreamAdvice();
 
 /// Lines per iteration the L1 takes from a cache rather than from memory
@@ -71,12 +68,30 @@ std::string cacheLineNote(const MachineModel &M, const TrafficResult *Traffic,
                           const std::string &Link, double Cycles, double Scale,
                           const std::string &Unit, const std::string &Per);
 
+/// What kind of limit a level's prediction is: what the advice follows
+/// (the words, with the figures, are in LevelPrediction::Bottleneck).
+enum class BoundKind {
+  Compute,         ///< the flop peak or mix, the compute instructions
+  InCore,          ///< the in-core model's bound (T_OL)
+  LoadsStores,     ///< loads and stores into registers (T_nOL, S_DAG(L,S))
+  Transfers,       ///< a link's bandwidth, data transfers, regular transfers
+  Irregular,       ///< irregular transfers (cache misses)
+  Latency,         ///< misses that wait a level's latency
+  StridedStream,   ///< only streams the stride prefetcher follows wait memory's latency
+  PointerChase,    ///< chained loads each wait a level's latency
+  Chain,           ///< a loop-carried dependence chain
+  Tlb,             ///< address translation
+  MemorySaturated, ///< the cores saturate the memory bandwidth
+  LibraryCall,     ///< a C library call's measured rate
+};
+
 /// The prediction for data residing in one level.
 struct LevelPrediction {
   std::string Level;      ///< "L1", "L2", ..., "MEM"
   double CyclesPerIt = 0; ///< per source iteration (all cores together)
   double GFlops = 0;      ///< 0 for loops without floating-point work
   std::string Bottleneck; ///< what limits it, in words
+  BoundKind Kind = BoundKind::Compute;
 };
 
 struct Prediction {
@@ -135,6 +150,7 @@ std::string ecmLinkName(const MachineModel &M, size_t I);
 struct LatencyBound {
   std::vector<double> CyPerIt;    ///< per level
   std::vector<std::string> What;  ///< per level, the mechanism in words
+  std::vector<BoundKind> Kind;    ///< per level: Latency, StridedStream or PointerChase
   double InFlight = 0;            ///< irregular misses overlapped (0: none)
   std::vector<std::string> Notes; ///< what could not be modelled
   double at(size_t Level) const { return Level < CyPerIt.size() ? CyPerIt[Level] : 0; }

@@ -47,6 +47,7 @@ struct RooflineLink {
   std::string Binding;      ///< "compute peak" or the link that binds
   double BoundCyclesPerIt = 0; ///< the same bound as cycles per iteration
   std::string LatencyWhat;     ///< Binding "latency": the mechanism in words
+  BoundKind LatencyKind = BoundKind::Latency; ///< Binding "latency": its kind
 };
 
 /// A horizontal roof: attainable GFLOP/s for some restriction of the code.
