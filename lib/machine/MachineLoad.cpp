@@ -423,8 +423,8 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
               "latency_ns with a cache's misses_in_flight (Little's law)");
     if (YAML::Node E = R.child(Root, "ecm", "", false); E.IsDefined() && !E.IsNull()) {
       if (R.checkMap(E, "ecm", {"overlap"}))
-        if (auto O = R.choice<std::string>(E, "overlap", "ecm",
-                                           {{"none", "none"}, {"full", "full"}}))
+        if (auto O = R.choice<OverlapRule>(E, "overlap", "ecm",
+                                           {{"none", OverlapRule::None}, {"full", OverlapRule::Full}}))
           M.EcmOverlap = *O;
     }
     if (YAML::Node C = R.child(Root, "cpuid", "", false); C.IsDefined() && !C.IsNull()) {

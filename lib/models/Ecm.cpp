@@ -88,7 +88,7 @@ bool linkTransfers(EcmResult &R, const ModelInput &In) {
   // Under full overlap, lines the L1 refills from a cache while the rest
   // streams from memory still wait beside the memory stream (measured on
   // Zen 4: memory.cache_line_cy); `none` adds their transfers already.
-  if (double Stall = M.EcmOverlap == "full"
+  if (double Stall = M.EcmOverlap == OverlapRule::Full
                          ? cacheLineCyclesPerIt(M, In.Traffic, R.ItersPerCL) * R.ItersPerCL
                          : 0;
       Stall > 0) {
@@ -112,7 +112,7 @@ double combine(EcmResult &R, const ModelInput &In) {
     Serial += R.Transfers[I];
     Widest = std::max(Widest, R.Transfers[I]);
     R.Levels.push_back(I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM");
-    R.Predictions.push_back(std::max(R.TOL, M.EcmOverlap == "full" ? Widest : Serial));
+    R.Predictions.push_back(std::max(R.TOL, M.EcmOverlap == OverlapRule::Full ? Widest : Serial));
   }
 
   // Latency-bound loads: no overlap rule hides a chain of misses or more
@@ -188,11 +188,11 @@ void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
       CyPerIt = std::max(CyPerIt, TMem / R.ItersPerCL / M.socketsFor(Cores));
     }
     std::string B;
-    double Data = L == 0 ? R.TnOL : M.EcmOverlap == "full" ? 0 : R.TnOL;
+    double Data = L == 0 ? R.TnOL : M.EcmOverlap == OverlapRule::Full ? 0 : R.TnOL;
     std::string Largest = "T_nOL";
     double LargestT = R.TnOL;
     for (size_t I = 0; I < L; ++I) {
-      Data = M.EcmOverlap == "full" ? std::max(Data, R.Transfers[I]) : Data + R.Transfers[I];
+      Data = M.EcmOverlap == OverlapRule::Full ? std::max(Data, R.Transfers[I]) : Data + R.Transfers[I];
       if (R.Transfers[I] > LargestT) {
         LargestT = R.Transfers[I];
         Largest = "T_" + R.Links[I];

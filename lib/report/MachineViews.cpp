@@ -165,7 +165,7 @@ perfmodel::machineFields(const MachineModel &M) {
                M.Memory.Channels ? std::to_string(*M.Memory.Channels) : "unknown"});
   F.push_back({"memory.latency_ns", opt(M.Memory.LatencyNs, "")});
   F.push_back({"memory.stride_latency_ns", opt(M.Memory.StrideLatencyNs, "")});
-  F.push_back({"ecm.overlap", M.EcmOverlap});
+  F.push_back({"ecm.overlap", overlapRuleName(M.EcmOverlap)});
   // Derived figures, so a diff also shows what the changes amount to.
   double Node = C.PeakFlopsPerCycleDouble * M.ClockGHz * M.CoresPerSocket * M.Sockets;
   auto D = [](double V) { return formatNumber(V, 4); };

@@ -191,7 +191,7 @@ void printEcmText(llvm::raw_ostream &OS, const EcmResult &E, bool NoFlops) {
     OS << "    ECM: not modelled: " << E.Reason << "\n";
     return;
   }
-  OS << "    ECM (overlap " << E.Overlap << ", " << formatNumber(E.ItersPerCL)
+  OS << "    ECM (overlap " << overlapRuleName(E.Overlap) << ", " << formatNumber(E.ItersPerCL)
      << " it/CL): " << E.contributions() << " -> " << E.predictions() << "\n";
   std::string Head = "{ T_OL || T_nOL";
   for (const std::string &L : E.Links)
@@ -564,7 +564,7 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
          << formatNumber(T.L1StoreMissCy) << " a store";
     OS << "\n";
   }
-  OS << "  ecm overlap: " << M.EcmOverlap << "\n";
+  OS << "  ecm overlap: " << overlapRuleName(M.EcmOverlap) << "\n";
   OS << "  sources:\n";
   for (const SourceRef &S : M.Sources)
     OS << "    [" << S.Id << "] " << S.Cite << "\n";

@@ -104,7 +104,7 @@ llvm::json::Object ecmJSON(const EcmResult &E) {
     O["reason"] = E.Reason;
     return O;
   }
-  O["overlap"] = E.Overlap;
+  O["overlap"] = overlapRuleName(E.Overlap);
   O["iterations_per_cl"] = num(E.ItersPerCL);
   O["t_ol"] = num(E.TOL);
   O["t_nol"] = num(E.TnOL);

@@ -474,7 +474,7 @@ TEST(Machine, BaseModelWithKeysMergedOver) {
   EXPECT_DOUBLE_EQ(M.Caches[0].LatencyCy, B.Caches[0].LatencyCy);
   EXPECT_EQ(M.Memory.LatencyNs, std::optional<double>(80));
   EXPECT_DOUBLE_EQ(M.Memory.BandwidthGBs, B.Memory.BandwidthGBs);
-  EXPECT_EQ(M.EcmOverlap, "full");
+  EXPECT_EQ(M.EcmOverlap, OverlapRule::Full);
   ASSERT_EQ(M.Core.Overrides.size(), B.Core.Overrides.size() + 1);
   EXPECT_EQ(M.Core.Overrides.back().Form, "vaddpd");
   ASSERT_EQ(M.Sources.size(), B.Sources.size() + 1);

@@ -673,7 +673,7 @@ TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
   MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
   ASSERT_TRUE(L.ok()) << Text;
   const MachineModel &P = *L.Model, &B = *H.Model;
-  EXPECT_EQ(P.EcmOverlap, "full");
+  EXPECT_EQ(P.EcmOverlap, OverlapRule::Full);
   EXPECT_EQ(P.Caches[0].BytesPerCycleFromNext, std::optional<double>(32));
   EXPECT_EQ(P.Caches[1].BytesPerCycleFromNext, std::optional<double>(16));
   EXPECT_EQ(P.Memory.OneCoreGBs, std::optional<double>(12.8));

@@ -273,6 +273,12 @@ struct SourceRef {
   std::vector<std::string> Covers; ///< key-path patterns, '*' matches one segment
 };
 
+/// ECM's overlap rule (ecm.overlap): Intel's "none" serialises T_nOL and every
+/// transfer; "full" overlaps everything (the AMD cores measured here).
+enum class OverlapRule { None, Full };
+/// The rule as the machine file and the reports spell it.
+inline const char *overlapRuleName(OverlapRule R) { return R == OverlapRule::Full ? "full" : "none"; }
+
 struct MachineModel {
   std::string Name;
   std::string File; ///< where it was loaded from
@@ -287,7 +293,7 @@ struct MachineModel {
   std::vector<CacheLevel> Caches; ///< from the core outwards
   MemoryModel Memory;
   std::optional<TlbModel> Tlb;
-  std::string EcmOverlap = "none";
+  OverlapRule EcmOverlap = OverlapRule::None; ///< ecm.overlap
   std::optional<CpuidMatch> Cpuid;
   std::vector<SourceRef> Sources;
   std::vector<std::string> Overrides; ///< the --set strings applied, in order

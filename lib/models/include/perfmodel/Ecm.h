@@ -24,7 +24,7 @@ struct EcmResult {
   double FlopsPerCL = 0;
   double TOL = 0, TnOL = 0; ///< cy/CL
   bool InCoreEstimated = false; ///< T_OL/T_nOL from counts, not the in-core model
-  std::string Overlap;          ///< the machine's rule: none or full
+  OverlapRule Overlap = OverlapRule::None; ///< the machine's rule
   std::vector<std::string> Links;   ///< "L1L2", "L2L3", "L3Mem"
   std::vector<double> Transfers;    ///< cy/CL per link
   std::vector<std::string> Levels;  ///< "L1", ..., "MEM"
