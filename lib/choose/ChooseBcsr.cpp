@@ -100,7 +100,7 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
   // the rest cannot win (branch and bound; the choice is that of simulating
   // them all).
   auto NB = IR.Parameters.find("nbrows");
-  auto Model = [&](const BlockPattern &B, const std::string &Fn, const std::string &Cache,
+  auto Model = [&](const BlockPattern &B, const std::string &Fn, TrafficMethod Cache,
                    const IndexData *Index, const LoopReport *&LR, AnalysisReport &Rep) {
     if (NB != IR.Parameters.end()) {
       NB->second.Value = B.BlockRows;
@@ -111,7 +111,7 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     PO.Sim = O.Sim;
     PO.Sim.Repeated = true; // an SpMV runs again and again (solvers, timing)
     PO.Sim.Index = Index;
-    PO.InCoreBasis = "steady"; // the nest as executed over the matrix's rows is given
+    PO.Basis = InCoreBasis::Steady; // the nest as executed over the matrix's rows is given
     PO.Select = [&](const LoopKernel &K) { return K.Function == Fn; };
     modelLoops(Rep, IR, M, PO, &InCore);
     LR = nullptr;
@@ -146,7 +146,7 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
       }
     AnalysisReport Rep;
     const LoopReport *LR;
-    const Prediction *P = Model(B, bcsrKernelName(R, C), "none", nullptr, LR, Rep);
+    const Prediction *P = Model(B, bcsrKernelName(R, C), TrafficMethod::None, nullptr, LR, Rep);
     if (!LR || !LR->Loop->Modelled)
       Cand.Reason = LR ? LR->Loop->Reason : "no loop nest found in " + bcsrKernelName(R, C);
     else if (!P || P->Levels.empty() || !(P->Levels.front().CyclesPerIt > 0))
@@ -191,7 +191,7 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     Index.Origin["bcol"] = Name + " (block column indices)";
     AnalysisReport Rep;
     const LoopReport *LR;
-    const Prediction *P = Model(B, Fn, "sim", &Index, LR, Rep);
+    const Prediction *P = Model(B, Fn, TrafficMethod::Simulator, &Index, LR, Rep);
     ++Simulated;
     if (Explain) {
       llvm::raw_string_ostream EO(Out.Explanation);

@@ -5,9 +5,25 @@
 
 using namespace perfmodel;
 
-bool perfmodel::isCachePolicy(const std::string &Cache) {
-  return Cache == "auto" || Cache == "lc" || Cache == "sim" || Cache == "both" ||
-         Cache == "none";
+std::optional<TrafficMethod> perfmodel::trafficMethodNamed(const std::string &Name) {
+  static const std::pair<const char *, TrafficMethod> Names[] = {
+      {"auto", TrafficMethod::Auto}, {"lc", TrafficMethod::LayerConditions},
+      {"sim", TrafficMethod::Simulator}, {"both", TrafficMethod::Both}, {"none", TrafficMethod::None}};
+  for (const auto &[N, P] : Names)
+    if (Name == N)
+      return P;
+  return std::nullopt;
+}
+
+std::optional<InCoreBasis> perfmodel::inCoreBasisNamed(const std::string &Name) {
+  static const std::pair<const char *, InCoreBasis> Names[] = {
+      {"compiled", InCoreBasis::Compiled},
+      {"steady", InCoreBasis::Steady},
+      {"source", InCoreBasis::Source}};
+  for (const auto &[N, B] : Names)
+    if (Name == N)
+      return B;
+  return std::nullopt;
 }
 
 InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M, const PipelineOptions &O) {
@@ -45,9 +61,9 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
   // do not apply (indirect or non-uniform accesses) or are not decisive;
   // replaying every loop of a large file would cost far more than compiling
   // it.
-  bool Auto = O.Cache == "auto";
-  bool RunLC = Auto || O.Cache == "lc" || O.Cache == "both";
-  bool RunSim = O.Cache == "sim" || O.Cache == "both";
+  bool Auto = O.Cache == TrafficMethod::Auto;
+  bool RunLC = Auto || O.Cache == TrafficMethod::LayerConditions || O.Cache == TrafficMethod::Both;
+  bool RunSim = O.Cache == TrafficMethod::Simulator || O.Cache == TrafficMethod::Both;
   auto Selected = [&](const LoopKernel &K) { return K.Modelled && (!O.Select || O.Select(K)); };
   std::vector<InCoreResult> InCore;
   if (Known)
@@ -60,13 +76,13 @@ void perfmodel::modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineM
       continue;
     LoopReport LR;
     LR.Loop = &K;
-    if (K.Modelled && O.InCoreBasis == "source")
+    if (K.Modelled && O.Basis == InCoreBasis::Source)
       LR.InCore = sourceInCore(K, M, LI < InCore.size() ? &InCore[LI] : nullptr);
     else if (LI < InCore.size() && K.Modelled) {
       LR.InCore = InCore[LI];
       InCoreOptions IO = inCoreOptionsFor(M, O);
       splitsAtSizes(*LR.InCore, K, IR.bindings(), IO);
-      if (O.InCoreBasis == "compiled") {
+      if (O.Basis == InCoreBasis::Compiled) {
         executeNest(*LR.InCore, K, IR.bindings(), IO);
         // Inner bounds loaded from memory (CSR rows): the mean row of the
         // index data (--index), as executed.

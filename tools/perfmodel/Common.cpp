@@ -447,9 +447,10 @@ PipelineOptions perfmodel::tool::pipelineOptions(const AnalyzeArgs &A,
                                                  const IndexData &Index) {
   PipelineOptions O;
   O.Models = A.Models;
-  O.Cache = A.Cache;
+  // The command line checked both words (CLI11's IsMember).
+  O.Cache = trafficMethodNamed(A.Cache).value_or(TrafficMethod::Auto);
   O.InCore = !A.NoInCore;
-  O.InCoreBasis = A.InCoreBasis;
+  O.Basis = inCoreBasisNamed(A.InCoreBasis).value_or(InCoreBasis::Compiled);
   O.AssumeAlign = A.AssumeAlign;
   O.CompileArgs = CompileArgs;
   O.Sim.MaxAccesses = A.SimAccesses;

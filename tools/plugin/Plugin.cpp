@@ -55,7 +55,7 @@ struct PluginOptions {
   std::string Yaml;
   std::map<std::string, int64_t> Defines;
   bool InCore = false;
-  std::string Cache = "lc";
+  TrafficMethod Cache = TrafficMethod::LayerConditions;
   bool FaultInternal = false;
   bool StageTimes = false;
   ModelSelection Models{true, true, false, 1}; ///< PPR needs the in-core model
@@ -339,8 +339,8 @@ public:
         O.Yaml = Value.str();
       } else if (Key == "incore") {
         O.InCore = Value == "1" || Value == "on" || Value == "true";
-      } else if (Key == "cache" && isCachePolicy(Value.str())) {
-        O.Cache = Value.str();
+      } else if (Key == "cache" && trafficMethodNamed(Value.str())) {
+        O.Cache = *trafficMethodNamed(Value.str());
       } else if (Key == "models") {
         O.Models.Roofline = true;
         O.Models.Ecm = Value.contains("ecm") || Value.contains("all");

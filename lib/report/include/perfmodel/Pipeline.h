@@ -13,22 +13,32 @@
 #include "perfmodel/Traffic.h"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace perfmodel {
 
+/// Traffic beyond L1: auto (layer conditions, the simulator where they do
+/// not apply or are not decisive), lc, sim, both (simulator preferred),
+/// none (naive count).
+enum class TrafficMethod { Auto, LayerConditions, Simulator, Both, None };
+/// compiled: the loop nest as executed (the machine loop with its remainder
+/// loops and the outer loop's code at the bound sizes); steady: the machine
+/// loop's steady state alone; source: the operations as written.
+enum class InCoreBasis { Compiled, Steady, Source };
+
+/// The policy or basis a command line names ("auto", "lc", ...; "compiled",
+/// "steady", "source"), nullopt for another word.
+std::optional<TrafficMethod> trafficMethodNamed(const std::string &Name);
+std::optional<InCoreBasis> inCoreBasisNamed(const std::string &Name);
+
 struct PipelineOptions {
   ModelSelection Models;
-  /// Traffic beyond L1: auto (layer conditions, the simulator where they do
-  /// not apply), lc, sim, both (simulator preferred), none (naive count).
-  std::string Cache = "auto";
+  TrafficMethod Cache = TrafficMethod::Auto;
   /// Compile the kernel for the in-core model (with CompileArgs).
   bool InCore = true;
-  /// compiled: the loop nest as executed (the machine loop with its
-  /// remainder loops and the outer loop's code at the bound sizes); steady:
-  /// the machine loop's steady state alone; source: the operations as written.
-  std::string InCoreBasis = "compiled";
+  InCoreBasis Basis = InCoreBasis::Compiled;
   std::vector<std::string> CompileArgs;
   /// Alignment in bytes of arrays whose alignment the source does not give
   /// (x86-64 glibc's malloc: 16); decides which vector accesses split lines.
@@ -41,8 +51,6 @@ struct PipelineOptions {
   bool EdgeNotes = true;
 };
 
-/// True when CACHE names a policy modelLoops knows.
-bool isCachePolicy(const std::string &Cache);
 
 /// The in-core options of machine M under the pipeline's options.
 InCoreOptions inCoreOptionsFor(const MachineModel &M, const PipelineOptions &O);
