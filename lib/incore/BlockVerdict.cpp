@@ -157,11 +157,11 @@ void Block::verdict() {
     R.Advice = "port-bound on " + R.PortBottleneck + " (" + shortNumber(R.PortBound) +
                " cy per iteration): remove work from " +
                (R.PortBottleneck.find(',') != std::string::npos ? "these ports" : "this port");
-    if (StringRef(R.PortBottleneck).starts_with("L1 "))
+    if (R.PortKind == InCoreResult::PortLimit::L1Bytes)
       R.Advice = "bound by the " + R.PortBottleneck + ": " + shortNumber(R.PortBound) +
                  " cy per iteration; fewer bytes moved per iteration (narrower types, "
                  "values kept in registers) help, wider vectors do not";
-    else if (StringRef(R.PortBottleneck).starts_with("load pipes "))
+    else if (R.PortKind == InCoreResult::PortLimit::LoadPipes)
       R.Advice = "bound by the " + R.PortBottleneck + ": " + shortNumber(R.PortBound) +
                  " cy per iteration; integer loads beside vector loads take their slots: "
                  "fewer reloads (spilled pointers and counters, loop-invariant values kept "

@@ -346,6 +346,8 @@ void Block::l1DataPath() {
                  StoreCy >= LoadCy ? O.StoreBytesPerCycle : O.LoadBytesPerCycle);
       R.PortBound = Bound;
       R.PortBottleneck = Buf;
+      R.PortKind = MixCy > BytesCy + 1e-9 ? InCoreResult::PortLimit::LoadPipes
+                                          : InCoreResult::PortLimit::L1Bytes;
       R.Notes.push_back(std::string("the ") + Buf + " bind before the ports do");
     }
     R.TnOL = std::max(R.TnOL, Bound);

@@ -178,6 +178,9 @@ struct InCoreResult {
   std::vector<double> PortLoad;   ///< cycles per iteration, optimal assignment
   double PortBound = 0;           ///< max of PortLoad (per unit)
   std::string PortBottleneck;     ///< the busiest port(s), or the L1's bytes per cycle
+  /// What PortBound is: the ports, the L1's bytes per cycle, or the load pipes
+  /// integer and vector loads share.
+  enum class PortLimit { Ports, L1Bytes, LoadPipes } PortKind = PortLimit::Ports;
   double FrontEndBound = 0;       ///< uops / issue width, or the decoders' bound
   /// Unrolled code (InCoreOptions::Unrolled): cycles per iteration the
   /// legacy decoders need (predecode windows, LCP stalls, decoder groups).
