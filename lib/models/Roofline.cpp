@@ -64,6 +64,7 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
     if (Cy > L.BoundCyclesPerIt) {
       L.BoundCyclesPerIt = Cy;
       L.BoundGFlops = R.FlopsPerIt / Cy * In.Machine->ClockGHz;
+      L.Binds = RooflineLink::Limit::Latency;
       L.Binding = "latency";
       L.LatencyWhat = LB.What[I];
       L.LatencyKind = I < LB.Kind.size() ? LB.Kind[I] : BoundKind::Latency;
@@ -76,6 +77,7 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
                       " cy/it added to every level's bound");
     for (RooflineLink &L : R.Levels) {
       if (Tlb > L.BoundCyclesPerIt) {
+        L.Binds = RooflineLink::Limit::Latency;
         L.Binding = "latency";
         L.LatencyWhat = "address translation (TLB misses)";
         L.LatencyKind = BoundKind::Tlb;
@@ -85,15 +87,16 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
     }
   }
   for (const RooflineLink &L : R.Levels) {
-    std::string B = L.Binding == "compute peak" ? "compute peak"
-                    : L.Binding == "flop mix"   ? "flop mix on the FP pipes"
-                    : L.Binding == "in-core"    ? "in-core execution"
-                    : L.Binding == "latency"    ? L.LatencyWhat
-                                                : "bandwidth of " + L.Binding;
-    BoundKind Kind = L.Binding == "compute peak" || L.Binding == "flop mix" ? BoundKind::Compute
-                     : L.Binding == "in-core"                              ? BoundKind::InCore
-                     : L.Binding == "latency"                              ? L.LatencyKind
-                                                                           : BoundKind::Transfers;
+    using Limit = RooflineLink::Limit;
+    std::string B = L.Binds == Limit::ComputePeak ? "compute peak"
+                    : L.Binds == Limit::FlopMix   ? "flop mix on the FP pipes"
+                    : L.Binds == Limit::InCore    ? "in-core execution"
+                    : L.Binds == Limit::Latency   ? L.LatencyWhat
+                                                  : "bandwidth of " + L.Binding;
+    BoundKind Kind = L.Binds == Limit::ComputePeak || L.Binds == Limit::FlopMix ? BoundKind::Compute
+                     : L.Binds == Limit::InCore                                ? BoundKind::InCore
+                     : L.Binds == Limit::Latency                               ? L.LatencyKind
+                                                                               : BoundKind::Transfers;
     P.Levels.push_back({L.Level, L.BoundCyclesPerIt, R.FlopsPerIt ? L.BoundGFlops : 0, B, Kind});
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
@@ -205,22 +208,27 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
     // Data in this level crosses this link and every link closer to the core.
     double Worst = R.PeakCyclesPerIt;
     std::string Binding = "compute peak";
+    L.Binds = RooflineLink::Limit::ComputePeak;
     if (R.MixCyclesPerIt > Worst * (1 + 1e-9)) {
       Worst = R.MixCyclesPerIt;
       Binding = "flop mix";
+      L.Binds = RooflineLink::Limit::FlopMix;
     }
     if (R.InCoreCyclesPerIt > 0 && R.InCoreCyclesPerIt >= Worst * (1 - 1e-9)) {
       Worst = std::max(Worst, R.InCoreCyclesPerIt);
       Binding = "in-core";
+      L.Binds = RooflineLink::Limit::InCore;
     }
     for (const RooflineLink &Inner : R.Levels)
       if (Inner.CyclesPerIt > Worst) {
         Worst = Inner.CyclesPerIt;
         Binding = Inner.Link;
+        L.Binds = RooflineLink::Limit::Link;
       }
     if (Cycles > Worst) {
       Worst = Cycles;
       Binding = Link;
+      L.Binds = RooflineLink::Limit::Link;
     }
     L.BoundCyclesPerIt = Worst;
     L.BoundGFlops = Worst > 0 ? R.FlopsPerIt / Worst * M.ClockGHz : R.PeakGFlops;

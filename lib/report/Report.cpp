@@ -441,12 +441,15 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
         else
           OS << formatNumber(Mem.BoundGFlops) << " GFLOP/s ("
              << formatNumber(Mem.BoundCyclesPerIt) << " cy/it), ";
-        if (Mem.Binding == "compute peak")
+        using Limit = RooflineLink::Limit;
+        if (Mem.Binds == Limit::ComputePeak)
           OS << "compute-bound (flop peak)";
-        else if (Mem.Binding == "in-core")
+        else if (Mem.Binds == Limit::FlopMix)
+          OS << "compute-bound (the loop's flop mix on the FP pipes)";
+        else if (Mem.Binds == Limit::InCore)
           OS << "core-bound (" << (LR.InCore ? inCoreBoundName(LR.InCore->Bottleneck) : "in-core")
              << ", data in L1 would not be faster)";
-        else if (Mem.Binding == "latency")
+        else if (Mem.Binds == Limit::Latency)
           OS << "latency-bound (" << Mem.LatencyWhat << ")";
         else
           OS << "bandwidth-bound on " << Mem.Binding;

@@ -1297,3 +1297,19 @@ TEST(Cli, OutputToADeviceAndRefusedBeforeTheWork) {
       << Early.Err;
   EXPECT_EQ(Early.Err.find("no-such-file"), std::string::npos) << Early.Err;
 }
+
+// A loop of multiplies alone, its data in L1, without the in-core model: the
+// Roofline's flop mix binds. By hand (Haswell, AVX2: four doubles a vector,
+// multiplies on ports 0 and 1): 7 multiplies per element / 8 a cycle =
+// 0.875 cy/it, where the FMA peak (16 flop a cycle) would allow 7 / 16. The
+// report calls it compute-bound by the mix, not bandwidth-bound (it once
+// printed "bandwidth-bound on flop mix").
+TEST(Cli, FlopMixBoundIsComputeBound) {
+  CmdResult R = perfmodel("analyze tests/cli/flop-mix-muls.c -m hsw --no-incore -D n=100");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  EXPECT_NE(R.Out.find("bound: data in L1 -> 21.6 GFLOP/s (0.875 cy/it), compute-bound (the "
+                       "loop's flop mix on the FP pipes)"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_EQ(R.Out.find("bandwidth-bound on flop mix"), std::string::npos) << R.Out;
+}

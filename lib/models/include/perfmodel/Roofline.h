@@ -44,7 +44,10 @@ struct RooflineLink {
   double CyclesPerIt = 0;   ///< time the link needs per iteration
   double RoofGFlops = 0;    ///< Intensity x Bandwidth
   double BoundGFlops = 0;   ///< data in Level: min(peak, every roof up to here)
-  std::string Binding;      ///< "compute peak" or the link that binds
+  /// What binds data in this level: the flop peak, the loop's flop mix on
+  /// the FP pipes, the in-core model, a latency, or a link's bandwidth.
+  enum class Limit { ComputePeak, FlopMix, InCore, Latency, Link } Binds = Limit::ComputePeak;
+  std::string Binding;      ///< Binds in words: "compute peak", ..., or the link that binds
   double BoundCyclesPerIt = 0; ///< the same bound as cycles per iteration
   std::string LatencyWhat;     ///< Binding "latency": the mechanism in words
   BoundKind LatencyKind = BoundKind::Latency; ///< Binding "latency": its kind
