@@ -352,4 +352,94 @@ void readSources(Reader &R, const YAML::Node &N, std::vector<SourceRef> &Out) {
   }
 }
 
+/// memory: the socket's and one core's bandwidths, the write-back rate, the
+/// latency, a line from a cache beside memory streams, the library's rates.
+void readMemory(Reader &R, const YAML::Node &Mem, MachineModel &M) {
+  if (Mem.IsDefined() && !Mem.IsNull() &&
+      R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs",
+                                 "sustained_one_core_gbs", "one_core_writeback_gbs",
+                                 "cache_line_cy", "latency_ns", "stride_latency_ns",
+                                 "channels", "memcpy_one_core_gbs", "memset_one_core_gbs"})) {
+    M.Memory.MemcpyOneCoreGBs = R.num(Mem, "memcpy_one_core_gbs", "memory", false);
+    M.Memory.MemsetOneCoreGBs = R.num(Mem, "memset_one_core_gbs", "memory", false);
+    M.Memory.BandwidthGBs = R.num(Mem, "bandwidth_gbs", "memory", true).value_or(0);
+    M.Memory.SustainedGBs = R.num(Mem, "sustained_gbs", "memory", false);
+    M.Memory.OneCoreGBs = R.num(Mem, "sustained_one_core_gbs", "memory", false);
+    if (M.Memory.OneCoreGBs && *M.Memory.OneCoreGBs > M.Memory.effectiveGBs())
+      R.error(Mem["sustained_one_core_gbs"], "memory.sustained_one_core_gbs",
+              "one core's bandwidth exceeds the socket's (sustained_gbs, else bandwidth_gbs)");
+    M.Memory.OneCoreWritebackGBs = R.num(Mem, "one_core_writeback_gbs", "memory", false);
+    if (M.Memory.OneCoreWritebackGBs && *M.Memory.OneCoreWritebackGBs > M.Memory.effectiveGBs())
+      R.error(Mem["one_core_writeback_gbs"], "memory.one_core_writeback_gbs",
+              "one core's write-back rate exceeds the socket's bandwidth (sustained_gbs, else "
+              "bandwidth_gbs)");
+    M.Memory.CacheLineCy = R.num(Mem, "cache_line_cy", "memory", false, Reader::NonNegative);
+    if (M.Memory.CacheLineCy && *M.Memory.CacheLineCy > 1000)
+      R.error(Mem["cache_line_cy"], "memory.cache_line_cy",
+              "more than 1000 cycles for a line from a cache: not a plausible figure");
+    M.Memory.LatencyNs = R.num(Mem, "latency_ns", "memory", false);
+    M.Memory.StrideLatencyNs = R.num(Mem, "stride_latency_ns", "memory", false);
+    M.Memory.Channels = R.count(Mem, "channels", "memory", false);
+    if (M.Memory.SustainedGBs && *M.Memory.SustainedGBs > M.Memory.BandwidthGBs)
+      R.error(Mem["sustained_gbs"], "memory.sustained_gbs",
+              "sustained bandwidth exceeds the theoretical bandwidth_gbs");
+  }
+}
+
+/// tlb: the last level's entries, ways, page and miss costs, and the first
+/// level's where the file gives them.
+void readTlb(Reader &R, const YAML::Node &Root, MachineModel &M) {
+  if (YAML::Node T = R.child(Root, "tlb", "", false); T.IsDefined() && !T.IsNull() &&
+      R.checkMap(T, "tlb",
+                 {"entries", "ways", "page", "load_miss_cy", "store_miss_cy", "l1_entries",
+                  "l1_ways", "l1_load_miss_cy", "l1_store_miss_cy"})) {
+    TlbModel Tlb;
+    Tlb.Entries = R.count(T, "entries", "tlb", true).value_or(0);
+    Tlb.Ways = R.count(T, "ways", "tlb", true).value_or(0);
+    Tlb.PageBytes = R.size(T, "page", "tlb", true).value_or(4096);
+    Tlb.LoadMissCy = R.num(T, "load_miss_cy", "tlb", true).value_or(0);
+    Tlb.StoreMissCy = R.num(T, "store_miss_cy", "tlb", true).value_or(0);
+    Tlb.L1Entries = R.count(T, "l1_entries", "tlb", false).value_or(0);
+    Tlb.L1Ways = R.count(T, "l1_ways", "tlb", false).value_or(Tlb.L1Entries);
+    Tlb.L1LoadMissCy = R.num(T, "l1_load_miss_cy", "tlb", false, Reader::NonNegative).value_or(0);
+    Tlb.L1StoreMissCy =
+        R.num(T, "l1_store_miss_cy", "tlb", false, Reader::NonNegative).value_or(0);
+    if (Tlb.L1Entries && (!Tlb.L1Ways || Tlb.L1Entries % Tlb.L1Ways))
+      R.error(T["l1_ways"], "tlb.l1_ways", "l1_entries must be a multiple of l1_ways");
+    else if (Tlb.L1Entries && Tlb.L1Entries >= Tlb.Entries)
+      R.error(T["l1_entries"], "tlb.l1_entries",
+              "the first-level TLB must hold fewer entries than the last level (entries)");
+    else if (Tlb.Ways && Tlb.Entries % Tlb.Ways)
+      R.error(T["ways"], "tlb.ways", "entries must be a multiple of ways");
+    else if (Tlb.PageBytes & (Tlb.PageBytes - 1))
+      R.error(T["page"], "tlb.page", "the page size must be a power of two");
+    else if (Tlb.Entries && Tlb.Ways)
+      M.Tlb = Tlb;
+  }
+}
+
+/// cpuid: the vendor, family and models a host must report to match.
+void readCpuid(Reader &R, const YAML::Node &Root, MachineModel &M) {
+  if (YAML::Node C = R.child(Root, "cpuid", "", false); C.IsDefined() && !C.IsNull()) {
+    if (R.checkMap(C, "cpuid", {"vendor", "family", "models"})) {
+      CpuidMatch Match;
+      Match.Vendor = R.str(C, "vendor", "cpuid", true).value_or("");
+      Match.Family = R.count(C, "family", "cpuid", true).value_or(0);
+      YAML::Node Models = R.child(C, "models", "cpuid", true);
+      if (Models.IsSequence()) {
+        for (const auto &E : Models) {
+          unsigned long long V;
+          if (E.IsScalar() && !llvm::StringRef(E.Scalar()).getAsInteger(0, V))
+            Match.Models.push_back(unsigned(V));
+          else
+            R.error(E, "cpuid.models", "expected an integer such as 0x3f");
+        }
+      } else if (Models.IsDefined()) {
+        R.error(Models, "cpuid.models", "expected a list of model numbers");
+      }
+      M.Cpuid = Match;
+    }
+  }
+}
+
 } // namespace perfmodel::machine_yaml

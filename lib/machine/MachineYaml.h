@@ -302,6 +302,12 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out);
 
 void readSources(Reader &R, const YAML::Node &N, std::vector<SourceRef> &Out);
 
+void readMemory(Reader &R, const YAML::Node &Mem, MachineModel &M);
+
+void readTlb(Reader &R, const YAML::Node &Root, MachineModel &M);
+
+void readCpuid(Reader &R, const YAML::Node &Root, MachineModel &M);
+
 /// Applies one --set override to the tree. Caches are addressed by name.
 bool applySet(Reader &R, YAML::Node Root, const std::string &Set);
 
