@@ -299,13 +299,13 @@ std::vector<const MachineLoop *> candidatesFor(const LoopKernel &K, unsigned Fir
   return Cands;
 }
 
-/// The candidate that runs K: each one's source iterations per trip
-/// (CANDITERS, without the versions that cannot run), the one covering the
-/// most, and that number in BESTK.
+/// The candidate that runs K, whose accesses advance by STRIDES: each
+/// one's source iterations per trip (CANDITERS, without the versions that
+/// cannot run), the one covering the most, and that number in BESTK.
 const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundle &TB,
+                            const std::vector<double> &Strides,
                             std::vector<const MachineLoop *> &Cands,
                             std::vector<double> &CandIters, double &BestK) {
-  std::vector<double> Strides = accessStrides(K, IR, K.innermost());
   std::map<double, unsigned> Skipping = skippingStrides(K, IR, K.innermost());
   // References a vector loop reaches through gathers or scatters: indirect
   // ones and those that skip elements.
@@ -522,7 +522,7 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   double PerIt = Strides.empty() ? 0 : Strides.front();
   std::vector<double> CandIters;
   double BestK = 0;
-  const MachineLoop *Best = pickLoop(K, IR, TB, Cands, CandIters, BestK);
+  const MachineLoop *Best = pickLoop(K, IR, TB, Strides, Cands, CandIters, BestK);
   std::string Unrolled = unrolledInto(K, IR, TB, *Best, First, Last, BestK);
   std::vector<uint8_t> Bytes;
   std::vector<unsigned> Lines;

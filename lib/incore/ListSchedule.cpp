@@ -483,11 +483,15 @@ void ListScheduler::detectPeriod() {
       continue;
     size_t P = Base - Old.Base;
     double T = Cycle - Old.Cycle;
-    // The front end's deliveries must repeat with the same period too.
+    // The front end's deliveries must repeat with the same period too (else
+    // an older state may still give one that does).
+    bool Repeats = true;
     if (In.Deliver)
-      for (size_t X = Old.Base; X < In.Deliver->size() && X < Total; ++X)
-        if (X >= P && (*In.Deliver)[X] != (*In.Deliver)[X - P] + T)
-          return;
+      for (size_t X = std::max(Old.Base, P); Repeats && X < std::min(In.Deliver->size(), Total);
+           ++X)
+        Repeats = (*In.Deliver)[X] == (*In.Deliver)[X - P] + T;
+    if (!Repeats)
+      continue;
     Jumped = true;
     if (size_t Count = (Total - Issued) / P)
       jump(P, T, Count);
