@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Block.h"
+#include "perfmodel/MachineRegistry.h"
 #include "perfmodel/StageTimes.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -44,6 +45,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   if (M.Core.ForwardFailCycles > 0)
     O.ForwardFail = M.Core.ForwardFailCycles;
   O.QueueSizes = M.Core.SchedulerQueues;
+  O.FrontEnd = M.Core.FrontEnd;
   O.LoadQueue = M.Core.LoadQueue;
   O.StoreQueue = M.Core.StoreQueue;
   O.LoadBytesPerCycle = M.Core.LoadBytesPerCycle;
@@ -126,7 +128,7 @@ namespace {
 /// every option, numbers in exact hexadecimal.
 std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-  static_assert(sizeof(InCoreOptions) == 552 && sizeof(LineSplits) == 240 &&
+  static_assert(sizeof(InCoreOptions) == 648 && sizeof(LineSplits) == 240 &&
                     sizeof(LineSplits::Stream) == 80,
                 "an option was added: make blockKey write it");
 #endif
@@ -148,6 +150,18 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
   for (const auto &[Name, Size] : O.QueueSizes) {
     Str(Name);
     Num(Size);
+  }
+  OS << '|';
+  if (const std::optional<FrontEndModel> &F = O.FrontEnd) {
+    for (double V : {double(F->PredecodeWidth), double(F->PredecodeBlock), double(F->LcpPenalty),
+                     double(F->Decoders), double(F->IqSize), double(F->PredecodeDecodeDelay),
+                     double(F->IssueWidth), double(F->FastChaseBelow), F->StoreForward,
+                     F->LockedCycles, double(F->LsdUops), double(F->DsbWidth),
+                     double(F->DsbWindowBytes), double(F->FusibleInLastDecoder),
+                     double(F->UnlaminateAllIndexed), double(F->MoveElimination)})
+      Num(V);
+    for (unsigned U : F->LsdUnroll)
+      Num(U);
   }
   OS << '|';
   for (const InstructionOverride &Ov : O.Overrides) {
@@ -285,7 +299,7 @@ block::Block::Block(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
                     InCoreResult &R)
     : Bytes(Bytes), O(O), Lines(Lines), TB(TB), SM(TB.STI->getSchedModel()), PM(SM), R(R),
       LS(O.Splits), CPUID(SM.getProcessorID()), X86(StringRef(O.Triple).starts_with("x86")),
-      Legacy(X86 ? decode::configFor(O.Cpu) : std::nullopt) {
+      Legacy(!X86 ? std::nullopt : O.FrontEnd ? O.FrontEnd : libraryFrontEnd(O.Cpu)) {
   R.Ports = PM.Names;
   R.PortUnits = PM.Units;
   for (const InstructionOverride &Ov : O.Overrides)

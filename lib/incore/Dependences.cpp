@@ -29,18 +29,18 @@ void Block::registerEdges() {
   const size_t N = Insts.size();
   In.assign(2 * N, {});
   // Fast pointer chasing (Sandy Bridge to Skylake): a load whose address is
-  // a register plus a displacement below 2 KiB, the register loaded by a
-  // plain load, returns a cycle early (uiCA's rule, from measurements).
+  // a register plus a small displacement, the register loaded by a plain
+  // load, returns a cycle early (uiCA's rule, from measurements).
   std::vector<unsigned> FastChase(N, 0); // the base register of such a load
   std::vector<bool> ChaseSource(N, false);
-  if (Legacy && Legacy->FastPointerChasing)
+  if (Legacy && Legacy->FastChaseBelow)
     for (size_t I = 0; I < N; ++I) {
       StringRef Nm = TB.MII->getName(Insts[I].getOpcode());
       ChaseSource[I] = Nm == "MOV64rm" || Nm == "MOV32rm" || Nm == "MOVSX64rm32" || Nm == "POP64r";
       if (!R.Instrs[I].MayLoad)
         continue;
       if (const std::optional<MemRef> &M = Mem[I];
-          M && M->Base && !M->Index && !M->Segment && M->Disp >= 0 && M->Disp < 2048)
+          M && M->Base && !M->Index && !M->Segment && M->Disp >= 0 && M->Disp < int64_t(Legacy->FastChaseBelow))
         FastChase[I] = M->Base;
     }
   {

@@ -8,42 +8,6 @@
 using namespace perfmodel;
 using namespace perfmodel::decode;
 
-std::optional<Config> decode::configFor(llvm::StringRef Cpu) {
-  Config C;
-  C.Name = Cpu.str();
-  if (Cpu == "sandybridge" || Cpu == "ivybridge" || Cpu == "corei7-avx" || Cpu == "core-avx-i") {
-    bool Sandy = Cpu == "sandybridge" || Cpu == "corei7-avx";
-    C.UnlaminateAllIndexed = true;
-    C.MoveElimination = !Sandy;
-    C.LsdUops = Sandy ? 28 : 56;
-    return C;
-  }
-  if (Cpu == "haswell" || Cpu == "broadwell" || Cpu == "core-avx2") {
-    // uiCA's measured unrolling of the loop stream detector.
-    C.LsdUnroll = {0, 8, 8, 8, 8, 6, 5, 4, 4, 3, 3, 3, 3};
-    C.LsdUnroll.resize(29, 2);
-    return C;
-  }
-  if (Cpu == "skylake" || Cpu == "skylake-avx512" || Cpu == "cascadelake" ||
-      Cpu == "cooperlake" || Cpu == "cannonlake" || Cpu == "icelake-client" ||
-      Cpu == "icelake-server" || Cpu == "tigerlake" || Cpu == "rocketlake") {
-    C.IqSize = 25;
-    C.FusibleInLastDecoder = true;
-    C.StoreForward = 4; // BHive's Skylake chains: 4 (Haswell's: 5)
-    C.LsdUops = 0;      // disabled by microcode (erratum SKL150)
-    C.DsbWidth = 6;
-    if (Cpu.starts_with("icelake") || Cpu == "tigerlake" || Cpu == "rocketlake") {
-      C.IssueWidth = 5;
-      C.FastPointerChasing = false;
-      C.LsdUops = 70;
-      C.LsdUnroll = {0, 6, 6, 6, 6, 6, 6, 4, 4, 3, 3, 3, 3};
-      C.LsdUnroll.resize(31, 2);
-    }
-    return C;
-  }
-  return std::nullopt;
-}
-
 Encoding decode::x86Encoding(llvm::ArrayRef<uint8_t> B) {
   Encoding E;
   size_t I = 0;
@@ -227,7 +191,7 @@ double decode::loopFrontEnd(unsigned Uops, unsigned Bytes, const Config &C, std:
     return std::ceil(double(Uops) * U / C.IssueWidth) / U;
   }
   // The uop cache: a taken branch ends a cycle's delivery; a loop within
-  // one 32-byte window pays that rounding every iteration.
+  // one window pays that rounding every iteration.
   How = "uop cache: " + std::to_string(C.DsbWidth) + " uops a cycle";
-  return Bytes <= 32 ? std::ceil(double(Uops) / C.DsbWidth) : double(Uops) / C.DsbWidth;
+  return Bytes <= C.DsbWindowBytes ? std::ceil(double(Uops) / C.DsbWidth) : double(Uops) / C.DsbWidth;
 }

@@ -10,12 +10,14 @@
 //     more than one fused uop needs the complex decoder (the first of a
 //     cycle's group) and leaves fewer simple decoders; more than 4 fused uops
 //     come from the microcode sequencer, 4 a cycle, while decoding waits.
-// The figures are uiCA's (Abel and Reineke, ICS 2022, microArchConfigs.py),
-// measured on the cores themselves.
+// The figures are data: machine-models/cores/intel-front-ends.yml (uiCA's,
+// Abel and Reineke, ICS 2022, measured on the cores themselves).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFMODEL_FRONTEND_DECODE_H
 #define PERFMODEL_FRONTEND_DECODE_H
+
+#include "perfmodel/MachineModel.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -37,41 +39,9 @@ struct Instr {
   bool MacroFusible = false;       ///< could fuse with a following jcc (cmp, test, add, ...)
 };
 
-/// One Intel core's legacy decode pipeline.
-struct Config {
-  std::string Name;
-  unsigned PredecodeWidth = 5, PredecodeBlock = 16, LcpPenalty = 3;
-  unsigned Decoders = 4, IqSize = 20, PredecodeDecodeDelay = 3;
-  unsigned IssueWidth = 4; ///< fused uops renamed per cycle
-  /// A load's data reaches an address a cycle early when it came from a
-  /// plain load (base + displacement below 2 KiB); not on Ice Lake.
-  bool FastPointerChasing = true;
-  /// Cycles from a store's data to a load that reads it (store forwarding).
-  double StoreForward = 5;
-  /// A locked read-modify-write (lock add, xchg with memory) drains the
-  /// store buffer and blocks later loads: about 20 cycles from one to the
-  /// next (Agner Fog's instruction tables: 18-23 on Sandy Bridge to Skylake).
-  double LockedCycles = 20;
-  /// Loops: the loop stream detector holds loops of up to LsdUops fused uops
-  /// (0: disabled, as on Skylake) and unrolls a loop of n uops LsdUnroll[n]
-  /// times (1 where absent); the renamer takes a group's uops 4 a cycle, so
-  /// a loop costs ceil(n x unroll / width) / unroll cycles. Loops it does not
-  /// hold run from the uop cache, DsbWidth uops a cycle.
-  unsigned LsdUops = 56, DsbWidth = 4;
-  std::vector<unsigned> LsdUnroll; ///< by uop count; index 0 unused
-  /// Whether a macro-fusible instruction may take the last decoder (Skylake
-  /// and later); before, it waits for the next cycle's group.
-  bool FusibleInLastDecoder = false;
-  /// Sandy/Ivy Bridge un-laminate every micro-fused uop with an indexed
-  /// address at rename; Haswell and later only three-operand (VEX) forms.
-  bool UnlaminateAllIndexed = false;
-  /// Register-to-register moves renamed away (Ivy Bridge on).
-  bool MoveElimination = true;
-};
-
-/// The configuration of LLVM CPU name CPU; nullopt for cores this model does
-/// not describe (AMD, Atom, AArch64, ...).
-std::optional<Config> configFor(llvm::StringRef Cpu);
+/// One Intel core's legacy decode pipeline: the machine file's or the
+/// library table's (machine-models/cores/intel-front-ends.yml).
+using Config = FrontEndModel;
 
 /// Cycles per iteration a loop of UOPS fused uops needs from the loop
 /// stream detector or the uop cache (its code BYTES long); sets HOW to

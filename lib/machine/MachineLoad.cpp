@@ -333,6 +333,18 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
     M.Sockets = R.count(Root, "sockets", "", false).value_or(1);
     if (YAML::Node C = R.child(Root, "core", "", true); C.IsDefined() && !C.IsNull()) {
       readCore(R, C, M.Core);
+      // The library's front end for the CPU, with the file's keys over it; a
+      // CPU the library does not list needs every key.
+      M.Core.FrontEnd = libraryFrontEnd(M.Cpu);
+      if (YAML::Node F = C["front_end"]; F.IsDefined() && !F.IsNull()) {
+        FrontEndModel Over = M.Core.FrontEnd.value_or(FrontEndModel{});
+        readFrontEnd(R, F, "core.front_end", Over,
+                     M.Core.FrontEnd ? ""
+                                     : "(the library has no front end for LLVM CPU '" + M.Cpu +
+                                           "' to start from)",
+                     {});
+        M.Core.FrontEnd = Over;
+      }
       if (!M.Core.SchedulerQueues.empty() && !M.Triple.empty() && !M.Cpu.empty()) {
         std::map<std::string, unsigned> Known = llvmSchedulerQueues(M.Triple, M.Cpu);
         std::string Names;

@@ -50,7 +50,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "instruction_overrides", "call_cy", "call_return_cy",
                          "masked_stores_forward", "forward_fail_cy",
                          "memcpy_bytes_per_cy",
-                         "memset_bytes_per_cy"}))
+                         "memset_bytes_per_cy", "front_end"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.ReorderBuffer = R.count(N, "reorder_buffer", P, false).value_or(0);

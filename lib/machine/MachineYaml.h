@@ -292,6 +292,12 @@ inline std::string shortNumber(double V) {
 
 void readCore(Reader &R, const YAML::Node &N, CoreModel &C);
 
+/// Reads the front-end keys of N present into F (core.front_end, or an
+/// entry of the library's table); unless ALLBECAUSE is empty, every key must
+/// be there (the error says why); EXTRA keys are allowed beside them.
+void readFrontEnd(Reader &R, const YAML::Node &N, const std::string &Path, FrontEndModel &F,
+                  const std::string &AllBecause, std::initializer_list<const char *> Extra);
+
 /// One core's memory bandwidth by Little's law: the lines the outermost
 /// private cache that states misses_in_flight keeps outstanding (the
 /// prefetched streams' fills queue there), times the line, over the memory

@@ -139,6 +139,34 @@ perfmodel::machineFields(const MachineModel &M) {
   for (const auto &[Symbol, Cy] : C.CallCycles)
     F.push_back({"core.call_cy." + Symbol, N(Cy)});
   F.push_back({"core.call_return_cy", C.CallReturnCycles ? N(C.CallReturnCycles) : "unstated"});
+  if (const std::optional<FrontEndModel> &E = C.FrontEnd) {
+    auto B = [](bool V) { return std::string(V ? "true" : "false"); };
+    std::string Unroll;
+    for (size_t I = 1; I < E->LsdUnroll.size(); ++I)
+      Unroll += (I > 1 ? " " : "") + std::to_string(E->LsdUnroll[I]);
+    const std::string P = "core.front_end.";
+    for (const auto &[K, V] : std::vector<std::pair<const char *, std::string>>{
+             {"predecode_width", std::to_string(E->PredecodeWidth)},
+             {"predecode_block_bytes", std::to_string(E->PredecodeBlock)},
+             {"lcp_penalty_cy", std::to_string(E->LcpPenalty)},
+             {"decoders", std::to_string(E->Decoders)},
+             {"instruction_queue", std::to_string(E->IqSize)},
+             {"predecode_to_decode_cy", std::to_string(E->PredecodeDecodeDelay)},
+             {"rename_width", std::to_string(E->IssueWidth)},
+             {"fast_pointer_chase_below", std::to_string(E->FastChaseBelow)},
+             {"store_forward_cy", N(E->StoreForward)},
+             {"locked_rmw_cy", N(E->LockedCycles)},
+             {"lsd_uops", std::to_string(E->LsdUops)},
+             {"lsd_unroll", Unroll.empty() ? "none" : Unroll},
+             {"uop_cache_width", std::to_string(E->DsbWidth)},
+             {"uop_cache_window_bytes", std::to_string(E->DsbWindowBytes)},
+             {"fusible_in_last_decoder", B(E->FusibleInLastDecoder)},
+             {"unlaminate_all_indexed", B(E->UnlaminateAllIndexed)},
+             {"move_elimination", B(E->MoveElimination)}})
+      F.push_back({P + K, V});
+  } else {
+    F.push_back({"core.front_end", "none (not an Intel core the library lists)"});
+  }
   for (const CacheLevel &L : M.Caches) {
     std::string P = "caches." + L.Name + ".";
     F.push_back({P + "size", formatByteSize(L.SizeBytes)});

@@ -515,6 +515,17 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
   if (C.UnalignedVectorCost != 1)
     OS << "; unaligned vector access " << formatNumber(C.UnalignedVectorCost) << " slots";
   OS << "\n";
+  if (const std::optional<FrontEndModel> &E = C.FrontEnd) {
+    OS << "  front end:   " << E->Decoders << " decoders, " << E->IqSize
+       << "-entry instruction queue, rename " << E->IssueWidth << "/cy; ";
+    if (E->LsdUops)
+      OS << "loop stream detector " << E->LsdUops << " uops";
+    else
+      OS << "no loop stream detector";
+    OS << ", uop cache " << E->DsbWidth << "/cy; store forwarding "
+       << formatNumber(E->StoreForward) << " cy"
+       << (E->MoveElimination ? ", move elimination" : "") << "\n";
+  }
   std::vector<std::vector<std::string>> Rows = {
       {"cache", "size", "ways", "sets", "line", "latency", "from next", "shared", "policy",
        "prefetch"}};

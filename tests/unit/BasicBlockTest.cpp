@@ -7,6 +7,7 @@
 // optimization manual (un-lamination), Agner Fog's microarchitecture guide
 // (store forwarding, partial registers, locked instructions).
 #include "perfmodel/InCore.h"
+#include "perfmodel/MachineRegistry.h"
 
 #include <gtest/gtest.h>
 
@@ -90,6 +91,37 @@ TEST(BasicBlock, LoopStreamDetectorRoundsItsGroups) {
   };
   EXPECT_DOUBLE_EQ(block(Nops(54), "haswell", false).FrontEndBound, 14);
   EXPECT_DOUBLE_EQ(block(Nops(58), "haswell", false).FrontEndBound, 14.75);
+}
+
+TEST(BasicBlock, TheFrontEndIsTheMachineFilesData) {
+  // The Haswell-EP machine file takes Haswell's entry of
+  // machine-models/cores/intel-front-ends.yml, and its core.front_end keys
+  // override it. The 5-uop loop above: 8 / 6 cy from the LSD. Without an
+  // LSD (lsd_uops 0) the uop cache delivers 4 a cycle and the loop (9 bytes)
+  // sits in one 32-byte window, so each iteration takes whole cycles:
+  // ceil(5 / 4) = 2. With 8-byte windows it spans two: 5 / 4 = 1.25.
+  auto Cost = [](const std::vector<std::string> &Sets) {
+    MachineLoadResult M = loadMachineModel(resolveMachine("hsw"), Sets);
+    EXPECT_TRUE(M.ok());
+    EXPECT_TRUE(M.Model->Core.FrontEnd);
+    std::string Err;
+    InCoreOptions O = inCoreOptionsFor(*M.Model);
+    return analyzeBlockBytes(*parseHex("90 90 90 90 48 ff ce 75 f7", Err), O).FrontEndBound;
+  };
+  EXPECT_DOUBLE_EQ(Cost({}), 8.0 / 6);
+  EXPECT_DOUBLE_EQ(Cost({"core.front_end.lsd_uops=0"}), 2);
+  EXPECT_DOUBLE_EQ(Cost({"core.front_end.lsd_uops=0", "core.front_end.uop_cache_window_bytes=8"}),
+                   1.25);
+  // Cores the table does not list have no legacy front end; one stated in
+  // full for them needs every key.
+  MachineLoadResult Zen = loadMachineModel(resolveMachine("zen4"));
+  ASSERT_TRUE(Zen.ok());
+  EXPECT_FALSE(Zen.Model->Core.FrontEnd);
+  MachineLoadResult Part =
+      loadMachineModel(resolveMachine("zen4"), {"core.front_end.lsd_uops=8"});
+  EXPECT_FALSE(Part.ok());
+  ASSERT_FALSE(Part.Diags.empty());
+  EXPECT_NE(Part.Diags[0].Message.find("missing: predecode_width"), std::string::npos);
 }
 
 TEST(BasicBlock, OnlyIntegerFlagSettersMacroFuseWithTheBranch) {

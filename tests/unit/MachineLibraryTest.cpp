@@ -99,6 +99,32 @@ INSTANTIATE_TEST_SUITE_P(Library, EveryModel, ::testing::ValuesIn(modelFiles()),
                            return S;
                          });
 
+TEST(MachineLibrary, FrontEndTableIsSourcedAndNamesLlvmCpus) {
+  // Every number of the Intel front-end table has a source and every LLVM
+  // CPU it names exists in LLVM 19 (a misspelt name would silently leave a
+  // core without its front end).
+  std::string File = Dir + "/cores/intel-front-ends.yml";
+  for (const MachineDiag &D : checkFrontEndTable(File))
+    ADD_FAILURE() << D.str();
+  for (const char *Cpu : {"sandybridge", "ivybridge", "haswell", "broadwell", "skylake", "cooperlake",
+                          "skylake-avx512", "cascadelake", "icelake-server", "tigerlake"})
+    EXPECT_TRUE(libraryFrontEnd(Cpu)) << Cpu;
+  EXPECT_FALSE(libraryFrontEnd("znver4"));
+  EXPECT_FALSE(libraryFrontEnd("sapphirerapids"));
+  std::ifstream In(File);
+  std::string Text((std::istreambuf_iterator<char>(In)), std::istreambuf_iterator<char>());
+  for (size_t At = Text.find("llvm_cpus: ["); At != std::string::npos;
+       At = Text.find("llvm_cpus: [", At + 1)) {
+    size_t Open = At + 12, Close = Text.find(']', Open);
+    std::stringstream Names(Text.substr(Open, Close - Open));
+    for (std::string Cpu; std::getline(Names, Cpu, ',');) {
+      Cpu.erase(0, Cpu.find_first_not_of(' '));
+      std::string Err;
+      EXPECT_TRUE(checkLLVMCpu("x86_64-unknown-linux-gnu", Cpu, Err)) << Err;
+    }
+  }
+}
+
 TEST(MachineLibrary, CoversTheIssuesMachines) {
   // Issue 9's list: each by a short name.
   for (const char *Name : {"hsw", "skx", "icx", "spr", "zen3", "zen4", "zen5", "graviton3",

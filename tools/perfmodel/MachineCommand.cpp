@@ -4,6 +4,7 @@
 #include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Report.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <memory>
@@ -59,7 +60,21 @@ int runMachineCheck(const std::vector<std::string> &Files,
                     const std::vector<std::string> &Sets) {
   int RC = ExitOk;
   for (const std::string &Name : Files) {
-    std::string File = resolveMachine(Name);
+    // The library's table of Intel front ends is checked as such.
+    std::string File = Name == "front-ends" ? frontEndTableFile() : resolveMachine(Name);
+    if (llvm::StringRef(File).ends_with("front-ends.yml")) {
+      std::vector<MachineDiag> Diags = checkFrontEndTable(File);
+      printDiags(Diags, /*Warnings=*/true);
+      bool Failed = llvm::any_of(
+          Diags, [](const MachineDiag &D) { return D.Severity == MachineDiag::Kind::Error; });
+      if (Failed)
+        RC = ExitFailed;
+      else
+        llvm::outs() << File << ": ok (front ends of Intel cores)"
+                     << (Diags.empty() ? "" : ", " + std::to_string(Diags.size()) + " warning(s)")
+                     << "\n";
+      continue;
+    }
     if (File.empty()) {
       llvm::errs() << Name << ": error: no such file or machine model\n";
       RC = ExitFailed;

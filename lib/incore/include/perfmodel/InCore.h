@@ -228,6 +228,9 @@ struct InCoreOptions {
   /// wait for their inputs hold an entry: Haswell's 60-entry reservation
   /// station, Zen 4's 64-entry FP scheduler).
   bool SchedulerQueues = true;
+  /// An Intel core's legacy decode pipeline (core.front_end); unset: the
+  /// library table's entry for Cpu, if any (libraryFrontEnd).
+  std::optional<FrontEndModel> FrontEnd;
   /// Queue sizes that replace LLVM's, by resource name (core.scheduler_queues).
   std::map<std::string, unsigned> QueueSizes;
   /// With a reorder buffer, loads (stores) in flight from issue to

@@ -40,6 +40,38 @@ struct FpUnit {
   bool Add = false, Mul = false, Fma = false;
 };
 
+/// An Intel core's legacy decode pipeline and the quirks around it
+/// (core.front_end; machine-models/cores/intel-front-ends.yml by LLVM CPU):
+/// what straight-line code meets on its way to the renamer (predecoder,
+/// instruction queue, decoders, microcode sequencer), where a loop's uops
+/// come from (loop stream detector or uop cache), and the x86 rules that
+/// differ by core. No defaults: every number comes from the data.
+struct FrontEndModel {
+  unsigned PredecodeWidth = 0;    ///< instructions predecoded a cycle
+  unsigned PredecodeBlock = 0;    ///< bytes of the aligned predecode window
+  unsigned LcpPenalty = 0;        ///< cycles a length-changing prefix stalls
+  unsigned Decoders = 0;          ///< the first complex, the rest simple
+  unsigned IqSize = 0;            ///< instruction queue entries
+  unsigned PredecodeDecodeDelay = 0; ///< cycles from predecode to decode
+  unsigned IssueWidth = 0;        ///< fused uops renamed a cycle
+  /// A load whose address is a register (loaded by a plain load) plus a
+  /// displacement below this many bytes returns a cycle early; 0: never.
+  unsigned FastChaseBelow = 0;
+  double StoreForward = 0;        ///< cycles from a store's data to a load
+  double LockedCycles = 0;        ///< a locked read-modify-write's barrier
+  /// The loop stream detector holds loops of up to LsdUops fused uops (0:
+  /// none) and unrolls one of n uops LsdUnroll[n] times (1 where absent;
+  /// index 0 unused); other loops run from the uop cache, DsbWidth a cycle.
+  unsigned LsdUops = 0, DsbWidth = 0;
+  std::vector<unsigned> LsdUnroll;
+  /// A loop within one uop-cache window of this many bytes takes whole
+  /// cycles (a taken branch ends a cycle's delivery).
+  unsigned DsbWindowBytes = 0;
+  bool FusibleInLastDecoder = false; ///< a fusible instruction may take the last decoder
+  bool UnlaminateAllIndexed = false; ///< every indexed micro-fused uop un-laminates
+  bool MoveElimination = false;      ///< register moves renamed away
+};
+
 struct CoreModel {
   unsigned IssueWidth = 0;   ///< micro-ops issued per cycle
   /// Micro-ops the out-of-order window holds (reorder buffer / retire
@@ -104,6 +136,9 @@ struct CoreModel {
   /// ...): the code a copy (fill) loop runs when the compiler replaces it
   /// with the call. Measured by `perfmodel probe`; memory: MemoryModel.
   std::map<std::string, double> MemcpyBytesPerCycle, MemsetBytesPerCycle;
+  /// The legacy decode pipeline of an Intel core (core.front_end over the
+  /// library's entry for the LLVM CPU); nullopt for other cores.
+  std::optional<FrontEndModel> FrontEnd;
 
   unsigned pipeBits() const { return FpPipeBits ? FpPipeBits : SimdBits; }
   /// Elements of ElemBytes one pipe operation processes: the SIMD factor of

@@ -42,6 +42,15 @@ std::string machineForHost(const HostCpu &Host);
 /// the library has none.
 std::string machineForLlvmCpu(const std::string &Cpu);
 
+/// The library's table of Intel front ends (cores/intel-front-ends.yml on
+/// the search path); empty when there is none.
+std::string frontEndTableFile();
+/// The table's front end for an LLVM CPU name; nullopt for a CPU it does not
+/// list (AMD and Arm cores, Atoms, newer Intel cores).
+std::optional<FrontEndModel> libraryFrontEnd(const std::string &LlvmCpu);
+/// The table checked (`machine check`): unknown keys, missing ones, sources.
+std::vector<MachineDiag> checkFrontEndTable(const std::string &File);
+
 /// The file used when the user names none: the host's model when one exists,
 /// otherwise Haswell-EP. Note is set to a one-line explanation of the choice.
 std::string defaultMachine(std::string &Note);
