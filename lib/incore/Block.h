@@ -152,6 +152,10 @@ bool subset(const std::vector<unsigned> &A, const std::vector<unsigned> &B);
 double splitShare(const LineSplits &LS, const InstrCost &C);
 std::optional<MemRef> memRef(const llvm::MCInst &I, const llvm::MCInstrDesc &D);
 bool x86ZeroIdiom(llvm::StringRef Name, const llvm::MCInst &I);
+/// The memory-access facts of C (AccessBytes, VectorData, GatherScatter,
+/// NonTemporal, FixedPlace), from its opcode, operands and address.
+void accessFacts(InstrCost &C, const llvm::MCInst &I, llvm::StringRef Name,
+                 const std::optional<MemRef> &M, const llvm::MCRegisterInfo &MRI);
 bool partialGpr(llvm::StringRef Name);
 bool readsDestination(llvm::StringRef Name, const llvm::MCSubtargetInfo &STI);
 InstrClasses instrClasses(const std::vector<InstrCost> &Instrs);

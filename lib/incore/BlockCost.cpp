@@ -122,6 +122,7 @@ bool Block::costInstruction(size_t I, double &DefShift) {
   InstrCost &C = R.Instrs[I];
   C.MayLoad = Desc.mayLoad();
   C.MayStore = Desc.mayStore();
+  accessFacts(C, Inst, TB.MII->getName(Inst.getOpcode()), Mem[I], *TB.MRI);
   if (Desc.isCall())
     R.Callees.emplace_back();
   if (!SC || !SC->isValid()) {

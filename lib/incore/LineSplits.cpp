@@ -137,9 +137,9 @@ double splitFraction(const Residues &R, unsigned W, unsigned Line) {
 
 } // namespace
 
-double LineSplits::fractionOf(llvm::StringRef T, bool Store, unsigned *Width) const {
-  unsigned W = T.contains("zmmword ptr") ? 64 : T.contains("ymmword ptr") ? 32
-               : T.contains("xmmword ptr") ? 16 : 0;
+double LineSplits::fractionOf(unsigned VectorBytes, unsigned PackedElement, bool Store,
+                              unsigned *Width) const {
+  unsigned W = VectorBytes;
   // Cut into granules, the share of the access that splits is its granules'
   // (the extra cost is per granule, each an equal part of it).
   if (Granule && W > Granule)
@@ -149,9 +149,7 @@ double LineSplits::fractionOf(llvm::StringRef T, bool Store, unsigned *Width) co
   if (!W)
     return 0;
   // Packed doubles or singles: the streams of that element alone.
-  llvm::StringRef Mnemonic = T.split(' ').first;
-  unsigned E = Mnemonic.ends_with("pd") ? 8 : Mnemonic.ends_with("ps") ? 4 : 0;
-  if (E) {
+  if (unsigned E = PackedElement) {
     const auto &FE = Store ? StoreOfElement : LoadOfElement;
     auto It = FE.find({W, E});
     return It != FE.end() ? It->second : 0;

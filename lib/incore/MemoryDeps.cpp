@@ -121,7 +121,7 @@ public:
     A.Any = A.Load || A.Store;
     if (!A.Any)
       return A;
-    A.Size = accessBytes(C.Text);
+    A.Size = C.AccessBytes;
     StringRef Name = TB.MII->getName(I.getOpcode());
     A.Masked = A.Store && (Name.ends_with("mrk") || (Name.contains("MASKMOV") && Name.ends_with("mr")));
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());

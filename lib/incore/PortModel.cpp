@@ -234,11 +234,10 @@ demandsOf(const MCSubtargetInfo &STI, const MCSchedClassDesc *SC, const PortMap 
 double splitShare(const LineSplits &LS, const InstrCost &C) {
   if (!C.MayLoad && !C.MayStore)
     return 0;
-  StringRef T(C.Text);
-  if (C.gathersOrScatters() || T.contains("rip") || T.contains("[rsp") || T.contains("[rbp"))
+  if (C.GatherScatter || C.FixedPlace)
     return 0;
   double Cost = C.MayStore ? LS.StoreCost : LS.LoadCost;
-  return Cost > 1 ? LS.fractionOf(T, C.MayStore) : 0;
+  return Cost > 1 ? LS.fractionOf(C.vectorBytes(), C.PackedElement, C.MayStore) : 0;
 }
 
 /// The ports of a plain load, store and register add, and a plain load's
@@ -312,15 +311,14 @@ void Block::l1DataPath() {
     for (const InstrCost &C : R.Instrs) {
       if (!C.MayLoad && !C.MayStore)
         continue;
-      StringRef T(C.Text);
-      double Bytes = accessBytes(C.Text), Split = splitShare(LS, C);
+      double Bytes = C.AccessBytes, Split = splitShare(LS, C);
       auto Grown = [&](double Cost) { return Split > 0 ? 1 + Split * (Cost - 1) : 1.0; };
       double B = Bytes * Grown(C.MayStore ? LS.StoreCost : LS.LoadCost);
       Loaded += C.MayLoad ? B : 0;
       Stored += C.MayStore ? B : 0;
-      if (!C.MayLoad || C.gathersOrScatters())
+      if (!C.MayLoad || C.GatherScatter)
         continue;
-      if (!T.contains("mm")) // no xmm, ymm or zmm register
+      if (!C.VectorData)
         ++IntLoads;
       else
         VectorParts += std::max(1.0, std::ceil(Bytes / 32.0)) * Grown(LS.LoadCost);

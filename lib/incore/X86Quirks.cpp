@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Block.h"
+#include "MemoryDeps.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/MC/MCInstrDesc.h"
@@ -35,6 +36,26 @@ bool x86ZeroIdiom(StringRef Name, const MCInst &I) {
     return false;
   const MCOperand &A = I.getOperand(I.getNumOperands() - 2), &B = I.getOperand(I.getNumOperands() - 1);
   return A.isReg() && B.isReg() && A.getReg() == B.getReg();
+}
+
+void accessFacts(InstrCost &C, const MCInst &I, StringRef Name, const std::optional<MemRef> &M,
+                 const MCRegisterInfo &MRI) {
+  if (!C.MayLoad && !C.MayStore)
+    return;
+  C.AccessBytes = accessBytes(C.Text);
+  C.GatherScatter = Name.contains("GATHER") || Name.contains("SCATTER");
+  C.NonTemporal = Name.starts_with("MOVNT") || Name.starts_with("VMOVNT");
+  StringRef Mnemonic = StringRef(C.Text).split(' ').first;
+  C.PackedElement = Mnemonic.ends_with("pd") ? 8 : Mnemonic.ends_with("ps") ? 4 : 0;
+  for (const MCOperand &Op : I)
+    if (Op.isReg() && Op.getReg()) {
+      StringRef R = MRI.getName(Op.getReg());
+      C.VectorData |= R.starts_with("XMM") || R.starts_with("YMM") || R.starts_with("ZMM");
+    }
+  if (M && M->Base) {
+    StringRef B = MRI.getName(M->Base);
+    C.FixedPlace = B == "RIP" || B == "RSP" || B == "RBP";
+  }
 }
 
 /// An 8- or 16-bit general-purpose register other than AH..DH.

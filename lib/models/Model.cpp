@@ -72,7 +72,7 @@ std::optional<int64_t> innermostStep(const LoopKernel &K, const Access &A) {
 bool gathersOrScatters(const InCoreResult *IC) {
   return IC && IC->Ok &&
          std::any_of(IC->Instrs.begin(), IC->Instrs.end(),
-                     [](const InstrCost &I) { return I.gathersOrScatters(); });
+                     [](const InstrCost &I) { return I.GatherScatter; });
 }
 
 /// Lines per iteration that memory sends through streams only the L1's

@@ -44,19 +44,15 @@ std::string alignmentText(const InCoreResult &R) {
     Out += (Out.empty() ? "" : "; ") + List + " " + What;
   }
   // The widest vector access of the machine loop decides the figure shown.
-  unsigned W = 0;
-  llvm::StringRef Widest;
-  for (const InstrCost &C : R.Instrs) {
-    llvm::StringRef T(C.Text);
-    unsigned X = T.contains("zmmword ptr") ? 64u : T.contains("ymmword ptr") ? 32u
-                 : T.contains("xmmword ptr") ? 16u : 0u;
-    if (X > W)
-      W = X, Widest = T;
-  }
+  unsigned W = 0, Element = 0;
+  for (const InstrCost &C : R.Instrs)
+    if (C.vectorBytes() > W)
+      W = C.vectorBytes(), Element = C.PackedElement;
   if (!W)
     return ""; // scalar accesses of naturally aligned elements do not split
   unsigned Part = 0;
-  double LoadFrac = S.fractionOf(Widest, false, &Part), StoreFrac = S.fractionOf(Widest, true);
+  double LoadFrac = S.fractionOf(W, Element, false, &Part),
+         StoreFrac = S.fractionOf(W, Element, true);
   std::string Width = std::to_string(W) + "-byte";
   if (Part < W) // wider accesses split in their parts
     Width = std::to_string(Part) + "-byte parts of the " + Width;

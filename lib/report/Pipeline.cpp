@@ -38,8 +38,7 @@ bool perfmodel::allStoresNonTemporal(const InCoreResult &IC) {
     if (!I.MayStore)
       continue;
     ++Stores;
-    llvm::StringRef T = llvm::StringRef(I.Text).ltrim();
-    NonTemporal += T.starts_with("vmovnt") || T.starts_with("movnt");
+    NonTemporal += I.NonTemporal;
   }
   return Stores > 0 && NonTemporal == Stores;
 }

@@ -38,11 +38,20 @@ struct InstrCost {
   /// part already charged to a smaller set (as llvm-mca does).
   std::vector<std::pair<std::vector<unsigned>, double>> Demands;
   std::vector<double> PortCycles; ///< this instruction's share per port
+  /// Facts of its memory access, filled once at decode (0 and false for an
+  /// instruction that neither loads nor stores).
+  unsigned AccessBytes = 0; ///< bytes moved (zmmword: 64, ..., byte: 1)
+  bool VectorData = false;  ///< an xmm, ymm or zmm register's data
   /// A gather or scatter (vgather*, vpgather*, vscatter*, vpscatter*): its
   /// elements' addresses come from a vector, one instruction, many lines.
-  bool gathersOrScatters() const {
-    return llvm::StringRef(Text).contains("gather") || llvm::StringRef(Text).contains("scatter");
-  }
+  bool GatherScatter = false;
+  bool NonTemporal = false; ///< movnt*: bypasses the caches, allocates no line
+  unsigned PackedElement = 0; ///< 8 for packed doubles (*pd), 4 for singles (*ps)
+  /// Addressed off rip, rsp or rbp: a constant or a stack slot, not one of
+  /// the loop's streams.
+  bool FixedPlace = false;
+  /// The width of a vector access (16, 32 or 64 bytes), 0 for a scalar one.
+  unsigned vectorBytes() const { return AccessBytes >= 16 && AccessBytes % 16 == 0 ? AccessBytes : 0; }
 };
 
 /// The PPR paper's instruction classes (its eq. 1): floating-point adds,
@@ -128,7 +137,8 @@ struct LineSplits {
   /// that crosses a line: its width's (a part's when Granule cuts it), of
   /// its element's streams for packed doubles and singles; 0 for scalar
   /// accesses. WIDTH, if given, receives the width the fraction is of.
-  double fractionOf(llvm::StringRef Instr, bool Store, unsigned *Width = nullptr) const;
+  double fractionOf(unsigned VectorBytes, unsigned PackedElement, bool Store,
+                    unsigned *Width = nullptr) const;
   /// The figures that follow from the loop's streams (fractions and the
   /// streams themselves), from O; and whether O's are the same.
   void takeStreamFigures(const LineSplits &O);
