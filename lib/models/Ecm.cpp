@@ -271,5 +271,14 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
   double Tlb = combine(R, In);
   double TMem = multicore(R, In);
   summarize(R, In, Tlb, TMem);
+  // A library call's measured rate replaces the bounds; the table's
+  // { ... ] ... } line says the same per cache line.
+  if (std::string Note = libraryCallLevels(In, R.Summary); !Note.empty()) {
+    double Written = writtenBytesPerIt(K);
+    for (size_t I = 0; I < R.Levels.size() && I < R.Predictions.size(); ++I)
+      if (std::optional<double> CyPerByte = M.libraryCyclesPerByte(In.InCore->LibraryCall, R.Levels[I]))
+        R.Predictions[I] = Written * *CyPerByte * R.ItersPerCL;
+    R.Notes.push_back(Note);
+  }
   return R;
 }

@@ -167,6 +167,70 @@ std::string perfmodel::ecmLinkName(const MachineModel &M, size_t I) {
   return M.Caches[I].Name + Outer;
 }
 
+std::string perfmodel::formatNumber(double V, int Sig) {
+  if (std::isinf(V))
+    return V > 0 ? "inf" : "-inf";
+  if (std::isnan(V))
+    return "n/a";
+  if (V == 0)
+    return "0";
+  double A = std::fabs(V);
+  int Digits = A >= 1 ? Sig - 1 - int(std::floor(std::log10(A))) : Sig - 1 - int(std::floor(std::log10(A)));
+  Digits = std::max(0, std::min(Digits, 9));
+  char Buf[64];
+  snprintf(Buf, sizeof(Buf), "%.*f", Digits, V);
+  std::string S = Buf;
+  if (S.find('.') != std::string::npos) {
+    while (S.back() == '0')
+      S.pop_back();
+    if (S.back() == '.')
+      S.pop_back();
+  }
+  return S;
+}
+
+double perfmodel::writtenBytesPerIt(const LoopKernel &K) {
+  double Written = 0;
+  for (const Access &A : K.Accesses)
+    Written += A.Write ? A.ElementBytes : 0;
+  return Written;
+}
+
+std::string perfmodel::libraryCallLevels(const ModelInput &In, Prediction &P) {
+  if (!In.InCore || In.InCore->LibraryCall.empty() || !P.Ok)
+    return "";
+  const std::string &Fn = In.InCore->LibraryCall;
+  const MachineModel &M = *In.Machine;
+  double Written = writtenBytesPerIt(*In.Loop);
+  if (Written <= 0)
+    return "";
+  bool Changed = false;
+  for (LevelPrediction &L : P.Levels) {
+    std::optional<double> CyPerByte = M.libraryCyclesPerByte(Fn, L.Level);
+    if (!CyPerByte)
+      continue;
+    Changed = true;
+    L.CyclesPerIt = Written * *CyPerByte;
+    L.GFlops = 0;
+    L.Bottleneck = "the C library's " + Fn + " (" + formatNumber(1 / *CyPerByte) +
+                   " B/cy with its data in " + L.Level + ", measured)";
+    L.Kind = BoundKind::LibraryCall;
+  }
+  if (!Changed)
+    return "";
+  // The levels the file states a rate for, in the models' order.
+  std::string Levels, Key = Fn == "memset" ? "memset" : "memcpy";
+  for (const CacheLevel &C : M.Caches)
+    if (M.libraryCyclesPerByte(Fn, C.Name))
+      Levels += (Levels.empty() ? "" : ", ") + C.Name;
+  if (M.libraryCyclesPerByte(Fn, "MEM"))
+    Levels += (Levels.empty() ? "" : ", ") + std::string("MEM");
+  return "the compiler replaced the loop with " + Fn + ": the predictions with the data in " +
+         Levels + " are the C library's measured rate (" + formatNumber(Written) +
+         " B written per iteration; core." + Key + "_bytes_per_cy, memory." + Key +
+         "_one_core_gbs), not the loop's bounds in the tables";
+}
+
 std::string perfmodel::formatCycles(double V) {
   char Buf[32];
   if (std::fabs(V) >= 100)

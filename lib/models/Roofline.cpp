@@ -118,6 +118,8 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
     else
       P.Advice = "compute-bound: only more flop/cycle (SIMD, FMA) or fewer flops help";
   }
+  if (std::string Note = libraryCallLevels(In, P); !Note.empty())
+    R.Notes.push_back(Note);
   return R;
 }
 

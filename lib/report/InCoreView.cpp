@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "perfmodel/Report.h"
-#include "perfmodel/Pipeline.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"

@@ -6,7 +6,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "perfmodel/Report.h"
-#include "perfmodel/Pipeline.h"
 #include "ViewHelpers.h"
 
 #include "llvm/Support/JSON.h"
@@ -25,27 +24,6 @@ std::string perfmodel::formatSeconds(double S) {
   return formatNumber(S * 1e6) + " us";
 }
 
-std::string perfmodel::formatNumber(double V, int Sig) {
-  if (std::isinf(V))
-    return V > 0 ? "inf" : "-inf";
-  if (std::isnan(V))
-    return "n/a";
-  if (V == 0)
-    return "0";
-  double A = std::fabs(V);
-  int Digits = A >= 1 ? Sig - 1 - int(std::floor(std::log10(A))) : Sig - 1 - int(std::floor(std::log10(A)));
-  Digits = std::max(0, std::min(Digits, 9));
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.*f", Digits, V);
-  std::string S = Buf;
-  if (S.find('.') != std::string::npos) {
-    while (S.back() == '0')
-      S.pop_back();
-    if (S.back() == '.')
-      S.pop_back();
-  }
-  return S;
-}
 
 const char *perfmodel::views::originName(Parameter::Origin O) {
   switch (O) {

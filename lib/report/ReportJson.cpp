@@ -5,7 +5,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "perfmodel/Report.h"
-#include "perfmodel/Pipeline.h"
 #include "ViewHelpers.h"
 
 #include "llvm/Support/JSON.h"
@@ -65,7 +64,7 @@ llvm::json::Value perfmodel::headlineJSON(const LoopReport &LR, const MachineMod
                        {"gflops", num(At->GFlops)},
                        {"bottleneck", At->Bottleneck},
                        {"advice", P->Advice},
-                       {"promised_gain_cy_per_it", num(promisedGainCyclesPerIt(LR))}};
+                       {"promised_gain_cy_per_it", num(LR.promisedGainCyclesPerIt())}};
   // Calls in the loop: the prediction leaves their callees out.
   const std::vector<std::string> &Calls = uncostedCalls(LR);
   O["lower_bound"] = !Calls.empty();

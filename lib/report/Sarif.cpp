@@ -6,7 +6,6 @@
 // sentence and a property of the result (docs/sarif.md).
 //
 //===----------------------------------------------------------------------===//
-#include "perfmodel/Pipeline.h"
 #include "perfmodel/Report.h"
 
 #include "llvm/Support/FormatVariadic.h"

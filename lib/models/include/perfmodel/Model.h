@@ -172,6 +172,19 @@ double sourceCallCycles(const LoopKernel &K, const MachineModel &M, std::string 
 /// source's costed math calls (0 without).
 double inCoreCyclesPerIt(const ModelInput &In);
 
+/// Where the compiler replaced the loop with the C library's memcpy or memset
+/// (In.InCore->LibraryCall) and the machine file states that function's
+/// measured rate at a level, P's prediction with the data there is the bytes
+/// the loop writes at that rate: the code that runs is the library's, not the
+/// loop the bounds cost. Returns the note that says so ("" when P is not Ok
+/// or no level of it has a rate).
+std::string libraryCallLevels(const ModelInput &In, Prediction &P);
+/// Bytes the loop writes per source iteration (its stores' elements).
+double writtenBytesPerIt(const LoopKernel &K);
+
+/// Compact number formatting used by every text view and note: up to SIG
+/// significant digits, no trailing zeros, no exponent for ordinary magnitudes.
+std::string formatNumber(double V, int Sig = 3);
 /// Cycle counts in the models' own words: three significant digits.
 std::string formatCycles(double V);
 

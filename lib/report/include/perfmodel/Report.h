@@ -6,12 +6,7 @@
 #ifndef PERFMODEL_REPORT_H
 #define PERFMODEL_REPORT_H
 
-#include "perfmodel/Ecm.h"
-#include "perfmodel/InCore.h"
-#include "perfmodel/KernelIR.h"
-#include "perfmodel/MachineModel.h"
-#include "perfmodel/Ppr.h"
-#include "perfmodel/Roofline.h"
+#include "perfmodel/Analysis.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
@@ -24,52 +19,6 @@ namespace perfmodel {
 
 /// Version of the JSON output; see docs/json-schema.md.
 constexpr int JsonSchemaVersion = 1;
-
-struct LoopReport {
-  const LoopKernel *Loop = nullptr;
-  std::optional<RooflineResult> Roofline;  ///< for modelled loops
-  std::optional<TrafficResult> Conditions; ///< layer conditions, if run
-  std::optional<TrafficResult> Simulated;  ///< cache simulator, if run
-  std::optional<InCoreResult> InCore;      ///< in-core model, if run
-  std::optional<TlbMisses> Tlb;            ///< when the machine gives a TLB
-  std::optional<double> WorkingSetBytes;   ///< at the bound sizes
-  std::optional<double> Iterations;        ///< of the whole nest, at the bound sizes
-  std::optional<EcmResult> Ecm;
-  std::optional<PprResult> Ppr;
-  /// The summaries of the models that ran, in the order Roofline, ECM, PPR.
-  std::vector<const Prediction *> predictions() const;
-  /// The one prediction to believe, by a rule fixed in advance (docs/models.md):
-  /// ECM, else PPR, else the Roofline, the first that ran and succeeded.
-  const Prediction *headline() const;
-  /// The headline at the data level (null when no model succeeded).
-  const LevelPrediction *headlineLevel() const;
-};
-
-/// Which models to run and for how many cores.
-struct ModelSelection {
-  bool Roofline = true, Ecm = true, Ppr = true;
-  unsigned Cores = 1;
-};
-
-/// Runs the selected models on the stage results already in LR (traffic from
-/// the simulator, else the layer conditions, else the naive count). Shared
-/// by the command line and the plugin. INDEX (--index data) sizes the
-/// working set of indirect accesses.
-void runModels(LoopReport &LR, const KernelIR &IR, const MachineModel &M,
-               const ModelSelection &S, const IndexData *Index = nullptr);
-/// Where the compiler replaced LR's loop with memcpy or memset and M states
-/// that function's measured rate at a level, the Roofline and ECM
-/// predictions there are the loop's written bytes at that rate (runModels
-/// calls it).
-void predictLibraryCall(LoopReport &LR, const MachineModel &M);
-
-struct AnalysisReport {
-  const KernelIR *IR = nullptr;
-  const MachineModel *Machine = nullptr;
-  std::vector<LoopReport> Loops;
-  std::vector<std::string> Notes; ///< run-level notes (machine choice, ...)
-  ModelSelection Models;          ///< what was asked for
-};
 
 void printText(llvm::raw_ostream &OS, const AnalysisReport &R);
 /// "Name (file.yml), 2.7 GHz, haswell": the machine line of the text reports.
@@ -168,10 +117,6 @@ std::string formatSeconds(double S);
 /// RIGHTALIGN[i] right-aligns column i (numbers).
 void printTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::string>> &Rows,
                 unsigned Indent, const std::vector<bool> &RightAlign = {});
-
-/// Compact number formatting used by every text view: up to SIG significant
-/// digits, no trailing zeros, no exponent for ordinary magnitudes.
-std::string formatNumber(double V, int Sig = 3);
 
 } // namespace perfmodel
 

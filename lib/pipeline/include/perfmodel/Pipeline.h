@@ -1,15 +1,16 @@
 //===- Pipeline.h - The per-loop pipeline every entry point runs -*- C++ -*-===//
 //
-// In-core model, then traffic beyond L1 (layer conditions or the simulator,
-// by the cache policy), then the performance models and the headline
-// prediction. The command line (each subcommand, the project mode) and the
-// Clang plugin all call modelLoops, so a change of policy lands everywhere.
+// In-core model at the bound sizes, then traffic beyond L1 (layer conditions
+// or the simulator, by the cache policy), then the performance models: the
+// stages run in that order in modelLoops, which the command line (each
+// subcommand, the project mode) and the Clang plugin all call, so a change of
+// policy lands everywhere. Views read the AnalysisReport it fills.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFMODEL_PIPELINE_H
 #define PERFMODEL_PIPELINE_H
 
-#include "perfmodel/Report.h"
+#include "perfmodel/Analysis.h"
 #include "perfmodel/Traffic.h"
 
 #include <functional>
@@ -64,11 +65,6 @@ bool allStoresNonTemporal(const InCoreResult &IC);
 /// loop from an earlier call (the machine code does not depend on -D sizes).
 void modelLoops(AnalysisReport &R, const KernelIR &IR, const MachineModel &M,
                 const PipelineOptions &O, const std::vector<InCoreResult> *Known = nullptr);
-
-/// What following the loop's bottleneck advice can save at most, per source
-/// iteration: data in L1 instead of its level when transfers bind, else the
-/// in-core time down to the next in-core bound. 0 when nothing is promised.
-double promisedGainCyclesPerIt(const LoopReport &LR);
 
 } // namespace perfmodel
 
