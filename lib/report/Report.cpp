@@ -25,6 +25,42 @@ std::string perfmodel::formatSeconds(double S) {
 }
 
 
+namespace {
+struct FormatEntry {
+  ReportFormat Format;
+  const char *Name;
+  void (*Print)(llvm::raw_ostream &, const AnalysisReport &); ///< null: not an analysis view
+};
+constexpr FormatEntry Formats[] = {
+    {ReportFormat::Text, "text", printText},      {ReportFormat::Brief, "brief", printBrief},
+    {ReportFormat::Json, "json", printJSON},      {ReportFormat::Sarif, "sarif", printSARIF},
+    {ReportFormat::Svg, "svg", printRooflineSVG}, {ReportFormat::Html, "html", printHTML},
+    {ReportFormat::Markdown, "markdown", nullptr}};
+} // namespace
+
+const char *perfmodel::reportFormatName(ReportFormat F) {
+  for (const FormatEntry &E : Formats)
+    if (E.Format == F)
+      return E.Name;
+  return "text";
+}
+
+std::optional<ReportFormat> perfmodel::reportFormatNamed(llvm::StringRef Name) {
+  for (const FormatEntry &E : Formats)
+    if (Name == E.Name)
+      return E.Format;
+  return std::nullopt;
+}
+
+bool perfmodel::printReport(llvm::raw_ostream &OS, const AnalysisReport &R, ReportFormat F) {
+  for (const FormatEntry &E : Formats)
+    if (E.Format == F && E.Print) {
+      E.Print(OS, R);
+      return true;
+    }
+  return false;
+}
+
 const char *perfmodel::views::originName(Parameter::Origin O) {
   switch (O) {
   case Parameter::Origin::CommandLine:

@@ -55,27 +55,16 @@ int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &Json
   if (!A.Shown.empty())
     renameSource(In.FR->IR, A.File, A.Shown);
 
-  auto Render = [&](const std::string &Format) {
+  auto Render = [&](ReportFormat Format) {
     StageScope Timed(Stage::Report);
     std::string Text;
     llvm::raw_string_ostream OS(Text);
-    if (Format == "json")
-      printJSON(OS, R);
-    else if (Format == "svg")
-      printRooflineSVG(OS, R);
-    else if (Format == "html")
-      printHTML(OS, R);
-    else if (Format == "sarif")
-      printSARIF(OS, R);
-    else if (Format == "brief")
-      printBrief(OS, R);
-    else
-      printText(OS, R);
+    printReport(OS, R, Format);
     OS.flush();
     return Text;
   };
   if (!JsonCopy.empty())
-    if (int RC = emitReport(JsonCopy, Render("json")))
+    if (int RC = emitReport(JsonCopy, Render(ReportFormat::Json)))
       return RC;
   return emitReport(A.Output, Render(A.Format));
 }
@@ -92,10 +81,11 @@ Command perfmodel::tool::addAnalyze(CLI::App &App, const CompileCommand &CC) {
   addMachineOptions(C, A);
   addKeptL3Option(C, A);
   addModelOptions(C, A);
-  C->add_option("--format", A.Format,
-                "text, brief (a line per loop, file:line:col: note: ...), json, sarif "
-                "(SARIF 2.1.0), svg (Roofline chart) or html (chart and tables)")
-      ->check(CLI::IsMember({"text", "brief", "json", "sarif", "svg", "html"}));
+  addFormatOption(C, A.Format,
+                  {ReportFormat::Text, ReportFormat::Brief, ReportFormat::Json, ReportFormat::Sarif,
+                   ReportFormat::Svg, ReportFormat::Html},
+                  "text, brief (a line per loop, file:line:col: note: ...), json, sarif "
+                  "(SARIF 2.1.0), svg (Roofline chart) or html (chart and tables)");
   C->add_option("-o,--output", A.Output, "write the report to this file");
   C->add_option("--files", S->P.Globs,
                 "project mode: analyse only the database's files matching this glob "

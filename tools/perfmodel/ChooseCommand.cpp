@@ -106,11 +106,11 @@ int runChooseBcsr(const BcsrArgs &B, const CompileCommand &CC) {
     Ch.Notes.insert(Ch.Notes.begin(), N);
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  if (A.Format == "json")
+  if (A.Format == ReportFormat::Json)
     printBcsrChoiceJSON(OS, Ch, *M);
   else
     printBcsrChoice(OS, Ch, *M);
-  if (!Ch.Explanation.empty() && A.Format != "json")
+  if (!Ch.Explanation.empty() && A.Format != ReportFormat::Json)
     OS << "\n--- " << B.Explain << " as analyze reports it (simulated on its block structure) ---\n"
        << Ch.Explanation;
   OS.flush();
@@ -365,7 +365,7 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
       Ch.Notes.push_back((F.Path == A.File ? Ch.File : F.Path) + ": " + N);
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  if (A.Format == "json")
+  if (A.Format == ReportFormat::Json)
     printVariantChoiceJSON(OS, Ch, *M);
   else
     printVariantChoice(OS, Ch, *M);
@@ -399,7 +399,7 @@ std::vector<Command> perfmodel::tool::addChoose(CLI::App &App, const CompileComm
                      "with --measure, skip sizes where one call is predicted to take longer "
                      "(seconds)")
       ->check(CLI::PositiveNumber);
-  Choose->add_option("--format", V->A.Format, "text or json")
+  addFormatOption(Choose, V->A.Format, {ReportFormat::Text, ReportFormat::Json}, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
   Choose->add_option("-o,--output", V->A.Output, "write the report to this file");
   Choose->footer("choose FILE --variant f --variant g [-D N=START:STOP:xFACTOR] [-- flags]: "
@@ -414,7 +414,7 @@ std::vector<Command> perfmodel::tool::addChoose(CLI::App &App, const CompileComm
   Bcsr->add_option("--max-block", B->MaxBlock, "largest block, RxC (default 8x8)");
   Bcsr->add_option("--model", B->Model,
                    "rank by ecm, ppr or roofline (default: the headline rule, ECM first)");
-  Bcsr->add_option("--format", B->A.Format, "text or json")
+  addFormatOption(Bcsr, B->A.Format, {ReportFormat::Text, ReportFormat::Json}, "text or json")
       ->check(CLI::IsMember({"text", "json"}));
   Bcsr->add_option("-o,--output", B->A.Output, "write the report to this file");
   Bcsr->add_option("--sim-accesses", B->A.SimAccesses,

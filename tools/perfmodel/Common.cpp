@@ -678,3 +678,16 @@ std::vector<std::string> perfmodel::tool::harnessFlags(const MachineModel &M,
   Flags.insert(Flags.end(), User.begin(), User.end());
   return Flags;
 }
+
+CLI::Option *perfmodel::tool::addFormatOption(CLI::App *C, ReportFormat &Out,
+                                              std::initializer_list<ReportFormat> Allowed,
+                                              const std::string &Help) {
+  std::vector<std::string> Names;
+  for (ReportFormat F : Allowed)
+    Names.push_back(reportFormatName(F));
+  // The name is checked before the callback converts it.
+  return C
+      ->add_option_function<std::string>(
+          "--format", [&Out](const std::string &Name) { Out = *reportFormatNamed(Name); }, Help)
+      ->check(CLI::IsMember(Names));
+}

@@ -12,6 +12,7 @@
 #include "perfmodel/Frontend.h"
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/Pipeline.h"
+#include "perfmodel/Report.h"
 #include "perfmodel/Traffic.h"
 
 #include <CLI/CLI.hpp>
@@ -100,7 +101,7 @@ struct AnalyzeArgs {
   std::vector<std::string> Sets;
   std::vector<std::string> Defines;
   double ExitFraction = 1.0; ///< --exit-fraction
-  std::string Format = "text";
+  ReportFormat Format = ReportFormat::Text;
   std::string CompileCommandsDir;
   std::string Output;
   std::string Cache = "auto";
@@ -125,6 +126,9 @@ void addMachineOptions(CLI::App *C, AnalyzeArgs &A);
 void addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired = true);
 void addModelOptions(CLI::App *C, AnalyzeArgs &A);
 void addKeptL3Option(CLI::App *C, AnalyzeArgs &A);
+/// --format, one of ALLOWED by name, into OUT (HELP describes them).
+CLI::Option *addFormatOption(CLI::App *C, ReportFormat &Out,
+                             std::initializer_list<ReportFormat> Allowed, const std::string &Help);
 
 /// What this host keeps of an L3 of L3BYTES behind an L2 of L2BYTES now:
 /// --host-l3 when given (side-by-side runs that must see one L3), else

@@ -24,7 +24,7 @@ namespace {
 
 int runInCore(std::string File, const std::string &Hex, const std::string &Batch,
               const std::string &Machine, const std::string &Cpu,
-              const std::vector<std::string> &Sets, const std::string &Format, bool Unrolled,
+              const std::vector<std::string> &Sets, ReportFormat Format, bool Unrolled,
               bool BHive) {
   if (int(!File.empty()) + int(!Hex.empty()) + int(!Batch.empty()) > 1)
     return error("incore takes one of: an assembly file (- or none: standard input), "
@@ -94,7 +94,7 @@ int runInCore(std::string File, const std::string &Hex, const std::string &Batch
   }
   if (!R.Ok)
     return error((Hex.empty() ? Shown : std::string("--hex")) + ": " + R.Reason);
-  if (Format == "json") {
+  if (Format == ReportFormat::Json) {
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(inCoreJSON(R))) << "\n";
     return ExitOk;
   }
@@ -108,7 +108,8 @@ int runInCore(std::string File, const std::string &Hex, const std::string &Batch
 
 Command perfmodel::tool::addInCore(CLI::App &App) {
   struct State {
-    std::string File, Hex, Machine, Cpu, Format = "text", Batch;
+    std::string File, Hex, Machine, Cpu, Batch;
+    ReportFormat Format = ReportFormat::Text;
     std::vector<std::string> Sets;
     bool Unrolled = false, BHive = false;
   };
@@ -126,7 +127,7 @@ Command perfmodel::tool::addInCore(CLI::App &App) {
                 "assembly per block, tab-separated");
   C->add_option("--mcpu", S->Cpu, "LLVM CPU name instead of a machine model (e.g. skylake-avx512)");
   C->add_option("--set", S->Sets, "override a machine value")->allow_extra_args(false);
-  C->add_option("--format", S->Format, "output format")->check(CLI::IsMember({"text", "json"}));
+  addFormatOption(C, S->Format, {ReportFormat::Text, ReportFormat::Json}, "text or json");
   C->add_flag("--unrolled", S->Unrolled,
               "the block runs unrolled as straight-line code, not as a loop: on Intel cores "
               "its uops come from the legacy decoders (predecode windows, LCP stalls)");

@@ -25,7 +25,7 @@ int runMachineShow(const std::string &Name, const std::vector<std::string> &Sets
 
 /// `machine list`: every model on the search path, one row each. A file
 /// that does not load is named with its first error instead.
-int runMachineList(const std::string &Format) {
+int runMachineList(ReportFormat Format) {
   std::vector<MachineModel> Ms;
   int RC = ExitOk;
   for (const std::string &File : listMachineFiles()) {
@@ -40,7 +40,7 @@ int runMachineList(const std::string &Format) {
   if (Ms.empty())
     return error("no machine models found (searched PERFMODEL_MACHINE_PATH, the "
                  "installed and the source tree's machine-models)");
-  printMachineList(llvm::outs(), Ms, Format == "markdown");
+  printMachineList(llvm::outs(), Ms, Format == ReportFormat::Markdown);
   return RC;
 }
 
@@ -101,7 +101,8 @@ int runMachineCheck(const std::vector<std::string> &Files,
 
 std::vector<Command> perfmodel::tool::addMachine(CLI::App &App) {
   struct State {
-    std::string ShowName, ListFormat = "text";
+    std::string ShowName;
+    ReportFormat ListFormat = ReportFormat::Text;
     std::vector<std::string> Sets, CheckFiles, DiffNames, DiffSetsA, DiffSetsB;
   };
   auto S = std::make_shared<State>();
@@ -114,9 +115,8 @@ std::vector<Command> perfmodel::tool::addMachine(CLI::App &App) {
   Check->add_option("files", S->CheckFiles, "files or names")->required();
   Check->add_option("--set", S->Sets, "override a value")->allow_extra_args(false);
   CLI::App *List = Machine->add_subcommand("list", "List the known machine models");
-  List->add_option("--format", S->ListFormat,
-                   "text or markdown (the table of docs/machine-models.md)")
-      ->check(CLI::IsMember({"text", "markdown"}));
+  addFormatOption(List, S->ListFormat, {ReportFormat::Text, ReportFormat::Markdown},
+                  "text or markdown (the table of docs/machine-models.md)");
   CLI::App *Diff = Machine->add_subcommand(
       "diff", "Compare two machine models field by field (--set-a/--set-b derive "
               "hypothetical ones)");

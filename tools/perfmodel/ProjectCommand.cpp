@@ -193,7 +193,7 @@ std::vector<std::string> sourceFiles(const clang::tooling::CompilationDatabase &
 /// Each job analysed by a child process, WIDTH at a time; a child that
 /// outlives its own time limit by 30 s is killed.
 void runJobs(std::vector<FileJob> &Jobs, const std::string &Self,
-             const std::vector<std::string> &Common, const std::string &ChildFormat,
+             const std::vector<std::string> &Common, ReportFormat ChildFormat,
              unsigned Width, unsigned FileTimeLimit) {
   struct Running {
     size_t Job;
@@ -213,8 +213,8 @@ void runJobs(std::vector<FileJob> &Jobs, const std::string &Self,
       Args.insert(Args.end(), Common.begin(), Common.begin() + 3); // --time-limit N analyze
       Args.push_back(J.File);
       Args.insert(Args.end(), Common.begin() + 3, Common.end());
-      Args.insert(Args.end(), {"--format", ChildFormat, "-o", J.Out});
-      if (ChildFormat != "json")
+      Args.insert(Args.end(), {"--format", reportFormatName(ChildFormat), "-o", J.Out});
+      if (ChildFormat != ReportFormat::Json)
         Args.insert(Args.end(), {"--json-copy", J.Json});
       std::vector<llvm::StringRef> Refs(Args.begin(), Args.end());
       std::optional<llvm::StringRef> Redirects[] = {llvm::StringRef(""), llvm::StringRef(""),
@@ -270,12 +270,12 @@ struct ProjectSummary {
 
 /// The children's reports read back (a failed or unreadable one counts as
 /// failed) and their loops ranked.
-ProjectSummary gather(std::vector<FileJob> &Jobs, const std::string &ChildFormat,
+ProjectSummary gather(std::vector<FileJob> &Jobs, ReportFormat ChildFormat,
                       double ClockGHz) {
   ProjectSummary S;
   for (FileJob &J : Jobs) {
     if (J.Status == 0 && !J.TimedOut) {
-      std::string Js = slurp(ChildFormat == "json" ? J.Out : J.Json);
+      std::string Js = slurp(ChildFormat == ReportFormat::Json ? J.Out : J.Json);
       if (auto V = llvm::json::parse(Js))
         J.Report = std::move(*V);
       else {
@@ -393,7 +393,7 @@ void printProjectText(llvm::raw_ostream &OS, const AnalyzeArgs &A, const Machine
   if (S.Skipped)
     OS << " (" << S.Skipped << " not C or C++ skipped)";
   OS << "\n";
-  bool Brief = A.Format == "brief";
+  bool Brief = A.Format == ReportFormat::Brief;
   for (FileJob &J : Jobs) {
     if (!Brief)
       OS << "\n";
@@ -450,8 +450,8 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
     return error("project mode takes each file's flags from the compilation database; "
                  "drop the `-- FLAGS`",
                  ExitUsage);
-  if (A.Format == "svg" || A.Format == "html")
-    return error("--format " + A.Format + " draws one file; project mode writes text, json "
+  if (A.Format == ReportFormat::Svg || A.Format == ReportFormat::Html)
+    return error(std::string("--format ") + reportFormatName(A.Format) + " draws one file; project mode writes text, json "
                                           "or sarif",
                  ExitUsage);
   if (!llvm::sys::fs::exists(A.CompileCommandsDir + "/compile_commands.json"))
@@ -505,7 +505,7 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
       Set("caches." + M->Caches.front().Name + ".misses_in_flight",
           *M->Caches.front().MissesInFlight);
   }
-  std::string ChildFormat = A.Format;
+  ReportFormat ChildFormat = A.Format;
 
   std::vector<FileJob> Jobs(Files.size());
   for (size_t I = 0; I < Files.size(); ++I) {
@@ -523,9 +523,9 @@ int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
 
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  if (A.Format == "json") {
+  if (A.Format == ReportFormat::Json) {
     printProjectJson(OS, A, *M, Jobs, S);
-  } else if (A.Format == "sarif") {
+  } else if (A.Format == ReportFormat::Sarif) {
     if (!printProjectSarif(OS, Jobs, S.Failed)) {
       llvm::sys::fs::remove_directories(Tmp);
       return error("no file of the project could be analysed");

@@ -113,7 +113,7 @@ struct ReplayArgs {
   std::vector<std::string> Files;
   std::string Baseline;
   std::optional<double> MaxRise;
-  std::string Format = "text";
+  ReportFormat Format = ReportFormat::Text;
   std::string Output;
   unsigned Worst = 8;
   /// -m: predict with this machine model instead of the recorded one (a

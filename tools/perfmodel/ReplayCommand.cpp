@@ -800,9 +800,9 @@ int perfmodel::tool::runReplay(const ReplayArgs &Args) {
   Bar.clear();
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  if (Args.Format == "json") {
+  if (Args.Format == ReportFormat::Json) {
     OS << llvm::formatv("{0:1}", replayJson(All)) << "\n";
-  } else if (Args.Format == "svg") {
+  } else if (Args.Format == ReportFormat::Svg) {
     std::vector<AccuracyPanel> Panels;
     for (const Replayed &X : All) {
       AccuracyPanel P;

@@ -98,7 +98,7 @@ int runSweep(AnalyzeArgs A, const CompileCommand &CC) {
   }
   std::string Text;
   llvm::raw_string_ostream OS(Text);
-  if (A.Format == "svg")
+  if (A.Format == ReportFormat::Svg)
     printSweepSVG(OS, SR);
   else
     printSweepText(OS, SR);
@@ -117,7 +117,7 @@ Command perfmodel::tool::addSweep(CLI::App &App, const CompileCommand &CC) {
   addSourceOptions(C, *A);
   addMachineOptions(C, *A);
   addModelOptions(C, *A);
-  C->add_option("--format", A->Format, "text or svg")->check(CLI::IsMember({"text", "svg"}));
+  addFormatOption(C, A->Format, {ReportFormat::Text, ReportFormat::Svg}, "text or svg");
   C->add_option("-o,--output", A->Output, "write the result to this file");
   C->footer("-D takes the swept size NAME=START:STOP:xFACTOR|+STEP and fixed ones NAME=VALUE.");
   return {C, [A, &CC]() -> int {

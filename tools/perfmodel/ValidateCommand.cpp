@@ -890,8 +890,8 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
       ->needs("--baseline");
   C->add_option("--worst", S->R.Worst, "with --replay: the worst rows listed per recording")
       ->needs(Replay);
-  C->add_option("--format", S->R.Format, "with --replay: text, json (a baseline) or svg")
-      ->check(CLI::IsMember({"text", "json", "svg"}))
+  addFormatOption(C, S->R.Format, {ReportFormat::Text, ReportFormat::Json, ReportFormat::Svg},
+                  "with --replay: text, json (a baseline) or svg")
       ->needs(Replay);
   C->add_option("-o,--output", S->R.Output, "with --replay: write the report there")
       ->needs(Replay);

@@ -20,6 +20,14 @@ namespace perfmodel {
 /// Version of the JSON output; see docs/json-schema.md.
 constexpr int JsonSchemaVersion = 1;
 
+/// The commands' output formats, as --format names them.
+enum class ReportFormat { Text, Brief, Json, Sarif, Svg, Html, Markdown };
+const char *reportFormatName(ReportFormat F);
+std::optional<ReportFormat> reportFormatNamed(llvm::StringRef Name);
+/// R in format F: the one table from a format to the printer of an analysis
+/// (text, brief, json, sarif, svg, html); false for a format without one.
+bool printReport(llvm::raw_ostream &OS, const AnalysisReport &R, ReportFormat F);
+
 void printText(llvm::raw_ostream &OS, const AnalysisReport &R);
 /// "Name (file.yml), 2.7 GHz, haswell": the machine line of the text reports.
 std::string machineSummary(const MachineModel &M);
