@@ -345,7 +345,7 @@ TrafficResult perfmodel::layerConditionTraffic(const LoopKernel &K, const Kernel
                                                const MachineModel &M,
                                                const LayerConditionOptions &O) {
   StageScope Timed(Stage::LayerConditions);
-  TrafficResult R = startTraffic("layer conditions", K, M);
+  TrafficResult R = startTraffic(TrafficSource::LayerConditions, K, M);
   if (!R.Reason.empty())
     return R;
   LayerModel Model(K, IR, M, O, R);

@@ -94,7 +94,7 @@ void outerL1Bytes(const LoopKernel &K, const NestGeometry &G, TrafficResult &R);
 
 /// A TrafficResult for METHOD, with Reason set when the loop or the machine
 /// gives nothing to compute traffic for.
-inline TrafficResult startTraffic(const char *Method, const LoopKernel &K,
+inline TrafficResult startTraffic(TrafficSource Method, const LoopKernel &K,
                                   const MachineModel &M) {
   TrafficResult R;
   R.Method = Method;

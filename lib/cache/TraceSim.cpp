@@ -488,7 +488,7 @@ public:
 TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR,
                                          const MachineModel &M, const SimOptions &O) {
   StageScope Timed(Stage::Simulator);
-  TrafficResult R = startTraffic("simulator", K, M);
+  TrafficResult R = startTraffic(TrafficSource::Simulator, K, M);
   if (!R.Reason.empty())
     return R;
   Replayer Rp(K, IR, O);

@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <set>
 #include <cmath>
 
 using namespace perfmodel;
@@ -36,13 +37,18 @@ const LevelPrediction *slowestLevel(const Prediction &P) {
 
 } // namespace
 
-const Prediction *perfmodel::rankingPrediction(const LoopReport &LR, const std::string &Model) {
-  if (Model.empty())
+const Prediction *perfmodel::rankingPrediction(const LoopReport &LR,
+                                               std::optional<ModelKind> Model) {
+  if (!Model)
     return LR.headline();
   for (const Prediction *P : LR.predictions())
-    if (P->Model == Model)
+    if (P->Kind == *Model)
       return P->Ok ? P : nullptr;
   return nullptr;
+}
+
+std::string perfmodel::rankingModelName(std::optional<ModelKind> Model) {
+  return Model ? modelKindName(*Model) : "headline";
 }
 
 bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const MachineModel &M,
@@ -53,7 +59,8 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
   Out.Rows = A.Rows;
   Out.Cols = A.Cols;
   Out.Nonzeros = A.nonzeros();
-  Out.Model = O.Model.empty() ? "headline" : O.Model;
+  Out.Model = O.Model;
+  std::set<ModelKind> Ranked; // the models the headline rule picked
   if (A.nonzeros() == 0) {
     Error = Name + ": the matrix has no nonzeros";
     return false;
@@ -150,7 +157,7 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     if (!LR || !LR->Loop->Modelled)
       Cand.Reason = LR ? LR->Loop->Reason : "no loop nest found in " + bcsrKernelName(R, C);
     else if (!P || P->Levels.empty() || !(P->Levels.front().CyclesPerIt > 0))
-      Cand.Reason = O.Model.empty() ? "no model succeeded" : O.Model + " did not succeed";
+      Cand.Reason = !O.Model ? "no model succeeded" : rankingModelName(O.Model) + " did not succeed";
     else
       Cand.LowerBoundSeconds =
           P->Levels.front().CyclesPerIt * double(Cand.Blocks) / (M.ClockGHz * 1e9);
@@ -199,15 +206,15 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     }
     const LevelPrediction *At = P ? slowestLevel(*P) : nullptr;
     if (!At || !(At->CyclesPerIt > 0)) {
-      Cand.Reason = P ? "the " + P->Model + " model gave no time" :
-                        (O.Model.empty() ? "no model succeeded" : O.Model + " did not succeed");
+      Cand.Reason = P ? "the " + P->name() + " model gave no time" :
+                        (!O.Model ? "no model succeeded" : rankingModelName(O.Model) + " did not succeed");
       if (LR && LR->Simulated && !LR->Simulated->Ok)
         Cand.Reason += " (simulator: " + LR->Simulated->Reason + ")";
       continue;
     }
     Cand.Ok = true;
     Cand.CyclesPerBlock = At->CyclesPerIt;
-    Cand.Bottleneck = P->Model + ": " + At->Bottleneck + " (data from " + At->Level + ")";
+    Cand.Bottleneck = P->name() + ": " + At->Bottleneck + " (data from " + At->Level + ")";
     if (LR->InCore && LR->InCore->Ok)
       Cand.InCoreCyclesPerBlock =
           LR->InCore->Cycles / std::max(1.0, double(LR->InCore->SourceItersPerIter));
@@ -216,11 +223,10 @@ bool perfmodel::chooseBcsr(const CsrPattern &A, const std::string &Name, const M
     Cand.Seconds = Cand.CyclesPerBlock * double(Cand.Blocks) / (M.ClockGHz * 1e9);
     Cand.GFlops = 2.0 * double(A.nonzeros()) / Cand.Seconds / 1e9;
     Best = std::min(Best, Cand.Seconds);
-    if (Out.Model == "headline")
-      Out.Model = P->Model;
-    else if (Out.Model != P->Model && O.Model.empty())
-      Out.Model = "headline";
+    Ranked.insert(P->Kind);
   }
+  if (!O.Model && Ranked.size() == 1)
+    Out.Model = *Ranked.begin();
   std::stable_sort(Out.Candidates.begin(), Out.Candidates.end(),
                    [](const BcsrCandidate &X, const BcsrCandidate &Y) {
                      if (X.Ok != Y.Ok)

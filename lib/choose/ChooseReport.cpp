@@ -22,7 +22,7 @@ void perfmodel::printBcsrChoice(llvm::raw_ostream &OS, const BcsrChoice &Ch,
   OS << "perfmodel choose bcsr " << Ch.Matrix << "\n";
   OS << "machine: " << machineSummary(M) << "\n";
   OS << "matrix: " << Ch.Rows << " x " << Ch.Cols << ", " << Ch.Nonzeros << " nonzeros\n";
-  OS << "model: " << Ch.Model << " on simulated traffic (an SpMV repeated: warm caches)\n";
+  OS << "model: " << rankingModelName(Ch.Model) << " on simulated traffic (an SpMV repeated: warm caches)\n";
   std::vector<std::vector<std::string>> Rows = {{"rank", "block", "blocks", "fill", "cy/block",
                                                  "in-core", "mem B/block", "time/SpMV",
                                                  "GFLOP/s", "bottleneck"}};
@@ -104,7 +104,7 @@ void perfmodel::printBcsrChoiceJSON(llvm::raw_ostream &OS, const BcsrChoice &Ch,
               {"rows", Ch.Rows},
               {"cols", Ch.Cols},
               {"nonzeros", Ch.Nonzeros},
-              {"model", Ch.Model},
+              {"model", rankingModelName(Ch.Model)},
               {"candidates", std::move(Cands)},
               {"analysis_seconds", jsonNumber(Ch.AnalysisSeconds)}};
   if (const BcsrCandidate *Best = Ch.chosen()) {
@@ -122,8 +122,8 @@ void perfmodel::printBcsrChoiceJSON(llvm::raw_ostream &OS, const BcsrChoice &Ch,
 
 namespace {
 
-std::string rankedBy(const std::string &Model) {
-  return Model == "headline" ? "the headline rule (ECM, else PPR, else the Roofline)" : Model;
+std::string rankedBy(std::optional<ModelKind> Model) {
+  return Model ? modelKindName(*Model) : "the headline rule (ECM, else PPR, else the Roofline)";
 }
 
 /// "A up to length 65536; B from 66190 to 1e6; C from 1.1e6": the
@@ -307,7 +307,7 @@ void perfmodel::printVariantChoiceJSON(llvm::raw_ostream &OS, const VariantChoic
               {"machine", M.Name},
               {"machine_file", M.File},
               {"clock_ghz", jsonNumber(M.ClockGHz)},
-              {"model", Ch.Model},
+              {"model", rankingModelName(Ch.Model)},
               {"variants", std::move(Names)},
               {"points", std::move(Points)},
               {"crossovers", Crossovers(Ch.Crossovers)},

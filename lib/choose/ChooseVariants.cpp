@@ -18,7 +18,7 @@ using namespace perfmodel;
 namespace {
 
 VariantEstimate predictVariant(const VariantInput &V, const MachineModel &M,
-                               const std::string &Model) {
+                               std::optional<ModelKind> Model) {
   VariantEstimate E;
   PipelineOptions PO = V.Pipeline;
   const std::string &Fn = V.Function;
@@ -40,7 +40,7 @@ VariantEstimate predictVariant(const VariantInput &V, const MachineModel &M,
     const LevelPrediction *At = P ? P->atDataLevel() : nullptr;
     if (!At || At->CyclesPerIt <= 0) {
       E.Reason = "loop at " + K.Loc.str() + ": " +
-                 (Model.empty() ? "no model succeeded" : Model + " did not succeed");
+                 (!Model ? "no model succeeded" : rankingModelName(Model) + " did not succeed");
       return E;
     }
     if (!LR.Iterations || *LR.Iterations < 0) {
@@ -53,7 +53,7 @@ VariantEstimate predictVariant(const VariantInput &V, const MachineModel &M,
     if (S > Longest) {
       Longest = S;
       E.DataLevel = P->DataLevel;
-      E.Bottleneck = P->Model + ": " + At->Bottleneck;
+      E.Bottleneck = P->name() + ": " + At->Bottleneck;
     }
   }
   E.Ok = true;
@@ -124,7 +124,7 @@ bool perfmodel::chooseVariants(std::vector<VariantInput> &Vs, const MachineModel
   auto Start = std::chrono::steady_clock::now();
   Out = VariantChoice();
   Out.Param = O.Param;
-  Out.Model = O.Model.empty() ? "headline" : O.Model;
+  Out.Model = O.Model;
   if (Vs.size() < 2) {
     Error = "choose needs at least two variants to compare";
     return false;

@@ -65,7 +65,7 @@ struct FpDemand {
 InCoreResult perfmodel::sourceInCore(const LoopKernel &K, const MachineModel &M,
                                      const InCoreResult *Compiled) {
   InCoreResult R;
-  R.Basis = "source";
+  R.Basis = InCoreBasis::Source;
   R.Cpu = M.Cpu;
   const CoreModel &C = M.Core;
   auto Fail = [&](std::string Why) {

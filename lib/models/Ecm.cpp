@@ -257,7 +257,7 @@ EcmResult perfmodel::ecm(const ModelInput &In) {
   EcmResult R;
   const MachineModel &M = *In.Machine;
   const LoopKernel &K = *In.Loop;
-  R.Summary.Model = "ECM";
+  R.Summary.Kind = ModelKind::Ecm;
   R.Overlap = M.EcmOverlap;
   if (M.Caches.empty()) {
     R.Reason = R.Summary.Reason = "the machine model has no caches";

@@ -231,6 +231,10 @@ std::string perfmodel::libraryCallLevels(const ModelInput &In, Prediction &P) {
          "_one_core_gbs), not the loop's bounds in the tables";
 }
 
+const char *perfmodel::modelKindName(ModelKind K) {
+  return K == ModelKind::Roofline ? "Roofline" : K == ModelKind::Ecm ? "ECM" : "PPR";
+}
+
 std::string perfmodel::formatCycles(double V) {
   char Buf[32];
   if (std::fabs(V) >= 100)
@@ -318,7 +322,7 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
   // iteration wherever the data lives.
   const TrafficResult *T = In.Traffic;
   std::vector<double> Irr;
-  std::string Source = T && T->Method == "simulator" ? "simulated" : "by layer conditions";
+  std::string Source = T && T->Method == TrafficSource::Simulator ? "simulated" : "by layer conditions";
   if (T && T->Ok && T->IrregularMissesPerIt.size() == M.Caches.size())
     Irr = T->IrregularMissesPerIt;
   else {

@@ -10,7 +10,7 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   PprResult R;
   const MachineModel &M = *In.Machine;
   const LoopKernel &K = *In.Loop;
-  R.Summary.Model = "PPR";
+  R.Summary.Kind = ModelKind::Ppr;
   if (!In.InCore || !In.InCore->Ok || In.InCore->SourceItersPerIter <= 0) {
     // Say why the schedule is missing: not run (--no-incore), or not had.
     R.Reason = R.Summary.Reason =

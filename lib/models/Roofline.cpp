@@ -50,7 +50,7 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
   RooflineResult R = roofline(*In.Loop, *In.Machine, In.Traffic, inCoreCyclesPerIt(In),
                               In.Cores);
   Prediction &P = R.Summary;
-  P.Model = "Roofline";
+  P.Kind = ModelKind::Roofline;
   P.Ok = !R.Levels.empty();
   if (!P.Ok)
     P.Reason = "the machine model has no caches";
@@ -130,7 +130,7 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   Cores = std::max(Cores, 1u);
   R.Cores = Cores;
   bool UseTraffic = Traffic && Traffic->Ok && Traffic->Links.size() == M.Caches.size();
-  R.TrafficModel = UseTraffic ? Traffic->Method : "naive";
+  R.TrafficModel = UseTraffic ? Traffic->Method : TrafficSource::Naive;
   R.FlopsPerIt = K.flops();
   R.Traffic = naiveTraffic(K, M);
   if (UseTraffic) {

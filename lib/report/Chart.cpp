@@ -377,7 +377,7 @@ void perfmodel::printHTML(llvm::raw_ostream &OS, const AnalysisReport &R) {
       continue;
     OS << "<table>\n<tr><th>data in</th>";
     for (const Prediction *P : Ps)
-      OS << "<th>" << escapeXml(P->Model) << " cy/it</th><th>" << escapeXml(P->Model)
+      OS << "<th>" << escapeXml(P->name()) << " cy/it</th><th>" << escapeXml(P->name())
          << " GFLOP/s</th>";
     OS << "</tr>\n";
     const Prediction *Longest = Ps[0];
@@ -404,7 +404,7 @@ void perfmodel::printHTML(llvm::raw_ostream &OS, const AnalysisReport &R) {
     OS << "</table>\n";
     for (const Prediction *P : Ps)
       if (P->Ok && !P->Advice.empty())
-        OS << "<p><b>" << escapeXml(P->Model) << ":</b> " << escapeXml(P->Advice) << "</p>\n";
+        OS << "<p><b>" << escapeXml(P->name()) << ":</b> " << escapeXml(P->Advice) << "</p>\n";
   }
   OS << "</div>\n</div>\n<h2>Full report</h2>\n<pre>" << escapeXml(Text) << "</pre>\n";
   OS << "</body>\n</html>\n";

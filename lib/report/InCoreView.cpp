@@ -74,7 +74,7 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
                                 unsigned Indent, unsigned LineBytes) {
   std::string Pad(Indent, ' ');
   double K = R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1;
-  bool Source = R.Basis == "source";
+  bool Source = R.Basis == InCoreBasis::Source;
   OS << Pad << "in-core ("
      << (Source ? "source as written on the machine file's " + R.Cpu + " ports" : R.Cpu)
      << ", data in L1): " << formatNumber(R.Cycles)
@@ -171,7 +171,7 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
 llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
   using llvm::json::Array;
   using llvm::json::Object;
-  Object O{{"ok", R.Ok}, {"cpu", R.Cpu}, {"basis", R.Basis}};
+  Object O{{"ok", R.Ok}, {"cpu", R.Cpu}, {"basis", R.Basis == InCoreBasis::Source ? "source" : "compiled"}};
   if (!R.Ok) {
     O["reason"] = R.Reason;
     return O;
@@ -204,7 +204,7 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
                        {"list_schedule", jsonNumber(R.ScheduledCycles)}};
   if (R.DecodeBound > 0) // unrolled code on an Intel core: its legacy decoders
     (*O["bounds"].getAsObject())["decode"] = jsonNumber(R.DecodeBound);
-  if (R.Basis != "source" && !R.Splits.Streams.empty()) {
+  if (R.Basis != InCoreBasis::Source && !R.Splits.Streams.empty()) {
     const LineSplits &S = R.Splits;
     Array Streams;
     for (const LineSplits::Stream &St : S.Streams)
@@ -226,7 +226,7 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
                             {"store_split_fraction", Fractions(S.Store)},
                             {"streams", std::move(Streams)}};
   }
-  if (R.Basis != "source") {
+  if (R.Basis != InCoreBasis::Source) {
     const NestResult &E = R.Executed;
     Object N{{"ok", E.Ok}};
     if (!E.Ok) {

@@ -280,17 +280,17 @@ void printSummaryText(llvm::raw_ostream &OS, const LoopReport &LR) {
       {"model", "cy/it", "GFLOP/s", "bottleneck"}};
   for (const Prediction *P : Ps) {
     if (!P->Ok) {
-      Rows.push_back({P->Model, "-", "-", "not modelled: " + P->Reason});
+      Rows.push_back({P->name(), "-", "-", "not modelled: " + P->Reason});
       continue;
     }
     const LevelPrediction *At = P->atDataLevel();
-    Rows.push_back({P->Model, formatNumber(At->CyclesPerIt), gflops(At->GFlops, NoFlops),
+    Rows.push_back({P->name(), formatNumber(At->CyclesPerIt), gflops(At->GFlops, NoFlops),
                     At->Bottleneck});
   }
   printTable(OS, Rows, 6, {false, true, true, false});
   for (const Prediction *P : Ps)
     if (P->Ok && !P->Advice.empty())
-      OS << "      " << P->Model << ": " << P->Advice << "\n";
+      OS << "      " << P->name() << ": " << P->Advice << "\n";
 }
 } // namespace
 
@@ -304,7 +304,7 @@ std::string perfmodel::headlineText(const LoopReport &LR) {
   const LevelPrediction *At = LR.headlineLevel();
   if (!P || !At)
     return "";
-  std::string S = P->Model + " " + formatNumber(At->CyclesPerIt) + " cy/it";
+  std::string S = P->name() + " " + formatNumber(At->CyclesPerIt) + " cy/it";
   if (At->GFlops > 0)
     S += ", " + formatNumber(At->GFlops) + " GFLOP/s";
   S += " with data in " + At->Level + "; bound by " + At->Bottleneck;
@@ -424,12 +424,12 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
       OS << "    bytes/it: " << formatNumber(T.LoadBytes) << " loaded + "
          << formatNumber(T.StoreBytes) << " stored = " << formatNumber(T.l1Bytes())
          << " B at L1";
-      if (RF.TrafficModel == "naive")
+      if (RF.TrafficModel == TrafficSource::Naive)
         OS << "; " << formatNumber(T.beyondL1Bytes()) << " B beyond L1 with "
            << formatNumber(T.WriteAllocateBytes)
            << " B write-allocate (naive: every reference once, no cache reuse)";
       else
-        OS << "; beyond L1 from the " << RF.TrafficModel;
+        OS << "; beyond L1 from the " << trafficSourceName(RF.TrafficModel);
       OS << "\n";
       bool NoFlops = RF.FlopsPerIt == 0;
       if (NoFlops)

@@ -58,7 +58,7 @@ llvm::json::Value perfmodel::headlineJSON(const LoopReport &LR, const MachineMod
   const LevelPrediction *At = LR.headlineLevel();
   if (!P || !At)
     return nullptr;
-  llvm::json::Object O{{"model", P->Model},
+  llvm::json::Object O{{"model", P->name()},
                        {"data_level", At->Level},
                        {"cy_per_it", num(At->CyclesPerIt)},
                        {"gflops", num(At->GFlops)},
@@ -80,7 +80,7 @@ llvm::json::Value perfmodel::headlineJSON(const LoopReport &LR, const MachineMod
 namespace {
 
 llvm::json::Object predictionJSON(const Prediction &P) {
-  llvm::json::Object O{{"model", P.Model}, {"ok", P.Ok}};
+  llvm::json::Object O{{"model", P.name()}, {"ok", P.Ok}};
   if (!P.Ok) {
     O["reason"] = P.Reason;
     return O;
@@ -270,7 +270,7 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
     }
     if (LR.Roofline) {
       const RooflineResult &RF = *LR.Roofline;
-      Object Tr{{"model", RF.TrafficModel},
+      Object Tr{{"model", trafficSourceName(RF.TrafficModel)},
                 {"load_bytes", num(RF.Traffic.LoadBytes)},
                 {"store_bytes", num(RF.Traffic.StoreBytes)},
                 {"write_allocate_bytes", num(RF.Traffic.WriteAllocateBytes)}};

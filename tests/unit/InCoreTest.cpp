@@ -543,7 +543,7 @@ TEST(InCore, BsrAndFalseDependencePopcntReadTheirDestination) {
 TEST(InCore, SourceCountsReproduceThePprPapersInstructionCosts) {
   MachineModel Hsw = machineFile("haswell-ep-e5-2680v3.yml");
   InCoreResult N = fromSource("examples/ppr-conv1d/conv1d_naive.c", Hsw);
-  EXPECT_EQ(N.Basis, "source");
+  EXPECT_EQ(N.Basis, InCoreBasis::Source);
   EXPECT_DOUBLE_EQ(N.TOL, 8);
   EXPECT_DOUBLE_EQ(N.TnOL, 8);
   EXPECT_DOUBLE_EQ(N.Classes.Fma, 16);

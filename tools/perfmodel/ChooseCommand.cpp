@@ -54,11 +54,13 @@ int runChooseBcsr(const BcsrArgs &B, const CompileCommand &CC) {
     return error("--explain " + B.Explain + ": expected a block RxC within --max-block " +
                      B.MaxBlock,
                  ExitUsage);
-  std::string Model;
+  std::optional<ModelKind> Model;
   if (!B.Model.empty()) {
     std::string L = llvm::StringRef(B.Model).lower();
-    Model = L == "ecm" ? "ECM" : L == "ppr" ? "PPR" : L == "roofline" ? "Roofline" : "";
-    if (Model.empty())
+    for (ModelKind K : {ModelKind::Ecm, ModelKind::Ppr, ModelKind::Roofline})
+      if (L == llvm::StringRef(modelKindName(K)).lower())
+        Model = K;
+    if (!Model)
       return error("--model " + B.Model + ": expected ecm, ppr or roofline", ExitUsage);
   }
   std::vector<std::pair<unsigned, unsigned>> Shapes = bcsrShapes(MaxR, MaxC);
@@ -329,7 +331,7 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
   Ch.AnalysisSeconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   if (A.Models.Roofline + A.Models.Ecm + A.Models.Ppr == 1)
-    Ch.Model = A.Models.Ecm ? "ECM" : A.Models.Ppr ? "PPR" : "Roofline";
+    Ch.Model = A.Models.Ecm ? ModelKind::Ecm : A.Models.Ppr ? ModelKind::Ppr : ModelKind::Roofline;
   if (VA.Measure) {
     std::set<std::string> Failed;
     HarnessCache Built;

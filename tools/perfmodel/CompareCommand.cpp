@@ -93,7 +93,7 @@ int runCompare(const AnalyzeArgs &A, const std::vector<ComparedMachine> &Machine
     std::vector<std::string> Changes;
     std::vector<const Prediction *> BaseP = Base.predictions();
     for (size_t P = 0; P < BaseP.size(); ++P) {
-      std::vector<std::string> Row = {BaseP[P]->Model};
+      std::vector<std::string> Row = {BaseP[P]->name()};
       const LevelPrediction *B0 = BaseP[P]->Ok ? BaseP[P]->atDataLevel() : nullptr;
       std::string Bottlenecks;
       for (size_t I = 0; I < Ms.size(); ++I) {
@@ -102,7 +102,7 @@ int runCompare(const AnalyzeArgs &A, const std::vector<ComparedMachine> &Machine
         const LevelPrediction *At = Pr && Pr->Ok ? Pr->atDataLevel() : nullptr;
         if (!At) {
           if (Pr && !Pr->Ok)
-            Changes.push_back(Pr->Model + " on " + std::string(1, char('A' + I)) +
+            Changes.push_back(Pr->name() + " on " + std::string(1, char('A' + I)) +
                               ": not modelled: " + Pr->Reason);
           Row.insert(Row.end(), {"-", "-"});
           if (I)
@@ -123,7 +123,7 @@ int runCompare(const AnalyzeArgs &A, const std::vector<ComparedMachine> &Machine
         if (I == 0)
           Bottlenecks = At->Bottleneck;
         else if (B0 && category(At->Bottleneck) != category(B0->Bottleneck))
-          Changes.push_back(Pr->Model + ": " + std::string(1, char('A' + I)) + " moves the "
+          Changes.push_back(Pr->name() + ": " + std::string(1, char('A' + I)) + " moves the "
                             "bottleneck from " + B0->Bottleneck + " to " + At->Bottleneck);
       }
       Row.push_back(Bottlenecks.empty() ? "-" : "A: " + Bottlenecks);

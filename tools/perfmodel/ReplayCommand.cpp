@@ -490,10 +490,10 @@ void replayRun(const RecordedRun &Run, const std::string &Machine,
     const LoopReport &LR = R.Loops.front();
     for (const Prediction *P : LR.predictions())
       if (const LevelPrediction *At = P->Ok ? P->atDataLevel() : nullptr)
-        RR.Now[P->Model] = At->CyclesPerIt;
-    if (const Prediction *H = LR.headline(); H && RR.Now.count(H->Model)) {
-      RR.Headline = H->Model;
-      RR.Now["headline"] = RR.Now[H->Model];
+        RR.Now[P->name()] = At->CyclesPerIt;
+    if (const Prediction *H = LR.headline(); H && RR.Now.count(H->name())) {
+      RR.Headline = H->name();
+      RR.Now["headline"] = RR.Now[H->name()];
     }
     if (RR.Now.empty())
       RR.Why = "no model predicts it now";

@@ -83,7 +83,7 @@ int runSweep(AnalyzeArgs A, const CompileCommand &CC) {
       std::vector<const Prediction *> Ps = LR.predictions();
       if (L.Models.empty())
         for (const Prediction *Pr : Ps)
-          L.Models.push_back(Pr->Model);
+          L.Models.push_back(Pr->name());
       for (const Prediction *Pr : Ps) {
         const LevelPrediction *At = Pr->Ok ? Pr->atDataLevel() : nullptr;
         if (Row.DataLevel.empty() && Pr->Ok)

@@ -130,9 +130,9 @@ RecordedRow recordedRow(const LoopKernel &K, const std::string &Level, const Ker
   R.Samples = T.Total;
   for (const Prediction *P : LR.predictions())
     if (const LevelPrediction *At = P->Ok ? P->atDataLevel() : nullptr)
-      R.Predicted[P->Model] = At->CyclesPerIt;
+      R.Predicted[P->name()] = At->CyclesPerIt;
   if (const Prediction *H = LR.headline())
-    R.Headline = H->Model;
+    R.Headline = H->name();
   return R;
 }
 
@@ -629,8 +629,8 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
       T->Reference > 0 ? std::to_string(T->Kept) + "/" + std::to_string(T->Total) : "-"};
   if (Lp.Models.empty()) {
     for (const Prediction *P : LR.predictions()) {
-      Lp.Models.push_back(P->Model);
-      Lp.Head.push_back(P->Model + " cy/it");
+      Lp.Models.push_back(P->name());
+      Lp.Head.push_back(P->name() + " cy/it");
       Lp.Head.push_back("error");
     }
     Lp.Head.insert(Lp.Head.end(), {"headline cy/it", "error"});

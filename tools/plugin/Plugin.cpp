@@ -179,10 +179,11 @@ Remark remarkFor(const LoopReport &LR, const MachineModel &M, const std::string 
             {"String", " B/it at L1, AI "},
             {"Intensity", formatNumber(Mem.Intensity)},
             {"String", " flop/B at memory ("},
-            {"Traffic", RF.TrafficModel},
+            {"Traffic", trafficSourceName(RF.TrafficModel)},
             {"String", "); "}};
-  bool MemBound = Mem.Binding != "compute peak" && Mem.Binding != "in-core" &&
-                  Mem.Binding != "flop mix";
+  using Limit = RooflineLink::Limit;
+  bool MemBound = Mem.Binds != Limit::ComputePeak && Mem.Binds != Limit::InCore &&
+                  Mem.Binds != Limit::FlopMix;
   R.Args.push_back({"Bound", !MemBound             ? "compute-bound"
                              : Mem.Level == "MEM" ? "memory-bound"
                                                   : "bandwidth-bound"});

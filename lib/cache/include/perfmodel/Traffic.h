@@ -38,8 +38,17 @@ struct LayerCondition {
   std::optional<int64_t> Limit; ///< it holds for Param <= Limit
 };
 
+/// Where a loop's traffic beyond L1 comes from.
+enum class TrafficSource { LayerConditions, Simulator, Naive };
+/// In the reports' words: "layer conditions", "simulator", "naive".
+inline const char *trafficSourceName(TrafficSource S) {
+  return S == TrafficSource::LayerConditions ? "layer conditions"
+         : S == TrafficSource::Simulator     ? "simulator"
+                                             : "naive";
+}
+
 struct TrafficResult {
-  std::string Method; ///< "layer conditions" or "simulator"
+  TrafficSource Method = TrafficSource::LayerConditions;
   bool Ok = false;
   std::string Reason; ///< why not, when !Ok
   /// Layer conditions only: a condition that holds for part of a loop's

@@ -80,7 +80,9 @@ struct BcsrCandidate {
 struct BcsrChoice {
   std::string Matrix;
   int64_t Rows = 0, Cols = 0, Nonzeros = 0;
-  std::string Model; ///< the model whose predictions rank the candidates
+  /// The model whose predictions rank the candidates; nullopt: the headline
+  /// rule, when it picked different models for different candidates.
+  std::optional<ModelKind> Model;
   std::vector<BcsrCandidate> Candidates; ///< fastest first; failed ones last
   double SpeedupOverCsr = 1;             ///< predicted, chosen vs 1 x 1
   double AnalysisSeconds = 0;            ///< wall time of the choice
@@ -94,9 +96,9 @@ struct BcsrChoice {
 
 struct ChooseOptions {
   unsigned MaxR = 8, MaxC = 8;
-  /// "ECM", "PPR" or "Roofline"; empty: the headline rule (ECM, else PPR,
-  /// else Roofline), fixed before any measurement.
-  std::string Model;
+  /// The model that ranks; nullopt: the headline rule (ECM, else PPR, else
+  /// Roofline), fixed before any measurement.
+  std::optional<ModelKind> Model;
   SimOptions Sim;
   /// Extra clang flags for the kernels (after -O3 and the machine's CPU).
   std::vector<std::string> CompileArgs;
@@ -115,10 +117,11 @@ bool chooseBcsr(const CsrPattern &A, const std::string &Name, const MachineModel
 void printBcsrChoice(llvm::raw_ostream &OS, const BcsrChoice &C, const MachineModel &M);
 void printBcsrChoiceJSON(llvm::raw_ostream &OS, const BcsrChoice &C, const MachineModel &M);
 
-/// The prediction that ranks candidates: MODEL ("ECM", "PPR", "Roofline")
-/// when it succeeded, or the headline rule's for an empty MODEL; null when
-/// it did not succeed.
-const Prediction *rankingPrediction(const LoopReport &LR, const std::string &Model);
+/// The prediction that ranks candidates: MODEL's when it succeeded, or the
+/// headline rule's without one; null when it did not succeed.
+const Prediction *rankingPrediction(const LoopReport &LR, std::optional<ModelKind> Model);
+/// The ranking model in the reports' words ("ECM", ..., "headline").
+std::string rankingModelName(std::optional<ModelKind> Model);
 
 //===----------------------------------------------------------------------===//
 // Code variants
@@ -165,7 +168,7 @@ struct VariantCrossover {
 struct VariantChoice {
   std::string File, Param; ///< Param empty: one point at the bound sizes
   std::vector<std::string> Names;
-  std::string Model; ///< the model whose predictions rank the variants
+  std::optional<ModelKind> Model; ///< as BcsrChoice::Model
   std::vector<VariantPoint> Points; ///< the sizes asked for, in order
   std::vector<VariantCrossover> Crossovers, MeasuredCrossovers;
   double AnalysisSeconds = 0;
@@ -175,7 +178,7 @@ struct VariantChoice {
 struct VariantOptions {
   std::string Param;           ///< the swept size (empty: one point)
   std::vector<int64_t> Values; ///< its values, ascending
-  std::string Model;           ///< as ChooseOptions::Model
+  std::optional<ModelKind> Model; ///< as ChooseOptions::Model
   /// Bisection steps per crossover between two sizes asked for (0: none);
   /// it stops when the interval is within 1 % of its lower end.
   unsigned RefineSteps = 24;

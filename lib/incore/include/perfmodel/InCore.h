@@ -165,11 +165,16 @@ enum class InCoreBound {
 /// The bound as the reports word it: "ports", "front end", ...
 const char *inCoreBoundName(InCoreBound B);
 
+/// compiled: the loop nest as executed (the machine loop with its remainder
+/// loops and the outer loop's code at the bound sizes); steady: the machine
+/// loop's steady state alone; source: the operations as written.
+enum class InCoreBasis { Compiled, Steady, Source };
+
 struct InCoreResult {
   bool Ok = false;
-  /// What was costed: "compiled" (the machine loop) or "source" (the
-  /// operations as the source writes them, on the machine file's ports).
-  std::string Basis = "compiled";
+  /// What was costed: the machine loop (Compiled) or the operations as the
+  /// source writes them, on the machine file's ports (Source).
+  InCoreBasis Basis = InCoreBasis::Compiled;
   std::string Reason;
   /// The C library function the compiler replaced the loop with ("memcpy",
   /// "memset", "memmove"; Reason says so), else empty.

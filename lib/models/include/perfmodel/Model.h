@@ -94,8 +94,14 @@ struct LevelPrediction {
   BoundKind Kind = BoundKind::Compute;
 };
 
+/// The performance models.
+enum class ModelKind { Roofline, Ecm, Ppr };
+/// "Roofline", "ECM", "PPR".
+const char *modelKindName(ModelKind K);
+
 struct Prediction {
-  std::string Model; ///< "Roofline", "ECM", "PPR"
+  ModelKind Kind = ModelKind::Roofline;
+  std::string name() const { return modelKindName(Kind); }
   bool Ok = false;
   std::string Reason; ///< why not, when !Ok
   std::vector<LevelPrediction> Levels; ///< L1 first, memory last

@@ -65,7 +65,7 @@ struct ComputeCeiling {
 double flopMixCycles(const FlopCounts &F, const CoreModel &C, unsigned Lanes, bool UseFma);
 
 struct RooflineResult {
-  std::string TrafficModel; ///< "naive", "layer conditions" or "simulator"
+  TrafficSource TrafficModel = TrafficSource::Naive; ///< where the traffic beyond L1 comes from
   double FlopsPerIt = 0;
   std::string Precision;   ///< "double", "single", "none"
   double PeakGFlops = 0;

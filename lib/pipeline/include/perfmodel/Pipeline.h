@@ -24,10 +24,6 @@ namespace perfmodel {
 /// not apply or are not decisive), lc, sim, both (simulator preferred),
 /// none (naive count).
 enum class TrafficMethod { Auto, LayerConditions, Simulator, Both, None };
-/// compiled: the loop nest as executed (the machine loop with its remainder
-/// loops and the outer loop's code at the bound sizes); steady: the machine
-/// loop's steady state alone; source: the operations as written.
-enum class InCoreBasis { Compiled, Steady, Source };
 
 /// The policy or basis a command line names ("auto", "lc", ...; "compiled",
 /// "steady", "source"), nullopt for another word.
