@@ -152,6 +152,10 @@ bool subset(const std::vector<unsigned> &A, const std::vector<unsigned> &B);
 double splitShare(const LineSplits &LS, const InstrCost &C);
 std::optional<MemRef> memRef(const llvm::MCInst &I, const llvm::MCInstrDesc &D);
 bool x86ZeroIdiom(llvm::StringRef Name, const llvm::MCInst &I);
+/// A register-to-register move (LLVM opcode NAME) that rename can eliminate.
+bool x86EliminableMove(llvm::StringRef Name);
+/// Whether instruction C (LLVM opcode NAME) macro-fuses with a jcc after it.
+bool x86MacroFusible(llvm::StringRef Name, const InstrCost &C);
 /// The memory-access facts of C (AccessBytes, VectorData, GatherScatter,
 /// NonTemporal, FixedPlace), from its opcode, operands and address.
 void accessFacts(InstrCost &C, const llvm::MCInst &I, llvm::StringRef Name,

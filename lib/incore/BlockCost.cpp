@@ -136,23 +136,11 @@ bool Block::costInstruction(size_t I, double &DefShift) {
   C.Uops = SC->NumMicroOps;
   C.Latency = std::max(0, MCSchedModel::computeInstrLatency(*TB.STI, *SC));
   C.Demands = demandsOf(*TB.STI, SC, PM);
-  // Register-to-register moves are eliminated at rename on Intel cores
-  // from Ivy Bridge on: no execution port, no latency (uiCA; Intel's
-  // optimization manual, "move elimination").
-  if (Legacy && Legacy->MoveElimination) {
-    StringRef Nm = TB.MII->getName(Inst.getOpcode());
-    StringRef Op = Nm.starts_with("V") ? Nm.drop_front() : Nm;
-    bool Move = Nm == "MOV64rr" || Nm == "MOV32rr" || Nm == "MOV64rr_REV" ||
-                Nm == "MOV32rr_REV" || Op.starts_with("MOVAPSrr") || Op.starts_with("MOVAPDrr") ||
-                Op.starts_with("MOVUPSrr") || Op.starts_with("MOVUPDrr") ||
-                Op.starts_with("MOVDQArr") || Op.starts_with("MOVDQUrr") ||
-                Op.starts_with("MOVAPSYrr") || Op.starts_with("MOVAPDYrr") ||
-                Op.starts_with("MOVDQAYrr") || Op.starts_with("MOVUPSYrr");
-    if (Move) {
-      C.Demands.clear();
-      C.Latency = 0;
-      Eliminated.push_back(unsigned(I));
-    }
+  // Register-to-register moves eliminated at rename: no port, no latency.
+  if (Legacy && Legacy->MoveElimination && x86EliminableMove(TB.MII->getName(Inst.getOpcode()))) {
+    C.Demands.clear();
+    C.Latency = 0;
+    Eliminated.push_back(unsigned(I));
   }
   // push and pop of a register: the stack engine updates rsp in the front
   // end, so only the store (address and data) or the load remain; some
@@ -353,11 +341,7 @@ void Block::issueUops() {
       Lcps.push_back(unsigned(I));
     D.MiteUops = U <= 4 ? std::max(1u, U) : 0;
     D.MsUops = U <= 4 ? 0 : U;
-    StringRef Name = TB.MII->getName(Insts[I].getOpcode());
-    for (StringRef F : {"CMP", "TEST", "ADD", "SUB", "AND", "INC", "DEC"})
-      if (Name.starts_with(F) && Name.size() > F.size() && isDigit(Name[F.size()]) &&
-          !C.MayStore && !(C.MayLoad && Name.contains("mi")))
-        D.MacroFusible = true;
+    D.MacroFusible = X86 && x86MacroFusible(TB.MII->getName(Insts[I].getOpcode()), C);
     Issue[I] = U + Sync[I];
     if (Legacy && O.Unrolled && U >= 1 && C.Uops >= 2 && (C.MayLoad || C.MayStore)) {
       bool Indexed = Mem[I] && Mem[I]->Index;
@@ -375,11 +359,7 @@ void Block::issueUops() {
         ++Unlaminated;
       }
     }
-    // The decoders' rule (integer CMP/TEST/ADD/SUB/AND/INC/DEC by opcode, so
-    // not addsd or andps); a flag-setter with a memory operand is issued
-    // unfused.
-    if (I > 0 && Desc.isConditionalBranch() && X86 && Decode[I - 1].MacroFusible &&
-        !R.Instrs[I - 1].MayLoad && !R.Instrs[I - 1].MayStore) {
+    if (I > 0 && Desc.isConditionalBranch() && X86 && Decode[I - 1].MacroFusible) {
       Issue[I] = 0;
       R.Notes.push_back("'" + R.Instrs[I - 1].Text + "' and '" + R.Instrs[I].Text +
                         "' macro-fuse into one uop");

@@ -58,6 +58,29 @@ void accessFacts(InstrCost &C, const MCInst &I, StringRef Name, const std::optio
   }
 }
 
+/// Integer MOV and the vector register moves: eliminated at rename on Intel
+/// cores from Ivy Bridge on (core.front_end.move_elimination): no port, no
+/// latency (uiCA; Intel's optimization manual, "move elimination").
+bool x86EliminableMove(StringRef Nm) {
+  StringRef Op = Nm.starts_with("V") ? Nm.drop_front() : Nm;
+  return Nm == "MOV64rr" || Nm == "MOV32rr" || Nm == "MOV64rr_REV" || Nm == "MOV32rr_REV" ||
+         Op.starts_with("MOVAPSrr") || Op.starts_with("MOVAPDrr") || Op.starts_with("MOVUPSrr") ||
+         Op.starts_with("MOVUPDrr") || Op.starts_with("MOVDQArr") || Op.starts_with("MOVDQUrr") ||
+         Op.starts_with("MOVAPSYrr") || Op.starts_with("MOVAPDYrr") ||
+         Op.starts_with("MOVDQAYrr") || Op.starts_with("MOVUPSYrr");
+}
+
+/// Macro-fusion, one rule for the decoders and the issue (Intel's
+/// optimization manual): integer CMP, TEST, ADD, SUB, AND, INC and DEC (by
+/// opcode, so not addsd or andps), with registers, an immediate or one memory
+/// operand read; not with a memory destination or memory beside an immediate.
+bool x86MacroFusible(StringRef Name, const InstrCost &C) {
+  for (StringRef F : {"CMP", "TEST", "ADD", "SUB", "AND", "INC", "DEC"})
+    if (Name.starts_with(F) && Name.size() > F.size() && isDigit(Name[F.size()]))
+      return !C.MayStore && !(C.MayLoad && Name.contains("mi"));
+  return false;
+}
+
 /// An 8- or 16-bit general-purpose register other than AH..DH.
 bool partialGpr(StringRef Name) {
   static const char *Names[] = {"AL", "BL", "CL", "DL", "SIL", "DIL", "BPL", "SPL",

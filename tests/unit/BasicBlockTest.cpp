@@ -140,6 +140,32 @@ TEST(BasicBlock, OnlyIntegerFlagSettersMacroFuseWithTheBranch) {
   };
   EXPECT_TRUE(Fuses(Dec));
   EXPECT_FALSE(Fuses(Sse));
+  // One rule for the decoders and the issue (Intel's optimization manual,
+  // "Macro-fusion"): CMP and TEST with registers, an immediate or one memory
+  // operand, ADD/SUB/AND/INC/DEC without a memory destination fuse with the
+  // jcc after them; a memory operand beside an immediate, a memory
+  // destination, OR and SSE logic do not.
+  struct Pair {
+    const char *Hex, *What;
+    bool Fuse;
+  };
+  for (const Pair &P : {Pair{"48 39 d8", "cmp rax, rbx", true},
+                        Pair{"48 3b 06", "cmp rax, qword ptr [rsi]", true},
+                        Pair{"48 2b 06", "sub rax, qword ptr [rsi]", true},
+                        Pair{"48 83 c0 01", "add rax, 1", true},
+                        Pair{"85 c0", "test eax, eax", true},
+                        Pair{"48 83 3e 01", "cmp qword ptr [rsi], 1", false},
+                        Pair{"48 01 06", "add qword ptr [rsi], rax", false},
+                        Pair{"48 ff 06", "inc qword ptr [rsi]", false},
+                        Pair{"48 09 d8", "or rax, rbx", false},
+                        Pair{"0f 54 c1", "andps xmm0, xmm1", false}}) {
+    std::string Hex = P.Hex;
+    unsigned Len = unsigned((Hex.size() + 1) / 3) + 2;
+    char Jne[8];
+    snprintf(Jne, sizeof(Jne), " 75 %02x", 256 - Len);
+    InCoreResult R = block(Hex + Jne, "haswell", false);
+    EXPECT_EQ(Fuses(R), P.Fuse) << P.What;
+  }
 }
 
 TEST(BasicBlock, IndexedMicroFusedUopsUnlaminate) {
