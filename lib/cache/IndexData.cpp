@@ -154,28 +154,59 @@ int64_t elementsRead(const std::string &Array, const KernelIR &IR) {
 
 } // namespace
 
-bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, IndexData &Out,
-                              std::string &Error, bool Generate) {
-  size_t Eq = Spec.find('=');
-  if (Eq == std::string::npos || Eq == 0 || Eq + 1 == Spec.size()) {
-    Error = "--index " + Spec + ": expected NAME=FILE.mtx, NAME=uniform:LO:HI, "
-            "NAME=banded:WIDTH or NAME=FILE";
-    return false;
+namespace {
+
+/// One --index NAME=SOURCE read into Out: a generated distribution
+/// (uniform, rows, banded), a Matrix Market file or a list of integers.
+class IndexSpecReader {
+public:
+  IndexSpecReader(const std::string &Spec, const KernelIR &IR, IndexData &Out,
+                  std::string &Error, bool Generate)
+      : Spec(Spec), IR(IR), Out(Out), Error(Error), Generate(Generate) {}
+
+  bool read() {
+    size_t Eq = Spec.find('=');
+    if (Eq == std::string::npos || Eq == 0 || Eq + 1 == Spec.size()) {
+      Error = "--index " + Spec + ": expected NAME=FILE.mtx, NAME=uniform:LO:HI, "
+              "NAME=banded:WIDTH or NAME=FILE";
+      return false;
+    }
+    Name = Spec.substr(0, Eq);
+    llvm::StringRef Src = llvm::StringRef(Spec).substr(Eq + 1);
+    Out.Specs[Name] = Spec;
+    Values = &Out.Arrays[Name];
+    Values->clear();
+    if (Src.starts_with("uniform:"))
+      return uniform(Src);
+    if (Src.starts_with("rows:"))
+      return rows(Src);
+    if (Src.starts_with("banded:"))
+      return banded(Src);
+    if (Src.ends_with(".mtx"))
+      return matrixMarket(Src);
+    return list(Src);
   }
-  std::string Name = Spec.substr(0, Eq);
-  llvm::StringRef Src = llvm::StringRef(Spec).substr(Eq + 1);
-  Out.Specs[Name] = Spec;
-  std::vector<int64_t> &Values = Out.Arrays[Name];
-  Values.clear();
-  // The range of what a file holds, once its values are in.
-  auto SetRange = [&] {
-    if (!Values.empty())
-      Out.Ranges[Name] = {*std::min_element(Values.begin(), Values.end()),
-                          *std::max_element(Values.begin(), Values.end())};
-  };
-  // A number, a size parameter at its current value, or a product of them
-  // (8*n).
-  auto Field = [&](llvm::StringRef F, int64_t &V) {
+
+private:
+  const std::string &Spec;
+  const KernelIR &IR;
+  IndexData &Out;
+  std::string &Error;
+  bool Generate;
+  std::string Name;
+  std::vector<int64_t> *Values = nullptr;
+  std::string Counted; ///< how an unstated COUNT was had, for the origin
+
+  /// The range of what a file holds, once its values are in.
+  void setRange() {
+    if (!Values->empty())
+      Out.Ranges[Name] = {*std::min_element(Values->begin(), Values->end()),
+                          *std::max_element(Values->begin(), Values->end())};
+  }
+
+  /// A number, a size parameter at its current value, or a product of them
+  /// (8*n).
+  bool field(llvm::StringRef F, int64_t &V) const {
     V = 1;
     llvm::SmallVector<llvm::StringRef, 3> Factors;
     F.split(Factors, '*');
@@ -192,23 +223,24 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
         return false;
     }
     return true;
-  };
-  // Without a COUNT, as many values as the loops read at the bound sizes
-  // (2^20 where no loop tells), said in the origin (COUNTED).
-  std::string Counted;
-  auto Unstated = [&] {
+  }
+
+  /// Without a COUNT, as many values as the loops read at the bound sizes
+  /// (2^20 where no loop tells), said in the origin.
+  int64_t unstated() {
     int64_t Read = std::min(elementsRead(Name, IR), int64_t(1) << 28);
     Counted = Read > 0 ? " (what the loops read at the bound sizes)"
                        : " (no loop tells how many it reads: --index NAME=...:COUNT)";
     return Read > 0 ? Read : int64_t(1) << 20;
-  };
-  if (Src.starts_with("uniform:")) {
+  }
+
+  bool uniform(llvm::StringRef Src) {
     llvm::SmallVector<llvm::StringRef, 5> P;
     Src.split(P, ':');
-    int64_t Lo, Hi, Count = P.size() > 3 ? 0 : Unstated(), Seed = 1;
-    if (P.size() < 3 || P.size() > 5 || !Field(P[1], Lo) || !Field(P[2], Hi) || Hi <= Lo ||
-        (P.size() > 3 && (!Field(P[3], Count) || Count <= 0 || Count > (int64_t(1) << 28))) ||
-        (P.size() > 4 && !Field(P[4], Seed))) {
+    int64_t Lo, Hi, Count = P.size() > 3 ? 0 : unstated(), Seed = 1;
+    if (P.size() < 3 || P.size() > 5 || !field(P[1], Lo) || !field(P[2], Hi) || Hi <= Lo ||
+        (P.size() > 3 && (!field(P[3], Count) || Count <= 0 || Count > (int64_t(1) << 28))) ||
+        (P.size() > 4 && !field(P[4], Seed))) {
       Error = "--index " + Spec + ": expected uniform:LO:HI[:COUNT[:SEED]] with LO < HI "
               "(numbers or size parameters), COUNT at most 2^28";
       return false;
@@ -216,24 +248,24 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     Out.Ranges[Name] = {Lo, Hi - 1};
     Out.Origin[Name] = "uniform random in [" + std::to_string(Lo) + ", " +
                        std::to_string(Hi) + "), " + std::to_string(Count) + " values" +
-                       Counted + ", seed " +
-                       std::to_string(Seed);
+                       Counted + ", seed " + std::to_string(Seed);
     if (!Generate)
       return true;
     std::mt19937_64 Rng(Seed);
     std::uniform_int_distribution<int64_t> D(Lo, Hi - 1);
-    Values.resize(Count);
-    for (int64_t &V : Values)
+    Values->resize(Count);
+    for (int64_t &V : *Values)
       V = D(Rng);
     return true;
   }
-  if (Src.starts_with("rows:")) {
-    // Row pointers of ROWS rows of K entries each: 0, K, 2K, ..., K x ROWS
-    // (a CSR matrix with K nonzeros per row).
+
+  /// Row pointers of ROWS rows of K entries each: 0, K, 2K, ..., K x ROWS
+  /// (a CSR matrix with K nonzeros per row).
+  bool rows(llvm::StringRef Src) {
     llvm::SmallVector<llvm::StringRef, 3> P;
     Src.split(P, ':');
     int64_t K, Rows;
-    if (P.size() != 3 || !Field(P[1], K) || K < 0 || !Field(P[2], Rows) || Rows < 0 ||
+    if (P.size() != 3 || !field(P[1], K) || K < 0 || !field(P[2], Rows) || Rows < 0 ||
         Rows >= (int64_t(1) << 28)) {
       Error = "--index " + Spec + ": expected rows:K:ROWS (numbers or size parameters), ROWS "
               "below 2^28";
@@ -244,20 +276,21 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
                        std::to_string(K) + " entries";
     if (!Generate)
       return true;
-    Values.resize(size_t(Rows) + 1);
+    Values->resize(size_t(Rows) + 1);
     for (int64_t I = 0; I <= Rows; ++I)
-      Values[size_t(I)] = I * K;
+      (*Values)[size_t(I)] = I * K;
     return true;
   }
-  if (Src.starts_with("banded:")) {
-    // Element k holds k + U(-W, W), clipped at 0: the column indices of a
-    // banded matrix walked row by row, or a gather with short-range jitter.
+
+  /// Element k holds k + U(-W, W), clipped at 0: the column indices of a
+  /// banded matrix walked row by row, or a gather with short-range jitter.
+  bool banded(llvm::StringRef Src) {
     llvm::SmallVector<llvm::StringRef, 4> P;
     Src.split(P, ':');
-    int64_t W, Count = P.size() > 2 ? 0 : Unstated(), Seed = 1;
-    if (P.size() < 2 || P.size() > 4 || !Field(P[1], W) || W < 0 ||
-        (P.size() > 2 && (!Field(P[2], Count) || Count <= 0 || Count > (int64_t(1) << 28))) ||
-        (P.size() > 3 && !Field(P[3], Seed))) {
+    int64_t W, Count = P.size() > 2 ? 0 : unstated(), Seed = 1;
+    if (P.size() < 2 || P.size() > 4 || !field(P[1], W) || W < 0 ||
+        (P.size() > 2 && (!field(P[2], Count) || Count <= 0 || Count > (int64_t(1) << 28))) ||
+        (P.size() > 3 && !field(P[3], Seed))) {
       Error = "--index " + Spec + ": expected banded:WIDTH[:COUNT[:SEED]] (numbers or size "
               "parameters), COUNT at most 2^28";
       return false;
@@ -265,61 +298,74 @@ bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, Index
     Out.Ranges[Name] = {0, Count - 1 + W};
     Out.Origin[Name] = "banded: element k in [k - " + std::to_string(W) + ", k + " +
                        std::to_string(W) + "], " + std::to_string(Count) + " values" +
-                       Counted + ", seed " +
-                       std::to_string(Seed);
+                       Counted + ", seed " + std::to_string(Seed);
     if (!Generate)
       return true;
     std::mt19937_64 Rng(Seed);
     std::uniform_int_distribution<int64_t> D(-W, W);
-    Values.resize(Count);
+    Values->resize(Count);
     for (int64_t K = 0; K < Count; ++K)
-      Values[K] = std::max<int64_t>(0, K + D(Rng));
+      (*Values)[K] = std::max<int64_t>(0, K + D(Rng));
     return true;
   }
-  if (Src.ends_with(".mtx")) {
+
+  /// A Matrix Market file: its row pointers where the array bounds a loop,
+  /// else its column indices.
+  bool matrixMarket(llvm::StringRef Src) {
     std::vector<int64_t> RowPtr, Col;
     int64_t Rows, Cols;
     if (!readMatrixMarket(Src.str(), RowPtr, Col, Rows, Cols, Error))
       return false;
     std::string Outer;
     bool Bounds = usedInBounds(Name, IR, &Outer);
-    Values = Bounds ? RowPtr : Col;
+    *Values = Bounds ? RowPtr : Col;
     Out.Origin[Name] = Src.str() + " (" + std::to_string(Rows) + " x " +
                        std::to_string(Cols) + ", " + std::to_string(Col.size()) +
                        " nonzeros; " + (Bounds ? "row pointers" : "column indices") + ")";
     if (Bounds && !Outer.empty())
       Out.Sizes[Outer] = Rows;
-    SetRange();
+    setRange();
     return true;
   }
-  auto Buf = llvm::MemoryBuffer::getFile(Src, /*IsText=*/true);
-  if (!Buf) {
-    Error = "--index " + Spec + ": cannot read " + Src.str() + ": " +
-            Buf.getError().message();
-    return false;
-  }
-  llvm::StringRef T = (*Buf)->getBuffer();
-  unsigned LineNo = 1;
-  while (!T.empty()) {
-    T = T.ltrim(" \t\r");
-    if (T.consume_front("\n")) {
-      ++LineNo;
-      continue;
-    }
-    size_t End = T.find_first_of(" \t\r\n");
-    llvm::StringRef Tok = T.substr(0, End);
-    int64_t V;
-    if (Tok.getAsInteger(0, V)) {
-      Error = Src.str() + ":" + std::to_string(LineNo) + ": '" + Tok.str() +
-              "' is not an integer";
+
+  /// A file of integers separated by white space.
+  bool list(llvm::StringRef Src) {
+    auto Buf = llvm::MemoryBuffer::getFile(Src, /*IsText=*/true);
+    if (!Buf) {
+      Error = "--index " + Spec + ": cannot read " + Src.str() + ": " +
+              Buf.getError().message();
       return false;
     }
-    Values.push_back(V);
-    T = T.substr(Tok.size());
+    llvm::StringRef T = (*Buf)->getBuffer();
+    unsigned LineNo = 1;
+    while (!T.empty()) {
+      T = T.ltrim(" \t\r");
+      if (T.consume_front("\n")) {
+        ++LineNo;
+        continue;
+      }
+      size_t End = T.find_first_of(" \t\r\n");
+      llvm::StringRef Tok = T.substr(0, End);
+      int64_t V;
+      if (Tok.getAsInteger(0, V)) {
+        Error = Src.str() + ":" + std::to_string(LineNo) + ": '" + Tok.str() +
+                "' is not an integer";
+        return false;
+      }
+      Values->push_back(V);
+      T = T.substr(Tok.size());
+    }
+    Out.Origin[Name] = Src.str() + " (" + std::to_string(Values->size()) + " values)";
+    setRange();
+    return true;
   }
-  Out.Origin[Name] = Src.str() + " (" + std::to_string(Values.size()) + " values)";
-  SetRange();
-  return true;
+};
+
+} // namespace
+
+bool perfmodel::loadIndexSpec(const std::string &Spec, const KernelIR &IR, IndexData &Out,
+                              std::string &Error, bool Generate) {
+  return IndexSpecReader(Spec, IR, Out, Error, Generate).read();
 }
 
 bool perfmodel::reloadIndexData(IndexData &Data, const KernelIR &IR, std::string &Error,

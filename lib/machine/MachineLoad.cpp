@@ -260,6 +260,22 @@ bool resolveBase(YAML::Node &Root, const std::string &FileName, std::vector<Mach
 
 } // namespace perfmodel::machine_yaml
 
+namespace {
+/// The library's front end for LLVM CPU Cpu with core.front_end's keys over
+/// it; a CPU the library does not list needs every key.
+std::optional<FrontEndModel> frontEndOf(Reader &R, const YAML::Node &Core, const std::string &Cpu) {
+  std::optional<FrontEndModel> F = libraryFrontEnd(Cpu);
+  YAML::Node Keys = Core["front_end"];
+  if (!Keys.IsDefined() || Keys.IsNull())
+    return F;
+  FrontEndModel Over = F.value_or(FrontEndModel{});
+  readFrontEnd(R, Keys, "core.front_end", Over,
+               F ? "" : "(the library has no front end for LLVM CPU '" + Cpu + "' to start from)",
+               {});
+  return Over;
+}
+} // namespace
+
 MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
                                                const std::string &FileName,
                                                const std::vector<std::string> &Sets) {
@@ -333,18 +349,7 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
     M.Sockets = R.count(Root, "sockets", "", false).value_or(1);
     if (YAML::Node C = R.child(Root, "core", "", true); C.IsDefined() && !C.IsNull()) {
       readCore(R, C, M.Core);
-      // The library's front end for the CPU, with the file's keys over it; a
-      // CPU the library does not list needs every key.
-      M.Core.FrontEnd = libraryFrontEnd(M.Cpu);
-      if (YAML::Node F = C["front_end"]; F.IsDefined() && !F.IsNull()) {
-        FrontEndModel Over = M.Core.FrontEnd.value_or(FrontEndModel{});
-        readFrontEnd(R, F, "core.front_end", Over,
-                     M.Core.FrontEnd ? ""
-                                     : "(the library has no front end for LLVM CPU '" + M.Cpu +
-                                           "' to start from)",
-                     {});
-        M.Core.FrontEnd = Over;
-      }
+      M.Core.FrontEnd = frontEndOf(R, C, M.Cpu);
       if (!M.Core.SchedulerQueues.empty() && !M.Triple.empty() && !M.Cpu.empty()) {
         std::map<std::string, unsigned> Known = llvmSchedulerQueues(M.Triple, M.Cpu);
         std::string Names;

@@ -38,6 +38,9 @@ using namespace perfmodel;
 
 namespace perfmodel::machine_yaml {
 
+void readFpUnits(Reader &R, const YAML::Node &N, CoreModel &C);
+void readOverrides(Reader &R, const YAML::Node &N, CoreModel &C);
+
 void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   const std::string P = "core";
   if (!R.checkMap(N, P, {"issue_width", "reorder_buffer", "simd_bits", "fp_pipe_bits", "fma_units",
@@ -130,8 +133,15 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
         });
 
 
-  // Which vector operations each floating-point pipe executes; decides the
-  // compute ceiling of a given add/mul/FMA mix.
+  readFpUnits(R, N, C);
+  readOverrides(R, N, C);
+}
+
+/// core.fp_units: which vector operations each floating-point pipe starts
+/// (it decides the compute ceiling of an add/mul/FMA mix), checked against
+/// the stated FMA units and peak.
+void readFpUnits(Reader &R, const YAML::Node &N, CoreModel &C) {
+  const std::string P = "core";
   if (YAML::Node U = R.child(N, "fp_units", P, false); U.IsDefined() && !U.IsNull()) {
     if (!U.IsSequence() || U.size() == 0) {
       R.error(U, "core.fp_units", "expected a list of pipes, each a list of "
@@ -185,7 +195,12 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
         }
     }
   }
+}
 
+/// core.instruction_overrides: forms (a prefix or a glob of the disassembly)
+/// with the latency, uops or port cycles that replace LLVM's.
+void readOverrides(Reader &R, const YAML::Node &N, CoreModel &C) {
+  const std::string P = "core";
   YAML::Node Ov = R.child(N, "instruction_overrides", P, false);
   if (!Ov.IsDefined() || Ov.IsNull())
     return;

@@ -112,34 +112,17 @@ double powerAbove(double V, double Base) { return std::pow(Base, std::ceil(std::
 
 } // namespace
 
-void perfmodel::printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R) {
-  const MachineModel &M = *R.Machine;
-  // The machine's roofs come from the first modelled loop's precision and
-  // core count; loops of the other precision still plot their own points.
-  const RooflineResult *First = nullptr;
-  for (const LoopReport &L : R.Loops)
-    if (L.Roofline && L.Roofline->FlopsPerIt > 0) {
-      First = &*L.Roofline;
-      break;
-    }
-  unsigned Cores = First ? First->Cores : R.Models.Cores;
-  double Peak = First ? First->PeakGFlops
-                      : M.Core.PeakFlopsPerCycleDouble * M.ClockGHz * std::max(1u, Cores);
-  std::vector<ComputeCeiling> Ceilings;
-  if (First)
-    for (const ComputeCeiling &C : First->Ceilings)
-      if (C.Name == "peak" || C.Name == "no FMA" || C.Name == "no SIMD")
-        Ceilings.push_back(C);
-  if (Ceilings.empty())
-    Ceilings.push_back({"peak", Peak});
-  std::vector<Roof> Roofs = machineRoofs(M, std::max(1u, Cores));
+namespace {
 
-  struct Point {
-    double X, Y;
-    std::string Link;
-    std::string Label, Title;
-  };
-  std::vector<Point> Points;
+/// A loop's Roofline at one level on the chart (levels at one spot share it).
+struct ChartPoint {
+  double X, Y;
+  std::string Link;
+  std::string Label, Title;
+};
+
+std::vector<ChartPoint> chartPoints(const AnalysisReport &R) {
+  std::vector<ChartPoint> Points;
   unsigned Id = 0;
   for (const LoopReport &L : R.Loops) {
     ++Id;
@@ -168,15 +151,19 @@ void perfmodel::printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R)
                             formatNumber(K.Intensity) + " flop/B, bound by " + K.Binding});
     }
   }
+  return Points;
+}
 
-  // Axis ranges: every point, the ridge of each roof, one decade of room.
+/// Axis ranges: every point, the ridge of each roof, one decade of room.
+Axes chartAxes(const std::vector<ChartPoint> &Points, const std::vector<Roof> &Roofs,
+               const std::vector<ComputeCeiling> &Ceilings, double Peak) {
   double XMin = 1.0 / 16, XMax = 16, YMin = std::numeric_limits<double>::infinity();
   for (const Roof &Rf : Roofs)
     if (Rf.GBs > 0) {
       XMax = std::max(XMax, Peak / Rf.GBs * 4);
       XMin = std::min(XMin, Peak / Rf.GBs / 64);
     }
-  for (const Point &P : Points) {
+  for (const ChartPoint &P : Points) {
     XMin = std::min(XMin, P.X / 2);
     XMax = std::max(XMax, P.X * 2);
     YMin = std::min(YMin, P.Y / 2);
@@ -187,20 +174,12 @@ void perfmodel::printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R)
     YMin = Peak / 1000;
   XMin = std::max(XMin, 1.0 / 1024);
   XMax = std::min(XMax, 1024.0);
-  Axes A{powerBelow(XMin, 2), powerAbove(XMax, 2), powerBelow(YMin, 10),
-         powerAbove(Peak * 1.5, 10)};
-  double Width = A.Left + A.W + 220, Height = A.Top + A.H + 60;
+  return Axes{powerBelow(XMin, 2), powerAbove(XMax, 2), powerBelow(YMin, 10),
+              powerAbove(Peak * 1.5, 10)};
+}
 
-  openSvg(OS, "analyze", Width, Height, "Roofline: " + M.Name,
-          "Roofline, " + M.Name +
-              (Cores > 1 ? ", " + std::to_string(Cores) + " cores" : ", one core") +
-              (First ? ", " + First->Precision : ""),
-          A.Left, "22");
-  // Clip everything drawn in data space to the plot area.
-  OS << "<defs><clipPath id=\"plot\"><rect x=\"" << fmt(A.Left) << "\" y=\"" << fmt(A.Top)
-     << "\" width=\"" << fmt(A.W) << "\" height=\"" << fmt(A.H) << "\"/></clipPath></defs>\n";
-
-  // Grid and ticks: powers of two on x, decades on y.
+/// Grid and ticks: powers of two on x, decades on y; the frame and titles.
+void drawGrid(llvm::raw_ostream &OS, const Axes &A) {
   OS << "<g stroke=\"#e4e4e4\" stroke-width=\"1\">\n";
   for (double X = A.X0; X <= A.X1 * 1.0001; X *= 2)
     OS << "<line x1=\"" << fmt(A.x(X)) << "\" y1=\"" << fmt(A.Top) << "\" x2=\"" << fmt(A.x(X))
@@ -225,7 +204,12 @@ void perfmodel::printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R)
   OS << "<text transform=\"translate(18," << fmt(A.Top + A.H / 2)
      << ") rotate(-90)\" text-anchor=\"middle\">attainable GFLOP/s</text>\n";
 
-  // Roofs: each bandwidth diagonal up to the peak, labelled along it.
+}
+
+/// Roofs: each bandwidth diagonal up to the peak and the compute ceilings,
+/// labelled.
+void drawRoofs(llvm::raw_ostream &OS, const Axes &A, const std::vector<Roof> &Roofs,
+               const std::vector<ComputeCeiling> &Ceilings, double Peak) {
   OS << "<g clip-path=\"url(#plot)\">\n";
   for (size_t I = 0; I < Roofs.size(); ++I) {
     const Roof &Rf = Roofs[I];
@@ -271,8 +255,12 @@ void perfmodel::printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R)
   }
   OS << "</g>\n";
 
-  // Loop points: one per level, coloured like the roof of the link that
-  // brings data from that level; labels take the first free spot around.
+}
+
+/// Loop points: one per level, coloured like the roof of the link that
+/// brings data from that level; labels take the first free spot around.
+void drawPoints(llvm::raw_ostream &OS, const Axes &A, const std::vector<ChartPoint> &Points,
+                const std::vector<Roof> &Roofs) {
   auto RoofOf = [&](const std::string &Link) -> size_t {
     for (size_t I = 0; I < Roofs.size(); ++I)
       if (Roofs[I].Name.find(Link) != std::string::npos)
@@ -284,7 +272,7 @@ void perfmodel::printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R)
   };
   std::vector<Box> Placed;
   OS << "<g clip-path=\"url(#plot)\" font-size=\"10\">\n";
-  for (const Point &P : Points) {
+  for (const ChartPoint &P : Points) {
     double PX = A.x(P.X), PY = A.y(P.Y), W = 6.0 * P.Label.size(), H = 11;
     std::pair<double, double> Spots[] = {{PX + 6, PY - 5}, {PX + 6, PY + 13},
                                          {PX - 6 - W, PY - 5}, {PX - 6 - W, PY + 13}};
@@ -310,7 +298,12 @@ void perfmodel::printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R)
   }
   OS << "</g>\n";
 
-  // Legend: links with bandwidths, then the loops by number.
+}
+
+/// Legend: links with bandwidths, then the loops by number.
+void drawLegend(llvm::raw_ostream &OS, const AnalysisReport &R, const Axes &A,
+                const std::vector<Roof> &Roofs, double Height) {
+  unsigned Id = 0;
   double LX = A.Left + A.W + 16, LY = A.Top + 8;
   OS << "<g font-size=\"11\">\n<text x=\"" << fmt(LX) << "\" y=\"" << fmt(LY)
      << "\" font-weight=\"bold\">roofs (GB/s); a point has</text>\n";
@@ -326,7 +319,6 @@ void perfmodel::printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R)
   }
   LY += 26;
   OS << "<text x=\"" << fmt(LX) << "\" y=\"" << fmt(LY) << "\" font-weight=\"bold\">loops</text>\n";
-  Id = 0;
   for (const LoopReport &L : R.Loops) {
     ++Id;
     if (LY > Height - 20)
@@ -339,6 +331,49 @@ void perfmodel::printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R)
     OS << "<text x=\"" << fmt(LX) << "\" y=\"" << fmt(LY) << "\">" << escapeXml(S) << "</text>\n";
   }
   OS << "</g>\n</svg>\n";
+}
+
+} // namespace
+
+void perfmodel::printRooflineSVG(llvm::raw_ostream &OS, const AnalysisReport &R) {
+  const MachineModel &M = *R.Machine;
+  // The machine's roofs come from the first modelled loop's precision and
+  // core count; loops of the other precision still plot their own points.
+  const RooflineResult *First = nullptr;
+  for (const LoopReport &L : R.Loops)
+    if (L.Roofline && L.Roofline->FlopsPerIt > 0) {
+      First = &*L.Roofline;
+      break;
+    }
+  unsigned Cores = First ? First->Cores : R.Models.Cores;
+  double Peak = First ? First->PeakGFlops
+                      : M.Core.PeakFlopsPerCycleDouble * M.ClockGHz * std::max(1u, Cores);
+  std::vector<ComputeCeiling> Ceilings;
+  if (First)
+    for (const ComputeCeiling &C : First->Ceilings)
+      if (C.Name == "peak" || C.Name == "no FMA" || C.Name == "no SIMD")
+        Ceilings.push_back(C);
+  if (Ceilings.empty())
+    Ceilings.push_back({"peak", Peak});
+  std::vector<Roof> Roofs = machineRoofs(M, std::max(1u, Cores));
+
+  std::vector<ChartPoint> Points = chartPoints(R);
+  Axes A = chartAxes(Points, Roofs, Ceilings, Peak);
+  double Width = A.Left + A.W + 220, Height = A.Top + A.H + 60;
+
+  openSvg(OS, "analyze", Width, Height, "Roofline: " + M.Name,
+          "Roofline, " + M.Name +
+              (Cores > 1 ? ", " + std::to_string(Cores) + " cores" : ", one core") +
+              (First ? ", " + First->Precision : ""),
+          A.Left, "22");
+  // Clip everything drawn in data space to the plot area.
+  OS << "<defs><clipPath id=\"plot\"><rect x=\"" << fmt(A.Left) << "\" y=\"" << fmt(A.Top)
+     << "\" width=\"" << fmt(A.W) << "\" height=\"" << fmt(A.H) << "\"/></clipPath></defs>\n";
+
+  drawGrid(OS, A);
+  drawRoofs(OS, A, Roofs, Ceilings, Peak);
+  drawPoints(OS, A, Points, Roofs);
+  drawLegend(OS, R, A, Roofs, Height);
 }
 
 void perfmodel::printHTML(llvm::raw_ostream &OS, const AnalysisReport &R) {
