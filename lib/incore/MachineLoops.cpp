@@ -69,14 +69,11 @@ void appendExecuted(const FunctionCode &F, uint64_t O, const StraightCallees &C,
     Spliced->push_back(Sym->second);
 }
 
-/// The innermost natural loops of F's control-flow graph (back edges to a
-/// block that dominates their source). A block inside a loop that calls out
-/// is left out when the loop's latches stay reachable without it: the
-/// compiler's cold paths (sqrt's errno call) are not the steady state.
-std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
-                                   FunctionCFG &Cfg) {
-  Cfg.F = &F;
-  std::vector<Decoded> &All = Cfg.All;
+namespace {
+
+/// Every instruction of F that decodes, in address order.
+std::vector<Decoded> decodeAll(const FunctionCode &F, TargetBundle &TB) {
+  std::vector<Decoded> All;
   for (uint64_t Off = 0; Off < F.Bytes.size();) {
     MCInst Inst;
     uint64_t Size = 0;
@@ -89,8 +86,14 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
     All.push_back({Off, Size, Inst});
     Off += Size;
   }
-  if (All.empty() || !TB.MIA)
-    return {};
+  return All;
+}
+
+/// Basic blocks with their successors and predecessors: leaders are the
+/// entry, branch targets and the instruction after a branch or return.
+void basicBlocks(FunctionCFG &Cfg, TargetBundle &TB) {
+  const std::vector<Decoded> &All = Cfg.All;
+  const FunctionCode &F = *Cfg.F;
   auto Target = [&](const Decoded &D) -> std::optional<uint64_t> {
     uint64_t T;
     if (TB.MIA->isBranch(D.Inst) && TB.MIA->evaluateBranch(D.Inst, D.Off, D.Size, T) &&
@@ -102,9 +105,6 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
     return TB.MIA->isBranch(D.Inst) || TB.MIA->isReturn(D.Inst) ||
            TB.MIA->isIndirectBranch(D.Inst);
   };
-
-  // Basic blocks: leaders are the entry, branch targets and the instruction
-  // after a branch or return.
   std::set<uint64_t> Leaders = {All.front().Off};
   for (size_t I = 0; I < All.size(); ++I) {
     if (auto T = Target(All[I]))
@@ -134,10 +134,29 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
   for (size_t B = 0; B < Blocks.size(); ++B)
     for (size_t S : Blocks[B].Succs)
       Blocks[S].Preds.push_back(B);
+}
 
-  // Dominators (Cooper, Harvey, Kennedy) over the blocks reachable from the entry.
+/// Dominators (Cooper, Harvey, Kennedy) over the blocks reachable from the
+/// entry: each block's position in reverse post-order (-1: unreachable) and
+/// immediate dominator.
+struct Dominators {
+  std::vector<int> Rpo, Idom;
+  bool dominates(size_t H, size_t B) const {
+    if (Rpo[B] < 0 || Rpo[H] < 0)
+      return false;
+    for (int X = int(B);; X = Idom[X]) {
+      if (size_t(X) == H)
+        return true;
+      if (X == 0)
+        return false;
+    }
+  }
+};
+
+Dominators dominators(const std::vector<Block> &Blocks) {
+  Dominators D;
   std::vector<size_t> Order; // reverse post-order
-  std::vector<int> Rpo(Blocks.size(), -1);
+  D.Rpo.assign(Blocks.size(), -1);
   {
     std::vector<char> Seen(Blocks.size(), 0);
     std::vector<std::pair<size_t, size_t>> Stack = {{0, 0}};
@@ -158,9 +177,11 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
     }
     Order.assign(Post.rbegin(), Post.rend());
     for (size_t I = 0; I < Order.size(); ++I)
-      Rpo[Order[I]] = int(I);
+      D.Rpo[Order[I]] = int(I);
   }
-  std::vector<int> Idom(Blocks.size(), -1);
+  std::vector<int> &Idom = D.Idom;
+  const std::vector<int> &Rpo = D.Rpo;
+  Idom.assign(Blocks.size(), -1);
   Idom[0] = 0;
   for (bool Changed = true; Changed;) {
     Changed = false;
@@ -190,25 +211,18 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
       }
     }
   }
-  auto Dominates = [&](size_t H, size_t B) {
-    if (Rpo[B] < 0 || Rpo[H] < 0)
-      return false;
-    for (int X = int(B);; X = Idom[X]) {
-      if (size_t(X) == H)
-        return true;
-      if (X == 0)
-        return false;
-    }
-  };
+  return D;
+}
 
-  // Natural loops, one per header.
-  std::map<size_t, std::set<size_t>> &Body = Cfg.Body;
+/// Natural loops, one per header (into Cfg.Body), and each header's latches.
+std::map<size_t, std::vector<size_t>> naturalLoops(FunctionCFG &Cfg, const Dominators &D) {
+  const std::vector<Block> &Blocks = Cfg.Blocks;
   std::map<size_t, std::vector<size_t>> Latches;
   for (size_t B = 0; B < Blocks.size(); ++B)
     for (size_t H : Blocks[B].Succs)
-      if (Dominates(H, B)) {
+      if (D.dominates(H, B)) {
         Latches[H].push_back(B);
-        std::set<size_t> &L = Body[H];
+        std::set<size_t> &L = Cfg.Body[H];
         L.insert(H);
         std::vector<size_t> Work = {B};
         while (!Work.empty()) {
@@ -219,62 +233,83 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
           if (X == H)
             continue;
           for (size_t P : Blocks[X].Preds)
-            if (!L.count(P) && Rpo[P] >= 0) // not alignment padding after a jump
+            if (!L.count(P) && D.Rpo[P] >= 0) // not alignment padding after a jump
               Work.push_back(P);
         }
       }
+  return Latches;
+}
 
+/// The blocks of loop L (header H) on a path from the header to a latch
+/// that avoids every calling block, with COLD the calling blocks left out;
+/// L itself when no such path exists or the header calls.
+std::set<size_t> hotBlocks(const std::vector<Block> &Blocks, size_t H, const std::set<size_t> &L,
+                           const std::vector<size_t> &Latches, unsigned &Cold) {
+  Cold = 0;
+  if (Blocks[H].Calls)
+    return L;
+  std::set<size_t> Fwd = {H}, Bwd;
+  std::vector<size_t> Work = {H};
+  while (!Work.empty()) {
+    size_t X = Work.back();
+    Work.pop_back();
+    for (size_t S : Blocks[X].Succs)
+      if (L.count(S) && !Blocks[S].Calls && Fwd.insert(S).second)
+        Work.push_back(S);
+  }
+  for (size_t Lt : Latches)
+    if (Fwd.count(Lt) && Bwd.insert(Lt).second)
+      Work.push_back(Lt);
+  while (!Work.empty()) {
+    size_t X = Work.back();
+    Work.pop_back();
+    if (X == H)
+      continue;
+    for (size_t P : Blocks[X].Preds)
+      if (Fwd.count(P) && Bwd.insert(P).second)
+        Work.push_back(P);
+  }
+  if (!Bwd.count(H))
+    return L;
+  std::set<size_t> Hot;
+  for (size_t X : L)
+    if (Fwd.count(X) && Bwd.count(X))
+      Hot.insert(X);
+  for (size_t X : L)
+    Cold += Blocks[X].Calls;
+  return Hot;
+}
+
+} // namespace
+
+/// The innermost natural loops of F's control-flow graph (back edges to a
+/// block that dominates their source). A block inside a loop that calls out
+/// is left out when the loop's latches stay reachable without it: the
+/// compiler's cold paths (sqrt's errno call) are not the steady state.
+std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
+                                   FunctionCFG &Cfg) {
+  Cfg.F = &F;
+  Cfg.All = decodeAll(F, TB);
+  const std::vector<Decoded> &All = Cfg.All;
+  if (All.empty() || !TB.MIA)
+    return {};
+  basicBlocks(Cfg, TB);
+  const std::vector<Block> &Blocks = Cfg.Blocks;
+  std::map<size_t, std::vector<size_t>> Latches = naturalLoops(Cfg, dominators(Blocks));
   std::vector<MachineLoop> Out;
-  for (const auto &[H, L] : Body) {
+  for (const auto &[H, L] : Cfg.Body) {
     bool Innermost = true;
-    for (const auto &[H2, L2] : Body)
+    for (const auto &[H2, L2] : Cfg.Body)
       if (H2 != H && L.count(H2))
         Innermost = false;
     if (!Innermost)
       continue;
-    // Leave out calls the loop can go around: keep the blocks on a path
-    // from the header to a latch that avoids every calling block.
-    std::set<size_t> Kept = L;
-    unsigned Cold = 0;
-    if (!Blocks[H].Calls) {
-      std::set<size_t> Fwd = {H}, Bwd;
-      std::vector<size_t> Work = {H};
-      while (!Work.empty()) {
-        size_t X = Work.back();
-        Work.pop_back();
-        for (size_t S : Blocks[X].Succs)
-          if (L.count(S) && !Blocks[S].Calls && Fwd.insert(S).second)
-            Work.push_back(S);
-      }
-      for (size_t Lt : Latches.at(H))
-        if (Fwd.count(Lt) && Bwd.insert(Lt).second)
-          Work.push_back(Lt);
-      while (!Work.empty()) {
-        size_t X = Work.back();
-        Work.pop_back();
-        if (X == H)
-          continue;
-        for (size_t P : Blocks[X].Preds)
-          if (Fwd.count(P) && Bwd.insert(P).second)
-            Work.push_back(P);
-      }
-      if (Bwd.count(H)) {
-        std::set<size_t> Hot;
-        for (size_t X : L)
-          if (Fwd.count(X) && Bwd.count(X))
-            Hot.insert(X);
-        for (size_t X : L)
-          Cold += Blocks[X].Calls;
-        Kept = std::move(Hot);
-      }
-    }
     MachineLoop M;
     M.F = &F;
     M.Cfg = &Cfg;
     M.Header = H;
-    M.Kept = Kept;
-    M.ColdBlocks = Cold;
-    for (size_t X : Kept) { // std::set: address order
+    M.Kept = hotBlocks(Blocks, H, L, Latches.at(H), M.ColdBlocks);
+    for (size_t X : M.Kept) { // std::set: address order
       uint64_t B = All[Blocks[X].First].Off,
                E = All[Blocks[X].Last].Off + All[Blocks[X].Last].Size;
       if (!M.Pieces.empty() && M.Pieces.back().second == B)
@@ -291,12 +326,6 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
   return Out;
 }
 
-/// Source iterations per machine iteration, from the self-increments of
-/// registers that address memory: `add rax, 16` with `[rdx + 8*rax]` moves
-/// 128 B per trip; at 8 B per source iteration that is 16 iterations. Each
-/// memory operand votes for every k its advance is a whole multiple of some
-/// source access's stride; the k most operands agree on wins (dgemm's
-/// `add r11, 65536` is 4 rows of B, not 8192 elements of A).
 /// Lanes of an x86 gather or scatter opcode (VGATHERQPDZrm: 8), 0 for
 /// anything else: the register width over the wider of index and element.
 unsigned gatherLanes(StringRef Name) {
@@ -317,15 +346,16 @@ unsigned gatherLanes(StringRef Name) {
   return Bits / (8 * std::max(Index, Data));
 }
 
-double estimateIterations(const MachineLoop &L, TargetBundle &TB,
-                          const std::vector<double> &Strides, int64_t SourceStep,
-                          unsigned Gathered, unsigned *Explained,
-                          const std::map<double, unsigned> *Skipping,
-                          unsigned *Impossible,
-                          std::pair<unsigned, unsigned> RefsAndElement) {
-  if (Explained)
-    *Explained = 0;
-  std::map<unsigned, int64_t> Increments; // register -> bytes or elements per trip
+namespace {
+
+using Increments = std::map<unsigned, int64_t>; ///< register -> bytes or elements per trip
+
+/// The registers the loop advances by a constant each trip: add/sub/inc/dec
+/// of an immediate, lea of itself, an accumulator's step, a counter copied
+/// through lea (clang's rotated loops), scaled by imul, AArch64's
+/// post-indexed bases.
+Increments registerIncrements(const MachineLoop &L, TargetBundle &TB) {
+  Increments Increments;
   for (const MCInst &I : L.Insts) {
     StringRef Name = TB.MII->getName(I.getOpcode());
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
@@ -404,19 +434,29 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
         I.getOperand(I.getNumOperands() - 1).getImm() != 0)
       Increments[I.getOperand(0).getReg()] = I.getOperand(I.getNumOperands() - 1).getImm();
   }
-  if (Strides.empty()) {
-    // No access advances with the loop (a recurrence in registers): the
-    // counter itself tells the unrolling, when every register that advances
-    // by a constant advances by the same amount (`add rcx, -8` for eight
-    // source iterations of i += 1).
-    std::set<int64_t> Steps;
-    for (const auto &[Reg, Imm] : Increments)
-      Steps.insert(std::llabs(Imm));
-    int64_t S = std::llabs(SourceStep ? SourceStep : 1);
-    if (Steps.size() == 1 && *Steps.begin() % S == 0)
-      return double(*Steps.begin() / S);
-    return 1;
-  }
+  return Increments;
+}
+
+/// No access advances with the loop (a recurrence in registers): the
+/// counter itself tells the unrolling, when every register that advances by
+/// a constant advances by the same amount (`add rcx, -8` for eight source
+/// iterations of i += 1).
+double counterUnrolling(const Increments &Increments, int64_t SourceStep) {
+  std::set<int64_t> Steps;
+  for (const auto &[Reg, Imm] : Increments)
+    Steps.insert(std::llabs(Imm));
+  int64_t S = std::llabs(SourceStep ? SourceStep : 1);
+  if (Steps.size() == 1 && *Steps.begin() % S == 0)
+    return double(*Steps.begin() / S);
+  return 1;
+}
+
+/// Each memory operand's votes for the k its advance per trip is a whole
+/// number of some access's stride.
+std::map<long, unsigned> strideVotes(const MachineLoop &L, TargetBundle &TB,
+                                     Increments &Increments, const std::vector<double> &Strides,
+                                     const std::map<double, unsigned> *Skipping,
+                                     unsigned *Impossible) {
   std::map<long, unsigned> Votes;
   // An operand advancing BYTES per trip votes for every k that is a whole
   // number of some access's stride.
@@ -479,6 +519,67 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
       Voted = true;
     }
   }
+  return Votes;
+}
+
+/// Only gathers and scatters move data (strided or indirect accesses,
+/// addressed through a vector of indices): each covers its lanes of source
+/// iterations for one access; more of them than accesses are unrolled
+/// copies. 0 without gathers.
+double gatherTrip(const MachineLoop &L, TargetBundle &TB, unsigned Gathered) {
+  unsigned Lanes = 0, Ops = 0;
+  for (const MCInst &I : L.Insts)
+    if (unsigned G = gatherLanes(TB.MII->getName(I.getOpcode()))) {
+      Lanes = std::max(Lanes, G);
+      ++Ops;
+    }
+  return Lanes ? double(Lanes) * std::max(1.0, std::floor(double(Ops) / Gathered)) : 0;
+}
+
+/// The addresses advance by a register (a step known only at run time,
+/// TSVC's i += n3 at n3 = 1): the vector accesses tell the trip, their lanes
+/// of the element times the copies of the source's references. 0 when no
+/// access is wider than the element.
+double vectorWidthTrip(const MachineLoop &L, TargetBundle &TB,
+                       std::pair<unsigned, unsigned> RefsAndElement) {
+  unsigned Widest = 0, Ops = 0;
+  for (const MCInst &I : L.Insts) {
+    const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+    if (!D.mayLoad() && !D.mayStore())
+      continue;
+    std::string Text = TB.text(I);
+    if (!StringRef(Text).contains(" ptr"))
+      continue;
+    unsigned W = accessBytes(Text);
+    Ops = W > Widest ? 1 : Ops + (W == Widest);
+    Widest = std::max(Widest, W);
+  }
+  if (Widest > RefsAndElement.second)
+    return double(Widest / RefsAndElement.second) *
+           std::max(1.0, std::floor(double(Ops) / RefsAndElement.first));
+  return 0;
+}
+
+} // namespace
+
+/// Source iterations per machine iteration, from the self-increments of
+/// registers that address memory: `add rax, 16` with `[rdx + 8*rax]` moves
+/// 128 B per trip; at 8 B per source iteration that is 16 iterations. Each
+/// memory operand votes for every k its advance is a whole multiple of some
+/// source access's stride; the k most operands agree on wins (dgemm's
+/// `add r11, 65536` is 4 rows of B, not 8192 elements of A).
+double estimateIterations(const MachineLoop &L, TargetBundle &TB,
+                          const std::vector<double> &Strides, int64_t SourceStep,
+                          unsigned Gathered, unsigned *Explained,
+                          const std::map<double, unsigned> *Skipping,
+                          unsigned *Impossible,
+                          std::pair<unsigned, unsigned> RefsAndElement) {
+  if (Explained)
+    *Explained = 0;
+  Increments Inc = registerIncrements(L, TB);
+  if (Strides.empty())
+    return counterUnrolling(Inc, SourceStep);
+  std::map<long, unsigned> Votes = strideVotes(L, TB, Inc, Strides, Skipping, Impossible);
   long Best = 1;
   unsigned BestVotes = 0;
   for (const auto &[K, V] : Votes)
@@ -488,40 +589,12 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
     }
   if (Explained)
     *Explained = BestVotes;
-  if (Votes.empty() && Gathered) {
-    // Only gathers and scatters move data (strided or indirect accesses,
-    // addressed through a vector of indices): each covers its lanes of
-    // source iterations for one access; more of them than accesses are
-    // unrolled copies.
-    unsigned Lanes = 0, Ops = 0;
-    for (const MCInst &I : L.Insts)
-      if (unsigned G = gatherLanes(TB.MII->getName(I.getOpcode()))) {
-        Lanes = std::max(Lanes, G);
-        ++Ops;
-      }
-    if (Lanes)
-      return double(Lanes) * std::max(1.0, std::floor(double(Ops) / Gathered));
-  }
-  if (Votes.empty() && !Gathered && RefsAndElement.first && RefsAndElement.second) {
-    // The addresses advance by a register (a step known only at run time,
-    // TSVC's i += n3 at n3 = 1): the vector accesses tell the trip, their
-    // lanes of the element times the copies of the source's references.
-    unsigned Widest = 0, Ops = 0;
-    for (const MCInst &I : L.Insts) {
-      const MCInstrDesc &D = TB.MII->get(I.getOpcode());
-      if (!D.mayLoad() && !D.mayStore())
-        continue;
-      std::string Text = TB.text(I);
-      if (!StringRef(Text).contains(" ptr"))
-        continue;
-      unsigned W = accessBytes(Text);
-      Ops = W > Widest ? 1 : Ops + (W == Widest);
-      Widest = std::max(Widest, W);
-    }
-    if (Widest > RefsAndElement.second)
-      return double(Widest / RefsAndElement.second) *
-             std::max(1.0, std::floor(double(Ops) / RefsAndElement.first));
-  }
+  if (Votes.empty() && Gathered)
+    if (double T = gatherTrip(L, TB, Gathered))
+      return T;
+  if (Votes.empty() && !Gathered && RefsAndElement.first && RefsAndElement.second)
+    if (double T = vectorWidthTrip(L, TB, RefsAndElement))
+      return T;
   return double(Best);
 }
 
