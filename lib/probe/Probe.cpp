@@ -142,52 +142,60 @@ std::string today() {
 
 } // namespace
 
-ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
-  ProbeResult R;
-  R.Date = today();
-  R.Cpu = identifyCpu(hostCpuid());
+namespace {
+
+/// One probe run: each measurement a step (timed, shown by the progress
+/// callback), in the order runProbe lists them.
+class Prober {
+public:
+  Prober(const ProbeOptions &O, ProbeResult &R) : O(O), R(R), C(R.Cpu) {}
+
+  void run() {
 #if defined(__linux__)
-  long N = sysconf(_SC_NPROCESSORS_ONLN);
-  R.OnlineCpus = N > 0 ? unsigned(N) : 1;
+    long N = sysconf(_SC_NPROCESSORS_ONLN);
+    R.OnlineCpus = N > 0 ? unsigned(N) : 1;
 #endif
-  unsigned Threads = O.Threads ? std::min(O.Threads, R.OnlineCpus) : R.OnlineCpus;
-  double MinSeconds = O.Quick ? 0.005 : 0.01;
-  unsigned Reps = O.Quick ? 3 : 5;
+    Threads = O.Threads ? std::min(O.Threads, R.OnlineCpus) : R.OnlineCpus;
+    MinSeconds = O.Quick ? 0.005 : 0.01;
+    Reps = O.Quick ? 3 : 5;
 #if !defined(__x86_64__)
-  R.Notes.push_back("not an x86-64 host: the probe cannot measure here");
-  return R;
+    R.Notes.push_back("not an x86-64 host: the probe cannot measure here");
+    return;
 #endif
-  const CpuIdentity &C = R.Cpu;
-  R.StreamBits = compilerVectorBits(C);
-  std::vector<std::pair<Isa, std::string>> Isas = {{Isa::Scalar, "scalar"}, {Isa::Sse, "sse"}};
-  if (C.Avx2 && C.Fma)
-    Isas.push_back({Isa::Avx2, "avx2"});
-  if (C.Avx512f)
-    Isas.push_back({Isa::Avx512, "avx512"});
+    R.StreamBits = compilerVectorBits(C);
+    Isas = {{Isa::Scalar, "scalar"}, {Isa::Sse, "sse"}};
+    if (C.Avx2 && C.Fma)
+      Isas.push_back({Isa::Avx2, "avx2"});
+    if (C.Avx512f)
+      Isas.push_back({Isa::Avx512, "avx512"});
+    workingSets();
+    Total = 12 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+    Started = std::chrono::steady_clock::now();
+    clockAndPeaks();
+    latencies();
+    throughputs();
+    loadStorePorts();
+    branchesTlbWindow();
+    keptL3();
+    bandwidths();
+    chases();
+    strideStream();
+    capacitySweep();
+    step("done");
+  }
 
-  // Working sets per level, from CPUID (shared levels: a share that surely
-  // fits, as CPUID may describe the whole package).
-  auto Size = [&](unsigned Level) -> uint64_t {
-    for (const ProbedCache &K : C.Caches)
-      if (K.Level == Level)
-        return K.SizeBytes;
-    return 0;
-  };
-  uint64_t L1 = Size(1) ? Size(1) : 32 << 10, L2 = Size(2) ? Size(2) : 256 << 10,
-           L3 = Size(3);
-  std::vector<std::pair<std::string, uint64_t>> Sets = {{"L1", L1 / 2}, {"L2", L2 / 2}};
-  if (L3)
-    Sets.push_back({"L3", std::clamp<uint64_t>(L3 / 4, 4 * L2, 16 << 20)});
-  uint64_t Mem = O.Quick ? (uint64_t(96) << 20) : (uint64_t(256) << 20);
-  Sets.push_back({"MEM", Mem});
-  if (Size(1) == 0)
-    R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
-                      "and a 256 KiB L2");
+private:
+  const ProbeOptions &O;
+  ProbeResult &R;
+  const CpuIdentity &C;
+  unsigned Threads = 1, Reps = 5, Total = 0, Done = 0;
+  double MinSeconds = 0.01;
+  std::vector<std::pair<Isa, std::string>> Isas;
+  uint64_t L1 = 0, L2 = 0, L3 = 0, Mem = 0;
+  std::vector<std::pair<std::string, uint64_t>> Sets;
+  std::chrono::steady_clock::time_point Started;
 
-  unsigned Total = 12 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
-  unsigned Done = 0;
-  auto Started = std::chrono::steady_clock::now();
-  auto Step = [&](const std::string &What) {
+  void step(const std::string &What) {
     auto Now = std::chrono::steady_clock::now();
     if (!R.StepSeconds.empty())
       R.StepSeconds.back().second = std::chrono::duration<double>(Now - Started).count();
@@ -196,187 +204,246 @@ ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
       R.StepSeconds.push_back({What, 0});
     if (O.Progress)
       O.Progress(Done++, Total, What);
-  };
+  }
 
-  Step("clock (dependent add chain)");
-  R.ClockGHz = measureClock(MinSeconds, Reps);
-  for (const auto &IsaName : Isas)
-    for (bool Fma : {true, false}) {
-      Isa I = IsaName.first;
-      const std::string &Name = IsaName.second;
-      if (Fma && !C.Fma)
-        continue;
-      Step("peak flop/s, " + Name + (Fma ? " FMA" : " add+mul"));
-      PeakPoint P;
-      P.Isa = Name;
-      P.Fma = Fma;
-      // Each timing against the add chain timed beside it: cycles, not
-      // seconds at a clock measured once (a VM's clock moves); and only
-      // those that had the core to themselves.
-      for (bool Single : {false, true})
-        (Single ? P.SingleFlopsPerCycle : P.DoubleFlopsPerCycle) =
-            quietPerCycle([&](uint64_t N) { return peakKernel(I, Fma, Single, N * 4096); },
-                          MinSeconds, Reps)
-                .PerCycle;
-      R.Peaks.push_back(P);
-    }
-  Step("latencies (dependent chains)");
-  if (C.Avx2 && C.Fma) {
-    for (const char *Kind : {"add", "mul", "fma", "div", "sqrt+add"}) {
-      bool Sqrt = std::string_view(Kind) == "sqrt+add";
-      double AddCy = R.Latencies.count("add") ? R.Latencies["add"].Median : 0;
-      // Cycles per link; less the add that keeps sqrt inexact.
-      R.Latencies[Sqrt ? "sqrt" : Kind] = paired(
-          [&](uint64_t N) { return latencyKernel(Kind, N * 64); }, clockWork,
-          [&](double Ops, double Cycles) { return Cycles / Ops - (Sqrt ? AddCy : 0); },
-          MinSeconds, Reps);
-    }
-  }
-  Step("divider throughput");
-  for (const ThroughputKernel &K : dividerKernels()) {
-    if (!C.Avx2 || (std::string_view(K.Form).find("zmm") != std::string_view::npos &&
-                    !C.Avx512f))
-      continue;
-    R.Dividers.push_back(
-        {K.Form, quietCyclesPer([&](uint64_t N) { return K.Run(N * 256); }, MinSeconds, Reps)});
-  }
-  Step("shuffle throughput");
-  if (C.Avx2)
-    for (const ThroughputKernel &K : shuffleKernels())
-      R.Shuffles.push_back(
-          {K.Form, quietCyclesPer([&](uint64_t N) { return K.Run(N * 1024); }, MinSeconds, Reps)});
-  Step("FMAs beside FP stores");
-  if (C.Avx2 && C.Fma) {
-    alignas(64) static char Buf[512];
-    for (bool Stores : {false, true})
-      (Stores ? R.FmaStoresCy : R.FmaAloneCy) = quietCyclesPer(
-          [&](uint64_t N) { return fmaStoreKernel(Buf, Stores, N * 256); }, MinSeconds, Reps);
-  }
-  Step("library calls (libm, libmvec)");
-  if (!libraryCalls().empty()) {
-    auto PerElement = [&](const char *Symbol) {
-      return quietCyclesPer([&](uint64_t N) { return libraryCallKernel(Symbol, N * 1024); },
-                            MinSeconds, Reps);
+  void workingSets() {
+    // Working sets per level, from CPUID (shared levels: a share that surely
+    // fits, as CPUID may describe the whole package).
+    auto Size = [&](unsigned Level) -> uint64_t {
+      for (const ProbedCache &K : C.Caches)
+        if (K.Level == Level)
+          return K.SizeBytes;
+      return 0;
     };
-    Measured Loop = PerElement(nullptr);
-    for (const LibraryCall &L : libraryCalls()) {
-      if (L.Avx2 && !C.Avx2)
-        continue;
-      Measured M = PerElement(L.Symbol);
-      // Per call, less the loop's own cost per element (one per call).
-      double Own = Loop.Median;
-      for (double *V : {&M.Median, &M.Min, &M.Max})
-        *V = std::max(0.0, *V * L.Lanes - Own);
-      R.CallCycles.push_back({L.Symbol, M});
-    }
+    L1 = Size(1) ? Size(1) : 32 << 10;
+    L2 = Size(2) ? Size(2) : 256 << 10;
+    L3 = Size(3);
+    Sets = {{"L1", L1 / 2}, {"L2", L2 / 2}};
+    if (L3)
+      Sets.push_back({"L3", std::clamp<uint64_t>(L3 / 4, 4 * L2, 16 << 20)});
+    Mem = O.Quick ? (uint64_t(96) << 20) : (uint64_t(256) << 20);
+    Sets.push_back({"MEM", Mem});
+    if (Size(1) == 0)
+      R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
+                        "and a 256 KiB L2");
   }
-  Step("load and store ports (independent accesses per width)");
-  for (unsigned W : {8u, 16u, 32u, 64u}) {
-    if ((W == 16 || W == 32) && !C.Avx)
-      continue;
-    if (W == 64 && !C.Avx512f)
-      continue;
-    R.Ports.push_back(ports(W, MinSeconds, Reps));
-  }
-  if (C.Avx) {
-    R.MixedLoadsZmm = C.Avx512f;
-    R.MixedLoadCy = mixedLoads(C.Avx512f, MinSeconds, Reps);
-  }
-  Step("line-split loads and stores");
-  if (C.Avx) {
-    R.LineSplitLoad = lineSplitCost(false, MinSeconds, Reps);
-    R.LineSplitStore = lineSplitCost(true, MinSeconds, Reps);
-  }
-  Step("branch mispredictions");
-  measureBranches(R, MinSeconds, Reps);
-  Step("data-TLB misses");
-  measureTlb(R, MinSeconds, Reps);
-  Step("load and store queues (two misses, fillers between them)");
-  measureWindow(R, MinSeconds, Reps);
-  // The L3 point inside what this host keeps of the L3 now (a VM's share
-  // of a shared L3 can be a few MiB of 32): beyond it the L3's streams and
-  // memcpy come partly from memory. Half of it, as validate sizes its rows.
-  if (L3) {
-    Step("L3 capacity kept now (pointer chases)");
-    uint64_t Kept = measureKeptL3(L2, L3);
-    for (auto &[Level, WS] : Sets)
-      if (Level == "L3" && keptL3IsAShare(Kept, L3) && Kept / 2 < WS) {
-        WS = std::max<uint64_t>(2 * L2, Kept / 2);
-        R.Notes.push_back("this host keeps about " + formatByteSize(Kept) + " of the " +
-                          formatByteSize(L3) + " L3 now: the L3 bandwidth set is " +
-                          formatByteSize(WS));
+
+  void clockAndPeaks() {
+    step("clock (dependent add chain)");
+    R.ClockGHz = measureClock(MinSeconds, Reps);
+    for (const auto &IsaName : Isas)
+      for (bool Fma : {true, false}) {
+        Isa I = IsaName.first;
+        const std::string &Name = IsaName.second;
+        if (Fma && !C.Fma)
+          continue;
+        step("peak flop/s, " + Name + (Fma ? " FMA" : " add+mul"));
+        PeakPoint P;
+        P.Isa = Name;
+        P.Fma = Fma;
+        // Each timing against the add chain timed beside it: cycles, not
+        // seconds at a clock measured once (a VM's clock moves); and only
+        // those that had the core to themselves.
+        for (bool Single : {false, true})
+          (Single ? P.SingleFlopsPerCycle : P.DoubleFlopsPerCycle) =
+              quietPerCycle([&](uint64_t N) { return peakKernel(I, Fma, Single, N * 4096); },
+                            MinSeconds, Reps)
+                  .PerCycle;
+        R.Peaks.push_back(P);
       }
   }
-  for (const auto &[Level, WS] : Sets) {
-    Step("bandwidth, " + Level + ", one core");
-    // In memory also the copy beside two streams that stay in the L2.
-    R.Bandwidth.push_back(bandwidth(Level, WS, 1, R.StreamBits, MinSeconds, Reps,
-                                    Level == "MEM" ? std::max(L1, L2 / 8) : 0));
+
+  void latencies() {
+    step("latencies (dependent chains)");
+    if (C.Avx2 && C.Fma) {
+      for (const char *Kind : {"add", "mul", "fma", "div", "sqrt+add"}) {
+        bool Sqrt = std::string_view(Kind) == "sqrt+add";
+        double AddCy = R.Latencies.count("add") ? R.Latencies["add"].Median : 0;
+        // Cycles per link; less the add that keeps sqrt inexact.
+        R.Latencies[Sqrt ? "sqrt" : Kind] = paired(
+            [&](uint64_t N) { return latencyKernel(Kind, N * 64); }, clockWork,
+            [&](double Ops, double Cycles) { return Cycles / Ops - (Sqrt ? AddCy : 0); },
+            MinSeconds, Reps);
+      }
+    }
   }
-  if (Threads > 1)
+
+  void throughputs() {
+    step("divider throughput");
+    for (const ThroughputKernel &K : dividerKernels()) {
+      if (!C.Avx2 || (std::string_view(K.Form).find("zmm") != std::string_view::npos &&
+                      !C.Avx512f))
+        continue;
+      R.Dividers.push_back(
+          {K.Form, quietCyclesPer([&](uint64_t N) { return K.Run(N * 256); }, MinSeconds, Reps)});
+    }
+    step("shuffle throughput");
+    if (C.Avx2)
+      for (const ThroughputKernel &K : shuffleKernels())
+        R.Shuffles.push_back(
+            {K.Form, quietCyclesPer([&](uint64_t N) { return K.Run(N * 1024); }, MinSeconds, Reps)});
+    step("FMAs beside FP stores");
+    if (C.Avx2 && C.Fma) {
+      alignas(64) static char Buf[512];
+      for (bool Stores : {false, true})
+        (Stores ? R.FmaStoresCy : R.FmaAloneCy) = quietCyclesPer(
+            [&](uint64_t N) { return fmaStoreKernel(Buf, Stores, N * 256); }, MinSeconds, Reps);
+    }
+    step("library calls (libm, libmvec)");
+    if (!libraryCalls().empty()) {
+      auto PerElement = [&](const char *Symbol) {
+        return quietCyclesPer([&](uint64_t N) { return libraryCallKernel(Symbol, N * 1024); },
+                              MinSeconds, Reps);
+      };
+      Measured Loop = PerElement(nullptr);
+      for (const LibraryCall &L : libraryCalls()) {
+        if (L.Avx2 && !C.Avx2)
+          continue;
+        Measured M = PerElement(L.Symbol);
+        // Per call, less the loop's own cost per element (one per call).
+        double Own = Loop.Median;
+        for (double *V : {&M.Median, &M.Min, &M.Max})
+          *V = std::max(0.0, *V * L.Lanes - Own);
+        R.CallCycles.push_back({L.Symbol, M});
+      }
+    }
+  }
+
+  void loadStorePorts() {
+    step("load and store ports (independent accesses per width)");
+    for (unsigned W : {8u, 16u, 32u, 64u}) {
+      if ((W == 16 || W == 32) && !C.Avx)
+        continue;
+      if (W == 64 && !C.Avx512f)
+        continue;
+      R.Ports.push_back(ports(W, MinSeconds, Reps));
+    }
+    if (C.Avx) {
+      R.MixedLoadsZmm = C.Avx512f;
+      R.MixedLoadCy = mixedLoads(C.Avx512f, MinSeconds, Reps);
+    }
+    step("line-split loads and stores");
+    if (C.Avx) {
+      R.LineSplitLoad = lineSplitCost(false, MinSeconds, Reps);
+      R.LineSplitStore = lineSplitCost(true, MinSeconds, Reps);
+    }
+  }
+
+  void branchesTlbWindow() {
+    step("branch mispredictions");
+    measureBranches(R, MinSeconds, Reps);
+    step("data-TLB misses");
+    measureTlb(R, MinSeconds, Reps);
+    step("load and store queues (two misses, fillers between them)");
+    measureWindow(R, MinSeconds, Reps);
+  }
+
+  void keptL3() {
+    // The L3 point inside what this host keeps of the L3 now (a VM's share
+    // of a shared L3 can be a few MiB of 32): beyond it the L3's streams and
+    // memcpy come partly from memory. Half of it, as validate sizes its rows.
+    if (L3) {
+      step("L3 capacity kept now (pointer chases)");
+      uint64_t Kept = measureKeptL3(L2, L3);
+      for (auto &[Level, WS] : Sets)
+        if (Level == "L3" && keptL3IsAShare(Kept, L3) && Kept / 2 < WS) {
+          WS = std::max<uint64_t>(2 * L2, Kept / 2);
+          R.Notes.push_back("this host keeps about " + formatByteSize(Kept) + " of the " +
+                            formatByteSize(L3) + " L3 now: the L3 bandwidth set is " +
+                            formatByteSize(WS));
+        }
+    }
+  }
+
+  void bandwidths() {
     for (const auto &[Level, WS] : Sets) {
-      Step("bandwidth, " + Level + ", " + std::to_string(Threads) + " cores");
-      // Private levels: each core its own set of the same size; shared ones
-      // (L3, memory): the set split between the cores.
-      uint64_t PerThread = Level == "MEM"  ? std::max<uint64_t>(32 << 20, WS / Threads)
-                           : Level == "L3" ? std::max<uint64_t>(L2, WS / Threads)
-                                           : WS;
-      R.Bandwidth.push_back(
-          bandwidth(Level, PerThread, Threads, R.StreamBits, MinSeconds, Reps));
+      step("bandwidth, " + Level + ", one core");
+      // In memory also the copy beside two streams that stay in the L2.
+      R.Bandwidth.push_back(bandwidth(Level, WS, 1, R.StreamBits, MinSeconds, Reps,
+                                      Level == "MEM" ? std::max(L1, L2 / 8) : 0));
     }
-  // Latency of each level and misses in flight (Little's law's inputs):
-  // one chase per level; in memory also 32 chases at once.
-  Step("latency (pointer chases) and misses in flight");
-  for (const auto &[Level, WS] : Sets) {
-    std::vector<unsigned> Counts = {1};
-    if (Level == "MEM")
-      Counts.push_back(32);
-    // The L3 chase at three L2s: a shared L3 on a busy host (or a VM's
-    // slice of it) keeps far less than its size for one slow random walk.
-    // A random line is then in the L2 with odds L2 / set, so the L3's own
-    // latency is (t - f t_L2) / (1 - f).
-    uint64_t Set = Level == "L3" ? 3 * L2 : WS;
-    // Caches on huge pages (their latency); memory on the 4 KiB pages that
-    // programs' arrays get, whose page walks a random access also waits.
-    std::vector<Measured> M = chaseNs(Set, Counts, MinSeconds, Reps, Level != "MEM");
-    if (!M.empty() && Level == "L3" && R.ChaseNs.count("L2")) {
-      double F = double(L2) / double(Set), T2 = R.ChaseNs["L2"].Median;
-      for (double *X : {&M[0].Median, &M[0].Min, &M[0].Max})
-        *X = std::max(T2, (*X - F * T2) / (1 - F));
+    if (Threads > 1)
+      for (const auto &[Level, WS] : Sets) {
+        step("bandwidth, " + Level + ", " + std::to_string(Threads) + " cores");
+        // Private levels: each core its own set of the same size; shared ones
+        // (L3, memory): the set split between the cores.
+        uint64_t PerThread = Level == "MEM"  ? std::max<uint64_t>(32 << 20, WS / Threads)
+                             : Level == "L3" ? std::max<uint64_t>(L2, WS / Threads)
+                                             : WS;
+        R.Bandwidth.push_back(
+            bandwidth(Level, PerThread, Threads, R.StreamBits, MinSeconds, Reps));
+      }
+  }
+
+  void chases() {
+    // Latency of each level and misses in flight (Little's law's inputs):
+    // one chase per level; in memory also 32 chases at once.
+    step("latency (pointer chases) and misses in flight");
+    for (const auto &[Level, WS] : Sets) {
+      std::vector<unsigned> Counts = {1};
+      if (Level == "MEM")
+        Counts.push_back(32);
+      // The L3 chase at three L2s: a shared L3 on a busy host (or a VM's
+      // slice of it) keeps far less than its size for one slow random walk.
+      // A random line is then in the L2 with odds L2 / set, so the L3's own
+      // latency is (t - f t_L2) / (1 - f).
+      uint64_t Set = Level == "L3" ? 3 * L2 : WS;
+      // Caches on huge pages (their latency); memory on the 4 KiB pages that
+      // programs' arrays get, whose page walks a random access also waits.
+      std::vector<Measured> M = chaseNs(Set, Counts, MinSeconds, Reps, Level != "MEM");
+      if (!M.empty() && Level == "L3" && R.ChaseNs.count("L2")) {
+        double F = double(L2) / double(Set), T2 = R.ChaseNs["L2"].Median;
+        for (double *X : {&M[0].Median, &M[0].Min, &M[0].Max})
+          *X = std::max(T2, (*X - F * T2) / (1 - F));
+      }
+      if (!M.empty())
+        R.ChaseNs[Level] = M[0];
+      if (M.size() > 1)
+        R.ParallelChaseNs = M[1];
+      if (Level == "MEM")
+        R.RandomLoadNs = randomLoadNs(Set, MinSeconds, Reps);
     }
-    if (!M.empty())
-      R.ChaseNs[Level] = M[0];
-    if (M.size() > 1)
-      R.ParallelChaseNs = M[1];
-    if (Level == "MEM")
-      R.RandomLoadNs = randomLoadNs(Set, MinSeconds, Reps);
   }
-  // A stream only the L1's stride prefetcher follows: one load per two
-  // lines over the memory-sized set (its misses wait an open page's latency,
-  // as many at once as the L1 keeps in flight).
-  if (Buffer A = allocate(Mem / 8)) {
-    std::vector<double> Rates = rates(
-        [&](uint64_t N) {
-          double Loads = 0;
-          for (uint64_t I = 0; I < N; ++I)
-            Loads += strideKernel(A.get(), Mem / 8, 16);
-          return Loads;
-        },
-        MinSeconds, Reps);
-    R.StrideNsPerLine = nsPerUnit(std::move(Rates));
+
+  void strideStream() {
+    // A stream only the L1's stride prefetcher follows: one load per two
+    // lines over the memory-sized set (its misses wait an open page's latency,
+    // as many at once as the L1 keeps in flight).
+    if (Buffer A = allocate(Mem / 8)) {
+      std::vector<double> Rates = rates(
+          [&](uint64_t N) {
+            double Loads = 0;
+            for (uint64_t I = 0; I < N; ++I)
+              Loads += strideKernel(A.get(), Mem / 8, 16);
+            return Loads;
+          },
+          MinSeconds, Reps);
+      R.StrideNsPerLine = nsPerUnit(std::move(Rates));
+    }
   }
-  // The L3 capacity this host keeps (a VM's share of a shared L3, or one
-  // that neighbours fill, can be a fraction of what CPUID says): sets from
-  // two L2s up to CPUID's L3 in steps of 1.5, two sweeps, the slower chase
-  // of the two per set (the capacity one can count on).
-  if (L3 && !O.Quick) {
-    Step("L3 capacity (chases from 2 x L2 to the L3)");
-    R.L3Sweep = l3Sweep(L2, L3, MinSeconds, Reps);
-    std::vector<std::pair<uint64_t, double>> Again = l3Sweep(L2, L3, MinSeconds, Reps);
-    for (size_t I = 0; I < R.L3Sweep.size() && I < Again.size(); ++I)
-      R.L3Sweep[I].second = std::max(R.L3Sweep[I].second, Again[I].second);
+
+  void capacitySweep() {
+    // The L3 capacity this host keeps (a VM's share of a shared L3, or one
+    // that neighbours fill, can be a fraction of what CPUID says): sets from
+    // two L2s up to CPUID's L3 in steps of 1.5, two sweeps, the slower chase
+    // of the two per set (the capacity one can count on).
+    if (L3 && !O.Quick) {
+      step("L3 capacity (chases from 2 x L2 to the L3)");
+      R.L3Sweep = l3Sweep(L2, L3, MinSeconds, Reps);
+      std::vector<std::pair<uint64_t, double>> Again = l3Sweep(L2, L3, MinSeconds, Reps);
+      for (size_t I = 0; I < R.L3Sweep.size() && I < Again.size(); ++I)
+        R.L3Sweep[I].second = std::max(R.L3Sweep[I].second, Again[I].second);
+    }
   }
-  Step("done");
+};
+
+} // namespace
+
+ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
+  ProbeResult R;
+  R.Date = today();
+  R.Cpu = identifyCpu(hostCpuid());
+  Prober(O, R).run();
   return R;
 }
 

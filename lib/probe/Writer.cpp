@@ -43,31 +43,14 @@ std::vector<LevelTimes> perfmodel::levelTimes(const ProbeResult &R) {
   return Out;
 }
 
-void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
-                                   const std::string &Triple, const std::string &Cpu,
-                                   unsigned IssueWidth,
-                                   const FormPorts &LlvmCosts,
-                                   const ProbeBase *Base) {
-  Derived D = derive(R);
-  if (Base && Base->Model)
-    return writeOverBase(OS, R, D, *Base, LlvmCosts);
+namespace {
+
+/// core: the widths, FMA units and peaks of the fastest peak kernel, the
+/// load/store ports (or the L1 kernels' rates where no port kernel ran).
+void writeProbedCore(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D,
+                     unsigned IssueWidth) {
   const CpuIdentity &C = R.Cpu;
   double GHz = R.ClockGHz.Median;
-  std::string Src = "measured by perfmodel probe on " + R.Date;
-  OS << "# Machine model of this host, " << Src << ".\n"
-     << "# CPU: " << hostDescription(R) << "\n"
-     << "# Measured figures are medians of repeated runs (spreads in the comments);\n"
-     << "# the rest comes from CPUID or LLVM, or is marked as assumed in `sources`.\n"
-     << "# Review before use: a virtual machine may hide caches or share cores.\n";
-  writeNotesAndBandwidths(OS, R);
-  OS << "name: \"" << (C.Brand.empty() ? std::string("Probed host") : C.Brand)
-     << " (probed " << R.Date << ")\"\n";
-  OS << "aliases: [probed-" << Cpu << "]\n";
-  OS << "llvm: {triple: " << Triple << ", cpu: " << Cpu << "}\n\n";
-  OS << "# dependent add chain, " << spread(R.ClockGHz) << "\n";
-  OS << "clock_ghz: " << num(GHz, 2) << "\n";
-  OS << "cores_per_socket: " << R.OnlineCpus << "\n\n";
-
   // Peaks: the widest ISA measured, FMA when present.
   const PeakPoint *Best = bestPeak(R, /*Fma=*/true);
   if (!Best)
@@ -109,19 +92,20 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
     OS << "  stores_per_cycle: " << std::max(1L, std::lround(StoreBPC / VecBytes)) << "\n";
     OS << "  store_bytes_per_cycle: " << num(std::max(1.0, StoreBPC)) << "\n";
   }
-  bool Overrides = writeMeasuredCosts(OS, R, LlvmCosts);
-  OS << "\n";
+}
 
-  auto MemChase = R.ChaseNs.find("MEM");
-  double MemLatency = D.MemLatencyNs, InFlight = D.InFlight;
-  writeOverlap(OS, D);
+/// caches: CPUID's geometry (ways assumed where it gives none: returns
+/// whether any were), chased latencies, the misses in flight and each
+/// link's measured bandwidth.
+bool writeProbedCaches(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D) {
+  const CpuIdentity &C = R.Cpu;
+  double GHz = R.ClockGHz.Median;
+  double InFlight = D.InFlight;
   OS << "caches:\n";
   bool AssumedWays = false;
-  std::vector<std::string> Levels;
   for (size_t I = 0; I < C.Caches.size(); ++I) {
     const ProbedCache &K = C.Caches[I];
     std::string Name = "L" + std::to_string(K.Level);
-    Levels.push_back(Name);
     unsigned Ways = K.Ways;
     unsigned Line = K.LineBytes ? K.LineBytes : 64;
     if (!Ways || K.SizeBytes % (uint64_t(Ways) * Line)) {
@@ -164,6 +148,14 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
     else
       OS << "}\n";
   }
+  return AssumedWays;
+}
+
+/// memory: the triad's bandwidth (all cores and one), latency, the lines
+/// from caches beside memory streams and strided streams.
+void writeProbedMemory(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D) {
+  auto MemChase = R.ChaseNs.find("MEM");
+  double MemLatency = D.MemLatencyNs, InFlight = D.InFlight;
   const BandwidthPoint *Mem = point(R, "MEM", true);
   if (!Mem)
     Mem = point(R, "MEM", false);
@@ -204,13 +196,16 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
        << spread(Mem1->TriadGBs) << "\n\n";
   else
     OS << "}\n\n";
-  std::string TlbComment;
-  std::vector<std::string> TlbKeys;
-  std::string Tlb = tlbText(R, nullptr, TlbComment, TlbKeys);
-  OS << TlbComment << Tlb;
-  OS << "cpuid: {vendor: " << C.Vendor << ", family: " << C.Family << ", models: [0x"
-     << llvm::format_hex_no_prefix(C.Model, 2) << "]}\n\n";
+}
 
+/// sources: what the probe measured, what CPUID and LLVM gave, what was
+/// assumed.
+void writeProbedSources(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D,
+                        const std::string &Src, const std::string &Cpu, unsigned IssueWidth,
+                        const std::vector<std::string> &TlbKeys, bool Overrides,
+                        bool AssumedWays) {
+  const CpuIdentity &C = R.Cpu;
+  double InFlight = D.InFlight;
   OS << "sources:\n";
   OS << "  - id: probe\n    cite: >-\n      " << Src << ": " << KernelsCite
      << "; bandwidths in memory also on all cores, pinned.\n"
@@ -251,4 +246,46 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
     OS << "  - id: assumed-ways\n    cite: >-\n      CPUID does not give the associativity "
           "of every level; 16 ways (or the largest power of two dividing the size) "
           "assumed.\n    covers: [caches.*.ways]\n";
+}
+
+} // namespace
+
+void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
+                                   const std::string &Triple, const std::string &Cpu,
+                                   unsigned IssueWidth,
+                                   const FormPorts &LlvmCosts,
+                                   const ProbeBase *Base) {
+  Derived D = derive(R);
+  if (Base && Base->Model)
+    return writeOverBase(OS, R, D, *Base, LlvmCosts);
+  const CpuIdentity &C = R.Cpu;
+  double GHz = R.ClockGHz.Median;
+  std::string Src = "measured by perfmodel probe on " + R.Date;
+  OS << "# Machine model of this host, " << Src << ".\n"
+     << "# CPU: " << hostDescription(R) << "\n"
+     << "# Measured figures are medians of repeated runs (spreads in the comments);\n"
+     << "# the rest comes from CPUID or LLVM, or is marked as assumed in `sources`.\n"
+     << "# Review before use: a virtual machine may hide caches or share cores.\n";
+  writeNotesAndBandwidths(OS, R);
+  OS << "name: \"" << (C.Brand.empty() ? std::string("Probed host") : C.Brand)
+     << " (probed " << R.Date << ")\"\n";
+  OS << "aliases: [probed-" << Cpu << "]\n";
+  OS << "llvm: {triple: " << Triple << ", cpu: " << Cpu << "}\n\n";
+  OS << "# dependent add chain, " << spread(R.ClockGHz) << "\n";
+  OS << "clock_ghz: " << num(GHz, 2) << "\n";
+  OS << "cores_per_socket: " << R.OnlineCpus << "\n\n";
+
+  writeProbedCore(OS, R, D, IssueWidth);
+  bool Overrides = writeMeasuredCosts(OS, R, LlvmCosts);
+  OS << "\n";
+  writeOverlap(OS, D);
+  bool AssumedWays = writeProbedCaches(OS, R, D);
+  writeProbedMemory(OS, R, D);
+  std::string TlbComment;
+  std::vector<std::string> TlbKeys;
+  std::string Tlb = tlbText(R, nullptr, TlbComment, TlbKeys);
+  OS << TlbComment << Tlb;
+  OS << "cpuid: {vendor: " << C.Vendor << ", family: " << C.Family << ", models: [0x"
+     << llvm::format_hex_no_prefix(C.Model, 2) << "]}\n\n";
+  writeProbedSources(OS, R, D, Src, Cpu, IssueWidth, TlbKeys, Overrides, AssumedWays);
 }

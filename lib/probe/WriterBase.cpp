@@ -141,34 +141,13 @@ std::string strideComment(const ProbeResult &R, double LatencyNs) {
 
 /// The probe's figures over a library model: only what was measured, each
 /// beside its spread and kernel; the rest is the base's.
-void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D,
-                   const ProbeBase &Base, const FormPorts &LlvmCosts) {
-  const CpuIdentity &C = R.Cpu;
-  const MachineModel &B = *Base.Model;
-  std::string Src = "measured by perfmodel probe on " + R.Date;
-  OS << "# " << B.Name << " with the figures " << Src << " on this host:\n# "
-     << hostDescription(R) << "\n"
-     << "# Every key below replaces the base's; everything else (cache geometry,\n"
-     << "# sockets, theoretical bandwidth, widths, CPUID) is the base's, with its\n"
-     << "# sources. Medians of repetitions; spreads and kernels in the comments.\n";
-  writeNotesAndBandwidths(OS, R);
-  OS << "# (all-core figures are this host's cores, not the base's socket: not written)\n";
-  OS << "base: " << Base.Name << "\n";
-  OS << "name: \"" << B.Name << " (probed " << R.Date << ")\"\n";
-  OS << "aliases: [probed-" << B.Cpu << "]\n\n";
-  std::vector<std::string> Covers;
-  bool BaseClock = false;
-  if (R.ClockGHz.Median > 0) {
-    OS << "# dependent add chain, " << spread(R.ClockGHz) << "\n";
-    OS << "clock_ghz: " << num(R.ClockGHz.Median, 2) << "\n";
-    if (!B.BaseClockGHz) {
-      OS << "base_clock_ghz: " << num(B.ClockGHz, 2) << "  # the base model's clock\n";
-      BaseClock = true;
-    }
-    Covers.push_back("clock_ghz");
-  }
-  // The core's keys, written only when the probe measured any (a file with
-  // an empty `core:` would not load).
+namespace {
+
+/// The core's keys over the base, written only when the probe measured any
+/// (a file with an empty `core:` would not load); COVERS gains them.
+void writeCoreOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D,
+                       const MachineModel &B, const FormPorts &LlvmCosts,
+                       std::vector<std::string> &Covers) {
   std::string CoreText;
   llvm::raw_string_ostream CS(CoreText);
   // The widest FMA kernel's peak; the base keeps its units and widths.
@@ -216,11 +195,13 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   });
   OS << (CoreKeys ? "\ncore:\n" : "\n") << CoreText;
   OS << "\n";
-  writeOverlap(OS, D);
-  if (!D.Fit.Rule.empty())
-    Covers.push_back("ecm.overlap");
+}
 
-  // Caches by the base's names; a level the base does not have is left out.
+/// Caches by the base's names (a level the base does not have is left out):
+/// chased latencies, misses in flight, measured links.
+void writeCachesOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D,
+                         const MachineModel &B, std::vector<std::string> &Covers) {
+  const CpuIdentity &C = R.Cpu;
   std::vector<std::string> Lines, Missing;
   for (size_t I = 0; I < C.Caches.size(); ++I) {
     std::string Name = "L" + std::to_string(C.Caches[I].Level);
@@ -274,8 +255,12 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   for (const std::string &M : Missing)
     OS << "# " << M << " (from CPUID) is not in the base model: not written\n";
 
-  // Memory: latency and what one core draws; the socket's figures are the
-  // base's (this host's cores are not the socket's).
+}
+
+/// Memory: latency and what one core draws; the socket's figures are the
+/// base's (this host's cores are not the socket's).
+void writeMemoryOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D,
+                         const MachineModel &B, std::vector<std::string> &Covers) {
   std::string Mem;
   if (D.MemLatencyNs > 0) {
     OS << "# Latency: one pointer chase over the memory-sized set, "
@@ -322,6 +307,41 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   }
   if (!Mem.empty())
     OS << "memory: {" << Mem << "}\n\n";
+}
+
+} // namespace
+
+void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D,
+                   const ProbeBase &Base, const FormPorts &LlvmCosts) {
+  const MachineModel &B = *Base.Model;
+  std::string Src = "measured by perfmodel probe on " + R.Date;
+  OS << "# " << B.Name << " with the figures " << Src << " on this host:\n# "
+     << hostDescription(R) << "\n"
+     << "# Every key below replaces the base's; everything else (cache geometry,\n"
+     << "# sockets, theoretical bandwidth, widths, CPUID) is the base's, with its\n"
+     << "# sources. Medians of repetitions; spreads and kernels in the comments.\n";
+  writeNotesAndBandwidths(OS, R);
+  OS << "# (all-core figures are this host's cores, not the base's socket: not written)\n";
+  OS << "base: " << Base.Name << "\n";
+  OS << "name: \"" << B.Name << " (probed " << R.Date << ")\"\n";
+  OS << "aliases: [probed-" << B.Cpu << "]\n\n";
+  std::vector<std::string> Covers;
+  bool BaseClock = false;
+  if (R.ClockGHz.Median > 0) {
+    OS << "# dependent add chain, " << spread(R.ClockGHz) << "\n";
+    OS << "clock_ghz: " << num(R.ClockGHz.Median, 2) << "\n";
+    if (!B.BaseClockGHz) {
+      OS << "base_clock_ghz: " << num(B.ClockGHz, 2) << "  # the base model's clock\n";
+      BaseClock = true;
+    }
+    Covers.push_back("clock_ghz");
+  }
+  writeCoreOverBase(OS, R, D, B, LlvmCosts, Covers);
+  writeOverlap(OS, D);
+  if (!D.Fit.Rule.empty())
+    Covers.push_back("ecm.overlap");
+  writeCachesOverBase(OS, R, D, B, Covers);
+  writeMemoryOverBase(OS, R, D, B, Covers);
   std::string TlbComment;
   std::vector<std::string> TlbKeys;
   std::string Tlb = tlbText(R, B.Tlb ? &*B.Tlb : nullptr, TlbComment, TlbKeys);

@@ -87,10 +87,12 @@ void writePorts(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D) {
   }
 }
 
-/// The line-split costs, latencies and divider throughputs measured, as
-/// `core` keys; true when instruction_overrides were written.
-bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
-                        const FormPorts &LlvmCosts, const MachineModel *Base) {
+namespace {
+
+/// The measured core keys beside the ports: library calls, memcpy and
+/// memset rates, line splits, the load and store queues, branches.
+void writeMeasuredCoreKeys(llvm::raw_ostream &OS, const ProbeResult &R,
+                           const MachineModel *Base) {
   if (!R.CallCycles.empty()) {
     OS << "  # library calls: cycles per call in y[i] = f(x[i]) over 1024 elements in L1, "
           "less the loop alone\n  call_cy: {";
@@ -139,16 +141,23 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
       OS << " " << N << ":" << num(std::max(0.0, F), 2);
     OS << ")\n";
   }
-  // Measured latencies and divider throughputs (on the resource LLVM's model
-  // charges them to): the scheduling models of new cores often carry an
-  // older core's figures.
-  struct Entry {
-    std::string Form;
-    const Measured *Latency = nullptr, *Throughput = nullptr;
-    std::map<std::string, double> Ports; ///< LLVM's resources, scaled to the measurement
-  };
+}
+
+/// An instruction override the probe measured.
+struct OverrideEntry {
+  std::string Form;
+  const Measured *Latency = nullptr, *Throughput = nullptr;
+  std::map<std::string, double> Ports; ///< LLVM's resources, scaled to the measurement
+};
+
+const std::string ScalarFmaGlob = "\"vf*[0-9]s[sd] \"";
+
+/// Measured latencies and divider throughputs (on the resource LLVM's model
+/// charges them to): the scheduling models of new cores often carry an
+/// older core's figures.
+std::vector<OverrideEntry> measuredOverrides(const ProbeResult &R, const FormPorts &LlvmCosts) {
+  using Entry = OverrideEntry;
   std::vector<Entry> Entries;
-  static const std::string ScalarFmaGlob = "\"vf*[0-9]s[sd] \"";
   static const std::vector<const char *> FmaForms = {"vfmadd", "vfmsub", "vfnmadd", "vfnmsub"};
   auto At = [&](const std::string &Form) -> Entry & {
     for (Entry &E : Entries)
@@ -240,13 +249,18 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
         E.Throughput = &R.FmaStoresCy;
       }
   }
-  bool Overrides = !Entries.empty();
-  if (Overrides)
+  return Entries;
+}
+
+/// instruction_overrides: each measured form with its latency and ports.
+void writeOverrides(llvm::raw_ostream &OS, const ProbeResult &R,
+                    const std::vector<OverrideEntry> &Entries) {
+  if (!Entries.empty())
     OS << "  # latencies of dependent scalar chains; dividers and shuffles: reciprocal\n"
           "  # throughput of 8 independent operations; scalar FMA: the peak kernel's;\n"
           "  # FMAs on the FP store's resource: 24 FMAs beside 8 stores\n"
           "  instruction_overrides:\n";
-  for (const Entry &E : Entries) {
+  for (const OverrideEntry &E : Entries) {
     OS << "    - {form: " << E.Form;
     // Latencies are whole cycles: a chain within 5 % of one (the clock
     // estimate's own error) is that one.
@@ -274,7 +288,18 @@ bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
          << num(R.FmaStoresCy.Median, 3) << ", ";
     OS << spread(E.Throughput ? *E.Throughput : *E.Latency) << "\n";
   }
-  return Overrides;
+}
+
+} // namespace
+
+/// The line-split costs, latencies and divider throughputs measured, as
+/// `core` keys; true when instruction_overrides were written.
+bool writeMeasuredCosts(llvm::raw_ostream &OS, const ProbeResult &R,
+                        const FormPorts &LlvmCosts, const MachineModel *Base) {
+  writeMeasuredCoreKeys(OS, R, Base);
+  std::vector<OverrideEntry> Entries = measuredOverrides(R, LlvmCosts);
+  writeOverrides(OS, R, Entries);
+  return !Entries.empty();
 }
 
 } // namespace perfmodel::probe_writer
