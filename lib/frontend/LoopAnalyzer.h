@@ -89,6 +89,15 @@ private:
   /// steppedValue's parts: the expression V starts from (the reset's or the
   /// initialiser's; null for a parameter, which starts at its own value)
   /// and the steps it has taken by USE.
+  /// Where a counter V stepped in the nest starts: the level whose body
+  /// resets it (nullopt: before the nest) and the value (null: a parameter's
+  /// own); nullopt when it is written elsewhere (WRITES: its writes in the nest).
+  struct CounterReset {
+    std::optional<size_t> Level;
+    const clang::Expr *Value = nullptr;
+    bool IsDecl = false;
+  };
+  std::optional<CounterReset> counterReset(const clang::VarDecl *V, unsigned Writes);
   std::optional<std::pair<const clang::Expr *, Poly>> steppedCounter(const clang::VarDecl *V,
                                                                       const clang::Expr *Use);
   /// A pointer E the nest steps (A = a at the top of a body and A++, *y++

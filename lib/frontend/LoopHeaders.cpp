@@ -156,6 +156,67 @@ LoopAnalyzer::steppedPointer(const Expr *E) {
   return Start;
 }
 
+namespace {
+/// A body's statements (a body without braces is one).
+std::vector<const Stmt *> statementsOf(const Stmt *Body) {
+  std::vector<const Stmt *> Out;
+  if (const auto *CS = dyn_cast<CompoundStmt>(Body))
+    Out.assign(CS->body_begin(), CS->body_end());
+  else if (Body)
+    Out.push_back(Body);
+  return Out;
+}
+} // namespace
+
+std::optional<LoopAnalyzer::CounterReset> LoopAnalyzer::counterReset(const VarDecl *V,
+                                                                     unsigned Writes) {
+  const SourceManager &SM = Ctx.getSourceManager();
+  size_t Inner = Nest.size();
+  // The one reset: a statement of an enclosing body before its inner loop,
+  // a plain assignment that does not read V or V's declaration there
+  // (real_t *A = a;: a fresh one each iteration).
+  CounterReset Out;
+  for (size_t D = 0; D + 1 < Inner && !Out.Value; ++D)
+    for (const Stmt *C : statementsOf(NestLoops[D]->getBody())) {
+      if (C == NestLoops[D + 1])
+        break;
+      const auto *BO = dyn_cast<BinaryOperator>(C);
+      if (BO && BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == V &&
+          !mentionsVar(BO->getRHS(), V)) {
+        Out.Level = D;
+        Out.Value = BO->getRHS();
+      }
+      if (const auto *DS = dyn_cast<DeclStmt>(C);
+          DS && DS->isSingleDecl() && DS->getSingleDecl() == V && V->getInit()) {
+        Out.Level = D;
+        Out.Value = V->getInit();
+        Out.IsDecl = true;
+      }
+    }
+  if (Out.Value)
+    return Out;
+  // Else a local initialised where it is declared, before the nest, that
+  // nothing outside the nest writes (int p = 0; ... out[p++] = ...).
+  unsigned InFunction = writesOf(FunctionBody, V);
+  // ... and no loop around the nest runs it again from where V was left.
+  std::function<bool(const Stmt *, bool)> InLoop = [&](const Stmt *S, bool Looped) {
+    if (S == NestLoops.front())
+      return Looped;
+    bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
+    for (const Stmt *C : S->children())
+      if (C && InLoop(C, Looped || IsLoop))
+        return true;
+    return false;
+  };
+  // A parameter starts at its own value (Value stays null).
+  if (!V->hasLocalStorage() || (!isa<ParmVarDecl>(V) && !V->getInit()) || !FunctionBody ||
+      InFunction != Writes || InLoop(FunctionBody, false) ||
+      !SM.isBeforeInTranslationUnit(V->getLocation(), NestLoops.front()->getBeginLoc()))
+    return std::nullopt;
+  Out.Value = isa<ParmVarDecl>(V) ? nullptr : V->getInit();
+  return Out;
+}
+
 std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const VarDecl *V,
                                                                            const Expr *Use) {
   size_t Inner = Nest.size();
@@ -195,59 +256,12 @@ std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const 
         return false;
     return true;
   };
-  // A body's statements (a body without braces is one).
-  auto Statements = [](const Stmt *Body) {
-    std::vector<const Stmt *> Out;
-    if (const auto *CS = dyn_cast<CompoundStmt>(Body))
-      Out.assign(CS->body_begin(), CS->body_end());
-    else if (Body)
-      Out.push_back(Body);
-    return Out;
-  };
-  // The one reset: a statement of an enclosing body before its inner loop,
-  // a plain assignment that does not read V or V's declaration there
-  // (real_t *A = a;: a fresh one each iteration).
-  std::optional<size_t> ResetLevel;
-  const Expr *Reset = nullptr;
-  bool ResetIsDecl = false;
-  for (size_t D = 0; D + 1 < Inner && !Reset; ++D)
-    for (const Stmt *C : Statements(NestLoops[D]->getBody())) {
-      if (C == NestLoops[D + 1])
-        break;
-      const auto *BO = dyn_cast<BinaryOperator>(C);
-      if (BO && BO->getOpcode() == BO_Assign && refVar(BO->getLHS()) == V &&
-          !mentionsVar(BO->getRHS(), V)) {
-        ResetLevel = D;
-        Reset = BO->getRHS();
-      }
-      if (const auto *DS = dyn_cast<DeclStmt>(C);
-          DS && DS->isSingleDecl() && DS->getSingleDecl() == V && V->getInit()) {
-        ResetLevel = D;
-        Reset = V->getInit();
-        ResetIsDecl = true;
-      }
-    }
-  if (!Reset) {
-    // Else a local initialised where it is declared, before the nest, that
-    // nothing outside the nest writes (int p = 0; ... out[p++] = ...).
-    unsigned InFunction = writesOf(FunctionBody, V);
-    // ... and no loop around the nest runs it again from where V was left.
-    std::function<bool(const Stmt *, bool)> InLoop = [&](const Stmt *S, bool Looped) {
-      if (S == NestLoops.front())
-        return Looped;
-      bool IsLoop = isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(S);
-      for (const Stmt *C : S->children())
-        if (C && InLoop(C, Looped || IsLoop))
-          return true;
-      return false;
-    };
-    // A parameter starts at its own value (Reset stays null).
-    if (!V->hasLocalStorage() || (!isa<ParmVarDecl>(V) && !V->getInit()) || !FunctionBody ||
-        InFunction != Writes || InLoop(FunctionBody, false) ||
-        !SM.isBeforeInTranslationUnit(V->getLocation(), NestLoops.front()->getBeginLoc()))
-      return std::nullopt;
-    Reset = isa<ParmVarDecl>(V) ? nullptr : V->getInit();
-  }
+  std::optional<CounterReset> Found = counterReset(V, Writes);
+  if (!Found)
+    return std::nullopt;
+  std::optional<size_t> ResetLevel = Found->Level;
+  const Expr *Reset = Found->Value;
+  bool ResetIsDecl = Found->IsDecl;
   Placed = ResetLevel && !ResetIsDecl ? 1 : 0; // an initialiser is not a write
   // R: the level whose body resets V (Inner: before the nest, a level above
   // the outermost). Per level from R inward: the steps before the inner
@@ -260,7 +274,7 @@ std::optional<std::pair<const Expr *, Poly>> LoopAnalyzer::steppedCounter(const 
   for (size_t D = R == Inner ? 0 : R; D < Inner; ++D) {
     bool AfterReset = Below(D), AfterInner = false;
     const Stmt *Next = D + 1 < Inner ? NestLoops[D + 1] : nullptr;
-    for (const Stmt *C : Statements(NestLoops[D]->getBody())) {
+    for (const Stmt *C : statementsOf(NestLoops[D]->getBody())) {
       if (C == Next) {
         AfterInner = true;
         continue;

@@ -258,49 +258,47 @@ LatencyBound perfmodel::latencyFor(const ModelInput &In, std::vector<std::string
   return B;
 }
 
-LatencyBound perfmodel::latencyBound(const ModelInput &In) {
-  const MachineModel &M = *In.Machine;
+namespace {
+
+std::string levelName(const MachineModel &M, size_t L) {
+  return L < M.Caches.size() ? M.Caches[L].Name : std::string("MEM");
+}
+
+/// Pointer chase: the chain's loads wait each level's latency instead of
+/// the L1's.
+void pointerChaseBound(const MachineModel &M, const InCoreResult &IC, LatencyBound &B) {
   size_t Levels = M.Caches.size() + 1;
-  LatencyBound B;
-  B.CyPerIt.assign(Levels, 0);
-  B.What.assign(Levels, "");
-  B.Kind.assign(Levels, BoundKind::Latency);
-  if (M.Caches.empty())
-    return B;
-  auto Name = [&](size_t L) { return L < M.Caches.size() ? M.Caches[L].Name : std::string("MEM"); };
+  auto Name = [&](size_t L) { return levelName(M, L); };
   double L1Lat = levelLatencyCycles(M, 0);
-  const InCoreResult *IC = In.InCore;
-  bool HaveCore = IC && IC->Ok && IC->SourceItersPerIter > 0;
-
-  // Pointer chase: the chain's loads wait the level's latency instead of the L1's.
-  if (HaveCore && IC->ChainAddressLoads > 0) {
-    // The body's own chain (the nest as executed spreads it over a call).
-    double Rec = IC->Executed.Ok && IC->Executed.SteadyRecurrence > 0
-                     ? IC->Executed.SteadyRecurrence
-                     : IC->RecurrenceBound;
-    for (size_t L = 1; L < Levels; ++L) {
-      double Lat = levelLatencyCycles(M, L);
-      if (Lat <= 0 || L1Lat <= 0) {
-        B.Notes.push_back("pointer chase: no latency for " + Name(L) +
-                          (L < M.Caches.size() ? " (caches." + Name(L) + ".latency_cy)"
-                                               : std::string(" (memory.latency_ns)")) +
-                          "; its chained loads are costed at the L1's");
-        continue;
-      }
-      double Chain = Rec + IC->ChainAddressLoads * (Lat - L1Lat);
-      B.CyPerIt[L] = Chain / IC->SourceItersPerIter;
-      B.Kind[L] = BoundKind::PointerChase;
-      B.What[L] = "pointer chase: " + std::to_string(IC->ChainAddressLoads) +
-                  " chained load(s) per machine iteration wait the " + Name(L) + " latency (" +
-                  formatCycles(Lat) + " cy)";
+  // The body's own chain (the nest as executed spreads it over a call).
+  double Rec = IC.Executed.Ok && IC.Executed.SteadyRecurrence > 0
+                   ? IC.Executed.SteadyRecurrence
+                   : IC.RecurrenceBound;
+  for (size_t L = 1; L < Levels; ++L) {
+    double Lat = levelLatencyCycles(M, L);
+    if (Lat <= 0 || L1Lat <= 0) {
+      B.Notes.push_back("pointer chase: no latency for " + Name(L) +
+                        (L < M.Caches.size() ? " (caches." + Name(L) + ".latency_cy)"
+                                             : std::string(" (memory.latency_ns)")) +
+                        "; its chained loads are costed at the L1's");
+      continue;
     }
+    double Chain = Rec + IC.ChainAddressLoads * (Lat - L1Lat);
+    B.CyPerIt[L] = Chain / IC.SourceItersPerIter;
+    B.Kind[L] = BoundKind::PointerChase;
+    B.What[L] = "pointer chase: " + std::to_string(IC.ChainAddressLoads) +
+                " chained load(s) per machine iteration wait the " + Name(L) + " latency (" +
+                formatCycles(Lat) + " cy)";
   }
+}
 
+void thrashedStoreBound(const MachineModel &M, const TrafficResult *TR, LatencyBound &B) {
+  size_t Levels = M.Caches.size() + 1;
+  auto Name = [&](size_t L) { return levelName(M, L); };
   // Stores that lose their line in the L1's few sets before they commit
   // (a column walk over power-of-two rows): each waits again for the line,
   // one after the other, from the L2 that holds the column.
-  if (const TrafficResult *TR = In.Traffic;
-      TR && TR->Ok && TR->ThrashedStoresPerIt > 0 && M.Caches.size() > 1) {
+  if (TR && TR->Ok && TR->ThrashedStoresPerIt > 0 && M.Caches.size() > 1) {
     double Lat = levelLatencyCycles(M, 1);
     for (size_t Row = 1; Row < Levels && Lat > 0; ++Row) {
       double Cy = TR->ThrashedStoresPerIt * Lat;
@@ -314,6 +312,27 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
                     " latency (" + formatCycles(Lat) + " cy), one after the other";
     }
   }
+
+}
+
+} // namespace
+
+LatencyBound perfmodel::latencyBound(const ModelInput &In) {
+  const MachineModel &M = *In.Machine;
+  size_t Levels = M.Caches.size() + 1;
+  LatencyBound B;
+  B.CyPerIt.assign(Levels, 0);
+  B.What.assign(Levels, "");
+  B.Kind.assign(Levels, BoundKind::Latency);
+  if (M.Caches.empty())
+    return B;
+  auto Name = [&](size_t L) { return L < M.Caches.size() ? M.Caches[L].Name : std::string("MEM"); };
+  const InCoreResult *IC = In.InCore;
+  bool HaveCore = IC && IC->Ok && IC->SourceItersPerIter > 0;
+
+  if (HaveCore && IC->ChainAddressLoads > 0)
+    pointerChaseBound(M, *IC, B);
+  thrashedStoreBound(M, In.Traffic, B);
 
   // Irregular misses at the simulated sizes: the misses that reach level L
   // are served there at its latency (for the rows of levels nearer the core

@@ -6,6 +6,35 @@
 
 using namespace perfmodel;
 
+namespace {
+
+/// What to change when the data-level prediction is bound by KIND.
+std::string pprAdvice(BoundKind K, const std::string &DataLevel, const InCoreResult &IC) {
+  if (K == BoundKind::Tlb)
+    return tlbAdvice();
+  if (K == BoundKind::StridedStream)
+    return stridedStreamAdvice();
+  if (K == BoundKind::PointerChase || K == BoundKind::Latency)
+    return "latency-bound: the misses wait the " + DataLevel +
+           " latency; improve the locality of the indices or overlap more of them";
+  if (K == BoundKind::Chain)
+    return IC.Advice.empty() ? "latency-bound: break the dependence chain "
+                               "(more independent accumulators)"
+                             : IC.Advice;
+  if (K == BoundKind::Compute)
+    return "compute-bound: vectorize (wider SIMD) and use FMA";
+  if (K == BoundKind::LoadsStores)
+    return "load/store-bound: fewer or wider loads (aligned vector loads, "
+           "register reuse of neighbouring elements)";
+  if (K == BoundKind::Irregular)
+    return "irregular transfers dominate: improve the reuse of the indirect "
+           "data (reordering, blocking such as BCSR)";
+  return "regular transfers from " + DataLevel +
+         " dominate: block so the data stays in a closer level";
+}
+
+} // namespace
+
 PprResult perfmodel::ppr(const ModelInput &In) {
   PprResult R;
   const MachineModel &M = *In.Machine;
@@ -137,31 +166,8 @@ PprResult perfmodel::ppr(const ModelInput &In) {
     P.Levels.push_back(
         {R.Levels[L], Cy, Flops && Cy > 0 ? Flops / Cy * M.ClockGHz : 0, B, Kind});
   }
-  if (const LevelPrediction *At = P.atDataLevel()) {
-    const BoundKind K = At->Kind;
-    if (K == BoundKind::Tlb)
-      P.Advice = tlbAdvice();
-    else if (K == BoundKind::StridedStream)
-      P.Advice = stridedStreamAdvice();
-    else if (K == BoundKind::PointerChase || K == BoundKind::Latency)
-      P.Advice = "latency-bound: the misses wait the " + P.DataLevel +
-                 " latency; improve the locality of the indices or overlap more of them";
-    else if (K == BoundKind::Chain)
-      P.Advice = IC.Advice.empty() ? "latency-bound: break the dependence chain "
-                                     "(more independent accumulators)"
-                                   : IC.Advice;
-    else if (K == BoundKind::Compute)
-      P.Advice = "compute-bound: vectorize (wider SIMD) and use FMA";
-    else if (K == BoundKind::LoadsStores)
-      P.Advice = "load/store-bound: fewer or wider loads (aligned vector loads, "
-                 "register reuse of neighbouring elements)";
-    else if (K == BoundKind::Irregular)
-      P.Advice = "irregular transfers dominate: improve the reuse of the indirect "
-                 "data (reordering, blocking such as BCSR)";
-    else
-      P.Advice = "regular transfers from " + P.DataLevel +
-                 " dominate: block so the data stays in a closer level";
-  }
+  if (const LevelPrediction *At = P.atDataLevel())
+    P.Advice = pprAdvice(At->Kind, P.DataLevel, IC);
   if (In.Cores > 1)
     R.Notes.push_back("PPR is a single-core model: the prediction is for one core");
   return R;

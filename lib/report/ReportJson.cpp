@@ -194,6 +194,82 @@ llvm::json::Object locJSON(const SourceLoc &L) {
 
 } // namespace
 
+namespace {
+
+using llvm::json::Array;
+using llvm::json::Object;
+using llvm::json::Value;
+
+/// The nest's levels: bounds, step, trip count at the bound sizes, pragma.
+Array nestJSON(const LoopKernel &K, const std::map<std::string, int64_t> &Bindings) {
+  Array Nest;
+  for (const LoopLevel &LL : K.Nest) {
+    Object N{{"var", LL.Var},
+             {"lower", LL.Lower.str()},
+             {"upper", LL.Upper.str()},
+             {"step", LL.Step},
+             {"location", locJSON(LL.Loc)}};
+    auto TC = tripCount(LL, Bindings);
+    N["trip_count"] = TC ? Value(*TC) : Value(nullptr);
+    N["pragma"] = LL.Pragma.empty() ? Value(nullptr) : Value(LL.Pragma);
+    N["exit"] = LL.Exit.empty() ? Value(nullptr) : Value(LL.Exit);
+    Nest.push_back(std::move(N));
+  }
+  return Nest;
+}
+
+/// The loop's references: array, subscripts, stride, read/write, indirection.
+Array accessesJSON(const LoopKernel &K) {
+  Array Acc;
+  Acc.reserve(K.Accesses.size());
+  for (const Access &A : K.Accesses) {
+    Array Subs;
+    for (const Poly &P : A.Subscripts)
+      Subs.push_back(P.str());
+    Object O{{"array", A.Array},     {"text", A.Text},
+             {"read", A.Read},       {"write", A.Write},
+             {"bytes", A.ElementBytes}, {"stride_bytes", A.StrideBytes},
+             {"field_offset", A.FieldOffset}, {"subscripts", std::move(Subs)},
+             {"indirect", A.Indirect}, {"location", locJSON(A.Loc)}};
+    O["linear"] = A.Linear ? Value(A.Linear->str()) : Value(nullptr);
+    O["indirect_via"] = A.Indirect ? Value(A.IndirectVia) : Value(nullptr);
+    O["non_affine"] = A.NonAffine.empty() ? Value(nullptr) : Value(A.NonAffine);
+    Acc.push_back(std::move(O));
+  }
+  return Acc;
+}
+
+/// The Roofline's levels (link, bytes, intensity, roofs, binding) and ceilings.
+Object rooflineJSON(const RooflineResult &RF) {
+  Array Levels;
+  for (const RooflineLink &X : RF.Levels)
+    Levels.push_back(Object{{"level", X.Level},
+                            {"link", X.Link},
+                            {"bytes_per_it", num(X.BytesPerIt)},
+                            {"intensity", num(X.Intensity)},
+                            {"bandwidth_gbs", num(X.BandwidthGBs)},
+                            {"link_cy_per_it", num(X.CyclesPerIt)},
+                            {"roof_gflops", num(X.RoofGFlops)},
+                            {"bound_gflops", num(X.BoundGFlops)},
+                            {"bound_cy_per_it", num(X.BoundCyclesPerIt)},
+                            {"binding", X.Binding}});
+  Array RN;
+  for (const std::string &N : RF.Notes)
+    RN.push_back(N);
+  return Object{{"precision", RF.Precision},
+                {"incore_cy_per_it", num(RF.InCoreCyclesPerIt)},
+                {"incore_gflops", num(RF.InCoreGFlops)},
+                {"flops_per_it", num(RF.FlopsPerIt)},
+                {"peak_gflops", num(RF.PeakGFlops)},
+                {"ridge_intensity", num(RF.RidgeIntensity)},
+                {"levels", std::move(Levels)},
+                {"ceilings", ceilingsJSON(RF)},
+                {"cores", RF.Cores},
+                {"notes", std::move(RN)}};
+}
+
+} // namespace
+
 void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
   using llvm::json::Array;
   using llvm::json::Object;
@@ -228,41 +304,12 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
              {"location", locJSON(K.Loc)},
              {"modelled", K.Modelled}};
     L["reason"] = K.Modelled ? Value(nullptr) : Value(K.Reason);
-    Array Nest;
-    for (const LoopLevel &LL : K.Nest) {
-      Object N{{"var", LL.Var},
-               {"lower", LL.Lower.str()},
-               {"upper", LL.Upper.str()},
-               {"step", LL.Step},
-               {"location", locJSON(LL.Loc)}};
-      auto TC = tripCount(LL, Bindings);
-      N["trip_count"] = TC ? Value(*TC) : Value(nullptr);
-      N["pragma"] = LL.Pragma.empty() ? Value(nullptr) : Value(LL.Pragma);
-      N["exit"] = LL.Exit.empty() ? Value(nullptr) : Value(LL.Exit);
-      Nest.push_back(std::move(N));
-    }
-    L["nest"] = std::move(Nest);
+    L["nest"] = nestJSON(K, Bindings);
     if (K.Modelled) {
       L["flops"] = Object{{"total", K.flops()},
                           {"double", flopsJSON(K.Double)},
                           {"single", flopsJSON(K.Single)}};
-      Array Acc;
-      Acc.reserve(K.Accesses.size());
-      for (const Access &A : K.Accesses) {
-        Array Subs;
-        for (const Poly &P : A.Subscripts)
-          Subs.push_back(P.str());
-        Object O{{"array", A.Array},     {"text", A.Text},
-                 {"read", A.Read},       {"write", A.Write},
-                 {"bytes", A.ElementBytes}, {"stride_bytes", A.StrideBytes},
-                 {"field_offset", A.FieldOffset}, {"subscripts", std::move(Subs)},
-                 {"indirect", A.Indirect}, {"location", locJSON(A.Loc)}};
-        O["linear"] = A.Linear ? Value(A.Linear->str()) : Value(nullptr);
-        O["indirect_via"] = A.Indirect ? Value(A.IndirectVia) : Value(nullptr);
-        O["non_affine"] = A.NonAffine.empty() ? Value(nullptr) : Value(A.NonAffine);
-        Acc.push_back(std::move(O));
-      }
-      L["accesses"] = std::move(Acc);
+      L["accesses"] = accessesJSON(K);
       Array Red;
       for (const std::string &S : K.Reductions)
         Red.push_back(S);
@@ -281,31 +328,7 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
       L["traffic"] = std::move(Tr);
       if (LR.InCore)
         L["incore"] = inCoreJSON(*LR.InCore);
-      Array Levels;
-      for (const RooflineLink &X : RF.Levels)
-        Levels.push_back(Object{{"level", X.Level},
-                                {"link", X.Link},
-                                {"bytes_per_it", num(X.BytesPerIt)},
-                                {"intensity", num(X.Intensity)},
-                                {"bandwidth_gbs", num(X.BandwidthGBs)},
-                                {"link_cy_per_it", num(X.CyclesPerIt)},
-                                {"roof_gflops", num(X.RoofGFlops)},
-                                {"bound_gflops", num(X.BoundGFlops)},
-                                {"bound_cy_per_it", num(X.BoundCyclesPerIt)},
-                                {"binding", X.Binding}});
-      Array RN;
-      for (const std::string &N : RF.Notes)
-        RN.push_back(N);
-      L["roofline"] = Object{{"precision", RF.Precision},
-                             {"incore_cy_per_it", num(RF.InCoreCyclesPerIt)},
-                             {"incore_gflops", num(RF.InCoreGFlops)},
-                             {"flops_per_it", num(RF.FlopsPerIt)},
-                             {"peak_gflops", num(RF.PeakGFlops)},
-                             {"ridge_intensity", num(RF.RidgeIntensity)},
-                             {"levels", std::move(Levels)},
-                             {"ceilings", ceilingsJSON(RF)},
-                             {"cores", RF.Cores},
-                             {"notes", std::move(RN)}};
+      L["roofline"] = rooflineJSON(RF);
     }
     if (LR.Ecm)
       L["ecm"] = ecmJSON(*LR.Ecm);

@@ -219,6 +219,38 @@ std::optional<double> measureVariant(const VariantInput &V, const VariantFile &F
   return T->Median;
 }
 
+/// --measure: each variant timed at each point (harnesses built once),
+/// the measured winners and crossovers beside the predicted ones.
+void timeVariants(std::vector<VariantInput> &Vs, const std::vector<VariantFile *> &VFiles,
+                  const MachineModel &M, const VariantArgs &VA, const std::string &Param,
+                  VariantChoice &Ch, ProgressBar &Bar) {
+  std::set<std::string> Failed;
+  HarnessCache Built;
+  for (size_t PI = 0; PI < Ch.Points.size(); ++PI) {
+    VariantPoint &P = Ch.Points[PI];
+    if (!Param.empty())
+      bindVariants(Vs, Param, P.Value);
+    bool All = true;
+    for (size_t I = 0; I < Vs.size(); ++I) {
+      Bar.update(PI, "timing " + Vs[I].Name);
+      std::string Why;
+      P.Variants[I].Measured = measureVariant(Vs[I], *VFiles[I], M, VA,
+                                              P.Variants[I].Ok ? P.Variants[I].Seconds : 0,
+                                              Built, Why);
+      if (!P.Variants[I].Measured) {
+        All = false;
+        if (Failed.insert(Vs[I].Name + ": " + Why).second)
+          Ch.Notes.push_back("not timed: " + Vs[I].Name +
+                             (Param.empty() ? "" : " at " + Param + "=" +
+                                                         std::to_string(P.Value)) +
+                             ": " + Why);
+      }
+    }
+    P.MeasuredWinner = All ? fastestVariant(P.Variants, true) : -1;
+  }
+  Ch.MeasuredCrossovers = winnerChanges(Ch.Points, true);
+}
+
 int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
   auto Start = std::chrono::steady_clock::now();
   AnalyzeArgs A = VA.A;
@@ -332,33 +364,8 @@ int runChooseVariants(const VariantArgs &VA, const CompileCommand &CC) {
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start).count();
   if (A.Models.Roofline + A.Models.Ecm + A.Models.Ppr == 1)
     Ch.Model = A.Models.Ecm ? ModelKind::Ecm : A.Models.Ppr ? ModelKind::Ppr : ModelKind::Roofline;
-  if (VA.Measure) {
-    std::set<std::string> Failed;
-    HarnessCache Built;
-    for (size_t PI = 0; PI < Ch.Points.size(); ++PI) {
-      VariantPoint &P = Ch.Points[PI];
-      if (!O.Param.empty())
-        bindVariants(Vs, O.Param, P.Value);
-      bool All = true;
-      for (size_t I = 0; I < Vs.size(); ++I) {
-        Bar.update(PI, "timing " + Vs[I].Name);
-        std::string Why;
-        P.Variants[I].Measured = measureVariant(Vs[I], *VFiles[I], *M, VA,
-                                                P.Variants[I].Ok ? P.Variants[I].Seconds : 0,
-                                                Built, Why);
-        if (!P.Variants[I].Measured) {
-          All = false;
-          if (Failed.insert(Vs[I].Name + ": " + Why).second)
-            Ch.Notes.push_back("not timed: " + Vs[I].Name +
-                               (O.Param.empty() ? "" : " at " + O.Param + "=" +
-                                                           std::to_string(P.Value)) +
-                               ": " + Why);
-        }
-      }
-      P.MeasuredWinner = All ? fastestVariant(P.Variants, true) : -1;
-    }
-    Ch.MeasuredCrossovers = winnerChanges(Ch.Points, true);
-  }
+  if (VA.Measure)
+    timeVariants(Vs, VFiles, *M, VA, O.Param, Ch, Bar);
   Bar.clear();
   for (auto It = Notes.rbegin(); It != Notes.rend(); ++It)
     Ch.Notes.insert(Ch.Notes.begin(), *It);
