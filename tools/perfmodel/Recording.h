@@ -88,6 +88,12 @@ bool fromJson(const llvm::json::Value &V, Recording &R, const std::string &File,
               std::string &Err);
 /// Adds RUN to the recording in PATH (created when missing; an existing one
 /// must be of this host's kind) and writes it; false with ERR.
+/// The JSON in PATH; nullopt with ERR naming the file and what is wrong.
+std::optional<llvm::json::Value> readJsonFile(const std::string &Path, std::string &Err);
+/// The recording in PATH, checked; false with ERR.
+bool readRecording(const std::string &Path, Recording &R, std::string &Err);
+/// "0x1a": a CPUID family or model as the reports write it.
+std::string hex(unsigned X);
 bool appendRecording(const std::string &Path, const RecordedHost &Host, RecordedRun Run,
                      std::string &Err);
 

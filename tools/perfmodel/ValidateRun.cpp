@@ -1,0 +1,318 @@
+//===- ValidateRun.cpp - perfmodel validate: set-up and summary ----------===//
+//
+// The run's set-up (the file, the machines, the probe references, the L3
+// this host keeps) and its summary (what the harness runs showed of the
+// core, the FP pipes, the caches and the memory bus); the shared helpers.
+//
+//===----------------------------------------------------------------------===//
+#include "ValidateRun.h"
+
+using namespace perfmodel;
+using namespace perfmodel::tool;
+
+namespace perfmodel::tool {
+
+/// The size parameters loop K depends on (bounds and subscripts).
+std::set<std::string> sizeParams(const LoopKernel &K, const KernelIR &IR) {
+  std::set<std::string> S;
+  // A quotient (N/2) follows its numerator's parameters: those are varied.
+  std::function<void(const Poly &)> Add = [&](const Poly &P) {
+    for (const std::string &X : P.symbols())
+      if (auto It = IR.Parameters.find(X); It != IR.Parameters.end()) {
+        if (It->second.From == Parameter::Origin::Derived && It->second.Numerator)
+          Add(*It->second.Numerator);
+        else
+          S.insert(X);
+      }
+  };
+  for (const LoopLevel &L : K.Nest) {
+    Add(L.Lower);
+    Add(L.Upper);
+  }
+  for (const Access &A : K.Accesses)
+    if (A.Linear)
+      Add(*A.Linear);
+  return S;
+}
+
+/// Operations per cycle of one of the harness's probe loops (LOOP: eight
+/// independent operations, a counter and its branch) by the in-core model of
+/// O; 0 where it is not x86.
+double probeOpsPerCycle(const std::vector<uint8_t> &Loop, const InCoreOptions &O) {
+  if (O.Triple.find("x86_64") == std::string::npos)
+    return 0;
+  InCoreResult R = analyzeBlockBytes(Loop, O);
+  return R.Ok && R.Cycles > 0 ? 8 / R.Cycles : 0;
+}
+
+/// Integer adds: add rax/rcx/rdx/rsi, 1 twice; sub rdi, 1; jnz back.
+double probeAddsPerCycle(const InCoreOptions &O) {
+  std::vector<uint8_t> Loop;
+  for (int Round = 0; Round < 2; ++Round)
+    for (uint8_t Reg : {0xc0, 0xc1, 0xc2, 0xc6})
+      Loop.insert(Loop.end(), {0x48, 0x83, Reg, 0x01});
+  Loop.insert(Loop.end(), {0x48, 0x83, 0xef, 0x01, 0x75, 0xda});
+  return probeOpsPerCycle(Loop, O);
+}
+
+/// FP adds: addpd xmm0-xmm7, xmm8; sub rdi, 1; jnz back.
+double probeFpAddsPerCycle(const InCoreOptions &O) {
+  std::vector<uint8_t> Loop;
+  for (uint8_t ModRM : {0xc0, 0xc8, 0xd0, 0xd8, 0xe0, 0xe8, 0xf0, 0xf8})
+    Loop.insert(Loop.end(), {0x66, 0x41, 0x0f, 0x58, ModRM});
+  Loop.insert(Loop.end(), {0x48, 0x83, 0xef, 0x01, 0x75, 0xd2});
+  return probeOpsPerCycle(Loop, O);
+}
+
+/// The run's part of a recording: what predicts its rows again off this
+/// host (the source as timed, its flags with -march=native resolved, the
+/// machine and what was measured in place of its figures).
+RecordedRun recordedRun(const AnalyzeArgs &A, const std::vector<std::string> &Cmd,
+                        const MachineModel &M, const Inputs &In, uint64_t KeptL3) {
+  RecordedRun R;
+  R.File = A.Shown.empty() ? A.File : A.Shown;
+  if (auto Buf = llvm::MemoryBuffer::getFile(A.File))
+    R.Source = (*Buf)->getBuffer().str();
+  R.Flags = resolveNativeFlags(codeFlags(Cmd, A.File), thisHost().Cpu);
+  R.Index = A.Index;
+  R.Sets = A.Sets;
+  R.Cache = A.Cache;
+  R.InCoreBasis = A.InCoreBasis;
+  R.NoInCore = A.NoInCore;
+  R.Machine = A.Machine;
+  if (R.Machine.empty()) {
+    std::string Note;
+    R.Machine = llvm::sys::path::stem(defaultMachine(Note)).str();
+  }
+  R.ClockGHz = M.ClockGHz;
+  if (In.Measured.Memory) {
+    if (M.Memory.OneCoreGBs)
+      R.Measured["memory.sustained_one_core_gbs"] = *M.Memory.OneCoreGBs;
+    if (M.Memory.LatencyNs)
+      R.Measured["memory.latency_ns"] = *M.Memory.LatencyNs;
+    if (!M.Caches.empty() && M.Caches.front().MissesInFlight)
+      R.Measured["caches." + M.Caches.front().Name + ".misses_in_flight"] =
+          *M.Caches.front().MissesInFlight;
+  }
+  R.KeptL3 = KeptL3;
+  R.Cores = std::max(A.Models.Cores, 1u);
+  return R;
+}
+
+/// One timed size of loop K, with what each model predicted for it.
+RecordedRow recordedRow(const LoopKernel &K, const std::string &Level, const KernelIR &IR,
+                        const LoopReport &LR, double Iters, double GHz, double Cy,
+                        const Timing &T) {
+  RecordedRow R;
+  R.Function = K.Function;
+  R.Line = K.Loc.Line;
+  R.Column = K.Loc.Column;
+  R.Level = Level;
+  for (const auto &[Name, P] : IR.Parameters)
+    if (P.Value)
+      R.Sizes[Name] = *P.Value;
+  R.Iterations = Iters;
+  R.ClockGHz = GHz;
+  R.MedianCy = Cy;
+  R.Quiet = T.Reference > 0 ? T.Kept : 0;
+  R.Samples = T.Total;
+  for (const Prediction *P : LR.predictions())
+    if (const LevelPrediction *At = P->Ok ? P->atDataLevel() : nullptr)
+      R.Predicted[P->name()] = At->CyclesPerIt;
+  if (const Prediction *H = LR.headline())
+    R.Headline = H->name();
+  return R;
+}
+
+int ValidateRun::run(const CompileCommand &CC) {
+  if (int RC = setUp(CC); RC >= 0)
+    return RC;
+  for (size_t LI = 0; LI < IR->Loops.size(); ++LI)
+    validateLoop(LI);
+  Bar->clear();
+  return finish();
+}
+
+/// The file and its machines loaded and checked, their in-core costs, the
+/// header and the notes: -1 to go on, else the exit code.
+int ValidateRun::setUp(const CompileCommand &CC) {
+  // The L3 this host keeps is measured once below, for the sizes and models.
+  A.KeptL3 = false;
+  // Models of this host run at its measured clock: one measurement for all.
+  if (!V.AlsoMachines.empty() && !A.HostClockGHz)
+    if (double GHz = measureClock(0.002, 7).Max; GHz > 0)
+      A.HostClockGHz = GHz;
+  if (int RC = loadInputs(A, CC, In))
+    return RC;
+  Cmd = In.FR->CompileArgs;
+  M = &*In.Machine;
+  HostClock = In.Measured.Clock;
+  IR = &In.FR->IR;
+  Notes = In.Notes;
+  if (int RC = checkRunsOnHost(*M, "validate runs the kernel", Notes))
+    return RC;
+  // The harness allocates every array with aligned_alloc(64): the prediction
+  // is of those arrays, not of the allocator's 16 bytes.
+  Notes.push_back("arrays: the timing harness allocates them 64-byte aligned, and the "
+                  "predictions assume the same");
+  A.AssumeAlign = 64;
+  for (const std::string &Lv : V.Levels)
+    if (Lv != "MEM" && !M->cache(Lv)) {
+      std::string Known;
+      for (const CacheLevel &C : M->Caches)
+        Known += C.Name + ", ";
+      return error("--levels " + Lv + ": " + M->Name + " has no such level (" + Known + "MEM)",
+                   ExitUsage);
+    }
+  if (IR->Loops.empty())
+    return error(A.File + " has no loops to validate");
+  // On several cores the kernel runs as OpenMP threads, one a core.
+  Cores = std::max(A.Models.Cores, 1u);
+  if (Cores > 1 && llvm::none_of(Cmd, [](const std::string &F) {
+        return llvm::StringRef(F).starts_with("-fopenmp");
+      }))
+    return error("--cores " + std::to_string(Cores) + " times the kernel on " +
+                     std::to_string(Cores) + " OpenMP threads: compile it with -fopenmp "
+                     "(after --)",
+                 ExitUsage);
+  IO = inCoreOptionsFor(*M, pipelineOptions(A, Cmd, In.Index));
+  ModelReference = HostClock && !A.NoInCore ? probeAddsPerCycle(IO) : 0;
+  ModelFpReference = HostClock && !A.NoInCore ? probeFpAddsPerCycle(IO) : 0;
+  if (!A.NoInCore)
+    InCore = analyzeKernelLoops(*IR, Cmd, IO);
+  Flags = harnessFlags(*M, Cmd, A.File);
+  if (int RC = loadAlsoMachines(); RC >= 0)
+    return RC;
+
+  OS << "perfmodel validate " << A.File << "\nmachine: " << M->Name << ", "
+     << formatNumber(M->ClockGHz)
+     << (HostClock ? " GHz at the start (each row: the cycles the core ran, from an add chain "
+                     "timed beside every sample, and the predictions at that clock, column GHz)\n"
+                   : " GHz (measured seconds x this clock = cycles)\n");
+  for (const AlsoMachine &AM : Also)
+    OS << "machine " << AM.Label << ": " << AM.M.Name << ", " << formatNumber(AM.M.ClockGHz)
+       << " GHz (its columns: cycles at this clock; errors of its time against the same "
+          "measurement)\n";
+  if (int RC = keepL3(); RC >= 0)
+    return RC;
+  for (const std::string &N : Notes)
+    OS << "note: " << N << "\n";
+  Rec = recordedRun(A, Cmd, *M, In, KeptL3);
+  for (const LoopKernel &K : IR->Loops)
+    ++LoopsPerFunction[K.Function];
+  Bar = std::make_unique<ProgressBar>(IR->Loops.size() * std::max<size_t>(1, V.Levels.size()));
+  return -1;
+}
+
+/// The further machines predicted beside the first (--also-machine): -1 to go
+/// on, else the exit code.
+int ValidateRun::loadAlsoMachines() {
+  for (const std::string &Name : V.AlsoMachines) {
+    HostMeasured Measured;
+    std::optional<MachineModel> X =
+        loadMachine(Name, {}, Notes, /*HostClock=*/true, A.HostClockGHz, &Measured);
+    if (!X)
+      return ExitFailed;
+    AlsoMachine AM;
+    AM.Label = std::string(1, char('B' + Also.size()));
+    AM.M = std::move(*X);
+    AM.HostClock = Measured.Clock;
+    AM.IO = inCoreOptionsFor(AM.M, pipelineOptions(A, Cmd, In.Index));
+    if (!A.NoInCore)
+      AM.InCore = analyzeKernelLoops(*IR, Cmd, AM.IO);
+    Also.push_back(std::move(AM));
+  }
+  return -1;
+}
+
+/// What this host keeps of the model's L3 now (a VM's share of a shared L3
+/// can be a fraction of the model's size, and moves with its neighbours):
+/// the L3 working sets go to half of that, so that "data in L3" is what is
+/// timed, and the predictions use it, as they use the host's measured
+/// clock: the timed runs see that L3 (every model's, --also-machine too).
+/// -1 to go on, else the exit code.
+int ValidateRun::keepL3() {
+  bool L3Row = llvm::is_contained(V.Levels, std::string("L3"));
+  const CacheLevel *L3 = M->cache("L3"), *L2 = M->cache("L2");
+  if (!L3 || !L2 || (!L3Row && V.ModelL3))
+    return -1;
+  std::string Err;
+  uint64_t Full = L3->SizeBytes;
+  uint64_t Kept = hostKeptL3(A, L2->SizeBytes, Full, Err);
+  if (!Err.empty())
+    return error(Err, ExitUsage);
+  if (!keptL3IsAShare(Kept, Full))
+    return -1;
+  // Shown in whole sets, as the predictions' L3 is.
+  uint64_t Shown = wholeSets(Kept, L3->Ways, L3->LineBytes);
+  // Half of it, and clearly beyond the private L2s of the cores that
+  // run the loop (1.5 x; a VM keeps little L3 beside 2 x 1 MiB of L2).
+  if (L3Row)
+    L3Target = std::min(0.8 * double(Kept),
+                        std::max(0.5 * double(Kept), 1.5 * levelCapacity(*L2, Cores)));
+  std::string Use = "the predictions use the model's L3 (--model-l3)";
+  if (!V.ModelL3) {
+    KeptL3 = Kept;
+    Use = "the predictions use an L3 of " + formatByteSize(shrinkL3To(*M, Kept)) +
+          " (--model-l3: the model's)";
+    for (AlsoMachine &AM : Also)
+      shrinkL3To(AM.M, Kept);
+  }
+  Notes.push_back("this host keeps about " + formatByteSize(Shown) +
+                  " of the " + formatByteSize(Full) + " L3 now (" +
+                  (A.HostL3.empty() ? "pointer chases over growing sets" : "--host-l3") +
+                  "): the L3 working sets are half of that, not of the L3; " + Use);
+  return -1;
+}
+
+int ValidateRun::finish() {
+  if (!Validated)
+    return error("no loop of " + A.File + " could be validated" +
+                 (LastError.empty() ? "" : " (" + LastError + ")"));
+  if (!V.Record.empty()) {
+    std::string Err;
+    if (!appendRecording(V.Record, thisHost(), std::move(Rec), Err))
+      return error(Err);
+    OS << "\nrecorded: " << Validated << " loop(s) in " << V.Record
+       << " (perfmodel validate --replay " << V.Record << " predicts them again)\n";
+  }
+  if (!References.empty())
+    OS << "\ncore: " << formatNumber(addsReference())
+       << " independent adds per cycle when this thread has the core (the larger of the port "
+          "model's " << formatNumber(ModelReference) << " and the median of the harness runs' "
+          "references, " << formatNumber(median(References)) << "); column quiet: the samples "
+          "taken at "
+       << formatNumber(100 * QuietShare)
+       << " % of that or more (and not above " << formatNumber(100 * QuietCeiling)
+       << " %: a disturbed clock chain), the only ones measured where there are --reps of "
+          "them; all samples where fewer were (a neighbour shared the core)\n";
+  if (!FpReferences.empty())
+    OS << "fp: quiet samples also had the FP pipes: eight independent FP adds beside each ran "
+          "at "
+       << formatNumber(100 * QuietShare) << "-" << formatNumber(100 * QuietCeiling) << " % of "
+       << formatNumber(fpReference())
+       << " a cycle (the larger of the port model's " << formatNumber(ModelFpReference)
+       << " and the median of the harness runs' references, " << formatNumber(median(FpReferences))
+       << "; a neighbour's FP work lowers it and leaves the integer adds alone)\n";
+  if (!CacheReferences.empty())
+    OS << "cache: quiet samples also had the load pipes, L1 and L2: a 128 KiB read from the "
+          "L2 beside each ran at "
+       << formatNumber(100 * QuietShare) << " % or more of "
+       << formatNumber(cacheReference())
+       << " GB/s (the median of the harness runs' references; a neighbour's loads and misses "
+          "on the core lower it and leave the adds alone)\n";
+  if (!MemReferences.empty())
+    OS << "memory: the MEM rows' quiet samples also had the memory bus: a 1 MiB read from "
+          "memory beside each ran at "
+       << formatNumber(100 * QuietShare) << " % or more of " << formatNumber(median(MemReferences))
+       << " GB/s (the median of the harness runs' references; neighbours streaming on the bus "
+          "lower it)\n";
+  return ExitOk;
+}
+
+int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) {
+  return ValidateRun(std::move(A), V).run(CC);
+}
+
+
+} // namespace perfmodel::tool
