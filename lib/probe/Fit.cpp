@@ -135,7 +135,7 @@ OverlapFit perfmodel::fitEcmOverlap(const std::vector<LevelTimes> &Times) {
   Out.ResidualFull = Full.Residual;
   // Ties go to `none`, the rule that assumes less overlap.
   bool PickFull = Full.Residual < None.Residual;
-  Out.Rule = PickFull ? "full" : "none";
+  Out.Rule = PickFull ? OverlapRule::Full : OverlapRule::None;
   for (const LinkTime &T : (PickFull ? Full : None).T) {
     Out.CyclesPerLine.push_back(T.Fill);
     Out.Duplex.push_back(T.Duplex);

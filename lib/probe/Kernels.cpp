@@ -174,26 +174,30 @@ PM_PEAK_NOFMA(sseSNoFma, __m128, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, 4,
 
 // One dependent chain through X, 16 links per iteration, in assembly so the
 // compiler can neither reassociate nor reorder it.
-__attribute__((target("avx,fma"))) double latencyKernel(const char *Kind, uint64_t N) {
-  std::string_view K(Kind);
+__attribute__((target("avx,fma"))) double latencyKernel(Chain K, uint64_t N) {
   __m128d X = _mm_set_sd(1.25), Y = _mm_set_sd(1.0000001), Z = _mm_set_sd(1.7);
-  if (K == "add" || K == "fma")
+  if (K == Chain::Add || K == Chain::Fma)
     Y = _mm_set_sd(1e-12);
   for (uint64_t I = 0; I < N; ++I) {
-    if (K == "add")
+    switch (K) {
+    case Chain::Add:
       asm volatile(".rept 16\n\tvaddsd %1, %0, %0\n\t.endr" : "+x"(X) : "x"(Y));
-    else if (K == "mul")
+      break;
+    case Chain::Mul:
       asm volatile(".rept 16\n\tvmulsd %1, %0, %0\n\t.endr" : "+x"(X) : "x"(Y));
-    else if (K == "fma")
+      break;
+    case Chain::Fma:
       asm volatile(".rept 16\n\tvfmadd231sd %1, %2, %0\n\t.endr" : "+x"(X) : "x"(Y), "x"(Z));
-    else if (K == "div")
+      break;
+    case Chain::Div:
       asm volatile(".rept 16\n\tvdivsd %1, %0, %0\n\t.endr" : "+x"(X) : "x"(Y));
-    else if (K == "sqrt+add")
+      break;
+    case Chain::SqrtAdd:
       asm volatile(".rept 16\n\tvsqrtsd %0, %0, %0\n\tvaddsd %1, %0, %0\n\t.endr"
                    : "+x"(X)
                    : "x"(Z));
-    else
-      return 0;
+      break;
+    }
   }
   Sink = _mm_cvtsd_f64(X);
   return double(N) * 16;
@@ -664,7 +668,7 @@ double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
   static double NAME(uint64_t) { return 0; }
 #define PM_SHUF(NAME, ...)                                                                  \
   static double NAME(uint64_t) { return 0; }
-double latencyKernel(const char *, uint64_t) { return 0; }
+double latencyKernel(Chain, uint64_t) { return 0; }
 double loadKernel(const double *, size_t, unsigned) { return 0; }
 double copyKernel(double *, const double *, size_t, unsigned) { return 0; }
 double copyCachedKernel(double *, const double *, size_t, const double *, size_t, unsigned) {

@@ -2,6 +2,8 @@
 #ifndef PERFMODEL_PROBE_KERNELS_H
 #define PERFMODEL_PROBE_KERNELS_H
 
+#include "perfmodel/Probe.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -21,7 +23,7 @@ void independentFpAdds(uint64_t N);
 /// Floating-point throughput kernels: N iterations of independent chains.
 /// Each returns the flops executed; the result is stored to a sink so the
 /// work cannot be removed.
-enum class Isa { Scalar, Sse, Avx2, Avx512 };
+using Isa = VectorIsa;
 double peakKernel(Isa I, bool Fma, bool Single, uint64_t N);
 
 /// An instruction form the probe times alone: its name as
@@ -33,6 +35,8 @@ struct ThroughputKernel {
   const char *Form;
   std::vector<uint8_t> Encoding;
   double (*Run)(uint64_t N);
+  /// EVEX-encoded (62h): needs AVX-512F.
+  bool evex() const { return !Encoding.empty() && Encoding.front() == 0x62; }
 };
 /// Dividers: the zmm forms need AVX-512F, the others AVX.
 const std::vector<ThroughputKernel> &dividerKernels();
@@ -41,11 +45,12 @@ const std::vector<ThroughputKernel> &dividerKernels();
 /// one cycle of the shuffle pipe; a Zen 3 takes 1.27).
 const std::vector<ThroughputKernel> &shuffleKernels();
 
-/// Latency: N x 16 dependent scalar double operations of KIND ("add", "mul",
-/// "fma", "div", "sqrt+add": each square root followed by an add, so the
-/// value stays away from exact results). Returns the operations chained
-/// (pairs for sqrt+add), 0 for an unknown kind.
-double latencyKernel(const char *Kind, uint64_t N);
+/// The dependent chains of the latency kernel; SqrtAdd: each square root
+/// followed by an add, so the value stays away from exact results.
+enum class Chain { Add, Mul, Fma, Div, SqrtAdd };
+/// Latency: N x 16 dependent scalar double operations of KIND. Returns the
+/// operations chained (pairs for SqrtAdd).
+double latencyKernel(Chain Kind, uint64_t N);
 
 /// Streaming kernels over doubles in vectors of BITS (512: AVX-512F, 256:
 /// AVX2, else SSE2); N elements each, a multiple of 64. Return the bytes

@@ -163,11 +163,11 @@ public:
     return;
 #endif
     R.StreamBits = compilerVectorBits(C);
-    Isas = {{Isa::Scalar, "scalar"}, {Isa::Sse, "sse"}};
+    Isas = {Isa::Scalar, Isa::Sse};
     if (C.Avx2 && C.Fma)
-      Isas.push_back({Isa::Avx2, "avx2"});
+      Isas.push_back(Isa::Avx2);
     if (C.Avx512f)
-      Isas.push_back({Isa::Avx512, "avx512"});
+      Isas.push_back(Isa::Avx512);
     workingSets();
     Total = 12 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
     Started = std::chrono::steady_clock::now();
@@ -190,7 +190,7 @@ private:
   const CpuIdentity &C;
   unsigned Threads = 1, Reps = 5, Total = 0, Done = 0;
   double MinSeconds = 0.01;
-  std::vector<std::pair<Isa, std::string>> Isas;
+  std::vector<Isa> Isas;
   uint64_t L1 = 0, L2 = 0, L3 = 0, Mem = 0;
   std::vector<std::pair<std::string, uint64_t>> Sets;
   std::chrono::steady_clock::time_point Started;
@@ -231,15 +231,14 @@ private:
   void clockAndPeaks() {
     step("clock (dependent add chain)");
     R.ClockGHz = measureClock(MinSeconds, Reps);
-    for (const auto &IsaName : Isas)
+    for (Isa I : Isas)
       for (bool Fma : {true, false}) {
-        Isa I = IsaName.first;
-        const std::string &Name = IsaName.second;
+        const std::string Name = vectorIsaName(I);
         if (Fma && !C.Fma)
           continue;
         step("peak flop/s, " + Name + (Fma ? " FMA" : " add+mul"));
         PeakPoint P;
-        P.Isa = Name;
+        P.Isa = I;
         P.Fma = Fma;
         // Each timing against the add chain timed beside it: cycles, not
         // seconds at a clock measured once (a VM's clock moves); and only
@@ -256,11 +255,16 @@ private:
   void latencies() {
     step("latencies (dependent chains)");
     if (C.Avx2 && C.Fma) {
-      for (const char *Kind : {"add", "mul", "fma", "div", "sqrt+add"}) {
-        bool Sqrt = std::string_view(Kind) == "sqrt+add";
+      // By the names the writer's instruction_overrides look up.
+      for (const auto &KN : {std::pair{Chain::Add, "add"}, {Chain::Mul, "mul"},
+                             {Chain::Fma, "fma"}, {Chain::Div, "div"},
+                             {Chain::SqrtAdd, "sqrt"}}) {
+        Chain Kind = KN.first;
+        const char *Name = KN.second;
+        bool Sqrt = Kind == Chain::SqrtAdd;
         double AddCy = R.Latencies.count("add") ? R.Latencies["add"].Median : 0;
         // Cycles per link; less the add that keeps sqrt inexact.
-        R.Latencies[Sqrt ? "sqrt" : Kind] = paired(
+        R.Latencies[Name] = paired(
             [&](uint64_t N) { return latencyKernel(Kind, N * 64); }, clockWork,
             [&](double Ops, double Cycles) { return Cycles / Ops - (Sqrt ? AddCy : 0); },
             MinSeconds, Reps);
@@ -271,8 +275,7 @@ private:
   void throughputs() {
     step("divider throughput");
     for (const ThroughputKernel &K : dividerKernels()) {
-      if (!C.Avx2 || (std::string_view(K.Form).find("zmm") != std::string_view::npos &&
-                      !C.Avx512f))
+      if (!C.Avx2 || (K.evex() && !C.Avx512f))
         continue;
       R.Dividers.push_back(
           {K.Form, quietCyclesPer([&](uint64_t N) { return K.Run(N * 256); }, MinSeconds, Reps)});

@@ -67,12 +67,12 @@ void writeProbedCore(llvm::raw_ostream &OS, const ProbeResult &R, const Derived 
   OS << "  simd_bits: " << Simd << "\n";
   OS << "  fma_units: " << FmaUnits << "\n";
   if (Best)
-    OS << "  # " << Best->Isa << (Best->Fma ? " FMA" : " add+mul") << " kernel: "
+    OS << "  # " << vectorIsaName(Best->Isa) << (Best->Fma ? " FMA" : " add+mul") << " kernel: "
        << num(Best->DoubleFlopsPerCycle.Median, 2) << " double, "
        << num(Best->SingleFlopsPerCycle.Median, 2) << " single flop/cy ("
        << spread(Best->DoubleFlopsPerCycle) << ")\n";
   for (const PeakPoint &P : R.Peaks)
-    OS << "  #   " << P.Isa << (P.Fma ? " FMA    " : " add+mul") << ": "
+    OS << "  #   " << vectorIsaName(P.Isa) << (P.Fma ? " FMA    " : " add+mul") << ": "
        << num(P.DoubleFlopsPerCycle.Median, 2) << " / " << num(P.SingleFlopsPerCycle.Median, 2)
        << " flop/cy\n";
   OS << "  peak_flops_per_cycle: {double: " << num(PeakD, 0) << ", single: " << num(PeakS, 0)
@@ -215,7 +215,7 @@ void writeProbedSources(llvm::raw_ostream &OS, const ProbeResult &R, const Deriv
         "caches.*.bytes_per_cycle_to_next, "
         "memory.bandwidth_gbs, memory.sustained_gbs, memory.sustained_one_core_gbs"
      << (D.OneCoreWritebackGBs > 0 ? ", memory.one_core_writeback_gbs" : "")
-     << (D.Fit.Rule.empty() ? "" : ", ecm.overlap")
+     << (!D.Fit.Rule ? "" : ", ecm.overlap")
      << (D.CacheLineCy >= 0 ? ", memory.cache_line_cy" : "")
      << (D.StrideLatencyNs > 0 ? ", memory.stride_latency_ns" : "")
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")

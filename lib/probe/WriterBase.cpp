@@ -27,7 +27,7 @@ namespace perfmodel::probe_writer {
 /// Where a link's fitted bandwidth comes from: the load kernel's rate in
 /// LEVEL beside what the fit made of it.
 std::string linkComment(const ProbeResult &R, const Derived &D, const std::string &Level) {
-  std::string S = "ECM fit (" + D.Fit.Rule + ")";
+  std::string S = std::string("ECM fit (") + overlapRuleName(*D.Fit.Rule) + ")";
   if (const BandwidthPoint *P = point(R, Level, false)) {
     S += "; load kernel in " + Level + ": " + num(P->LoadGBs.Median) + " GB/s, " +
          spread(P->LoadGBs);
@@ -104,7 +104,7 @@ std::string tlbText(const ProbeResult &R, const TlbModel *Base, std::string &Com
 
 /// How the memory link's write-back rate was had, capped at SOCKET GB/s.
 std::string writebackComment(const Derived &D, double Socket) {
-  std::string S = "ECM fit (" + D.Fit.Rule + "): a line written back " +
+  std::string S = std::string("ECM fit (") + overlapRuleName(*D.Fit.Rule) + "): a line written back " +
                   num(D.Fit.MemWritebackCyclesPerLine) + " cy beside " +
                   num(D.Fit.CyclesPerLine.back()) + " per line filled (load, copy, update, "
                   "triad fill 1, 2, 1, 3 lines and write back 0, 1, 1, 1), added to the fills";
@@ -156,7 +156,7 @@ void writeCoreOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derive
   // it), so the measurement is recorded beside it, not written over it.
   if (Best && Best->DoubleFlopsPerCycle.Median > 0) {
     double Dp = Best->DoubleFlopsPerCycle.Median, BaseDp = B.Core.PeakFlopsPerCycleDouble;
-    CS << "  # peak: " << Best->Isa << " FMA kernel " << num(Dp, 2) << " double flop/cy ("
+    CS << "  # peak: " << vectorIsaName(Best->Isa) << " FMA kernel " << num(Dp, 2) << " double flop/cy ("
        << spread(Best->DoubleFlopsPerCycle) << "), the base states " << num(BaseDp, 2)
        << (BaseDp > 0 && std::fabs(Dp - BaseDp) > 0.15 * BaseDp
                ? ": they differ by more than 15 %, check the base's core.fp_units"
@@ -338,7 +338,7 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   }
   writeCoreOverBase(OS, R, D, B, LlvmCosts, Covers);
   writeOverlap(OS, D);
-  if (!D.Fit.Rule.empty())
+  if (D.Fit.Rule)
     Covers.push_back("ecm.overlap");
   writeCachesOverBase(OS, R, D, B, Covers);
   writeMemoryOverBase(OS, R, D, B, Covers);

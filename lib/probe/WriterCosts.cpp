@@ -26,7 +26,7 @@ namespace perfmodel::probe_writer {
 
 /// The ECM rule and the fit behind it, as a comment and a line of YAML.
 void writeOverlap(llvm::raw_ostream &OS, const Derived &D) {
-  if (D.Fit.Rule.empty())
+  if (!D.Fit.Rule)
     return;
   OS << "# ECM overlap fitted to the load, copy, update and triad kernels in";
   for (const LevelTimes &T : D.Times)
@@ -43,7 +43,7 @@ void writeOverlap(llvm::raw_ostream &OS, const Derived &D) {
   };
   for (size_t I = 0; I < D.Times.size(); ++I)
     Row(D.Times[I], I >= 1 && I - 1 < D.Fit.Predicted.size() ? &D.Fit.Predicted[I - 1] : nullptr);
-  OS << "ecm: {overlap: " << D.Fit.Rule << "}\n\n";
+  OS << "ecm: {overlap: " << overlapRuleName(*D.Fit.Rule) << "}\n\n";
 }
 
 /// The load slots each 32-byte part of a vector load takes of the
@@ -221,7 +221,7 @@ std::vector<OverrideEntry> measuredOverrides(const ProbeResult &R, const FormPor
   // models charge one per cycle; they run two).
   for (const PeakPoint &P : R.Peaks) {
     double Llvm = Busiest(ScalarFmaForm);
-    if (P.Isa != "scalar" || !P.Fma || P.DoubleFlopsPerCycle.Median <= 0 || Llvm <= 0)
+    if (P.Isa != VectorIsa::Scalar || !P.Fma || P.DoubleFlopsPerCycle.Median <= 0 || Llvm <= 0)
       continue;
     double Cycles = 2 / P.DoubleFlopsPerCycle.Median;
     if (std::fabs(Cycles - Llvm) <= 0.1 * Llvm)

@@ -120,7 +120,7 @@ Derived derive(const ProbeResult &R) {
   // streams beside them.
   if (const BandwidthPoint *P = point(R, "MEM", false);
       P && P->CopyCachedGBs.Median > 0 && P->CopyBesideGBs.Median > 0 && D.GHz > 0 &&
-      D.Fit.Rule == "full") {
+      D.Fit.Rule == OverlapRule::Full) {
     D.CacheLinePoint = P;
     D.CopyCy = 3.0 * Line / P->CopyBesideGBs.Median * D.GHz;
     D.CopyCachedCy = 3.0 * Line / P->CopyCachedGBs.Median * D.GHz;

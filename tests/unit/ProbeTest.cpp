@@ -475,7 +475,7 @@ std::vector<BandwidthPoint> bandwidthsAt2GHz(const std::vector<LevelTimes> &Time
 TEST(Probe, OverlapFitRecoversTheRuleAndLinkTimes) {
   for (bool Full : {false, true}) {
     OverlapFit F = fitEcmOverlap(synthetic(Full));
-    EXPECT_EQ(F.Rule, Full ? "full" : "none");
+    EXPECT_EQ(F.Rule, Full ? OverlapRule::Full : OverlapRule::None);
     ASSERT_EQ(F.CyclesPerLine.size(), 3u);
     EXPECT_NEAR(F.CyclesPerLine[0], 2, 1e-9);
     EXPECT_NEAR(F.CyclesPerLine[1], 4, 1e-9);
@@ -491,10 +491,10 @@ TEST(Probe, OverlapFitRecoversTheRuleAndLinkTimes) {
   std::vector<LevelTimes> T = synthetic(false);
   T[3].Triad = 67 * 1.1;
   OverlapFit F = fitEcmOverlap(T);
-  EXPECT_EQ(F.Rule, "none");
+  EXPECT_EQ(F.Rule, OverlapRule::None);
   EXPECT_NEAR(F.CyclesPerLine[2], 10, 1e-9);
   EXPECT_NEAR(F.ResidualNone, (6.7 / 73.7) / 12, 1e-9);
-  EXPECT_TRUE(fitEcmOverlap({T[0]}).Rule.empty()) << "one level: nothing to fit";
+  EXPECT_FALSE(fitEcmOverlap({T[0]}).Rule) << "one level: nothing to fit";
 }
 
 // Memory's fills and write-backs fitted apart: the 'full' timings above with
@@ -506,7 +506,7 @@ TEST(Probe, MemoryFillsAndWritebacksFittedApart) {
   std::vector<LevelTimes> T = synthetic(true);
   T[3] = {"MEM", 10, 22, 12, 32};
   OverlapFit F = fitEcmOverlap(T);
-  EXPECT_EQ(F.Rule, "full");
+  EXPECT_EQ(F.Rule, OverlapRule::Full);
   ASSERT_EQ(F.CyclesPerLine.size(), 3u);
   EXPECT_NEAR(F.CyclesPerLine[2], 10, 1e-9);
   EXPECT_NEAR(F.MemWritebackCyclesPerLine, 2, 1e-9);
@@ -517,7 +517,7 @@ TEST(Probe, MemoryFillsAndWritebacksFittedApart) {
   std::vector<LevelTimes> N = synthetic(false);
   N[3] = {"MEM", 1 + 6 + 10, 2 + 18 + 22, 2 + 12 + 12, 3 + 24 + 32};
   OverlapFit G = fitEcmOverlap(N);
-  EXPECT_EQ(G.Rule, "none");
+  EXPECT_EQ(G.Rule, OverlapRule::None);
   EXPECT_NEAR(G.CyclesPerLine[2], 10, 1e-9);
   EXPECT_NEAR(G.MemWritebackCyclesPerLine, 2, 1e-9);
   EXPECT_NEAR(G.ResidualNone, 0, 1e-12);
@@ -533,7 +533,7 @@ TEST(Probe, CacheLinkWritebacksOnAPathOfTheirOwn) {
   std::vector<LevelTimes> T = synthetic(true);
   T[1] = {"L2", 2, 4, 2, 6};
   OverlapFit F = fitEcmOverlap(T);
-  EXPECT_EQ(F.Rule, "full");
+  EXPECT_EQ(F.Rule, OverlapRule::Full);
   ASSERT_EQ(F.Duplex.size(), 3u);
   EXPECT_TRUE(F.Duplex[0]);
   EXPECT_FALSE(F.Duplex[1]) << "the L3 link of the synthetic timings shares its path";
@@ -766,7 +766,7 @@ TEST(Probe, WriterEmitsTheMeasuredScalarFmaThroughput) {
 
   ProbeResult R = haswellProbe("2026-11-25", 3.67);
   PeakPoint P;
-  P.Isa = "scalar";
+  P.Isa = VectorIsa::Scalar;
   P.Fma = true;
   P.DoubleFlopsPerCycle = exact(4.11);
   R.Peaks = {P};

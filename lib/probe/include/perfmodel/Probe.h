@@ -10,6 +10,8 @@
 #ifndef PERFMODEL_PROBE_H
 #define PERFMODEL_PROBE_H
 
+#include "perfmodel/MachineModel.h"
+
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
@@ -120,7 +122,7 @@ struct LevelTimes {
 /// copy 2, update 1, triad 3; write-backs: 0, 1, 1, 1): a core's fills wait
 /// in its miss queues for the latency, its write-backs do not.
 struct OverlapFit {
-  std::string Rule; ///< "none" or "full"; empty when fewer than two levels
+  std::optional<OverlapRule> Rule; ///< nullopt when fewer than two levels
   double ResidualNone = 0, ResidualFull = 0; ///< mean relative error, levels beyond L1
   /// Fitted cycles per line on each link of the winning rule, the link into
   /// L1 first (Times[1].Level's link), the last from Times.back().Level.
@@ -136,8 +138,18 @@ struct OverlapFit {
 };
 OverlapFit fitEcmOverlap(const std::vector<LevelTimes> &Times);
 
+/// The vector extensions the probe's kernels are written for.
+enum class VectorIsa { Scalar, Sse, Avx2, Avx512 };
+/// "scalar", "sse", "avx2", "avx512".
+inline const char *vectorIsaName(VectorIsa I) {
+  return I == VectorIsa::Scalar ? "scalar"
+         : I == VectorIsa::Sse  ? "sse"
+         : I == VectorIsa::Avx2 ? "avx2"
+                                : "avx512";
+}
+
 struct PeakPoint {
-  std::string Isa;   ///< "scalar", "sse", "avx2", "avx512"
+  VectorIsa Isa = VectorIsa::Scalar;
   bool Fma = false;  ///< FMA kernel, else separate adds and multiplies
   Measured DoubleFlopsPerCycle, SingleFlopsPerCycle;
 };
