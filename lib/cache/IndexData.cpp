@@ -1,4 +1,11 @@
 //===- IndexData.cpp - Contents of index arrays for the simulator --------===//
+//
+// The contents of index arrays the simulator replays (--index): Matrix Market
+// files (row pointers or column indices, by how the loop uses the array),
+// lists of integers, and generated distributions (uniform, banded, CSR rows)
+// sized from what the loops read at the bound sizes.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/Traffic.h"
 
 #include "llvm/ADT/StringRef.h"

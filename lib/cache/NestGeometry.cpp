@@ -1,4 +1,10 @@
 //===- NestGeometry.cpp ---------------------------------------------------===//
+//
+// The ranges a loop nest's counters take at the bound sizes (triangular and
+// offset bounds included), the bytes each access touches over them, and the
+// references of enclosing loops that add L1 traffic beside the innermost's.
+//
+//===----------------------------------------------------------------------===//
 #include "NestGeometry.h"
 
 #include <algorithm>

@@ -1,4 +1,10 @@
 //===- NestGeometry.h - Ranges of a loop nest's counters (internal) -------===//
+//
+// Shared by the layer conditions and the simulator: a nest's counters with
+// their ranges at the bound sizes, the bytes an access spans, the outer
+// loops' own references, and the start of every TrafficResult.
+//
+//===----------------------------------------------------------------------===//
 #ifndef PERFMODEL_NESTGEOMETRY_H
 #define PERFMODEL_NESTGEOMETRY_H
 

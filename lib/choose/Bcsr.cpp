@@ -1,4 +1,10 @@
 //===- Bcsr.cpp - BCSR block structure and kernels ------------------------===//
+//
+// BCSR for `choose bcsr`: a CSR pattern blocked into R x C blocks (the
+// blocks and fill of every shape up to the maximum), the shapes tried and the
+// C source of one SpMV kernel per shape, compiled once for the in-core model.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/Choose.h"
 
 #include <algorithm>

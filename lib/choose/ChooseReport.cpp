@@ -1,4 +1,10 @@
 //===- ChooseReport.cpp - Text and JSON views of a choice ------------------===//
+//
+// Text and JSON of a choice: the BCSR candidates ranked by predicted time
+// (pruned ones as lower bounds), and the variants' predictions per size with
+// the sizes where the winner changes, predicted and measured.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/Choose.h"
 #include "perfmodel/Report.h"
 

@@ -1,4 +1,11 @@
 //===- Frontend.cpp - Run Clang on a file and build its KernelIR ---------===//
+//
+// Runs Clang 19 on a file (its flags from `--` or compile_commands.json),
+// collects each function's signature for the harnesses, walks the loops into
+// KernelIR and finishes it: sizes bound from -D, the source or defaults, and
+// early exits assumed to run to their bound unless --exit-fraction says.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/Frontend.h"
 #include "perfmodel/StageTimes.h"
 

@@ -1,4 +1,10 @@
 //===- KernelIR.cpp ------------------------------------------------------===//
+//
+// What follows from a KernelIR at the bound sizes: parameter bindings, trip
+// counts and nest iterations (index data for bounds read from memory), the
+// offset range an access spans, and element offsets of structure fields.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/KernelIR.h"
 
 #include <algorithm>

@@ -1,4 +1,10 @@
 //===- LoopAnalyzer.h - Clang AST to KernelIR (internal) -------*- C++ -*-===//
+//
+// The walk from Clang's AST to KernelIR: loop headers (bounds, steps,
+// exits), bodies (accesses, flops, calls), subscripts as polynomials of the
+// counters, and the counters and pointers a nest steps by hand.
+//
+//===----------------------------------------------------------------------===//
 #ifndef PERFMODEL_LOOPANALYZER_H
 #define PERFMODEL_LOOPANALYZER_H
 

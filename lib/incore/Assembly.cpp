@@ -1,4 +1,10 @@
 //===- Assembly.cpp - Cost an assembly file's .text as one loop body ------===//
+//
+// `perfmodel incore FILE.s`: the assembly's .text assembled with LLVM's MC
+// layer and costed as the body of one loop (llvm-mca's use), with the
+// machine file's options.
+//
+//===----------------------------------------------------------------------===//
 #include "ObjectCode.h"
 #include "perfmodel/InCore.h"
 

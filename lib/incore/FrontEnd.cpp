@@ -1,4 +1,11 @@
 //===- FrontEnd.cpp - Intel legacy decode pipeline ------------------------===//
+//
+// Intel's legacy decode pipeline for straight-line code (BHive's unrolled
+// blocks): predecode windows, length-changing prefixes, the instruction queue,
+// the decoders and the microcode sequencer, cycle by cycle; and where a loop's
+// uops come from (loop stream detector or uop cache).
+//
+//===----------------------------------------------------------------------===//
 #include "FrontEnd.h"
 
 #include <algorithm>

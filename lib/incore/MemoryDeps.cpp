@@ -1,4 +1,11 @@
 //===- MemoryDeps.cpp - Which loads read what a store wrote ---------------===//
+//
+// Which loads read what a store of the block wrote: each access's address as
+// a symbolic base plus offset, tracked through the registers over two
+// iterations (BHive's aliasing of pages and registers where asked), so that
+// store-to-load forwarding carries a dependence in the schedule.
+//
+//===----------------------------------------------------------------------===//
 #include "MemoryDeps.h"
 
 #include "llvm/ADT/StringRef.h"

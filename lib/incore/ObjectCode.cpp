@@ -1,4 +1,10 @@
 //===- ObjectCode.cpp - Compile with clang-19, read objects ---------------===//
+//
+// clang-19 runs that compile the kernel (the user's flags minus outputs and
+// dependency files), the object file read back function by function with
+// its DWARF lines, and assembly text assembled for `incore`.
+//
+//===----------------------------------------------------------------------===//
 #include "ObjectCode.h"
 #include "perfmodel/InCore.h"
 #include "perfmodel/StageTimes.h"

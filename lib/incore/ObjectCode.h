@@ -1,4 +1,9 @@
 //===- ObjectCode.h - Compile with clang-19, read objects (internal) ------===//
+//
+// Compiling with clang-19 and reading the object: the bytes and source lines
+// of each function, for the machine loops and the nest around them.
+//
+//===----------------------------------------------------------------------===//
 #ifndef PERFMODEL_OBJECTCODE_H
 #define PERFMODEL_OBJECTCODE_H
 

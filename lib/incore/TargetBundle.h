@@ -1,4 +1,10 @@
 //===- TargetBundle.h - LLVM MC objects for one triple/CPU (internal) -----===//
+//
+// LLVM's MC objects for one triple and CPU (disassembler, instruction
+// printer, scheduling model, instruction analysis), made once per thread and
+// target, with the helpers that read registers and accumulator steps.
+//
+//===----------------------------------------------------------------------===//
 #ifndef PERFMODEL_TARGETBUNDLE_H
 #define PERFMODEL_TARGETBUNDLE_H
 

@@ -1,4 +1,10 @@
 //===- MachineRegistry.cpp - Find machine files --------------------------===//
+//
+// Where machine files are found (PERFMODEL_MACHINE_PATH, the installed and
+// the source tree's machine-models), by path, stem, alias, LLVM CPU or the
+// host's CPUID; the default when nothing matches.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/MachineRegistry.h"
 
 #include "llvm/ADT/StringRef.h"

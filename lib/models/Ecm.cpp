@@ -1,4 +1,11 @@
 //===- Ecm.cpp - Execution-Cache-Memory model ------------------------------===//
+//
+// The Execution-Cache-Memory model: in-core parts (T_OL, T_nOL), the
+// transfer time of each link per cache line, their composition by the
+// machine's overlap rule per level, the multicore saturation, and the
+// prediction with its bottleneck and advice.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/Ecm.h"
 #include "perfmodel/Roofline.h"
 

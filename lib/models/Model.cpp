@@ -1,4 +1,11 @@
 //===- Model.cpp - Shared helpers of the performance models ----------------===//
+//
+// What the models share: where the working set lives, the in-core cycles and
+// ECM's unit of work, bytes per link, the latency bound (pointer chases,
+// irregular and strided misses, thrashed stores), the TLB's cost, library
+// calls priced at their measured rates, and number formatting.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/Model.h"
 #include "perfmodel/Roofline.h"
 

@@ -1,4 +1,10 @@
 //===- Roofline.cpp - Naive traffic and the hierarchical Roofline --------===//
+//
+// The hierarchical Roofline: naive traffic where nothing better is known,
+// each level's bound (compute peak, flop mix, in-core, link bandwidth,
+// latency, TLB) and the compute ceilings, with the advice of what binds.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/Roofline.h"
 
 #include <algorithm>

@@ -1,4 +1,10 @@
 //===- Analysis.cpp - The headline rule and what its advice promises ------===//
+//
+// The rule fixed in advance that picks the headline among the models that
+// ran (ECM, else PPR, else the Roofline), and what following its advice can
+// save at most.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/Analysis.h"
 
 #include <algorithm>

@@ -1,4 +1,10 @@
 //===- Cpuid.cpp - CPU identity and cache geometry from CPUID -------------===//
+//
+// The CPU's identity from CPUID: vendor, family and model, brand, SIMD and
+// FMA flags, and the cache geometry (Intel's deterministic cache leaf, AMD's
+// leaf 0x8000001D or its legacy leaves), with the cores sharing each level.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/Probe.h"
 
 #include <cstring>

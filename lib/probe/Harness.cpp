@@ -1,4 +1,12 @@
 //===- Harness.cpp - Timing harness generation and execution --------------===//
+//
+// validate's timing harness: a C program that includes the user's file,
+// calls the loop's function through a volatile pointer with synthesised
+// arguments (index data from files), and prints each sample's seconds beside
+// probes of the clock, the core's share and the memory bus; built with
+// clang-19 and run by the caller.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/Validate.h"
 #include "perfmodel/Probe.h"
 

@@ -1,4 +1,11 @@
 //===- Kernels.h - Micro-kernels of the probe (private) -------------------===//
+//
+// The probe's micro-kernels: add chains for the clock, FP peaks per ISA,
+// latency chains, divider and shuffle throughputs, L1 ports, line splits,
+// streams per level, branches, TLB walks, the load/store window, pointer
+// chases and library calls. Each returns the work done.
+//
+//===----------------------------------------------------------------------===//
 #ifndef PERFMODEL_PROBE_KERNELS_H
 #define PERFMODEL_PROBE_KERNELS_H
 

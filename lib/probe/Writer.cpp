@@ -1,4 +1,11 @@
 //===- Writer.cpp - A probe result as a machine model ---------------------===//
+//
+// A probe result written as a machine file: the host's identity, the core's
+// measured widths and costs, CPUID's caches with chased latencies and fitted
+// link bandwidths, memory, TLB and the sources of every number; or, over a
+// base model, only what was measured (WriterBase.cpp).
+//
+//===----------------------------------------------------------------------===//
 #include "WriterShared.h"
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/Probe.h"

@@ -1,4 +1,9 @@
 //===- StageTimes.cpp - Exclusive wall time per pipeline stage ------------===//
+//
+// Wall time per pipeline stage, exclusive of nested stages (--stage-times):
+// a scope timer per stage and the table printed at the end.
+//
+//===----------------------------------------------------------------------===//
 #include "perfmodel/StageTimes.h"
 
 #include "llvm/Support/Format.h"

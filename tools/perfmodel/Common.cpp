@@ -1,4 +1,11 @@
 //===- Common.cpp - What the perfmodel subcommands share -------------------===//
+//
+// What the subcommands share: errors and diagnostics, loading the machine
+// (the host's clock, one core's memory, the L3 kept), -D sizes, output files,
+// sources from standard input, the pipeline options of the command line, the
+// progress bar and --format.
+//
+//===----------------------------------------------------------------------===//
 #include "Common.h"
 
 #include "perfmodel/InCore.h"

@@ -1,4 +1,10 @@
 //===- CompareCommand.cpp - perfmodel compare -----------------------------===//
+//
+// `perfmodel compare`: one file's loops on two or more machine models (real
+// or hypothetical, --set-a/--set-b), side by side per loop, with what moved
+// the bottleneck.
+//
+//===----------------------------------------------------------------------===//
 #include "Common.h"
 
 #include "perfmodel/Report.h"

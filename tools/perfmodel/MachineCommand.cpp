@@ -1,4 +1,10 @@
 //===- MachineCommand.cpp - perfmodel machine list|show|diff|check --------===//
+//
+// `perfmodel machine list|show|diff|check`: the library's models, one
+// model's figures, two models field by field, and the checks of a file (or of
+// the Intel front-end table) with file:line diagnostics.
+//
+//===----------------------------------------------------------------------===//
 #include "Common.h"
 
 #include "perfmodel/MachineRegistry.h"

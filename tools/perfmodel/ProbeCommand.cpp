@@ -1,4 +1,10 @@
 //===- ProbeCommand.cpp - perfmodel probe ---------------------------------===//
+//
+// `perfmodel probe`: measures this host and writes a machine file (over the
+// library's model of the host by default), or shows what differs from it
+// (--diff).
+//
+//===----------------------------------------------------------------------===//
 #include "Common.h"
 
 #include "perfmodel/InCore.h"

@@ -1,4 +1,9 @@
 //===- SweepCommand.cpp - perfmodel sweep ---------------------------------===//
+//
+// `perfmodel sweep`: one size parameter over a range, every loop predicted
+// at each value, as a table or an SVG of the performance levels.
+//
+//===----------------------------------------------------------------------===//
 #include "Common.h"
 
 #include "perfmodel/Report.h"

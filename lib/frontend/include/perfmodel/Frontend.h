@@ -1,4 +1,10 @@
 //===- Frontend.h - Source file to KernelIR --------------------*- C++ -*-===//
+//
+// The front end's entry point: a C or C++ file with its flags (given, or from
+// compile_commands.json), -D sizes and exit fractions in; the KernelIR of its
+// loops, Clang's diagnostics and the flags it compiled with out.
+//
+//===----------------------------------------------------------------------===//
 #ifndef PERFMODEL_FRONTEND_H
 #define PERFMODEL_FRONTEND_H
 

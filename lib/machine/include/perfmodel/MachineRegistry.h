@@ -1,4 +1,9 @@
 //===- MachineRegistry.h - Find machine files by name or host --*- C++ -*-===//
+//
+// Finding machine files by name, alias, LLVM CPU or the host's CPUID, and
+// the library's table of Intel front ends.
+//
+//===----------------------------------------------------------------------===//
 #ifndef PERFMODEL_MACHINEREGISTRY_H
 #define PERFMODEL_MACHINEREGISTRY_H
 
