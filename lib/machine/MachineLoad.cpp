@@ -372,7 +372,7 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
                                         : M.Core.MemsetBytesPerCycle)
         if (!M.cache(Level))
           R.error(Root["core"][Key][Level], "core." + Key + "." + Level,
-                  Level == "MEM" ? "memory is not a cache level: memory." + std::string(Fn) +
+                  isMemoryLevel(Level) ? "memory is not a cache level: memory." + std::string(Fn) +
                                        "_one_core_gbs (GB/s) gives it"
                                  : "no cache level '" + Level + "' in caches");
     }

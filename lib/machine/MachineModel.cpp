@@ -45,7 +45,7 @@ std::optional<double> MachineModel::libraryCyclesPerByte(const std::string &Func
   bool Copy = Function == "memcpy" || Function == "memmove";
   if (!Copy && Function != "memset")
     return std::nullopt;
-  if (Level == "MEM") {
+  if (isMemoryLevel(Level)) {
     std::optional<double> GBs = Copy ? Memory.MemcpyOneCoreGBs : Memory.MemsetOneCoreGBs;
     if (!GBs || *GBs <= 0 || ClockGHz <= 0)
       return std::nullopt;

@@ -248,7 +248,7 @@ void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
     else if (P.DataLevel == R.Levels.front())
       P.Advice = "loads and stores limit with data in " + P.DataLevel +
                  ": fewer of them per CL (wider SIMD, register reuse)";
-    else if (P.DataLevel == "MEM")
+    else if (isMemoryLevel(P.DataLevel))
       P.Advice = "transfers dominate; " + std::to_string(R.SaturationCores) +
                  " core(s) saturate memory: reduce the lines per CL (blocking, "
                  "streaming stores avoid the write-allocate)";

@@ -99,7 +99,7 @@ RuleFit fitRule(bool Full, const std::vector<LevelTimes> &Times) {
     std::array<double, 4> Meas = kernels(Times[L]);
     LinkTime Best;
     double BestErr = INFINITY;
-    for (const LinkTime &T : candidates(Full, Times[L].Level == "MEM", Core, Meas, F.T)) {
+    for (const LinkTime &T : candidates(Full, isMemoryLevel(Times[L].Level), Core, Meas, F.T)) {
       std::vector<LinkTime> Links = F.T;
       Links.push_back(T);
       double Err = 0;
@@ -140,7 +140,7 @@ OverlapFit perfmodel::fitEcmOverlap(const std::vector<LevelTimes> &Times) {
     Out.CyclesPerLine.push_back(T.Fill);
     Out.Duplex.push_back(T.Duplex);
   }
-  if (Times.back().Level == "MEM" && !Out.CyclesPerLine.empty())
+  if (isMemoryLevel(Times.back().Level) && !Out.CyclesPerLine.empty())
     Out.MemWritebackCyclesPerLine = (PickFull ? Full : None).T.back().Writeback;
   Out.Predicted = PickFull ? Full.Predicted : None.Predicted;
   return Out;

@@ -163,7 +163,7 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
       // had the core to themselves (quietPerCycle); in memory also beside a
       // quiet memory bus (neighbours' streams).
       std::optional<BusProbe> Bus;
-      if (Level == "MEM")
+      if (isMemoryLevel(Level))
         Bus.emplace();
       BusProbe *OnBus = Bus && *Bus ? &*Bus : nullptr;
       auto Quiet = [&](auto Kernel, Measured &PerCycle, Measured &GBs) {

@@ -363,14 +363,14 @@ private:
       step("bandwidth, " + Level + ", one core");
       // In memory also the copy beside two streams that stay in the L2.
       R.Bandwidth.push_back(bandwidth(Level, WS, 1, R.StreamBits, MinSeconds, Reps,
-                                      Level == "MEM" ? std::max(L1, L2 / 8) : 0));
+                                      isMemoryLevel(Level) ? std::max(L1, L2 / 8) : 0));
     }
     if (Threads > 1)
       for (const auto &[Level, WS] : Sets) {
         step("bandwidth, " + Level + ", " + std::to_string(Threads) + " cores");
         // Private levels: each core its own set of the same size; shared ones
         // (L3, memory): the set split between the cores.
-        uint64_t PerThread = Level == "MEM"  ? std::max<uint64_t>(32 << 20, WS / Threads)
+        uint64_t PerThread = isMemoryLevel(Level) ? std::max<uint64_t>(32 << 20, WS / Threads)
                              : Level == "L3" ? std::max<uint64_t>(L2, WS / Threads)
                                              : WS;
         R.Bandwidth.push_back(
@@ -384,7 +384,7 @@ private:
     step("latency (pointer chases) and misses in flight");
     for (const auto &[Level, WS] : Sets) {
       std::vector<unsigned> Counts = {1};
-      if (Level == "MEM")
+      if (isMemoryLevel(Level))
         Counts.push_back(32);
       // The L3 chase at three L2s: a shared L3 on a busy host (or a VM's
       // slice of it) keeps far less than its size for one slow random walk.
@@ -393,7 +393,7 @@ private:
       uint64_t Set = Level == "L3" ? 3 * L2 : WS;
       // Caches on huge pages (their latency); memory on the 4 KiB pages that
       // programs' arrays get, whose page walks a random access also waits.
-      std::vector<Measured> M = chaseNs(Set, Counts, MinSeconds, Reps, Level != "MEM");
+      std::vector<Measured> M = chaseNs(Set, Counts, MinSeconds, Reps, !isMemoryLevel(Level));
       if (!M.empty() && Level == "L3" && R.ChaseNs.count("L2")) {
         double F = double(L2) / double(Set), T2 = R.ChaseNs["L2"].Median;
         for (double *X : {&M[0].Median, &M[0].Min, &M[0].Max})
@@ -403,7 +403,7 @@ private:
         R.ChaseNs[Level] = M[0];
       if (M.size() > 1)
         R.ParallelChaseNs = M[1];
-      if (Level == "MEM")
+      if (isMemoryLevel(Level))
         R.RandomLoadNs = randomLoadNs(Set, MinSeconds, Reps);
     }
   }

@@ -32,7 +32,7 @@ std::vector<LevelTimes> perfmodel::levelTimes(const ProbeResult &R) {
       // Bytes each kernel counts per line of each stream (8 doubles). In the
       // caches per cycle as measured beside each repetition where the probe
       // has that; memory's time is in seconds: at the clock measured once.
-      bool PerCycle = std::string_view(Level) != "MEM";
+      bool PerCycle = !isMemoryLevel(Level);
       auto Cycles = [&](const Measured &GBs, const Measured &PerCy, double Bytes) {
         return PerCycle && PerCy.Median > 0 ? Bytes / PerCy.Median
                : GBs.Median > 0             ? Bytes * GHz / GBs.Median

@@ -98,7 +98,7 @@ Derived derive(const ProbeResult &R) {
     double T = D.Fit.CyclesPerLine[I];
     if (T <= 0)
       continue;
-    if (D.Times[I + 1].Level == "MEM") {
+    if (isMemoryLevel(D.Times[I + 1].Level)) {
       D.OneCoreGBs = Line / T * D.GHz;
       if (D.Fit.MemWritebackCyclesPerLine > 0)
         D.OneCoreWritebackGBs = Line / D.Fit.MemWritebackCyclesPerLine * D.GHz;
@@ -189,7 +189,7 @@ std::string libraryCoreKeys(const ProbeResult &R, const MachineModel *Base) {
     std::string Map;
     for (const BandwidthPoint &P : R.Bandwidth) {
       const Measured &M = Copy ? P.MemcpyBytesPerCy : P.MemsetBytesPerCy;
-      if (P.Threads == 1 && P.Level != "MEM" && M.Median > 0 && (!Base || Base->cache(P.Level)))
+      if (P.Threads == 1 && !isMemoryLevel(P.Level) && M.Median > 0 && (!Base || Base->cache(P.Level)))
         Map += (Map.empty() ? "" : ", ") + P.Level + ": " + num(M.Median);
     }
     if (!Map.empty())

@@ -449,7 +449,7 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
       printTable(OS, Rows, 6, {false, false, true, true, true, true, true, true, false});
       if (!RF.Levels.empty()) {
         const RooflineLink &Mem = RF.atDataLevel();
-        OS << "    bound: data in " << (Mem.Level == "MEM" ? "memory" : Mem.Level) << " -> ";
+        OS << "    bound: data in " << (isMemoryLevel(Mem.Level) ? "memory" : Mem.Level) << " -> ";
         if (NoFlops)
           OS << formatNumber(Mem.BoundCyclesPerIt) << " cy/it, ";
         else

@@ -157,7 +157,7 @@ int ValidateRun::setUp(const CompileCommand &CC) {
                   "predictions assume the same");
   A.AssumeAlign = 64;
   for (const std::string &Lv : V.Levels)
-    if (Lv != "MEM" && !M->cache(Lv)) {
+    if (!isMemoryLevel(Lv) && !M->cache(Lv)) {
       std::string Known;
       for (const CacheLevel &C : M->Caches)
         Known += C.Name + ", ";

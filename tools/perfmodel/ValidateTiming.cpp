@@ -136,7 +136,7 @@ bool ValidateRun::build(Loop &Lp, std::vector<std::string> F) {
 std::vector<std::pair<std::string, double>> ValidateRun::targets() const {
   std::vector<std::pair<std::string, double>> Targets;
   for (const std::string &Lv : V.Levels) {
-    if (Lv == "MEM") {
+    if (isMemoryLevel(Lv)) {
       double Last = M->Caches.empty() ? 0 : double(M->Caches.back().SizeBytes);
       Targets.push_back({Lv, std::clamp(4 * Last, 256.0 * (1 << 20), 1024.0 * (1 << 20))});
     } else if (const CacheLevel *C = M->cache(Lv)) {
@@ -225,7 +225,7 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
        << " s (more than --max-call " << formatNumber(V.MaxCallSeconds) << " s)\n";
     return Next::Level;
   }
-  std::optional<Timing> T = timeHarness(Lp, *Args, CallSeconds, Lv == "MEM");
+  std::optional<Timing> T = timeHarness(Lp, *Args, CallSeconds, isMemoryLevel(Lv));
   if (!T) {
     skip(Lp.Err);
     return Next::StopLoop;

@@ -185,7 +185,7 @@ Remark remarkFor(const LoopReport &LR, const MachineModel &M, const std::string 
   bool MemBound = Mem.Binds != Limit::ComputePeak && Mem.Binds != Limit::InCore &&
                   Mem.Binds != Limit::FlopMix;
   R.Args.push_back({"Bound", !MemBound             ? "compute-bound"
-                             : Mem.Level == "MEM" ? "memory-bound"
+                             : isMemoryLevel(Mem.Level) ? "memory-bound"
                                                   : "bandwidth-bound"});
   R.Args.push_back({"String", " (data in "});
   R.Args.push_back({"DataLevel", Mem.Level});

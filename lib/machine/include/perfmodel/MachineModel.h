@@ -157,6 +157,11 @@ struct CoreModel {
   std::optional<double> fpMixCycles(double Add, double Mul, double Fma) const;
 };
 
+/// The name the models, reports and machine files give memory beside the
+/// cache levels' own names.
+inline constexpr const char *MemoryLevelName = "MEM";
+inline bool isMemoryLevel(const std::string &Level) { return Level == MemoryLevelName; }
+
 enum class CachePolicy { Inclusive, NonInclusive, Victim };
 enum class PrefetchKind { None, NextLine, Stream };
 
