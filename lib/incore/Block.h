@@ -156,6 +156,8 @@ bool x86ZeroIdiom(llvm::StringRef Name, const llvm::MCInst &I);
 bool x86EliminableMove(llvm::StringRef Name);
 /// Whether instruction C (LLVM opcode NAME) macro-fuses with a jcc after it.
 bool x86MacroFusible(llvm::StringRef Name, const InstrCost &C);
+/// The PPR class of the operation whose disassembly is TEXT.
+InstrCost::FpOp fpClass(llvm::StringRef Text);
 /// The memory-access facts of C (AccessBytes, VectorData, GatherScatter,
 /// NonTemporal, FixedPlace), from its opcode, operands and address.
 void accessFacts(InstrCost &C, const llvm::MCInst &I, llvm::StringRef Name,

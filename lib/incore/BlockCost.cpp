@@ -123,6 +123,7 @@ bool Block::costInstruction(size_t I, double &DefShift) {
   C.MayLoad = Desc.mayLoad();
   C.MayStore = Desc.mayStore();
   accessFacts(C, Inst, TB.MII->getName(Inst.getOpcode()), Mem[I], *TB.MRI);
+  C.Fp = fpClass(C.Text);
   if (Desc.isCall())
     R.Callees.emplace_back();
   if (!SC || !SC->isValid()) {

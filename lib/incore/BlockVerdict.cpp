@@ -17,29 +17,37 @@ using namespace perfmodel::block;
 
 namespace perfmodel::block {
 
-/// PPR's classes by mnemonic: x86 (v)add/sub/mul/fmadd.. on ss/sd/ps/pd,
-/// AArch64 fadd/fsub/fmul/fmla/fmadd...
+/// PPR's classes of the instructions (their FP class from decode).
 InstrClasses instrClasses(const std::vector<InstrCost> &Instrs) {
   InstrClasses K;
   for (const InstrCost &C : Instrs) {
-    StringRef Mn = StringRef(C.Text).split(' ').first;
-    bool X86Fp = Mn.ends_with("ps") || Mn.ends_with("pd") || Mn.ends_with("ss") ||
-                 Mn.ends_with("sd");
-    StringRef Op = X86Fp && Mn.starts_with("v") ? Mn.drop_front() : Mn;
-    if (X86Fp ? (Op.starts_with("fmadd") || Op.starts_with("fmsub") ||
-                 Op.starts_with("fnmadd") || Op.starts_with("fnmsub"))
-              : (Mn == "fmla" || Mn == "fmls" || Mn == "fmadd" || Mn == "fmsub" ||
-                 Mn == "fnmadd" || Mn == "fnmsub"))
-      K.Fma += 1;
-    else if (X86Fp ? (Op.starts_with("add") || Op.starts_with("sub"))
-                   : (Mn == "fadd" || Mn == "fsub"))
-      K.Add += 1;
-    else if (X86Fp ? Op.starts_with("mul") : Mn == "fmul")
-      K.Mul += 1;
+    K.Fma += C.Fp == InstrCost::FpOp::Fma;
+    K.Add += C.Fp == InstrCost::FpOp::Add;
+    K.Mul += C.Fp == InstrCost::FpOp::Mul;
     K.Load += C.MayLoad;
     K.Store += C.MayStore;
   }
   return K;
+}
+
+/// The FP class by mnemonic: x86 (v)add/sub/mul/fmadd.. on ss/sd/ps/pd,
+/// AArch64 fadd/fsub/fmul/fmla/fmadd...
+InstrCost::FpOp fpClass(StringRef Text) {
+  using FpOp = InstrCost::FpOp;
+  StringRef Mn = Text.split(' ').first;
+  bool X86Fp = Mn.ends_with("ps") || Mn.ends_with("pd") || Mn.ends_with("ss") ||
+               Mn.ends_with("sd");
+  StringRef Op = X86Fp && Mn.starts_with("v") ? Mn.drop_front() : Mn;
+  if (X86Fp ? (Op.starts_with("fmadd") || Op.starts_with("fmsub") ||
+               Op.starts_with("fnmadd") || Op.starts_with("fnmsub"))
+            : (Mn == "fmla" || Mn == "fmls" || Mn == "fmadd" || Mn == "fmsub" ||
+               Mn == "fnmadd" || Mn == "fnmsub"))
+    return FpOp::Fma;
+  if (X86Fp ? (Op.starts_with("add") || Op.starts_with("sub")) : (Mn == "fadd" || Mn == "fsub"))
+    return FpOp::Add;
+  if (X86Fp ? Op.starts_with("mul") : Mn == "fmul")
+    return FpOp::Mul;
+  return FpOp::None;
 }
 
 /// The cycles per iteration (the largest bound) and the list schedule over

@@ -47,6 +47,8 @@ struct InstrCost {
   bool GatherScatter = false;
   bool NonTemporal = false; ///< movnt*: bypasses the caches, allocates no line
   unsigned PackedElement = 0; ///< 8 for packed doubles (*pd), 4 for singles (*ps)
+  /// The PPR paper's class of a floating-point operation (eq. 1).
+  enum class FpOp { None, Add, Mul, Fma } Fp = FpOp::None;
   /// Addressed off rip, rsp or rbp: a constant or a stack slot, not one of
   /// the loop's streams.
   bool FixedPlace = false;
