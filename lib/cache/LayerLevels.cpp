@@ -226,12 +226,9 @@ void LayerModel::stridedReuse() {
               K.Nest[Depth - 2].Var + "' (" + std::to_string(outerAdvance(First)) +
               " B on): needs one inner loop's lines, " + sizeText(OuterReq) +
               " <= " + formatByteSize(C.SizeBytes);
-    // A stride of whole lines that shares a factor with the set count
-    // maps the inner loop's lines to a fraction of the sets, round-robin:
-    // a set given more lines than it has ways misses all of them on the
-    // next pass (LRU over a cycle), the others hit (a power-of-two row
-    // length, as N = 2048, uses few sets; PolyBench's 240 doubles, 30
-    // lines, half of them).
+    // A stride of whole lines sharing a factor with the set count maps the
+    // inner loop's lines to a fraction of the sets: a set given more lines
+    // than ways misses them all on the next pass, the others hit.
     std::vector<double> MissShare(Groups.size(), 0);
     for (size_t GI : Strided) {
       if (!Sets)
@@ -341,12 +338,9 @@ void LayerModel::outerReuse() {
   const CacheLevel &C = *Cache;
   Reload.assign(Groups.size(), 1);
   for (size_t D = Depth - 1; D-- > 0;) {
-    // Capacity, and the sets: each member's lines spread evenly over the
-    // sets (a column's over those its stride reaches), its remainder over
-    // some of them; a set given more lines than ways loses all of them
-    // before the next iteration of D (LRU over a cycle). matmul ijk at
-    // n = 180: B (4050 lines), A's and C's rows fill 256 KiB on Haswell's
-    // L2, and B's lines in sets also holding a row's line (8 %) miss.
+    // Capacity and sets: each member's lines spread over the sets its
+    // stride reaches; a set given more lines than ways loses them all before
+    // the next iteration of D (LRU over a cycle; docs/cache-model.md).
     double Foot = 0;
     std::vector<Region> Regions; // one per stream: its members' lines together
     for (const Group &Gr : Groups) {
@@ -415,13 +409,9 @@ void LayerModel::streams() {
   for (size_t GI = 0; GI < Groups.size(); ++GI) {
     const Group &Gr = Groups[GI];
     double Load0 = L.LoadBytesPerIt, Evict0 = L.EvictBytesPerIt;
-    // A chain that moves with every loop and is not reused across one
-    // brings in at least the lines it touches: short or triangular rows
-    // end in partial lines the bytes per iteration do not count.
-    // Loops outside all that move it (a time loop) repeat the sweep: its
-    // lines per pass of the loops inside them (rows of a 3D stencil whose
-    // skipped edges share lines with the next row: 160 B a row of 144 B
-    // used, heat-3d at n = 20).
+    // A chain that moves with every loop brings in at least the lines it
+    // touches (short rows end in partial lines); loops outside that do not
+    // move it (a time loop) repeat the sweep once per pass.
     size_t Repeating = 0;
     while (Repeating + 1 < Gr.LoopAdvance.size() && Gr.LoopAdvance[Repeating] == 0)
       ++Repeating;

@@ -201,12 +201,9 @@ bool Block::costInstruction(size_t I, double &DefShift) {
     }
   }
   if (double Split = splitShare(LS, C); Split > 0) {
-    // A split access takes its load or store slots COST times. A pure
-    // store (a move to memory) takes all of its slots so: the cost was
-    // measured on a store stream whatever bound it, and where a vector
-    // store's data path has fewer units than the store slots (Zen's one
-    // FP store-data pipe beside two store units) that path binds the
-    // stream and the split's second write.
+    // A split access takes its slots COST times; a pure store takes all of
+    // them so (the cost was measured on a store stream, whose data path may
+    // have fewer units than store slots, as Zen's one FP store-data pipe).
     double Extra = Split * ((C.MayStore ? LS.StoreCost : LS.LoadCost) - 1);
     bool PureStore = C.MayStore && !C.MayLoad;
     for (auto &[Ports, Cy] : C.Demands) {

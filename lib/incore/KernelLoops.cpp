@@ -400,12 +400,9 @@ std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &
   unsigned Explained = 0, ExplainedAll = 0;
   double OuterK = estimateIterations(Best, TB, OuterStrides, Outer.Step, GatheredOuter,
                                      &Explained);
-  // Not vectorised across the outer loop but interleaved (znver3's
-  // spmv_ell: two rows a trip, val[8 * i + k] and col[8 * i + k]
-  // loaded element by element from registers advancing 128 and 64
-  // bytes): the skipping references advance registers too, and the k
-  // that explains more of the memory instructions with every stride
-  // is the trip's.
+  // Interleaved rather than vectorised across the outer loop (two rows a
+  // trip): the skipping references advance registers too, and the k that
+  // explains more memory instructions with every stride is the trip's.
   if (GatheredOuter > 0) {
     double AllK = estimateIterations(Best, TB, accessStrides(K, IR, Outer), Outer.Step,
                                      GatheredOuter, &ExplainedAll);

@@ -452,20 +452,16 @@ double counterUnrolling(const Increments &Increments, int64_t SourceStep) {
 }
 
 /// Each memory operand's votes for the k its advance per trip is a whole
-/// number of some access's stride.
+/// number of some access's stride. IMPOSSIBLE counts the vector accesses no
+/// reference can be: wider than the elements of every reference that skips
+/// elements, with no other one to be (clang's version for a unit step).
 std::map<long, unsigned> strideVotes(const MachineLoop &L, TargetBundle &TB,
                                      Increments &Increments, const std::vector<double> &Strides,
                                      const std::map<double, unsigned> *Skipping,
                                      unsigned *Impossible) {
   std::map<long, unsigned> Votes;
-  // An operand advancing BYTES per trip votes for every k that is a whole
-  // number of some access's stride.
-  // WIDTH: the bytes the instruction moves. A vector access wider than an
-  // element of a reference that skips elements (b[8 * i]: 64 bytes apart,
-  // 8 wide) is not that reference's (a gather or scalar loads are).
-  // IMPOSSIBLE counts the vector accesses no reference can be: wider than
-  // the elements of every reference that skips elements, with no other
-  // reference to be (the loop clang versioned for a unit step, i += k).
+  // A vector access wider than the element of a reference that skips
+  // elements (b[8 * i]) is not that reference's: gathers or scalars are.
   if (Impossible)
     *Impossible = 0;
   auto Vote = [&](double Bytes, unsigned Width) {

@@ -166,17 +166,9 @@ void harnessPrologue(std::ostringstream &S, const KernelIR &IR, const FunctionIn
     << "static double perfmodel_now(void) {\n"
     << "  struct timespec T;\n  clock_gettime(CLOCK_MONOTONIC, &T);\n"
     << "  return (double)T.tv_sec + 1e-9 * (double)T.tv_nsec;\n}\n\n"
-    // The core's clock and this thread's share of it beside each sample: a
-    // VM's (or a boosting host's) clock moves by 10-20 % within a run, so
-    // seconds x one clock measured at the start is not the cycles the kernel
-    // took; and a neighbour on the same physical core (another VM's thread)
-    // takes 20-40 % of its issue slots now and then, which slows
-    // throughput-bound loops and hardly moves a latency chain. A dependent
-    // add chain gives the clock; eight independent adds a trip, timed right
-    // after it, the adds this thread retires per cycle (about the core's
-    // ALU count when it has the core to itself); then eight independent FP
-    // adds (SSE2, eight chains past the add latency), the FP pipes' share: a
-    // neighbour busy with FP work takes those and leaves the ALUs alone.
+    // Beside each sample: the clock (a dependent add chain), and the ALUs'
+    // and FP pipes' share this thread had (independent adds): a VM's clock
+    // and its neighbours move within a run (docs/testing.md, "Timing").
     << "#if defined(__x86_64__)\n"
     << "static void perfmodel_probe(double *ghz, double *adds, double *fpadds) {\n"
     << "  long long n = 100000, m = 100000, f = 100000, x = 0, a = 0, b = 0, c = 0, d = 0;\n"

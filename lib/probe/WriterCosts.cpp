@@ -230,12 +230,9 @@ std::vector<OverrideEntry> measuredOverrides(const ProbeResult &R, const FormPor
     E.Throughput = &P.DoubleFlopsPerCycle;
     E.Ports = Scaled(ScalarFmaForm, Cycles);
   }
-  // FMAs beside FP stores: where 8 stores make 24 FMAs slower than either
-  // alone (the FMAs as timed, the stores on the resource that binds them in
-  // LLVM's model) by more than the clock estimate's error, the two share a
-  // slot the model does not know. Every FMA form then takes the rest of the
-  // trip's cycles on the store's resource: (trip - 8 stores) / 24 each
-  // (Zen 3: 0.5, two FMAs or a store a cycle).
+  // Where 8 FP stores slow 24 FMAs beyond either alone, they share a slot
+  // LLVM does not know: each FMA takes (trip - 8 stores) / 24 of the
+  // store's resource (Zen 3: 0.5; docs/machine-model.md, instruction_overrides).
   if (auto St = LlvmCosts.find(FpStoreForm), Fm = LlvmCosts.find(FmaYmmForm);
       St != LlvmCosts.end() && Fm != LlvmCosts.end() && St->second.size() == 1 &&
       R.FmaAloneCy.Median > 0 && R.FmaStoresCy.Median > 0) {
