@@ -192,7 +192,15 @@ private:
   double MinSeconds = 0.01;
   std::vector<Isa> Isas;
   uint64_t L1 = 0, L2 = 0, L3 = 0, Mem = 0;
-  std::vector<std::pair<std::string, uint64_t>> Sets;
+  /// A level's working set: private caches, the shared L3 (split between
+  /// the cores, a VM keeping a share of it), memory.
+  enum SetKind { Private, SharedL3, Memory };
+  struct WorkingSet {
+    std::string Level;
+    uint64_t Bytes;
+    SetKind Kind;
+  };
+  std::vector<WorkingSet> Sets;
   std::chrono::steady_clock::time_point Started;
 
   void step(const std::string &What) {
@@ -218,11 +226,11 @@ private:
     L1 = Size(1) ? Size(1) : 32 << 10;
     L2 = Size(2) ? Size(2) : 256 << 10;
     L3 = Size(3);
-    Sets = {{"L1", L1 / 2}, {"L2", L2 / 2}};
+    Sets = {{"L1", L1 / 2, Private}, {"L2", L2 / 2, Private}};
     if (L3)
-      Sets.push_back({"L3", std::clamp<uint64_t>(L3 / 4, 4 * L2, 16 << 20)});
+      Sets.push_back({"L3", std::clamp<uint64_t>(L3 / 4, 4 * L2, 16 << 20), SharedL3});
     Mem = O.Quick ? (uint64_t(96) << 20) : (uint64_t(256) << 20);
-    Sets.push_back({"MEM", Mem});
+    Sets.push_back({MemoryLevelName, Mem, Memory});
     if (Size(1) == 0)
       R.Notes.push_back("CPUID gives no cache geometry: working sets assume a 32 KiB L1 "
                         "and a 256 KiB L2");
@@ -348,8 +356,8 @@ private:
     if (L3) {
       step("L3 capacity kept now (pointer chases)");
       uint64_t Kept = measureKeptL3(L2, L3);
-      for (auto &[Level, WS] : Sets)
-        if (Level == "L3" && keptL3IsAShare(Kept, L3) && Kept / 2 < WS) {
+      for (auto &[Level, WS, Kind] : Sets)
+        if (Kind == SharedL3 && keptL3IsAShare(Kept, L3) && Kept / 2 < WS) {
           WS = std::max<uint64_t>(2 * L2, Kept / 2);
           R.Notes.push_back("this host keeps about " + formatByteSize(Kept) + " of the " +
                             formatByteSize(L3) + " L3 now: the L3 bandwidth set is " +
@@ -359,19 +367,19 @@ private:
   }
 
   void bandwidths() {
-    for (const auto &[Level, WS] : Sets) {
+    for (const auto &[Level, WS, Kind] : Sets) {
       step("bandwidth, " + Level + ", one core");
       // In memory also the copy beside two streams that stay in the L2.
       R.Bandwidth.push_back(bandwidth(Level, WS, 1, R.StreamBits, MinSeconds, Reps,
-                                      isMemoryLevel(Level) ? std::max(L1, L2 / 8) : 0));
+                                      Kind == Memory ? std::max(L1, L2 / 8) : 0));
     }
     if (Threads > 1)
-      for (const auto &[Level, WS] : Sets) {
+      for (const auto &[Level, WS, Kind] : Sets) {
         step("bandwidth, " + Level + ", " + std::to_string(Threads) + " cores");
         // Private levels: each core its own set of the same size; shared ones
         // (L3, memory): the set split between the cores.
-        uint64_t PerThread = isMemoryLevel(Level) ? std::max<uint64_t>(32 << 20, WS / Threads)
-                             : Level == "L3" ? std::max<uint64_t>(L2, WS / Threads)
+        uint64_t PerThread = Kind == Memory     ? std::max<uint64_t>(32 << 20, WS / Threads)
+                             : Kind == SharedL3 ? std::max<uint64_t>(L2, WS / Threads)
                                              : WS;
         R.Bandwidth.push_back(
             bandwidth(Level, PerThread, Threads, R.StreamBits, MinSeconds, Reps));
@@ -382,19 +390,19 @@ private:
     // Latency of each level and misses in flight (Little's law's inputs):
     // one chase per level; in memory also 32 chases at once.
     step("latency (pointer chases) and misses in flight");
-    for (const auto &[Level, WS] : Sets) {
+    for (const auto &[Level, WS, Kind] : Sets) {
       std::vector<unsigned> Counts = {1};
-      if (isMemoryLevel(Level))
+      if (Kind == Memory)
         Counts.push_back(32);
       // The L3 chase at three L2s: a shared L3 on a busy host (or a VM's
       // slice of it) keeps far less than its size for one slow random walk.
       // A random line is then in the L2 with odds L2 / set, so the L3's own
       // latency is (t - f t_L2) / (1 - f).
-      uint64_t Set = Level == "L3" ? 3 * L2 : WS;
+      uint64_t Set = Kind == SharedL3 ? 3 * L2 : WS;
       // Caches on huge pages (their latency); memory on the 4 KiB pages that
       // programs' arrays get, whose page walks a random access also waits.
-      std::vector<Measured> M = chaseNs(Set, Counts, MinSeconds, Reps, !isMemoryLevel(Level));
-      if (!M.empty() && Level == "L3" && R.ChaseNs.count("L2")) {
+      std::vector<Measured> M = chaseNs(Set, Counts, MinSeconds, Reps, Kind != Memory);
+      if (!M.empty() && Kind == SharedL3 && R.ChaseNs.count("L2")) {
         double F = double(L2) / double(Set), T2 = R.ChaseNs["L2"].Median;
         for (double *X : {&M[0].Median, &M[0].Min, &M[0].Max})
           *X = std::max(T2, (*X - F * T2) / (1 - F));
@@ -403,7 +411,7 @@ private:
         R.ChaseNs[Level] = M[0];
       if (M.size() > 1)
         R.ParallelChaseNs = M[1];
-      if (isMemoryLevel(Level))
+      if (Kind == Memory)
         R.RandomLoadNs = randomLoadNs(Set, MinSeconds, Reps);
     }
   }

@@ -122,7 +122,7 @@ bool writeProbedCaches(llvm::raw_ostream &OS, const ProbeResult &R, const Derive
       AssumedWays = true;
     }
     std::string Kept;
-    if (Name == "L3" && keptL3Size(R, D, K.SizeBytes, Ways, Line, Kept))
+    if (K.Level == 3 && keptL3Size(R, D, K.SizeBytes, Ways, Line, Kept))
       OS << "  # " << Kept << "; the size is CPUID's: what a shared L3 keeps varies with "
          << "the host's load\n";
     OS << "  - {name: " << Name << ", size: " << formatByteSize(K.SizeBytes) << ", ways: " << Ways

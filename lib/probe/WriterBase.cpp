@@ -220,10 +220,9 @@ void writeCachesOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Deri
       Keys += ", misses_in_flight: " + std::to_string(std::lround(D.InFlight));
       Covers.push_back("caches." + Name + ".misses_in_flight");
     }
-    // The L3 this host kept during the probe is said, not written: a VM's
-    // share of a shared L3 moves with its neighbours (on the Zen 4 VM the
-    // probe saw 10 MiB and validate minutes later found 16 MiB kept).
-    if (const CacheLevel *Base = B.cache(Name); Name == "L3" && Base) {
+    // The L3 this host kept is said, not written: a VM's share of a shared
+    // L3 moves with its neighbours (docs/machine-models.md).
+    if (const CacheLevel *Base = B.cache(Name); C.Caches[I].Level == 3 && Base) {
       std::string Why;
       if (keptL3Size(R, D, Base->SizeBytes, Base->Ways, Base->LineBytes, Why))
         Comment += std::string(Comment.empty() ? "" : "; ") + Why +

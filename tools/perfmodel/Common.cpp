@@ -329,11 +329,8 @@ bool perfmodel::tool::useKeptL3(MachineModel &M, const AnalyzeArgs &A,
   uint64_t Given = A.HostL3.empty() ? 0 : givenHostL3(A, Err);
   if (!Err.empty())
     return false;
-  CacheLevel *L3 = nullptr;
-  const CacheLevel *L2 = M.cache("L2");
-  for (CacheLevel &C : M.Caches)
-    if (C.Name == "L3")
-      L3 = &C;
+  const CacheLevel *L3 = M.sharedLastLevel();
+  const CacheLevel *L2 = L3 ? L3 - 1 : nullptr;
   if (!L2 || !L3) {
     Notes.push_back("--kept-l3: " + M.Name + " has no L2 and L3: its caches are kept");
     return true;
@@ -359,13 +356,11 @@ bool perfmodel::tool::useKeptL3(MachineModel &M, const AnalyzeArgs &A,
 }
 
 uint64_t perfmodel::tool::shrinkL3To(MachineModel &M, uint64_t Kept) {
-  for (CacheLevel &L3 : M.Caches) {
-    if (L3.Name != "L3" || !keptL3IsAShare(Kept, L3.SizeBytes))
-      continue;
-    L3.SizeBytes = wholeSets(Kept, L3.Ways, L3.LineBytes);
-    return L3.SizeBytes;
-  }
-  return 0;
+  if (!M.sharedLastLevel() || !keptL3IsAShare(Kept, M.sharedLastLevel()->SizeBytes))
+    return 0;
+  CacheLevel &L3 = M.Caches.back();
+  L3.SizeBytes = wholeSets(Kept, L3.Ways, L3.LineBytes);
+  return L3.SizeBytes;
 }
 
 void perfmodel::tool::addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired) {

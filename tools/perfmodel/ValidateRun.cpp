@@ -232,8 +232,8 @@ int ValidateRun::loadAlsoMachines() {
 /// clock: the timed runs see that L3 (every model's, --also-machine too).
 /// -1 to go on, else the exit code.
 int ValidateRun::keepL3() {
-  bool L3Row = llvm::is_contained(V.Levels, std::string("L3"));
-  const CacheLevel *L3 = M->cache("L3"), *L2 = M->cache("L2");
+  const CacheLevel *L3 = M->sharedLastLevel(), *L2 = L3 ? L3 - 1 : nullptr;
+  bool L3Row = L3 && llvm::is_contained(V.Levels, L3->Name);
   if (!L3 || !L2 || (!L3Row && V.ModelL3))
     return -1;
   std::string Err;

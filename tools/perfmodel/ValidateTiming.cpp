@@ -141,7 +141,8 @@ std::vector<std::pair<std::string, double>> ValidateRun::targets() const {
       Targets.push_back({Lv, std::clamp(4 * Last, 256.0 * (1 << 20), 1024.0 * (1 << 20))});
     } else if (const CacheLevel *C = M->cache(Lv)) {
       Targets.push_back(
-          {Lv, Lv == "L3" && L3Target > 0 ? L3Target : 0.5 * levelCapacity(*C, Cores)});
+          {Lv, C == M->sharedLastLevel() && L3Target > 0 ? L3Target
+                                                         : 0.5 * levelCapacity(*C, Cores)});
     }
   }
   return Targets;

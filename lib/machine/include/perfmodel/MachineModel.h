@@ -372,6 +372,11 @@ struct MachineModel {
                              : Core.PeakFlopsPerCycleDouble;
   }
   const CacheLevel *cache(const std::string &LevelName) const;
+  /// The last cache level when the cores share it (the L3 of every library
+  /// file): the one a VM keeps a share of; null otherwise.
+  const CacheLevel *sharedLastLevel() const {
+    return Caches.size() >= 2 && Caches.back().SharedBy > 1 ? &Caches.back() : nullptr;
+  }
   /// Cycles per byte written of the C library's FUNCTION ("memcpy",
   /// "memset") with its data in LEVEL ("L1", ..., "MEM") at ClockGHz, when
   /// the file states the rate.
