@@ -131,16 +131,12 @@ const std::vector<std::pair<std::string, std::vector<uint8_t>>> &perfmodel::shuf
   return Forms;
 }
 
-namespace {
-
-std::string today() {
+std::string perfmodel::todayUtc() {
   std::time_t T = std::time(nullptr);
   char Buf[16];
   std::strftime(Buf, sizeof Buf, "%Y-%m-%d", std::gmtime(&T));
   return Buf;
 }
-
-} // namespace
 
 namespace {
 
@@ -452,7 +448,7 @@ private:
 
 ProbeResult perfmodel::runProbe(const ProbeOptions &O) {
   ProbeResult R;
-  R.Date = today();
+  R.Date = todayUtc();
   R.Cpu = identifyCpu(hostCpuid());
   Prober(O, R).run();
   return R;

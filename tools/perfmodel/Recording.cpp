@@ -9,6 +9,7 @@
 #include "Recording.h"
 
 #include "perfmodel/MachineRegistry.h"
+#include "perfmodel/Probe.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
@@ -20,7 +21,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <ctime>
 #include <set>
 #include <thread>
 
@@ -203,13 +203,6 @@ bool readRun(Reader &Rd, const json::Object &O, const std::string &At, RecordedR
   return true;
 }
 
-std::string today() {
-  std::time_t Now = std::time(nullptr);
-  char Buf[16];
-  std::strftime(Buf, sizeof Buf, "%Y-%m-%d", std::gmtime(&Now));
-  return Buf;
-}
-
 } // namespace
 
 std::string perfmodel::tool::hex(unsigned X) {
@@ -231,7 +224,7 @@ RecordedHost perfmodel::tool::thisHost() {
   }
   H.Cpu = llvm::sys::getHostCPUName().str();
   H.Threads = std::thread::hardware_concurrency();
-  H.Date = today();
+  H.Date = todayUtc();
   return H;
 }
 

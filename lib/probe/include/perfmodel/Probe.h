@@ -148,6 +148,9 @@ inline const char *vectorIsaName(VectorIsa I) {
                                 : "avx512";
 }
 
+/// Today's date in UTC, YYYY-MM-DD: what probes and recordings are dated.
+std::string todayUtc();
+
 struct PeakPoint {
   VectorIsa Isa = VectorIsa::Scalar;
   bool Fma = false;  ///< FMA kernel, else separate adds and multiplies
