@@ -45,33 +45,55 @@ std::string shortNumber(double V) {
 
 /// Decodes the bytes into Insts and R.Instrs (text, address, source line);
 /// false, with R.Reason, when bytes are not an instruction or there are none.
+namespace {
+using DecodedInst = TargetBundle::Decoded;
+
+/// The instruction at ADDR, decoded once per bundle and window of bytes (the
+/// longest an instruction can be, 15); null where the bytes are none.
+const DecodedInst *decodeAt(const TargetBundle &TB, ArrayRef<uint8_t> Bytes, uint64_t Addr) {
+  std::unordered_map<std::string, DecodedInst> &Memo = TB.DecodeMemo;
+  ArrayRef<uint8_t> Window = Bytes.slice(Addr, std::min<size_t>(15, Bytes.size() - Addr));
+  std::string Key(Window.begin(), Window.end());
+  if (auto It = Memo.find(Key); It != Memo.end())
+    return &It->second;
+  DecodedInst D;
+  if (TB.Dis->getInstruction(D.Inst, D.Size, Bytes.slice(Addr), Addr, nulls()) !=
+          MCDisassembler::Success ||
+      D.Size == 0)
+    return nullptr;
+  raw_string_ostream OS(D.Text);
+  TB.IP->printInst(&D.Inst, Addr, "", *TB.STI, OS);
+  OS.flush();
+  D.Text = StringRef(D.Text).trim().str();
+  for (char &Ch : D.Text)
+    if (Ch == '\t')
+      Ch = ' ';
+  if (Memo.size() > (1u << 20)) // a long-lived process (the plugin) stays bounded
+    Memo.clear();
+  return &Memo.emplace(std::move(Key), std::move(D)).first->second;
+}
+} // namespace
+
 bool Block::decode() {
   // x86 lock/rep prefixes decode as instructions of their own: they are
   // folded into the instruction they prefix (one instruction, its bytes).
   std::optional<std::pair<uint64_t, std::string>> Prefix;
   uint64_t Addr = 0;
   while (Addr < Bytes.size()) {
-    MCInst Inst;
-    uint64_t Size = 0;
-    auto Status = TB.Dis->getInstruction(Inst, Size, ArrayRef<uint8_t>(Bytes).slice(Addr),
-                                         Addr, nulls());
-    if (Status != MCDisassembler::Success || Size == 0) {
+    const DecodedInst *D = decodeAt(TB, Bytes, Addr);
+    if (!D) {
       char Buf[64];
       snprintf(Buf, sizeof(Buf), "invalid instruction bytes at offset %llu (0x%02x)",
                (unsigned long long)Addr, Bytes[Addr]);
       R.Reason = Buf;
       return false;
     }
+    const MCInst &Inst = D->Inst;
+    uint64_t Size = D->Size;
     InstrCost C;
     C.Address = Addr;
     C.Line = Addr < Lines.size() ? Lines[Addr] : 0;
-    raw_string_ostream OS(C.Text);
-    TB.IP->printInst(&Inst, Addr, "", *TB.STI, OS);
-    OS.flush();
-    C.Text = StringRef(C.Text).trim().str();
-    for (char &Ch : C.Text)
-      if (Ch == '\t')
-        Ch = ' ';
+    C.Text = D->Text;
     StringRef Name = TB.MII->getName(Inst.getOpcode());
     if (Name == "LOCK_PREFIX" || Name == "REP_PREFIX" || Name == "REPNE_PREFIX") {
       if (!Prefix)
@@ -136,7 +158,10 @@ bool Block::costInstruction(size_t I, double &DefShift) {
   Classes[I] = SC;
   C.Uops = SC->NumMicroOps;
   C.Latency = std::max(0, MCSchedModel::computeInstrLatency(*TB.STI, *SC));
-  C.Demands = demandsOf(*TB.STI, SC, PM);
+  auto Known = TB.DemandMemo.find(SC);
+  if (Known == TB.DemandMemo.end())
+    Known = TB.DemandMemo.emplace(SC, demandsOf(*TB.STI, SC, PM)).first;
+  C.Demands = Known->second;
   // Register-to-register moves eliminated at rename: no port, no latency.
   if (Legacy && Legacy->MoveElimination && x86EliminableMove(TB.MII->getName(Inst.getOpcode()))) {
     C.Demands.clear();

@@ -24,6 +24,7 @@
 #include "llvm/TargetParser/Triple.h"
 
 #include <map>
+#include <unordered_map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -51,6 +52,22 @@ struct TargetBundle {
     auto It = Opcodes.find(Name);
     return It == Opcodes.end() ? std::nullopt : std::optional<unsigned>(It->second);
   }
+
+  /// An instruction decoded and printed (trimmed, tabs as spaces). Nest
+  /// traces repeat the same machine loops many times, and decoding depends
+  /// on the bytes alone (branches and rip-relative operands are relative),
+  /// so the bundle keeps what it decoded, by the bytes at the address.
+  struct Decoded {
+    llvm::MCInst Inst;
+    uint64_t Size = 0;
+    std::string Text;
+  };
+  mutable std::unordered_map<std::string, Decoded> DecodeMemo;
+  /// A scheduling class's port demands (Block's demandsOf), by the class:
+  /// they follow from the scheduling model alone.
+  mutable std::unordered_map<const llvm::MCSchedClassDesc *,
+                             std::vector<std::pair<std::vector<unsigned>, double>>>
+      DemandMemo;
 
   /// I as the printer spells it (Intel syntax on x86), untrimmed.
   std::string text(const llvm::MCInst &I, uint64_t Address = 0) const {
