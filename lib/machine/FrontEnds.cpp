@@ -13,6 +13,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <map>
 #include <mutex>
 
@@ -33,16 +34,8 @@ void readFrontEnd(Reader &R, const YAML::Node &N, const std::string &P, FrontEnd
                   const std::string &AllBecause, std::initializer_list<const char *> Extra) {
   std::vector<const char *> Allowed(FrontEndKeys);
   Allowed.insert(Allowed.end(), Extra);
-  if (!N.IsMap()) {
-    R.error(N, P, "expected a mapping of front-end keys");
+  if (!R.checkMap(N, P, Allowed))
     return;
-  }
-  for (const auto &KV : N) {
-    const std::string Key = KV.first.Scalar();
-    if (std::find_if(Allowed.begin(), Allowed.end(),
-                     [&](const char *A) { return Key == A; }) == Allowed.end())
-      R.error(KV.first, Reader::join(P, Key), "unknown front-end key '" + Key + "'");
-  }
   if (!AllBecause.empty()) {
     std::string Missing;
     for (const char *Key : FrontEndKeys)
@@ -87,12 +80,15 @@ void readFrontEnd(Reader &R, const YAML::Node &N, const std::string &P, FrontEnd
     } else {
       F.LsdUnroll.assign(1, 0);
       for (size_t I = 0; I < U.size(); ++I) {
-        YAML::Node Wrap;
-        Wrap["v"] = U[I];
-        auto V = R.count(Wrap, "v", Path + "." + std::to_string(I + 1), true);
-        F.LsdUnroll.push_back(V.value_or(1));
+        // Element I: the unrolling of a loop of I + 1 uops.
+        std::string At = Path + "." + std::to_string(I + 1);
+        unsigned V = 0;
+        if (!U[I].IsScalar() || llvm::StringRef(U[I].Scalar()).getAsInteger(10, V) || V < 1)
+          R.error(U[I], At, "expected a whole number >= 1 (times the loop is unrolled)");
+        else
+          R.NumericPaths.emplace_back(At, U[I]);
+        F.LsdUnroll.push_back(std::max(V, 1u));
       }
-      R.NumericPaths.emplace_back(Path, U);
     }
   }
 }
@@ -173,6 +169,15 @@ std::vector<MachineDiag> perfmodel::checkFrontEndTable(const std::string &File) 
   }
   machine_yaml::readFrontEndTable((*Buf)->getBuffer().str(), File, Diags);
   return Diags;
+}
+
+bool perfmodel::isFrontEndTable(const std::string &File) {
+  try {
+    YAML::Node Root = YAML::LoadFile(File);
+    return Root.IsMap() && Root["defaults"] && Root["cores"];
+  } catch (const YAML::Exception &) {
+    return false;
+  }
 }
 
 std::optional<FrontEndModel> perfmodel::libraryFrontEnd(const std::string &LlvmCpu) {

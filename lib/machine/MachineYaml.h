@@ -11,6 +11,7 @@
 
 #include "perfmodel/MachineModel.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
 
@@ -126,7 +127,7 @@ public:
 
   /// Checks N is a map and that it holds only ALLOWED keys.
   bool checkMap(const YAML::Node &N, const std::string &Path,
-                std::initializer_list<const char *> Allowed) {
+                llvm::ArrayRef<const char *> Allowed) {
     if (!N.IsMap()) {
       error(N, Path, "expected a mapping of keys");
       return false;

@@ -260,6 +260,9 @@ INSTANTIATE_TEST_SUITE_P(
                "(did you mean 'issue_width'?)"},
         BadRun{"choose bcsr examples/matrices/laplace2d-30.mtx -m hsw --max-block 2x2 --explain 3x1",
                2, "err", "--explain 3x1: expected a block RxC within --max-block 2x2"},
+        BadRun{"machine check tests/bad-inputs/front-ends-bad-unroll.yml", 1, "err",
+               "front-ends-bad-unroll.yml:24:21: error: cores.haswell.lsd_unroll.2: expected a "
+               "whole number >= 1"},
         BadRun{"machine check hsw", 0, "out", "ok (Intel Xeon E5-2680 v3 (Haswell-EP))"},
         BadRun{"frobnicate", 2, "err", "frobnicate"}));
 

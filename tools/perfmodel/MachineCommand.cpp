@@ -68,7 +68,7 @@ int runMachineCheck(const std::vector<std::string> &Files,
   for (const std::string &Name : Files) {
     // The library's table of Intel front ends is checked as such.
     std::string File = Name == "front-ends" ? frontEndTableFile() : resolveMachine(Name);
-    if (llvm::StringRef(File).ends_with("front-ends.yml")) {
+    if (!File.empty() && isFrontEndTable(File)) {
       std::vector<MachineDiag> Diags = checkFrontEndTable(File);
       printDiags(Diags, /*Warnings=*/true);
       bool Failed = llvm::any_of(

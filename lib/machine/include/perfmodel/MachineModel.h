@@ -372,10 +372,10 @@ struct MachineModel {
                              : Core.PeakFlopsPerCycleDouble;
   }
   const CacheLevel *cache(const std::string &LevelName) const;
-  /// The last cache level when the cores share it (the L3 of every library
-  /// file): the one a VM keeps a share of; null otherwise.
+  /// The last of three or more cache levels when the cores share it (the L3
+  /// of every library file): the one a VM keeps a share of; null otherwise.
   const CacheLevel *sharedLastLevel() const {
-    return Caches.size() >= 2 && Caches.back().SharedBy > 1 ? &Caches.back() : nullptr;
+    return Caches.size() >= 3 && Caches.back().SharedBy > 1 ? &Caches.back() : nullptr;
   }
   /// Cycles per byte written of the C library's FUNCTION ("memcpy",
   /// "memset") with its data in LEVEL ("L1", ..., "MEM") at ClockGHz, when

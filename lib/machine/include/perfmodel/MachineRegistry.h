@@ -55,6 +55,9 @@ std::string frontEndTableFile();
 std::optional<FrontEndModel> libraryFrontEnd(const std::string &LlvmCpu);
 /// The table checked (`machine check`): unknown keys, missing ones, sources.
 std::vector<MachineDiag> checkFrontEndTable(const std::string &File);
+/// Whether FILE holds a front-end table (top-level `defaults` and `cores`)
+/// rather than a machine model.
+bool isFrontEndTable(const std::string &File);
 
 /// The file used when the user names none: the host's model when one exists,
 /// otherwise Haswell-EP. Note is set to a one-line explanation of the choice.
