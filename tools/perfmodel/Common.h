@@ -1,125 +1,27 @@
 //===- Common.h - What the perfmodel subcommands share ---------*- C++ -*-===//
 //
-// Exit codes, messages, machine loading, the option groups (machine, source,
-// models) defined once, and the per-file inputs of analyze, compare, sweep
-// and validate. Each subcommand lives in its own file and registers itself
-// with an add* function that returns its driver.
+// The command line's own part: the option groups (machine, source, models,
+// the kept L3, --format) defined once, and the registry of subcommands, each
+// in its own file with an add* function that returns its driver. What the
+// commands do is in the libraries (lib/driver for validate, replay, project).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PERFMODEL_TOOL_COMMON_H
 #define PERFMODEL_TOOL_COMMON_H
 
-#include "perfmodel/Frontend.h"
-#include "perfmodel/MachineModel.h"
-#include "perfmodel/Pipeline.h"
+#include "perfmodel/Driver.h"
 #include "perfmodel/Report.h"
-#include "perfmodel/Traffic.h"
 
 #include <CLI/CLI.hpp>
 
 #include <functional>
-#include <optional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
 namespace perfmodel::tool {
 
-constexpr int ExitOk = 0, ExitFailed = 1, ExitUsage = 2;
-
-/// Prints "perfmodel: error: MSG" and returns CODE.
-int error(const std::string &Msg, int Code = ExitFailed);
-
-/// Prints machine-file diagnostics, at most 20 (like a compiler's error limit).
-void printDiags(const std::vector<MachineDiag> &Diags, bool Warnings);
-
-/// Loads -m NAME|FILE (or the host's default) with --set overrides; prints
-/// problems and returns nullopt when it cannot. Notes gain the choice made.
-/// HOSTCLOCK: when the model is this host's (CPUID) and clock_ghz is not
-/// --set, the clock is measured on the host and replaces the file's;
-/// MEASUREDGHZ, when given, is that measurement made earlier (project mode
-/// measures once for all its files); then, where the model states nothing of
-/// one core's memory, that is measured too. MEASURED, when given, says what
-/// was measured.
-struct HostMeasured {
-  bool Clock = false;  ///< clock_ghz is the host's, measured now (or MEASUREDGHZ)
-  bool Memory = false; ///< one core's memory figures measured now
-};
-std::optional<MachineModel> loadMachine(const std::string &Name,
-                                        const std::vector<std::string> &Sets,
-                                        std::vector<std::string> &Notes,
-                                        bool HostClock = true,
-                                        std::optional<double> MeasuredGHz = std::nullopt,
-                                        HostMeasured *Measured = nullptr);
-
-/// For commands that time kernels on this host (validate, choose --measure):
-/// an error (WHAT says what runs) when M is for another architecture, else
-/// ExitOk, with a note when M is not the host's own model.
-int checkRunsOnHost(const MachineModel &M, const std::string &What,
-                    std::vector<std::string> &Notes);
-
-/// The flags a timing harness compiles a kernel of FILE with: the machine's
-/// CPU, the in-core model's flags and the code-shaping part of CMD, as the
-/// prediction compiled it.
-std::vector<std::string> harnessFlags(const MachineModel &M, const std::vector<std::string> &Cmd,
-                                      const std::string &File);
-
-/// "N=4096", "N=1e6", "N=1<<20" -> binding.
-bool parseDefine(const std::string &S, std::map<std::string, int64_t> &Out, std::string &Err);
-
-/// A size running over a range: "N=1e3:1e8:x2" (geometric) or
-/// "N=1000:64000:+1000" (arithmetic), at most 1000 values.
-struct SweepSpec {
-  std::string Name;
-  std::vector<int64_t> Values;
-};
-std::optional<SweepSpec> parseSweep(const std::string &S, std::string &Err);
-/// The one -D with a range into SPEC, the others (NAME=VALUE) into FIXED;
-/// false with ERR for a malformed range or a second one.
-bool splitSizeRange(const std::vector<std::string> &Defines, std::optional<SweepSpec> &Spec,
-                    std::vector<std::string> &Fixed, std::string &Err);
-
-/// 0 when -o PATH can take a report; else the error (exit 1) saying why: a
-/// directory, or an existing file that is no perfmodel report. The
-/// subcommands call it before their work too, so a bad -o fails at once.
-int checkOutput(const std::string &Path);
-
-/// Standard output for "" or "-", otherwise the file OUTPUT (atomically; an
-/// existing file only when it is a perfmodel report itself).
-int emitReport(const std::string &Output, const std::string &Text);
-
-/// What follows a bare `--`: the compile command of the analysed file.
-struct CompileCommand {
-  std::vector<std::string> Args;
-  bool Given = false;
-};
-
-/// Options of the commands that analyse a source file.
-struct AnalyzeArgs {
-  std::string File; ///< "-": standard input
-  std::string Shown; ///< the name messages give File ("<stdin>"); empty: File
-  std::string Machine;
-  std::vector<std::string> Sets;
-  std::vector<std::string> Defines;
-  double ExitFraction = 1.0; ///< --exit-fraction
-  ReportFormat Format = ReportFormat::Text;
-  std::string CompileCommandsDir;
-  std::string Output;
-  std::string Cache = "auto";
-  std::vector<std::string> Index;
-  uint64_t SimAccesses = 40'000'000;
-  bool Prefetch = false;
-  bool NoInCore = false;
-  std::string InCoreBasis = "compiled"; ///< --incore compiled|source
-  unsigned AssumeAlign = 16;            ///< --assume-align BYTES
-  std::vector<std::string> ModelNames;  ///< --model, parsed into Models
-  ModelSelection Models;
-  /// Hidden: the host clock the project run measured, for its files.
-  std::optional<double> HostClockGHz;
-  /// --kept-l3: the L3 this host keeps now, not the model's.
-  bool KeptL3 = false;
-  /// --host-l3 SIZE: what this host keeps of its L3, given, not measured.
-  std::string HostL3;
-};
+using namespace perfmodel::driver;
 
 /// The option groups, each defined once.
 void addMachineOptions(CLI::App *C, AnalyzeArgs &A);
@@ -129,60 +31,6 @@ void addKeptL3Option(CLI::App *C, AnalyzeArgs &A);
 /// --format, one of ALLOWED by name, into OUT (HELP describes them).
 CLI::Option *addFormatOption(CLI::App *C, ReportFormat &Out,
                              std::initializer_list<ReportFormat> Allowed, const std::string &Help);
-
-/// What this host keeps of an L3 of L3BYTES behind an L2 of L2BYTES now:
-/// --host-l3 when given (side-by-side runs that must see one L3), else
-/// pointer chases. 0 with ERR set when --host-l3 does not parse.
-uint64_t hostKeptL3(const AnalyzeArgs &A, uint64_t L2Bytes, uint64_t L3Bytes, std::string &Err);
-
-/// Makes M's L3 the KEPT bytes (whole sets of its ways and lines) where that
-/// is a share of it (keptL3IsAShare); returns the new size, 0 when M keeps
-/// its L3 (or has none).
-uint64_t shrinkL3To(MachineModel &M, uint64_t Kept);
-
-/// --kept-l3: where M is this host's model and the host keeps less than 3/4
-/// of M's L3 now (a VM's share of a shared L3; hostKeptL3), M's L3 becomes
-/// that size (whole sets); NOTES say which L3 the predictions use. False
-/// with ERR set when --host-l3 does not parse.
-bool useKeptL3(MachineModel &M, const AnalyzeArgs &A, std::vector<std::string> &Notes,
-               std::string &Err);
-
-/// Turns --model names into A.Models; false with ERR set when one is unknown.
-bool parseModels(AnalyzeArgs &A, std::string &Err);
-
-/// The pipeline's options from the command line's.
-PipelineOptions pipelineOptions(const AnalyzeArgs &A, const std::vector<std::string> &CompileArgs,
-                                const IndexData &Index);
-
-/// The machine and the analysed source of one analyze, sweep or validate.
-struct Inputs {
-  std::vector<std::string> Notes;
-  std::optional<MachineModel> Machine;
-  HostMeasured Measured; ///< what loadMachine measured on this host for Machine
-  IndexData Index;
-  std::optional<FrontendResult> FR;
-};
-
-/// Reads and analyses the source (with -D sizes and --index data); prints
-/// what is wrong and returns nullopt (RC the exit status) when it cannot.
-std::optional<FrontendResult> prepareSource(const AnalyzeArgs &A, const CompileCommand &CC,
-                                            IndexData &Index, int &RC);
-
-/// Loads -m and the source; 0 when both are there, else the exit status.
-int loadInputs(const AnalyzeArgs &A, const CompileCommand &CC, Inputs &In);
-
-/// A one-line progress bar on standard error, only when it is a terminal.
-class ProgressBar {
-  size_t Total;
-  bool Shown;
-
-public:
-  explicit ProgressBar(size_t Total);
-  void setTotal(size_t T) { Total = T; }
-  void clear();
-  void update(size_t Done, const std::string &What);
-  ~ProgressBar() { clear(); }
-};
 
 /// A registered subcommand: its CLI11 node and what runs when it is chosen.
 struct Command {
@@ -205,23 +53,6 @@ Command addInCore(CLI::App &App);
 Command addProbe(CLI::App &App);
 std::vector<Command> addMachine(CLI::App &App);
 std::vector<Command> addChoose(CLI::App &App, const CompileCommand &CC);
-
-/// Project mode of analyze (-p BUILD_DIR without a file): every translation
-/// unit of the compilation database. SELF is this executable.
-struct ProjectArgs {
-  std::vector<std::string> Globs; ///< --files
-  unsigned Jobs = 0;              ///< -j (0: the cores)
-  unsigned FileTimeLimit = 300;   ///< seconds per file
-  std::string Self;
-};
-int runProject(const AnalyzeArgs &A, const ProjectArgs &P, const CompileCommand &CC);
-
-/// Reads standard input into a temporary file with SUFFIX; "" and an error
-/// printed when it cannot. The file is removed at exit.
-std::string stdinToTempFile(const std::string &Suffix);
-/// Standard input as a source file: .cpp when the compile flags say -x c++,
-/// else .c; "" (after an error message) when it cannot be kept.
-std::string stdinToSourceFile(const CompileCommand &CC);
 
 } // namespace perfmodel::tool
 

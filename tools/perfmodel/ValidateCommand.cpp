@@ -1,72 +1,17 @@
 //===- ValidateCommand.cpp - perfmodel validate ---------------------------===//
 //
-// The command line of validate (its options, --replay and --record), the
-// index data a loop's harness gets and the prediction of a timed loop; the
-// run itself is ValidateRun (ValidateRun.cpp, ValidateTiming.cpp).
+// The command line of validate: its options, --replay and --record. The run
+// itself, the replay and the recordings are in lib/driver (Driver.h).
 //
 //===----------------------------------------------------------------------===//
-#include "ValidateRun.h"
-
-#include "perfmodel/InCore.h"
-#include "perfmodel/MachineRegistry.h"
-#include "perfmodel/Probe.h"
-#include "perfmodel/Report.h"
-#include "perfmodel/Validate.h"
+#include "Common.h"
 
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 
-#include <algorithm>
-#include <cmath>
-#include <functional>
 #include <memory>
-#include <set>
 
 using namespace perfmodel;
 using namespace perfmodel::tool;
-
-IndexData perfmodel::tool::indexDataOf(const IndexData &All, const KernelIR &IR,
-                                       const std::string &Function) {
-  IndexData Out;
-  Out.Sizes = All.Sizes;
-  const std::vector<FunctionParam> &Params = IR.Functions.at(Function).Params;
-  for (const auto &[Name, Spec] : All.Specs) {
-    const std::string &Array = Name;
-    if (llvm::none_of(Params, [&](const FunctionParam &P) { return P.Name == Array; }))
-      continue;
-    Out.Specs[Name] = Spec;
-    // A file's values (a generated spec is drawn again at each size).
-    if (auto It = All.Arrays.find(Name); It != All.Arrays.end())
-      Out.Arrays[Name] = It->second;
-    if (auto It = All.Ranges.find(Name); It != All.Ranges.end())
-      Out.Ranges[Name] = It->second;
-    if (auto It = All.Origin.find(Name); It != All.Origin.end())
-      Out.Origin[Name] = It->second;
-  }
-  return Out;
-}
-
-void perfmodel::tool::predictTimedLoop(AnalysisReport &Out, const AnalyzeArgs &A,
-                                       const KernelIR &IR, const LoopKernel &K,
-                                       const IndexData &Index,
-                                       const std::vector<std::string> &Cmd,
-                                       const std::vector<std::string> &SizedCmd,
-                                       const MachineModel &M, const InCoreOptions &IO,
-                                       const std::vector<InCoreResult> &Unsized) {
-  std::vector<InCoreResult> Sized;
-  if (!SizedCmd.empty() && !A.NoInCore)
-    Sized = analyzeKernelLoops(IR, SizedCmd, IO);
-  // The harness times calls again and again on warm caches: the simulator
-  // measures a repeated execution too.
-  PipelineOptions PO = pipelineOptions(A, Cmd, Index);
-  PO.Sim.Repeated = true;
-  // This loop alone (the file's other loops would be modelled, and
-  // simulated, at every size of every loop).
-  PO.Select = [&K](const LoopKernel &L) { return &L == &K; };
-  modelLoops(Out, IR, M, PO, A.NoInCore ? nullptr : !SizedCmd.empty() ? &Sized : &Unsized);
-}
 
 Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
   struct State {

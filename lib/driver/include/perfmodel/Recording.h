@@ -7,10 +7,10 @@
 // kind the project has met, not only the one at hand.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PERFMODEL_TOOL_RECORDING_H
-#define PERFMODEL_TOOL_RECORDING_H
+#ifndef PERFMODEL_RECORDING_H
+#define PERFMODEL_RECORDING_H
 
-#include "Common.h"
+#include "perfmodel/Session.h"
 
 #include "perfmodel/InCore.h"
 #include "perfmodel/Report.h"
@@ -22,7 +22,7 @@
 #include <string>
 #include <vector>
 
-namespace perfmodel::tool {
+namespace perfmodel::driver {
 
 /// One timed size of one loop.
 struct RecordedRow {
@@ -97,37 +97,6 @@ std::string hex(unsigned X);
 bool appendRecording(const std::string &Path, const RecordedHost &Host, RecordedRun Run,
                      std::string &Err);
 
-/// The part of ALL (--index data) for the arrays FUNCTION takes: a suite's
-/// kernels draw only their own index arrays at each of their sizes.
-IndexData indexDataOf(const IndexData &All, const KernelIR &IR, const std::string &Function);
-
-/// validate's prediction of loop K at the sizes bound in IR, as the harness
-/// times it: calls repeated on warm caches, this loop alone. SIZEDCMD, when
-/// not empty, is the compile command with a compiled-in size (-DN=...): the
-/// machine code is that size's, else UNSIZED's.
-void predictTimedLoop(AnalysisReport &Out, const AnalyzeArgs &A, const KernelIR &IR,
-                      const LoopKernel &K, const IndexData &Index,
-                      const std::vector<std::string> &Cmd,
-                      const std::vector<std::string> &SizedCmd, const MachineModel &M,
-                      const InCoreOptions &IO, const std::vector<InCoreResult> &Unsized);
-
-/// validate --replay FILES: predicts every recorded row again and prints
-/// each model's and the headline's error per host and level (text, json or
-/// svg), against BASELINE (an earlier --format json) when given; exit 1 when
-/// a headline MAPE rises more than MAXRISE points above it.
-struct ReplayArgs {
-  std::vector<std::string> Files;
-  std::string Baseline;
-  std::optional<double> MaxRise;
-  ReportFormat Format = ReportFormat::Text;
-  std::string Output;
-  unsigned Worst = 8;
-  /// -m: predict with this machine model instead of the recorded one (a
-  /// probed model against the library's, on the same timings).
-  std::string Machine;
-};
-int runReplay(const ReplayArgs &R);
-
-} // namespace perfmodel::tool
+} // namespace perfmodel::driver
 
 #endif

@@ -3,10 +3,10 @@
 // A recording is JSON: the host (CPUID, LLVM's name of its CPU), then one run
 // per `validate --record`: the source as timed, its flags, the machine and
 // the figures measured in place of the model's, and the timed rows
-// (ReplayCommand.cpp predicts them again).
+// (Replay.cpp predicts them again).
 //
 //===----------------------------------------------------------------------===//
-#include "Recording.h"
+#include "perfmodel/Recording.h"
 
 #include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Probe.h"
@@ -25,7 +25,7 @@
 #include <thread>
 
 using namespace perfmodel;
-using namespace perfmodel::tool;
+using namespace perfmodel::driver;
 namespace json = llvm::json;
 
 namespace {
@@ -205,13 +205,13 @@ bool readRun(Reader &Rd, const json::Object &O, const std::string &At, RecordedR
 
 } // namespace
 
-std::string perfmodel::tool::hex(unsigned X) {
+std::string perfmodel::driver::hex(unsigned X) {
   char Buf[16];
   std::snprintf(Buf, sizeof Buf, "0x%02x", X);
   return Buf;
 }
 
-RecordedHost perfmodel::tool::thisHost() {
+RecordedHost perfmodel::driver::thisHost() {
   RecordedHost H;
   if (std::optional<HostCpu> C = detectHostCpu()) {
     H.Vendor = C->Vendor;
@@ -228,7 +228,7 @@ RecordedHost perfmodel::tool::thisHost() {
   return H;
 }
 
-std::vector<std::string> perfmodel::tool::resolveNativeFlags(std::vector<std::string> Flags,
+std::vector<std::string> perfmodel::driver::resolveNativeFlags(std::vector<std::string> Flags,
                                                              const std::string &Cpu) {
   for (std::string &F : Flags)
     for (const char *Opt : {"-march=", "-mcpu=", "-mtune="})
@@ -237,7 +237,7 @@ std::vector<std::string> perfmodel::tool::resolveNativeFlags(std::vector<std::st
   return Flags;
 }
 
-json::Value perfmodel::tool::toJson(const Recording &R) {
+json::Value perfmodel::driver::toJson(const Recording &R) {
   json::Array Runs;
   for (const RecordedRun &Run : R.Runs)
     Runs.push_back(runJson(Run));
@@ -255,7 +255,7 @@ json::Value perfmodel::tool::toJson(const Recording &R) {
                       {"runs", std::move(Runs)}};
 }
 
-bool perfmodel::tool::fromJson(const json::Value &V, Recording &R, const std::string &File,
+bool perfmodel::driver::fromJson(const json::Value &V, Recording &R, const std::string &File,
                                std::string &Err) {
   Reader Rd(File, Err);
   const json::Object *O = V.getAsObject();
@@ -295,7 +295,7 @@ namespace {
 
 } // namespace
 
-std::optional<json::Value> perfmodel::tool::readJsonFile(const std::string &Path,
+std::optional<json::Value> perfmodel::driver::readJsonFile(const std::string &Path,
                                                          std::string &Err) {
   auto Buf = llvm::MemoryBuffer::getFile(Path);
   if (!Buf) {
@@ -310,7 +310,7 @@ std::optional<json::Value> perfmodel::tool::readJsonFile(const std::string &Path
   return std::move(*V);
 }
 
-bool perfmodel::tool::readRecording(const std::string &Path, Recording &R, std::string &Err) {
+bool perfmodel::driver::readRecording(const std::string &Path, Recording &R, std::string &Err) {
   std::optional<json::Value> V = readJsonFile(Path, Err);
   return V && fromJson(*V, R, Path, Err);
 }
@@ -333,7 +333,7 @@ bool writeJsonFile(const std::string &Path, const json::Value &V, std::string &E
 
 } // namespace
 
-bool perfmodel::tool::appendRecording(const std::string &Path, const RecordedHost &Host,
+bool perfmodel::driver::appendRecording(const std::string &Path, const RecordedHost &Host,
                                       RecordedRun Run, std::string &Err) {
   Recording R;
   R.Host = Host;

@@ -5,11 +5,11 @@
 // predictions (ValidateTiming.cpp), and the helpers both share.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PERFMODEL_TOOL_VALIDATERUN_H
-#define PERFMODEL_TOOL_VALIDATERUN_H
+#ifndef PERFMODEL_DRIVER_VALIDATERUN_H
+#define PERFMODEL_DRIVER_VALIDATERUN_H
 
-#include "Common.h"
-#include "Recording.h"
+#include "perfmodel/Driver.h"
+#include "perfmodel/Recording.h"
 
 #include "perfmodel/InCore.h"
 #include "perfmodel/MachineRegistry.h"
@@ -31,7 +31,7 @@
 #include <map>
 #include <optional>
 
-namespace perfmodel::tool {
+namespace perfmodel::driver {
 
 std::set<std::string> sizeParams(const LoopKernel &K, const KernelIR &IR);
 double probeOpsPerCycle(const std::vector<uint8_t> &Loop, const InCoreOptions &O);
@@ -43,21 +43,20 @@ RecordedRow recordedRow(const LoopKernel &K, const std::string &Level, const Ker
                         const LoopReport &LR, double Iters, double GHz, double Cy,
                         const Timing &T);
 
-struct ValidateArgs {
-  std::string Size;     ///< the parameter varied per level
-  std::vector<std::string> Levels;
-  unsigned Reps = 5;
-  /// Harness processes per size: each gets its own physical pages, which
-  /// move memory-bound timings on a VM; the median of their medians.
-  unsigned Processes = 1;
-  double MaxCallSeconds = 2; ///< sizes whose one call is predicted slower are skipped
-  /// Further machine models predicted against the same timings (B, C, ...).
-  std::vector<std::string> AlsoMachines;
-  /// Predict with the model's L3 where this host keeps less of it.
-  bool ModelL3 = false;
-  /// --record FILE: the timed rows kept for later replays.
-  std::string Record;
-};
+
+/// The part of ALL (--index data) for the arrays FUNCTION takes: a suite's
+/// kernels draw only their own index arrays at each of their sizes.
+IndexData indexDataOf(const IndexData &All, const KernelIR &IR, const std::string &Function);
+
+/// validate's prediction of loop K at the sizes bound in IR, as the harness
+/// times it: calls repeated on warm caches, this loop alone. SIZEDCMD, when
+/// not empty, is the compile command with a compiled-in size (-DN=...): the
+/// machine code is that size's, else UNSIZED's.
+void predictTimedLoop(AnalysisReport &Out, const AnalyzeArgs &A, const KernelIR &IR,
+                      const LoopKernel &K, const IndexData &Index,
+                      const std::vector<std::string> &Cmd,
+                      const std::vector<std::string> &SizedCmd, const MachineModel &M,
+                      const InCoreOptions &IO, const std::vector<InCoreResult> &Unsized);
 
 /// A further machine predicted beside the first on the same measurements.
 struct AlsoMachine {
@@ -151,8 +150,6 @@ private:
   size_t Step = 0;
 };
 
-int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC);
-
-} // namespace perfmodel::tool
+} // namespace perfmodel::driver
 
 #endif

@@ -1,4 +1,4 @@
-//===- ReplayCommand.cpp - validate --replay ------------------------------===//
+//===- Replay.cpp - validate --replay -------------------------------------===//
 //
 // The replay predicts every recorded row again with today's code and machine
 // files, at the row's clock and with the figures measured on its host, and
@@ -6,7 +6,7 @@
 // moved against a baseline.
 //
 //===----------------------------------------------------------------------===//
-#include "Recording.h"
+#include "ValidateRun.h"
 
 #include "perfmodel/MachineRegistry.h"
 
@@ -23,7 +23,7 @@
 #include <thread>
 
 using namespace perfmodel;
-using namespace perfmodel::tool;
+using namespace perfmodel::driver;
 namespace json = llvm::json;
 
 namespace {
@@ -438,7 +438,7 @@ void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &
 
 } // namespace
 
-int perfmodel::tool::runReplay(const ReplayArgs &Args) {
+int perfmodel::driver::runReplay(const ReplayArgs &Args) {
   std::vector<Replayed> All;
   for (const std::string &Path : Args.Files) {
     Replayed X;

@@ -1,14 +1,13 @@
-//===- ProjectCommand.cpp - perfmodel analyze -p BUILD_DIR ---------------===//
+//===- Project.cpp - perfmodel analyze -p BUILD_DIR -----------------------===//
 //
 // Every translation unit of a compilation database, each analysed by a child
 // perfmodel process (a crash or a runaway file stays that file's problem and
 // a time bound can stop it), at most -j at once. The output is each file's
 // report in path order, then the project summary: the loops ranked by their
-// predicted share of the time at the bound sizes and by the time their
-// bottleneck advice can save. Nothing in it depends on -j.
+// predicted share of the time and by the time their advice can save.
 //
 //===----------------------------------------------------------------------===//
-#include "Common.h"
+#include "perfmodel/Driver.h"
 
 #include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Report.h"
@@ -30,7 +29,7 @@
 #include <thread>
 
 using namespace perfmodel;
-using namespace perfmodel::tool;
+using namespace perfmodel::driver;
 using llvm::json::Array;
 using llvm::json::Object;
 using llvm::json::Value;
@@ -442,7 +441,7 @@ void printProjectText(llvm::raw_ostream &OS, const AnalyzeArgs &A, const Machine
 
 } // namespace
 
-int perfmodel::tool::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
+int perfmodel::driver::runProject(const AnalyzeArgs &A, const ProjectArgs &P,
                                 const CompileCommand &CC) {
   if (int RC = checkOutput(A.Output))
     return RC;

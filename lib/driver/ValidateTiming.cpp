@@ -8,9 +8,9 @@
 #include "ValidateRun.h"
 
 using namespace perfmodel;
-using namespace perfmodel::tool;
+using namespace perfmodel::driver;
 
-namespace perfmodel::tool {
+namespace perfmodel::driver {
 
 void ValidateRun::skip(const std::string &Why) {
   OS << "    not validated: " << Why << "\n";
@@ -393,4 +393,4 @@ std::optional<Timing> ValidateRun::timeHarness(Loop &Lp, std::vector<std::string
 /// The recording, and what the harness runs measured of the core beside the
 /// loops: the exit code.
 
-} // namespace perfmodel::tool
+} // namespace perfmodel::driver

@@ -2,15 +2,16 @@
 //
 // The run's set-up (the file, the machines, the probe references, the L3
 // this host keeps) and its summary (what the harness runs showed of the
-// core, the FP pipes, the caches and the memory bus); the shared helpers.
+// core, the FP pipes, the caches and the memory bus); the shared helpers and
+// the prediction of a timed loop, which the replay makes too.
 //
 //===----------------------------------------------------------------------===//
 #include "ValidateRun.h"
 
 using namespace perfmodel;
-using namespace perfmodel::tool;
+using namespace perfmodel::driver;
 
-namespace perfmodel::tool {
+namespace perfmodel::driver {
 
 /// The size parameters loop K depends on (bounds and subscripts).
 std::set<std::string> sizeParams(const LoopKernel &K, const KernelIR &IR) {
@@ -315,4 +316,45 @@ int runValidate(AnalyzeArgs A, const ValidateArgs &V, const CompileCommand &CC) 
 }
 
 
-} // namespace perfmodel::tool
+} // namespace perfmodel::driver
+
+IndexData perfmodel::driver::indexDataOf(const IndexData &All, const KernelIR &IR,
+                                       const std::string &Function) {
+  IndexData Out;
+  Out.Sizes = All.Sizes;
+  const std::vector<FunctionParam> &Params = IR.Functions.at(Function).Params;
+  for (const auto &[Name, Spec] : All.Specs) {
+    const std::string &Array = Name;
+    if (llvm::none_of(Params, [&](const FunctionParam &P) { return P.Name == Array; }))
+      continue;
+    Out.Specs[Name] = Spec;
+    // A file's values (a generated spec is drawn again at each size).
+    if (auto It = All.Arrays.find(Name); It != All.Arrays.end())
+      Out.Arrays[Name] = It->second;
+    if (auto It = All.Ranges.find(Name); It != All.Ranges.end())
+      Out.Ranges[Name] = It->second;
+    if (auto It = All.Origin.find(Name); It != All.Origin.end())
+      Out.Origin[Name] = It->second;
+  }
+  return Out;
+}
+
+void perfmodel::driver::predictTimedLoop(AnalysisReport &Out, const AnalyzeArgs &A,
+                                       const KernelIR &IR, const LoopKernel &K,
+                                       const IndexData &Index,
+                                       const std::vector<std::string> &Cmd,
+                                       const std::vector<std::string> &SizedCmd,
+                                       const MachineModel &M, const InCoreOptions &IO,
+                                       const std::vector<InCoreResult> &Unsized) {
+  std::vector<InCoreResult> Sized;
+  if (!SizedCmd.empty() && !A.NoInCore)
+    Sized = analyzeKernelLoops(IR, SizedCmd, IO);
+  // The harness times calls again and again on warm caches: the simulator
+  // measures a repeated execution too.
+  PipelineOptions PO = pipelineOptions(A, Cmd, Index);
+  PO.Sim.Repeated = true;
+  // This loop alone (the file's other loops would be modelled, and
+  // simulated, at every size of every loop).
+  PO.Select = [&K](const LoopKernel &L) { return &L == &K; };
+  modelLoops(Out, IR, M, PO, A.NoInCore ? nullptr : !SizedCmd.empty() ? &Sized : &Unsized);
+}
