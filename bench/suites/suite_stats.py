@@ -55,6 +55,25 @@ def time_polybench(pb, src, flags, runs, tmp):
     return statistics.median(times), None
 
 
+def kept_times(times, measure=None):
+    """TIMES=FILE (JSON) keeps a run's timings, so that a change of the model
+    is compared on the same measurements: a kernel timed there is not timed
+    again (TSVC_2 is not run at all when the file exists), a new one is
+    added. PolyBench passes one kernel at a time with MEASURE."""
+    path = os.environ.get("TIMES")
+    kept = json.load(open(path)) if path and os.path.exists(path) else {}
+    out = {}
+    for name, t in times.items():
+        if name in kept:
+            out[name] = tuple(kept[name]) if isinstance(kept[name], list) else kept[name]
+        else:
+            out[name] = measure() if measure else t
+            kept[name] = out[name]
+    if path:
+        json.dump(kept, open(path, "w"), indent=0)
+    return out
+
+
 def tsvc_times(src_dir, iterations, runs, tmp):
     """TSVC_2's own timings (seconds per function, median of RUNS runs) of a
     copy of its src/ with `iterations` set (100000 upstream: minutes a run),
@@ -80,6 +99,9 @@ def tsvc_times(src_dir, iterations, runs, tmp):
     if r.returncode:
         return None, None, "tsvc.c does not build"
     times = collections.defaultdict(list)
+    path = os.environ.get("TIMES")
+    if path and os.path.exists(path):
+        runs = 0  # kept_times has them
     for _ in range(runs):
         out = subprocess.run([exe], capture_output=True, text=True, timeout=3600).stdout
         for line in out.splitlines():
@@ -119,7 +141,9 @@ def model_seconds(loop, model):
 
 def predict_all(perfmodel, src, flags, sizes=()):
     """perfmodel's loops of SRC by function: [(seconds or None, why, loop)]."""
-    args = [perfmodel, "analyze", src, "--format", "json"]
+    # ANALYZE_ARGS (e.g. "--host-clock-ghz 4.2"): two runs compared on kept
+    # TIMES without the host clock's run-to-run spread.
+    args = [perfmodel, "analyze", src, "--format", "json", *os.environ.get("ANALYZE_ARGS", "").split()]
     for d in sizes:
         args += ["-D", d]
     r = subprocess.run(args + ["--"] + flags, capture_output=True, text=True)
@@ -189,6 +213,7 @@ def run_tsvc(perfmodel, src_dir, iterations, runs):
         if err:
             print(err)
             return
+        times = kept_times(times) if times else kept_times(json.load(open(os.environ["TIMES"])))
         by = predict_all(perfmodel, src, ["-O3", "-march=native", f"-I{os.path.dirname(src)}"])
         for name, meas in sorted(times.items()):
             loops = by.get(name, [])
@@ -220,7 +245,7 @@ def main():
                 declined[why] += 1
                 print(f"{name:16s} {'-':>10s} {'-':>10s} {'':>8s}  {why}")
                 continue
-            meas, err = time_polybench(root, src, flags, runs, tmp)
+            meas, err = kept_times({name: None}, lambda: time_polybench(root, src, flags, runs, tmp))[name]
             if meas is None or meas <= 0:
                 declined[err or "no time"] += 1
                 print(f"{name:16s} {'-':>10s} {sum(s for s, _, _ in loops):10.4g} {'':>8s}  {err}")

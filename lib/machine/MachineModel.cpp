@@ -58,6 +58,32 @@ std::optional<double> MachineModel::libraryCyclesPerByte(const std::string &Func
   return 1 / It->second;
 }
 
+double MachineModel::fromNextBytesPerCycle(size_t I, std::optional<double> WorkingSet,
+                                           unsigned Cores) const {
+  if (I + 1 >= Caches.size())
+    return 0;
+  const CacheLevel &C = Caches[I], &Next = Caches[I + 1];
+  double Flat = C.BytesPerCycleFromNext.value_or(0);
+  if (C.FromNextBySet.empty() || !WorkingSet || *WorkingSet <= 0)
+    return Flat;
+  // Each instance of a private level holds its core's share of the set.
+  unsigned Sharers = std::max(1u, std::min(Cores, Next.SharedBy));
+  double Set = *WorkingSet / std::max(1u, Cores) * Sharers;
+  if (Set > double(Next.SizeBytes))
+    return Flat;
+  const auto &T = C.FromNextBySet;
+  if (Set <= double(T.front().first))
+    return T.front().second;
+  if (Set >= double(T.back().first))
+    return T.back().second;
+  size_t K = 1;
+  while (double(T[K].first) < Set)
+    ++K;
+  double X0 = std::log2(double(T[K - 1].first)), X1 = std::log2(double(T[K].first));
+  double F = (std::log2(Set) - X0) / (X1 - X0);
+  return T[K - 1].second + F * (T[K].second - T[K - 1].second);
+}
+
 const CacheLevel *MachineModel::cache(const std::string &LevelName) const {
   for (const CacheLevel &C : Caches)
     if (C.Name == LevelName)

@@ -264,6 +264,40 @@ void deriveLittle(MachineModel &M) {
                          shortNumber(std::round(*M.Memory.LittleGBs * 100) / 100) + " GB/s";
 }
 
+/// bytes_per_cycle_from_next_by_set: {96KiB: 46, 512KiB: 61.4}, sorted by set.
+static void readFromNextBySet(Reader &R, const YAML::Node &E, const std::string &P, bool Last,
+                              CacheLevel &C) {
+  const char *Key = "bytes_per_cycle_from_next_by_set";
+  YAML::Node Q = R.child(E, Key, P, false);
+  if (!Q.IsDefined() || Q.IsNull())
+    return;
+  std::string Path = Reader::join(P, Key);
+  if (Last) {
+    R.error(Q, Path, "the last level's fills come from memory, whose bandwidth is memory's");
+    return;
+  }
+  if (!Q.IsMap() || Q.size() == 0) {
+    R.error(Q, Path, "expected a mapping of working set to bytes per cycle, e.g. "
+                     "{128KiB: 46, 512KiB: 61.4}");
+    return;
+  }
+  for (const auto &KV : Q) {
+    std::string Set = KV.first.Scalar(), Err;
+    std::optional<uint64_t> Bytes = parseByteSize(Set, Err);
+    if (!Bytes || !*Bytes) {
+      R.error(KV.first, Reader::join(Path, Set), Err.empty() ? "expected a size" : Err);
+      continue;
+    }
+    if (auto V = R.num(Q, Set.c_str(), Path, true))
+      C.FromNextBySet.push_back({*Bytes, *V});
+  }
+  llvm::sort(C.FromNextBySet);
+  for (size_t I = 1; I < C.FromNextBySet.size(); ++I)
+    if (C.FromNextBySet[I].first == C.FromNextBySet[I - 1].first)
+      R.error(Q, Path, "two rates for the working set " +
+                           formatByteSize(C.FromNextBySet[I].first));
+}
+
 void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
   if (!N.IsSequence() || N.size() == 0) {
     R.error(N, "caches", "expected a non-empty list of cache levels, L1 first");
@@ -279,7 +313,8 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     if (!R.checkMap(E, P, {"name", "size", "ways", "line", "latency_cy",
                            "bytes_per_cycle_from_next", "shared_by", "policy",
                            "prefetch", "write_allocate", "misses_in_flight",
-                           "prefetch_max_stride", "bytes_per_cycle_to_next"}))
+                           "prefetch_max_stride", "bytes_per_cycle_to_next",
+                           "bytes_per_cycle_from_next_by_set"}))
       continue;
     C.Name = R.str(E, "name", P, true).value_or("");
     if (!C.Name.empty() && !Seen.insert(C.Name).second)
@@ -290,6 +325,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     C.LatencyCy = R.num(E, "latency_cy", P, false).value_or(0); // 0: unknown
     C.BytesPerCycleFromNext = R.num(E, "bytes_per_cycle_from_next", P, false);
     C.BytesPerCycleToNext = R.num(E, "bytes_per_cycle_to_next", P, false);
+    readFromNextBySet(R, E, P, I + 1 == N.size(), C);
     if (C.BytesPerCycleToNext && I + 1 == N.size())
       R.error(E["bytes_per_cycle_to_next"], P + ".bytes_per_cycle_to_next",
               "the last level's write-backs go to memory, whose bandwidth is memory's");

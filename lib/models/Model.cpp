@@ -141,21 +141,23 @@ double perfmodel::linkBytesPerIt(const ModelInput &In, size_t I, bool Inward) {
   return Inward ? T.LoadBytes + T.WriteAllocateBytes : T.beyondL1Bytes();
 }
 
-double perfmodel::linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore) {
+double perfmodel::linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore,
+                                    std::optional<double> WorkingSet, unsigned Cores) {
   if (I + 1 < M.Caches.size())
-    return M.Caches[I].BytesPerCycleFromNext.value_or(0);
+    return M.fromNextBytesPerCycle(I, WorkingSet, Cores);
   double GBs = OneCore ? M.Memory.gbsFor(1, 1) : M.Memory.effectiveGBs();
   return M.ClockGHz > 0 ? GBs / M.ClockGHz : 0;
 }
 
 double perfmodel::linkCycles(const MachineModel &M, size_t I, double In, double Out,
-                             unsigned Cores, bool OneCore) {
+                             unsigned Cores, bool OneCore, std::optional<double> WorkingSet) {
   Cores = std::max(Cores, 1u);
   // One core's memory link: what one core draws (fills and write-backs at
   // their own rates where the file gives both).
   if (I + 1 == M.Caches.size() && OneCore)
     return M.Memory.transferNs(In, Out, 1, 1) * M.ClockGHz;
-  double BPC = linkBytesPerCycle(M, I, OneCore) * (I + 1 < M.Caches.size() ? Cores : 1);
+  double BPC = linkBytesPerCycle(M, I, OneCore, WorkingSet, Cores) *
+               (I + 1 < M.Caches.size() ? Cores : 1);
   if (BPC <= 0)
     return 0;
   if (I + 1 < M.Caches.size() && M.Caches[I].BytesPerCycleToNext &&
@@ -166,7 +168,8 @@ double perfmodel::linkCycles(const MachineModel &M, size_t I, double In, double 
 
 double perfmodel::linkCyclesPerIt(const ModelInput &In, size_t I, bool OneCore) {
   double Inward = linkBytesPerIt(In, I, /*Inward=*/true);
-  return linkCycles(*In.Machine, I, Inward, linkBytesPerIt(In, I) - Inward, 1, OneCore);
+  return linkCycles(*In.Machine, I, Inward, linkBytesPerIt(In, I) - Inward, 1, OneCore,
+                    In.WorkingSetBytes);
 }
 
 std::string perfmodel::ecmLinkName(const MachineModel &M, size_t I) {

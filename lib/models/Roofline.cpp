@@ -54,7 +54,7 @@ double perfmodel::flopMixCycles(const FlopCounts &F, const CoreModel &C, unsigne
 
 RooflineResult perfmodel::roofline(const ModelInput &In) {
   RooflineResult R = roofline(*In.Loop, *In.Machine, In.Traffic, inCoreCyclesPerIt(In),
-                              In.Cores);
+                              In.Cores, In.WorkingSetBytes);
   Prediction &P = R.Summary;
   P.Kind = ModelKind::Roofline;
   P.Ok = !R.Levels.empty();
@@ -131,7 +131,7 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
 
 RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
                                    const TrafficResult *Traffic, double InCore,
-                                   unsigned Cores) {
+                                   unsigned Cores, std::optional<double> WorkingSet) {
   RooflineResult R;
   Cores = std::max(Cores, 1u);
   R.Cores = Cores;
@@ -261,7 +261,8 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
     const CacheLevel &Inner = M.Caches[I - 1];
     double Bytes = LinkBytes(I);
     AddLevel(M.Caches[I].Name, M.Caches[I].Name + "-" + Inner.Name, Bytes,
-             linkCycles(M, I - 1, InBytes(I), Bytes - InBytes(I), Cores));
+             linkCycles(M, I - 1, InBytes(I), Bytes - InBytes(I), Cores, /*OneCore=*/false,
+                        WorkingSet));
   }
   // Fills and write-backs each at the cores' rates (MemGBs when the file has
   // no write-back rate of its own), within the sockets' bandwidth.

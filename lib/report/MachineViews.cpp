@@ -5,6 +5,7 @@
 // field-by-field `machine diff`.
 //
 //===----------------------------------------------------------------------===//
+#include "ViewHelpers.h"
 #include "perfmodel/Report.h"
 
 #include "llvm/Support/Path.h"
@@ -13,6 +14,7 @@
 #include <algorithm>
 
 using namespace perfmodel;
+using perfmodel::views::fromNextBySetText;
 
 namespace {
 
@@ -174,6 +176,8 @@ perfmodel::machineFields(const MachineModel &M) {
     F.push_back({P + "line", std::to_string(L.LineBytes)});
     F.push_back({P + "latency_cy", L.LatencyCy > 0 ? N(L.LatencyCy) : "unknown"});
     F.push_back({P + "bytes_per_cycle_from_next", opt(L.BytesPerCycleFromNext, "")});
+    if (!L.FromNextBySet.empty())
+      F.push_back({P + "bytes_per_cycle_from_next_by_set", fromNextBySetText(L)});
     F.push_back({P + "shared_by", std::to_string(L.SharedBy)});
     F.push_back({P + "policy", cachePolicyName(L.Policy)});
     F.push_back({P + "prefetch", prefetchName(L.Prefetch)});

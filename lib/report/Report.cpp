@@ -61,6 +61,14 @@ bool perfmodel::printReport(llvm::raw_ostream &OS, const AnalysisReport &R, Repo
   return false;
 }
 
+std::string perfmodel::views::fromNextBySetText(const CacheLevel &L) {
+  std::string S;
+  for (const auto &[Set, Rate] : L.FromNextBySet)
+    S += (S.empty() ? "" : ", ") + formatNumber(Rate) + (S.empty() ? " B/cy" : "") + " at " +
+         formatByteSize(Set);
+  return S;
+}
+
 const char *perfmodel::views::originName(Parameter::Origin O) {
   switch (O) {
   case Parameter::Origin::CommandLine:
@@ -553,6 +561,9 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
                     prefetchName(L.Prefetch)});
   }
   printTable(OS, Rows, 2);
+  for (const CacheLevel &L : M.Caches)
+    if (!L.FromNextBySet.empty())
+      OS << "  " << L.Name << " from next by working set: " << fromNextBySetText(L) << "\n";
   OS << "  memory:      " << formatNumber(M.Memory.BandwidthGBs) << " GB/s theoretical";
   if (M.Memory.SustainedGBs)
     OS << ", " << formatNumber(*M.Memory.SustainedGBs) << " GB/s sustained";

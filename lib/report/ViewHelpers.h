@@ -16,6 +16,9 @@ const char *originName(Parameter::Origin O);
 /// bound (none when the in-core model did not run or costs them all).
 const std::vector<std::string> &uncostedCalls(const LoopReport &LR);
 
+/// A level's fill rates by working set: "46 B/cy at 64KiB, 61.4 at 512KiB".
+std::string fromNextBySetText(const CacheLevel &L);
+
 } // namespace perfmodel::views
 
 #endif

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
 #include <sstream>
 
@@ -550,4 +551,53 @@ TEST(Machine, BaseErrorsNameTheFileAndKey) {
   ASSERT_NE(E, nullptr);
   EXPECT_NE(E->Message.find("leads back to a model already in the chain"), std::string::npos)
       << E->str();
+}
+
+// A fill rate by working set, by hand on the Haswell file (L1 from L2 at
+// 64 B/cy, a private 256 KiB L2) with {64KiB: 32, 128KiB: 48} added: below
+// and at 64 KiB 32; at 64 x sqrt(2) KiB, half way in log2, 40; from 128 KiB
+// to the L2's size 48; beyond the L2 (data further out) the flat 64. Two
+// cores each hold half the set in their own L2. A link with fills and
+// write-backs on one path at 90.5 KiB: (128 + 64) / 40 = 4.8 cy per line
+// of copy (flat: 3).
+TEST(Machine, FillRateFollowsTheWorkingSetWhereTheFileStatesIt) {
+  MachineLoadResult R = parseMachineModel(
+      edited("bytes_per_cycle_from_next: 64, misses_in_flight: 10,",
+             "bytes_per_cycle_from_next: 64, misses_in_flight: 10,\n"
+             "     bytes_per_cycle_from_next_by_set: {128KiB: 48, 64KiB: 32},"),
+      "m.yml");
+  ASSERT_TRUE(R.ok());
+  const MachineModel &M = *R.Model;
+  const double KiB = 1024, Mid = 64 * std::sqrt(2.0) * KiB;
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, 32 * KiB), 32);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, 64 * KiB), 32);
+  EXPECT_NEAR(M.fromNextBytesPerCycle(0, Mid), 40, 1e-9);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, 200 * KiB), 48);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, 256 * KiB), 48);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, 300 * KiB), 64);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, std::nullopt), 64);
+  EXPECT_NEAR(M.fromNextBytesPerCycle(0, 2 * Mid, 2), 40, 1e-9);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(1, 64 * KiB), 32); // L2's own: flat
+  EXPECT_NEAR(linkCycles(M, 0, 128, 64, 1, true, Mid), 4.8, 1e-9);
+  EXPECT_NEAR(linkCycles(M, 0, 128, 64, 1, true), 3, 1e-9);
+
+  // On the last level, with a key that is no size, or twice one set: errors.
+  MachineLoadResult Last = parseMachineModel(
+      edited("latency_cy: 34, shared_by: 12,",
+             "latency_cy: 34, shared_by: 12, bytes_per_cycle_from_next_by_set: {1MiB: 9},"),
+      "m.yml");
+  EXPECT_FALSE(Last.ok());
+  for (const char *Bad : {"{fast: 48}", "{64KiB: 32, 65536: 30}", "{64KiB: -1}", "[48]"}) {
+    MachineLoadResult B = parseMachineModel(
+        edited("bytes_per_cycle_from_next: 64, misses_in_flight: 10,",
+               std::string("bytes_per_cycle_from_next: 64, misses_in_flight: 10, "
+                           "bytes_per_cycle_from_next_by_set: ") +
+                   Bad + ","),
+        "m.yml");
+    ASSERT_FALSE(B.ok()) << Bad;
+    const MachineDiag *E = firstError(B);
+    ASSERT_NE(E, nullptr);
+    EXPECT_NE(E->Key.find("caches.L1.bytes_per_cycle_from_next_by_set"), std::string::npos)
+        << Bad << ": " << E->str();
+  }
 }

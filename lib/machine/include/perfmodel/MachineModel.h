@@ -189,6 +189,12 @@ struct CacheLevel {
   /// a link then takes max(in / from_next, out / to_next). Unset: evictions
   /// share the from_next path (Intel's ECM rule: in + out).
   std::optional<double> BytesPerCycleToNext;
+  /// BytesPerCycleFromNext by the working set one instance of the next level
+  /// holds, where the set fits in it; sorted by set. Measured: a stream from
+  /// a set small beside the next level can fill slower than one from a set
+  /// near its size. Between entries the rate goes linearly in log2 of the
+  /// set, beyond them it is the nearest entry's. Empty: one rate for all.
+  std::vector<std::pair<uint64_t, double>> FromNextBySet;
   unsigned SharedBy = 1;
   CachePolicy Policy = CachePolicy::Inclusive;
   PrefetchKind Prefetch = PrefetchKind::None;
@@ -377,6 +383,12 @@ struct MachineModel {
   const CacheLevel *sharedLastLevel() const {
     return Caches.size() >= 3 && Caches.back().SharedBy > 1 ? &Caches.back() : nullptr;
   }
+  /// Bytes per cycle from cache level I+1 into level I (0: not given) when
+  /// the loop's working set is WORKINGSET bytes on CORES cores: the level's
+  /// FromNextBySet at the set one instance of I+1 holds, where it fits
+  /// there, else BytesPerCycleFromNext.
+  double fromNextBytesPerCycle(size_t I, std::optional<double> WorkingSet,
+                               unsigned Cores = 1) const;
   /// Cycles per byte written of the C library's FUNCTION ("memcpy",
   /// "memset") with its data in LEVEL ("L1", ..., "MEM") at ClockGHz, when
   /// the file states the rate.

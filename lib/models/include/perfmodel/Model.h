@@ -132,15 +132,17 @@ double iterationsPerLine(const LoopKernel &K, const MachineModel &M);
 /// not the write-backs.
 double linkBytesPerIt(const ModelInput &In, size_t I, bool Inward = false);
 /// Sustained bytes per cycle of link I (one core; memory: the socket's, or
-/// with ONECORE what one core alone draws when the machine says).
-double linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore = false);
+/// with ONECORE what one core alone draws when the machine says); a cache's
+/// at the loop's WORKINGSET on CORES cores where the file states it by set.
+double linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore = false,
+                         std::optional<double> WorkingSet = std::nullopt, unsigned Cores = 1);
 /// Cycles per iteration on link I (one core): the bytes over its bandwidth;
 /// where the inner level writes back on a path of its own
 /// (bytes_per_cycle_to_next), the slower of the two directions.
 double linkCyclesPerIt(const ModelInput &In, size_t I, bool OneCore = false);
 /// The same from the byte counts: IN towards the core, OUT written back.
 double linkCycles(const MachineModel &M, size_t I, double In, double Out, unsigned Cores = 1,
-                  bool OneCore = false);
+                  bool OneCore = false, std::optional<double> WorkingSet = std::nullopt);
 /// "L1L2", "L2L3", "L3Mem": ECM's names of the links.
 std::string ecmLinkName(const MachineModel &M, size_t I);
 
