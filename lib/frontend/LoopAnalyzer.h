@@ -143,6 +143,8 @@ private:
                         const clang::FieldDecl *Field, bool AddressMode, Use U, AccessShape &S);
   const clang::VarDecl *resolveBase(Access &A, const clang::Expr *Root, bool AlignedByContract,
                                     Poly &AliasOffset, bool &BaseLoaded);
+  /// V, when a file-scope array of numbers, among the function's FileArrays.
+  void noteFileArray(const clang::VarDecl *V);
   void linearise(Access &A, const AccessShape &S, const clang::Expr *E, const clang::Expr *Ref,
                  const clang::FieldDecl *Field, bool AddressMode, const clang::VarDecl *BaseVar,
                  const Poly &AliasOffset);

@@ -268,6 +268,22 @@ void harnessArguments(std::ostringstream &S, const FunctionInfo &F,
   }
 }
 
+/// The file-scope arrays the function's loops use, filled as the arrays
+/// passed are (a program writes its data before its loops read it; pages
+/// never written all map to one zero page). Those holding indices stay as
+/// the file leaves them: their contents decide what is timed.
+void harnessFileArrays(std::ostringstream &S, const KernelIR &IR, const LoopKernel &K,
+                       const FunctionInfo &F) {
+  for (const FileArray &A : F.FileArrays) {
+    if (!A.Floating && indexesData(IR, K, A.Name))
+      continue;
+    S << "  {\n    " << A.Element << " *p = (" << A.Element << " *)(void *)&" << A.Name
+      << ";\n    for (size_t i = 0; i < sizeof " << A.Name << " / sizeof(" << A.Element
+      << "); ++i) p[i] = (" << A.Element << ")"
+      << (A.Floating ? "(1.0 + (double)(i % 7) * 1e-3)" : "(1 + i % 7)") << ";\n  }\n";
+  }
+}
+
 /// The timed calls: doubling until a call batch takes MINSECONDS, then at
 /// least REPS samples, each beside its probes, printed for the caller.
 void harnessTiming(std::ostringstream &S, const KernelIR &IR, const FunctionInfo &F,
@@ -357,6 +373,7 @@ Harness perfmodel::makeHarness(const KernelIR &IR, const LoopKernel &K, unsigned
   std::ostringstream S;
   harnessPrologue(S, IR, F, NIndex);
   harnessArguments(S, F, IndexArrays);
+  harnessFileArrays(S, IR, K, F);
   harnessTiming(S, IR, F, Reps, MinSeconds);
   H.Source = S.str();
   H.Ok = true;

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+
 #include <algorithm>
 
 using namespace perfmodel;
@@ -328,4 +331,38 @@ TEST(Validate, SizesArraysAccessedOutsideTheInnermostLoop) {
   auto Args = harnessArgs(IR, *K, Why);
   ASSERT_TRUE(Args) << Why;
   EXPECT_EQ(*Args, (std::vector<std::string>{"100", "164", "10064"}));
+}
+
+// File-scope arrays are the program's data, written before its loops read
+// them: the harness fills the float and double ones the function uses
+// (untouched, every page of them is the system's one zero page, which reads
+// at other speeds), leaves an index array (idx) and a const table as the
+// file has them, and builds.
+TEST(Validate, FillsFileScopeArrays) {
+  KernelIR IR = parse("tests/validate/file-arrays.c", {});
+  const LoopKernel *Saxpy = loopIn(IR, "saxpy_g"), *Gather = loopIn(IR, "gather_g"),
+                   *Rows = loopIn(IR, "rows_g");
+  ASSERT_TRUE(Saxpy && Gather && Rows);
+  auto Fills = [](const Harness &H, const std::string &Name, const std::string &Type) {
+    return H.Source.find(Type + " *p = (" + Type + " *)(void *)&" + Name + ";") !=
+           std::string::npos;
+  };
+  Harness S = makeHarness(IR, *Saxpy);
+  ASSERT_TRUE(S.Ok) << S.Why;
+  EXPECT_TRUE(Fills(S, "x", "float") && Fills(S, "y", "float")) << S.Source;
+  EXPECT_NE(S.Source.find("i < sizeof x / sizeof(float)"), std::string::npos) << S.Source;
+  Harness G = makeHarness(IR, *Gather);
+  ASSERT_TRUE(G.Ok) << G.Why;
+  EXPECT_TRUE(Fills(G, "x", "float") && Fills(G, "y", "float")) << G.Source;
+  EXPECT_FALSE(Fills(G, "idx", "int")) << G.Source;
+  EXPECT_EQ(G.Source.find("&weights"), std::string::npos) << G.Source;
+  Harness R = makeHarness(IR, *Rows);
+  ASSERT_TRUE(R.Ok) << R.Why;
+  EXPECT_TRUE(Fills(R, "grid", "double")) << R.Source;
+  EXPECT_FALSE(Fills(R, "x", "float")) << R.Source; // another function's
+  std::string Err;
+  llvm::SmallString<128> Exe;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("harness", "", Exe));
+  EXPECT_TRUE(buildHarness(G.Source, false, {"-O1"}, std::string(Exe), Err)) << Err;
+  llvm::sys::fs::remove(Exe);
 }

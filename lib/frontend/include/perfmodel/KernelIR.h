@@ -161,12 +161,23 @@ struct FunctionParam {
   bool PointeeIsFloating = false;
 };
 
+/// A file-scope array of numbers a function's loops access: a timing
+/// harness fills it as it fills the arrays it passes (a program's data is
+/// written before a loop reads it; never written, its pages are all the
+/// operating system's one zero page).
+struct FileArray {
+  std::string Name;
+  std::string Element; ///< the scalar element type as C spells it: "float"
+  bool Floating = false;
+};
+
 /// The signature of a function that contains analysed loops.
 struct FunctionInfo {
   std::string Name;  ///< as in LoopKernel::Function
   bool Callable = false; ///< a plain function a C harness can call by name
   std::string Why;   ///< when not callable
   std::vector<FunctionParam> Params;
+  std::vector<FileArray> FileArrays; ///< in the order first accessed
 };
 
 struct KernelIR {
