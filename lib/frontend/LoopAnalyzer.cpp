@@ -388,6 +388,21 @@ void LoopAnalyzer::recordSignature(const FunctionDecl *F) {
   IR.Functions[Info.Name] = Info;
 }
 
+void LoopAnalyzer::noteFileArray(const VarDecl *V) {
+  if (!V->isFileVarDecl() || !V->getType()->isConstantArrayType())
+    return;
+  QualType E = Ctx.getBaseElementType(V->getType());
+  if (E.isConstQualified() || !(E->isIntegerType() || E->isRealFloatingType()) ||
+      E->isBooleanType())
+    return;
+  FunctionInfo &F = IR.Functions[FunctionName];
+  std::string Name = V->getNameAsString();
+  if (llvm::any_of(F.FileArrays, [&](const FileArray &A) { return A.Name == Name; }))
+    return;
+  PrintingPolicy PP(Ctx.getLangOpts());
+  F.FileArrays.push_back({Name, E.getUnqualifiedType().getAsString(PP), E->isRealFloatingType()});
+}
+
 void LoopAnalyzer::analyzeFunction(const FunctionDecl *F) {
   FunctionName.clear();
   llvm::raw_string_ostream OS(FunctionName);

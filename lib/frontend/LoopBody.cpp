@@ -448,21 +448,6 @@ LoopAnalyzer::ShapeKind LoopAnalyzer::accessShape(const Expr *E, const Expr *Ref
 /// A's base: a named array or pointer, maybe through a local alias
 /// (`const double *row = &A[i*n];`), or a pointer loaded from memory (then
 /// BASELOADED and A is indirect); ALIASOFFSET grows by the aliases' offsets.
-void LoopAnalyzer::noteFileArray(const VarDecl *V) {
-  if (!V->isFileVarDecl() || !V->getType()->isConstantArrayType())
-    return;
-  QualType E = Ctx.getBaseElementType(V->getType());
-  if (E.isConstQualified() || !(E->isIntegerType() || E->isRealFloatingType()) ||
-      E->isBooleanType())
-    return;
-  FunctionInfo &F = IR.Functions[FunctionName];
-  std::string Name = V->getNameAsString();
-  if (llvm::any_of(F.FileArrays, [&](const FileArray &A) { return A.Name == Name; }))
-    return;
-  PrintingPolicy PP(Ctx.getLangOpts());
-  F.FileArrays.push_back({Name, E.getUnqualifiedType().getAsString(PP), E->isRealFloatingType()});
-}
-
 const VarDecl *LoopAnalyzer::resolveBase(Access &A, const Expr *Root, bool AlignedByContract,
                                          Poly &AliasOffset, bool &BaseLoaded) {
   const VarDecl *BaseVar = nullptr;

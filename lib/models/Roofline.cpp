@@ -258,11 +258,9 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
                       : T.LoadBytes + T.WriteAllocateBytes;
   };
   for (size_t I = 1; I < M.Caches.size(); ++I) {
-    const CacheLevel &Inner = M.Caches[I - 1];
-    double Bytes = LinkBytes(I);
-    AddLevel(M.Caches[I].Name, M.Caches[I].Name + "-" + Inner.Name, Bytes,
-             linkCycles(M, I - 1, InBytes(I), Bytes - InBytes(I), Cores, /*OneCore=*/false,
-                        WorkingSet));
+    double Bytes = LinkBytes(I), In = InBytes(I);
+    AddLevel(M.Caches[I].Name, M.Caches[I].Name + "-" + M.Caches[I - 1].Name, Bytes,
+             linkCycles(M, I - 1, In, Bytes - In, Cores, /*OneCore=*/false, WorkingSet));
   }
   // Fills and write-backs each at the cores' rates (MemGBs when the file has
   // no write-back rate of its own), within the sockets' bandwidth.

@@ -113,6 +113,20 @@ double coreShare() { return opsPerChainCycle(independentAdds, 32); }
 /// neighbour.
 double fpShare() { return opsPerChainCycle(independentFpAdds, 8); }
 
+Measured loadBytesPerCycle(uint64_t WS, unsigned Bits, double MinSeconds, unsigned Reps) {
+  size_t N = std::max<uint64_t>(64, WS / 8 / 64 * 64);
+  Buffer A = allocate(N);
+  if (!A)
+    return {};
+  auto Load = [&](uint64_t Times) {
+    double Bytes = 0;
+    for (uint64_t I = 0; I < Times; ++I)
+      Bytes += loadKernel(A.get(), N, Bits);
+    return Bytes;
+  };
+  return quietPerCycle(Load, MinSeconds, Reps).PerCycle;
+}
+
 /// Load, copy and triad over WS bytes per thread on THREADS pinned threads
 /// in vectors of BITS; the rates of all threads add up. With CACHED (bytes
 /// per stream, one thread) also the copy beside two streams of that size.

@@ -165,7 +165,7 @@ public:
     if (C.Avx512f)
       Isas.push_back(Isa::Avx512);
     workingSets();
-    Total = 12 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
+    Total = 13 + unsigned(Isas.size()) * 2 + unsigned(Sets.size()) * 2 + 1;
     Started = std::chrono::steady_clock::now();
     clockAndPeaks();
     latencies();
@@ -369,6 +369,7 @@ private:
       R.Bandwidth.push_back(bandwidth(Level, WS, 1, R.StreamBits, MinSeconds, Reps,
                                       Kind == Memory ? std::max(L1, L2 / 8) : 0));
     }
+    fillSweep();
     if (Threads > 1)
       for (const auto &[Level, WS, Kind] : Sets) {
         step("bandwidth, " + Level + ", " + std::to_string(Threads) + " cores");
@@ -380,6 +381,15 @@ private:
         R.Bandwidth.push_back(
             bandwidth(Level, PerThread, Threads, R.StreamBits, MinSeconds, Reps));
       }
+  }
+
+  /// The load kernel over sets from three L1s to a quarter of the L2, beside
+  /// the half-L2 point the link's rate comes from.
+  void fillSweep() {
+    step("L2 fills by working set");
+    for (uint64_t WS : {3 * L1, L2 / 4})
+      if (WS > 2 * L1 && WS < L2 / 2 && (R.FillSweep.empty() || WS > R.FillSweep.back().first))
+        R.FillSweep.push_back({WS, loadBytesPerCycle(WS, R.StreamBits, MinSeconds, Reps)});
   }
 
   void chases() {

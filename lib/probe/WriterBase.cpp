@@ -235,6 +235,14 @@ void writeCachesOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Deri
       Comment += std::string(Comment.empty() ? "" : "; ") + "from next: " +
                  linkComment(R, D, Next);
       Covers.push_back("caches." + Name + ".bytes_per_cycle_from_next");
+      if (I == 0 && !D.FirstFromNextBySet.empty()) {
+        std::string Table;
+        for (const auto &[Set, Rate] : D.FirstFromNextBySet)
+          Table += (Table.empty() ? "" : ", ") + formatByteSize(Set) + ": " + num(Rate);
+        Keys += ", bytes_per_cycle_from_next_by_set: {" + Table + "}";
+        Comment += "; fills by working set: the load kernel over smaller sets in " + Next;
+        Covers.push_back("caches." + Name + ".bytes_per_cycle_from_next_by_set");
+      }
       if (D.OwnWritebackPath.count(Name)) {
         Keys += ", bytes_per_cycle_to_next: " + num(F->second);
         Comment += "; write-backs on a path of their own (update costs no more than load): "

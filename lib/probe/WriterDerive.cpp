@@ -51,6 +51,32 @@ std::string spread(const Measured &M) {
          (M.Settled ? "" : ", not settled");
 }
 
+/// The L1's fill rate at each set of the fill sweep: the load kernel's
+/// cycles a line there less, under no overlap, its in-core cycles in L1 (as
+/// the fit takes the link's share at half the L2), then the half-L2 rate.
+/// Empty when every set fills within a tenth of that rate.
+std::vector<std::pair<uint64_t, double>> fillsBySet(const ProbeResult &R, const Derived &D,
+                                                    unsigned Line) {
+  auto Half = D.Times.size() > 1 ? D.FromNext.find(D.Times[0].Level) : D.FromNext.end();
+  const BandwidthPoint *P = D.Times.size() > 1 ? point(R, D.Times[1].Level, false) : nullptr;
+  if (Half == D.FromNext.end() || !P || R.FillSweep.empty())
+    return {};
+  std::vector<std::pair<uint64_t, double>> Out;
+  bool Differs = false;
+  for (const auto &[Set, Rate] : R.FillSweep) {
+    if (Rate.Median <= 0)
+      return {};
+    double Cy = Line / Rate.Median -
+                (D.Fit.Rule == OverlapRule::None ? D.Times[0].Load : 0.0);
+    if (Cy <= 0)
+      return {};
+    Out.push_back({Set, Line / Cy});
+    Differs |= std::fabs(Out.back().second / Half->second - 1) > 0.1;
+  }
+  Out.push_back({P->WorkingSet, Half->second});
+  return Differs ? Out : std::vector<std::pair<uint64_t, double>>();
+}
+
 const BandwidthPoint *point(const ProbeResult &R, const std::string &Level, bool AllCores) {
   const BandwidthPoint *Best = nullptr;
   for (const BandwidthPoint &P : R.Bandwidth)
@@ -108,6 +134,7 @@ Derived derive(const ProbeResult &R) {
         D.OwnWritebackPath.insert(D.Times[I].Level);
     }
   }
+  D.FirstFromNextBySet = fillsBySet(R, D, Line);
   auto MemChase = R.ChaseNs.find("MEM");
   D.MemLatencyNs = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
   D.InFlight = missesInFlight(D.MemLatencyNs, parallelMissNs(R));

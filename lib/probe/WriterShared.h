@@ -48,6 +48,9 @@ struct Derived {
   OverlapFit Fit;
   std::vector<LevelTimes> Times; ///< the fit's input, one level each
   std::map<std::string, double> FromNext; ///< cache name -> B/cy from the next level
+  /// The first level's fills by working set (set bytes, B/cy), when the
+  /// fill sweep differs from FromNext by more than a tenth somewhere.
+  std::vector<std::pair<uint64_t, double>> FirstFromNextBySet;
   /// caches whose write-backs have a path of their own (the fit's duplex
   /// links): no slower than the fills, so written at the fills' rate
   std::set<std::string> OwnWritebackPath;

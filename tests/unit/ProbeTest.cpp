@@ -888,3 +888,33 @@ TEST(Probe, FirstLevelTlbFromTheLoadSweep) {
   EXPECT_EQ(Cheap.Model->Tlb->L1Entries, 0u) << Text;
 }
 
+
+// The L1's fills by working set, by hand: the 'full' timings at 2 GHz put
+// the L2 link at 2 cy a line, 32 B/cy, at the half-L2 point (128 KiB on
+// this Haswell). The load kernel over 96 KiB at 24 B/cy (2.67 cy a line,
+// all of it the link's under full overlap) is a quarter slower: the file
+// states {96KiB: 24, 128KiB: 32}, which loads back. At 30 B/cy (6 % off)
+// the sweep says one rate, and no table is written.
+TEST(Probe, FillsBySetWhereTheSweepDiffers) {
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  ProbeResult R = haswellProbe("2026-11-28", 2);
+  R.Bandwidth = bandwidthsAt2GHz(synthetic(true));
+  R.Bandwidth[1].WorkingSet = 128 << 10;
+  R.FillSweep = {{96 << 10, exact(24)}};
+  std::string Text;
+  MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
+  ASSERT_TRUE(L.ok()) << Text;
+  const CacheLevel &L1 = L.Model->Caches[0];
+  EXPECT_EQ(L1.BytesPerCycleFromNext, std::optional<double>(32)) << Text;
+  ASSERT_EQ(L1.FromNextBySet.size(), 2u) << Text;
+  EXPECT_EQ(L1.FromNextBySet[0], (std::pair<uint64_t, double>(96 << 10, 24)));
+  EXPECT_EQ(L1.FromNextBySet[1], (std::pair<uint64_t, double>(128 << 10, 32)));
+  EXPECT_NE(Text.find("caches.L1.bytes_per_cycle_from_next_by_set"), std::string::npos) << Text;
+
+  R.FillSweep = {{96 << 10, exact(30)}};
+  MachineLoadResult Flat = probedOverHaswell(R, *H.Model, Text);
+  ASSERT_TRUE(Flat.ok()) << Text;
+  EXPECT_TRUE(Flat.Model->Caches[0].FromNextBySet.empty()) << Text;
+}

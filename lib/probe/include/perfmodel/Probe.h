@@ -239,6 +239,10 @@ struct ProbeResult {
   /// (bytes, ns per access; the slowest of two sweeps per size): where the
   /// latency leaves the L3's is the capacity this host keeps for one core.
   std::vector<std::pair<uint64_t, double>> L3Sweep;
+  /// The load kernel on one core over sets between twice the L1 and half
+  /// the L2 (bytes, bytes per cycle at the clock beside each repetition):
+  /// whether the L1's fills from L2 run at one rate whatever the set.
+  std::vector<std::pair<uint64_t, Measured>> FillSweep;
   /// A branch on random bytes: cycles one misprediction costs (the loop over
   /// 16 MiB, unlearnable, against the same loop over 8 KiB, learned), and
   /// the mispredicted share per branch of a repeated pattern of each length
