@@ -45,6 +45,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   if (M.Core.ForwardFailCycles > 0)
     O.ForwardFail = M.Core.ForwardFailCycles;
   O.QueueSizes = M.Core.SchedulerQueues;
+  O.QueueAlsoHolds = M.Core.QueueAlsoHolds;
   O.FrontEnd = M.Core.FrontEnd;
   O.LoadQueue = M.Core.LoadQueue;
   O.StoreQueue = M.Core.StoreQueue;
@@ -128,7 +129,7 @@ namespace {
 /// every option, numbers in exact hexadecimal.
 std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-  static_assert(sizeof(InCoreOptions) == 648 && sizeof(LineSplits) == 240 &&
+  static_assert(sizeof(InCoreOptions) == 696 && sizeof(LineSplits) == 240 &&
                     sizeof(LineSplits::Stream) == 80,
                 "an option was added: make blockKey write it");
 #endif
@@ -150,6 +151,11 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
   for (const auto &[Name, Size] : O.QueueSizes) {
     Str(Name);
     Num(Size);
+  }
+  for (const auto &[Name, Also] : O.QueueAlsoHolds) {
+    Str(Name);
+    for (const std::string &A : Also)
+      Str(A);
   }
   OS << '|';
   if (const std::optional<FrontEndModel> &F = O.FrontEnd) {

@@ -64,6 +64,14 @@ void Block::schedule() {
         Q.Size.push_back(Given != O.QueueSizes.end() ? Given->second : unsigned(D->BufferSize));
         Q.UntilRetire.push_back(false);
         Leaves.push_back(PM.Leaves.at(I));
+        // Resources whose operations the file says wait here too.
+        if (auto Also = O.QueueAlsoHolds.find(D->Name); Also != O.QueueAlsoHolds.end())
+          for (unsigned J = 1; J < SM.getNumProcResourceKinds(); ++J)
+            if (llvm::is_contained(Also->second, SM.getProcResource(J)->Name))
+              for (unsigned L : PM.Leaves.at(J))
+                if (!llvm::is_contained(Leaves.back(), L))
+                  Leaves.back().push_back(L);
+        llvm::sort(Leaves.back());
       }
     Q.Schedulers = !Q.Size.empty();
     Q.Of.resize(N);

@@ -274,6 +274,24 @@ std::optional<FrontEndModel> frontEndOf(Reader &R, const YAML::Node &Core, const
                {});
   return Over;
 }
+
+/// core.queue_also_holds names LLVM's queues and resources of M's CPU.
+void checkQueueAlsoHolds(Reader &R, const YAML::Node &Core, const MachineModel &M) {
+  std::map<std::string, unsigned> Queues = llvmSchedulerQueues(M.Triple, M.Cpu);
+  std::vector<std::string> Resources = llvmResourceNames(M.Triple, M.Cpu);
+  for (const auto &[Q, Also] : M.Core.QueueAlsoHolds) {
+    std::string Path = "core.queue_also_holds." + Q;
+    if (!Queues.count(Q)) {
+      R.error(Core["queue_also_holds"][Q], Path,
+              "LLVM 19's model of " + M.Cpu + " has no scheduler queue '" + Q + "'");
+      continue;
+    }
+    for (const std::string &Name : Also)
+      if (!llvm::is_contained(Resources, Name))
+        R.error(Core["queue_also_holds"][Q], Path,
+                "LLVM 19's model of " + M.Cpu + " has no resource '" + Name + "'");
+  }
+}
 } // namespace
 
 MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
@@ -361,6 +379,8 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
                     "LLVM 19's model of " + M.Cpu + " has no scheduler queue '" + Q +
                         "' (it has: " + (Names.empty() ? "none" : Names) + ")");
       }
+      if (!M.Core.QueueAlsoHolds.empty() && !M.Triple.empty() && !M.Cpu.empty())
+        checkQueueAlsoHolds(R, C, M);
     }
     if (YAML::Node C = R.child(Root, "caches", "", true); C.IsDefined() && !C.IsNull())
       readCaches(R, C, M.Caches);

@@ -194,6 +194,20 @@ bool perfmodel::checkLLVMCpu(const std::string &Triple, const std::string &Cpu,
   return true;
 }
 
+std::vector<std::string> perfmodel::llvmResourceNames(const std::string &Triple,
+                                                      const std::string &Cpu) {
+  std::vector<std::string> Out;
+  std::string Err;
+  if (!checkLLVMCpu(Triple, Cpu, Err))
+    return Out;
+  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Err);
+  std::unique_ptr<llvm::MCSubtargetInfo> STI(T->createMCSubtargetInfo(Triple, Cpu, ""));
+  const llvm::MCSchedModel &SM = STI->getSchedModel();
+  for (unsigned I = 1; SM.hasInstrSchedModel() && I < SM.getNumProcResourceKinds(); ++I)
+    Out.push_back(SM.getProcResource(I)->Name);
+  return Out;
+}
+
 std::map<std::string, unsigned> perfmodel::llvmSchedulerQueues(const std::string &Triple,
                                                                const std::string &Cpu) {
   std::map<std::string, unsigned> Out;

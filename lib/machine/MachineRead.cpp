@@ -48,7 +48,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "load_bytes_per_cycle", "vector_load_slots", "stores_per_cycle",
                          "store_bytes_per_cycle", "fp_units",
                          "unaligned_vector_cost", "line_split_load_cost",
-                         "line_split_store_cost", "scheduler_queues", "load_queue", "store_queue",
+                         "line_split_store_cost", "scheduler_queues", "queue_also_holds", "load_queue", "store_queue",
                          "branch_mispredict_cy", "branch_pattern_capacity",
                          "instruction_overrides", "call_cy", "call_return_cy",
                          "masked_stores_forward", "forward_fail_cy",
@@ -130,6 +130,20 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
         [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
           if (auto V = R.count(Q, Name.c_str(), Path, true))
             C.SchedulerQueues[Name] = *V;
+        });
+  Named("queue_also_holds", "queue: [resources], e.g. {Zn4FP: [Zn4FPSt]}",
+        [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
+          const YAML::Node L = Q[Name];
+          std::string At = Reader::join(Path, Name);
+          if (!L.IsSequence() || L.size() == 0) {
+            R.error(L, At, "expected a list of LLVM resource names, e.g. [Zn4FPSt]");
+            return;
+          }
+          for (const YAML::Node &E : L)
+            if (E.IsScalar() && !E.Scalar().empty())
+              C.QueueAlsoHolds[Name].push_back(E.Scalar());
+            else
+              R.error(E, At, "expected an LLVM resource name");
         });
 
 

@@ -8,6 +8,7 @@
 #include "ViewHelpers.h"
 #include "perfmodel/Report.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -137,6 +138,8 @@ perfmodel::machineFields(const MachineModel &M) {
     F.push_back({"core.scheduler_queues." + Q,
                  Given != C.SchedulerQueues.end() ? std::to_string(Given->second)
                                                   : std::to_string(Size) + " (LLVM)"});
+    if (auto Also = C.QueueAlsoHolds.find(Q); Also != C.QueueAlsoHolds.end())
+      F.push_back({"core.queue_also_holds." + Q, llvm::join(Also->second, ", ")});
   }
   for (const auto &[Symbol, Cy] : C.CallCycles)
     F.push_back({"core.call_cy." + Symbol, N(Cy)});

@@ -250,6 +250,9 @@ struct InCoreOptions {
   std::optional<FrontEndModel> FrontEnd;
   /// Queue sizes that replace LLVM's, by resource name (core.scheduler_queues).
   std::map<std::string, unsigned> QueueSizes;
+  /// Further resources whose operations hold an entry of a queue, by the
+  /// queue's name (core.queue_also_holds).
+  std::map<std::string, std::vector<std::string>> QueueAlsoHolds;
   /// With a reorder buffer, loads (stores) in flight from issue to
   /// retirement (core.load_queue, core.store_queue); 0: no limit.
   unsigned LoadQueue = 0, StoreQueue = 0;

@@ -108,6 +108,9 @@ struct CoreModel {
   /// Entries of the scheduler queues, by the name of LLVM's buffered
   /// resource (Zn4FP, HWPortAny); a queue not named keeps LLVM's size.
   std::map<std::string, unsigned> SchedulerQueues;
+  /// Per scheduler queue, further resources of LLVM's model whose operations
+  /// wait in it too (AMD's FP store data, which LLVM keeps out of Zn4FP).
+  std::map<std::string, std::vector<std::string>> QueueAlsoHolds;
   /// Loads (stores) in flight between issue and retirement: the load
   /// (store) queue as a window test measures it; 0 when the file does not
   /// say (then no limit beyond the reorder buffer).
@@ -423,6 +426,8 @@ bool checkLLVMCpu(const std::string &Triple, const std::string &Cpu, std::string
 /// their entries; empty when it has none or does not know the CPU.
 std::map<std::string, unsigned> llvmSchedulerQueues(const std::string &Triple,
                                                     const std::string &Cpu);
+/// The names of every resource (units and groups) of LLVM 19's model of CPU.
+std::vector<std::string> llvmResourceNames(const std::string &Triple, const std::string &Cpu);
 
 } // namespace perfmodel
 
