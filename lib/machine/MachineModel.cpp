@@ -194,9 +194,11 @@ bool perfmodel::checkLLVMCpu(const std::string &Triple, const std::string &Cpu,
   return true;
 }
 
-std::vector<std::string> perfmodel::llvmResourceNames(const std::string &Triple,
-                                                      const std::string &Cpu) {
-  std::vector<std::string> Out;
+/// Every resource of LLVM 19's model of CPU with its buffer size (0: not a
+/// scheduler queue); empty when it has no model or does not know the CPU.
+static std::vector<std::pair<std::string, int>> llvmResources(const std::string &Triple,
+                                                              const std::string &Cpu) {
+  std::vector<std::pair<std::string, int>> Out;
   std::string Err;
   if (!checkLLVMCpu(Triple, Cpu, Err))
     return Out;
@@ -204,23 +206,23 @@ std::vector<std::string> perfmodel::llvmResourceNames(const std::string &Triple,
   std::unique_ptr<llvm::MCSubtargetInfo> STI(T->createMCSubtargetInfo(Triple, Cpu, ""));
   const llvm::MCSchedModel &SM = STI->getSchedModel();
   for (unsigned I = 1; SM.hasInstrSchedModel() && I < SM.getNumProcResourceKinds(); ++I)
-    Out.push_back(SM.getProcResource(I)->Name);
+    Out.push_back({SM.getProcResource(I)->Name, SM.getProcResource(I)->BufferSize});
+  return Out;
+}
+
+std::vector<std::string> perfmodel::llvmResourceNames(const std::string &Triple,
+                                                      const std::string &Cpu) {
+  std::vector<std::string> Out;
+  for (const auto &[Name, Buffer] : llvmResources(Triple, Cpu))
+    Out.push_back(Name);
   return Out;
 }
 
 std::map<std::string, unsigned> perfmodel::llvmSchedulerQueues(const std::string &Triple,
                                                                const std::string &Cpu) {
   std::map<std::string, unsigned> Out;
-  std::string Err;
-  if (!checkLLVMCpu(Triple, Cpu, Err))
-    return Out;
-  const llvm::Target *T = llvm::TargetRegistry::lookupTarget(Triple, Err);
-  std::unique_ptr<llvm::MCSubtargetInfo> STI(T->createMCSubtargetInfo(Triple, Cpu, ""));
-  const llvm::MCSchedModel &SM = STI->getSchedModel();
-  if (!SM.hasInstrSchedModel())
-    return Out;
-  for (unsigned I = 1; I < SM.getNumProcResourceKinds(); ++I)
-    if (const llvm::MCProcResourceDesc *D = SM.getProcResource(I); D->BufferSize > 0)
-      Out[D->Name] = unsigned(D->BufferSize);
+  for (const auto &[Name, Buffer] : llvmResources(Triple, Cpu))
+    if (Buffer > 0)
+      Out[Name] = unsigned(Buffer);
   return Out;
 }
