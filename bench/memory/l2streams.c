@@ -1,10 +1,12 @@
 // Streams from L2 by working-set size: one core's cycles per cache line of
 // a[i] = b[i] + 1 (a read stream beside a write stream: two fills and a
-// write-back per line), of a[i] += 1 (one fill and one write-back) and of a
-// sum over the set (one fill), for working sets from just past L1 to past
-// L2; and the fill rate each implies (bytes brought in per cycle). Where the
-// rates change with the set alike for all three, the L2-L1 link's rate
-// depends on the set: caches.L1.bytes_per_cycle_from_next_by_set.
+// write-back per line), of a[i] += 1 (one fill and one write-back), of a
+// sum over the set (one fill) and of a[i] = b[i] + 1 run downwards, for
+// working sets from just past L1 to past L2; and the fill rate each implies
+// (bytes brought in per cycle). Where the rates change with the set alike
+// for the ascending kernels, the L2-L1 link's rate depends on the set
+// (caches.L1.bytes_per_cycle_from_next_by_set); the descending kernel's
+// rate over the ascending one's is caches.L1.descending_fill_share.
 //
 //   clang-19 -O3 -march=native -ffast-math bench/memory/l2streams.c -o l2streams
 //   ./l2streams [KiB...]      (default 64 96 128 192 256 320 384 448 512 640 768)
@@ -20,6 +22,11 @@ __attribute__((noinline)) void twoStreams(long N, float *restrict A, const float
 __attribute__((noinline)) void oneStream(long N, float *restrict A) {
   for (long I = 0; I < N; ++I)
     A[I] += 1;
+}
+__attribute__((noinline)) void twoStreamsDown(long N, float *restrict A,
+                                              const float *restrict B) {
+  for (long I = N - 1; I >= 0; --I)
+    A[I] = B[I] + 1;
 }
 volatile float Sink;
 // Eight partial sums: the adds' latency stays off the stream's time.
@@ -45,6 +52,8 @@ static double cyclesPerLine(int Kind, long N, float *A, float *B, double SecPerC
         Sink = readStream(N, B);
       else if (Kind == 1)
         oneStream(N, A);
+      else if (Kind == 3)
+        twoStreamsDown(N, A, B);
       else
         twoStreams(N, A, B);
       __asm__ volatile("" ::: "memory"); // each call reads the arrays again
@@ -60,8 +69,9 @@ int main(int Argc, char **Argv) {
   int Count = Argc > 1 ? Argc - 1 : (int)(sizeof(Default) / sizeof(Default[0]));
   double SecPerCy = secondsPerCycle();
   printf("clock %.2f GHz\n| working set (KiB) | a[i] = b[i] + 1, cy/CL (fill B/cy) | a[i] += 1 over "
-         "the same bytes, cy/CL (fill B/cy) | sum over the same bytes, cy/CL (fill B/cy) |\n"
-         "|---:|---:|---:|---:|\n",
+         "the same bytes, cy/CL (fill B/cy) | sum over the same bytes, cy/CL (fill B/cy) | "
+         "a[i] = b[i] + 1 downwards, cy/CL (fill B/cy) |\n"
+         "|---:|---:|---:|---:|---:|\n",
          1e-9 / SecPerCy);
   for (int K = 0; K < Count; ++K) {
     long KiB = Argc > 1 ? atol(Argv[K + 1]) : Default[K];
@@ -72,13 +82,14 @@ int main(int Argc, char **Argv) {
     for (long I = 0; I < N; ++I)
       B[I] = I;
     double Two = cyclesPerLine(0, N, A, B, SecPerCy);
+    double Down = cyclesPerLine(3, N, A, B, SecPerCy);
     double One = cyclesPerLine(1, 2 * N, A, B, SecPerCy); // per line of the one array
     for (long I = 0; I < 2 * N; ++I)
       B[I] = I;
     double Read = cyclesPerLine(2, 2 * N, A, B, SecPerCy);
     // Fills: b's line and a's write-allocate; a's line; b's line.
-    printf("| %ld | %.2f (%.1f) | %.2f (%.1f) | %.2f (%.1f) |\n", KiB, Two, 128 / Two, One,
-           64 / One, Read, 64 / Read);
+    printf("| %ld | %.2f (%.1f) | %.2f (%.1f) | %.2f (%.1f) | %.2f (%.1f) |\n", KiB, Two,
+           128 / Two, One, 64 / One, Read, 64 / Read, Down, 128 / Down);
     free(A);
     free(B);
   }

@@ -58,30 +58,46 @@ std::optional<double> MachineModel::libraryCyclesPerByte(const std::string &Func
   return 1 / It->second;
 }
 
-double MachineModel::fromNextBytesPerCycle(size_t I, std::optional<double> WorkingSet,
-                                           unsigned Cores) const {
-  if (I + 1 >= Caches.size())
-    return 0;
-  const CacheLevel &C = Caches[I], &Next = Caches[I + 1];
+/// The set one instance of NEXT holds of U's working set (each instance of
+/// a private level its core's share); nullopt when unknown or beyond NEXT.
+static std::optional<double> setInNext(const CacheLevel &Next, const LinkUse &U) {
+  if (!U.WorkingSet || *U.WorkingSet <= 0)
+    return std::nullopt;
+  unsigned Cores = std::max(1u, U.Cores);
+  double Set = *U.WorkingSet / Cores * std::min(Cores, std::max(1u, Next.SharedBy));
+  return Set <= double(Next.SizeBytes) ? std::optional<double>(Set) : std::nullopt;
+}
+
+/// Level C's fill rate of upward streams from SET bytes in the next level:
+/// its FromNextBySet where it states one, else its flat rate.
+static double fillRateAtSet(const CacheLevel &C, std::optional<double> Set) {
   double Flat = C.BytesPerCycleFromNext.value_or(0);
-  if (C.FromNextBySet.empty() || !WorkingSet || *WorkingSet <= 0)
-    return Flat;
-  // Each instance of a private level holds its core's share of the set.
-  unsigned Sharers = std::max(1u, std::min(Cores, Next.SharedBy));
-  double Set = *WorkingSet / std::max(1u, Cores) * Sharers;
-  if (Set > double(Next.SizeBytes))
+  if (C.FromNextBySet.empty() || !Set)
     return Flat;
   const auto &T = C.FromNextBySet;
-  if (Set <= double(T.front().first))
+  if (*Set <= double(T.front().first))
     return T.front().second;
-  if (Set >= double(T.back().first))
+  if (*Set >= double(T.back().first))
     return T.back().second;
   size_t K = 1;
-  while (double(T[K].first) < Set)
+  while (double(T[K].first) < *Set)
     ++K;
   double X0 = std::log2(double(T[K - 1].first)), X1 = std::log2(double(T[K].first));
-  double F = (std::log2(Set) - X0) / (X1 - X0);
+  double F = (std::log2(*Set) - X0) / (X1 - X0);
   return T[K - 1].second + F * (T[K].second - T[K - 1].second);
+}
+
+double MachineModel::fromNextBytesPerCycle(size_t I, const LinkUse &U) const {
+  if (I + 1 >= Caches.size())
+    return 0;
+  const CacheLevel &C = Caches[I];
+  std::optional<double> Set = setInNext(Caches[I + 1], U);
+  double Rate = fillRateAtSet(C, Set);
+  // Bytes that run downwards come at their own rate, the rest at Rate.
+  if (Rate <= 0 || !Set || !C.FromNextDescending || U.Descending <= 0)
+    return Rate;
+  double D = std::min(1.0, U.Descending);
+  return 1 / ((1 - D) / Rate + D / *C.FromNextDescending);
 }
 
 const CacheLevel *MachineModel::cache(const std::string &LevelName) const {

@@ -328,7 +328,8 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
                            "bytes_per_cycle_from_next", "shared_by", "policy",
                            "prefetch", "write_allocate", "misses_in_flight",
                            "prefetch_max_stride", "bytes_per_cycle_to_next",
-                           "bytes_per_cycle_from_next_by_set"}))
+                           "bytes_per_cycle_from_next_by_set",
+                           "bytes_per_cycle_from_next_descending"}))
       continue;
     C.Name = R.str(E, "name", P, true).value_or("");
     if (!C.Name.empty() && !Seen.insert(C.Name).second)
@@ -340,6 +341,12 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     C.BytesPerCycleFromNext = R.num(E, "bytes_per_cycle_from_next", P, false);
     C.BytesPerCycleToNext = R.num(E, "bytes_per_cycle_to_next", P, false);
     readFromNextBySet(R, E, P, I + 1 == N.size(), C);
+    C.FromNextDescending = R.num(E, "bytes_per_cycle_from_next_descending", P, false);
+    if (C.FromNextDescending && I + 1 == N.size()) {
+      R.error(E["bytes_per_cycle_from_next_descending"], P + ".bytes_per_cycle_from_next_descending",
+              "the last level's fills come from memory, whose bandwidth is memory's");
+      C.FromNextDescending.reset();
+    }
     if (C.BytesPerCycleToNext && I + 1 == N.size())
       R.error(E["bytes_per_cycle_to_next"], P + ".bytes_per_cycle_to_next",
               "the last level's write-backs go to memory, whose bandwidth is memory's");

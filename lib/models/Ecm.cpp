@@ -80,7 +80,7 @@ bool linkTransfers(EcmResult &R, const ModelInput &In) {
   // One core's transfers: the memory link at what one core draws (measured,
   // else Little's law); the socket's bandwidth only sets the saturation.
   for (size_t I = 0; I < M.Caches.size(); ++I) {
-    double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true, In.WorkingSetBytes);
+    double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true, linkUseOf(In));
     R.Links.push_back(ecmLinkName(M, I));
     if (BPC <= 0) {
       R.Reason = R.Summary.Reason =

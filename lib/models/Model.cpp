@@ -141,22 +141,39 @@ double perfmodel::linkBytesPerIt(const ModelInput &In, size_t I, bool Inward) {
   return Inward ? T.LoadBytes + T.WriteAllocateBytes : T.beyondL1Bytes();
 }
 
+LinkUse perfmodel::linkUseOf(const ModelInput &In) {
+  LinkUse U;
+  U.WorkingSet = In.WorkingSetBytes;
+  U.Cores = In.Cores;
+  // Bytes of the accesses that stream (a step of at most a line), and of
+  // those the ones whose addresses fall from one iteration to the next.
+  double Streamed = 0, Down = 0;
+  for (const Access &A : In.Loop->Accesses)
+    if (std::optional<int64_t> Step = innermostStep(*In.Loop, A);
+        Step && *Step != 0 && std::abs(*Step) * int64_t(A.ElementBytes) <= 64) {
+      Streamed += A.ElementBytes;
+      Down += *Step < 0 ? A.ElementBytes : 0;
+    }
+  U.Descending = Streamed > 0 ? Down / Streamed : 0;
+  return U;
+}
+
 double perfmodel::linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore,
-                                    std::optional<double> WorkingSet, unsigned Cores) {
+                                    const LinkUse &U) {
   if (I + 1 < M.Caches.size())
-    return M.fromNextBytesPerCycle(I, WorkingSet, Cores);
+    return M.fromNextBytesPerCycle(I, U);
   double GBs = OneCore ? M.Memory.gbsFor(1, 1) : M.Memory.effectiveGBs();
   return M.ClockGHz > 0 ? GBs / M.ClockGHz : 0;
 }
 
 double perfmodel::linkCycles(const MachineModel &M, size_t I, double In, double Out,
-                             unsigned Cores, bool OneCore, std::optional<double> WorkingSet) {
+                             unsigned Cores, bool OneCore, const LinkUse &U) {
   Cores = std::max(Cores, 1u);
   // One core's memory link: what one core draws (fills and write-backs at
   // their own rates where the file gives both).
   if (I + 1 == M.Caches.size() && OneCore)
     return M.Memory.transferNs(In, Out, 1, 1) * M.ClockGHz;
-  double BPC = linkBytesPerCycle(M, I, OneCore, WorkingSet, Cores) *
+  double BPC = linkBytesPerCycle(M, I, OneCore, U) *
                (I + 1 < M.Caches.size() ? Cores : 1);
   if (BPC <= 0)
     return 0;
@@ -169,7 +186,7 @@ double perfmodel::linkCycles(const MachineModel &M, size_t I, double In, double 
 double perfmodel::linkCyclesPerIt(const ModelInput &In, size_t I, bool OneCore) {
   double Inward = linkBytesPerIt(In, I, /*Inward=*/true);
   return linkCycles(*In.Machine, I, Inward, linkBytesPerIt(In, I) - Inward, 1, OneCore,
-                    In.WorkingSetBytes);
+                    linkUseOf(In));
 }
 
 std::string perfmodel::ecmLinkName(const MachineModel &M, size_t I) {

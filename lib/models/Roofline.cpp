@@ -54,7 +54,7 @@ double perfmodel::flopMixCycles(const FlopCounts &F, const CoreModel &C, unsigne
 
 RooflineResult perfmodel::roofline(const ModelInput &In) {
   RooflineResult R = roofline(*In.Loop, *In.Machine, In.Traffic, inCoreCyclesPerIt(In),
-                              In.Cores, In.WorkingSetBytes);
+                              In.Cores, linkUseOf(In));
   Prediction &P = R.Summary;
   P.Kind = ModelKind::Roofline;
   P.Ok = !R.Levels.empty();
@@ -131,7 +131,7 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
 
 RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
                                    const TrafficResult *Traffic, double InCore,
-                                   unsigned Cores, std::optional<double> WorkingSet) {
+                                   unsigned Cores, const LinkUse &U) {
   RooflineResult R;
   Cores = std::max(Cores, 1u);
   R.Cores = Cores;
@@ -260,7 +260,7 @@ RooflineResult perfmodel::roofline(const LoopKernel &K, const MachineModel &M,
   for (size_t I = 1; I < M.Caches.size(); ++I) {
     double Bytes = LinkBytes(I), In = InBytes(I);
     AddLevel(M.Caches[I].Name, M.Caches[I].Name + "-" + M.Caches[I - 1].Name, Bytes,
-             linkCycles(M, I - 1, In, Bytes - In, Cores, /*OneCore=*/false, WorkingSet));
+             linkCycles(M, I - 1, In, Bytes - In, Cores, /*OneCore=*/false, U));
   }
   // Fills and write-backs each at the cores' rates (MemGBs when the file has
   // no write-back rate of its own), within the sockets' bandwidth.

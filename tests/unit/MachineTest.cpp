@@ -569,16 +569,16 @@ TEST(Machine, FillRateFollowsTheWorkingSetWhereTheFileStatesIt) {
   ASSERT_TRUE(R.ok());
   const MachineModel &M = *R.Model;
   const double KiB = 1024, Mid = 64 * std::sqrt(2.0) * KiB;
-  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, 32 * KiB), 32);
-  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, 64 * KiB), 32);
-  EXPECT_NEAR(M.fromNextBytesPerCycle(0, Mid), 40, 1e-9);
-  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, 200 * KiB), 48);
-  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, 256 * KiB), 48);
-  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, 300 * KiB), 64);
-  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, std::nullopt), 64);
-  EXPECT_NEAR(M.fromNextBytesPerCycle(0, 2 * Mid, 2), 40, 1e-9);
-  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(1, 64 * KiB), 32); // L2's own: flat
-  EXPECT_NEAR(linkCycles(M, 0, 128, 64, 1, true, Mid), 4.8, 1e-9);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, {32 * KiB}), 32);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, {64 * KiB}), 32);
+  EXPECT_NEAR(M.fromNextBytesPerCycle(0, {Mid}), 40, 1e-9);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, {200 * KiB}), 48);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, {256 * KiB}), 48);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, {300 * KiB}), 64);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0), 64);
+  EXPECT_NEAR(M.fromNextBytesPerCycle(0, {2 * Mid, 2}), 40, 1e-9);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(1, {64 * KiB}), 32); // L2's own: flat
+  EXPECT_NEAR(linkCycles(M, 0, 128, 64, 1, true, {Mid}), 4.8, 1e-9);
   EXPECT_NEAR(linkCycles(M, 0, 128, 64, 1, true), 3, 1e-9);
 
   // On the last level, with a key that is no size, or twice one set: errors.

@@ -3,6 +3,7 @@
 //   L1: 64 B/cy loads, 32 B/cy stores; L2->L1 64 B/cy; L3->L2 32 B/cy;
 //   memory 42.6 GB/s = 15.78 B/cy.
 #include "perfmodel/MachineModel.h"
+#include "perfmodel/Model.h"
 #include "perfmodel/Roofline.h"
 
 #include <gtest/gtest.h>
@@ -190,4 +191,39 @@ TEST(Roofline, CoresPlaceTheirSlicesInTheirOwnCaches) {
   EXPECT_EQ(residentLevel(M, 40.0 * 1024 * 1024, 12), "MEM");
   EXPECT_EQ(residentLevel(M, 40.0 * 1024 * 1024, 24), "L3");
   EXPECT_DOUBLE_EQ(levelCapacity(*M.cache("L2"), 3), 3 * 256.0 * 1024);
+}
+
+// Fills of streams that run downwards at their own rate, by hand on the
+// Haswell file (L1 from L2: 64 B/cy; a 256 KiB L2) with 24 B/cy stated for
+// descending streams: a[i] = b[i] + 1 with i running down over 8-byte
+// elements is all descending (link rate 24), with b read upwards (b[n - i])
+// half (1 / (0.5 / 64 + 0.5 / 24) = 34.9 B/cy); at a set beyond the L2 the
+// flat rate stands. A line of copy moves 128 B in and 64 B out on one path:
+// (128 + 64) / 24 = 8 cy per line, all descending.
+TEST(Roofline, DescendingStreamsFillAtTheirOwnRate) {
+  MachineModel M = haswell();
+  M.Caches[0].FromNextDescending = 24;
+  auto Stream = [](const char *Name, int64_t Coefficient, bool Write) {
+    Access A = ref(Name, 8, !Write, Write);
+    A.Linear = Poly::symbol("i") * Poly::constant(Coefficient);
+    return A;
+  };
+  LoopKernel Down;
+  Down.Nest.push_back({"i", Poly::constant(0), Poly::symbol("n"), -1});
+  Down.Accesses = {Stream("a", 1, true), Stream("b", 1, false)};
+  LoopKernel Mixed = Down;
+  Mixed.Accesses[1] = Stream("b", -1, false);
+  auto Use = [&](const LoopKernel &K, double Set) {
+    ModelInput In;
+    In.Loop = &K;
+    In.Machine = &M;
+    In.WorkingSetBytes = Set;
+    return linkUseOf(In);
+  };
+  EXPECT_DOUBLE_EQ(Use(Down, 128 << 10).Descending, 1);
+  EXPECT_DOUBLE_EQ(Use(Mixed, 128 << 10).Descending, 0.5);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, Use(Down, 128 << 10)), 24);
+  EXPECT_NEAR(M.fromNextBytesPerCycle(0, Use(Mixed, 128 << 10)), 1 / (0.5 / 64 + 0.5 / 24), 1e-9);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, Use(Down, 1 << 20)), 64);
+  EXPECT_NEAR(linkCycles(M, 0, 128, 64, 1, true, Use(Down, 128 << 10)), 8, 1e-9);
 }

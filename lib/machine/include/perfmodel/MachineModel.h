@@ -198,6 +198,10 @@ struct CacheLevel {
   /// near its size. Between entries the rate goes linearly in log2 of the
   /// set, beyond them it is the nearest entry's. Empty: one rate for all.
   std::vector<std::pair<uint64_t, double>> FromNextBySet;
+  /// Bytes per cycle from the next level of streams that run downwards,
+  /// where the set fits in it (measured: the prefetchers may follow them
+  /// less well than upward ones). Unset: as upward streams.
+  std::optional<double> FromNextDescending;
   unsigned SharedBy = 1;
   CachePolicy Policy = CachePolicy::Inclusive;
   PrefetchKind Prefetch = PrefetchKind::None;
@@ -328,6 +332,15 @@ enum class OverlapRule { None, Full };
 /// The rule as the machine file and the reports spell it.
 inline const char *overlapRuleName(OverlapRule R) { return R == OverlapRule::Full ? "full" : "none"; }
 
+/// What picks a cache link's fill rate where the file states it by working
+/// set or by direction: the loop's working set on its cores, and the share
+/// of its stream bytes that run downwards.
+struct LinkUse {
+  std::optional<double> WorkingSet;
+  unsigned Cores = 1;
+  double Descending = 0;
+};
+
 struct MachineModel {
   std::string Name;
   std::string File; ///< where it was loaded from
@@ -386,12 +399,11 @@ struct MachineModel {
   const CacheLevel *sharedLastLevel() const {
     return Caches.size() >= 3 && Caches.back().SharedBy > 1 ? &Caches.back() : nullptr;
   }
-  /// Bytes per cycle from cache level I+1 into level I (0: not given) when
-  /// the loop's working set is WORKINGSET bytes on CORES cores: the level's
-  /// FromNextBySet at the set one instance of I+1 holds, where it fits
-  /// there, else BytesPerCycleFromNext.
-  double fromNextBytesPerCycle(size_t I, std::optional<double> WorkingSet,
-                               unsigned Cores = 1) const;
+  /// Bytes per cycle from cache level I+1 into level I (0: not given) for a
+  /// loop used as U says: the level's FromNextBySet at the set one instance
+  /// of I+1 holds, where it fits there, else BytesPerCycleFromNext; there,
+  /// its descending share of the bytes at FromNextDescending.
+  double fromNextBytesPerCycle(size_t I, const LinkUse &U = {}) const;
   /// Cycles per byte written of the C library's FUNCTION ("memcpy",
   /// "memset") with its data in LEVEL ("L1", ..., "MEM") at ClockGHz, when
   /// the file states the rate.

@@ -135,14 +135,17 @@ double linkBytesPerIt(const ModelInput &In, size_t I, bool Inward = false);
 /// with ONECORE what one core alone draws when the machine says); a cache's
 /// at the loop's WORKINGSET on CORES cores where the file states it by set.
 double linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore = false,
-                         std::optional<double> WorkingSet = std::nullopt, unsigned Cores = 1);
+                         const LinkUse &U = {});
+/// How IN's loop uses the cache links: its working set and cores, and the
+/// share of its streams' bytes that run downwards.
+LinkUse linkUseOf(const ModelInput &In);
 /// Cycles per iteration on link I (one core): the bytes over its bandwidth;
 /// where the inner level writes back on a path of its own
 /// (bytes_per_cycle_to_next), the slower of the two directions.
 double linkCyclesPerIt(const ModelInput &In, size_t I, bool OneCore = false);
 /// The same from the byte counts: IN towards the core, OUT written back.
 double linkCycles(const MachineModel &M, size_t I, double In, double Out, unsigned Cores = 1,
-                  bool OneCore = false, std::optional<double> WorkingSet = std::nullopt);
+                  bool OneCore = false, const LinkUse &U = {});
 /// "L1L2", "L2L3", "L3Mem": ECM's names of the links.
 std::string ecmLinkName(const MachineModel &M, size_t I);
 

@@ -88,10 +88,10 @@ struct RooflineResult {
 /// valid (one link per cache level), else from the naive count.
 /// INCORE, when positive, is the in-core model's cycles per source iteration
 /// with data in L1; it replaces the compute peak as the compute roof.
-/// WORKINGSET picks a link's rate where the file states it by set.
+/// U picks a link's rate where the file states it by set or direction.
 RooflineResult roofline(const LoopKernel &K, const MachineModel &M,
                         const TrafficResult *Traffic = nullptr, double InCore = 0,
-                        unsigned Cores = 1, std::optional<double> WorkingSet = std::nullopt);
+                        unsigned Cores = 1, const LinkUse &U = {});
 /// The model behind the common interface.
 RooflineResult roofline(const ModelInput &In);
 inline RooflineResult naiveRoofline(const LoopKernel &K, const MachineModel &M) {
