@@ -357,8 +357,34 @@ __attribute__((target("avx512f"))) static double copyCachedAvx512(double *D, con
   return 24.0 * N;
 }
 
+/// The load kernels run downwards: the same blocks from the last to the
+/// first, each block's vectors from its top.
+#define PERFMODEL_LOAD_DOWN(NAME, TARGET, V, LANES, ZERO, LOAD, ADD, FIRST)                       \
+  TARGET static double NAME(const double *A, size_t N) {                                         \
+    V S[8];                                                                                      \
+    for (V & X : S)                                                                              \
+      X = ZERO();                                                                                \
+    for (size_t I = N; I >= 8 * LANES; I -= 8 * LANES)                                           \
+      for (unsigned K = 8; K-- > 0;)                                                             \
+        S[K] = ADD(S[K], LOAD(A + I - 8 * LANES + LANES * K));                                   \
+    for (unsigned K = 1; K < 8; ++K)                                                             \
+      S[0] = ADD(S[0], S[K]);                                                                    \
+    Sink = FIRST(S[0]);                                                                          \
+    return 8.0 * N;                                                                              \
+  }
+PERFMODEL_LOAD_DOWN(loadDownAvx512, __attribute__((target("avx512f"))), __m512d, 8,
+                    _mm512_setzero_pd, _mm512_load_pd, _mm512_add_pd, _mm512_reduce_add_pd)
+PERFMODEL_LOAD_DOWN(loadDownAvx, __attribute__((target("avx2"))), __m256d, 4, _mm256_setzero_pd,
+                    _mm256_load_pd, _mm256_add_pd, _mm256_cvtsd_f64)
+PERFMODEL_LOAD_DOWN(loadDownSse, , __m128d, 2, _mm_setzero_pd, _mm_load_pd, _mm_add_pd,
+                    _mm_cvtsd_f64)
+#undef PERFMODEL_LOAD_DOWN
+
 double loadKernel(const double *A, size_t N, unsigned Bits) {
   return Bits >= 512 ? loadAvx512(A, N) : Bits >= 256 ? loadAvx(A, N) : loadSse(A, N);
+}
+double loadDownKernel(const double *A, size_t N, unsigned Bits) {
+  return Bits >= 512 ? loadDownAvx512(A, N) : Bits >= 256 ? loadDownAvx(A, N) : loadDownSse(A, N);
 }
 double copyKernel(double *D, const double *S, size_t N, unsigned Bits) {
   return Bits >= 512 ? copyAvx512(D, S, N) : Bits >= 256 ? copyAvx(D, S, N) : copySse(D, S, N);
@@ -670,6 +696,7 @@ double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
   static double NAME(uint64_t) { return 0; }
 double latencyKernel(Chain, uint64_t) { return 0; }
 double loadKernel(const double *, size_t, unsigned) { return 0; }
+double loadDownKernel(const double *, size_t, unsigned) { return 0; }
 double copyKernel(double *, const double *, size_t, unsigned) { return 0; }
 double copyCachedKernel(double *, const double *, size_t, const double *, size_t, unsigned) {
   return 0;

@@ -63,6 +63,8 @@ double latencyKernel(Chain Kind, uint64_t N);
 /// AVX2, else SSE2); N elements each, a multiple of 64. Return the bytes
 /// they move, write-allocates included (load: 8N, copy: 24N, triad: 32N).
 double loadKernel(const double *A, size_t N, unsigned Bits);
+/// The load kernel from the top of A down.
+double loadDownKernel(const double *A, size_t N, unsigned Bits);
 double copyKernel(double *Dst, const double *Src, size_t N, unsigned Bits);
 double triadKernel(double *A, const double *B, const double *C, size_t N, unsigned Bits);
 

@@ -113,7 +113,8 @@ double coreShare() { return opsPerChainCycle(independentAdds, 32); }
 /// neighbour.
 double fpShare() { return opsPerChainCycle(independentFpAdds, 8); }
 
-Measured loadBytesPerCycle(uint64_t WS, unsigned Bits, double MinSeconds, unsigned Reps) {
+Measured loadBytesPerCycle(uint64_t WS, unsigned Bits, double MinSeconds, unsigned Reps,
+                           bool Downwards) {
   size_t N = std::max<uint64_t>(64, WS / 8 / 64 * 64);
   Buffer A = allocate(N);
   if (!A)
@@ -121,7 +122,7 @@ Measured loadBytesPerCycle(uint64_t WS, unsigned Bits, double MinSeconds, unsign
   auto Load = [&](uint64_t Times) {
     double Bytes = 0;
     for (uint64_t I = 0; I < Times; ++I)
-      Bytes += loadKernel(A.get(), N, Bits);
+      Bytes += Downwards ? loadDownKernel(A.get(), N, Bits) : loadKernel(A.get(), N, Bits);
     return Bytes;
   };
   return quietPerCycle(Load, MinSeconds, Reps).PerCycle;

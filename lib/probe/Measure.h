@@ -197,7 +197,8 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
                          double MinSeconds, unsigned Reps, uint64_t Cached = 0);
 /// The load kernel over WS bytes on this thread: bytes per cycle at the
 /// clock beside each repetition, over those that had the core.
-Measured loadBytesPerCycle(uint64_t WS, unsigned Bits, double MinSeconds, unsigned Reps);
+Measured loadBytesPerCycle(uint64_t WS, unsigned Bits, double MinSeconds, unsigned Reps,
+                           bool Downwards = false);
 
 /// F(a, b) of two kernels' rates timed back to back in each repetition, so
 /// both see the same clock and neighbours; repeated until settled as rates()

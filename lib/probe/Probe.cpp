@@ -390,6 +390,10 @@ private:
     for (uint64_t WS : {3 * L1, L2 / 4})
       if (WS > 2 * L1 && WS < L2 / 2 && (R.FillSweep.empty() || WS > R.FillSweep.back().first))
         R.FillSweep.push_back({WS, loadBytesPerCycle(WS, R.StreamBits, MinSeconds, Reps)});
+    if (!R.FillSweep.empty())
+      R.FillDownwards = {R.FillSweep.front().first,
+                         loadBytesPerCycle(R.FillSweep.front().first, R.StreamBits, MinSeconds,
+                                           Reps, /*Downwards=*/true)};
   }
 
   void chases() {

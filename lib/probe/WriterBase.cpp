@@ -243,6 +243,11 @@ void writeCachesOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Deri
         Comment += "; fills by working set: the load kernel over smaller sets in " + Next;
         Covers.push_back("caches." + Name + ".bytes_per_cycle_from_next_by_set");
       }
+      if (I == 0 && D.FirstFromNextDescending) {
+        Keys += ", bytes_per_cycle_from_next_descending: " + num(*D.FirstFromNextDescending);
+        Comment += "; streams run downwards: the load kernel from the top of the set";
+        Covers.push_back("caches." + Name + ".bytes_per_cycle_from_next_descending");
+      }
       if (D.OwnWritebackPath.count(Name)) {
         Keys += ", bytes_per_cycle_to_next: " + num(F->second);
         Comment += "; write-backs on a path of their own (update costs no more than load): "

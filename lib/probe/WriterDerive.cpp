@@ -77,6 +77,22 @@ std::vector<std::pair<uint64_t, double>> fillsBySet(const ProbeResult &R, const 
   return Differs ? Out : std::vector<std::pair<uint64_t, double>>();
 }
 
+/// The L1's fill rate of the load kernel run downwards, taken as the sweep's
+/// rates are; nullopt unless it differs by more than a tenth from the
+/// upward kernel's at the same set.
+std::optional<double> fillsDownwards(const ProbeResult &R, const Derived &D, unsigned Line) {
+  const auto &[Set, Down] = R.FillDownwards;
+  auto Up = std::find_if(R.FillSweep.begin(), R.FillSweep.end(),
+                         [&](const auto &P) { return P.first == Set; });
+  if (Down.Median <= 0 || Up == R.FillSweep.end() || Up->second.Median <= 0 || D.Times.empty())
+    return std::nullopt;
+  double InCore = D.Fit.Rule == OverlapRule::None ? D.Times[0].Load : 0.0;
+  double DownCy = Line / Down.Median - InCore, UpCy = Line / Up->second.Median - InCore;
+  if (DownCy <= 0 || UpCy <= 0 || std::fabs(UpCy / DownCy - 1) <= 0.1)
+    return std::nullopt;
+  return Line / DownCy;
+}
+
 const BandwidthPoint *point(const ProbeResult &R, const std::string &Level, bool AllCores) {
   const BandwidthPoint *Best = nullptr;
   for (const BandwidthPoint &P : R.Bandwidth)
@@ -135,6 +151,7 @@ Derived derive(const ProbeResult &R) {
     }
   }
   D.FirstFromNextBySet = fillsBySet(R, D, Line);
+  D.FirstFromNextDescending = fillsDownwards(R, D, Line);
   auto MemChase = R.ChaseNs.find("MEM");
   D.MemLatencyNs = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
   D.InFlight = missesInFlight(D.MemLatencyNs, parallelMissNs(R));

@@ -51,6 +51,9 @@ struct Derived {
   /// The first level's fills by working set (set bytes, B/cy), when the
   /// fill sweep differs from FromNext by more than a tenth somewhere.
   std::vector<std::pair<uint64_t, double>> FirstFromNextBySet;
+  /// The first level's fills of descending streams, when they differ from
+  /// the upward ones at the same set by more than a tenth.
+  std::optional<double> FirstFromNextDescending;
   /// caches whose write-backs have a path of their own (the fit's duplex
   /// links): no slower than the fills, so written at the fills' rate
   std::set<std::string> OwnWritebackPath;

@@ -894,7 +894,9 @@ TEST(Probe, FirstLevelTlbFromTheLoadSweep) {
 // this Haswell). The load kernel over 96 KiB at 24 B/cy (2.67 cy a line,
 // all of it the link's under full overlap) is a quarter slower: the file
 // states {96KiB: 24, 128KiB: 32}, which loads back. At 30 B/cy (6 % off)
-// the sweep says one rate, and no table is written.
+// the sweep says one rate, and no table is written. The load kernel run
+// downwards over 96 KiB at 16 B/cy (4 cy a line against 2.67 upwards)
+// states a descending rate of 16; at the upward kernel's 30 it states none.
 TEST(Probe, FillsBySetWhereTheSweepDiffers) {
   MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
                                          "/machine-models/haswell-ep-e5-2680v3.yml");
@@ -903,6 +905,7 @@ TEST(Probe, FillsBySetWhereTheSweepDiffers) {
   R.Bandwidth = bandwidthsAt2GHz(synthetic(true));
   R.Bandwidth[1].WorkingSet = 128 << 10;
   R.FillSweep = {{96 << 10, exact(24)}};
+  R.FillDownwards = {96 << 10, exact(16)};
   std::string Text;
   MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
   ASSERT_TRUE(L.ok()) << Text;
@@ -912,9 +915,12 @@ TEST(Probe, FillsBySetWhereTheSweepDiffers) {
   EXPECT_EQ(L1.FromNextBySet[0], (std::pair<uint64_t, double>(96 << 10, 24)));
   EXPECT_EQ(L1.FromNextBySet[1], (std::pair<uint64_t, double>(128 << 10, 32)));
   EXPECT_NE(Text.find("caches.L1.bytes_per_cycle_from_next_by_set"), std::string::npos) << Text;
+  EXPECT_EQ(L1.FromNextDescending, std::optional<double>(16)) << Text;
 
   R.FillSweep = {{96 << 10, exact(30)}};
+  R.FillDownwards = {96 << 10, exact(30)};
   MachineLoadResult Flat = probedOverHaswell(R, *H.Model, Text);
   ASSERT_TRUE(Flat.ok()) << Text;
   EXPECT_TRUE(Flat.Model->Caches[0].FromNextBySet.empty()) << Text;
+  EXPECT_FALSE(Flat.Model->Caches[0].FromNextDescending) << Text;
 }

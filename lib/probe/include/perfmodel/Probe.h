@@ -243,6 +243,9 @@ struct ProbeResult {
   /// the L2 (bytes, bytes per cycle at the clock beside each repetition):
   /// whether the L1's fills from L2 run at one rate whatever the set.
   std::vector<std::pair<uint64_t, Measured>> FillSweep;
+  /// The load kernel run downwards over the first set of the sweep (bytes,
+  /// bytes per cycle): whether descending streams fill at the same rate.
+  std::pair<uint64_t, Measured> FillDownwards;
   /// A branch on random bytes: cycles one misprediction costs (the loop over
   /// 16 MiB, unlearnable, against the same loop over 8 KiB, learned), and
   /// the mispredicted share per branch of a repeated pattern of each length
