@@ -126,15 +126,21 @@ RuleFit fitRule(bool Full, const std::vector<LevelTimes> &Times) {
 
 } // namespace
 
-OverlapFit perfmodel::fitEcmOverlap(const std::vector<LevelTimes> &Times) {
+OverlapFit perfmodel::fitEcmOverlap(const std::vector<LevelTimes> &Times,
+                                    std::optional<OverlapRule> Prefer) {
   OverlapFit Out;
   if (Times.size() < 2)
     return Out;
   RuleFit None = fitRule(false, Times), Full = fitRule(true, Times);
   Out.ResidualNone = None.Residual;
   Out.ResidualFull = Full.Residual;
-  // Ties go to `none`, the rule that assumes less overlap.
+  // Ties go to `none`, the rule that assumes less overlap; close fits to
+  // the rule preferred.
   bool PickFull = Full.Residual < None.Residual;
+  if (Prefer && std::fabs(Full.Residual - None.Residual) < 0.02) {
+    PickFull = *Prefer == OverlapRule::Full;
+    Out.Preferred = true;
+  }
   Out.Rule = PickFull ? OverlapRule::Full : OverlapRule::None;
   for (const LinkTime &T : (PickFull ? Full : None).T) {
     Out.CyclesPerLine.push_back(T.Fill);

@@ -262,7 +262,8 @@ void perfmodel::writeProbedMachine(llvm::raw_ostream &OS, const ProbeResult &R,
                                    unsigned IssueWidth,
                                    const FormPorts &LlvmCosts,
                                    const ProbeBase *Base) {
-  Derived D = derive(R);
+  Derived D = derive(R, Base && Base->Model ? std::optional<OverlapRule>(Base->Model->EcmOverlap)
+                                            : std::nullopt);
   if (Base && Base->Model)
     return writeOverBase(OS, R, D, *Base, LlvmCosts);
   const CpuIdentity &C = R.Cpu;

@@ -32,7 +32,9 @@ void writeOverlap(llvm::raw_ostream &OS, const Derived &D) {
   for (const LevelTimes &T : D.Times)
     OS << " " << T.Level;
   OS << "\n# (one core): mean error " << num(100 * D.Fit.ResidualNone, 1) << " % with 'none', "
-     << num(100 * D.Fit.ResidualFull, 1) << " % with 'full'; link times below are the fit's.\n"
+     << num(100 * D.Fit.ResidualFull, 1) << " % with 'full'"
+     << (D.Fit.Preferred ? " (within two points: the base model's rule is kept)" : "")
+     << "; link times below are the fit's.\n"
      << "#   cy per line of each stream, measured (fitted): load, copy, update, triad\n";
   auto Row = [&](const LevelTimes &T, const LevelTimes *P) {
     OS << "#   " << T.Level << ":";

@@ -117,7 +117,7 @@ uint64_t keptL3Size(const ProbeResult &R, const Derived &D, uint64_t Full, unsig
   return Size;
 }
 
-Derived derive(const ProbeResult &R) {
+Derived derive(const ProbeResult &R, std::optional<OverlapRule> Prefer) {
   Derived D;
   D.GHz = R.ClockGHz.Median;
   for (const PortPoint &P : R.Ports) {
@@ -132,7 +132,7 @@ Derived derive(const ProbeResult &R) {
     Take(P.StoresPerCycle, D.Stores, D.StoreBytes, D.StoresAt, D.StoreBytesAt);
   }
   D.Times = levelTimes(R);
-  D.Fit = fitEcmOverlap(D.Times);
+  D.Fit = fitEcmOverlap(D.Times, Prefer);
   unsigned Line = R.Cpu.Caches.empty() || !R.Cpu.Caches[0].LineBytes
                       ? 64
                       : R.Cpu.Caches[0].LineBytes;

@@ -78,7 +78,8 @@ struct Derived {
 uint64_t keptL3Size(const ProbeResult &R, const Derived &D, uint64_t Full, unsigned Ways,
                     unsigned Line, std::string &Comment);
 
-Derived derive(const ProbeResult &R);
+/// PREFER: the base model's ECM overlap rule, kept where the fit is close.
+Derived derive(const ProbeResult &R, std::optional<OverlapRule> Prefer = std::nullopt);
 
 /// The peak kernel with the most double flop/cy among those with (or
 /// without) FMA; null when none ran.

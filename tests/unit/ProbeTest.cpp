@@ -13,6 +13,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <map>
 
 using namespace perfmodel;
@@ -923,4 +925,29 @@ TEST(Probe, FillsBySetWhereTheSweepDiffers) {
   ASSERT_TRUE(Flat.ok()) << Text;
   EXPECT_TRUE(Flat.Model->Caches[0].FromNextBySet.empty()) << Text;
   EXPECT_FALSE(Flat.Model->Caches[0].FromNextDescending) << Text;
+}
+
+// Two close fits keep the base model's rule: the timings half way between
+// the 'none' and 'full' synthetic machines are explained by both rules
+// about equally (within two points of mean error), and the fit keeps
+// whichever the base states; the 'full' timings themselves (0 error against
+// several %) pick 'full' whatever the base says.
+TEST(Probe, CloseOverlapFitsKeepTheBaseRule) {
+  std::vector<LevelTimes> None = synthetic(false), Full = synthetic(true), Mid = None;
+  for (size_t L = 0; L < Mid.size(); ++L) {
+    Mid[L].Load = (None[L].Load + Full[L].Load) / 2;
+    Mid[L].Copy = (None[L].Copy + Full[L].Copy) / 2;
+    Mid[L].Update = (None[L].Update + Full[L].Update) / 2;
+    Mid[L].Triad = (None[L].Triad + Full[L].Triad) / 2;
+  }
+  OverlapFit Free = fitEcmOverlap(Mid);
+  ASSERT_LT(std::fabs(Free.ResidualFull - Free.ResidualNone), 0.02)
+      << Free.ResidualFull << " " << Free.ResidualNone;
+  for (OverlapRule Base : {OverlapRule::None, OverlapRule::Full}) {
+    OverlapFit F = fitEcmOverlap(Mid, Base);
+    EXPECT_EQ(F.Rule, Base);
+    EXPECT_TRUE(F.Preferred);
+    EXPECT_EQ(fitEcmOverlap(Full, Base).Rule, OverlapRule::Full);
+    EXPECT_FALSE(fitEcmOverlap(Full, Base).Preferred);
+  }
 }

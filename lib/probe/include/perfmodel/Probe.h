@@ -135,8 +135,14 @@ struct OverlapFit {
   std::vector<bool> Duplex;
   /// The winning rule's times of the four kernels, levels beyond L1.
   std::vector<LevelTimes> Predicted;
+  /// The two rules fitted within two points and the preferred one was kept.
+  bool Preferred = false;
 };
-OverlapFit fitEcmOverlap(const std::vector<LevelTimes> &Times);
+/// PREFER, when given (the base model's rule), is kept where the two rules
+/// explain the kernels within two points of mean error: on a noisy host
+/// the better of two close fits flips from run to run.
+OverlapFit fitEcmOverlap(const std::vector<LevelTimes> &Times,
+                         std::optional<OverlapRule> Prefer = std::nullopt);
 
 /// The vector extensions the probe's kernels are written for.
 enum class VectorIsa { Scalar, Sse, Avx2, Avx512 };
