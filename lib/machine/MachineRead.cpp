@@ -279,17 +279,13 @@ void deriveLittle(MachineModel &M) {
 }
 
 /// bytes_per_cycle_from_next_by_set: {96KiB: 46, 512KiB: 61.4}, sorted by set.
-static void readFromNextBySet(Reader &R, const YAML::Node &E, const std::string &P, bool Last,
+static void readFromNextBySet(Reader &R, const YAML::Node &E, const std::string &P,
                               CacheLevel &C) {
   const char *Key = "bytes_per_cycle_from_next_by_set";
   YAML::Node Q = R.child(E, Key, P, false);
   if (!Q.IsDefined() || Q.IsNull())
     return;
   std::string Path = Reader::join(P, Key);
-  if (Last) {
-    R.error(Q, Path, "the last level's fills come from memory, whose bandwidth is memory's");
-    return;
-  }
   if (!Q.IsMap() || Q.size() == 0) {
     R.error(Q, Path, "expected a mapping of working set to bytes per cycle, e.g. "
                      "{128KiB: 46, 512KiB: 61.4}");
@@ -340,16 +336,17 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     C.LatencyCy = R.num(E, "latency_cy", P, false).value_or(0); // 0: unknown
     C.BytesPerCycleFromNext = R.num(E, "bytes_per_cycle_from_next", P, false);
     C.BytesPerCycleToNext = R.num(E, "bytes_per_cycle_to_next", P, false);
-    readFromNextBySet(R, E, P, I + 1 == N.size(), C);
-    C.FromNextDescending = R.num(E, "bytes_per_cycle_from_next_descending", P, false);
-    if (C.FromNextDescending && I + 1 == N.size()) {
-      R.error(E["bytes_per_cycle_from_next_descending"], P + ".bytes_per_cycle_from_next_descending",
-              "the last level's fills come from memory, whose bandwidth is memory's");
-      C.FromNextDescending.reset();
+    if (I + 1 < N.size()) {
+      readFromNextBySet(R, E, P, C);
+      C.FromNextDescending = R.num(E, "bytes_per_cycle_from_next_descending", P, false);
     }
-    if (C.BytesPerCycleToNext && I + 1 == N.size())
-      R.error(E["bytes_per_cycle_to_next"], P + ".bytes_per_cycle_to_next",
-              "the last level's write-backs go to memory, whose bandwidth is memory's");
+    // The last level's link is memory's, whose bandwidth memory states.
+    for (auto [Key, What] : {std::pair{"bytes_per_cycle_to_next", "write-backs go to"},
+                             std::pair{"bytes_per_cycle_from_next_by_set", "fills come from"},
+                             std::pair{"bytes_per_cycle_from_next_descending", "fills come from"}})
+      if (I + 1 == N.size() && E[Key] && !E[Key].IsNull())
+        R.error(E[Key], P + "." + Key,
+                std::string("the last level's ") + What + " memory, whose bandwidth is memory's");
     C.SharedBy = R.count(E, "shared_by", P, false).value_or(1);
     C.Policy = R.choice<CachePolicy>(E, "policy", P,
                                      {{"inclusive", CachePolicy::Inclusive},

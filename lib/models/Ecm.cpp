@@ -79,8 +79,9 @@ bool linkTransfers(EcmResult &R, const ModelInput &In) {
   const MachineModel &M = *In.Machine;
   // One core's transfers: the memory link at what one core draws (measured,
   // else Little's law); the socket's bandwidth only sets the saturation.
+  const LinkUse Use = linkUseOf(In);
   for (size_t I = 0; I < M.Caches.size(); ++I) {
-    double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true, linkUseOf(In));
+    double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true, Use);
     R.Links.push_back(ecmLinkName(M, I));
     if (BPC <= 0) {
       R.Reason = R.Summary.Reason =

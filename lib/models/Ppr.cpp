@@ -85,10 +85,11 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   const TrafficResult *T = In.Traffic;
   bool HaveIrregular = T && T->Ok && T->IrregularMissesPerIt.size() == M.Caches.size();
   std::vector<double> IrregularBytes(M.Caches.size(), 0);
+  const LinkUse Use = linkUseOf(In);
   if (HaveIrregular)
     for (size_t I = 0; I < M.Caches.size(); ++I) {
       IrregularBytes[I] = T->IrregularMissesPerIt[I] * Line;
-      double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true, linkUseOf(In));
+      double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true, Use);
       if (BPC > 0)
         R.IrregularCy += IrregularBytes[I] / BPC;
     }
@@ -108,7 +109,7 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   R.RegularCy.push_back(0);
   double MinBPC = 0;
   for (size_t I = 0; I < M.Caches.size(); ++I) {
-    double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true, linkUseOf(In)); // one core
+    double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true, Use); // one core
     MinBPC = I == 0 ? BPC : std::min(MinBPC, BPC);
     double Bytes = std::max(0.0, linkBytesPerIt(In, I, /*Inward=*/true) - IrregularBytes[I]);
     R.Levels.push_back(I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM");

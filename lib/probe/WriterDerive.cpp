@@ -55,6 +55,15 @@ std::string spread(const Measured &M) {
 /// cycles a line there less, under no overlap, its in-core cycles in L1 (as
 /// the fit takes the link's share at half the L2), then the half-L2 rate.
 /// Empty when every set fills within a tenth of that rate.
+/// A load kernel's RATE (B/cy) over an L2-resident set as the L1 link's
+/// cycles a line: less, under no overlap, its in-core cycles in L1 (as the
+/// fit takes the link's share); 0 or less where it says nothing.
+double linkCyclesOfLoad(const Derived &D, unsigned Line, double Rate) {
+  if (Rate <= 0 || D.Times.empty())
+    return 0;
+  return Line / Rate - (D.Fit.Rule == OverlapRule::None ? D.Times[0].Load : 0.0);
+}
+
 std::vector<std::pair<uint64_t, double>> fillsBySet(const ProbeResult &R, const Derived &D,
                                                     unsigned Line) {
   auto Half = D.Times.size() > 1 ? D.FromNext.find(D.Times[0].Level) : D.FromNext.end();
@@ -64,10 +73,7 @@ std::vector<std::pair<uint64_t, double>> fillsBySet(const ProbeResult &R, const 
   std::vector<std::pair<uint64_t, double>> Out;
   bool Differs = false;
   for (const auto &[Set, Rate] : R.FillSweep) {
-    if (Rate.Median <= 0)
-      return {};
-    double Cy = Line / Rate.Median -
-                (D.Fit.Rule == OverlapRule::None ? D.Times[0].Load : 0.0);
+    double Cy = linkCyclesOfLoad(D, Line, Rate.Median);
     if (Cy <= 0)
       return {};
     Out.push_back({Set, Line / Cy});
@@ -84,10 +90,10 @@ std::optional<double> fillsDownwards(const ProbeResult &R, const Derived &D, uns
   const auto &[Set, Down] = R.FillDownwards;
   auto Up = std::find_if(R.FillSweep.begin(), R.FillSweep.end(),
                          [&](const auto &P) { return P.first == Set; });
-  if (Down.Median <= 0 || Up == R.FillSweep.end() || Up->second.Median <= 0 || D.Times.empty())
+  if (Up == R.FillSweep.end())
     return std::nullopt;
-  double InCore = D.Fit.Rule == OverlapRule::None ? D.Times[0].Load : 0.0;
-  double DownCy = Line / Down.Median - InCore, UpCy = Line / Up->second.Median - InCore;
+  double DownCy = linkCyclesOfLoad(D, Line, Down.Median),
+         UpCy = linkCyclesOfLoad(D, Line, Up->second.Median);
   if (DownCy <= 0 || UpCy <= 0 || std::fabs(UpCy / DownCy - 1) <= 0.1)
     return std::nullopt;
   return Line / DownCy;

@@ -133,7 +133,7 @@ double iterationsPerLine(const LoopKernel &K, const MachineModel &M);
 double linkBytesPerIt(const ModelInput &In, size_t I, bool Inward = false);
 /// Sustained bytes per cycle of link I (one core; memory: the socket's, or
 /// with ONECORE what one core alone draws when the machine says); a cache's
-/// at the loop's WORKINGSET on CORES cores where the file states it by set.
+/// as the loop uses it (U) where the file states rates by set or direction.
 double linkBytesPerCycle(const MachineModel &M, size_t I, bool OneCore = false,
                          const LinkUse &U = {});
 /// How IN's loop uses the cache links: its working set and cores, and the
