@@ -106,17 +106,34 @@ size_t loopDepth(const MachineLoop &L) {
   return D;
 }
 
+/// What nestAround needs of the source: the loop's lines, the bytes an
+/// iteration stores, and the lines of the function's other innermost loops.
+struct NestSource {
+  std::pair<unsigned, unsigned> Lines;
+  double StoredPerIt = 0;
+  std::vector<std::pair<unsigned, unsigned>> Others;
+  bool other(unsigned Line) const {
+    for (const auto &[First, Last] : Others)
+      if (Line >= First && Line <= Last)
+        return true;
+    return false;
+  }
+};
+
 /// One trip of the machine loop enclosing BODY, as pieces: the inner machine
 /// loops of the same source loop (CANDS, with their source iterations per
 /// trip) where they start, and the enclosing loop's own blocks. Blocks of
-/// other inner loops (other source loops) and blocks that call out are left
-/// out. WHOLEFUNCTION (an outermost source loop): the function's reachable
-/// blocks are the trip, one call.
+/// other inner loops (other source loops), the straight-line code of their
+/// lines (a sibling fully unrolled beside its loop version: its own nest
+/// prices it) and blocks that call out are left out. WHOLEFUNCTION (an
+/// outermost source loop): the function's reachable blocks are the trip,
+/// one call.
 NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop *> &Cands,
                     const std::vector<double> &CandIters, bool WholeFunction,
                     const std::map<std::string, double> &CallCycles,
-                    const StraightCallees &Straight, TargetBundle &TB,
-                    std::pair<unsigned, unsigned> BodyLines, double StoredPerIt) {
+                    const StraightCallees &Straight, TargetBundle &TB, const NestSource &Src) {
+  const auto &BodyLines = Src.Lines;
+  const double StoredPerIt = Src.StoredPerIt;
   NestCode N;
   const FunctionCFG &C = *Body.Cfg;
   const std::set<size_t> &Inner = C.Body.at(Body.Header);
@@ -174,6 +191,8 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
     const Block &B = C.Blocks[X];
     uint64_t Begin = C.All[B.First].Off, End = C.All[B.Last].Off + C.All[B.Last].Size;
     for (uint64_t O = Begin; O < End; ++O) {
+      if (P.Loop < 0 && Src.other(C.F->Lines[O]))
+        continue;
       appendExecuted(*C.F, O, Straight, P.Bytes, P.Lines);
       // A call's relocated target the machine file costs (core.call_cy).
       if (auto Sym = C.F->Symbols.find(O); Sym != C.F->Symbols.end())
@@ -199,6 +218,8 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
       continue;
     NestCode::Piece P;
     Bytes(X, P);
+    if (P.Bytes.empty())
+      continue;
     StraightBytes += P.Bytes.size();
     // Stores of the inner loop's body here are a fully unrolled copy of it
     // (gemm's vector j loop at a constant nj, beside its loop versions):
@@ -505,6 +526,19 @@ double storedPerIteration(const LoopKernel &K, const KernelIR &IR) {
   return StoredPerIt;
 }
 
+NestSource nestSource(const LoopKernel &K, const KernelIR &IR, unsigned First, unsigned Last) {
+  NestSource S;
+  S.Lines = {First, Last};
+  S.StoredPerIt = storedPerIteration(K, IR);
+  for (const LoopKernel &L : IR.Loops) {
+    unsigned LF = L.Loc.Line, LL = std::max(L.EndLine, L.Loc.Line);
+    if (&L != &K && L.Function == K.Function && L.Loc.File == K.Loc.File &&
+        (LL < First || LF > Last))
+      S.Others.push_back({LF, LL});
+  }
+  return S;
+}
+
 /// Source loop K costed on the machine loop that runs it, among LOOPS.
 InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptions &O,
                       TargetBundle &TB, const ObjectFileBytes &Obj,
@@ -549,7 +583,7 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
     R.Nest.Reason = "the innermost loop is fully unrolled into its enclosing loop";
   else
     R.Nest = nestAround(*Best, Cands, CandIters, K.Nest.size() < 2, O.CallCycles, Straight,
-                        TB, {First, Last}, storedPerIteration(K, IR));
+                        TB, nestSource(K, IR, First, Last));
   if (Best->ColdBlocks)
     R.Notes.push_back(std::to_string(Best->ColdBlocks) +
                       " block(s) of the loop that call out (such as an errno path) are "
