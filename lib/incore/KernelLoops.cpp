@@ -111,6 +111,9 @@ size_t loopDepth(const MachineLoop &L) {
 struct NestSource {
   std::pair<unsigned, unsigned> Lines;
   double StoredPerIt = 0;
+  /// The widest store a written reference can be when every one skips
+  /// elements at these sizes (a column walk's); 0: any width.
+  unsigned WidestStore = 0;
   std::vector<std::pair<unsigned, unsigned>> Others;
   bool other(unsigned Line) const {
     for (const auto &[First, Last] : Others)
@@ -220,19 +223,28 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
     Bytes(X, P);
     if (P.Bytes.empty())
       continue;
-    StraightBytes += P.Bytes.size();
     // Stores of the inner loop's body here are a fully unrolled copy of it
     // (gemm's vector j loop at a constant nj, beside its loop versions):
     // the bytes they write over the bytes an iteration stores are the
-    // iterations it does.
+    // iterations it does. A copy whose stores are wider than every written
+    // reference can be at these sizes is a version for others (clang's
+    // contiguous copy for a row length of 1): it does not run.
+    bool OtherVersion = false;
     if (StoredPerIt > 0)
       for (size_t I = C.Blocks[X].First; I <= C.Blocks[X].Last; ++I) {
         unsigned Line = C.F->Lines[C.All[I].Off];
+        const MCInst &Inst = C.All[I].Inst;
         if (Line <= BodyLines.first || Line > BodyLines.second ||
-            !TB.MII->get(C.All[I].Inst.getOpcode()).mayStore())
+            !TB.MII->get(Inst.getOpcode()).mayStore())
           continue;
-        P.Iters += accessBytes(TB.text(C.All[I].Inst)) / StoredPerIt;
+        unsigned Width = accessBytes(TB.text(Inst));
+        OtherVersion |= Src.WidestStore && Width > Src.WidestStore &&
+                        !gatherLanes(TB.MII->getName(Inst.getOpcode()));
+        P.Iters += Width / StoredPerIt;
       }
+    if (OtherVersion)
+      continue;
+    StraightBytes += P.Bytes.size();
     std::vector<size_t> Succs;
     for (size_t S : C.Blocks[X].Succs)
       if (Parent->count(S))
@@ -530,6 +542,17 @@ NestSource nestSource(const LoopKernel &K, const KernelIR &IR, unsigned First, u
   NestSource S;
   S.Lines = {First, Last};
   S.StoredPerIt = storedPerIteration(K, IR);
+  for (const Access &A : K.Accesses) {
+    if (!A.Write || A.Indirect)
+      continue;
+    auto C = elementsPerUnit(A, K.innermost().Var, IR.bindings());
+    int64_t Stride = C ? std::llabs(*C * K.innermost().Step) * int64_t(A.StrideBytes) : 0;
+    if (Stride <= int64_t(A.ElementBytes)) { // contiguous, or not known: any width
+      S.WidestStore = 0;
+      break;
+    }
+    S.WidestStore = std::max(S.WidestStore, A.ElementBytes);
+  }
   for (const LoopKernel &L : IR.Loops) {
     unsigned LF = L.Loc.Line, LL = std::max(L.EndLine, L.Loc.Line);
     if (&L != &K && L.Function == K.Function && L.Loc.File == K.Loc.File &&

@@ -86,6 +86,10 @@ void appendExecuted(const FunctionCode &F, uint64_t O, const StraightCallees &C,
 std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
                                    FunctionCFG &Cfg);
 
+/// Lanes of an x86 gather or scatter opcode (VGATHERQPDZrm: 8), 0 for
+/// anything else.
+unsigned gatherLanes(llvm::StringRef Name);
+
 double estimateIterations(const MachineLoop &L, TargetBundle &TB,
                           const std::vector<double> &Strides, int64_t SourceStep = 1,
                           unsigned Gathered = 0, unsigned *Explained = nullptr,

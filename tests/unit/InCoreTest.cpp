@@ -323,6 +323,34 @@ TEST(InCore, ASiblingsUnrolledCopyIsPricedOnceInItsOwnNest) {
   EXPECT_GE(R[1].Executed.Overhead, 0.49);
 }
 
+TEST(InCore, ARegisterSteppedScalarLoopCountsItsCounter) {
+  // tests/incore/column-sum.c on Zen 5: 17 scalar loads of bb[j * R + i]
+  // a trip, their addresses advanced by registers (R is a run-time row
+  // length); the counter steps by 17. The trip was taken as one source
+  // iteration: 33.5 cy/it where 17 iterations take the 34 cy of the add
+  // chain (bench/memory/conflicts.c timed 1.48 cy/it at R = 272).
+  InCoreResult R = zen5Loop("column-sum.c", {{"R", 272}});
+  EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 17);
+}
+
+TEST(InCore, AContiguousCopyForARowOfOneDoesNotRunAtLongerRows) {
+  // tests/incore/column-fill.c on Zen 5 at R = 272: clang's copy for R == 1
+  // stores 248 floats in zmm and ymm stores, wider than aa[j * R + i] can
+  // be at R = 272 (4 bytes, 1088 apart). It had been counted as doing 248
+  // of the 255 iterations, the scalar loop (8 a trip) none. The scalar loop
+  // runs 31 trips (248 iterations), its remainder 7.
+  InCoreResult R = zen5Loop("column-fill.c", {{"R", 272}});
+  InCoreOptions O;
+  O.Cpu = "znver5";
+  executeNestTrips(R, 255, O);
+  ASSERT_TRUE(R.Executed.Ok) << R.Executed.Reason;
+  std::map<double, double> Trips; // source iterations per trip -> trips
+  for (const auto &[Iters, T] : R.Executed.Runs)
+    Trips[Iters] += T;
+  EXPECT_EQ(Trips[8], 31);
+  EXPECT_EQ(Trips[1], 7);
+}
+
 TEST(InCore, AVectorStoreIsNotTheTripOfAReferenceThatSkipsElements) {
   // tests/incore/gather-stride8.c on Zen 5: four zmm gathers of b[8 * i] and
   // four zmm stores of a[i] a trip, 8 doubles each: 32 source iterations.
