@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <set>
 
 using namespace perfmodel;
 using namespace perfmodel::layers;
@@ -287,6 +288,37 @@ void LayerModel::stridedReuse() {
                           " lines in flight (the store queue's worth per stream) overfill their " +
                           std::to_string(Used * C.Ways) +
                           " ways, so each store waits for its line again");
+      }
+    // Load streams of a column that misses here refill their lines from
+    // the next level slower the fewer sets they reach (measured per sets:
+    // bench/memory/conflicts.c), whatever the link's bandwidth allows.
+    if (LevelIndex == 0 && Sets)
+      for (size_t GI : Strided) {
+        const Group &Gr = Groups[GI];
+        bool Writes = std::any_of(Gr.Members.begin(), Gr.Members.end(),
+                                  [](const Member &Mb) { return Mb.A->Write; });
+        // Its leading members' lines an iteration (rows j..j+3 of an
+        // unrolled column: four), over the sets they reach together.
+        // Members a whole number of iterations apart share their lines.
+        std::set<int64_t> Lead;
+        uint64_t Step = uint64_t(std::abs(Gr.Advance));
+        int64_t Adv = std::max<int64_t>(1, int64_t(Step));
+        for (const Member &Mb : Gr.Members) {
+          int64_t Apart = Mb.Offset - Gr.Members.front().Offset;
+          if (Lead.insert(((Apart % Adv + Adv) % Adv) / int64_t(Line)).second)
+            Step = std::gcd(Step, uint64_t(std::abs(Apart)));
+        }
+        uint64_t Used = setsReached(Step);
+        auto Cy = C.conflictMissCycles(unsigned(Used));
+        if (Writes || MissShare[GI] < 1 || Used >= Sets || !Cy || Lead.empty())
+          continue;
+        R.ConflictLoadCyPerIt += double(Lead.size()) * *Cy;
+        char Buf[96];
+        std::snprintf(Buf, sizeof Buf, "%zu line(s) an iteration, %.3g cy each", Lead.size(),
+                      *Cy);
+        R.Notes.push_back(Gr.Array + "'s loads reach " + std::to_string(Used) + " of the " +
+                          C.Name + "'s " + std::to_string(Sets) + " sets and miss there: " +
+                          Buf + " to refill (caches." + C.Name + ".conflict_miss_cy_by_sets)");
       }
     R.Conditions.push_back(LC);
     if (LC.Holds)

@@ -87,6 +87,20 @@ static double fillRateAtSet(const CacheLevel &C, std::optional<double> Set) {
   return T[K - 1].second + F * (T[K].second - T[K - 1].second);
 }
 
+std::optional<double> CacheLevel::conflictMissCycles(unsigned Sets) const {
+  const auto &T = ConflictMissCyBySets;
+  if (T.empty() || !Sets || Sets > T.back().first)
+    return std::nullopt;
+  if (Sets <= T.front().first)
+    return T.front().second;
+  size_t K = 1;
+  while (T[K].first < Sets)
+    ++K;
+  double X0 = std::log2(double(T[K - 1].first)), X1 = std::log2(double(T[K].first));
+  double F = (std::log2(double(Sets)) - X0) / (X1 - X0);
+  return T[K - 1].second + F * (T[K].second - T[K - 1].second);
+}
+
 double MachineModel::fromNextBytesPerCycle(size_t I, const LinkUse &U) const {
   if (I + 1 >= Caches.size())
     return 0;

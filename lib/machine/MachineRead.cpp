@@ -308,6 +308,37 @@ static void readFromNextBySet(Reader &R, const YAML::Node &E, const std::string 
                            formatByteSize(C.FromNextBySet[I].first));
 }
 
+/// conflict_miss_cy_by_sets: {1: 8.5, 4: 3.3, 16: 2.1}, sorted by sets.
+static void readConflictMisses(Reader &R, const YAML::Node &E, const std::string &P,
+                               CacheLevel &C) {
+  const char *Key = "conflict_miss_cy_by_sets";
+  YAML::Node Q = R.child(E, Key, P, false);
+  if (!Q.IsDefined() || Q.IsNull())
+    return;
+  std::string Path = Reader::join(P, Key);
+  if (!Q.IsMap() || Q.size() == 0) {
+    R.error(Q, Path, "expected a mapping of sets reached to cycles per line, e.g. "
+                     "{1: 8.5, 4: 3.3, 16: 2.1}");
+    return;
+  }
+  for (const auto &KV : Q) {
+    std::string Sets = KV.first.Scalar();
+    char *End = nullptr;
+    unsigned long N = std::strtoul(Sets.c_str(), &End, 10);
+    if (Sets.empty() || *End || !N || N > (1u << 20)) {
+      R.error(KV.first, Reader::join(Path, Sets), "expected a number of sets (1, 2, 4...)");
+      continue;
+    }
+    if (auto V = R.num(Q, Sets.c_str(), Path, true))
+      C.ConflictMissCyBySets.push_back({unsigned(N), *V});
+  }
+  llvm::sort(C.ConflictMissCyBySets);
+  for (size_t I = 1; I < C.ConflictMissCyBySets.size(); ++I)
+    if (C.ConflictMissCyBySets[I].first == C.ConflictMissCyBySets[I - 1].first)
+      R.error(Q, Path, "two figures for " + std::to_string(C.ConflictMissCyBySets[I].first) +
+                           " sets");
+}
+
 void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
   if (!N.IsSequence() || N.size() == 0) {
     R.error(N, "caches", "expected a non-empty list of cache levels, L1 first");
@@ -325,7 +356,8 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
                            "prefetch", "write_allocate", "misses_in_flight",
                            "prefetch_max_stride", "bytes_per_cycle_to_next",
                            "bytes_per_cycle_from_next_by_set",
-                           "bytes_per_cycle_from_next_descending"}))
+                           "bytes_per_cycle_from_next_descending",
+                           "conflict_miss_cy_by_sets"}))
       continue;
     C.Name = R.str(E, "name", P, true).value_or("");
     if (!C.Name.empty() && !Seen.insert(C.Name).second)
@@ -339,11 +371,13 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     if (I + 1 < N.size()) {
       readFromNextBySet(R, E, P, C);
       C.FromNextDescending = R.num(E, "bytes_per_cycle_from_next_descending", P, false);
+      readConflictMisses(R, E, P, C);
     }
     // The last level's link is memory's, whose bandwidth memory states.
     for (auto [Key, What] : {std::pair{"bytes_per_cycle_to_next", "write-backs go to"},
                              std::pair{"bytes_per_cycle_from_next_by_set", "fills come from"},
-                             std::pair{"bytes_per_cycle_from_next_descending", "fills come from"}})
+                             std::pair{"bytes_per_cycle_from_next_descending", "fills come from"},
+                             std::pair{"conflict_miss_cy_by_sets", "refills come from"}})
       if (I + 1 == N.size() && E[Key] && !E[Key].IsNull())
         R.error(E[Key], P + "." + Key,
                 std::string("the last level's ") + What + " memory, whose bandwidth is memory's");

@@ -319,7 +319,8 @@ void pointerChaseBound(const MachineModel &M, const InCoreResult &IC, LatencyBou
   }
 }
 
-void thrashedStoreBound(const MachineModel &M, const TrafficResult *TR, LatencyBound &B) {
+void thrashedStoreBound(const MachineModel &M, const TrafficResult *TR, double ConflictCy,
+                        LatencyBound &B) {
   size_t Levels = M.Caches.size() + 1;
   auto Name = [&](size_t L) { return levelName(M, L); };
   // Stores that lose their line in the L1's few sets before they commit
@@ -339,6 +340,18 @@ void thrashedStoreBound(const MachineModel &M, const TrafficResult *TR, LatencyB
                     " latency (" + formatCycles(Lat) + " cy), one after the other";
     }
   }
+  // Loads whose lines crowd the L1's few sets: their refills, at the rate
+  // measured for that many sets.
+  if (ConflictCy > 0)
+    for (size_t Row = 1; Row < Levels; ++Row) {
+      if (ConflictCy <= B.CyPerIt[Row])
+        continue;
+      B.CyPerIt[Row] = ConflictCy;
+      B.Kind[Row] = BoundKind::Latency;
+      B.What[Row] = "refills of loads whose lines crowd a few of the " + Name(0) + "'s sets (" +
+                    formatCycles(ConflictCy) + " cy per iteration, caches." + Name(0) +
+                    ".conflict_miss_cy_by_sets)";
+    }
 
 }
 
@@ -359,7 +372,7 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
 
   if (HaveCore && IC->ChainAddressLoads > 0)
     pointerChaseBound(M, *IC, B);
-  thrashedStoreBound(M, In.Traffic, B);
+  thrashedStoreBound(M, In.Traffic, In.ConflictLoadCyPerIt, B);
 
   // Irregular misses at the simulated sizes: the misses that reach level L
   // are served there at its latency (for the rows of levels nearer the core

@@ -92,6 +92,9 @@ std::optional<MachineModel> machineForStores(const MachineModel &M, const InCore
 
 struct Traffic {
   std::optional<TrafficResult> Conditions, Simulated;
+  /// Column loads crowding the L1's sets (the conditions' figure, else
+  /// those loads' own conditions).
+  double ConflictLoadCyPerIt = 0;
 };
 
 /// Traffic stage. auto: the analytic layer conditions, and the simulator
@@ -112,6 +115,15 @@ Traffic trafficOf(const LoopKernel &K, const KernelIR &IR, const MachineModel &M
     Edge = layerConditionsAtEdge(*T.Conditions, K, IR, M);
   if (RunSim || (Auto && (!T.Conditions->Ok || !Edge.empty())))
     T.Simulated = simulateTraffic(K, IR, M, O.Sim);
+  // Stores that wait at commit for lines their sets lose, and loads whose
+  // lines crowd a few sets, are the set model of the conditions, whichever
+  // counts the traffic.
+  if (T.Simulated && T.Simulated->Ok && T.Conditions && T.Conditions->Ok)
+    T.Simulated->ThrashedStoresPerIt = T.Conditions->ThrashedStoresPerIt;
+  if (!T.Conditions || !T.Conditions->Ok)
+    T.ConflictLoadCyPerIt = conflictLoadCycles(K, IR, M);
+  else
+    T.ConflictLoadCyPerIt = T.Conditions->ConflictLoadCyPerIt;
   if (!Edge.empty())
     T.Conditions->Notes.push_back(
         "the layer conditions are not decisive here (" + Edge + "): " +
@@ -145,6 +157,7 @@ ModelResults modelsOf(const LoopKernel &K, const KernelIR &IR, const MachineMode
   else if (T.Conditions && T.Conditions->Ok)
     In.Traffic = &*T.Conditions;
   // Also when it failed: the models check Ok, and PPR names the reason.
+  In.ConflictLoadCyPerIt = T.ConflictLoadCyPerIt;
   if (IC)
     In.InCore = &*IC;
   Out.WorkingSetBytes = workingSetBytes(K, IR, Index);

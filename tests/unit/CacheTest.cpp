@@ -979,6 +979,41 @@ TEST(LayerConditions, StoresThrashedInTheL1sFewSetsWaitTheL2sLatency) {
   EXPECT_DOUBLE_EQ(F.ThrashedStoresPerIt, 0);
 }
 
+// Loads down columns of 1 KiB rows reach 4 of the Zen 5 L1's 64 sets: 256
+// lines for 48 ways, every one refilled, at 3.37 cy a line where the lines
+// crowd 4 sets (caches.L1.conflict_miss_cy_by_sets, bench/memory/conflicts.c;
+// the L2-L1 bandwidth alone says 1.36). sums: four rows an iteration, four
+// lines over the same 4 sets: 13.48 cy. pack: two columns beside a store the
+// front end cannot follow (no layer conditions for the loop): the columns'
+// own, 2 x 3.37 (TSVC s343, -73 % before, -2 % now on the Zen 5 VM). padded:
+// rows of 272 floats reach every set; none. Where the machine states no
+// figure, none.
+TEST(LayerConditions, ColumnLoadsCrowdingTheL1sSetsCostTheirRefills) {
+  FrontendResult R = analyze("tests/nest/column-loads.c", {});
+  auto Z = loadMachineModel(Src + "/machine-models/dev-vm-zen5.yml");
+  ASSERT_TRUE(Z.ok());
+  const MachineModel &M = *Z.Model;
+  const LoopKernel &Sums = loop(R, "sums"), &Pack = loop(R, "pack"), &Pad = loop(R, "padded");
+  TrafficResult T = layerConditionTraffic(Sums, R.IR, M);
+  ASSERT_TRUE(T.Ok) << T.Reason;
+  EXPECT_NEAR(T.ConflictLoadCyPerIt, 4 * 3.37, 1e-9);
+  ModelInput In;
+  In.Loop = &Sums;
+  In.Machine = &M;
+  In.Traffic = &T;
+  In.ConflictLoadCyPerIt = T.ConflictLoadCyPerIt;
+  LatencyBound LB = latencyBound(In);
+  EXPECT_NEAR(LB.at(1), 13.48, 1e-9);
+  EXPECT_FALSE(layerConditionTraffic(Pack, R.IR, M).Ok);
+  EXPECT_NEAR(conflictLoadCycles(Pack, R.IR, M), 2 * 3.37, 1e-9);
+  TrafficResult P = layerConditionTraffic(Pad, R.IR, M);
+  ASSERT_TRUE(P.Ok) << P.Reason;
+  EXPECT_DOUBLE_EQ(P.ConflictLoadCyPerIt, 0);
+  auto H = loadMachineModel(Src + "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  EXPECT_DOUBLE_EQ(conflictLoadCycles(Pack, R.IR, *H.Model), 0);
+}
+
 // A subscript the front end cannot follow (a[j] with j++ in a branch) of an
 // array of declared extent: a's 32000 floats bound it, b's range is its 32000
 // floats: 256000 B, in L2, not "unknown, in memory" (TSVC s124: 0.326 cy/it

@@ -553,6 +553,38 @@ TEST(Machine, BaseErrorsNameTheFileAndKey) {
       << E->str();
 }
 
+// Refills of lines crowding a few sets, by hand: {1: 8, 4: 4, 16: 2}: at 2
+// sets half way in log2 from 8 to 4, 6; at 8 sets 3; below the first the
+// first's; beyond 16 sets none. Keys that are no set count: errors.
+TEST(Machine, ConflictRefillsFollowTheSetsReached) {
+  MachineLoadResult R = parseMachineModel(
+      edited("bytes_per_cycle_from_next: 64, misses_in_flight: 10,",
+             "bytes_per_cycle_from_next: 64, misses_in_flight: 10,\n"
+             "     conflict_miss_cy_by_sets: {16: 2, 1: 8, 4: 4},"),
+      "m.yml");
+  ASSERT_TRUE(R.ok());
+  const CacheLevel &L1 = R.Model->Caches[0];
+  EXPECT_DOUBLE_EQ(L1.conflictMissCycles(1).value_or(0), 8);
+  EXPECT_DOUBLE_EQ(L1.conflictMissCycles(2).value_or(0), 6);
+  EXPECT_DOUBLE_EQ(L1.conflictMissCycles(8).value_or(0), 3);
+  EXPECT_DOUBLE_EQ(L1.conflictMissCycles(16).value_or(0), 2);
+  EXPECT_FALSE(L1.conflictMissCycles(32));
+  EXPECT_FALSE(R.Model->Caches[1].conflictMissCycles(1));
+  for (const char *Bad : {"{few: 3}", "{0: 3}", "{4: 3, 04: 2}", "{4: -1}", "[3]"}) {
+    MachineLoadResult B = parseMachineModel(
+        edited("bytes_per_cycle_from_next: 64, misses_in_flight: 10,",
+               std::string("bytes_per_cycle_from_next: 64, misses_in_flight: 10, "
+                           "conflict_miss_cy_by_sets: ") +
+                   Bad + ","),
+        "m.yml");
+    ASSERT_FALSE(B.ok()) << Bad;
+    const MachineDiag *E = firstError(B);
+    ASSERT_NE(E, nullptr);
+    EXPECT_NE(E->Key.find("caches.L1.conflict_miss_cy_by_sets"), std::string::npos)
+        << Bad << ": " << E->str();
+  }
+}
+
 // A fill rate by working set, by hand on the Haswell file (L1 from L2 at
 // 64 B/cy, a private 256 KiB L2) with {64KiB: 32, 128KiB: 48} added: below
 // and at 64 KiB 32; at 64 x sqrt(2) KiB, half way in log2, 40; from 128 KiB

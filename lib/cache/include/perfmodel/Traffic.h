@@ -76,6 +76,10 @@ struct TrafficResult {
   /// queue's worth per stream, overfill the few sets its stride reaches):
   /// each waits for its line again, one after the other.
   double ThrashedStoresPerIt = 0;
+  /// Cycles per iteration of load streams whose lines all miss in the L1's
+  /// few sets their stride reaches, refilled one after another from L2
+  /// (caches.L1.conflict_miss_cy_by_sets); 0 where none or no figure.
+  double ConflictLoadCyPerIt = 0;
   std::vector<std::string> Notes;
 };
 
@@ -161,6 +165,12 @@ struct TlbMisses {
   double L1CyclesPerIt = 0;
 };
 TlbMisses tlbMisses(const LoopKernel &K, const KernelIR &IR, const MachineModel &M);
+
+/// TrafficResult::ConflictLoadCyPerIt of K's column loads (affine reads a
+/// line or more apart an iteration) from the layer conditions of those loads
+/// alone: where the loop's own conditions do not apply (an indirect store
+/// beside them, an array read at two strides). 0 when none.
+double conflictLoadCycles(const LoopKernel &K, const KernelIR &IR, const MachineModel &M);
 
 struct SimOptions {
   uint64_t MaxAccesses = 40'000'000; ///< replay budget (slice larger nests)

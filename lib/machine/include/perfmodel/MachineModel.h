@@ -210,6 +210,16 @@ struct CacheLevel {
   /// buffers, miss address buffers, the L2's miss queue): with the memory
   /// latency, Little's law bounds what one core draws.
   std::optional<unsigned> MissesInFlight;
+  /// Cycles per line of a load stream whose lines all miss here because its
+  /// stride crowds them into few of the sets (a column over power-of-two
+  /// rows), refilled from the next level: by the sets the stream reaches,
+  /// sorted. Measured: such refills overlap less the fewer the sets. Between
+  /// entries linear in log2 of the sets, below the first the first's; beyond
+  /// the last none applies. Empty: the refills cost what the link's
+  /// bandwidth says.
+  std::vector<std::pair<unsigned, double>> ConflictMissCyBySets;
+  /// ConflictMissCyBySets at SETS sets; nullopt where none applies.
+  std::optional<double> conflictMissCycles(unsigned Sets) const;
   /// Largest constant stride (bytes) this level's stride prefetcher follows;
   /// accesses with larger strides, beyond a line, wait their latency.
   unsigned PrefetchMaxStride = 0;

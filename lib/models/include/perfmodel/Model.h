@@ -26,6 +26,8 @@ struct ModelInput {
   const LoopKernel *Loop = nullptr;
   const MachineModel *Machine = nullptr;
   const TrafficResult *Traffic = nullptr; ///< beyond L1; null: naive count
+  /// Traffic's ConflictLoadCyPerIt, also where no traffic result is.
+  double ConflictLoadCyPerIt = 0;
   const InCoreResult *InCore = nullptr;   ///< null or !Ok: estimated from counts
   unsigned Cores = 1;                     ///< cores running the loop
   std::optional<double> WorkingSetBytes;  ///< at the bound sizes
