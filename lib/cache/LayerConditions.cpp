@@ -416,3 +416,26 @@ std::string perfmodel::layerConditionsAtEdge(const TrafficResult &Base, const Lo
   }
   return Worst;
 }
+
+double perfmodel::conflictLoadCycles(const LoopKernel &K, const KernelIR &IR,
+                                     const MachineModel &M) {
+  if (M.Caches.empty() || M.Caches[0].ConflictMissCyBySets.empty())
+    return 0;
+  LoopKernel Columns = K;
+  Columns.OuterAccesses.clear();
+  auto B = IR.bindings();
+  const LoopLevel &In = K.innermost();
+  Columns.Accesses.erase(
+      std::remove_if(Columns.Accesses.begin(), Columns.Accesses.end(),
+                     [&](const Access &A) {
+                       if (!A.Read || A.Write || A.Indirect || !A.Linear)
+                         return true;
+                       auto S = bytesPerIteration(A, In, B);
+                       return !S || *S < int64_t(M.Caches[0].LineBytes);
+                     }),
+      Columns.Accesses.end());
+  if (Columns.Accesses.empty())
+    return 0;
+  TrafficResult R = layerConditionTraffic(Columns, IR, M);
+  return R.Ok ? R.ConflictLoadCyPerIt : 0;
+}

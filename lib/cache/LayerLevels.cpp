@@ -264,6 +264,10 @@ void LayerModel::stridedReuse() {
                      std::to_string(int64_t(Lines)) + " lines are in over-full sets";
       }
     }
+    auto Writes = [](const Group &Gr) {
+      return std::any_of(Gr.Members.begin(), Gr.Members.end(),
+                         [](const Member &Mb) { return Mb.A->Write; });
+    };
     // Stores of a column that misses here wait at commit for a line the
     // fills of the later stores (a store queue's worth per stream in
     // those sets) evict first, where those overfill the sets' ways
@@ -271,10 +275,8 @@ void LayerModel::stridedReuse() {
     if (LevelIndex == 0 && Sets && M.Core.StoreQueue)
       for (size_t GI : Strided) {
         const Group &Gr = Groups[GI];
-        bool Writes = std::any_of(Gr.Members.begin(), Gr.Members.end(),
-                                  [](const Member &Mb) { return Mb.A->Write; });
         uint64_t Used = strideSets(Gr);
-        if (!Writes || MissShare[GI] < 1 || Used >= Sets)
+        if (!Writes(Gr) || MissShare[GI] < 1 || Used >= Sets)
           continue;
         double InFlight = 0;
         for (size_t GJ : Strided)
@@ -292,11 +294,11 @@ void LayerModel::stridedReuse() {
     // Load streams of a column that misses here refill their lines from
     // the next level slower the fewer sets they reach (measured per sets:
     // bench/memory/conflicts.c), whatever the link's bandwidth allows.
-    if (LevelIndex == 0 && Sets)
+    if (LevelIndex == 0 && Sets && !C.ConflictMissCyBySets.empty())
       for (size_t GI : Strided) {
         const Group &Gr = Groups[GI];
-        bool Writes = std::any_of(Gr.Members.begin(), Gr.Members.end(),
-                                  [](const Member &Mb) { return Mb.A->Write; });
+        if (Writes(Gr) || MissShare[GI] < 1)
+          continue;
         // Its leading members' lines an iteration (rows j..j+3 of an
         // unrolled column: four), over the sets they reach together.
         // Members a whole number of iterations apart share their lines.
@@ -310,7 +312,7 @@ void LayerModel::stridedReuse() {
         }
         uint64_t Used = setsReached(Step);
         auto Cy = C.conflictMissCycles(unsigned(Used));
-        if (Writes || MissShare[GI] < 1 || Used >= Sets || !Cy || Lead.empty())
+        if (Used >= Sets || !Cy)
           continue;
         R.ConflictLoadCyPerIt += double(Lead.size()) * *Cy;
         char Buf[96];

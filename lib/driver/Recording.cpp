@@ -139,6 +139,21 @@ public:
     }
     return true;
   }
+  /// The objects of list A (at LISTAT) into OUT, each read by READONE.
+  template <typename T, typename F>
+  bool objects(const json::Array &A, const std::string &ListAt, std::vector<T> &Out,
+               F ReadOne) {
+    for (size_t I = 0; I < A.size(); ++I) {
+      std::string At = ListAt + "[" + std::to_string(I) + "]";
+      const json::Object *O = A[I].getAsObject();
+      if (!O)
+        return fail(At, "must be an object");
+      Out.emplace_back();
+      if (!ReadOne(*this, *O, At, Out.back()))
+        return false;
+    }
+    return true;
+  }
 };
 
 bool readRow(Reader &Rd, const json::Object &O, const std::string &At, RecordedRow &R) {
@@ -191,16 +206,7 @@ bool readRun(Reader &Rd, const json::Object &O, const std::string &At, RecordedR
   const json::Array *Rows = O.getArray("rows");
   if (!Rows)
     return Rd.fail(At, "'rows' must be a list");
-  for (size_t I = 0; I < Rows->size(); ++I) {
-    std::string RowAt = At + ".rows[" + std::to_string(I) + "]";
-    const json::Object *Row = (*Rows)[I].getAsObject();
-    if (!Row)
-      return Rd.fail(RowAt, "must be an object");
-    R.Rows.emplace_back();
-    if (!readRow(Rd, *Row, RowAt, R.Rows.back()))
-      return false;
-  }
-  return true;
+  return Rd.objects(*Rows, At + ".rows", R.Rows, readRow);
 }
 
 } // namespace
@@ -279,16 +285,7 @@ bool perfmodel::driver::fromJson(const json::Value &V, Recording &R, const std::
   const json::Array *Runs = O->getArray("runs");
   if (!Runs)
     return Rd.fail("runs", "must be a list");
-  for (size_t I = 0; I < Runs->size(); ++I) {
-    std::string At = "runs[" + std::to_string(I) + "]";
-    const json::Object *Run = (*Runs)[I].getAsObject();
-    if (!Run)
-      return Rd.fail(At, "must be an object");
-    R.Runs.emplace_back();
-    if (!readRun(Rd, *Run, At, R.Runs.back()))
-      return false;
-  }
-  return true;
+  return Rd.objects(*Runs, "runs", R.Runs, readRun);
 }
 
 namespace {

@@ -235,6 +235,14 @@ std::optional<int64_t> perfmodel::elementsPerUnit(const Access &A, const std::st
   return A.Linear->substitute(B).coefficientOf(Var).evaluate(B);
 }
 
+std::optional<int64_t> perfmodel::bytesPerIteration(const Access &A, const LoopLevel &L,
+                                                    const std::map<std::string, int64_t> &B) {
+  auto C = elementsPerUnit(A, L.Var, B);
+  if (!C)
+    return std::nullopt;
+  return std::llabs(*C * L.Step) * int64_t(A.StrideBytes);
+}
+
 std::optional<Poly> perfmodel::elementOffset(const Access &A, std::string *Why) {
   if (A.Linear)
     return A.Linear;

@@ -135,8 +135,6 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
                     const std::vector<double> &CandIters, bool WholeFunction,
                     const std::map<std::string, double> &CallCycles,
                     const StraightCallees &Straight, TargetBundle &TB, const NestSource &Src) {
-  const auto &BodyLines = Src.Lines;
-  const double StoredPerIt = Src.StoredPerIt;
   NestCode N;
   const FunctionCFG &C = *Body.Cfg;
   const std::set<size_t> &Inner = C.Body.at(Body.Header);
@@ -230,17 +228,17 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
     // reference can be at these sizes is a version for others (clang's
     // contiguous copy for a row length of 1): it does not run.
     bool OtherVersion = false;
-    if (StoredPerIt > 0)
+    if (Src.StoredPerIt > 0)
       for (size_t I = C.Blocks[X].First; I <= C.Blocks[X].Last; ++I) {
         unsigned Line = C.F->Lines[C.All[I].Off];
         const MCInst &Inst = C.All[I].Inst;
-        if (Line <= BodyLines.first || Line > BodyLines.second ||
+        if (Line <= Src.Lines.first || Line > Src.Lines.second ||
             !TB.MII->get(Inst.getOpcode()).mayStore())
           continue;
         unsigned Width = accessBytes(TB.text(Inst));
         OtherVersion |= Src.WidestStore && Width > Src.WidestStore &&
                         !gatherLanes(TB.MII->getName(Inst.getOpcode()));
-        P.Iters += Width / StoredPerIt;
+        P.Iters += Width / Src.StoredPerIt;
       }
     if (OtherVersion)
       continue;
@@ -344,10 +342,8 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
   // ones and those that skip elements.
   unsigned Gathered = 0;
   for (const Access &A : K.Accesses) {
-    auto C = elementsPerUnit(A, K.innermost().Var, IR.bindings());
-    Gathered += A.Indirect || (C && std::llabs(*C * K.innermost().Step) *
-                                            int64_t(A.StrideBytes) >
-                                        int64_t(A.ElementBytes));
+    auto S = bytesPerIteration(A, K.innermost(), IR.bindings());
+    Gathered += A.Indirect || (S && *S > int64_t(A.ElementBytes));
   }
   // Each version's source iterations per trip. Versions whose vector
   // accesses no reference can be (clang's copy for a unit step when the
@@ -422,10 +418,8 @@ std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &
   // contiguous ones advance a register by their stride.
   unsigned GatheredOuter = 0;
   for (const Access &A : K.Accesses) {
-    auto C = elementsPerUnit(A, Outer.Var, Bind);
-    GatheredOuter += A.Indirect || (C && std::llabs(*C * Outer.Step) *
-                                                 int64_t(A.StrideBytes) >
-                                             int64_t(A.ElementBytes));
+    auto S = bytesPerIteration(A, Outer, Bind);
+    GatheredOuter += A.Indirect || (S && *S > int64_t(A.ElementBytes));
   }
   std::vector<double> OuterStrides = accessStrides(K, IR, Outer, GatheredOuter > 0);
   if (OuterStrides.empty())
@@ -545,8 +539,7 @@ NestSource nestSource(const LoopKernel &K, const KernelIR &IR, unsigned First, u
   for (const Access &A : K.Accesses) {
     if (!A.Write || A.Indirect)
       continue;
-    auto C = elementsPerUnit(A, K.innermost().Var, IR.bindings());
-    int64_t Stride = C ? std::llabs(*C * K.innermost().Step) * int64_t(A.StrideBytes) : 0;
+    int64_t Stride = bytesPerIteration(A, K.innermost(), IR.bindings()).value_or(0);
     if (Stride <= int64_t(A.ElementBytes)) { // contiguous, or not known: any width
       S.WidestStore = 0;
       break;

@@ -451,6 +451,15 @@ double counterUnrolling(const Increments &Increments, int64_t SourceStep) {
   return 1;
 }
 
+/// Position of I's memory operand (x86: base, scale, index, displacement,
+/// segment from there; one per instruction); nullopt without one.
+std::optional<unsigned> memoryOperand(const MCInst &I, const MCInstrDesc &D) {
+  for (unsigned K = 0; K + 2 < I.getNumOperands() && K < D.getNumOperands(); ++K)
+    if (D.operands()[K].OperandType == MCOI::OPERAND_MEMORY)
+      return K;
+  return std::nullopt;
+}
+
 /// Each memory operand's votes for the k its advance per trip is a whole
 /// number of some access's stride. IMPOSSIBLE counts the vector accesses no
 /// reference can be: wider than the elements of every reference that skips
@@ -487,12 +496,10 @@ std::map<long, unsigned> strideVotes(const MachineLoop &L, TargetBundle &TB,
     if (!D.mayLoad() && !D.mayStore())
       continue;
     bool Voted = false;
-    for (unsigned K = 0; K + 2 < I.getNumOperands() && K < D.getNumOperands(); ++K) {
-      if (D.operands()[K].OperandType != MCOI::OPERAND_MEMORY || !I.getOperand(K).isReg())
-        continue;
-      unsigned Base = I.getOperand(K).getReg();
-      int64_t Scale = I.getOperand(K + 1).isImm() ? I.getOperand(K + 1).getImm() : 1;
-      unsigned Index = I.getOperand(K + 2).isReg() ? I.getOperand(K + 2).getReg() : 0;
+    if (auto K = memoryOperand(I, D); K && I.getOperand(*K).isReg()) {
+      unsigned Base = I.getOperand(*K).getReg();
+      int64_t Scale = I.getOperand(*K + 1).isImm() ? I.getOperand(*K + 1).getImm() : 1;
+      unsigned Index = I.getOperand(*K + 2).isReg() ? I.getOperand(*K + 2).getReg() : 0;
       double Bytes = 0;
       if (Increments.count(Index))
         Bytes = double(std::llabs(Increments[Index])) * double(Scale);
@@ -504,7 +511,6 @@ std::map<long, unsigned> strideVotes(const MachineLoop &L, TargetBundle &TB,
         Width = accessBytes(TB.text(I));
       Vote(Bytes, Width);
       Voted = true;
-      break; // one memory operand per instruction on x86
     }
     // Targets without memory operand types (AArch64): the address is the
     // first incremented register the instruction reads, `[x9, #-16]`.
@@ -563,17 +569,11 @@ double vectorWidthTrip(const MachineLoop &L, TargetBundle &TB,
 double registerSteppedTrip(const MachineLoop &L, TargetBundle &TB, const Increments &Inc,
                            int64_t SourceStep) {
   std::set<unsigned> Addressing;
-  for (const MCInst &I : L.Insts) {
-    const MCInstrDesc &D = TB.MII->get(I.getOpcode());
-    for (unsigned K = 0; K + 2 < I.getNumOperands() && K < D.getNumOperands(); ++K)
-      if (D.operands()[K].OperandType == MCOI::OPERAND_MEMORY) {
-        if (I.getOperand(K).isReg())
-          Addressing.insert(I.getOperand(K).getReg());
-        if (I.getOperand(K + 2).isReg())
-          Addressing.insert(I.getOperand(K + 2).getReg());
-        break;
-      }
-  }
+  for (const MCInst &I : L.Insts)
+    if (auto K = memoryOperand(I, TB.MII->get(I.getOpcode())))
+      for (unsigned Op : {*K, *K + 2}) // base, index
+        if (I.getOperand(Op).isReg())
+          Addressing.insert(I.getOperand(Op).getReg());
   Increments Counters;
   for (const auto &[Reg, Imm] : Inc)
     if (!Addressing.count(Reg))

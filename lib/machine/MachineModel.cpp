@@ -68,37 +68,35 @@ static std::optional<double> setInNext(const CacheLevel &Next, const LinkUse &U)
   return Set <= double(Next.SizeBytes) ? std::optional<double>(Set) : std::nullopt;
 }
 
+/// Table T (sorted by key, not empty) at X: linear in log2 of the key
+/// between entries, the nearest entry's value beyond them.
+template <typename Key>
+static double atLog2(const std::vector<std::pair<Key, double>> &T, double X) {
+  if (X <= double(T.front().first))
+    return T.front().second;
+  if (X >= double(T.back().first))
+    return T.back().second;
+  size_t K = 1;
+  while (double(T[K].first) < X)
+    ++K;
+  double X0 = std::log2(double(T[K - 1].first)), X1 = std::log2(double(T[K].first));
+  double F = (std::log2(X) - X0) / (X1 - X0);
+  return T[K - 1].second + F * (T[K].second - T[K - 1].second);
+}
+
 /// Level C's fill rate of upward streams from SET bytes in the next level:
 /// its FromNextBySet where it states one, else its flat rate.
 static double fillRateAtSet(const CacheLevel &C, std::optional<double> Set) {
-  double Flat = C.BytesPerCycleFromNext.value_or(0);
   if (C.FromNextBySet.empty() || !Set)
-    return Flat;
-  const auto &T = C.FromNextBySet;
-  if (*Set <= double(T.front().first))
-    return T.front().second;
-  if (*Set >= double(T.back().first))
-    return T.back().second;
-  size_t K = 1;
-  while (double(T[K].first) < *Set)
-    ++K;
-  double X0 = std::log2(double(T[K - 1].first)), X1 = std::log2(double(T[K].first));
-  double F = (std::log2(*Set) - X0) / (X1 - X0);
-  return T[K - 1].second + F * (T[K].second - T[K - 1].second);
+    return C.BytesPerCycleFromNext.value_or(0);
+  return atLog2(C.FromNextBySet, *Set);
 }
 
 std::optional<double> CacheLevel::conflictMissCycles(unsigned Sets) const {
   const auto &T = ConflictMissCyBySets;
   if (T.empty() || !Sets || Sets > T.back().first)
     return std::nullopt;
-  if (Sets <= T.front().first)
-    return T.front().second;
-  size_t K = 1;
-  while (T[K].first < Sets)
-    ++K;
-  double X0 = std::log2(double(T[K - 1].first)), X1 = std::log2(double(T[K].first));
-  double F = (std::log2(double(Sets)) - X0) / (X1 - X0);
-  return T[K - 1].second + F * (T[K].second - T[K - 1].second);
+  return atLog2(T, double(Sets));
 }
 
 double MachineModel::fromNextBytesPerCycle(size_t I, const LinkUse &U) const {

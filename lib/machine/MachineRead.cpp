@@ -278,65 +278,71 @@ void deriveLittle(MachineModel &M) {
                          shortNumber(std::round(*M.Memory.LittleGBs * 100) / 100) + " GB/s";
 }
 
-/// bytes_per_cycle_from_next_by_set: {96KiB: 46, 512KiB: 61.4}, sorted by set.
-static void readFromNextBySet(Reader &R, const YAML::Node &E, const std::string &P,
-                              CacheLevel &C) {
-  const char *Key = "bytes_per_cycle_from_next_by_set";
-  YAML::Node Q = R.child(E, Key, P, false);
+/// The mapping at E's KEY (EXPECTED says its form when it is none) into
+/// OUT, sorted by key: PARSE reads a key (nullopt and its error otherwise),
+/// TWICE names a key given twice.
+template <typename Key, typename Parse, typename Twice>
+static void readTable(Reader &R, const YAML::Node &E, const std::string &P, const char *KeyName,
+                      const char *Expected, Parse ParseKey, Twice TwiceMessage,
+                      std::vector<std::pair<Key, double>> &Out) {
+  YAML::Node Q = R.child(E, KeyName, P, false);
   if (!Q.IsDefined() || Q.IsNull())
     return;
-  std::string Path = Reader::join(P, Key);
+  std::string Path = Reader::join(P, KeyName);
   if (!Q.IsMap() || Q.size() == 0) {
-    R.error(Q, Path, "expected a mapping of working set to bytes per cycle, e.g. "
-                     "{128KiB: 46, 512KiB: 61.4}");
+    R.error(Q, Path, Expected);
     return;
   }
   for (const auto &KV : Q) {
-    std::string Set = KV.first.Scalar(), Err;
-    std::optional<uint64_t> Bytes = parseByteSize(Set, Err);
-    if (!Bytes || !*Bytes) {
-      R.error(KV.first, Reader::join(Path, Set), Err.empty() ? "expected a size" : Err);
+    std::string Text = KV.first.Scalar(), Err;
+    std::optional<Key> K = ParseKey(Text, Err);
+    if (!K) {
+      R.error(KV.first, Reader::join(Path, Text), Err);
       continue;
     }
-    if (auto V = R.num(Q, Set.c_str(), Path, true))
-      C.FromNextBySet.push_back({*Bytes, *V});
+    if (auto V = R.num(Q, Text.c_str(), Path, true))
+      Out.push_back({*K, *V});
   }
-  llvm::sort(C.FromNextBySet);
-  for (size_t I = 1; I < C.FromNextBySet.size(); ++I)
-    if (C.FromNextBySet[I].first == C.FromNextBySet[I - 1].first)
-      R.error(Q, Path, "two rates for the working set " +
-                           formatByteSize(C.FromNextBySet[I].first));
+  llvm::sort(Out);
+  for (size_t I = 1; I < Out.size(); ++I)
+    if (Out[I].first == Out[I - 1].first)
+      R.error(Q, Path, TwiceMessage(Out[I].first));
+}
+
+/// bytes_per_cycle_from_next_by_set: {96KiB: 46, 512KiB: 61.4}, sorted by set.
+static void readFromNextBySet(Reader &R, const YAML::Node &E, const std::string &P,
+                              CacheLevel &C) {
+  readTable<uint64_t>(
+      R, E, P, "bytes_per_cycle_from_next_by_set",
+      "expected a mapping of working set to bytes per cycle, e.g. {128KiB: 46, 512KiB: 61.4}",
+      [](const std::string &Set, std::string &Err) -> std::optional<uint64_t> {
+        std::optional<uint64_t> Bytes = parseByteSize(Set, Err);
+        if (Bytes && *Bytes)
+          return Bytes;
+        if (Err.empty())
+          Err = "expected a size";
+        return std::nullopt;
+      },
+      [](uint64_t Set) { return "two rates for the working set " + formatByteSize(Set); },
+      C.FromNextBySet);
 }
 
 /// conflict_miss_cy_by_sets: {1: 8.5, 4: 3.3, 16: 2.1}, sorted by sets.
 static void readConflictMisses(Reader &R, const YAML::Node &E, const std::string &P,
                                CacheLevel &C) {
-  const char *Key = "conflict_miss_cy_by_sets";
-  YAML::Node Q = R.child(E, Key, P, false);
-  if (!Q.IsDefined() || Q.IsNull())
-    return;
-  std::string Path = Reader::join(P, Key);
-  if (!Q.IsMap() || Q.size() == 0) {
-    R.error(Q, Path, "expected a mapping of sets reached to cycles per line, e.g. "
-                     "{1: 8.5, 4: 3.3, 16: 2.1}");
-    return;
-  }
-  for (const auto &KV : Q) {
-    std::string Sets = KV.first.Scalar();
-    char *End = nullptr;
-    unsigned long N = std::strtoul(Sets.c_str(), &End, 10);
-    if (Sets.empty() || *End || !N || N > (1u << 20)) {
-      R.error(KV.first, Reader::join(Path, Sets), "expected a number of sets (1, 2, 4...)");
-      continue;
-    }
-    if (auto V = R.num(Q, Sets.c_str(), Path, true))
-      C.ConflictMissCyBySets.push_back({unsigned(N), *V});
-  }
-  llvm::sort(C.ConflictMissCyBySets);
-  for (size_t I = 1; I < C.ConflictMissCyBySets.size(); ++I)
-    if (C.ConflictMissCyBySets[I].first == C.ConflictMissCyBySets[I - 1].first)
-      R.error(Q, Path, "two figures for " + std::to_string(C.ConflictMissCyBySets[I].first) +
-                           " sets");
+  readTable<unsigned>(
+      R, E, P, "conflict_miss_cy_by_sets",
+      "expected a mapping of sets reached to cycles per line, e.g. {1: 8.5, 4: 3.3, 16: 2.1}",
+      [](const std::string &Sets, std::string &Err) -> std::optional<unsigned> {
+        char *End = nullptr;
+        unsigned long N = std::strtoul(Sets.c_str(), &End, 10);
+        if (!Sets.empty() && !*End && N && N <= (1u << 20))
+          return unsigned(N);
+        Err = "expected a number of sets (1, 2, 4...)";
+        return std::nullopt;
+      },
+      [](unsigned Sets) { return "two figures for " + std::to_string(Sets) + " sets"; },
+      C.ConflictMissCyBySets);
 }
 
 void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {

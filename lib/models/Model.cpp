@@ -319,8 +319,7 @@ void pointerChaseBound(const MachineModel &M, const InCoreResult &IC, LatencyBou
   }
 }
 
-void thrashedStoreBound(const MachineModel &M, const TrafficResult *TR, double ConflictCy,
-                        LatencyBound &B) {
+void thrashedStoreBound(const MachineModel &M, const TrafficResult *TR, LatencyBound &B) {
   size_t Levels = M.Caches.size() + 1;
   auto Name = [&](size_t L) { return levelName(M, L); };
   // Stores that lose their line in the L1's few sets before they commit
@@ -340,19 +339,20 @@ void thrashedStoreBound(const MachineModel &M, const TrafficResult *TR, double C
                     " latency (" + formatCycles(Lat) + " cy), one after the other";
     }
   }
-  // Loads whose lines crowd the L1's few sets: their refills, at the rate
-  // measured for that many sets.
-  if (ConflictCy > 0)
-    for (size_t Row = 1; Row < Levels; ++Row) {
-      if (ConflictCy <= B.CyPerIt[Row])
-        continue;
-      B.CyPerIt[Row] = ConflictCy;
-      B.Kind[Row] = BoundKind::Latency;
-      B.What[Row] = "refills of loads whose lines crowd a few of the " + Name(0) + "'s sets (" +
-                    formatCycles(ConflictCy) + " cy per iteration, caches." + Name(0) +
-                    ".conflict_miss_cy_by_sets)";
-    }
+}
 
+/// Loads whose lines crowd the L1's few sets: their refills, at the rate
+/// measured for that many sets (CY per iteration), with the data beyond L1.
+void conflictLoadBound(const MachineModel &M, double Cy, LatencyBound &B) {
+  for (size_t Row = 1; Cy > 0 && Row < M.Caches.size() + 1; ++Row) {
+    if (Cy <= B.CyPerIt[Row])
+      continue;
+    B.CyPerIt[Row] = Cy;
+    B.Kind[Row] = BoundKind::Latency;
+    B.What[Row] = "refills of loads whose lines crowd a few of the " + levelName(M, 0) +
+                  "'s sets (" + formatCycles(Cy) + " cy per iteration, caches." +
+                  levelName(M, 0) + ".conflict_miss_cy_by_sets)";
+  }
 }
 
 } // namespace
@@ -372,7 +372,8 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
 
   if (HaveCore && IC->ChainAddressLoads > 0)
     pointerChaseBound(M, *IC, B);
-  thrashedStoreBound(M, In.Traffic, In.ConflictLoadCyPerIt, B);
+  thrashedStoreBound(M, In.Traffic, B);
+  conflictLoadBound(M, In.ConflictLoadCyPerIt, B);
 
   // Irregular misses at the simulated sizes: the misses that reach level L
   // are served there at its latency (for the rows of levels nearer the core

@@ -51,10 +51,6 @@ std::string spread(const Measured &M) {
          (M.Settled ? "" : ", not settled");
 }
 
-/// The L1's fill rate at each set of the fill sweep: the load kernel's
-/// cycles a line there less, under no overlap, its in-core cycles in L1 (as
-/// the fit takes the link's share at half the L2), then the half-L2 rate.
-/// Empty when every set fills within a tenth of that rate.
 /// A load kernel's RATE (B/cy) over an L2-resident set as the L1 link's
 /// cycles a line: less, under no overlap, its in-core cycles in L1 (as the
 /// fit takes the link's share); 0 or less where it says nothing.
@@ -64,6 +60,10 @@ double linkCyclesOfLoad(const Derived &D, unsigned Line, double Rate) {
   return Line / Rate - (D.Fit.Rule == OverlapRule::None ? D.Times[0].Load : 0.0);
 }
 
+/// The L1's fill rate at each set of the fill sweep: the load kernel's
+/// cycles a line there less, under no overlap, its in-core cycles in L1 (as
+/// the fit takes the link's share at half the L2), then the half-L2 rate.
+/// Empty when every set fills within a tenth of that rate.
 std::vector<std::pair<uint64_t, double>> fillsBySet(const ProbeResult &R, const Derived &D,
                                                     unsigned Line) {
   auto Half = D.Times.size() > 1 ? D.FromNext.find(D.Times[0].Level) : D.FromNext.end();

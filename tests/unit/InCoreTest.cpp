@@ -53,6 +53,14 @@ InCoreResult zen5Loop(const std::string &File, std::map<std::string, int64_t> De
   return R[0];
 }
 
+/// The nest's machine loops as source iterations per trip -> trips.
+std::map<double, double> tripsByIterations(const NestResult &E) {
+  std::map<double, double> Trips;
+  for (const auto &[Iters, T] : E.Runs)
+    Trips[Iters] += T;
+  return Trips;
+}
+
 double portLoad(const InCoreResult &R, const std::string &Port) {
   auto It = std::find(R.Ports.begin(), R.Ports.end(), Port);
   EXPECT_NE(It, R.Ports.end()) << Port;
@@ -287,9 +295,7 @@ TEST(InCore, AFullyUnrolledVectorCopyDoesItsIterationsInTheNest) {
   O.Cpu = "znver5";
   executeNestTrips(R, 220, O);
   ASSERT_TRUE(R.Executed.Ok) << R.Executed.Reason;
-  std::map<double, double> Trips; // source iterations per trip -> trips
-  for (const auto &[Iters, T] : R.Executed.Runs)
-    Trips[Iters] += T;
+  std::map<double, double> Trips = tripsByIterations(R.Executed);
   EXPECT_EQ(Trips[8], 3);
   EXPECT_EQ(Trips[1], 4);
   EXPECT_LT(R.Executed.Cycles, 0.5);
@@ -344,9 +350,7 @@ TEST(InCore, AContiguousCopyForARowOfOneDoesNotRunAtLongerRows) {
   O.Cpu = "znver5";
   executeNestTrips(R, 255, O);
   ASSERT_TRUE(R.Executed.Ok) << R.Executed.Reason;
-  std::map<double, double> Trips; // source iterations per trip -> trips
-  for (const auto &[Iters, T] : R.Executed.Runs)
-    Trips[Iters] += T;
+  std::map<double, double> Trips = tripsByIterations(R.Executed);
   EXPECT_EQ(Trips[8], 31);
   EXPECT_EQ(Trips[1], 7);
 }

@@ -138,6 +138,12 @@ TrafficResult layerConditionTraffic(const LoopKernel &K, const KernelIR &IR,
                                     const MachineModel &M,
                                     const LayerConditionOptions &O = {});
 
+/// TrafficResult::ConflictLoadCyPerIt of K's column loads (affine reads a
+/// line or more apart an iteration) from the layer conditions of those loads
+/// alone: where the loop's own conditions do not apply (an indirect store
+/// beside them, an array read at two strides). 0 when none.
+double conflictLoadCycles(const LoopKernel &K, const KernelIR &IR, const MachineModel &M);
+
 /// Whether BASE, the layer conditions of K on M, sit at a capacity edge:
 /// with every cache a way smaller or larger (its sets kept), or with the
 /// arrays on page boundaries rather than placed independently, some link
@@ -165,12 +171,6 @@ struct TlbMisses {
   double L1CyclesPerIt = 0;
 };
 TlbMisses tlbMisses(const LoopKernel &K, const KernelIR &IR, const MachineModel &M);
-
-/// TrafficResult::ConflictLoadCyPerIt of K's column loads (affine reads a
-/// line or more apart an iteration) from the layer conditions of those loads
-/// alone: where the loop's own conditions do not apply (an indirect store
-/// beside them, an array read at two strides). 0 when none.
-double conflictLoadCycles(const LoopKernel &K, const KernelIR &IR, const MachineModel &M);
 
 struct SimOptions {
   uint64_t MaxAccesses = 40'000'000; ///< replay budget (slice larger nests)

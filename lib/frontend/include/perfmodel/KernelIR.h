@@ -219,6 +219,11 @@ nestIterations(const LoopKernel &K, const KernelIR &IR,
 std::optional<int64_t> elementsPerUnit(const Access &A, const std::string &Var,
                                        const std::map<std::string, int64_t> &B);
 
+/// Bytes A moves per iteration of L (either way) with the sizes bound by
+/// B; nullopt where elementsPerUnit is.
+std::optional<int64_t> bytesPerIteration(const Access &A, const LoopLevel &L,
+                                         const std::map<std::string, int64_t> &B);
+
 /// A's element offset from its base: Linear, else the subscripts combined
 /// with the extents (an indirect subscript stays a symbol of the loaded
 /// value); nullopt with WHY when an extent is unknown or the base itself is
