@@ -139,6 +139,11 @@ def model_seconds(loop, model):
     return None
 
 
+class ByFunction(collections.defaultdict):
+    """Loops by function, and the report's size parameters."""
+    parameters = ()
+
+
 def predict_all(perfmodel, src, flags, sizes=()):
     """perfmodel's loops of SRC by function: [(seconds or None, why, loop)]."""
     # ANALYZE_ARGS (e.g. "--host-clock-ghz 4.2"): two runs compared on kept
@@ -147,11 +152,13 @@ def predict_all(perfmodel, src, flags, sizes=()):
     for d in sizes:
         args += ["-D", d]
     r = subprocess.run(args + ["--"] + flags, capture_output=True, text=True)
-    by = collections.defaultdict(list)
+    by = ByFunction(list)
     if r.returncode or not r.stdout.strip():
         return by
-    for l in json.loads(r.stdout).get("loops", []):
+    report = json.loads(r.stdout)
+    for l in report.get("loops", []):
         by[l["function"]].append((*classify(l), l))
+    by.parameters = report.get("parameters") or []
     return by
 
 
@@ -231,10 +238,83 @@ def run_tsvc(perfmodel, src_dir, iterations, runs):
     report("TSVC_2", f"iterations={iterations}", rows, declined)
 
 
+LCALS_FLAGS = ["-std=c++11", "-DLCALS_USE_DOUBLE", "-DLCALS_USE_RESTRICT_PTR", "-DLCALS_VERIFY_CHECKSUM",
+               "-DLCALS_USE_CLOCK", "-DLCALS_COMPILER_CLANG", "-O3", "-march=native"]
+
+
+def lcals_times(root, subset, runs, tmp):
+    """{(benchmark, arg): seconds per state iteration}, the median of RUNS
+    repetitions of Google Benchmark, of one Raw subset; or an error."""
+    exe = os.path.join(tmp, "raw" + subset)
+    srcs = [os.path.join(root, f) for f in ("main.cxx", f"Subset{subset}RawLoops/RawSubset{subset}benchmarks.cxx",
+                                            "LCALSStats.cxx", "LCALSSuite.cxx", "LCALSTraversalMethods.cxx",
+                                            "runReferenceLoops.cxx")]
+    r = subprocess.run(["clang++-19", *LCALS_FLAGS, f"-I{root}", *srcs, "-lbenchmark", "-lpthread", "-o", exe],
+                       capture_output=True, text=True)
+    if r.returncode:
+        return None, f"subset {subset} does not build (libbenchmark-dev?)"
+    out = os.path.join(tmp, f"times{subset}.json")
+    subprocess.run([exe, f"--benchmark_repetitions={runs}", "--benchmark_report_aggregates_only=true",
+                    "--benchmark_format=json", f"--benchmark_out={out}"], capture_output=True, timeout=3600)
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    times = {}
+    for b in json.load(open(out))["benchmarks"]:
+        if b.get("aggregate_name") == "median":
+            name, arg = b["run_name"].split("/")[:2]
+            times[f"{name}/{arg}"] = b["real_time"] * scale[b["time_unit"]]
+    return times, None
+
+
+def unbound(loops, parameters):
+    """The sizes a function's nests' bounds took by default (a run-time
+    object's fields a user would have to bind), or None."""
+    defaults = [p["name"] for p in parameters if p.get("origin") == "default"]
+    names = sorted({n for _, _, l in loops for lv in l.get("nest") or [] for n in defaults
+                    if n in (lv.get("lower") or "") + " " + (lv.get("upper") or "")})
+    return ", ".join(names) or None
+
+
+def run_lcals(perfmodel, root, runs):
+    """LCALS (llvm-test-suite MicroBenchmarks/LCALS), the Raw loops of
+    subsets A, B and C: each benchmark at each of its lengths, bound as a
+    user would (-D 'state.range(0)=N', and -D 'state.size()=1': the seconds
+    of one pass of the benchmark's state loop, the time Google Benchmark
+    reports); a function whose nests need other sizes (ADomain's fields) is
+    counted as declined for them."""
+    rows, declined = [], collections.Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        for subset in "ABC":
+            times, err = lcals_times(root, subset, runs, tmp)
+            if err:
+                print(err)
+                return
+            times = kept_times({f"{subset}:{k}": v for k, v in times.items()})
+            src = os.path.join(root, f"Subset{subset}RawLoops/RawSubset{subset}benchmarks.cxx")
+            by_arg = {}
+            for key, meas in sorted(times.items()):
+                name, arg = key.split(":")[1].split("/")
+                if arg not in by_arg:
+                    by_arg[arg] = predict_all(perfmodel, src, LCALS_FLAGS + [f"-I{root}"], [f"state.range(0)={arg}", "state.size()=1"])
+                label = f"{name}/{arg}"
+                loops = by_arg[arg].get(name, [])
+                free = loops and unbound(loops, by_arg[arg].parameters)
+                why = priced(name, loops) or (free and "sizes unbound: " + free)
+                if why:
+                    declined[why.split(":")[0] + (": " + why.split(":")[1].strip()[:50] if ":" in why else "")] += 1
+                    print(f"{label:26s} {meas:10.4g} {'-':>10s} {'':>8s}  {why}")
+                    continue
+                rows.append(kernel_row(label, meas, loops))
+                r = rows[-1]
+                print(f"{label:26s} {meas:10.4g} {r[2]:10.4g} {100 * r[3]:+7.1f} %  {r[4]} nest(s): {r[5]}")
+    report("LCALS", "Raw subsets A-C", rows, declined)
+
+
 def main():
     suite, perfmodel, root, ds, runs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
     if suite == "tsvc":
         return run_tsvc(perfmodel, root, int(ds), runs)
+    if suite == "lcals":
+        return run_lcals(perfmodel, root, runs)
     rows, declined = [], collections.Counter()
     with tempfile.TemporaryDirectory() as tmp:
         for name, src, sizes, flags in polybench_kernels(root, ds):

@@ -316,6 +316,10 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
     R.P = Poly::constant(ER.Val.getInt().getExtValue());
     return R;
   }
+  if (invariantCall(S)) {
+    R.P = Poly::symbol(text(S));
+    return R;
+  }
   R.NonAffine = "'" + text(S) + "' is not affine";
   return R;
 }

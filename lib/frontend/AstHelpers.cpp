@@ -111,6 +111,18 @@ bool isContainerQuery(const CXXMethodDecl *MD) {
          N == "cbegin" || N == "cend" || N == "empty";
 }
 
+bool isOptimisationBarrier(const FunctionDecl *FD) {
+  const FunctionDecl *Def = nullptr;
+  if (!FD || !FD->hasBody(Def) || !Def)
+    return false;
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
+  if (!Body || Body->size() == 0)
+    return false;
+  return llvm::all_of(Body->body(), [&](const Stmt *S) {
+    const auto *A = dyn_cast<AsmStmt>(S);
+    return A && llvm::StringRef(A->generateAsmString(FD->getASTContext())).trim().empty();
+  });
+}
 
 
 /// The expression statement S writes, or may write through its address: an

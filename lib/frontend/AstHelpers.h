@@ -44,6 +44,11 @@ MathKind classifyMath(llvm::StringRef Name);
 /// Members of standard containers that read nothing but the container header.
 bool isContainerQuery(const clang::CXXMethodDecl *MD);
 
+/// A function whose body is empty inline assembly alone (Google
+/// Benchmark's DoNotOptimize and ClobberMemory): an optimisation barrier
+/// that runs no instructions of its own.
+bool isOptimisationBarrier(const clang::FunctionDecl *FD);
+
 /// The expression statement S writes, or may write through its address: an
 /// assignment's target, an incremented or address-taken operand.
 const clang::Expr *writtenBy(const clang::Stmt *S);

@@ -190,6 +190,13 @@ std::string perfmodel::clangResourceDir() {
 
 namespace {
 
+/// NAME=... as a shell takes it: quoted where NAME is more than a word
+/// (-D 'state.range(0)=...', -D '*n=...').
+std::string defineArg(const std::string &Name) {
+  bool Word = llvm::all_of(Name, [](char C) { return isalnum(C) || C == '_' || C == '.'; });
+  return Word ? Name + "=..." : "'" + Name + "=...'";
+}
+
 /// Loops that can exit early: their iterations are priced as written; how
 /// many run is an assumption the report states: all of the bound's, or the
 /// share FRACTION of them (a derived size, so -D and validate move it too).
@@ -308,8 +315,8 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
   for (const std::string &S : Symbols) {
     if (Steps.count(S) && !Quotients.count(S)) {
       IR.Parameters[S] = Bind(S, Defines, 1,
-                              "step '" + S + "' has no value: assumed 1 (bind it with -D " + S +
-                                  "=...)");
+                              "step '" + S + "' has no value: assumed 1 (bind it with -D " +
+                                  defineArg(S) + ")");
       continue;
     }
     if (auto Q = Quotients.find(S); Q != Quotients.end() && !Defines.count(S)) {
@@ -329,7 +336,7 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
     IR.Parameters[S] =
         Bind(S, Defines, Opts.DefaultSize,
              "size parameter '" + S + "' has no value: assumed " +
-                 std::to_string(Opts.DefaultSize) + " (bind it with -D " + S + "=..." + Also +
+                 std::to_string(Opts.DefaultSize) + " (bind it with -D " + defineArg(S) + Also +
                  ")");
   }
   // A step given by a size moves its loop by the size's value.

@@ -163,6 +163,34 @@ bool LoopAnalyzer::invariantDeref(const UnaryOperator *UO) const {
   return !Writes(NestRoot);
 }
 
+bool LoopAnalyzer::invariantCall(const Expr *E) {
+  const auto *C = dyn_cast<CallExpr>(E);
+  if (!C || isSubscriptCall(C) || isa<CXXOperatorCallExpr>(C) || !C->getType()->isIntegerType() ||
+      C->getType().isVolatileQualified() || !C->getDirectCallee())
+    return false;
+  if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
+    const Expr *O = strip(MC->getImplicitObjectArgument());
+    if (const auto *OM = dyn_cast<MemberExpr>(O)) {
+      if (!invariantMember(OM))
+        return false;
+    } else if (!isa<CXXThisExpr>(O)) {
+      const VarDecl *V = refVar(O);
+      if (!V || AssignedInNest.count(V))
+        return false;
+    }
+  }
+  // Arguments of the nest's counters or data (f(i), g(a[k])) vary with it.
+  for (const Expr *A : C->arguments()) {
+    PolyResult P = toPoly(A, 1);
+    if (!P.affine())
+      return false;
+    for (const std::string &Sym : P.P.symbols())
+      if (isCounter(Sym))
+        return false;
+  }
+  return true;
+}
+
 std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::inlineFrame(const Expr *E) const {
   const auto *C = dyn_cast<CallExpr>(E->IgnoreParens());
   if (!C || isSubscriptCall(C))

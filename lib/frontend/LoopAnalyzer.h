@@ -198,6 +198,11 @@ private:
   /// through (*n = ..., n[k] = ...): a value fixed for the nest, like a
   /// parameter (bound with -D '*n=...').
   bool invariantDeref(const clang::UnaryOperator *UO) const;
+  /// An integer call the nest cannot change (state.range(0),
+  /// omp_get_max_threads(), a method of an object the nest does not write)
+  /// whose arguments are sizes: a value fixed for the nest, bound by its
+  /// text (-D 'state.range(0)=...').
+  bool invariantCall(const clang::Expr *E);
   const clang::Stmt *NestRoot = nullptr; ///< the outermost loop of the nest walked
   std::vector<LoopLevel> Nest;
   std::vector<const clang::ForStmt *> NestLoops; ///< Nest's loop statements

@@ -187,8 +187,10 @@ void LoopAnalyzer::visitCall(const CallExpr *C) {
     return;
   }
   if (const auto *MD = dyn_cast<CXXMethodDecl>(FD))
-    if (isContainerQuery(MD))
-      return;
+    if (isContainerQuery(MD) || (MD->isConst() && invariantCall(C)))
+      return; // a size read: state.range(0)
+  if (isOptimisationBarrier(FD))
+    return;
   std::string Name = FD->getNameAsString();
   bool Std = FD->isInStdNamespace() || FD->getDeclContext()->isTranslationUnit() ||
              FD->getDeclContext()->isExternCContext();

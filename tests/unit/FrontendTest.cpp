@@ -1300,3 +1300,78 @@ void f(Domain &domain) {
            std::string::npos;
   }));
 }
+
+// LCALS under Google Benchmark bounds its loops by state.range(0), a const
+// method of a library class whose body perfmodel does not follow: the
+// call's value is a size named by its text, bound with -D
+// 'state.range(0)=5001' (the loop was declined: "'state.range(0)' is not
+// affine"), and read in a body (k = state.range(0) - i) it is no call with
+// side effects. A call of the counter (s.range(i)) stays unknown, and
+// unbound the note quotes the -D the shell needs.
+TEST(Frontend, AnInvariantCallBoundsALoopAndIsBoundByItsText) {
+  const std::string Code = R"(struct State { long range(long pos) const; };
+void fwd(State &state, double *a, const double *b) {
+  for (long i = 0; i < state.range(0); i++)
+    a[i] = b[i] + 1.0;
+}
+void back(State &state, double *a, const double *b) {
+  for (long i = 1; i <= state.range(0); i++) {
+    long k = state.range(0) - i;
+    a[k] = 2.0 * b[k];
+  }
+}
+void tri(State &state, double *a) {
+  for (long i = 0; i < 8; i++)
+    for (long j = 0; j < state.range(i); j++)
+      a[j] += 1.0;
+}
+)";
+  FrontendResult R = analyzeCode(Code, "cpp", {{"state.range(0)", 5001}});
+  const LoopKernel &F = loopIn(R, "fwd");
+  ASSERT_TRUE(F.Modelled) << F.Reason;
+  EXPECT_EQ(tripCount(F.innermost(), R.IR.bindings()), std::optional<int64_t>(5001));
+  const LoopKernel &B = loopIn(R, "back");
+  ASSERT_TRUE(B.Modelled) << B.Reason;
+  EXPECT_EQ(tripCount(B.innermost(), R.IR.bindings()), std::optional<int64_t>(5001));
+  EXPECT_EQ(B.Double.Mul, 1u);
+  const LoopKernel &T = loopIn(R, "tri");
+  EXPECT_FALSE(T.Modelled);
+  EXPECT_NE(T.Reason.find("'state.range(i)' is not affine"), std::string::npos) << T.Reason;
+  R = analyzeCode(Code, "cpp");
+  EXPECT_TRUE(llvm::any_of(R.IR.Notes, [](const std::string &N) {
+    return N.find("size parameter 'state.range(0)' has no value: assumed 1000 (bind it with -D "
+                  "'state.range(0)=...')") != std::string::npos;
+  }));
+}
+
+// Google Benchmark's DoNotOptimize is empty inline assembly: a barrier that
+// runs no instruction, so INNER_PROD's `DoNotOptimize(q += z[k] * x[k])` is
+// the dot product (2 flops, 2 loads an iteration), not "a call with unknown
+// side effects". A function with real assembly in it stays unknown.
+TEST(Frontend, AnEmptyAsmBarrierIsNoCall) {
+  FrontendResult R = analyzeCode(R"(template <class T> inline void DoNotOptimize(T &v) {
+  asm volatile("" : "+r,m"(v) : : "memory");
+}
+inline void touch(double &v) { asm volatile("prefetcht0 %0" : : "m"(v)); }
+double dot(const double *z, const double *x, long n) {
+  double q = 0.0;
+  for (long k = 0; k < n; k++)
+    DoNotOptimize(q += z[k] * x[k]);
+  return q;
+}
+void spin(double *a, long n) {
+  for (long k = 0; k < n; k++) {
+    touch(a[k]);
+    a[k] = 0.0;
+  }
+}
+)", "cpp");
+  const LoopKernel &D = loopIn(R, "dot");
+  ASSERT_TRUE(D.Modelled) << D.Reason;
+  EXPECT_EQ(D.Double.Add, 1u);
+  EXPECT_EQ(D.Double.Mul, 1u);
+  EXPECT_EQ(D.Accesses.size(), 2u);
+  const LoopKernel &S = loopIn(R, "spin");
+  EXPECT_FALSE(S.Modelled);
+  EXPECT_NE(S.Reason.find("call to 'touch'"), std::string::npos) << S.Reason;
+}
