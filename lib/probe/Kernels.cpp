@@ -155,6 +155,12 @@ PM_PEAK_NOFMA(sseSNoFma, __m128, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, 4,
 #define PM_SQRTPD256(X) _mm256_sqrt_pd(X)
 #define PM_SQRTPD512(X) _mm512_sqrt_pd(X)
 
+// Assembly that writes ymm or zmm registers names them (not their xmm
+// halves) among its clobbers: clang then ends the kernel with vzeroupper,
+// as compiled code does. Upper halves left dirty slow the SSE code that
+// runs after the kernel: glibc's exp took 35 cycles a call instead of 11
+// on the Zen 5 VM, and core.call_cy carried it.
+//
 // 8 independent operations a trip on ymm0 and ymm1 (1.5 and 2.5 in every
 // lane: no denormals), into ymm2-ymm9: in asm, as compiled code of 17 live
 // vectors spills and a shuffle takes a cycle or less.
@@ -167,8 +173,8 @@ PM_PEAK_NOFMA(sseSNoFma, __m128, _mm_set1_ps, _mm_mul_ps, _mm_add_ps, 4,
                  "dec %0\n\tjnz 1b"                                                          \
                  : "+r"(K)                                                                  \
                  : "r"(In)                                                                  \
-                 : "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8",  \
-                   "xmm9", "memory");                                                       \
+                 : "ymm0", "ymm1", "ymm2", "ymm3", "ymm4", "ymm5", "ymm6", "ymm7", "ymm8",  \
+                   "ymm9", "memory");                                                       \
     return double(N) * 8;                                                                   \
   }
 
@@ -412,7 +418,7 @@ double triadKernel(double *A, const double *B, const double *C, size_t N, unsign
       asm volatile(".irp k,0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15\n\t" INSN "\n\t.endr"      \
                    :                                                                        \
                    : "r"(B + (OFF))                                                         \
-                   : "xmm0", "memory");                                                     \
+                   : "ymm0", "memory");                                                     \
   }
 PM_LINE(loadInLine, 0, "vmovupd \\k*32(%0), %%ymm0")
 PM_LINE(loadSplit, 16, "vmovupd \\k*32(%0), %%ymm0")
@@ -433,8 +439,8 @@ PM_LINE(storeSplit, 16, "vmovupd %%ymm0, \\k*32(%0)")
                  "dec %0\n\tjnz 1b"                                                         \
                  : "+r"(K)                                                                  \
                  : "r"(B), "r"(In)                                                          \
-                 : "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",  \
-                   "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "memory");                  \
+                 : "ymm1", "ymm2", "ymm3", "ymm4", "ymm5", "ymm6", "ymm7", "ymm8", "ymm9",  \
+                   "ymm10", "ymm11", "ymm12", "ymm13", "ymm14", "memory");                  \
   }
 PM_FMA_ST(fmaAlone, "")
 PM_FMA_ST(fmaStores, ".irp k,1,2,3,4,5,6,7,8\n\tvmovupd %%ymm\\k, 32*\\k(%1)\n\t.endr\n\t")
@@ -464,30 +470,30 @@ double lineAccessKernel(char *Buf, bool Store, unsigned Offset, uint64_t N) {
   }
 PM_PORT(load8, "sse2", "movq \\k*8(%0), %%rax", "rax")
 PM_PORT(load16, "avx", "vmovupd \\k*16(%0), %%xmm0", "xmm0")
-PM_PORT(load32, "avx", "vmovupd \\k*32(%0), %%ymm0", "xmm0")
-PM_PORT(load64, "avx512f", "vmovupd \\k*64(%0), %%zmm0", "xmm0")
+PM_PORT(load32, "avx", "vmovupd \\k*32(%0), %%ymm0", "ymm0")
+PM_PORT(load64, "avx512f", "vmovupd \\k*64(%0), %%zmm0", "zmm0")
 PM_PORT(store8, "sse2", "movq %%rax, \\k*8(%0)", "rax")
 PM_PORT(store16, "avx", "vmovupd %%xmm0, \\k*16(%0)", "xmm0")
-PM_PORT(store32, "avx", "vmovupd %%ymm0, \\k*32(%0)", "xmm0")
-PM_PORT(store64, "avx512f", "vmovupd %%zmm0, \\k*64(%0)", "xmm0")
+PM_PORT(store32, "avx", "vmovupd %%ymm0, \\k*32(%0)", "ymm0")
+PM_PORT(store64, "avx512f", "vmovupd %%zmm0, \\k*64(%0)", "zmm0")
 
 // Loads of both kinds, a group per iteration: 8 vector parts of 32 bytes
 // (8 ymm, or 4 zmm as clang-19 emits for an AVX-512 host) and 8 integer
 // loads, independent, in one page of L1 (integer loads after the vector
 // ones' 256 bytes; loads of two pages at one page offset would meet in one
 // L1 set).
-#define PM_MIX(NAME, TARGET, BODY)                                                           \
+#define PM_MIX(NAME, TARGET, VREG, BODY)                                                     \
   __attribute__((target(TARGET))) static void NAME(char *B, uint64_t N) {                  \
     for (uint64_t I = 0; I < N; ++I)                                                         \
       asm volatile(".irp k,0,1,2,3\n\t" BODY "\n\t.endr"                                     \
                    :                                                                         \
                    : "r"(B)                                                                  \
-                   : "rax", "rdx", "xmm0", "memory");                                        \
+                   : "rax", "rdx", VREG, "memory");                                          \
   }
-PM_MIX(loadMix, "avx",
+PM_MIX(loadMix, "avx", "ymm0",
        "vmovupd \\k*64(%0), %%ymm0\n\tmovq 256+\\k*16(%0), %%rax\n\t"
        "vmovupd 32+\\k*64(%0), %%ymm0\n\tmovq 264+\\k*16(%0), %%rdx")
-PM_MIX(loadMixZmm, "avx512f",
+PM_MIX(loadMixZmm, "avx512f", "zmm0",
        "vmovupd \\k*64(%0), %%zmm0\n\tmovq 256+\\k*16(%0), %%rax\n\t"
        "movq 264+\\k*16(%0), %%rdx")
 
