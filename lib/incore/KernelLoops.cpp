@@ -35,12 +35,32 @@ namespace {
 /// Bytes each access advances per source iteration (distinct, nonzero);
 /// the smallest is the unit of cycles per cache line. CONTIGUOUSONLY: only
 /// accesses that advance by their own width (no gather needed).
+/// Elements A advances per unit of VAR within a row whose pointer is
+/// loaded data (za[j][k] over double **za: k within the row za[j]), where
+/// that pointer does not move with VAR; nullopt otherwise.
+std::optional<int64_t> elementsPerUnitInRow(const Access &A, const LoopKernel &K,
+                                            const std::string &Var,
+                                            const std::map<std::string, int64_t> &B) {
+  if (A.Linear || !A.Indirect || A.IndirectVia != A.Array || A.Subscripts.size() != 1)
+    return std::nullopt;
+  const Access *Row = nullptr;
+  for (const Access &R : K.Accesses)
+    if (R.Text == A.Array)
+      Row = &R;
+  auto RowStep = Row ? elementsPerUnit(*Row, Var, B) : std::nullopt;
+  if (!RowStep || *RowStep != 0)
+    return std::nullopt;
+  return A.Subscripts[0].substitute(B).coefficientOf(Var).evaluate(B);
+}
+
 std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
                                   const LoopLevel &In, bool ContiguousOnly = false) {
   auto B = IR.bindings();
   std::vector<double> Out;
   for (const Access &A : K.Accesses) {
     auto C = elementsPerUnit(A, In.Var, B);
+    if (!C)
+      C = elementsPerUnitInRow(A, K, In.Var, B);
     if (!C || *C == 0)
       continue;
     double Bytes = std::fabs(double(*C * In.Step)) * A.StrideBytes;

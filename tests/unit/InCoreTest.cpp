@@ -1339,3 +1339,17 @@ TEST(InCore, FpStoreDataWaitsInTheFpQueueOnZen5) {
   EXPECT_NEAR(In, Half, 0.05 * Half);
   EXPECT_LT(In, 4);
 }
+
+TEST(InCore, RowsThroughPointersAdvanceByTheirSubscript) {
+  // tests/incore/pointer-rows.c (Livermore loop 23 over double **za) on Zen
+  // 5: the accesses za[j][k] are indirect through the row pointers za[j],
+  // which do not move with k; within a row k advances 8 bytes an iteration.
+  // Without a stride the trip was taken from the counter's step (8 bytes,
+  // "8 source iterations"): 1.58 cy/it where LCALS's IMP_HYDRO_2D runs
+  // 13.5. clang unrolls the loop by 4 (4 stores of za[j][k] a trip), and the
+  // trip carries za[j][k - 1] through 4 x (vfmadd231sd 4 + vaddsd 3 +
+  // vsubsd 3 + vfmadd132sd 4) = 56 cycles at LLVM's znver5 latencies.
+  InCoreResult R = zen5Loop("pointer-rows.c", {{"n", 5000}});
+  EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 4);
+  EXPECT_NEAR(R.RecurrenceBound, 56, 0.5);
+}
