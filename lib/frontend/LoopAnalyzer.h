@@ -203,6 +203,9 @@ private:
   /// whose arguments are sizes: a value fixed for the nest, bound by its
   /// text (-D 'state.range(0)=...').
   bool invariantCall(const clang::Expr *E);
+  /// Rows a pointer array holds (za[j][k]) laid out as a 2D array, with
+  /// the assumption in K's notes.
+  void rowsEndToEnd(LoopKernel &K);
   const clang::Stmt *NestRoot = nullptr; ///< the outermost loop of the nest walked
   std::vector<LoopLevel> Nest;
   std::vector<const clang::ForStmt *> NestLoops; ///< Nest's loop statements

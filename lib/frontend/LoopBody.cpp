@@ -89,6 +89,7 @@ void LoopAnalyzer::analyzeInnermost(const Stmt *Loop, const Stmt *Body) {
   }
   std::sort(K.Reductions.begin(), K.Reductions.end());
 
+  rowsEndToEnd(K);
   for (const Access &A : K.Accesses) {
     if (!A.NonAffine.empty() && K.Modelled)
       K.Notes.push_back("subscript of " + A.Text + " is not affine: " + A.NonAffine);
@@ -447,6 +448,85 @@ LoopAnalyzer::ShapeKind LoopAnalyzer::accessShape(const Expr *E, const Expr *Ref
   return ShapeKind::Access;
 }
 
+/// The largest value of the affine P over K's nest (counters at their
+/// last iteration where their coefficient is positive, their first where
+/// it is negative); nullopt where a counter's coefficient is not constant.
+static std::optional<Poly> maxOverNest(const Poly &P, const LoopKernel &K) {
+  Poly Max = P;
+  for (const LoopLevel &L : K.Nest) {
+    Poly C = P.coefficientOf(L.Var);
+    if (C.isZero())
+      continue;
+    if (!C.isConstant() || L.Step == 0)
+      return std::nullopt;
+    Poly Last = L.Step > 0 ? L.Upper - Poly::constant(1) : L.Upper + Poly::constant(1);
+    Poly At = (C.constantTerm() > 0) == (L.Step > 0) ? Last : L.Lower;
+    Max = Max - C * Poly::symbol(L.Var) + C * At;
+  }
+  return Max;
+}
+
+/// Rows reached through a pointer array the nest loads (za[j][k], px[i][12]
+/// over double **): their addresses are data, but a 2D array's traffic
+/// follows from one assumption, stated in a note: the rows are disjoint and
+/// laid end to end, each as long as the columns the nest references reach
+/// (a size "za[*].len", which -D binds to the true length). Each such
+/// reference then reads the array "za[*]" at row * len + column.
+void LoopAnalyzer::rowsEndToEnd(LoopKernel &K) {
+  struct Rows {
+    bool Ok = true;
+    std::optional<Poly> Last; ///< the last column referenced
+  };
+  std::map<std::string, Rows> ByArray;
+  for (const Access &A : K.Accesses) {
+    if (A.RowsOf.empty())
+      continue;
+    Rows &R = ByArray[A.RowsOf];
+    std::optional<Poly> M;
+    if (A.Subscripts.size() == 1 && A.NonAffine.empty() && A.IndirectVia == A.Array && A.Row)
+      M = maxOverNest(A.Subscripts[0], K);
+    if (!M || !R.Ok) {
+      R.Ok = false;
+      continue;
+    }
+    Poly D = R.Last ? *M - *R.Last : Poly::constant(1);
+    if (!D.isConstant())
+      R.Ok = false;
+    else if (D.constantTerm() > 0)
+      R.Last = *M;
+  }
+  for (auto &[Ptr, R] : ByArray) {
+    if (!R.Ok || !R.Last)
+      continue;
+    std::string Len = Ptr + "[*].len";
+    // One length per pointer array in the file: the longest reach of its
+    // loops where they differ by a constant.
+    Poly Reach = *R.Last + Poly::constant(1);
+    auto Q = Quotients.find(Len);
+    if (Q == Quotients.end())
+      Quotients[Len] = {Reach, 1, std::nullopt};
+    else if (Poly D = Reach - Q->second.Numerator; D.isConstant() && D.constantTerm() > 0)
+      Q->second.Numerator = Reach;
+    std::string Via;
+    for (Access &A : K.Accesses) {
+      if (A.RowsOf != Ptr)
+        continue;
+      if (Via.empty())
+        Via = A.IndirectVia;
+      A.Array = Ptr + "[*]";
+      A.Subscripts.insert(A.Subscripts.begin(), *A.Row);
+      A.Dims = {std::nullopt, Poly::symbol(Len)};
+      A.Linear = *A.Row * Poly::symbol(Len) + A.Subscripts[1];
+      A.Indirect = false;
+      A.IndirectVia.clear();
+    }
+    K.Notes.push_back("the rows " + Ptr + " points to (" + Via +
+                      ") are taken as disjoint and laid end to end, each " + Len +
+                      " elements long (the columns referenced; -D '" + Len +
+                      "=...' gives their true length): their addresses are loaded data");
+  }
+}
+
 /// A's base: a named array or pointer, maybe through a local alias
 /// (`const double *row = &A[i*n];`), or a pointer loaded from memory (then
 /// BASELOADED and A is indirect); ALIASOFFSET grows by the aliases' offsets.
@@ -510,6 +590,17 @@ const VarDecl *LoopAnalyzer::resolveBase(Access &A, const Expr *Root, bool Align
   if (BaseLoaded) {
     A.Indirect = true;
     A.IndirectVia = exprText(Root);
+    // za[j] of a pointer array za: a row the nest's rows-end-to-end rule
+    // may lay out (rowsEndToEnd).
+    if (const auto *RS = dyn_cast<ArraySubscriptExpr>(strip(Root)))
+      if (const VarDecl *P = refVar(RS->getBase());
+          P && RS->getType()->isPointerType() && !AssignedInFunction.count(P)) {
+        PolyResult R = toPoly(RS->getIdx());
+        if (R.affine()) {
+          A.RowsOf = P->getNameAsString();
+          A.Row = R.P;
+        }
+      }
   }
   return BaseVar;
 }

@@ -59,6 +59,10 @@ struct Access {
   bool Indirect = false;      ///< subscript or base depends on loaded data
   std::string IndirectVia;    ///< the index expression, e.g. "col[j]"
   std::string NonAffine;      ///< why the subscript is not affine, if it is not
+  /// A row reached through a pointer the nest loads (za[j][k] over double
+  /// **za): the pointer array ("za") and the row's index in it (j).
+  std::string RowsOf;
+  std::optional<Poly> Row;
   SourceLoc Loc;
   unsigned Occurrences = 1;   ///< references merged into this one
   unsigned ReadRefs = 0;      ///< of those, the ones that read (a += reads and writes)
