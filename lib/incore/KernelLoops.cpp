@@ -230,7 +230,7 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
         continue;
       NestCode::Piece P;
       P.Loop = L;
-      for (size_t Y : Mine[L]->Kept)
+      for (size_t Y : Mine[L]->tripBlocks())
         Bytes(Y, P);
       N.Pieces.push_back(std::move(P));
       continue;
@@ -591,6 +591,10 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   double BestK = 0;
   const MachineLoop *Best = pickLoop(K, IR, TB, Strides, Cands, CandIters, BestK);
   std::string Unrolled = unrolledInto(K, IR, TB, *Best, First, Last, BestK);
+  // A trip of a body with paths runs each of them: Copies iterations.
+  for (size_t C = 0; C < Cands.size(); ++C)
+    CandIters[C] *= Cands[C]->Copies;
+  BestK *= Best->Copies;
   std::vector<uint8_t> Bytes;
   std::vector<unsigned> Lines;
   std::vector<std::string> Spliced;
@@ -624,6 +628,12 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
     R.Notes.push_back(std::to_string(Best->ColdBlocks) +
                       " block(s) of the loop that call out (such as an errno path) are "
                       "left out: the loop can go around them");
+  if (Best->Copies > 1)
+    R.Notes.push_back(
+        "the loop's body branches (" + std::to_string(Best->Branches) +
+        " branch(es) between its blocks; the data decides): each arm costed in half the "
+        "iterations, the branches predicted, not every block every iteration (a trip here "
+        "is " + std::to_string(Best->Copies) + " iterations, one down each way)");
   if (Best->Pieces.size() > 1)
     R.Notes.push_back("the loop's hot path is in " + std::to_string(Best->Pieces.size()) +
                       " pieces of the function (blocks placed out of line)");

@@ -55,13 +55,28 @@ struct MachineLoop {
   std::vector<std::pair<uint64_t, uint64_t>> Pieces;
   unsigned ColdBlocks = 0; ///< blocks with calls left out
   std::vector<MCInst> Insts;
+  /// A body whose branches choose between paths (an if inside the loop):
+  /// walks from the header back to it that take each arm of each branch
+  /// equally often, in execution order; they run COPIES iterations. Empty
+  /// for a body without such branches (then the costed blocks in address
+  /// order are one iteration).
+  std::vector<size_t> Sequence;
+  unsigned Copies = 1;
+  unsigned Branches = 0; ///< blocks with two or more successors in the body
 
-  template <typename Fn> void forEachByte(Fn F) const {
-    for (const auto &[B, E] : Pieces)
-      for (uint64_t O = B; O < E; ++O)
-        F(O);
-  }
+  template <typename Fn> void forEachByte(Fn F) const;
+  /// The costed blocks as one trip runs them: Sequence, else Kept.
+  std::vector<size_t> tripBlocks() const;
 };
+
+template <typename Fn> void MachineLoop::forEachByte(Fn Fn_) const {
+  for (size_t X : tripBlocks()) {
+    const Block &B = Cfg->Blocks[X];
+    uint64_t Begin = Cfg->All[B.First].Off, End = Cfg->All[B.Last].Off + Cfg->All[B.Last].Size;
+    for (uint64_t O = Begin; O < End; ++O)
+      Fn_(O);
+  }
+}
 
 /// Functions of the object a loop's call to them is costed through: code
 /// without a branch or call before its first return (f's x * x + 1.0f), at

@@ -1353,3 +1353,21 @@ TEST(InCore, RowsThroughPointersAdvanceByTheirSubscript) {
   EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 4);
   EXPECT_NEAR(R.RecurrenceBound, 56, 0.5);
 }
+
+TEST(InCore, EachArmOfABranchRunsInHalfTheIterations) {
+  // tests/incore/branch-arms.c on Zen 5: clang unrolls the loop by 8 and
+  // keeps each if/else as branches (sqrt may set errno); the light arm
+  // stores 0, the heavy one divides, takes a square root and divides. One
+  // iteration runs one arm, but every block of the body was costed every
+  // iteration: both arms, the divider's cycles of the heavy arm each
+  // iteration for any data. llvm-mca-19 -mcpu=znver5 charges the heavy
+  // arm's vdivsd, vsqrtsd, vdivsd 5 + 9 + 5 = 19 cycles of Zn4FP1. Timed on
+  // the Zen 5 VM (1000 elements in L1, the machine file's divider): d > 0
+  // throughout 1.07 cy/it, d < 0 throughout 15.9, half and half (each half
+  // one run) 8.48 (the model: 15.5 before, 7.76 now). Two walks take each
+  // arm once: a trip of 16 iterations with the heavy arm in 8 of them,
+  // 8 x 19 / 16 = 9.5 cy a source iteration, not 19.
+  InCoreResult R = zen5Loop("branch-arms.c", {{"n", 1000}});
+  EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 16);
+  EXPECT_NEAR(R.Cycles / R.SourceItersPerIter, 8 * 19.0 / 16, 0.2) << R.Cycles;
+}
