@@ -438,11 +438,16 @@ std::string LoopAnalyzer::parseForHeader(const ForStmt *F, LoopLevel &L,
         // (finalizeIR); anything else is not a step the models can count.
         PolyResult P = toPoly(Amount);
         std::set<std::string> Syms = P.P.symbols();
-        if (!P.affine() || Syms.size() != 1 || P.P != Poly::symbol(*Syms.begin()) ||
-            isCounter(*Syms.begin()) || *Syms.begin() == L.Var)
+        if (P.affine() && P.P.isConstant() && P.P.constantTerm() != 0) {
+          // A local defined once by a constant (m = (1001 - 7) / 2).
+          Step = Sign * P.P.constantTerm();
+        } else if (!P.affine() || Syms.size() != 1 || P.P != Poly::symbol(*Syms.begin()) ||
+                   isCounter(*Syms.begin()) || *Syms.begin() == L.Var) {
           return "step '" + text(Amount) + "' is not a constant or a size";
-        L.StepParam = *Syms.begin();
-        Step = Sign;
+        } else {
+          L.StepParam = *Syms.begin();
+          Step = Sign;
+        }
       }
     }
   }

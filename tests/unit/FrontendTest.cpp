@@ -1439,3 +1439,30 @@ void moved(double **a, long n) {
   R = analyzeCode(Alone, "c", {{"n", 5001}, {"px[*].len", 25}});
   EXPECT_EQ(R.IR.bindings().at("px[*].len"), 25);
 }
+
+// LCALS's banded linear equations (Livermore loop 4) step the outer loop by
+// a local defined once: m = (1001 - 7) / 2 = 497, so k = 6, 503, 1000:
+// three iterations. The loop was "not modelled (step 'm' is not a constant
+// or a size)" and the inner loop priced for one of them (-68 % on the
+// Zen 5 VM).
+TEST(Frontend, AStepFromALocalDefinedOnceByAConstant) {
+  FrontendResult R = analyzeCode(R"(void band(double *x, const double *y, long n) {
+  long m = (1001 - 7) / 2;
+  for (long k = 6; k < 1001; k = k + m) {
+    long lw = k - 6;
+    double temp = x[k - 1];
+    for (long j = 4; j < n; j = j + 5) {
+      temp -= x[lw] * y[j];
+      lw++;
+    }
+    x[k - 1] = y[4] * temp;
+  }
+}
+)", "c", {{"n", 5001}});
+  const LoopKernel &K = loopIn(R, "band");
+  ASSERT_TRUE(K.Modelled) << K.Reason;
+  ASSERT_EQ(K.Nest.size(), 2u);
+  EXPECT_EQ(K.Nest[0].Step, 497);
+  EXPECT_EQ(tripCount(K.Nest[0], R.IR.bindings()), std::optional<int64_t>(3));
+  EXPECT_EQ(tripCount(K.Nest[1], R.IR.bindings()), std::optional<int64_t>(1000));
+}
