@@ -483,7 +483,13 @@ void LoopAnalyzer::rowsEndToEnd(LoopKernel &K) {
       continue;
     Rows &R = ByArray[A.RowsOf];
     std::optional<Poly> M;
-    if (A.Subscripts.size() == 1 && A.NonAffine.empty() && A.IndirectVia == A.Array && A.Row)
+    // The column must be affine in the counters and sizes: za[j][idx[k]]
+    // reads data for it, and its rows stay unknown.
+    bool Data = llvm::any_of(A.Subscripts.empty() ? std::set<std::string>()
+                                                  : A.Subscripts[0].symbols(),
+                             [&](const std::string &S) { return DataSymbols.count(S) > 0; });
+    if (A.Subscripts.size() == 1 && A.NonAffine.empty() && A.IndirectVia == A.Array && A.Row &&
+        !Data)
       M = maxOverNest(A.Subscripts[0], K);
     if (!M || !R.Ok) {
       R.Ok = false;

@@ -1406,6 +1406,11 @@ void moved(double **a, long n) {
   for (long i = 0; i < n; i++)
     a[i][0] = 1.0;
 }
+void gathered(double **b, const int *idx, long n) {
+  for (long j = 0; j < 4; j++)
+    for (long k = 0; k < n; k++)
+      b[j][idx[k]] += 1.0;
+}
 )";
   FrontendResult R = analyzeCode(Code, "c", {{"n", 5001}});
   const LoopKernel &M = loopIn(R, "matx");
@@ -1431,6 +1436,9 @@ void moved(double **a, long n) {
   ASSERT_TRUE(Q);
   EXPECT_EQ(Q->Linear, Poly::symbol("i") * Poly::symbol("px[*].len") + Poly::constant(12));
   EXPECT_TRUE(access(loopIn(R, "moved"), "a[i][0]")->Indirect);
+  // A column read from data (idx[k]) gives the rows no length.
+  EXPECT_TRUE(access(loopIn(R, "gathered"), "b[j][idx[k]]")->Indirect);
+  EXPECT_FALSE(R.IR.Parameters.count("b[*].len"));
 
   // Alone, INT_PREDICT's rows reach column 12; -D binds the true length.
   const std::string Alone = Code.substr(Code.find("void predict"));
