@@ -213,6 +213,19 @@ def priced(name, loops):
     return next((w for _, w, _ in loops if w), None)
 
 
+def decline_key(why):
+    """A decline's reason, shortened to count like ones together."""
+    parts = why.split(":")
+    return parts[0] + (": " + parts[1].strip()[:50] if len(parts) > 1 else "")
+
+
+def add_row(rows, label, meas, loops, width=16):
+    """Appends the priced row of LABEL to ROWS and prints it."""
+    rows.append(kernel_row(label, meas, loops))
+    r = rows[-1]
+    print(f"{label:{width}s} {meas:10.4g} {r[2]:10.4g} {100 * r[3]:+7.1f} %  {r[4]} nest(s): {r[5]}")
+
+
 def run_tsvc(perfmodel, src_dir, iterations, runs):
     rows, declined = [], collections.Counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -226,15 +239,13 @@ def run_tsvc(perfmodel, src_dir, iterations, runs):
             loops = by.get(name, [])
             why = priced(name, loops)
             if why:
-                declined[why.split(":")[0] + (": " + why.split(":")[1].strip()[:50] if ":" in why else "")] += 1
+                declined[decline_key(why)] += 1
                 print(f"{name:16s} {meas:10.4g} {'-':>10s} {'':>8s}  {why}")
                 continue
             if meas <= 0:
                 declined["timed 0 s"] += 1
                 continue
-            rows.append(kernel_row(name, meas, loops))
-            r = rows[-1]
-            print(f"{name:16s} {meas:10.4g} {r[2]:10.4g} {100 * r[3]:+7.1f} %  {r[4]} nest(s): {r[5]}")
+            add_row(rows, name, meas, loops)
     report("TSVC_2", f"iterations={iterations}", rows, declined)
 
 
@@ -300,12 +311,10 @@ def run_lcals(perfmodel, root, runs):
                 free = loops and unbound(loops, by_arg[arg].parameters)
                 why = priced(name, loops) or (free and "sizes unbound: " + free)
                 if why:
-                    declined[why.split(":")[0] + (": " + why.split(":")[1].strip()[:50] if ":" in why else "")] += 1
+                    declined[decline_key(why)] += 1
                     print(f"{label:26s} {meas:10.4g} {'-':>10s} {'':>8s}  {why}")
                     continue
-                rows.append(kernel_row(label, meas, loops))
-                r = rows[-1]
-                print(f"{label:26s} {meas:10.4g} {r[2]:10.4g} {100 * r[3]:+7.1f} %  {r[4]} nest(s): {r[5]}")
+                add_row(rows, label, meas, loops, 26)
     report("LCALS", "Raw subsets A-C", rows, declined)
 
 
@@ -330,9 +339,7 @@ def main():
                 declined[err or "no time"] += 1
                 print(f"{name:16s} {'-':>10s} {sum(s for s, _, _ in loops):10.4g} {'':>8s}  {err}")
                 continue
-            rows.append(kernel_row(name, meas, loops))
-            r = rows[-1]
-            print(f"{name:16s} {meas:10.4g} {r[2]:10.4g} {100 * r[3]:+7.1f} %  {r[4]} nest(s): {r[5]}")
+            add_row(rows, name, meas, loops)
     report(suite, ds, rows, declined)
 
 

@@ -23,6 +23,7 @@
 #include "clang/Tooling/JSONCompilationDatabase.h"
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -193,7 +194,7 @@ namespace {
 /// NAME=... as a shell takes it: quoted where NAME is more than a word
 /// (-D 'state.range(0)=...', -D '*n=...').
 std::string defineArg(const std::string &Name) {
-  bool Word = llvm::all_of(Name, [](char C) { return isalnum(C) || C == '_' || C == '.'; });
+  bool Word = llvm::all_of(Name, [](char C) { return llvm::isAlnum(C) || C == '_' || C == '.'; });
   return Word ? Name + "=..." : "'" + Name + "=...'";
 }
 

@@ -482,14 +482,12 @@ void LoopAnalyzer::rowsEndToEnd(LoopKernel &K) {
     if (A.RowsOf.empty())
       continue;
     Rows &R = ByArray[A.RowsOf];
-    std::optional<Poly> M;
     // The column must be affine in the counters and sizes: za[j][idx[k]]
     // reads data for it, and its rows stay unknown.
-    bool Data = llvm::any_of(A.Subscripts.empty() ? std::set<std::string>()
-                                                  : A.Subscripts[0].symbols(),
-                             [&](const std::string &S) { return DataSymbols.count(S) > 0; });
+    auto IsData = [&](const std::string &S) { return DataSymbols.count(S) > 0; };
+    std::optional<Poly> M;
     if (A.Subscripts.size() == 1 && A.NonAffine.empty() && A.IndirectVia == A.Array && A.Row &&
-        !Data)
+        llvm::none_of(A.Subscripts[0].symbols(), IsData))
       M = maxOverNest(A.Subscripts[0], K);
     if (!M || !R.Ok) {
       R.Ok = false;

@@ -32,9 +32,6 @@ using namespace perfmodel::mloop;
 namespace {
 
 
-/// Bytes each access advances per source iteration (distinct, nonzero);
-/// the smallest is the unit of cycles per cache line. CONTIGUOUSONLY: only
-/// accesses that advance by their own width (no gather needed).
 /// Elements A advances per unit of VAR within a row whose pointer is
 /// loaded data (za[j][k] over double **za: k within the row za[j]), where
 /// that pointer does not move with VAR; nullopt otherwise.
@@ -53,6 +50,9 @@ std::optional<int64_t> elementsPerUnitInRow(const Access &A, const LoopKernel &K
   return A.Subscripts[0].substitute(B).coefficientOf(Var).evaluate(B);
 }
 
+/// Bytes each access advances per source iteration (distinct, nonzero);
+/// the smallest is the unit of cycles per cache line. CONTIGUOUSONLY: only
+/// accesses that advance by their own width (no gather needed).
 std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
                                   const LoopLevel &In, bool ContiguousOnly = false) {
   auto B = IR.bindings();
@@ -230,7 +230,7 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
         continue;
       NestCode::Piece P;
       P.Loop = L;
-      for (size_t Y : Mine[L]->tripBlocks())
+      for (size_t Y : Mine[L]->Sequence)
         Bytes(Y, P);
       N.Pieces.push_back(std::move(P));
       continue;
@@ -591,7 +591,7 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   double BestK = 0;
   const MachineLoop *Best = pickLoop(K, IR, TB, Strides, Cands, CandIters, BestK);
   std::string Unrolled = unrolledInto(K, IR, TB, *Best, First, Last, BestK);
-  // A trip of a body with paths runs each of them: Copies iterations.
+  // A trip of a branching body is Copies iterations (MachineLoop::Sequence).
   for (size_t C = 0; C < Cands.size(); ++C)
     CandIters[C] *= Cands[C]->Copies;
   BestK *= Best->Copies;

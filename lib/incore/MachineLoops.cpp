@@ -287,8 +287,8 @@ std::set<size_t> hotBlocks(const std::vector<Block> &Blocks, size_t H, const std
 /// the second taking at each branch the way the first did not (the k-th
 /// branch of walk c takes successor (c + k) mod n): each arm of each branch
 /// runs in half the iterations, the data deciding (a body unrolled by 8 has
-/// 256 paths; these two cover each arm once). Left empty for a body without
-/// such branches or where a walk meets a block twice.
+/// 256 paths; these two cover each arm once). Left as Kept in address order
+/// for a body without such branches or where a walk meets a block twice.
 void pathSequence(MachineLoop &M, const std::vector<Block> &Blocks) {
   auto Next = [&](size_t X) {
     std::vector<size_t> N;
@@ -326,12 +326,6 @@ void pathSequence(MachineLoop &M, const std::vector<Block> &Blocks) {
 }
 
 } // namespace
-
-std::vector<size_t> MachineLoop::tripBlocks() const {
-  if (!Sequence.empty())
-    return Sequence;
-  return std::vector<size_t>(Kept.begin(), Kept.end());
-}
 
 /// The innermost natural loops of F's control-flow graph (back edges to a
 /// block that dominates their source). A block inside a loop that calls out
@@ -372,6 +366,7 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
     }
     M.Begin = M.Pieces.front().first;
     M.End = M.Pieces.back().second;
+    M.Sequence.assign(M.Kept.begin(), M.Kept.end());
     pathSequence(M, Blocks);
     Out.push_back(std::move(M));
   }

@@ -55,22 +55,19 @@ struct MachineLoop {
   std::vector<std::pair<uint64_t, uint64_t>> Pieces;
   unsigned ColdBlocks = 0; ///< blocks with calls left out
   std::vector<MCInst> Insts;
-  /// A body whose branches choose between paths (an if inside the loop):
-  /// walks from the header back to it that take each arm of each branch
-  /// equally often, in execution order; they run COPIES iterations. Empty
-  /// for a body without such branches (then the costed blocks in address
-  /// order are one iteration).
+  /// The costed blocks as one trip runs them, COPIES iterations: Kept in
+  /// address order, one iteration; for a body whose branches choose
+  /// between paths (an if inside the loop), walks from the header back to
+  /// it that take each arm of each branch equally often, in execution order.
   std::vector<size_t> Sequence;
   unsigned Copies = 1;
   unsigned Branches = 0; ///< blocks with two or more successors in the body
 
   template <typename Fn> void forEachByte(Fn F) const;
-  /// The costed blocks as one trip runs them: Sequence, else Kept.
-  std::vector<size_t> tripBlocks() const;
 };
 
 template <typename Fn> void MachineLoop::forEachByte(Fn Fn_) const {
-  for (size_t X : tripBlocks()) {
+  for (size_t X : Sequence) {
     const Block &B = Cfg->Blocks[X];
     uint64_t Begin = Cfg->All[B.First].Off, End = Cfg->All[B.Last].Off + Cfg->All[B.Last].Size;
     for (uint64_t O = Begin; O < End; ++O)
