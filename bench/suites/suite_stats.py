@@ -234,7 +234,10 @@ def run_tsvc(perfmodel, src_dir, iterations, runs):
             print(err)
             return
         times = kept_times(times) if times else kept_times(json.load(open(os.environ["TIMES"])))
-        by = predict_all(perfmodel, src, ["-O3", "-march=native", f"-I{os.path.dirname(src)}"])
+        # Sizes s174 and s162 read from their argument, bound to what
+        # TSVC's main passes them (LEN_1D/2 and n1 = 1), as a user would.
+        by = predict_all(perfmodel, src, ["-O3", "-march=native", f"-I{os.path.dirname(src)}"],
+                         ["M=16000", "k=1"])
         for name, meas in sorted(times.items()):
             loops = by.get(name, [])
             why = priced(name, loops)

@@ -90,7 +90,18 @@ LoopAnalyzer::PolyResult LoopAnalyzer::variablePoly(const DeclRefExpr *DR, unsig
       !V->getType()->isReferenceType()) {
     // A local computed once from other values: substitute its definition.
     PolyResult Sub = toPoly(V->getInit(), Depth + 1);
-    if (Sub.Indirect || Sub.NonAffine.empty())
+    if (Sub.affine())
+      return Sub;
+    // Set once before the nest from memory or a call (int m =
+    // *(int *)args; int n = list.count()): a value the nest cannot change,
+    // a size named by the local (-D m=...).
+    if (V->getType()->isIntegerType() && NestRoot && FunctionBody &&
+        FunctionBody->getSourceRange().fullyContains(V->getSourceRange()) &&
+        !NestRoot->getSourceRange().fullyContains(V->getSourceRange())) {
+      R.P = Poly::symbol(Name);
+      return R;
+    }
+    if (Sub.Indirect)
       return Sub;
     R.NonAffine = "'" + Name + "' = " + text(V->getInit()) + ": " + Sub.NonAffine;
     return R;
@@ -275,7 +286,8 @@ LoopAnalyzer::PolyResult LoopAnalyzer::toPoly(const Expr *E, unsigned Depth) {
     R.P = Poly::symbol(exprText(S));
     return R;
   }
-  if (std::optional<InlineFrame> F = inlineFrame(S); F && !F->Def->getReturnType()->isReferenceType()) {
+  if (std::optional<InlineFrame> F = inlineFrame(S);
+      F && F->Result && F->Effects.empty() && !F->Def->getReturnType()->isReferenceType()) {
     // idx(i, j) in a subscript: the returned expression.
     const Expr *Result = F->Result;
     Frames.push_back(std::move(*F));

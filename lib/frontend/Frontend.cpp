@@ -237,6 +237,28 @@ void assumeExits(KernelIR &IR, double Fraction,
     }
 }
 
+/// K's counter FROM written TO in its levels and references.
+void renameCounter(LoopKernel &K, const std::string &From, const std::string &To) {
+  for (LoopLevel &L : K.Nest) {
+    if (L.Var == From)
+      L.Var = To;
+    L.Lower = L.Lower.renamed(From, To);
+    L.Upper = L.Upper.renamed(From, To);
+  }
+  for (std::vector<Access> *List : {&K.Accesses, &K.OuterAccesses})
+    for (Access &A : *List) {
+      for (Poly &P : A.Subscripts)
+        P = P.renamed(From, To);
+      for (std::optional<Poly> &D : A.Dims)
+        if (D)
+          D = D->renamed(From, To);
+      if (A.Linear)
+        A.Linear = A.Linear->renamed(From, To);
+      if (A.Row)
+        A.Row = A.Row->renamed(From, To);
+    }
+}
+
 /// Binds size parameters, relabels paths as the user named the file, and
 /// orders the loops: the part of the analysis after Clang's AST walk.
 void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::FrontendOptions &Opts) {
@@ -275,6 +297,19 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
           Collect(*D, Counters);
     }
   }
+  // A counter named like a size of another loop (a loop over k here, a
+  // parameter k there) would take the size's value where the bindings are
+  // substituted: it gets a name of its own.
+  for (LoopKernel &K : IR.Loops)
+    for (size_t L = 0; L < K.Nest.size(); ++L)
+      if (std::string From = K.Nest[L].Var; Symbols.count(From)) {
+        std::string To = From + "'";
+        while (Symbols.count(To))
+          To += "'";
+        renameCounter(K, From, To);
+        K.Notes.push_back("the counter " + From + " is written " + To + ": '" + From +
+                          "' is also a size in the file (-D " + From + "=... binds the size)");
+      }
   // -D by a call's text (domain.numElem()) binds the size it returns.
   std::map<std::string, int64_t> Defines = Opts.Defines;
   std::set<std::string> ByAlias;

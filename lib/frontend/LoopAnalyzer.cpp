@@ -191,7 +191,7 @@ bool LoopAnalyzer::invariantCall(const Expr *E) {
   return true;
 }
 
-std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::inlineFrame(const Expr *E) const {
+std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::callFrame(const Expr *E) const {
   const auto *C = dyn_cast<CallExpr>(E->IgnoreParens());
   if (!C || isSubscriptCall(C))
     return std::nullopt;
@@ -212,26 +212,14 @@ std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::inlineFrame(const Expr *E
   const auto *MD = dyn_cast<CXXMethodDecl>(Def);
   if (MD && MD->isVirtual())
     return std::nullopt;
-  // return EXPR; after locals defined once (double t = x * x;), which the
-  // returned expression may use.
-  const auto *Body = dyn_cast_or_null<CompoundStmt>(Def->getBody());
-  if (!Body || Body->size() == 0 || Body->size() > 8 || containsLoop(Body))
-    return std::nullopt;
-  const auto *Ret = dyn_cast<ReturnStmt>(Body->body_back());
-  if (!Ret || !Ret->getRetValue())
-    return std::nullopt;
-  InlineFrame F;
-  for (const Stmt *St : Body->body()) {
-    if (St == Ret)
-      break;
-    const auto *DS = dyn_cast<DeclStmt>(St);
-    const auto *V = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
-    if (!V || !V->getInit() || V->getType()->isReferenceType() || isAssignedIn(V, Body))
+  // A parameter the callee writes no longer stands for its argument.
+  std::set<const VarDecl *> Written;
+  collectAssigned(Def->getBody(), Written);
+  for (const ParmVarDecl *P : Def->parameters())
+    if (Written.count(P))
       return std::nullopt;
-    F.Locals.push_back(V->getInit());
-  }
+  InlineFrame F;
   F.Def = Def;
-  F.Result = Ret->getRetValue();
   F.CallText = text(C);
   unsigned First = 0; // the first argument a parameter takes
   if (const auto *MC = dyn_cast<CXXMemberCallExpr>(C)) {
@@ -251,6 +239,49 @@ std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::inlineFrame(const Expr *E
   for (unsigned I = 0; I < Def->getNumParams(); ++I)
     F.Args[Def->getParamDecl(I)] = C->getArg(First + I);
   return F;
+}
+
+std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::inlineFrame(const Expr *E) const {
+  std::optional<InlineFrame> F = callFrame(E);
+  if (!F)
+    return std::nullopt;
+  // Straight-line code: locals defined once (double t = x * x;), which
+  // later statements and the returned expression may use, expression
+  // statements (a[i] += b[i] * c[i];), and a return at the end, if any.
+  const auto *Body = dyn_cast_or_null<CompoundStmt>(F->Def->getBody());
+  if (!Body || Body->size() > 8 || containsLoop(Body))
+    return std::nullopt;
+  for (const Stmt *St : Body->body()) {
+    if (const auto *Ret = dyn_cast<ReturnStmt>(St)) {
+      if (St != Body->body_back())
+        return std::nullopt;
+      F->Result = Ret->getRetValue();
+      break;
+    }
+    if (const auto *Ex = dyn_cast<Expr>(St)) {
+      F->Effects.push_back(Ex);
+      continue;
+    }
+    const auto *DS = dyn_cast<DeclStmt>(St);
+    const auto *V = DS && DS->isSingleDecl() ? dyn_cast<VarDecl>(DS->getSingleDecl()) : nullptr;
+    if (!V || !V->getInit() || V->getType()->isReferenceType() || isAssignedIn(V, Body))
+      return std::nullopt;
+    F->Locals.push_back(V->getInit());
+  }
+  if (!F->Result && F->Effects.empty())
+    return std::nullopt;
+  return F;
+}
+
+const FunctionDecl *LoopAnalyzer::loopCallee(const Stmt *S) const {
+  const auto *C = dyn_cast<CallExpr>(S);
+  if (!C || isa<CXXOperatorCallExpr>(C) || !C->getDirectCallee())
+    return nullptr;
+  const FunctionDecl *Def = nullptr;
+  if (!C->getDirectCallee()->hasBody(Def) || !Def || !containsSyntacticLoop(Def->getBody()))
+    return nullptr;
+  std::optional<InlineFrame> F = callFrame(C);
+  return F ? F->Def : nullptr;
 }
 
 std::string LoopAnalyzer::exprText(const Expr *E) const {
@@ -288,9 +319,11 @@ bool LoopAnalyzer::visitInlined(const Expr *C, Use U) {
   Frames.push_back(std::move(*F));
   for (const Expr *Init : Frames.back().Locals)
     visit(Init, Use::Read);
-  if (Reference || U != Use::Read)
+  for (const Expr *Effect : Frames.back().Effects)
+    visit(Effect, Use::Read);
+  if (Result && (Reference || U != Use::Read))
     visitLValue(Result, U);
-  else
+  else if (Result)
     visit(Result, Use::Read);
   Frames.pop_back();
   return true;
@@ -470,6 +503,11 @@ void LoopAnalyzer::walk(const Stmt *S) {
   }
   if (const auto *C = dyn_cast<CapturedStmt>(S))
     return walk(C->getCapturedStmt());
+  if (const auto *C = dyn_cast<CallExpr>(S); C && !Nest.empty() && loopCallee(C)) {
+    for (const Stmt *A : C->arguments())
+      walk(A);
+    return walkCallee(C);
+  }
   if (const auto *L = dyn_cast<LambdaExpr>(S)) {
     // A lambda body is its own function: save the enclosing nest.
     auto SavedNest = Nest;
@@ -493,6 +531,30 @@ void LoopAnalyzer::walk(const Stmt *S) {
   }
   for (const Stmt *C : S->children())
     walk(C);
+}
+
+void LoopAnalyzer::walkCallee(const CallExpr *C) {
+  std::optional<InlineFrame> F = callFrame(C);
+  const Stmt *Body = F->Def->getBody();
+  // What the callee writes is written in the nest: its locals and counters
+  // are not sizes fixed for the nest.
+  auto SavedFunction = AssignedInFunction;
+  auto SavedNest = AssignedInNest;
+  auto SavedMembers = MembersAssignedInNest;
+  collectAssigned(Body, AssignedInFunction);
+  collectAssigned(Body, AssignedInNest);
+  collectAssignedMembers(Body, MembersAssignedInNest);
+  NestNotes.push_back("inside the call " + F->CallText + " at line " +
+                      std::to_string(loc(C->getBeginLoc()).Line) +
+                      " (the callee's parameters stand for the call's arguments)");
+  F->Walked = true;
+  Frames.push_back(std::move(*F));
+  walk(Body);
+  Frames.pop_back();
+  NestNotes.pop_back();
+  AssignedInFunction = std::move(SavedFunction);
+  AssignedInNest = std::move(SavedNest);
+  MembersAssignedInNest = std::move(SavedMembers);
 }
 
 void LoopAnalyzer::handleOtherLoop(const Stmt *Loop, const std::string &Reason) {

@@ -71,7 +71,10 @@ private:
   /// The accesses of BODY's statements that hold no loop, appended to the
   /// OuterAccesses of the innermost loops recorded since FIRST.
   void collectOuterAccesses(const clang::Stmt *Body, size_t First);
+  /// Whether S holds a loop, its own or one of a function it calls
+  /// (loopCallee); containsSyntacticLoop counts only its own.
   bool containsLoop(const clang::Stmt *S) const;
+  bool containsSyntacticLoop(const clang::Stmt *S) const;
   /// A statement of S that leaves the loop early (return, break, goto out,
   /// exit()), or a label a goto may enter it by (Enters).
   struct LoopExit {
@@ -236,9 +239,11 @@ private:
     std::map<const clang::ParmVarDecl *, const clang::Expr *> Args;
     const clang::Expr *Object = nullptr; ///< g in g.at(..); p in p->at(..)
     bool ObjectIsPointer = false;
-    const clang::Expr *Result = nullptr; ///< the returned expression
+    const clang::Expr *Result = nullptr; ///< the returned expression (none: void)
     std::vector<const clang::Expr *> Locals; ///< initialisers of its locals
+    std::vector<const clang::Expr *> Effects; ///< its expression statements
     std::string CallText;                ///< the call as written
+    bool Walked = false; ///< a callee with loops, walked as part of the nest
   };
   std::vector<InlineFrame> Frames;
   /// Pointer counters (for (double *p = a; p != a + n; ++p)): the array they
@@ -253,6 +258,14 @@ private:
   std::optional<std::pair<const clang::Expr *, PolyResult>> pointerOffset(const clang::Expr *E);
   /// The frame for C when it calls such a function (no frame otherwise).
   std::optional<InlineFrame> inlineFrame(const clang::Expr *C) const;
+  /// The frame of any call to the user's code that can stand in for its
+  /// body: parameters the callee does not write, bound to the arguments.
+  std::optional<InlineFrame> callFrame(const clang::Expr *C) const;
+  /// The callee of S when S calls a function of the file with a loop, whose
+  /// loops join the nest around the call (nullptr otherwise).
+  const clang::FunctionDecl *loopCallee(const clang::Stmt *S) const;
+  /// Walks into the callee of C (a loopCallee) as a statement of the nest.
+  void walkCallee(const clang::CallExpr *C);
   /// E's text, a field of the inlined method's object written as the
   /// object's (d -> g.d, n -> p->n).
   std::string exprText(const clang::Expr *E) const;

@@ -543,6 +543,20 @@ const VarDecl *LoopAnalyzer::resolveBase(Access &A, const Expr *Root, bool Align
     if (!V)
       break;
     BaseVar = V;
+    if (size_t Outer = 0; isa<ParmVarDecl>(V))
+      if (const Expr *Arg = argumentFor(cast<ParmVarDecl>(V), Outer)) {
+        // A pointer parameter of a call walked into: the array its argument
+        // points into, at the argument's offset (test(&a[4]) -> a, 4).
+        std::vector<InlineFrame> Inner(Frames.begin() + Outer, Frames.end());
+        Frames.resize(Outer);
+        auto Points = pointerOffset(Arg);
+        Frames.insert(Frames.end(), Inner.begin(), Inner.end());
+        if (!Points || !Points->second.affine())
+          break;
+        AliasOffset = AliasOffset + Points->second.P;
+        B = Points->first;
+        continue;
+      }
     if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
         !V->getType()->isPointerType() || AssignedInFunction.count(V))
       break;
@@ -725,8 +739,9 @@ bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
   Access A;
   A.Text = text(E);
   // The returned element of an inlined accessor is named by the call.
-  if (!Frames.empty())
-    A.Text = E->IgnoreParenImpCasts() == Frames.back().Result->IgnoreParenImpCasts()
+  if (!Frames.empty() && !Frames.back().Walked)
+    A.Text = Frames.back().Result &&
+                     E->IgnoreParenImpCasts() == Frames.back().Result->IgnoreParenImpCasts()
                  ? Frames.back().CallText
                  : Frames.back().CallText + ": " + A.Text; // x->get(j): v[i]
   A.Loc = loc(E->getBeginLoc());

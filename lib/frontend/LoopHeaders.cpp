@@ -21,13 +21,28 @@ using namespace clang;
 using namespace perfmodel;
 using namespace perfmodel::ast;
 
-bool LoopAnalyzer::containsLoop(const Stmt *S) const {
+bool LoopAnalyzer::containsSyntacticLoop(const Stmt *S) const {
   if (!S)
     return false;
   if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S))
     return true;
   if (isa<LambdaExpr>(S))
     return false;
+  for (const Stmt *C : S->children())
+    if (containsSyntacticLoop(C))
+      return true;
+  return false;
+}
+
+bool LoopAnalyzer::containsLoop(const Stmt *S) const {
+  if (!S || isa<LambdaExpr>(S))
+    return false;
+  if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S))
+    return true;
+  // Inside a nest, a call to a function of the file with a loop adds its
+  // loops to the nest (walkCallee); outside one, they are the callee's own.
+  if (!Nest.empty() && loopCallee(S))
+    return true;
   for (const Stmt *C : S->children())
     if (containsLoop(C))
       return true;

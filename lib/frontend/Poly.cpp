@@ -125,6 +125,17 @@ Poly Poly::substitute(const std::map<std::string, int64_t> &Values) const {
   return R;
 }
 
+Poly Poly::renamed(const std::string &From, const std::string &To) const {
+  Poly R;
+  for (const auto &[M, C] : Terms) {
+    Monomial N = M;
+    std::replace(N.begin(), N.end(), From, To);
+    std::sort(N.begin(), N.end());
+    R.add(N, C);
+  }
+  return R;
+}
+
 std::optional<int64_t> Poly::evaluate(const std::map<std::string, int64_t> &Values) const {
   int64_t Sum = 0;
   for (const auto &[M, C] : Terms) {

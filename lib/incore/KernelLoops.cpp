@@ -655,6 +655,41 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   return R;
 }
 
+/// Loops of one function that the compiler merged into one machine loop
+/// (fully unrolled into the loop around them: the same small function
+/// called twice in a body, two short loops side by side) share its trip:
+/// each is charged the trip's cycles over all their source iterations, so
+/// that together they cost the trip once.
+void shareMachineLoops(const KernelIR &IR, std::vector<InCoreResult> &Results) {
+  std::map<std::pair<std::string, std::string>, std::vector<size_t>> ByLoop;
+  for (size_t I = 0; I < Results.size(); ++I)
+    if (Results[I].Ok && !Results[I].MachineLoop.empty())
+      ByLoop[{IR.Loops[I].Function, Results[I].MachineLoop}].push_back(I);
+  for (const auto &[Key, Members] : ByLoop) {
+    if (Members.size() < 2)
+      continue;
+    double Total = 0;
+    std::set<unsigned> LineSet;
+    for (size_t I : Members) {
+      Total += Results[I].SourceItersPerIter;
+      LineSet.insert(IR.Loops[I].Loc.Line);
+    }
+    std::string Lines;
+    for (unsigned L : LineSet)
+      Lines += (Lines.empty() ? "" : ", ") + std::to_string(L);
+    for (size_t I : Members) {
+      InCoreResult &R = Results[I];
+      char Buf[48];
+      snprintf(Buf, sizeof(Buf), "%g", Total);
+      R.Notes.push_back("the machine loop also runs " + std::to_string(Members.size() - 1) +
+                        " other loop(s) of the source (at line(s) " + Lines +
+                        ", merged into it by the compiler): each is charged its trip's "
+                        "cycles over their " + Buf + " source iterations a trip");
+      R.SourceItersPerIter = Total;
+    }
+  }
+}
+
 } // namespace
 
 std::vector<InCoreResult>
@@ -694,6 +729,7 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
   for (size_t I = 0; I < IR.Loops.size(); ++I)
     if (IR.Loops[I].Modelled)
       Results[I] = costLoop(IR.Loops[I], IR, O, TB, Obj, Loops, Straight);
+  shareMachineLoops(IR, Results);
   return Results;
 }
 

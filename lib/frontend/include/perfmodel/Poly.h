@@ -45,6 +45,8 @@ public:
   Poly coefficientOf(const std::string &Sym) const;
   /// Substitutes the given symbols by values; the rest stay symbolic.
   Poly substitute(const std::map<std::string, int64_t> &Values) const;
+  /// SYM FROM written TO.
+  Poly renamed(const std::string &From, const std::string &To) const;
   /// The value when every symbol is bound, else nullopt.
   std::optional<int64_t> evaluate(const std::map<std::string, int64_t> &Values) const;
   /// "2*i*n + j - 1"
