@@ -1474,3 +1474,138 @@ TEST(Frontend, AStepFromALocalDefinedOnceByAConstant) {
   EXPECT_EQ(tripCount(K.Nest[0], R.IR.bindings()), std::optional<int64_t>(3));
   EXPECT_EQ(tripCount(K.Nest[1], R.IR.bindings()), std::optional<int64_t>(1000));
 }
+
+// TSVC's s151, s152 and s31111: a nest that calls a function of the same
+// file. A callee with a loop adds its loop to the nest, its parameters
+// standing for the call's arguments: `a[i + m]` of s151s(a, b, 1) is a at
+// i + 1, `A[i]` of test(&a[4]) is a at i + 4 (by hand from the arguments).
+// A callee of straight-line statements (s152s) is read in place: its
+// `x[i] += y[i] * z[i]` reads and writes a[i], reads b[i] (which the caller
+// writes: one reference, read and written) and c[i], and adds 2 flops to
+// the caller's 1. Outside a nest the callee's loop is its own function's.
+TEST(Frontend, ACallInANestBringsTheCalleesLoopsAndAccesses) {
+  const std::string Code = R"(#define LEN 32000
+float a[LEN], b[LEN], c[LEN], d[LEN], e[LEN];
+void dummy(float *, float *, float);
+void s151s(float a[LEN], float b[LEN], int m) {
+  for (int i = 0; i < LEN - 1; i++)
+    a[i] = a[i + m] + b[i];
+}
+void s151(int iterations) {
+  for (int nl = 0; nl < 5 * iterations; nl++) {
+    s151s(a, b, 1);
+    dummy(a, b, 0.f);
+  }
+}
+void s152s(float x[LEN], float y[LEN], float z[LEN], int i) { x[i] += y[i] * z[i]; }
+void s152(int iterations) {
+  for (int nl = 0; nl < iterations; nl++)
+    for (int i = 0; i < LEN; i++) {
+      b[i] = d[i] * e[i];
+      s152s(a, b, c, i);
+    }
+}
+float test(float *A) {
+  float s = 0;
+  for (int i = 0; i < 4; i++) s += A[i];
+  return s;
+}
+float s31111(int iterations) {
+  float sum = 0;
+  for (int nl = 0; nl < iterations; nl++)
+    sum += test(a) + test(&a[4]);
+  return sum;
+}
+void init(void) { s151s(c, d, 2); }
+)";
+  FrontendResult R = analyzeCode(Code, "c", {{"iterations", 10}});
+  const LoopKernel &Own = loopIn(R, "s151s");
+  ASSERT_TRUE(Own.Modelled) << Own.Reason;
+  EXPECT_EQ(Own.Nest.size(), 1u);
+  const LoopKernel &K151 = loopIn(R, "s151");
+  ASSERT_TRUE(K151.Modelled) << K151.Reason;
+  ASSERT_EQ(K151.Nest.size(), 2u);
+  EXPECT_EQ(K151.Nest[0].Var, "nl");
+  EXPECT_EQ(tripCount(K151.innermost(), R.IR.bindings()), std::optional<int64_t>(31999));
+  const Access *Ahead = access(K151, "a[i + m]");
+  ASSERT_TRUE(Ahead && Ahead->Linear);
+  EXPECT_EQ(Ahead->Array, "a");
+  EXPECT_EQ(Ahead->Linear->str(), "i + 1");
+  EXPECT_EQ(access(K151, "b[i]")->Array, "b");
+
+  const LoopKernel &K152 = loopIn(R, "s152");
+  ASSERT_TRUE(K152.Modelled) << K152.Reason;
+  const Access *X = access(K152, "s152s(a, b, c, i): x[i]");
+  ASSERT_TRUE(X && X->Linear);
+  EXPECT_EQ(X->Array, "a");
+  EXPECT_TRUE(X->Read && X->Write);
+  EXPECT_EQ(X->Linear->str(), "i");
+  const Access *B = access(K152, "b[i]");
+  ASSERT_TRUE(B);
+  EXPECT_TRUE(B->Read && B->Write);
+  EXPECT_EQ(access(K152, "s152s(a, b, c, i): z[i]")->Array, "c");
+  EXPECT_EQ(K152.Single.Mul, 2u);
+  EXPECT_EQ(K152.Single.Add, 1u);
+
+  const LoopKernel &First = loopIn(R, "s31111", 0), &Second = loopIn(R, "s31111", 1);
+  ASSERT_TRUE(First.Modelled && Second.Modelled);
+  EXPECT_EQ(First.Reductions, std::vector<std::string>{"s"});
+  ASSERT_TRUE(access(First, "A[i]") && access(Second, "A[i]"));
+  EXPECT_EQ(access(First, "A[i]")->Linear->str(), "i");
+  EXPECT_EQ(access(Second, "A[i]")->Linear->str(), "i + 4");
+  EXPECT_EQ(access(Second, "A[i]")->Array, "a");
+  EXPECT_TRUE(llvm::any_of(First.Notes, [](const std::string &N) {
+    return N.find("inside the call test(a)") != std::string::npos;
+  }));
+  // init's call is outside any loop: s151s's loop is reported once more
+  // only where a nest repeats it.
+  for (const LoopKernel &K : R.IR.Loops)
+    EXPECT_NE(K.Function, "init");
+}
+
+// A local set once before the nest from memory (TSVC's s174: int M =
+// *(int *)args) is a value the nest cannot change: a size named by the
+// local, bound with -D M=..., not "bounds read from memory". One set
+// inside the nest (a row's length, CSR) stays data. A loop counter named
+// like a size elsewhere (k here, the parameter k of rowop there) gets a
+// name of its own, so binding k does not bind the counter.
+TEST(Frontend, ALocalSetOnceFromMemoryIsASize) {
+  const std::string Code = R"(float a[64000], b[64000];
+void s174(void *args, int iterations) {
+  int M = *(int *)args;
+  for (int nl = 0; nl < iterations; nl++)
+    for (int i = 0; i < M; i++)
+      a[i + M] = a[i] + b[i];
+}
+void csr(const int *rowptr, int n, float *y, const float *v) {
+  for (int r = 0; r < n; r++) {
+    int len = rowptr[r + 1] - rowptr[r];
+    for (int j = 0; j < len; j++)
+      y[r] += v[j];
+  }
+}
+void rowop(float *x, int k) {
+  for (int j = 0; j < 100; j++) x[j * k] += 1.0f;
+}
+void rows(float (*x)[256]) {
+  for (int k = 0; k < 256; k++)
+    for (int j = 0; j < 256; j++) x[k][j] += 1.0f;
+}
+)";
+  FrontendResult R = analyzeCode(Code, "c", {{"M", 16000}, {"iterations", 10}, {"k", 3}});
+  const LoopKernel &K = loopIn(R, "s174");
+  ASSERT_TRUE(K.Modelled) << K.Reason;
+  EXPECT_EQ(tripCount(K.innermost(), R.IR.bindings()), std::optional<int64_t>(16000));
+  const Access *Ahead = access(K, "a[i + M]");
+  ASSERT_TRUE(Ahead && Ahead->Linear);
+  EXPECT_FALSE(Ahead->Indirect);
+  EXPECT_EQ(Ahead->Linear->str(), "M + i");
+  const LoopKernel &C = loopIn(R, "csr");
+  EXPECT_FALSE(tripCount(C.innermost(), R.IR.bindings()).has_value());
+  const LoopKernel &Rows = loopIn(R, "rows");
+  ASSERT_TRUE(Rows.Modelled);
+  EXPECT_EQ(Rows.Nest[0].Var, "k'");
+  EXPECT_EQ(tripCount(Rows.Nest[0], R.IR.bindings()), std::optional<int64_t>(256));
+  EXPECT_EQ(access(Rows, "x[k][j]")->Linear->str(), "j + 256*k'");
+  EXPECT_EQ(access(loopIn(R, "rowop"), "x[j * k]")->Linear->str(), "j*k");
+}

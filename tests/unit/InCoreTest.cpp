@@ -1390,3 +1390,37 @@ TEST(InCore, AMaskFromAGeneralRegisterTakesItsMeasuredCycles) {
   ASSERT_TRUE(L.Ok) << L.Reason;
   EXPECT_NEAR(L.RecurrenceBound, 7, 1e-9); // LLVM's figures alone
 }
+
+TEST(InCore, LoopsMergedIntoOneMachineLoopShareItsTrip) {
+  // tests/incore/two-calls.c: the two calls' 4-iteration loops are fully
+  // unrolled into the loop over nl, so one machine loop is the match of
+  // both. A trip runs 4 iterations of each, 8 source iterations in all:
+  // each loop is charged the trip's cycles over 8, and the two together
+  // the trip once (each had been charged the whole trip per 4 iterations,
+  // the trip twice; TSVC's s31111 with 8 calls, 8 times).
+  FrontendOptions F;
+  F.File = Src + "/tests/incore/two-calls.c";
+  F.Defines = {{"n", 1000}};
+  FrontendResult FR = runFrontend(F);
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  InCoreOptions O;
+  O.Cpu = "znver5";
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
+  std::vector<const InCoreResult *> Twice;
+  for (size_t I = 0; I < FR.IR.Loops.size(); ++I)
+    if (FR.IR.Loops[I].Function == "twice") {
+      ASSERT_TRUE(R[I].Ok) << R[I].Reason;
+      Twice.push_back(&R[I]);
+    }
+  ASSERT_EQ(Twice.size(), 2u);
+  EXPECT_EQ(Twice[0]->MachineLoop, Twice[1]->MachineLoop);
+  for (const InCoreResult *X : Twice) {
+    EXPECT_DOUBLE_EQ(X->SourceItersPerIter, 8);
+    EXPECT_TRUE(llvm::any_of(X->Notes, [](const std::string &N) {
+      return N.find("also runs 1 other loop") != std::string::npos;
+    }));
+  }
+  double PerTrip = 4 * Twice[0]->Cycles / Twice[0]->SourceItersPerIter +
+                   4 * Twice[1]->Cycles / Twice[1]->SourceItersPerIter;
+  EXPECT_NEAR(PerTrip, Twice[0]->Cycles, 1e-9);
+}
