@@ -288,12 +288,31 @@ def unbound(loops, parameters):
     return ", ".join(names) or None
 
 
+def adomain_sizes(arg):
+    """-D for the fields of LCALS's ADomain (SubsetDataA.hxx) built for the
+    length enum ARG (LONG 0, MEDIUM 1, SHORT 2), as a user reads them off
+    its constructor: rzmax = 28/16/4 in 3D (COUPLE, VOL3D), 156/64/8 in 2D
+    (DEL_DOT_VEC_2D, its only user of n_real_zones); NPNL 2, NPNR 1."""
+    if arg not in ("0", "1", "2"):
+        return []
+    r3, r2 = (28, 16, 4)[int(arg)], (156, 64, 8)[int(arg)]
+    lo, hi = 2, r3 + 1
+    jp = hi - lo + 1 + 3
+    kp = jp * (hi - lo + 1 + 3)
+    nnalls = kp * (hi - lo + 1 + 3)
+    frn, lrn = 2 * (kp + jp) + 2, nnalls - 1 - (kp + jp) - 1
+    fields = {"imin": lo, "jmin": lo, "kmin": lo, "imax": hi, "jmax": hi, "kmax": hi, "jp": jp, "kp": kp,
+              "fpz": frn - jp - kp - 1, "lpz": lrn, "n_real_zones": (r2 - 1) ** 2}
+    return [f"domain.{k}={v}" for k, v in fields.items()]
+
+
 def run_lcals(perfmodel, root, runs):
     """LCALS (llvm-test-suite MicroBenchmarks/LCALS), the Raw loops of
     subsets A, B and C: each benchmark at each of its lengths, bound as a
     user would (-D 'state.range(0)=N', and -D 'state.size()=1': the seconds
     of one pass of the benchmark's state loop, the time Google Benchmark
-    reports); a function whose nests need other sizes (ADomain's fields) is
+    reports), and ADomain's fields for the benchmarks whose argument is the
+    length enum (adomain_sizes); a function whose nests need other sizes is
     counted as declined for them."""
     rows, declined = [], collections.Counter()
     with tempfile.TemporaryDirectory() as tmp:
@@ -308,7 +327,7 @@ def run_lcals(perfmodel, root, runs):
             for key, meas in sorted(times.items()):
                 name, arg = key.split(":")[1].split("/")
                 if arg not in by_arg:
-                    by_arg[arg] = predict_all(perfmodel, src, LCALS_FLAGS + [f"-I{root}"], [f"state.range(0)={arg}", "state.size()=1"])
+                    by_arg[arg] = predict_all(perfmodel, src, LCALS_FLAGS + [f"-I{root}"], [f"state.range(0)={arg}", "state.size()=1", *adomain_sizes(arg)])
                 label = f"{name}/{arg}"
                 loops = by_arg[arg].get(name, [])
                 free = loops and unbound(loops, by_arg[arg].parameters)

@@ -44,10 +44,19 @@ SourceLoc LoopAnalyzer::loc(SourceLocation L) const {
 std::string LoopAnalyzer::text(const Stmt *S) const {
   const SourceManager &SM = Ctx.getSourceManager();
   CharSourceRange R = CharSourceRange::getTokenRange(S->getSourceRange());
+  // Part of a macro's body (NDPTRSET's `v0 + domain.jp`): the expression
+  // itself, not the macro's whole invocation; a whole macro (N, LEN / 2)
+  // by the name it is written with.
+  bool PartOfMacro = R.getBegin().isMacroID() && R.getEnd().isMacroID() &&
+                     !(Lexer::isAtStartOfMacroExpansion(R.getBegin(), SM, Ctx.getLangOpts()) &&
+                       Lexer::isAtEndOfMacroExpansion(R.getEnd(), SM, Ctx.getLangOpts())) &&
+                     SM.getFileID(SM.getSpellingLoc(R.getBegin())) ==
+                         SM.getFileID(SM.getSpellingLoc(R.getEnd())) &&
+                     !SM.isMacroArgExpansion(R.getBegin());
   if (R.getBegin().isMacroID() || R.getEnd().isMacroID())
     R = SM.getExpansionRange(R);
   llvm::StringRef T = Lexer::getSourceText(R, SM, Ctx.getLangOpts());
-  if (T.empty() || T.size() > 200) {
+  if (T.empty() || T.size() > 200 || PartOfMacro) {
     std::string S2;
     llvm::raw_string_ostream OS(S2);
     S->printPretty(OS, nullptr, Ctx.getPrintingPolicy());
@@ -85,6 +94,35 @@ void LoopAnalyzer::collectAssigned(const Stmt *S, std::set<const VarDecl *> &Out
       Out.insert(V); // (address taken: may be written through the pointer)
   for (const Stmt *C : S->children())
     collectAssigned(C, Out);
+}
+
+const Expr *LoopAnalyzer::assignedOnceBeforeNest(const VarDecl *V) const {
+  if (!FunctionBody || !NestRoot || V->getInit() || !V->hasLocalStorage())
+    return nullptr;
+  // Every write of V in the function: one plain assignment, before the
+  // nest and outside any loop (NDPTRSET's `x2 = x0 + domain.jp`).
+  const Expr *Value = nullptr;
+  unsigned Writes = 0;
+  bool InLoop = false;
+  std::function<void(const Stmt *, bool)> Scan = [&](const Stmt *S, bool Looped) {
+    if (!S)
+      return;
+    Looped |= isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S);
+    if (const Expr *W = writtenBy(S); W && refVar(W) == V) {
+      ++Writes;
+      InLoop |= Looped;
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      Value = BO && BO->getOpcode() == BO_Assign ? BO->getRHS() : nullptr;
+    }
+    for (const Stmt *C : S->children())
+      Scan(C, Looped);
+  };
+  Scan(FunctionBody, false);
+  if (Writes != 1 || InLoop || !Value ||
+      Ctx.getSourceManager().isBeforeInTranslationUnit(NestRoot->getBeginLoc(),
+                                                       Value->getBeginLoc()))
+    return nullptr;
+  return Value;
 }
 
 void LoopAnalyzer::collectAssignedMembers(const Stmt *S, std::set<std::string> &Out) const {

@@ -152,6 +152,8 @@ private:
                  const clang::FieldDecl *Field, bool AddressMode, const clang::VarDecl *BaseVar,
                  const Poly &AliasOffset);
   bool visitIntrinsic(const clang::CallExpr *C, const std::string &Name);
+  /// std::complex operators and functions: flops on the parts, accesses.
+  bool visitComplexCall(const clang::CallExpr *C, const clang::FunctionDecl *FD);
   void mergeAccess(Access A, const std::string &Key);
   /// CONTAINER's element at COUNTER (a range-for variable, *it of an
   /// iterator counter), one element of BYTES per iteration.
@@ -176,6 +178,9 @@ private:
   bool isCounter(const std::string &Sym) const;
   bool isAssignedIn(const clang::VarDecl *V, const clang::Stmt *Scope) const;
   void collectAssigned(const clang::Stmt *S, std::set<const clang::VarDecl *> &Out) const;
+  /// The value of a local without an initialiser that the function assigns
+  /// once, before the nest and outside any loop; null otherwise.
+  const clang::Expr *assignedOnceBeforeNest(const clang::VarDecl *V) const;
   FlopCounts &flopsFor(clang::QualType T, unsigned &Lanes);
   FlopCounts &opsFor(clang::QualType T); ///< the loop's operations of T's width
   void countContractible(clang::QualType T); ///< a multiply feeding an add of type T

@@ -174,10 +174,112 @@ bool LoopAnalyzer::countCalleeFlops(const FunctionDecl *FD) {
   return Current->Modelled;
 }
 
+/// T's element type when T is std::complex<E> (null otherwise).
+static QualType complexElement(QualType T) {
+  const auto *RD = T.getNonReferenceType()->getAsCXXRecordDecl();
+  const auto *CT = dyn_cast_or_null<ClassTemplateSpecializationDecl>(RD);
+  if (!CT || CT->getName() != "complex" || !CT->isInStdNamespace() ||
+      CT->getTemplateArgs().size() != 1)
+    return QualType();
+  return CT->getTemplateArgs()[0].getAsType();
+}
+
+bool LoopAnalyzer::visitComplexCall(const CallExpr *C, const FunctionDecl *FD) {
+  // std::complex arithmetic: the operations of its definition on the real
+  // and imaginary parts (libstdc++ and libc++ inline them; a product is
+  // 4 multiplies and 2 adds, of which 2 can be FMAs).
+  QualType E;
+  unsigned Complex = 0;
+  for (const Expr *A : C->arguments())
+    if (QualType AE = complexElement(A->getType()); !AE.isNull()) {
+      E = AE;
+      ++Complex;
+    }
+  if (E.isNull())
+    E = complexElement(C->getType());
+  const auto *Method = dyn_cast<CXXMethodDecl>(FD);
+  bool Std = FD->isInStdNamespace() ||
+             (Method && !complexElement(Ctx.getRecordType(Method->getParent())).isNull());
+  if (E.isNull() || !Std)
+    return false;
+  const auto *OC = dyn_cast<CXXOperatorCallExpr>(C);
+  OverloadedOperatorKind Op = OC ? OC->getOperator() : OO_None;
+  if (Method && !OC)
+    Op = OO_None; // c.real(), c.imag()
+  bool Both = Complex == 2 && C->getNumArgs() == 2;
+  auto Count = [&](char Kind, unsigned N) {
+    for (unsigned I = 0; I < N; ++I)
+      countFlop(C, E, Kind);
+  };
+  switch (Op) {
+  case OO_Equal:
+  case OO_PlusEqual:
+  case OO_MinusEqual:
+  case OO_StarEqual:
+  case OO_SlashEqual:
+    visitLValue(C->getArg(0), Op == OO_Equal ? Use::Write : Use::ReadWrite);
+    visit(C->getArg(1), Use::Read);
+    break;
+  default:
+    for (const Expr *A : C->arguments())
+      visit(A, Use::Read);
+  }
+  switch (Op) {
+  case OO_Plus:
+  case OO_PlusEqual:
+  case OO_Minus:
+  case OO_MinusEqual:
+    if (C->getNumArgs() == 2)
+      Count('+', Both ? 2 : 1);
+    return true;
+  case OO_Star:
+  case OO_StarEqual:
+    if (Both) {
+      Count('f', 2); // re = ac - bd, im = ad + bc
+      Count('*', 2);
+    } else {
+      Count('*', 2);
+    }
+    return true;
+  case OO_Slash:
+  case OO_SlashEqual:
+    if (Both) { // ((ac + bd) + (bc - ad) i) / (c^2 + d^2)
+      Count('f', 3);
+      Count('*', 3);
+      Count('/', 2);
+      Current->Notes.push_back("complex division counted as 6 multiplies, 3 adds and 2 "
+                               "divisions (the compiled code may call __divdc3)");
+    } else {
+      Count('/', 2);
+    }
+    return true;
+  case OO_None:
+    break;
+  default:
+    return true; // unary -, ==: no flops worth counting
+  }
+  llvm::StringRef Name = FD->getName();
+  if (Name == "norm") {
+    Count('f', 1);
+    Count('*', 1);
+  } else if (Name == "abs") {
+    Count('f', 1);
+    Count('*', 1);
+    Count('s', 1);
+  } else if (Name != "real" && Name != "imag" && Name != "conj" && Name != "complex") {
+    Count('o', 1); // exp, sin, pow, ... of a complex: a library call
+    Current->MathCalls.push_back(Name.str());
+    Current->Notes.push_back("complex '" + Name.str() + "' counted as 1 flop per call");
+  }
+  return true;
+}
+
 void LoopAnalyzer::visitCall(const CallExpr *C) {
   const FunctionDecl *FD = C->getDirectCallee();
   if (FD && visitIntrinsic(C, FD->getNameAsString()))
     return; // visits its own arguments
+  if (FD && visitComplexCall(C, FD))
+    return;
   for (const Expr *A : C->arguments())
     visit(A, Use::Read);
   if (!FD) {
@@ -557,10 +659,12 @@ const VarDecl *LoopAnalyzer::resolveBase(Access &A, const Expr *Root, bool Align
         B = Points->first;
         continue;
       }
-    if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getInit() ||
-        !V->getType()->isPointerType() || AssignedInFunction.count(V))
+    if (!V->hasLocalStorage() || isa<ParmVarDecl>(V) || !V->getType()->isPointerType())
       break;
-    const Expr *Init = strip(V->getInit());
+    const Expr *Init = AssignedInFunction.count(V) ? assignedOnceBeforeNest(V) : V->getInit();
+    if (!Init)
+      break;
+    Init = strip(Init);
     const Expr *Target = nullptr, *Off = nullptr;
     if (const auto *UO = dyn_cast<UnaryOperator>(Init);
         UO && UO->getOpcode() == UO_AddrOf) {

@@ -1609,3 +1609,76 @@ void rows(float (*x)[256]) {
   EXPECT_EQ(access(Rows, "x[k][j]")->Linear->str(), "j + 256*k'");
   EXPECT_EQ(access(loopIn(R, "rowop"), "x[j * k]")->Linear->str(), "j*k");
 }
+
+// LCALS's COUPLE: std::complex arithmetic is the operations of its
+// definition on the parts, not a call with unknown side effects. By hand,
+// per iteration of the loop below: s * a[i] (real x complex) 2 mul;
+// c1 * b[i] 4 mul + 2 add (2 of them FMAs); zabs2 (the file's own) 2 mul +
+// 1 add (1 FMA); z * r 2 mul; ireal * c1 4 mul + 2 add (2 FMAs); the
+// difference 2 add: 14 mul, 7 add, 5 FMA-contractible. Elements are 16
+// bytes; t0[i] is written (operator=), the others read.
+TEST(Frontend, ComplexArithmeticIsCountedOnItsParts) {
+  const std::string Code = R"(#include <complex>
+typedef std::complex<double> C;
+inline double zabs2(C c) { return real(c) * real(c) + imag(c) * imag(c); }
+void mul(long n, C *__restrict t0, const C *__restrict a, const C *__restrict b, double s) {
+  const C ireal(0.0, 1.0);
+  for (long i = 0; i < n; i++) {
+    C c1 = s * a[i];
+    C z = c1 * b[i];
+    double r = zabs2(c1);
+    t0[i] = z * r - ireal * c1;
+  }
+}
+)";
+  FrontendResult R = analyzeCode(Code, "cpp", {{"n", 1000}});
+  const LoopKernel &K = loopIn(R, "mul");
+  ASSERT_TRUE(K.Modelled) << K.Reason;
+  EXPECT_EQ(K.Double.Mul, 14u);
+  EXPECT_EQ(K.Double.Add, 7u);
+  EXPECT_EQ(K.Double.FmaContractible, 5u);
+  const Access *T = access(K, "t0[i]");
+  ASSERT_TRUE(T);
+  EXPECT_TRUE(T->Write && !T->Read);
+  EXPECT_EQ(T->ElementBytes, 16u);
+  EXPECT_TRUE(access(K, "a[i]")->Read);
+}
+
+// LCALS's VOL3D sets eight pointers into one array by a macro, each
+// assigned once before the loop (x2 = x0 + domain.jp): they are that array
+// at offsets, so the loop reads 3 arrays and writes 1, not 25 streams (by
+// hand: x at i, i + 1, i + jp, i + kp, ...), and an offset written inside
+// the macro's body is named by its expression, not by the macro call.
+TEST(Frontend, PointersAssignedOnceBeforeTheNestAreTheirArray) {
+  const std::string Code = R"(struct Dom { long jp, kp, lo, hi; };
+#define SET(v, v0, v1, v2, v3) \
+  v0 = v;                      \
+  v1 = v0 + 1;                 \
+  v2 = v0 + d.jp;              \
+  v3 = v1 + d.kp;
+void vol(const Dom &d, double *x, double *vol) {
+  double *x0, *x1, *x2, *x3;
+  SET(x, x0, x1, x2, x3)
+  for (long i = d.lo; i < d.hi; i++)
+    vol[i] = x0[i] + x1[i] + x2[i] + x3[i];
+}
+void moved(double *x, double *y, long n) {
+  double *p;
+  p = x;
+  for (long i = 0; i < n; i++) {
+    y[i] = p[i];
+    p = y;
+  }
+}
+)";
+  FrontendResult R = analyzeCode(Code, "cpp");
+  const LoopKernel &K = loopIn(R, "vol");
+  ASSERT_TRUE(K.Modelled) << K.Reason;
+  for (const char *Ref : {"x0[i]", "x1[i]", "x2[i]", "x3[i]"})
+    EXPECT_EQ(access(K, Ref)->Array, "x") << Ref;
+  EXPECT_EQ(access(K, "x1[i]")->Linear->str(), "i + 1");
+  EXPECT_EQ(access(K, "x2[i]")->Linear->str(), "d.jp + i");
+  EXPECT_EQ(access(K, "x3[i]")->Linear->str(), "d.kp + i + 1");
+  // Assigned again in the loop: not a fixed alias.
+  EXPECT_NE(access(loopIn(R, "moved"), "p[i]")->Array, "x");
+}

@@ -1424,3 +1424,22 @@ TEST(InCore, LoopsMergedIntoOneMachineLoopShareItsTrip) {
                    4 * Twice[1]->Cycles / Twice[1]->SourceItersPerIter;
   EXPECT_NEAR(PerTrip, Twice[0]->Cycles, 1e-9);
 }
+
+TEST(InCore, AScalarCompareRunsOnTheAddPipes) {
+  // bench/incore/fp_compare.c on the Zen 5 VM: 8 independent vmulsd take
+  // 4.0 cycles with or without 4 vucomisd beside them (8 vaddsd 4.0, with
+  // the compares 6.0): the compare is one uop on the add pipes FP2/FP3.
+  // LLVM 19's znver5 model (llvm-mca-19 agrees) puts it on FP0 and FP1, a
+  // cycle each: the multiplies' pipes, 8 / 2 + 4 x 2 / 2 = 8 cycles. The
+  // Zen 5 file's override: 8 / 2 = 4 on FP0/FP1, 4 / 2 = 2 on FP2/FP3.
+  InCoreOptions O = inCoreOptionsFor(machineFile("dev-vm-zen5.yml"));
+  InCoreResult R = analyzeAssemblyFile(Src + "/tests/incore/fp-compare.s", O);
+  ASSERT_TRUE(R.Ok) << R.Reason;
+  EXPECT_NEAR(R.PortBound, 4, 1e-9);
+  EXPECT_EQ(R.Uops, 12u);
+  InCoreOptions Llvm;
+  Llvm.Cpu = "znver5";
+  InCoreResult L = analyzeAssemblyFile(Src + "/tests/incore/fp-compare.s", Llvm);
+  ASSERT_TRUE(L.Ok) << L.Reason;
+  EXPECT_NEAR(L.PortBound, 8, 1e-9);
+}
