@@ -44,6 +44,12 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.MaskedStoresForward = M.Core.MaskedStoresForward;
   if (M.Core.ForwardFailCycles > 0)
     O.ForwardFail = M.Core.ForwardFailCycles;
+  if (M.Core.StoreForwardCycles) {
+    O.StoreForward = *M.Core.StoreForwardCycles;
+    O.StoreForwardStated = true;
+  }
+  O.StoreForwardVector = M.Core.StoreForwardVectorCycles;
+  O.VectorMemoryRoundTrip = M.Core.VectorMemoryRoundTrip;
   O.QueueSizes = M.Core.SchedulerQueues;
   O.QueueAlsoHolds = M.Core.QueueAlsoHolds;
   O.FrontEnd = M.Core.FrontEnd;
@@ -129,7 +135,7 @@ namespace {
 /// every option, numbers in exact hexadecimal.
 std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-  static_assert(sizeof(InCoreOptions) == 696 && sizeof(LineSplits) == 240 &&
+  static_assert(sizeof(InCoreOptions) == 728 && sizeof(LineSplits) == 240 &&
                     sizeof(LineSplits::Stream) == 80,
                 "an option was added: make blockKey write it");
 #endif
@@ -144,7 +150,9 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
                    double(O.LoadQueue), double(O.StoreQueue), O.CallReturnCycles,
                    double(O.LineBytes), O.LoadBytesPerCycle, O.StoreBytesPerCycle,
                    O.LoadSlotsPerCycle, O.VectorLoadSlots, double(O.Unrolled),
-                   double(O.SameInitialRegisters), O.StoreForward, O.ForwardFail,
+                   double(O.SameInitialRegisters), O.StoreForward,
+                   double(O.StoreForwardStated), O.StoreForwardVector.value_or(-1),
+                   O.VectorMemoryRoundTrip, O.ForwardFail,
                    double(O.MaskedStoresForward),
                    double(O.ListSchedule)})
     Num(V);

@@ -13,6 +13,7 @@
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 
+#include <set>
 #include <algorithm>
 #include <map>
 
@@ -79,6 +80,70 @@ void Block::registerEdges() {
   }
 }
 
+/// Whether a store (Intel syntax: "vmovsd qword ptr [rsp + 8], xmm1") writes
+/// a vector register's data.
+static bool vectorStore(llvm::StringRef Text) {
+  size_t Close = Text.find(']');
+  return Close != llvm::StringRef::npos && Text.drop_front(Close).contains("mm");
+}
+
+/// The latest load, among those FORWARDED from a vector register's store,
+/// that the store at STORE waits for through register edges: the previous
+/// link of a value the loop keeps going round through memory.
+std::optional<size_t> Block::previousLink(size_t Store, const std::vector<bool> &Forwarded) const {
+  std::vector<size_t> Work{Store};
+  std::set<size_t> Seen{Store};
+  std::optional<size_t> Latest;
+  while (!Work.empty()) {
+    size_t X = Work.back();
+    Work.pop_back();
+    for (const SchedEdge &E : In[X]) {
+      if (!Seen.insert(E.From).second)
+        continue;
+      // (a load of the first iteration by its second's: the first has no
+      // store before it to read)
+      size_t N = Insts.size();
+      bool Was = Forwarded[E.From] || (E.From < N && Forwarded[E.From + N]);
+      if (Was && R.Instrs[E.From % N].MayLoad)
+        Latest = std::max(Latest.value_or(0), E.From);
+      else
+        Work.push_back(E.From);
+    }
+  }
+  return Latest;
+}
+
+/// A load (position POS of the second iteration) whose value comes LAT < 0
+/// cycles after the store at PPOS would let it start (memory renaming: sooner
+/// than the load takes): its consumers wait for the store's inputs instead
+/// of for the load, which may run ahead (a list schedule starts nothing
+/// before its producers, so an edge into the load would hold the chain
+/// back). False, and nothing changed, where an edge would reach further
+/// back than the previous iteration.
+bool Block::renameThroughMemory(size_t Pos, size_t PPos, double Lat) {
+  const size_t N = Insts.size();
+  // The store's inputs, as positions of the two iterations (a store in the
+  // previous iteration: its template's inputs one iteration further back).
+  const std::vector<SchedEdge> &Inputs = In[PPos >= N ? PPos : PPos + N];
+  if (Inputs.empty())
+    return false;
+  std::vector<std::pair<size_t, SchedEdge>> Added;
+  for (size_t Q = N; Q < 2 * N; ++Q)
+    for (const SchedEdge &Use : In[Q]) {
+      if (Use.From != Pos && Use.From + N != Pos)
+        continue;
+      size_t Back = (Use.From == Pos ? 0 : N) + (PPos >= N ? 0 : N);
+      for (const SchedEdge &E : Inputs) {
+        if (E.From < Back)
+          return false;
+        Added.push_back({Q, {E.From - Back, E.Lat + Lat + Use.Lat}});
+      }
+    }
+  for (const auto &[Q, E] : Added)
+    In[Q].push_back(E);
+  return true;
+}
+
 /// Memory: a load whose bytes a store in this or the previous iteration
 /// wrote gets them by store-to-load forwarding when the store covers it
 /// (the value StoreForward cycles after the store's data), else after the
@@ -92,7 +157,11 @@ void Block::memoryEdges() {
           : std::vector<MemAccess>(2 * N);
   unsigned Forwarded = 0, Failed = 0, MaskedFailed = 0;
   ThroughMemory.assign(N, false); // loads that read a store of the block
-  double StoreForward = O.StoreForward ? O.StoreForward : Legacy ? Legacy->StoreForward : 5;
+  std::vector<bool> ForwardedAt(2 * N, false); // positions so far that did
+  double StoreForward = O.StoreForward || O.StoreForwardStated ? O.StoreForward
+                        : Legacy                               ? Legacy->StoreForward
+                                                               : 5;
+  double VectorForward = O.StoreForwardVector.value_or(StoreForward);
   // Stores by the base of their address, in program order: a load looks
   // only at stores of its own base (nest traces have thousands of accesses).
   std::map<int64_t, std::vector<size_t>> StoresOf;
@@ -117,10 +186,34 @@ void Block::memoryEdges() {
       bool Covered = !Masked && covers(Access[PPos], Access[Pos], O.SameInitialRegisters);
       MaskedFailed += Masked && Pos >= N;
       double DataDelay = R.Instrs[P].MayLoad ? LoadLatency + 1 : 0;
-      double Lat = DataDelay + (Covered ? StoreForward : O.ForwardFail) - LoadLatency;
+      // A vector forwarding latency the machine states is to the data in a
+      // vector register, which the loading instruction charges at a vector
+      // load's latency.
+      bool Vector = vectorStore(R.Instrs[P].Text);
+      double Forward = Vector ? VectorForward : StoreForward;
+      double Replaced = Vector && O.StoreForwardVector ? VectorLoadLatency : LoadLatency;
+      double Lat = DataDelay + (Covered ? Forward : O.ForwardFail) - Replaced;
       // May be negative: a forwarded value can arrive sooner than the
-      // load-use latency the load's consumers are charged.
-      In[Pos].push_back({PPos, Lat});
+      // load-use latency the load's consumers are charged. Then the load
+      // waits for the store's inputs rather than the store itself (a list
+      // schedule starts nothing before its producer): with memory renaming
+      // it may start before the store does.
+      ForwardedAt[Pos] = Covered && Vector;
+      if (Covered && Vector && O.VectorMemoryRoundTrip > 0 && Pos >= N)
+        if (std::optional<size_t> Prev = previousLink(PPos, ForwardedAt))
+          In[Pos].push_back({*Prev, O.VectorMemoryRoundTrip});
+      bool Bypassed = false;
+      // Only a plain load (mov, movzx, vmovsd) hands the value on
+      // unchanged; a load-op's own operation waits for it. A core that
+      // renames memory says so by its forwarding latency (store_forward_cy
+      // below a load's); elsewhere a faster forward still waits for the
+      // store (Skylake's 4 cycles).
+      llvm::StringRef Text = R.Instrs[I].Text;
+      bool PlainLoad = (Text.starts_with("mov") || Text.starts_with("vmov")) && !R.Instrs[I].MayStore;
+      if (Lat < 0 && Covered && Pos >= N && PlainLoad && O.StoreForwardStated)
+        Bypassed = renameThroughMemory(Pos, PPos, Lat);
+      if (!Bypassed)
+        In[Pos].push_back({PPos, Lat});
       // The store commits only once every older instruction has completed.
       if (!Covered)
         for (size_t X = Pos >= N ? Pos - N : 0; X < PPos; ++X)
@@ -152,7 +245,10 @@ void Block::memoryEdges() {
     R.Notes.push_back(std::to_string(Forwarded) +
                       " load(s) read what a store in the loop wrote to the same "
                       "address: store-to-load forwarding, " + shortNumber(StoreForward) +
-                      " cy from the store's data");
+                      (VectorForward != StoreForward
+                           ? " cy from a general register's data, " + shortNumber(VectorForward) +
+                                 " from a vector register's"
+                           : std::string(" cy from the store's data")));
   if (Failed > MaskedFailed)
     R.Notes.push_back(std::to_string(Failed - MaskedFailed) +
                       " load(s) partly overlap an earlier store: forwarding fails, the load "

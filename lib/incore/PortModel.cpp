@@ -245,6 +245,18 @@ double splitShare(const LineSplits &LS, const InstrCost &C) {
 void Block::plainPorts() {
   LoadPort.assign(PM.Names.size(), false);
   StorePort.assign(PM.Names.size(), false);
+  // A load folded into a vector operation: what vaddsd's memory form takes
+  // beyond its register form.
+  auto Latency = [&](StringRef Name) -> std::optional<int> {
+    std::optional<unsigned> Op = TB.opcode(Name);
+    const MCSchedClassDesc *SC =
+        Op ? SM.getSchedClassDesc(TB.MII->get(*Op).getSchedClass()) : nullptr;
+    if (!SC || !SC->isValid() || SC->isVariant())
+      return std::nullopt;
+    return MCSchedModel::computeInstrLatency(*TB.STI, *SC);
+  };
+  if (auto M = Latency("VADDSDrm"), R = Latency("VADDSDrr"); M && R && *M > *R)
+    VectorLoadLatency = *M - *R;
   for (StringRef Name : {"MOV64rm", "LDRXui", "MOV64mr", "STRXui", "ADD64rr"}) {
     std::optional<unsigned> Op = TB.opcode(Name);
     if (!Op)

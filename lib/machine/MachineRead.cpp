@@ -51,7 +51,8 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "line_split_store_cost", "scheduler_queues", "queue_also_holds", "load_queue", "store_queue",
                          "branch_mispredict_cy", "branch_pattern_capacity",
                          "instruction_overrides", "call_cy", "call_return_cy",
-                         "masked_stores_forward", "forward_fail_cy",
+                         "masked_stores_forward", "forward_fail_cy", "store_forward_cy",
+                         "store_forward_vector_cy", "vector_memory_round_trip_cy",
                          "memcpy_bytes_per_cy",
                          "memset_bytes_per_cy", "front_end"}))
     return;
@@ -64,6 +65,9 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   C.CallReturnCycles = R.num(N, "call_return_cy", P, false).value_or(0);
   C.MaskedStoresForward = R.boolean(N, "masked_stores_forward", P).value_or(true);
   C.ForwardFailCycles = R.num(N, "forward_fail_cy", P, false).value_or(0);
+  C.StoreForwardCycles = R.num(N, "store_forward_cy", P, false, Reader::NonNegative);
+  C.StoreForwardVectorCycles = R.num(N, "store_forward_vector_cy", P, false, Reader::NonNegative);
+  C.VectorMemoryRoundTrip = R.num(N, "vector_memory_round_trip_cy", P, false).value_or(0);
   C.SimdBits = R.count(N, "simd_bits", P, true).value_or(0);
   C.FmaUnits = R.count(N, "fma_units", P, true, Reader::NonNegative).value_or(0);
   C.FpPipeBits = R.count(N, "fp_pipe_bits", P, false).value_or(0);

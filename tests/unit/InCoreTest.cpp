@@ -1443,3 +1443,33 @@ TEST(InCore, AScalarCompareRunsOnTheAddPipes) {
   ASSERT_TRUE(L.Ok) << L.Reason;
   EXPECT_NEAR(L.PortBound, 8, 1e-9);
 }
+
+TEST(InCore, AValueThroughMemoryComesBackAtTheForwardingLatency) {
+  // bench/incore/store_forward.c on the Zen 5 VM: a double kept in memory
+  // (vaddsd from the slot, vmovsd back: what DoNotOptimize(q += ...) makes
+  // of LCALS's INNER_PROD) takes 11.8-12.1 cy a link, and 12.2-12.4 with a
+  // plain load before the add; with vfmadd and vdivsd between (adi's
+  // p[i][j]) 22.2-22.6, where the same chain in registers takes 16.4-16.9.
+  // So the forwarding adds 5.5-5.9 and a round trip through memory takes
+  // at least 12: the Zen 5 file states 5.5 and 12. By hand: the add chain
+  // max(2 + 5.5, 12) = 12; the division chain 5.5 + 4 + 13 + 1 (the store)
+  // = 23.5. An integer (mov, add 1, mov) 1.00: Zen 5 renames the memory,
+  // the add alone (store_forward_cy 0); unstated (Zen 4's file), 5 for
+  // both: 5 + 1 = 6. The list schedule agrees with the chain (the load runs
+  // ahead of the store it reads, its consumers wait for the store's input).
+  InCoreOptions O = inCoreOptionsFor(machineFile("dev-vm-zen5.yml"));
+  InCoreResult Sum = analyzeAssemblyFile(Src + "/tests/incore/sum-in-memory.s", O);
+  ASSERT_TRUE(Sum.Ok) << Sum.Reason;
+  EXPECT_NEAR(Sum.RecurrenceBound, 12, 1e-9);
+  InCoreResult Div = analyzeAssemblyFile(Src + "/tests/incore/div-in-memory.s", O);
+  ASSERT_TRUE(Div.Ok) << Div.Reason;
+  EXPECT_NEAR(Div.RecurrenceBound, 23.5, 1e-9);
+  InCoreResult Count = analyzeAssemblyFile(Src + "/tests/incore/count-in-memory.s", O);
+  ASSERT_TRUE(Count.Ok) << Count.Reason;
+  EXPECT_NEAR(Count.RecurrenceBound, 1, 1e-9);
+  EXPECT_NEAR(Count.ScheduledCycles, 1, 0.05);
+  InCoreResult Zen4 = analyzeAssemblyFile(Src + "/tests/incore/count-in-memory.s",
+                                          inCoreOptionsFor(machineFile("zen4-epyc-9654.yml")));
+  ASSERT_TRUE(Zen4.Ok) << Zen4.Reason;
+  EXPECT_NEAR(Zen4.RecurrenceBound, 6, 1e-9);
+}

@@ -289,6 +289,13 @@ struct InCoreOptions {
   /// forwarding (0: the core's, 5 where unknown), and from when the store
   /// can commit to a load it covers only in part (forwarding fails).
   double StoreForward = 0, ForwardFail = 15;
+  /// The same for stores of vector registers (xmm, ymm, zmm); unset: StoreForward.
+  std::optional<double> StoreForwardVector;
+  /// StoreForward is the core's, even where 0 (memory renaming).
+  bool StoreForwardStated = false;
+  /// The fewest cycles from a load to the next load of what the loop stores
+  /// back from a vector register (0: none).
+  double VectorMemoryRoundTrip = 0;
   /// Whether masked stores forward to loads (core.masked_stores_forward).
   bool MaskedStoresForward = true;
   /// Run the list schedule (ScheduledCycles); callers that read only the

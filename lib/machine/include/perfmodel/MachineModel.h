@@ -134,6 +134,15 @@ struct CoreModel {
   /// Cycles from when a store can commit until a load it does not forward
   /// to has its data (core.forward_fail_cy); 0: the in-core model's 15.
   double ForwardFailCycles = 0;
+  /// Cycles from a store's data to a load it forwards to, for stores of
+  /// general registers (core.store_forward_cy) and of vector registers
+  /// (core.store_forward_vector_cy; unstated: the former); unset: the
+  /// in-core model's 5. Zen 5 renames memory for the former (0).
+  std::optional<double> StoreForwardCycles, StoreForwardVectorCycles;
+  /// The fewest cycles from a load to the next load of a value the loop
+  /// stores back from a vector register (core.vector_memory_round_trip_cy;
+  /// 0: no such bound): Zen 5 takes 12 for any op between.
+  double VectorMemoryRoundTrip = 0;
   /// Bytes written per cycle by the C library's memcpy (memset) with its
   /// source and destination in a cache level, by level name ("L1", "L2",
   /// ...): the code a copy (fill) loop runs when the compiler replaces it
