@@ -7,14 +7,8 @@
    each. Printed: compares a cycle alone; cycles for 8 vmulsd with and
    without 4 vucomisd beside them (if they shared FP0/FP1 as LLVM says,
    4 -> 8); the same beside adds. Build: clang-19 -O2 fp_compare.c */
+#include "host_clock.h"
 #include <stdio.h>
-#include <time.h>
-
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + 1e-9 * T.tv_nsec;
-}
 
 static void compares(long N) {
   asm volatile("vxorpd %%xmm0, %%xmm0, %%xmm0\n\tvxorpd %%xmm1, %%xmm1, %%xmm1\n"
@@ -73,31 +67,14 @@ static void adds_and_compares(long N) {
                  "xmm8", "xmm9", "xmm10", "xmm11", "cc");
 }
 
-static void add_chain(long N) {
-  asm volatile("xor %%r8d, %%r8d\n1:\n\t.rept 16\n\tadd $1, %%r8\n\t.endr\n\tdec %0\n\tjnz 1b"
-               : "+r"(N)::"r8", "cc");
-}
-
-static double best(void (*F)(long), long N) {
-  double B = 1e9;
-  for (int R = 0; R < 9; ++R) {
-    double T = now();
-    F(N);
-    T = now() - T;
-    if (T < B)
-      B = T;
-  }
-  return B;
-}
-
 int main(void) {
   const long N = 2000000;
-  double Cycle = best(add_chain, N) / (16.0 * N); /* one cycle a link */
+  double Cycle = 1e-9 / clockGhz(); /* seconds a cycle */
   printf("clock %.2f GHz\n", 1 / Cycle / 1e9);
-  printf("vucomisd alone: %.2f a cycle\n", 16.0 * N * Cycle / best(compares, N));
-  printf("8 vmulsd: %.2f cy\n", best(muls, N) / (4.0 * N) / Cycle);
-  printf("8 vmulsd + 4 vucomisd: %.2f cy\n", best(muls_and_compares, N) / (4.0 * N) / Cycle);
-  printf("8 vaddsd: %.2f cy\n", best(adds, N) / (4.0 * N) / Cycle);
-  printf("8 vaddsd + 4 vucomisd: %.2f cy\n", best(adds_and_compares, N) / (4.0 * N) / Cycle);
+  printf("vucomisd alone: %.2f a cycle\n", 16.0 * N * Cycle / bestOf9(compares, N));
+  printf("8 vmulsd: %.2f cy\n", bestOf9(muls, N) / (4.0 * N) / Cycle);
+  printf("8 vmulsd + 4 vucomisd: %.2f cy\n", bestOf9(muls_and_compares, N) / (4.0 * N) / Cycle);
+  printf("8 vaddsd: %.2f cy\n", bestOf9(adds, N) / (4.0 * N) / Cycle);
+  printf("8 vaddsd + 4 vucomisd: %.2f cy\n", bestOf9(adds_and_compares, N) / (4.0 * N) / Cycle);
   return 0;
 }

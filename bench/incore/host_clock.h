@@ -36,6 +36,19 @@ static inline double secondsPerCycle(void) {
   return (now() - T) / 4e6;
 }
 
+/* The best of 9 runs of F(N), in seconds. */
+static inline double bestOf9(void (*F)(long), long N) {
+  double Best = 1e9;
+  for (int R = 0; R < 9; ++R) {
+    double T = now();
+    F(N);
+    T = now() - T;
+    if (T < Best)
+      Best = T;
+  }
+  return Best;
+}
+
 /* qsort's comparison of doubles. */
 static inline int compareDoubles(const void *A, const void *B) {
   double X = *(const double *)A, Y = *(const double *)B;

@@ -6,14 +6,8 @@
    round trip kmovd k1, r32 -> kmovd r32, k1; the third the first without
    the mask (vmovd xmm, r32 instead). What the kmovd override in the Zen 5
    files is from. Build: clang-19 -O2 kmask_chain.c (needs AVX-512). */
+#include "host_clock.h"
 #include <stdio.h>
-#include <time.h>
-
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + 1e-9 * T.tv_nsec;
-}
 
 __attribute__((target("avx512f"))) static void select_chain(long N) {
   asm volatile("vxorps %%xmm0, %%xmm0, %%xmm0\n\tvxorps %%xmm1, %%xmm1, %%xmm1\n"
@@ -37,31 +31,14 @@ __attribute__((target("avx512f"))) static void flags_to_vector(long N) {
                : "+r"(N)::"r8", "xmm0", "xmm1", "cc");
 }
 
-static void add_chain(long N) {
-  asm volatile("xor %%r8d, %%r8d\n1:\n\t.rept 16\n\tadd $1, %%r8\n\t.endr\n\tdec %0\n\tjnz 1b"
-               : "+r"(N)::"r8", "cc");
-}
-
-static double best(void (*F)(long), long N) {
-  double B = 1e9;
-  for (int R = 0; R < 9; ++R) {
-    double T = now();
-    F(N);
-    T = now() - T;
-    if (T < B)
-      B = T;
-  }
-  return B;
-}
-
 int main(void) {
   const long N = 2000000;
-  double Cycle = best(add_chain, N) / (16.0 * N); /* one cycle a link */
+  double Cycle = 1e-9 / clockGhz(); /* seconds a cycle */
   printf("clock %.2f GHz\n", 1 / Cycle / 1e9);
   printf("vucomiss -> setb -> kmovd k, r32 -> vmovss {k}: %.2f cy a link\n",
-         best(select_chain, N) / (16.0 * N) / Cycle);
-  printf("kmovd k, r32 -> kmovd r32, k: %.2f cy\n", best(mask_round_trip, N) / (16.0 * N) / Cycle);
+         bestOf9(select_chain, N) / (16.0 * N) / Cycle);
+  printf("kmovd k, r32 -> kmovd r32, k: %.2f cy\n", bestOf9(mask_round_trip, N) / (16.0 * N) / Cycle);
   printf("vucomiss -> setb -> vmovd xmm, r32: %.2f cy\n",
-         best(flags_to_vector, N) / (16.0 * N) / Cycle);
+         bestOf9(flags_to_vector, N) / (16.0 * N) / Cycle);
   return 0;
 }

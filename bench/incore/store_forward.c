@@ -8,14 +8,8 @@
    with the stack pointer and with another register as the base. The
    forwarding latency is the link less the operation's latency (1, 2 and
    4 cycles here). Build: clang-19 -O2 store_forward.c */
+#include "host_clock.h"
 #include <stdio.h>
-#include <time.h>
-
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + 1e-9 * T.tv_nsec;
-}
 
 static double Slot[8];
 static double Row[1 << 16];
@@ -72,35 +66,18 @@ static void fma_rsp(long N) {
                : "+r"(N)::"xmm0", "xmm1", "cc", "memory");
 }
 
-static void add_chain(long N) {
-  asm volatile("xor %%r8d, %%r8d\n1:\n\t.rept 16\n\tadd $1, %%r8\n\t.endr\n\tdec %0\n\tjnz 1b"
-               : "+r"(N)::"r8", "cc");
-}
-
-static double best(void (*F)(long), long N) {
-  double B = 1e9;
-  for (int R = 0; R < 9; ++R) {
-    double T = now();
-    F(N);
-    T = now() - T;
-    if (T < B)
-      B = T;
-  }
-  return B;
-}
-
 int main(void) {
   const long N = 1000000;
-  double Cycle = best(add_chain, 2 * N) / (32.0 * N); /* one cycle a link */
+  double Cycle = 1e-9 / clockGhz(); /* seconds a cycle */
   printf("clock %.2f GHz\n", 1 / Cycle / 1e9);
-  printf("int through [rsp]: %.2f cy a link\n", best(int_rsp, N) / (16.0 * N) / Cycle);
-  printf("int through [reg]: %.2f cy\n", best(int_reg, N) / (16.0 * N) / Cycle);
-  printf("vaddsd through [rsp]: %.2f cy\n", best(add_rsp, N) / (16.0 * N) / Cycle);
-  printf("vaddsd through [reg]: %.2f cy\n", best(add_reg, N) / (16.0 * N) / Cycle);
-  printf("vfmadd213sd through [rsp]: %.2f cy\n", best(fma_rsp, N) / (16.0 * N) / Cycle);
+  printf("int through [rsp]: %.2f cy a link\n", bestOf9(int_rsp, N) / (16.0 * N) / Cycle);
+  printf("int through [reg]: %.2f cy\n", bestOf9(int_reg, N) / (16.0 * N) / Cycle);
+  printf("vaddsd through [rsp]: %.2f cy\n", bestOf9(add_rsp, N) / (16.0 * N) / Cycle);
+  printf("vaddsd through [reg]: %.2f cy\n", bestOf9(add_reg, N) / (16.0 * N) / Cycle);
+  printf("vfmadd213sd through [rsp]: %.2f cy\n", bestOf9(fma_rsp, N) / (16.0 * N) / Cycle);
   printf("vmovsd load, vaddsd, vmovsd store through [rsp]: %.2f cy\n",
-         best(movadd_rsp, N) / (16.0 * N) / Cycle);
-  printf("the same through [reg]: %.2f cy\n", best(movadd_reg, N) / (16.0 * N) / Cycle);
-  printf("the same, each link the next element: %.2f cy\n", best(movadd_walk, N) / (16.0 * N) / Cycle);
+         bestOf9(movadd_rsp, N) / (16.0 * N) / Cycle);
+  printf("the same through [reg]: %.2f cy\n", bestOf9(movadd_reg, N) / (16.0 * N) / Cycle);
+  printf("the same, each link the next element: %.2f cy\n", bestOf9(movadd_walk, N) / (16.0 * N) / Cycle);
   return 0;
 }

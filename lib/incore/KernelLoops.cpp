@@ -575,6 +575,52 @@ NestSource nestSource(const LoopKernel &K, const KernelIR &IR, unsigned First, u
   return S;
 }
 
+/// A branching body's loop-carried chain as the longest any fixed choice of
+/// arms makes it (MachineLoop::ChoiceWalks): data that takes the arm that
+/// carries a chain every iteration (DISC_ORD's dn = z / di, TSVC s341's
+/// j++) runs it every iteration, where the two walks of the trip, taking
+/// each arm half the time, may each cut it. The ports stay the walks'.
+void longestChainOverArms(InCoreResult &R, const MachineLoop &Best,
+                          const StraightCallees &Straight, InCoreOptions O) {
+  if (!R.Ok || Best.ChoiceWalks.empty())
+    return;
+  O.ListSchedule = false;
+  double Longest = 0;
+  for (const std::vector<size_t> &Walk : Best.ChoiceWalks) {
+    std::vector<uint8_t> Bytes;
+    std::vector<unsigned> Lines;
+    for (size_t X : Walk) {
+      const Block &B = Best.Cfg->Blocks[X];
+      uint64_t Begin = Best.Cfg->All[B.First].Off,
+               End = Best.Cfg->All[B.Last].Off + Best.Cfg->All[B.Last].Size;
+      for (uint64_t Off = Begin; Off < End; ++Off)
+        appendExecuted(*Best.F, Off, Straight, Bytes, Lines, nullptr);
+    }
+    InCoreResult W = analyzeBlockBytes(Bytes, O, Lines);
+    if (W.Ok)
+      Longest = std::max(Longest, W.RecurrenceBound);
+  }
+  double PerTrip = Longest * Best.Copies;
+  if (PerTrip <= R.RecurrenceBound * (1 + 1e-9))
+    return;
+  auto shortNumber = [](double V) {
+    char Buf[32];
+    snprintf(Buf, sizeof(Buf), "%.3g", V);
+    return std::string(Buf);
+  };
+  R.Notes.push_back("the loop-carried chain is " + shortNumber(Longest) +
+                    " cy a pass where the data takes the arms that carry it every time (the "
+                    "walks, each arm half the time, find " +
+                    shortNumber(R.RecurrenceBound / Best.Copies) + ")");
+  R.RecurrenceBound = PerTrip;
+  if (PerTrip > R.Cycles) {
+    R.Cycles = PerTrip;
+    R.Bottleneck = InCoreBound::Recurrence;
+    R.Advice = "loop-carried dependence chain of " + shortNumber(Longest) +
+               " cy a pass through the branches' arms that carry it";
+  }
+}
+
 /// Source loop K costed on the machine loop that runs it, among LOOPS.
 InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptions &O,
                       TargetBundle &TB, const ObjectFileBytes &Obj,
@@ -604,6 +650,7 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   LineSplits Own = lineSplitsOf(K, IR.bindings(), O.Splits.AssumedAlign, O.LineBytes);
   LO.Splits.takeStreamFigures(Own);
   InCoreResult R = analyzeBlockBytes(Bytes, LO, Lines);
+  longestChainOverArms(R, *Best, Straight, LO);
   R.BodyBytes = std::move(Bytes);
   R.BodyLines = std::move(Lines);
   R.SourceItersPerIter = BestK;

@@ -289,7 +289,7 @@ std::set<size_t> hotBlocks(const std::vector<Block> &Blocks, size_t H, const std
 /// runs in half the iterations, the data deciding (a body unrolled by 8 has
 /// 256 paths; these two cover each arm once). Left as Kept in address order
 /// for a body without such branches or where a walk meets a block twice.
-void pathSequence(MachineLoop &M, const std::vector<Block> &Blocks) {
+void pathSequence(MachineLoop &M, const std::vector<Block> &Blocks, const TargetBundle &TB) {
   auto Next = [&](size_t X) {
     std::vector<size_t> N;
     for (size_t S : Blocks[X].Succs)
@@ -323,6 +323,61 @@ void pathSequence(MachineLoop &M, const std::vector<Block> &Blocks) {
   M.Sequence = std::move(Seq);
   M.Copies = Copies;
   M.Branches = Branches;
+  // The choice walks: each branch's line (its last instruction's) names
+  // its source branch; a choice takes one successor per line, the taken
+  // one of a jump on the condition, the other of a jump on its negation
+  // (copies of an unrolled body test `ja` here, `jbe` there).
+  auto Negated = [&](size_t X) {
+    std::string Text = TB.text(M.Cfg->All[Blocks[X].Last].Inst);
+    StringRef Op = StringRef(Text).trim().take_until([](char C) { return isspace(C); });
+    return Op == "jbe" || Op == "jb" || Op == "jne" || Op == "jle" || Op == "jl" ||
+           Op == "jns" || Op == "jnp" || Op == "jno";
+  };
+  std::map<unsigned, unsigned> LineIndex; // line -> position in the choice
+  std::vector<unsigned> Ways;
+  for (size_t X : M.Kept)
+    if (size_t N = Next(X).size(); N > 1) {
+      unsigned Line = M.F->Lines[M.Cfg->All[Blocks[X].Last].Off];
+      if (LineIndex.emplace(Line, unsigned(Ways.size())).second)
+        Ways.push_back(unsigned(N));
+      else
+        Ways[LineIndex[Line]] = std::max(Ways[LineIndex[Line]], unsigned(N));
+    }
+  size_t Combos = 1;
+  for (unsigned W : Ways)
+    if ((Combos *= W) > 64)
+      return;
+  for (size_t C = 0; C < Combos; ++C) {
+    std::vector<unsigned> Pick(Ways.size());
+    for (size_t I = 0, Rest = C; I < Ways.size(); Rest /= Ways[I++])
+      Pick[I] = unsigned(Rest % Ways[I]);
+    std::vector<size_t> Walk;
+    std::set<size_t> Seen;
+    bool Ok = true;
+    for (size_t X = M.Header;;) {
+      if (!Seen.insert(X).second) {
+        Ok = false; // a cycle besides the back edge
+        break;
+      }
+      Walk.push_back(X);
+      std::vector<size_t> N = Next(X);
+      if (N.empty()) {
+        Ok = false;
+        break;
+      }
+      size_t S = N[0];
+      if (N.size() > 1) {
+        unsigned Line = M.F->Lines[M.Cfg->All[Blocks[X].Last].Off];
+        unsigned P = Pick[LineIndex[Line]] % N.size();
+        S = N[N.size() == 2 && Negated(X) ? 1 - P : P];
+      }
+      if (S == M.Header)
+        break;
+      X = S;
+    }
+    if (Ok)
+      M.ChoiceWalks.push_back(std::move(Walk));
+  }
 }
 
 } // namespace
@@ -367,7 +422,7 @@ std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
     M.Begin = M.Pieces.front().first;
     M.End = M.Pieces.back().second;
     M.Sequence.assign(M.Kept.begin(), M.Kept.end());
-    pathSequence(M, Blocks);
+    pathSequence(M, Blocks, TB);
     Out.push_back(std::move(M));
   }
   return Out;

@@ -62,6 +62,11 @@ struct MachineLoop {
   std::vector<size_t> Sequence;
   unsigned Copies = 1;
   unsigned Branches = 0; ///< blocks with two or more successors in the body
+  /// For the longest loop-carried chain the branches allow: one walk from
+  /// the header back to it per choice of arm at each source branch (the
+  /// branches of one source line, the copies of an unrolled body, choose
+  /// alike), at most 64; empty without branches.
+  std::vector<std::vector<size_t>> ChoiceWalks;
 
   template <typename Fn> void forEachByte(Fn F) const;
 };
