@@ -89,7 +89,7 @@ std::vector<std::pair<uint64_t, double>> fillsBySet(const ProbeResult &R, const 
 std::optional<double> fillsDownwards(const ProbeResult &R, const Derived &D, unsigned Line) {
   const auto &[Set, Down] = R.FillDownwards;
   auto Up = std::find_if(R.FillSweep.begin(), R.FillSweep.end(),
-                         [&](const auto &P) { return P.first == Set; });
+                         [Set = Set](const auto &P) { return P.first == Set; });
   if (Up == R.FillSweep.end())
     return std::nullopt;
   double DownCy = linkCyclesOfLoad(D, Line, Down.Median),

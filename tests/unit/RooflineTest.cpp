@@ -209,7 +209,11 @@ TEST(Roofline, DescendingStreamsFillAtTheirOwnRate) {
     return A;
   };
   LoopKernel Down;
-  Down.Nest.push_back({"i", Poly::constant(0), Poly::symbol("n"), -1});
+  LoopLevel Level;
+  Level.Var = "i";
+  Level.Upper = Poly::symbol("n");
+  Level.Step = -1;
+  Down.Nest.push_back(Level);
   Down.Accesses = {Stream("a", 1, true), Stream("b", 1, false)};
   LoopKernel Mixed = Down;
   Mixed.Accesses[1] = Stream("b", -1, false);
