@@ -281,52 +281,44 @@ std::set<size_t> hotBlocks(const std::vector<Block> &Blocks, size_t H, const std
   return Hot;
 }
 
-/// M's trip as its branches run it (MachineLoop::Sequence): where a block of
-/// the body has two or more successors in it (an if inside the loop, each
-/// copy of it in an unrolled body), two walks from the header back to it,
-/// the second taking at each branch the way the first did not (the k-th
-/// branch of walk c takes successor (c + k) mod n): each arm of each branch
-/// runs in half the iterations, the data deciding (a body unrolled by 8 has
-/// 256 paths; these two cover each arm once). Left as Kept in address order
-/// for a body without such branches or where a walk meets a block twice.
-void pathSequence(MachineLoop &M, const std::vector<Block> &Blocks, const TargetBundle &TB) {
-  auto Next = [&](size_t X) {
-    std::vector<size_t> N;
-    for (size_t S : Blocks[X].Succs)
-      if ((S == M.Header || M.Kept.count(S)) && !llvm::is_contained(N, S))
-        N.push_back(S);
-    return N;
-  };
-  unsigned Branches = 0;
-  for (size_t X : M.Kept)
-    Branches += Next(X).size() > 1;
-  if (!Branches)
-    return;
-  const unsigned Copies = 2;
-  std::vector<size_t> Seq;
-  for (unsigned C = 0; C < Copies; ++C) {
-    std::set<size_t> Seen;
-    size_t X = M.Header;
-    for (unsigned K = 0;;) {
-      if (!Seen.insert(X).second)
-        return; // a cycle besides the back edge
-      Seq.push_back(X);
-      std::vector<size_t> N = Next(X);
-      if (N.empty())
-        return;
-      size_t S = N.size() > 1 ? N[(C + K++) % N.size()] : N[0];
-      if (S == M.Header)
-        break;
-      X = S;
-    }
+/// The successors of block X inside M's body (the header included), once each.
+std::vector<size_t> bodySuccessors(const MachineLoop &M, const std::vector<Block> &Blocks,
+                                   size_t X) {
+  std::vector<size_t> N;
+  for (size_t S : Blocks[X].Succs)
+    if ((S == M.Header || M.Kept.count(S)) && !llvm::is_contained(N, S))
+      N.push_back(S);
+  return N;
+}
+
+/// One walk from M's header back to it, CHOOSE(X, successors) deciding at
+/// each block with several; nullopt where it meets a block twice or leaves.
+template <typename ChooseFn>
+std::optional<std::vector<size_t>> walkOnce(const MachineLoop &M,
+                                            const std::vector<Block> &Blocks,
+                                            ChooseFn Choose) {
+  std::vector<size_t> Walk;
+  std::set<size_t> Seen;
+  for (size_t X = M.Header;;) {
+    if (!Seen.insert(X).second)
+      return std::nullopt; // a cycle besides the back edge
+    Walk.push_back(X);
+    std::vector<size_t> N = bodySuccessors(M, Blocks, X);
+    if (N.empty())
+      return std::nullopt;
+    size_t S = N.size() > 1 ? Choose(X, N) : N[0];
+    if (S == M.Header)
+      return Walk;
+    X = S;
   }
-  M.Sequence = std::move(Seq);
-  M.Copies = Copies;
-  M.Branches = Branches;
-  // The choice walks: each branch's line (its last instruction's) names
-  // its source branch; a choice takes one successor per line, the taken
-  // one of a jump on the condition, the other of a jump on its negation
-  // (copies of an unrolled body test `ja` here, `jbe` there).
+}
+
+/// M's ChoiceWalks: one walk from the header back to it per choice of arm
+/// at each source branch. A branch's line (its last instruction's) names
+/// its source branch; a choice takes one successor per line, the taken one
+/// of a jump on the condition, the other of a jump on its negation (copies
+/// of an unrolled body test `ja` here, `jbe` there). None past 64 choices.
+void choiceWalks(MachineLoop &M, const std::vector<Block> &Blocks, const TargetBundle &TB) {
   auto Negated = [&](size_t X) {
     std::string Text = TB.text(M.Cfg->All[Blocks[X].Last].Inst);
     StringRef Op = StringRef(Text).trim().take_until([](char C) { return isspace(C); });
@@ -336,7 +328,7 @@ void pathSequence(MachineLoop &M, const std::vector<Block> &Blocks, const Target
   std::map<unsigned, unsigned> LineIndex; // line -> position in the choice
   std::vector<unsigned> Ways;
   for (size_t X : M.Kept)
-    if (size_t N = Next(X).size(); N > 1) {
+    if (size_t N = bodySuccessors(M, Blocks, X).size(); N > 1) {
       unsigned Line = M.F->Lines[M.Cfg->All[Blocks[X].Last].Off];
       if (LineIndex.emplace(Line, unsigned(Ways.size())).second)
         Ways.push_back(unsigned(N));
@@ -351,33 +343,45 @@ void pathSequence(MachineLoop &M, const std::vector<Block> &Blocks, const Target
     std::vector<unsigned> Pick(Ways.size());
     for (size_t I = 0, Rest = C; I < Ways.size(); Rest /= Ways[I++])
       Pick[I] = unsigned(Rest % Ways[I]);
-    std::vector<size_t> Walk;
-    std::set<size_t> Seen;
-    bool Ok = true;
-    for (size_t X = M.Header;;) {
-      if (!Seen.insert(X).second) {
-        Ok = false; // a cycle besides the back edge
-        break;
-      }
-      Walk.push_back(X);
-      std::vector<size_t> N = Next(X);
-      if (N.empty()) {
-        Ok = false;
-        break;
-      }
-      size_t S = N[0];
-      if (N.size() > 1) {
-        unsigned Line = M.F->Lines[M.Cfg->All[Blocks[X].Last].Off];
-        unsigned P = Pick[LineIndex[Line]] % N.size();
-        S = N[N.size() == 2 && Negated(X) ? 1 - P : P];
-      }
-      if (S == M.Header)
-        break;
-      X = S;
-    }
-    if (Ok)
-      M.ChoiceWalks.push_back(std::move(Walk));
+    // The successor this choice takes at X, a block with two or more.
+    auto Choose = [&](size_t X, const std::vector<size_t> &N) {
+      unsigned Line = M.F->Lines[M.Cfg->All[Blocks[X].Last].Off];
+      unsigned P = Pick[LineIndex[Line]] % N.size();
+      return N[N.size() == 2 && Negated(X) ? 1 - P : P];
+    };
+    if (std::optional<std::vector<size_t>> Walk = walkOnce(M, Blocks, Choose))
+      M.ChoiceWalks.push_back(std::move(*Walk));
   }
+}
+
+/// M's trip as its branches run it (MachineLoop::Sequence): where a block of
+/// the body has two or more successors in it (an if inside the loop, each
+/// copy of it in an unrolled body), two walks from the header back to it,
+/// the second taking at each branch the way the first did not (the k-th
+/// branch of walk c takes successor (c + k) mod n): each arm of each branch
+/// runs in half the iterations, the data deciding (a body unrolled by 8 has
+/// 256 paths; these two cover each arm once). Left as Kept in address order
+/// for a body without such branches or where a walk meets a block twice.
+void pathSequence(MachineLoop &M, const std::vector<Block> &Blocks, const TargetBundle &TB) {
+  unsigned Branches = 0;
+  for (size_t X : M.Kept)
+    Branches += bodySuccessors(M, Blocks, X).size() > 1;
+  if (!Branches)
+    return;
+  const unsigned Copies = 2;
+  std::vector<size_t> Seq;
+  for (unsigned C = 0; C < Copies; ++C) {
+    unsigned K = 0; // branches met so far
+    std::optional<std::vector<size_t>> Walk = walkOnce(
+        M, Blocks, [&](size_t, const std::vector<size_t> &N) { return N[(C + K++) % N.size()]; });
+    if (!Walk)
+      return;
+    Seq.insert(Seq.end(), Walk->begin(), Walk->end());
+  }
+  M.Sequence = std::move(Seq);
+  M.Copies = Copies;
+  M.Branches = Branches;
+  choiceWalks(M, Blocks, TB);
 }
 
 } // namespace
