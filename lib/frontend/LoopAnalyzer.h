@@ -154,6 +154,10 @@ private:
   bool visitIntrinsic(const clang::CallExpr *C, const std::string &Name);
   /// std::complex operators and functions: flops on the parts, accesses.
   bool visitComplexCall(const clang::CallExpr *C, const clang::FunctionDecl *FD);
+  /// The flops of complex operator OP (BOTH: complex on both sides) or of
+  /// function NAME, in element type E.
+  void countComplexFlops(const clang::CallExpr *C, clang::QualType E,
+                         clang::OverloadedOperatorKind Op, bool Both, llvm::StringRef Name);
   void mergeAccess(Access A, const std::string &Key);
   /// CONTAINER's element at COUNTER (a range-for variable, *it of an
   /// iterator counter), one element of BYTES per iteration.

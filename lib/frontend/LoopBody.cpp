@@ -206,11 +206,6 @@ bool LoopAnalyzer::visitComplexCall(const CallExpr *C, const FunctionDecl *FD) {
   OverloadedOperatorKind Op = OC ? OC->getOperator() : OO_None;
   if (Method && !OC)
     Op = OO_None; // c.real(), c.imag()
-  bool Both = Complex == 2 && C->getNumArgs() == 2;
-  auto Count = [&](char Kind, unsigned N) {
-    for (unsigned I = 0; I < N; ++I)
-      countFlop(C, E, Kind);
-  };
   switch (Op) {
   case OO_Equal:
   case OO_PlusEqual:
@@ -224,6 +219,16 @@ bool LoopAnalyzer::visitComplexCall(const CallExpr *C, const FunctionDecl *FD) {
     for (const Expr *A : C->arguments())
       visit(A, Use::Read);
   }
+  countComplexFlops(C, E, Op, Complex == 2 && C->getNumArgs() == 2, FD->getName());
+  return true;
+}
+
+void LoopAnalyzer::countComplexFlops(const CallExpr *C, QualType E, OverloadedOperatorKind Op,
+                                     bool Both, llvm::StringRef Name) {
+  auto Count = [&](char Kind, unsigned N) {
+    for (unsigned I = 0; I < N; ++I)
+      countFlop(C, E, Kind);
+  };
   switch (Op) {
   case OO_Plus:
   case OO_PlusEqual:
@@ -231,47 +236,36 @@ bool LoopAnalyzer::visitComplexCall(const CallExpr *C, const FunctionDecl *FD) {
   case OO_MinusEqual:
     if (C->getNumArgs() == 2)
       Count('+', Both ? 2 : 1);
-    return true;
+    return;
   case OO_Star:
   case OO_StarEqual:
-    if (Both) {
-      Count('f', 2); // re = ac - bd, im = ad + bc
-      Count('*', 2);
-    } else {
-      Count('*', 2);
-    }
-    return true;
+    Count('f', Both ? 2 : 0); // re = ac - bd, im = ad + bc
+    Count('*', 2);
+    return;
   case OO_Slash:
   case OO_SlashEqual:
     if (Both) { // ((ac + bd) + (bc - ad) i) / (c^2 + d^2)
       Count('f', 3);
       Count('*', 3);
-      Count('/', 2);
       Current->Notes.push_back("complex division counted as 6 multiplies, 3 adds and 2 "
                                "divisions (the compiled code may call __divdc3)");
-    } else {
-      Count('/', 2);
     }
-    return true;
+    Count('/', 2);
+    return;
   case OO_None:
     break;
   default:
-    return true; // unary -, ==: no flops worth counting
+    return; // unary -, ==: no flops worth counting
   }
-  llvm::StringRef Name = FD->getName();
-  if (Name == "norm") {
+  if (Name == "norm" || Name == "abs") { // re^2 + im^2, and its root
     Count('f', 1);
     Count('*', 1);
-  } else if (Name == "abs") {
-    Count('f', 1);
-    Count('*', 1);
-    Count('s', 1);
+    Count('s', Name == "abs");
   } else if (Name != "real" && Name != "imag" && Name != "conj" && Name != "complex") {
     Count('o', 1); // exp, sin, pow, ... of a complex: a library call
     Current->MathCalls.push_back(Name.str());
     Current->Notes.push_back("complex '" + Name.str() + "' counted as 1 flop per call");
   }
-  return true;
 }
 
 void LoopAnalyzer::visitCall(const CallExpr *C) {
