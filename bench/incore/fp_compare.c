@@ -19,53 +19,31 @@ static void compares(long N) {
                : "+r"(N)::"xmm0", "xmm1", "xmm2", "xmm3", "cc");
 }
 
-#define MULS                                                                                  \
-  "vmulsd %%xmm8, %%xmm9, %%xmm0\n\tvmulsd %%xmm8, %%xmm9, %%xmm1\n\t"                     \
-  "vmulsd %%xmm8, %%xmm9, %%xmm2\n\tvmulsd %%xmm8, %%xmm9, %%xmm3\n\t"                     \
-  "vmulsd %%xmm8, %%xmm9, %%xmm4\n\tvmulsd %%xmm8, %%xmm9, %%xmm5\n\t"                     \
-  "vmulsd %%xmm8, %%xmm9, %%xmm6\n\tvmulsd %%xmm8, %%xmm9, %%xmm7\n\t"
+/* Eight independent OPs (xmm0..7 = xmm9 OP xmm8), and four compares of
+   registers they do not write. */
+#define EIGHT(OP)                                                                             \
+  OP " %%xmm8, %%xmm9, %%xmm0\n\t" OP " %%xmm8, %%xmm9, %%xmm1\n\t"                         \
+  OP " %%xmm8, %%xmm9, %%xmm2\n\t" OP " %%xmm8, %%xmm9, %%xmm3\n\t"                         \
+  OP " %%xmm8, %%xmm9, %%xmm4\n\t" OP " %%xmm8, %%xmm9, %%xmm5\n\t"                         \
+  OP " %%xmm8, %%xmm9, %%xmm6\n\t" OP " %%xmm8, %%xmm9, %%xmm7\n\t"
+#define COMPARES                                                                              \
+  "vucomisd %%xmm10, %%xmm10\n\tvucomisd %%xmm11, %%xmm11\n\t"                              \
+  "vucomisd %%xmm8, %%xmm8\n\tvucomisd %%xmm9, %%xmm9\n\t"
 
-static void muls(long N) {
-  asm volatile("vxorpd %%xmm8, %%xmm8, %%xmm8\n\tvxorpd %%xmm9, %%xmm9, %%xmm9\n"
-               "1:\n\t.rept 4\n\t" MULS ".endr\n\tdec %0\n\tjnz 1b"
-               : "+r"(N)::"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-                 "xmm8", "xmm9", "cc");
-}
+/* NAME(N): N trips of BODY four times over, from zeroed registers. */
+#define KERNEL(NAME, BODY)                                                                    \
+  static void NAME(long N) {                                                                  \
+    asm volatile("vxorpd %%xmm8, %%xmm8, %%xmm8\n\tvxorpd %%xmm9, %%xmm9, %%xmm9\n"          \
+                 "vxorpd %%xmm10, %%xmm10, %%xmm10\n\tvxorpd %%xmm11, %%xmm11, %%xmm11\n"    \
+                 "1:\n\t.rept 4\n\t" BODY ".endr\n\tdec %0\n\tjnz 1b"                       \
+                 : "+r"(N)::"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",  \
+                   "xmm8", "xmm9", "xmm10", "xmm11", "cc");                                     \
+  }
 
-static void muls_and_compares(long N) {
-  asm volatile("vxorpd %%xmm8, %%xmm8, %%xmm8\n\tvxorpd %%xmm9, %%xmm9, %%xmm9\n"
-               "vxorpd %%xmm10, %%xmm10, %%xmm10\n\tvxorpd %%xmm11, %%xmm11, %%xmm11\n"
-               "1:\n\t.rept 4\n\t" MULS
-               "vucomisd %%xmm10, %%xmm10\n\tvucomisd %%xmm11, %%xmm11\n\t"
-               "vucomisd %%xmm8, %%xmm8\n\tvucomisd %%xmm9, %%xmm9\n\t.endr\n\t"
-               "dec %0\n\tjnz 1b"
-               : "+r"(N)::"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-                 "xmm8", "xmm9", "xmm10", "xmm11", "cc");
-}
-
-#define ADDS                                                                                  \
-  "vaddsd %%xmm8, %%xmm9, %%xmm0\n\tvaddsd %%xmm8, %%xmm9, %%xmm1\n\t"                     \
-  "vaddsd %%xmm8, %%xmm9, %%xmm2\n\tvaddsd %%xmm8, %%xmm9, %%xmm3\n\t"                     \
-  "vaddsd %%xmm8, %%xmm9, %%xmm4\n\tvaddsd %%xmm8, %%xmm9, %%xmm5\n\t"                     \
-  "vaddsd %%xmm8, %%xmm9, %%xmm6\n\tvaddsd %%xmm8, %%xmm9, %%xmm7\n\t"
-
-static void adds(long N) {
-  asm volatile("vxorpd %%xmm8, %%xmm8, %%xmm8\n\tvxorpd %%xmm9, %%xmm9, %%xmm9\n"
-               "1:\n\t.rept 4\n\t" ADDS ".endr\n\tdec %0\n\tjnz 1b"
-               : "+r"(N)::"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-                 "xmm8", "xmm9", "cc");
-}
-
-static void adds_and_compares(long N) {
-  asm volatile("vxorpd %%xmm8, %%xmm8, %%xmm8\n\tvxorpd %%xmm9, %%xmm9, %%xmm9\n"
-               "vxorpd %%xmm10, %%xmm10, %%xmm10\n\tvxorpd %%xmm11, %%xmm11, %%xmm11\n"
-               "1:\n\t.rept 4\n\t" ADDS
-               "vucomisd %%xmm10, %%xmm10\n\tvucomisd %%xmm11, %%xmm11\n\t"
-               "vucomisd %%xmm8, %%xmm8\n\tvucomisd %%xmm9, %%xmm9\n\t.endr\n\t"
-               "dec %0\n\tjnz 1b"
-               : "+r"(N)::"xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7",
-                 "xmm8", "xmm9", "xmm10", "xmm11", "cc");
-}
+KERNEL(muls, EIGHT("vmulsd"))
+KERNEL(muls_and_compares, EIGHT("vmulsd") COMPARES)
+KERNEL(adds, EIGHT("vaddsd"))
+KERNEL(adds_and_compares, EIGHT("vaddsd") COMPARES)
 
 int main(void) {
   const long N = 2000000;

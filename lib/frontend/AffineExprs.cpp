@@ -72,11 +72,7 @@ LoopAnalyzer::PolyResult LoopAnalyzer::variablePoly(const DeclRefExpr *DR, unsig
     size_t Outer = 0;
     if (const Expr *Arg = argumentFor(P, Outer)) {
       // The argument, in the frames around the call that passed it.
-      std::vector<InlineFrame> Inner(Frames.begin() + Outer, Frames.end());
-      Frames.resize(Outer);
-      PolyResult A = toPoly(Arg, Depth + 1);
-      Frames.insert(Frames.end(), Inner.begin(), Inner.end());
-      return A;
+      return inOuterFrames(Outer, [&] { return toPoly(Arg, Depth + 1); });
     }
   }
   auto IV = IVs.find(V);

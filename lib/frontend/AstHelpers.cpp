@@ -56,6 +56,10 @@ unsigned promisedAlign(const VarDecl *V, ASTContext &Ctx) {
   return Arg < CE->getNumArgs() ? Value(CE->getArg(Arg)) : 0;
 }
 
+bool isLoopStmt(const Stmt *S) {
+  return isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S);
+}
+
 bool isSubscriptCall(const Expr *E) {
   const auto *Op = dyn_cast<CXXOperatorCallExpr>(E);
   return Op && Op->getOperator() == OO_Subscript && Op->getNumArgs() == 2;

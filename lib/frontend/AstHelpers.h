@@ -30,6 +30,9 @@ const clang::VarDecl *refVar(const clang::Expr *E);
 /// carries align_value(N). 0 when nothing says.
 unsigned promisedAlign(const clang::VarDecl *V, clang::ASTContext &Ctx);
 
+/// A for, range-for, while or do statement.
+bool isLoopStmt(const clang::Stmt *S);
+
 /// A call of operator[] (std::vector, std::array, a user's container).
 bool isSubscriptCall(const clang::Expr *E);
 

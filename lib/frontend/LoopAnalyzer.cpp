@@ -107,7 +107,7 @@ const Expr *LoopAnalyzer::assignedOnceBeforeNest(const VarDecl *V) const {
   std::function<void(const Stmt *, bool)> Scan = [&](const Stmt *S, bool Looped) {
     if (!S)
       return;
-    Looped |= isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S);
+    Looped |= isLoopStmt(S);
     if (const Expr *W = writtenBy(S); W && refVar(W) == V) {
       ++Writes;
       InLoop |= Looped;
@@ -311,15 +311,15 @@ std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::inlineFrame(const Expr *E
   return F;
 }
 
-const FunctionDecl *LoopAnalyzer::loopCallee(const Stmt *S) const {
+std::optional<LoopAnalyzer::InlineFrame> LoopAnalyzer::loopCall(const Stmt *S) const {
   const auto *C = dyn_cast<CallExpr>(S);
   if (!C || isa<CXXOperatorCallExpr>(C) || !C->getDirectCallee())
-    return nullptr;
+    return std::nullopt;
   const FunctionDecl *Def = nullptr;
-  if (!C->getDirectCallee()->hasBody(Def) || !Def || !containsSyntacticLoop(Def->getBody()))
-    return nullptr;
-  std::optional<InlineFrame> F = callFrame(C);
-  return F ? F->Def : nullptr;
+  if (!C->getDirectCallee()->hasBody(Def) || !Def ||
+      !containsLoop(Def->getBody(), /*ThroughCalls=*/false))
+    return std::nullopt;
+  return callFrame(C);
 }
 
 std::string LoopAnalyzer::exprText(const Expr *E) const {
@@ -541,11 +541,12 @@ void LoopAnalyzer::walk(const Stmt *S) {
   }
   if (const auto *C = dyn_cast<CapturedStmt>(S))
     return walk(C->getCapturedStmt());
-  if (const auto *C = dyn_cast<CallExpr>(S); C && !Nest.empty() && loopCallee(C)) {
-    for (const Stmt *A : C->arguments())
-      walk(A);
-    return walkCallee(C);
-  }
+  if (const auto *C = dyn_cast<CallExpr>(S); C && !Nest.empty())
+    if (std::optional<InlineFrame> F = loopCall(C)) {
+      for (const Stmt *A : C->arguments())
+        walk(A);
+      return walkCallee(C, std::move(*F));
+    }
   if (const auto *L = dyn_cast<LambdaExpr>(S)) {
     // A lambda body is its own function: save the enclosing nest.
     auto SavedNest = Nest;
@@ -571,9 +572,8 @@ void LoopAnalyzer::walk(const Stmt *S) {
     walk(C);
 }
 
-void LoopAnalyzer::walkCallee(const CallExpr *C) {
-  std::optional<InlineFrame> F = callFrame(C);
-  const Stmt *Body = F->Def->getBody();
+void LoopAnalyzer::walkCallee(const CallExpr *C, InlineFrame F) {
+  const Stmt *Body = F.Def->getBody();
   // What the callee writes is written in the nest: its locals and counters
   // are not sizes fixed for the nest.
   auto SavedFunction = AssignedInFunction;
@@ -582,11 +582,11 @@ void LoopAnalyzer::walkCallee(const CallExpr *C) {
   collectAssigned(Body, AssignedInFunction);
   collectAssigned(Body, AssignedInNest);
   collectAssignedMembers(Body, MembersAssignedInNest);
-  NestNotes.push_back("inside the call " + F->CallText + " at line " +
+  NestNotes.push_back("inside the call " + F.CallText + " at line " +
                       std::to_string(loc(C->getBeginLoc()).Line) +
                       " (the callee's parameters stand for the call's arguments)");
-  F->Walked = true;
-  Frames.push_back(std::move(*F));
+  F.Walked = true;
+  Frames.push_back(std::move(F));
   walk(Body);
   Frames.pop_back();
   NestNotes.pop_back();

@@ -71,10 +71,9 @@ private:
   /// The accesses of BODY's statements that hold no loop, appended to the
   /// OuterAccesses of the innermost loops recorded since FIRST.
   void collectOuterAccesses(const clang::Stmt *Body, size_t First);
-  /// Whether S holds a loop, its own or one of a function it calls
-  /// (loopCallee); containsSyntacticLoop counts only its own.
-  bool containsLoop(const clang::Stmt *S) const;
-  bool containsSyntacticLoop(const clang::Stmt *S) const;
+  /// Whether S holds a loop: its own, or (THROUGHCALLS) one of a function
+  /// it calls inside the nest (loopCall).
+  bool containsLoop(const clang::Stmt *S, bool ThroughCalls = true) const;
   /// A statement of S that leaves the loop early (return, break, goto out,
   /// exit()), or a label a goto may enter it by (Enters).
   struct LoopExit {
@@ -270,11 +269,21 @@ private:
   /// The frame of any call to the user's code that can stand in for its
   /// body: parameters the callee does not write, bound to the arguments.
   std::optional<InlineFrame> callFrame(const clang::Expr *C) const;
-  /// The callee of S when S calls a function of the file with a loop, whose
-  /// loops join the nest around the call (nullptr otherwise).
-  const clang::FunctionDecl *loopCallee(const clang::Stmt *S) const;
-  /// Walks into the callee of C (a loopCallee) as a statement of the nest.
-  void walkCallee(const clang::CallExpr *C);
+  /// The frame of S when S calls a function of the file with a loop, whose
+  /// loops join the nest around the call (no frame otherwise).
+  std::optional<InlineFrame> loopCall(const clang::Stmt *S) const;
+  /// Walks into the callee of C (F: its loopCall frame) as a statement of
+  /// the nest.
+  void walkCallee(const clang::CallExpr *C, InlineFrame F);
+  /// FN() evaluated in the frames outside the one at OUTER (a parameter's
+  /// argument is an expression of its caller).
+  template <typename Fn> auto inOuterFrames(size_t Outer, Fn F) {
+    std::vector<InlineFrame> Inner(Frames.begin() + Outer, Frames.end());
+    Frames.resize(Outer);
+    auto Value = F();
+    Frames.insert(Frames.end(), Inner.begin(), Inner.end());
+    return Value;
+  }
   /// E's text, a field of the inlined method's object written as the
   /// object's (d -> g.d, n -> p->n).
   std::string exprText(const clang::Expr *E) const;

@@ -643,10 +643,7 @@ const VarDecl *LoopAnalyzer::resolveBase(Access &A, const Expr *Root, bool Align
       if (const Expr *Arg = argumentFor(cast<ParmVarDecl>(V), Outer)) {
         // A pointer parameter of a call walked into: the array its argument
         // points into, at the argument's offset (test(&a[4]) -> a, 4).
-        std::vector<InlineFrame> Inner(Frames.begin() + Outer, Frames.end());
-        Frames.resize(Outer);
-        auto Points = pointerOffset(Arg);
-        Frames.insert(Frames.end(), Inner.begin(), Inner.end());
+        auto Points = inOuterFrames(Outer, [&] { return pointerOffset(Arg); });
         if (!Points || !Points->second.affine())
           break;
         AliasOffset = AliasOffset + Points->second.P;

@@ -21,30 +21,17 @@ using namespace clang;
 using namespace perfmodel;
 using namespace perfmodel::ast;
 
-bool LoopAnalyzer::containsSyntacticLoop(const Stmt *S) const {
-  if (!S)
-    return false;
-  if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S))
-    return true;
-  if (isa<LambdaExpr>(S))
-    return false;
-  for (const Stmt *C : S->children())
-    if (containsSyntacticLoop(C))
-      return true;
-  return false;
-}
-
-bool LoopAnalyzer::containsLoop(const Stmt *S) const {
+bool LoopAnalyzer::containsLoop(const Stmt *S, bool ThroughCalls) const {
   if (!S || isa<LambdaExpr>(S))
     return false;
-  if (isa<ForStmt>(S) || isa<WhileStmt>(S) || isa<DoStmt>(S) || isa<CXXForRangeStmt>(S))
+  if (isLoopStmt(S))
     return true;
   // Inside a nest, a call to a function of the file with a loop adds its
   // loops to the nest (walkCallee); outside one, they are the callee's own.
-  if (!Nest.empty() && loopCallee(S))
+  if (ThroughCalls && !Nest.empty() && loopCall(S))
     return true;
   for (const Stmt *C : S->children())
-    if (containsLoop(C))
+    if (containsLoop(C, ThroughCalls))
       return true;
   return false;
 }
@@ -70,8 +57,7 @@ LoopAnalyzer::LoopExit LoopAnalyzer::findExit(const Stmt *S, bool NestedLoop) co
       if (FD->isNoReturn() ||
           (FD->getIdentifier() && (FD->getName() == "exit" || FD->getName() == "longjmp")))
         return {At("call to '" + FD->getNameAsString() + "'")};
-  bool Nested = NestedLoop || isa<ForStmt>(S) || isa<WhileStmt>(S) ||
-                isa<DoStmt>(S) || isa<CXXForRangeStmt>(S) || isa<SwitchStmt>(S);
+  bool Nested = NestedLoop || isLoopStmt(S) || isa<SwitchStmt>(S);
   LoopExit First;
   for (const Stmt *C : S->children()) {
     LoopExit R = findExit(C, Nested);

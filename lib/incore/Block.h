@@ -111,7 +111,6 @@ struct Block {
   std::vector<unsigned> AluPorts;
   double LoadLatency = 5;
   double VectorLoadLatency = 5; ///< a load folded into a vector operation
-
   // costInstruction, registersOf
   std::vector<const llvm::MCSchedClassDesc *> Classes;
   std::vector<std::vector<RegDef>> Defs;
@@ -141,9 +140,10 @@ struct Block {
   void portBound();                                 // PortModel.cpp
   void l1DataPath();                                // PortModel.cpp
   void registerEdges();                             // Dependences.cpp
-  void memoryEdges();
-  bool renameThroughMemory(size_t Pos, size_t PPos, double Lat);
-  std::optional<size_t> previousLink(size_t Store, const std::vector<bool> &Forwarded) const;                               // Dependences.cpp
+  void memoryEdges();                               // Dependences.cpp
+  bool renameThroughMemory(size_t Pos, size_t PPos, double Lat); // Dependences.cpp
+  std::optional<size_t> previousLink(size_t Store,
+                                     const std::vector<bool> &Forwarded) const; // Dependences.cpp
   void recurrence();                                // Dependences.cpp
   void schedule();                                  // BlockVerdict.cpp
   void verdict();                                   // BlockVerdict.cpp

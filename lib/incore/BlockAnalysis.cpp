@@ -44,10 +44,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.MaskedStoresForward = M.Core.MaskedStoresForward;
   if (M.Core.ForwardFailCycles > 0)
     O.ForwardFail = M.Core.ForwardFailCycles;
-  if (M.Core.StoreForwardCycles) {
-    O.StoreForward = *M.Core.StoreForwardCycles;
-    O.StoreForwardStated = true;
-  }
+  O.StoreForward = M.Core.StoreForwardCycles;
   O.StoreForwardVector = M.Core.StoreForwardVectorCycles;
   O.VectorMemoryRoundTrip = M.Core.VectorMemoryRoundTrip;
   O.QueueSizes = M.Core.SchedulerQueues;
@@ -150,8 +147,8 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
                    double(O.LoadQueue), double(O.StoreQueue), O.CallReturnCycles,
                    double(O.LineBytes), O.LoadBytesPerCycle, O.StoreBytesPerCycle,
                    O.LoadSlotsPerCycle, O.VectorLoadSlots, double(O.Unrolled),
-                   double(O.SameInitialRegisters), O.StoreForward,
-                   double(O.StoreForwardStated), O.StoreForwardVector.value_or(-1),
+                   double(O.SameInitialRegisters), O.StoreForward.value_or(-1),
+                   O.StoreForwardVector.value_or(-1),
                    O.VectorMemoryRoundTrip, O.ForwardFail,
                    double(O.MaskedStoresForward),
                    double(O.ListSchedule)})

@@ -13,9 +13,9 @@
 #include "llvm/MC/MCRegisterInfo.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 
-#include <set>
 #include <algorithm>
 #include <map>
+#include <set>
 
 using namespace llvm;
 using namespace perfmodel;
@@ -158,9 +158,7 @@ void Block::memoryEdges() {
   unsigned Forwarded = 0, Failed = 0, MaskedFailed = 0;
   ThroughMemory.assign(N, false); // loads that read a store of the block
   std::vector<bool> ForwardedAt(2 * N, false); // positions so far that did
-  double StoreForward = O.StoreForward || O.StoreForwardStated ? O.StoreForward
-                        : Legacy                               ? Legacy->StoreForward
-                                                               : 5;
+  double StoreForward = O.StoreForward.value_or(Legacy ? Legacy->StoreForward : 5);
   double VectorForward = O.StoreForwardVector.value_or(StoreForward);
   // Stores by the base of their address, in program order: a load looks
   // only at stores of its own base (nest traces have thousands of accesses).
@@ -193,24 +191,23 @@ void Block::memoryEdges() {
       double Forward = Vector ? VectorForward : StoreForward;
       double Replaced = Vector && O.StoreForwardVector ? VectorLoadLatency : LoadLatency;
       double Lat = DataDelay + (Covered ? Forward : O.ForwardFail) - Replaced;
-      // May be negative: a forwarded value can arrive sooner than the
-      // load-use latency the load's consumers are charged. Then the load
-      // waits for the store's inputs rather than the store itself (a list
-      // schedule starts nothing before its producer): with memory renaming
-      // it may start before the store does.
+      // A value going round through memory: no sooner than the core's
+      // least round trip after the previous link's load.
       ForwardedAt[Pos] = Covered && Vector;
       if (Covered && Vector && O.VectorMemoryRoundTrip > 0 && Pos >= N)
         if (std::optional<size_t> Prev = previousLink(PPos, ForwardedAt))
           In[Pos].push_back({*Prev, O.VectorMemoryRoundTrip});
-      bool Bypassed = false;
-      // Only a plain load (mov, movzx, vmovsd) hands the value on
-      // unchanged; a load-op's own operation waits for it. A core that
-      // renames memory says so by its forwarding latency (store_forward_cy
-      // below a load's); elsewhere a faster forward still waits for the
+      // LAT may be negative: a forwarded value can arrive sooner than the
+      // load-use latency the load's consumers are charged. Where the core
+      // renames memory (a stated store_forward_cy below a load's), a plain
+      // load (mov, movzx, vmovsd) hands the value on unchanged and may run
+      // ahead of the store (renameThroughMemory); a load-op's own operation
+      // waits for it, and elsewhere a faster forward still waits for the
       // store (Skylake's 4 cycles).
+      bool Bypassed = false;
       llvm::StringRef Text = R.Instrs[I].Text;
       bool PlainLoad = (Text.starts_with("mov") || Text.starts_with("vmov")) && !R.Instrs[I].MayStore;
-      if (Lat < 0 && Covered && Pos >= N && PlainLoad && O.StoreForwardStated)
+      if (Lat < 0 && Covered && Pos >= N && PlainLoad && O.StoreForward)
         Bypassed = renameThroughMemory(Pos, PPos, Lat);
       if (!Bypassed)
         In[Pos].push_back({PPos, Lat});

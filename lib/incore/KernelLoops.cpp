@@ -7,6 +7,7 @@
 // iterations per trip is the hot body.
 //
 //===----------------------------------------------------------------------===//
+#include "Block.h"
 #include "MachineLoops.h"
 #include "MemoryDeps.h"
 #include "ObjectCode.h"
@@ -589,13 +590,9 @@ void longestChainOverArms(InCoreResult &R, const MachineLoop &Best,
   for (const std::vector<size_t> &Walk : Best.ChoiceWalks) {
     std::vector<uint8_t> Bytes;
     std::vector<unsigned> Lines;
-    for (size_t X : Walk) {
-      const Block &B = Best.Cfg->Blocks[X];
-      uint64_t Begin = Best.Cfg->All[B.First].Off,
-               End = Best.Cfg->All[B.Last].Off + Best.Cfg->All[B.Last].Size;
-      for (uint64_t Off = Begin; Off < End; ++Off)
-        appendExecuted(*Best.F, Off, Straight, Bytes, Lines, nullptr);
-    }
+    Best.forEachByteOf(Walk, [&](uint64_t Off) {
+      appendExecuted(*Best.F, Off, Straight, Bytes, Lines, nullptr);
+    });
     InCoreResult W = analyzeBlockBytes(Bytes, O, Lines);
     if (W.Ok)
       Longest = std::max(Longest, W.RecurrenceBound);
@@ -603,11 +600,7 @@ void longestChainOverArms(InCoreResult &R, const MachineLoop &Best,
   double PerTrip = Longest * Best.Copies;
   if (PerTrip <= R.RecurrenceBound * (1 + 1e-9))
     return;
-  auto shortNumber = [](double V) {
-    char Buf[32];
-    snprintf(Buf, sizeof(Buf), "%.3g", V);
-    return std::string(Buf);
-  };
+  using block::shortNumber;
   R.Notes.push_back("the loop-carried chain is " + shortNumber(Longest) +
                     " cy a pass where the data takes the arms that carry it every time (the "
                     "walks, each arm half the time, find " +

@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <functional>
 #include <memory>
 #include <optional>
 
@@ -325,11 +324,12 @@ void choiceWalks(MachineLoop &M, const std::vector<Block> &Blocks, const TargetB
     return Op == "jbe" || Op == "jb" || Op == "jne" || Op == "jle" || Op == "jl" ||
            Op == "jns" || Op == "jnp" || Op == "jno";
   };
+  auto LineOf = [&](size_t X) { return M.F->Lines[M.Cfg->All[Blocks[X].Last].Off]; };
   std::map<unsigned, unsigned> LineIndex; // line -> position in the choice
   std::vector<unsigned> Ways;
   for (size_t X : M.Kept)
     if (size_t N = bodySuccessors(M, Blocks, X).size(); N > 1) {
-      unsigned Line = M.F->Lines[M.Cfg->All[Blocks[X].Last].Off];
+      unsigned Line = LineOf(X);
       if (LineIndex.emplace(Line, unsigned(Ways.size())).second)
         Ways.push_back(unsigned(N));
       else
@@ -345,8 +345,7 @@ void choiceWalks(MachineLoop &M, const std::vector<Block> &Blocks, const TargetB
       Pick[I] = unsigned(Rest % Ways[I]);
     // The successor this choice takes at X, a block with two or more.
     auto Choose = [&](size_t X, const std::vector<size_t> &N) {
-      unsigned Line = M.F->Lines[M.Cfg->All[Blocks[X].Last].Off];
-      unsigned P = Pick[LineIndex[Line]] % N.size();
+      unsigned P = Pick[LineIndex[LineOf(X)]] % N.size();
       return N[N.size() == 2 && Negated(X) ? 1 - P : P];
     };
     if (std::optional<std::vector<size_t>> Walk = walkOnce(M, Blocks, Choose))

@@ -68,11 +68,15 @@ struct MachineLoop {
   /// alike), at most 64; empty without branches.
   std::vector<std::vector<size_t>> ChoiceWalks;
 
-  template <typename Fn> void forEachByte(Fn F) const;
+  /// FN(offset) for each byte of the blocks WALK, in its order; forEachByte
+  /// for the trip's Sequence.
+  template <typename Fn> void forEachByteOf(const std::vector<size_t> &Walk, Fn F) const;
+  template <typename Fn> void forEachByte(Fn F) const { forEachByteOf(Sequence, F); }
 };
 
-template <typename Fn> void MachineLoop::forEachByte(Fn Fn_) const {
-  for (size_t X : Sequence) {
+template <typename Fn>
+void MachineLoop::forEachByteOf(const std::vector<size_t> &Walk, Fn Fn_) const {
+  for (size_t X : Walk) {
     const Block &B = Cfg->Blocks[X];
     uint64_t Begin = Cfg->All[B.First].Off, End = Cfg->All[B.Last].Off + Cfg->All[B.Last].Size;
     for (uint64_t O = Begin; O < End; ++O)

@@ -245,26 +245,27 @@ double splitShare(const LineSplits &LS, const InstrCost &C) {
 void Block::plainPorts() {
   LoadPort.assign(PM.Names.size(), false);
   StorePort.assign(PM.Names.size(), false);
-  // A load folded into a vector operation: what vaddsd's memory form takes
-  // beyond its register form.
-  auto Latency = [&](StringRef Name) -> std::optional<int> {
+  // The scheduling class of opcode NAME, where the target has it and it
+  // does not depend on the operands.
+  auto ClassOf = [&](StringRef Name) -> const MCSchedClassDesc * {
     std::optional<unsigned> Op = TB.opcode(Name);
     const MCSchedClassDesc *SC =
         Op ? SM.getSchedClassDesc(TB.MII->get(*Op).getSchedClass()) : nullptr;
-    if (!SC || !SC->isValid() || SC->isVariant())
-      return std::nullopt;
-    return MCSchedModel::computeInstrLatency(*TB.STI, *SC);
+    return SC && SC->isValid() && !SC->isVariant() ? SC : nullptr;
   };
-  if (auto M = Latency("VADDSDrm"), R = Latency("VADDSDrr"); M && R && *M > *R)
-    VectorLoadLatency = *M - *R;
+  // A load folded into a vector operation: what vaddsd's memory form takes
+  // beyond its register form.
+  if (const MCSchedClassDesc *M = ClassOf("VADDSDrm"), *R = ClassOf("VADDSDrr"); M && R) {
+    int Folded = MCSchedModel::computeInstrLatency(*TB.STI, *M) -
+                 MCSchedModel::computeInstrLatency(*TB.STI, *R);
+    if (Folded > 0)
+      VectorLoadLatency = Folded;
+  }
   for (StringRef Name : {"MOV64rm", "LDRXui", "MOV64mr", "STRXui", "ADD64rr"}) {
-    std::optional<unsigned> Op = TB.opcode(Name);
-    if (!Op)
-      continue;
     bool Load = Name == "MOV64rm" || Name == "LDRXui";
     bool Alu = Name == "ADD64rr";
-    const MCSchedClassDesc *SC = SM.getSchedClassDesc(TB.MII->get(*Op).getSchedClass());
-    if (!SC || !SC->isValid() || SC->isVariant())
+    const MCSchedClassDesc *SC = ClassOf(Name);
+    if (!SC)
       continue;
     for (const auto &D : demandsOf(*TB.STI, SC, PM)) {
       if (Alu)

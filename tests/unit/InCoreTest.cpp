@@ -29,14 +29,21 @@ InCoreResult run(const std::string &File, const std::string &Cpu) {
   return R;
 }
 
+/// The front end's result for FILE, relative to the source tree, with the
+/// -D sizes DEFINES.
+FrontendResult frontendOfFile(const std::string &File,
+                              std::map<std::string, int64_t> Defines = {}) {
+  FrontendOptions F;
+  F.File = Src + "/" + File;
+  F.Defines = std::move(Defines);
+  return runFrontend(F);
+}
+
 /// The compiled loop of tests/incore/FILE (its only one) on Zen 5, clang-19
 /// -O3 -march=znver5, with the -D sizes DEFINES; STEP: its innermost step.
 InCoreResult zen5Loop(const std::string &File, std::map<std::string, int64_t> Defines = {},
                       int64_t *Step = nullptr, InCoreOptions O = {}) {
-  FrontendOptions F;
-  F.File = Src + "/tests/incore/" + File;
-  F.Defines = std::move(Defines);
-  FrontendResult FR = runFrontend(F);
+  FrontendResult FR = frontendOfFile("tests/incore/" + File, std::move(Defines));
   if (!FR.Ok || FR.IR.Loops.size() != 1) {
     ADD_FAILURE() << File << ": " << FR.Error << " (" << FR.IR.Loops.size() << " loops)";
     return {};
@@ -182,9 +189,7 @@ TEST(InCore, FindsTheVectorBodyOfACompiledTriad) {
   // per ymm and unrolls by 4: 16 source iterations per trip. Per trip:
   // 8 loads (4 of them fused into the FMAs) and 4 stores; 1 store per cycle
   // (port 4) makes it 4 cy per trip = 0.25 cy per source iteration.
-  FrontendOptions F;
-  F.File = Src + "/examples/triad.c";
-  FrontendResult FR = runFrontend(F);
+  FrontendResult FR = frontendOfFile("examples/triad.c");
   ASSERT_TRUE(FR.Ok);
   InCoreOptions O;
   std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
@@ -310,10 +315,7 @@ TEST(InCore, ASiblingsUnrolledCopyIsPricedOnceInItsOwnNest) {
   // loop's own: a square root, a store and the loop control, under 40 cy
   // even in series (0.2 cy/it). It had the copy too: 2.19 cy/it of outer
   // code, the copy counted in both nests (gramschmidt +29 %, +1 % now).
-  FrontendOptions F;
-  F.File = Src + "/tests/incore/sibling-unrolled.c";
-  F.Defines = {{"n", 240}};
-  FrontendResult FR = runFrontend(F);
+  FrontendResult FR = frontendOfFile("tests/incore/sibling-unrolled.c", {{"n", 240}});
   ASSERT_TRUE(FR.Ok) << FR.Error;
   ASSERT_EQ(FR.IR.Loops.size(), 2u);
   InCoreOptions O;
@@ -393,9 +395,7 @@ TEST(InCore, ARecurrenceWithoutAccessesIsUnrolledByItsCounterStep) {
   // 5 cy each (uops.info, Haswell) = 40 cy per trip. With no access to tell
   // the unrolling, the counter's step does: 8 source iterations per trip,
   // 5 cy per source iteration (it was taken as 1 and read 40).
-  FrontendOptions F;
-  F.File = Src + "/tests/choose/trip-counts.c";
-  FrontendResult FR = runFrontend(F);
+  FrontendResult FR = frontendOfFile("tests/choose/trip-counts.c");
   ASSERT_TRUE(FR.Ok) << FR.Error;
   std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, InCoreOptions());
   ASSERT_EQ(R.size(), FR.IR.Loops.size());
@@ -407,9 +407,7 @@ TEST(InCore, ARecurrenceWithoutAccessesIsUnrolledByItsCounterStep) {
 }
 
 TEST(InCore, UnmodelledAndMissingLoopsSayWhy) {
-  FrontendOptions F;
-  F.File = Src + "/examples/unsupported.c";
-  FrontendResult FR = runFrontend(F);
+  FrontendResult FR = frontendOfFile("examples/unsupported.c");
   ASSERT_TRUE(FR.Ok);
   std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, InCoreOptions());
   ASSERT_EQ(R.size(), FR.IR.Loops.size());
@@ -894,13 +892,6 @@ TEST(InCore, AFoldedLoadDoesNotDelayItsRegisterOperand) {
 }
 
 namespace {
-
-/// The front end's result for FILE, relative to the source tree.
-FrontendResult frontendOfFile(const std::string &File) {
-  FrontendOptions F;
-  F.File = Src + "/" + File;
-  return runFrontend(F);
-}
 
 /// The in-core results of FILE's loops with the nest executed at BIND.
 std::vector<InCoreResult> nestAt(const std::string &File,
@@ -1398,10 +1389,7 @@ TEST(InCore, LoopsMergedIntoOneMachineLoopShareItsTrip) {
   // each loop is charged the trip's cycles over 8, and the two together
   // the trip once (each had been charged the whole trip per 4 iterations,
   // the trip twice; TSVC's s31111 with 8 calls, 8 times).
-  FrontendOptions F;
-  F.File = Src + "/tests/incore/two-calls.c";
-  F.Defines = {{"n", 1000}};
-  FrontendResult FR = runFrontend(F);
+  FrontendResult FR = frontendOfFile("tests/incore/two-calls.c", {{"n", 1000}});
   ASSERT_TRUE(FR.Ok) << FR.Error;
   InCoreOptions O;
   O.Cpu = "znver5";

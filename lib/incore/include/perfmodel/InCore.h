@@ -286,13 +286,13 @@ struct InCoreOptions {
   /// harness, under which stores and loads through different registers meet.
   bool SameInitialRegisters = false;
   /// Cycles from a store's data to a load that reads it by store-to-load
-  /// forwarding (0: the core's, 5 where unknown), and from when the store
-  /// can commit to a load it covers only in part (forwarding fails).
-  double StoreForward = 0, ForwardFail = 15;
+  /// forwarding (unset: the Intel front end's, else 5; 0: memory renamed,
+  /// the load runs ahead), and from when the store can commit to a load it
+  /// covers only in part (forwarding fails).
+  std::optional<double> StoreForward;
+  double ForwardFail = 15;
   /// The same for stores of vector registers (xmm, ymm, zmm); unset: StoreForward.
   std::optional<double> StoreForwardVector;
-  /// StoreForward is the core's, even where 0 (memory renaming).
-  bool StoreForwardStated = false;
   /// The fewest cycles from a load to the next load of what the loop stores
   /// back from a vector register (0: none).
   double VectorMemoryRoundTrip = 0;
