@@ -5,9 +5,10 @@
    the clock of a dependent add chain timed beside them. Printed per link:
    an integer through memory (mov load, add 1, mov store), a double
    (vaddsd with a memory operand, vmovsd store), the same with vfmadd, each
-   with the stack pointer and with another register as the base. The
-   forwarding latency is the link less the operation's latency (1, 2 and
-   4 cycles here). Build: clang-19 -O2 store_forward.c */
+   with the stack pointer and with another register as the base, a plain
+   load before the add, and a longer chain (adi's: vfmadd, vdivsd) through
+   memory and in registers. The forwarding latency is the link less the
+   operations' latency; a short chain's link shows the least round trip. Build: clang-19 -O2 store_forward.c */
 #include "host_clock.h"
 #include <stdio.h>
 
@@ -59,6 +60,27 @@ static void movadd_walk(long N) {
                  : "+r"(M), "+r"(P) : : "xmm0", "xmm1", "xmm2", "cc", "memory");
   }
 }
+static const double One = 1.0;
+/* adi's p[i][j] = c / (a * p[i][j - 1] + b) with a = b = c = 1: vmovsd load
+   -> vfmadd -> vdivsd -> vmovsd store of the next element, and the same
+   chain kept in a register. */
+static void div_walk(long N) {
+  for (long K = 0; K < N; K += 4096 / 16) {
+    long M = 4096 / 16;
+    double *P = Row;
+    asm volatile("vmovsd %2, %%xmm0\n\tvmovsd %%xmm0, (%1)\n1:\n\t.rept 16\n\t"
+                 "vmovsd (%1), %%xmm9\n\tvfmadd132sd %%xmm0, %%xmm0, %%xmm9\n\t"
+                 "vdivsd %%xmm9, %%xmm0, %%xmm10\n\tvmovsd %%xmm10, 8(%1)\n\tadd $8, %1\n\t"
+                 ".endr\n\tdec %0\n\tjnz 1b"
+                 : "+r"(M), "+r"(P) : "m"(One) : "xmm0", "xmm9", "xmm10", "cc", "memory");
+  }
+}
+static void div_reg(long N) {
+  asm volatile("vmovsd %1, %%xmm0\n\tvmovapd %%xmm0, %%xmm10\n1:\n\t.rept 16\n\t"
+               "vfmadd132sd %%xmm0, %%xmm0, %%xmm10\n\tvdivsd %%xmm10, %%xmm0, %%xmm10\n\t"
+               ".endr\n\tdec %0\n\tjnz 1b"
+               : "+r"(N) : "m"(One) : "xmm0", "xmm10", "cc");
+}
 static void fma_rsp(long N) {
   asm volatile("vxorpd %%xmm1, %%xmm1, %%xmm1\n\tvmovsd %%xmm1, -16(%%rsp)\n1:\n\t.rept 16\n\t"
                "vmovapd %%xmm1, %%xmm0\n\tvfmadd213sd -16(%%rsp), %%xmm1, %%xmm0\n\t"
@@ -79,5 +101,7 @@ int main(void) {
          bestOf9(movadd_rsp, N) / (16.0 * N) / Cycle);
   printf("the same through [reg]: %.2f cy\n", bestOf9(movadd_reg, N) / (16.0 * N) / Cycle);
   printf("the same, each link the next element: %.2f cy\n", bestOf9(movadd_walk, N) / (16.0 * N) / Cycle);
+  printf("vmovsd load -> vfmadd -> vdivsd -> vmovsd store: %.2f cy; the same in registers %.2f\n",
+         bestOf9(div_walk, N) / (16.0 * N) / Cycle, bestOf9(div_reg, N) / (16.0 * N) / Cycle);
   return 0;
 }
