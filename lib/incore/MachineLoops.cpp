@@ -455,51 +455,67 @@ namespace {
 
 using Increments = std::map<unsigned, int64_t>; ///< register -> bytes or elements per trip
 
+/// A register's step by an immediate in I (add/sub/inc/dec of itself, lea
+/// of itself, AArch64's post-indexed base); nullopt for anything else.
+std::optional<std::pair<unsigned, int64_t>> selfStep(const MCInst &I, TargetBundle &TB) {
+  StringRef Name = TB.MII->getName(I.getOpcode());
+  const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+  if (D.getNumDefs() != 1 || I.getNumOperands() < 2 || !I.getOperand(0).isReg())
+    return std::nullopt;
+  unsigned Reg = I.getOperand(0).getReg();
+  int64_t Imm = 0;
+  bool Found = false;
+  if ((Name.starts_with("ADD") || Name.starts_with("SUB")) && I.getNumOperands() >= 3 &&
+      I.getOperand(1).isReg() && I.getOperand(1).getReg() == Reg && I.getOperand(2).isImm()) {
+    Imm = I.getOperand(2).getImm();
+    if (Name.starts_with("SUB"))
+      Imm = -Imm;
+    Found = true;
+  } else if ((Name.starts_with("INC") || Name.starts_with("DEC")) && I.getOperand(1).isReg() &&
+             I.getOperand(1).getReg() == Reg) {
+    Imm = Name.starts_with("INC") ? 1 : -1;
+    Found = true;
+  } else if (Name.starts_with("LEA") && I.getNumOperands() >= 6 && I.getOperand(1).isReg() &&
+             I.getOperand(1).getReg() == Reg && I.getOperand(3).isReg() &&
+             I.getOperand(3).getReg() == 0 && I.getOperand(4).isImm()) {
+    Imm = I.getOperand(4).getImm();
+    Found = true;
+  }
+  // AArch64 post-indexed access, `ldr q0, [x9], #32`: operand 0 is the
+  // written-back base, the last operand the increment.
+  if (!Found && Name.contains("post") && I.getOperand(I.getNumOperands() - 1).isImm()) {
+    Imm = I.getOperand(I.getNumOperands() - 1).getImm();
+    Found = true;
+  }
+  if (!Found || Imm == 0)
+    return std::nullopt;
+  return std::make_pair(Reg, Imm);
+}
+
 /// The registers the loop advances by a constant each trip: add/sub/inc/dec
 /// of an immediate, lea of itself, an accumulator's step, a counter copied
 /// through lea (clang's rotated loops), scaled by imul, AArch64's
 /// post-indexed bases.
 Increments registerIncrements(const MachineLoop &L, TargetBundle &TB) {
   Increments Increments;
+  // A register stepped more than once a pass (`add eax, 7` ... `inc eax`
+  // around an unrolled body's last copy) advances by the sum: the steps are
+  // added over the trip's walks (both arms of a branch, as often as they
+  // run) and divided by the walks.
+  std::map<unsigned, int64_t> Summed;
+  for (size_t X : L.Sequence)
+    for (size_t Idx = L.Cfg->Blocks[X].First; Idx <= L.Cfg->Blocks[X].Last; ++Idx)
+      if (auto Step = selfStep(L.Cfg->All[Idx].Inst, TB))
+        Summed[Step->first] += Step->second;
   for (const MCInst &I : L.Insts) {
-    StringRef Name = TB.MII->getName(I.getOpcode());
-    const MCInstrDesc &D = TB.MII->get(I.getOpcode());
-    if (auto Acc = accumulatorStep(I, *TB.MII, *TB.MRI)) {
+    if (auto Acc = accumulatorStep(I, *TB.MII, *TB.MRI))
       Increments[Acc->first] = Acc->second;
-      continue;
-    }
-    if (D.getNumDefs() != 1 || I.getNumOperands() < 2 || !I.getOperand(0).isReg())
-      continue;
-    unsigned Reg = I.getOperand(0).getReg();
-    int64_t Imm = 0;
-    bool Found = false;
-    if ((Name.starts_with("ADD") || Name.starts_with("SUB")) && I.getNumOperands() >= 3 &&
-        I.getOperand(1).isReg() && I.getOperand(1).getReg() == Reg &&
-        I.getOperand(2).isImm()) {
-      Imm = I.getOperand(2).getImm();
-      if (Name.starts_with("SUB"))
-        Imm = -Imm;
-      Found = true;
-    } else if ((Name.starts_with("INC") || Name.starts_with("DEC")) &&
-               I.getOperand(1).isReg() && I.getOperand(1).getReg() == Reg) {
-      Imm = Name.starts_with("INC") ? 1 : -1;
-      Found = true;
-    } else if (Name.starts_with("LEA") && I.getNumOperands() >= 6 &&
-               I.getOperand(1).isReg() && I.getOperand(1).getReg() == Reg &&
-               I.getOperand(3).isReg() && I.getOperand(3).getReg() == 0 &&
-               I.getOperand(4).isImm()) {
-      Imm = I.getOperand(4).getImm();
-      Found = true;
-    }
-    // AArch64 post-indexed access, `ldr q0, [x9], #32`: operand 0 is the
-    // written-back base, the last operand the increment.
-    if (!Found && Name.contains("post") && I.getOperand(I.getNumOperands() - 1).isImm()) {
-      Imm = I.getOperand(I.getNumOperands() - 1).getImm();
-      Found = true;
-    }
-    if (Found && Imm != 0)
-      Increments[Reg] = Imm;
+    else if (auto Step = selfStep(I, TB))
+      Increments[Step->first] = Step->second;
   }
+  for (const auto &[Reg, Sum] : Summed)
+    if (Sum != 0 && Sum % int64_t(L.Copies) == 0 && Increments.count(Reg))
+      Increments[Reg] = Sum / int64_t(L.Copies);
   // `lea rbx, [r11 + 4]` ... `mov r11, rbx`: the counter advances through a
   // copy (clang's rotated loops).
   std::map<unsigned, std::pair<unsigned, int64_t>> LeaFrom; // dst -> (src, imm)

@@ -39,10 +39,12 @@ FrontendResult frontendOfFile(const std::string &File,
   return runFrontend(F);
 }
 
-/// The compiled loop of tests/incore/FILE (its only one) on Zen 5, clang-19
-/// -O3 -march=znver5, with the -D sizes DEFINES; STEP: its innermost step.
-InCoreResult zen5Loop(const std::string &File, std::map<std::string, int64_t> Defines = {},
-                      int64_t *Step = nullptr, InCoreOptions O = {}) {
+/// The compiled loop of tests/incore/FILE (its only one) for LLVM's CPU,
+/// clang-19 -O3 -march=CPU, with the -D sizes DEFINES; STEP: its innermost
+/// step.
+InCoreResult cpuLoop(const std::string &Cpu, const std::string &File,
+                     std::map<std::string, int64_t> Defines = {}, int64_t *Step = nullptr,
+                     InCoreOptions O = {}) {
   FrontendResult FR = frontendOfFile("tests/incore/" + File, std::move(Defines));
   if (!FR.Ok || FR.IR.Loops.size() != 1) {
     ADD_FAILURE() << File << ": " << FR.Error << " (" << FR.IR.Loops.size() << " loops)";
@@ -51,13 +53,19 @@ InCoreResult zen5Loop(const std::string &File, std::map<std::string, int64_t> De
   EXPECT_TRUE(FR.IR.Loops[0].Modelled) << FR.IR.Loops[0].Reason;
   if (Step)
     *Step = FR.IR.Loops[0].innermost().Step;
-  O.Cpu = "znver5";
+  O.Cpu = Cpu;
   std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
   EXPECT_EQ(R.size(), 1u);
   if (R.empty())
     return {};
   EXPECT_TRUE(R[0].Ok) << R[0].Reason;
   return R[0];
+}
+
+/// cpuLoop on Zen 5.
+InCoreResult zen5Loop(const std::string &File, std::map<std::string, int64_t> Defines = {},
+                      int64_t *Step = nullptr, InCoreOptions O = {}) {
+  return cpuLoop("znver5", File, std::move(Defines), Step, std::move(O));
 }
 
 /// The nest's machine loops as source iterations per trip -> trips.
@@ -271,6 +279,21 @@ TEST(InCore, ARegisterSteppedVectorLoopCountsItsLanes) {
   // (7 cy/it for 64 iterations' work: TSVC s172 +4494 %, -24 % now).
   InCoreResult R = zen5Loop("runtime-step.c", {{"n3", 1}});
   EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 64);
+}
+
+TEST(InCore, ACounterSteppedTwiceAPassAdvancesByBoth) {
+  // tests/incore/isamax-stride.c (TSVC's s318) on Zen 3: clang unrolls the
+  // branching body 8 times, 7 copies then `add edi, 7` then the eighth and
+  // `inc edi`; the loads advance by a register (the run-time inc), so the
+  // counter alone tells the trip: 8 source iterations a pass, 16 for the
+  // trip's two walks (one down each arm). The last step had been taken for
+  // the whole pass: 1 a walk, 8 times the cycles per iteration (s318 +473 %
+  // on the Zen 3 VM).
+  InCoreResult R = cpuLoop("znver3", "isamax-stride.c", {{"inc", 1}});
+  EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 16);
+  EXPECT_TRUE(llvm::any_of(R.Instrs, [](const InstrCost &C) {
+    return llvm::StringRef(C.Text).trim() == "add edi, 7";
+  }));
 }
 
 TEST(InCore, GlobalsAddressedBeforeRelocationDoNotOverlap) {
