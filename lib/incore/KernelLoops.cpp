@@ -351,6 +351,61 @@ std::vector<const MachineLoop *> candidatesFor(const LoopKernel &K, unsigned Fir
   return Cands;
 }
 
+/// Whether the compiler's vector copies of K fail their run-time overlap
+/// check: K writes along an array and reads one element of it that the loop
+/// does not move (floyd-warshall's path[i][k] beside path[i][j]), and that
+/// element lies in the written range at the nest's middle iteration (the
+/// outer counters at their ranges' middles). clang hoists the element out of
+/// its vector copy, guarded by that check; where it fails, the scalar copy
+/// runs (for j from k + 1, gaussian elimination's a[i][k] is outside and
+/// the vector copy runs).
+bool vectorCopiesFail(const LoopKernel &K, const KernelIR &IR) {
+  std::map<std::string, int64_t> At = IR.bindings();
+  for (size_t L = 0; L + 1 < K.Nest.size(); ++L) {
+    auto Lo = K.Nest[L].Lower.evaluate(At), Hi = K.Nest[L].Upper.evaluate(At);
+    if (!Lo || !Hi)
+      return false;
+    At[K.Nest[L].Var] = (*Lo + *Hi - 1) / 2;
+  }
+  const LoopLevel &In = K.innermost();
+  auto Lo = In.Lower.evaluate(At), Hi = In.Upper.evaluate(At);
+  if (!Lo || !Hi || *Hi <= *Lo)
+    return false;
+  for (const Access &W : K.Accesses) {
+    if (!W.Write || W.Indirect || !W.Linear || !W.Linear->mentions(In.Var))
+      continue;
+    auto First = W.Linear->substitute(At).substitute({{In.Var, *Lo}}).evaluate({});
+    auto Last = W.Linear->substitute(At).substitute({{In.Var, *Hi - 1}}).evaluate({});
+    for (const Access &A : K.Accesses) {
+      if (!A.Read || A.Indirect || A.Array != W.Array || !A.Linear || A.Linear->mentions(In.Var))
+        continue;
+      auto Fixed = A.Linear->evaluate(At);
+      if (First && Last && Fixed && *Fixed >= std::min(*First, *Last) &&
+          *Fixed <= std::max(*First, *Last))
+        return true;
+    }
+  }
+  return false;
+}
+
+/// Marks in IMPOSSIBLE the candidates that store vectors wider than K's
+/// elements (its vector copies), when those fail their overlap check.
+void failedVectorCopies(const LoopKernel &K, const KernelIR &IR, TargetBundle &TB,
+                        const std::vector<const MachineLoop *> &Cands,
+                        std::vector<unsigned> &Impossible) {
+  if (!vectorCopiesFail(K, IR))
+    return;
+  unsigned Widest = 0;
+  for (const Access &A : K.Accesses)
+    if (A.Write)
+      Widest = std::max(Widest, A.ElementBytes);
+  for (size_t C = 0; C < Cands.size(); ++C)
+    for (const MCInst &I : Cands[C]->Insts)
+      if (TB.MII->get(I.getOpcode()).mayStore() && accessBytes(TB.text(I)) > Widest &&
+          !gatherLanes(TB.MII->getName(I.getOpcode())))
+        Impossible[C] = std::max(Impossible[C], 1u);
+}
+
 /// The candidate that runs K, whose accesses advance by STRIDES: each
 /// one's source iterations per trip (CANDITERS, without the versions that
 /// cannot run), the one covering the most, and that number in BESTK.
@@ -382,6 +437,7 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
     CandIters.push_back(estimateIterations(*Cands[C], TB, Strides, K.innermost().Step,
                                            Gathered, nullptr, &Skipping, &Impossible[C],
                                            RefsAndElement));
+  failedVectorCopies(K, IR, TB, Cands, Impossible);
   if (llvm::is_contained(Impossible, 0u)) {
     std::vector<const MachineLoop *> Running;
     std::vector<double> RunningIters;
