@@ -144,6 +144,18 @@ struct NestSource {
   }
 };
 
+/// The widest memory access of L's instructions, in bytes (gathers and
+/// scatters by their elements).
+unsigned widestAccess(const MachineLoop &L, TargetBundle &TB) {
+  unsigned W = 0;
+  for (const MCInst &I : L.Insts) {
+    const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+    if ((D.mayLoad() || D.mayStore()) && !gatherLanes(TB.MII->getName(I.getOpcode())))
+      W = std::max(W, accessBytes(TB.text(I)));
+  }
+  return W;
+}
+
 /// One trip of the machine loop enclosing BODY, as pieces: the inner machine
 /// loops of the same source loop (CANDS, with their source iterations per
 /// trip) where they start, and the enclosing loop's own blocks. Blocks of
@@ -197,6 +209,17 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
       if (Cands[I] == &Body)
         N.Body = int(Mine.size() - 1);
     }
+  // A copy covering as many iterations a trip as the body with narrower
+  // accesses is the scalar fallback of a run-time overlap check (LCALS's
+  // MULADDSUB on Zen 3): a version that does not run beside the body, not
+  // the copy of an unrolled outer loop.
+  if (N.Body >= 0) {
+    unsigned BodyWidth = widestAccess(Body, TB);
+    for (size_t I = 0; I < Mine.size(); ++I)
+      if (int(I) != N.Body && N.LoopIters[I] == N.LoopIters[N.Body] &&
+          widestAccess(*Mine[I], TB) < BodyWidth)
+        N.LoopIters[I] = 0;
+  }
   auto LoopOf = [&](size_t X) -> int {
     for (size_t I = 0; I < Mine.size(); ++I)
       if (C.Body.at(Mine[I]->Header).count(X))
@@ -454,12 +477,18 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
   for (size_t C = 0; C < Cands.size(); ++C) {
     const MachineLoop *L = Cands[C];
     double Kx = CandIters[C];
-    // On a tie the copy inside more loops runs more often (clang peels an
-    // odd outer iteration into a copy outside the unrolled outer loop).
+    // On a tie the vector copy runs (the scalar one, unrolled as far, is
+    // the fallback of a run-time overlap check: LCALS's MULADDSUB on Zen 3,
+    // out1[i] = in1[i] * in2[i] ... with in1 and in2 loaded again for each
+    // statement); between copies of one width the one inside more loops
+    // runs more often (clang peels an odd outer iteration into a copy
+    // outside the unrolled outer loop).
+    unsigned W = widestAccess(*L, TB), BestW = Best ? widestAccess(*Best, TB) : 0;
     if (!Best || Kx > BestK ||
-        (Kx == BestK && (L->Insts.size() > Best->Insts.size() ||
-                         (L->Insts.size() == Best->Insts.size() &&
-                          loopDepth(*L) > loopDepth(*Best))))) {
+        (Kx == BestK &&
+         (W > BestW || (W == BestW && (L->Insts.size() > Best->Insts.size() ||
+                                       (L->Insts.size() == Best->Insts.size() &&
+                                        loopDepth(*L) > loopDepth(*Best))))))) {
       Best = L;
       BestK = Kx;
     }

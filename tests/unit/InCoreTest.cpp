@@ -343,6 +343,30 @@ TEST(InCore, AFullyUnrolledVectorCopyDoesItsIterationsInTheNest) {
   EXPECT_LT(R.Executed.Cycles, 0.5);
 }
 
+TEST(InCore, TheScalarFallbackOfAVersionedLoopDoesNotRunBesideIt) {
+  // tests/incore/versioned-streams.c on Zen 3 (LCALS's MULADDSUB): a ymm
+  // copy and a scalar copy unrolled as far cover 4 iterations a trip each;
+  // the scalar one, which loads in1[i] and in2[i] for each statement, runs
+  // only where a run-time check finds the arrays overlapping. The scalar
+  // copy had won the tie (more instructions) and both had been given the
+  // row's trips as copies of an unrolled outer loop: 3.67 cy/it at n = 171
+  // where LCALS timed 1.07 on the Zen 3 VM. The ymm copy: 3 stores and 2
+  // loads a trip, about 1 cy/it.
+  InCoreResult R = cpuLoop("znver3", "versioned-streams.c", {{"reps", 100}, {"n", 171}});
+  EXPECT_DOUBLE_EQ(R.SourceItersPerIter, 4);
+  EXPECT_TRUE(llvm::any_of(R.Instrs, [](const InstrCost &C) {
+    return llvm::StringRef(C.Text).contains("ymm");
+  }));
+  InCoreOptions O;
+  O.Cpu = "znver3";
+  executeNestTrips(R, 171, O);
+  ASSERT_TRUE(R.Executed.Ok) << R.Executed.Reason;
+  std::map<double, double> Trips = tripsByIterations(R.Executed);
+  EXPECT_EQ(Trips[4], 42); // the ymm copy alone: 168 of the 171
+  EXPECT_EQ(Trips[1], 3);
+  EXPECT_LT(R.Executed.Cycles, 1.3);
+}
+
 TEST(InCore, ASiblingsUnrolledCopyIsPricedOnceInItsOwnNest) {
   // tests/incore/sibling-unrolled.c on Zen 5 (PolyBench's gramschmidt): the
   // k loop holds the reduction loop, then the scaling loop's fully unrolled
