@@ -188,8 +188,22 @@ def figures(pairs):
             f"{kendall_tau([m for m, _ in pairs], [p for _, p in pairs]):.2f}")
 
 
+def core_share():
+    """The least, median and most independent adds a cycle of
+    core_share.c on this core now: a line for the suite's header."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    with tempfile.TemporaryDirectory() as tmp:
+        exe = os.path.join(tmp, "core_share")
+        if subprocess.run(["clang-19", "-O2", os.path.join(here, "core_share.c"), "-o", exe]).returncode:
+            return "core: core_share.c does not build"
+        lo, med, hi = subprocess.run([exe], capture_output=True, text=True).stdout.split()
+    return (f"core now: {med} independent adds a cycle (median of 15; {lo}-{hi}): about 3.8 where "
+            "a 4-ALU core is this thread's alone, less where a neighbour's thread shares it")
+
+
 def report(suite, label, rows, declined):
     n = len(rows) + sum(declined.values())
+    print(core_share())  # the core's state now (beside the timings where they were made now)
     print(f"\n{suite} {label}: {n} kernels, {len(rows)} priced and timed, "
           f"{sum(declined.values())} declined ({100 * sum(declined.values()) / max(1, n):.0f} %)")
     for why, c in declined.most_common():
