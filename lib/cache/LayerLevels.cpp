@@ -10,6 +10,7 @@
 #include "LayerModel.h"
 
 #include <cmath>
+#include <map>
 #include <cstdio>
 #include <numeric>
 #include <set>
@@ -75,20 +76,23 @@ std::vector<double> lostShares(const std::vector<Region> &Regions, double Sets,
   };
   std::vector<double> Shares;
   for (size_t M = 0; M < Regions.size(); ++M) {
-    // Distribution of the other regions' lines in one set: [staying][moving].
-    std::vector<std::vector<double>> Others(Cap + 1, std::vector<double>(Cap + 1, 0));
-    Others[0][0] = 1;
+    // Distribution of the other regions' lines in one set: (staying,
+    // moving) -> odds. Kept sparse, in the order a dense table would be
+    // summed: a TLB's thousands of ways (a TLB is a cache whose lines are
+    // pages) leave few of its loads possible.
+    std::map<std::pair<size_t, size_t>, double> Others = {{{0, 0}, 1.0}};
     for (size_t J = 0; J < Regions.size(); ++J) {
       if (J == M)
         continue;
-      std::vector<std::vector<double>> Next(Cap + 1, std::vector<double>(Cap + 1, 0));
-      for (size_t S = 0; S <= Cap; ++S)
-        for (size_t V = 0; V <= Cap; ++V)
-          for (auto [C, P] : Outcomes(Regions[J], std::min(1.0, Regions[M].Sets / Sets))) {
-            size_t S2 = Regions[J].Stays ? std::min<size_t>(Cap, S + size_t(C)) : S;
-            size_t V2 = Regions[J].Stays ? V : std::min<size_t>(Cap, V + size_t(C));
-            Next[S2][V2] += Others[S][V] * P;
-          }
+      std::map<std::pair<size_t, size_t>, double> Next;
+      auto Out = Outcomes(Regions[J], std::min(1.0, Regions[M].Sets / Sets));
+      for (const auto &[SV, Odds] : Others)
+        for (auto [C, P] : Out) {
+          auto [S, V] = SV;
+          size_t S2 = Regions[J].Stays ? std::min<size_t>(Cap, S + size_t(C)) : S;
+          size_t V2 = Regions[J].Stays ? V : std::min<size_t>(Cap, V + size_t(C));
+          Next[{S2, V2}] += Odds * P;
+        }
       Others = std::move(Next);
     }
     // This region's reloads per set: its lines in an over-full set, and one
@@ -98,10 +102,9 @@ std::vector<double> lostShares(const std::vector<Region> &Regions, double Sets,
     double Lost = 0;
     for (auto [C, P] : Outcomes(Regions[M]))
       if (C > 0)
-        for (size_t S = 0; S <= Cap; ++S)
-          for (size_t V = 0; V <= Cap; ++V)
-            if (C + double(S + V) > Ways)
-              Lost += P * Others[S][V] * (C + std::min(double(V), C - 1));
+        for (const auto &[SV, Odds] : Others)
+          if (C + double(SV.first + SV.second) > Ways)
+            Lost += P * Odds * (C + std::min(double(SV.second), C - 1));
     Shares.push_back(Regions[M].Lines > 0 ? std::min(1.0, Lost * Sets / Regions[M].Lines) : 0);
   }
   return Shares;
