@@ -10,8 +10,8 @@
 #include "LayerModel.h"
 
 #include <cmath>
-#include <map>
 #include <cstdio>
+#include <map>
 #include <numeric>
 #include <set>
 

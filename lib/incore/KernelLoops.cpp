@@ -144,13 +144,15 @@ struct NestSource {
   }
 };
 
-/// The widest memory access of L's instructions, in bytes (gathers and
-/// scatters by their elements).
-unsigned widestAccess(const MachineLoop &L, TargetBundle &TB) {
+/// The widest memory access of L's instructions (its stores alone with
+/// STORES), in bytes; gathers and scatters, which reach elements one by
+/// one, do not count.
+unsigned widestAccess(const MachineLoop &L, TargetBundle &TB, bool Stores = false) {
   unsigned W = 0;
   for (const MCInst &I : L.Insts) {
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
-    if ((D.mayLoad() || D.mayStore()) && !gatherLanes(TB.MII->getName(I.getOpcode())))
+    if ((D.mayStore() || (!Stores && D.mayLoad())) &&
+        !gatherLanes(TB.MII->getName(I.getOpcode())))
       W = std::max(W, accessBytes(TB.text(I)));
   }
   return W;
@@ -397,8 +399,8 @@ bool vectorCopiesFail(const LoopKernel &K, const KernelIR &IR) {
   for (const Access &W : K.Accesses) {
     if (!W.Write || W.Indirect || !W.Linear || !W.Linear->mentions(In.Var))
       continue;
-    auto First = W.Linear->substitute(At).substitute({{In.Var, *Lo}}).evaluate({});
-    auto Last = W.Linear->substitute(At).substitute({{In.Var, *Hi - 1}}).evaluate({});
+    Poly Along = W.Linear->substitute(At); // the written place as a function of In.Var
+    auto First = Along.evaluate({{In.Var, *Lo}}), Last = Along.evaluate({{In.Var, *Hi - 1}});
     for (const Access &A : K.Accesses) {
       if (!A.Read || A.Indirect || A.Array != W.Array || !A.Linear || A.Linear->mentions(In.Var))
         continue;
@@ -423,10 +425,8 @@ void failedVectorCopies(const LoopKernel &K, const KernelIR &IR, TargetBundle &T
     if (A.Write)
       Widest = std::max(Widest, A.ElementBytes);
   for (size_t C = 0; C < Cands.size(); ++C)
-    for (const MCInst &I : Cands[C]->Insts)
-      if (TB.MII->get(I.getOpcode()).mayStore() && accessBytes(TB.text(I)) > Widest &&
-          !gatherLanes(TB.MII->getName(I.getOpcode())))
-        Impossible[C] = std::max(Impossible[C], 1u);
+    if (widestAccess(*Cands[C], TB, /*Stores=*/true) > Widest)
+      Impossible[C] = std::max(Impossible[C], 1u);
 }
 
 /// The candidate that runs K, whose accesses advance by STRIDES: each
@@ -473,6 +473,7 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
     CandIters = std::move(RunningIters);
   }
   const MachineLoop *Best = nullptr;
+  unsigned BestW = 0;
   BestK = 0;
   for (size_t C = 0; C < Cands.size(); ++C) {
     const MachineLoop *L = Cands[C];
@@ -483,7 +484,7 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
     // statement); between copies of one width the one inside more loops
     // runs more often (clang peels an odd outer iteration into a copy
     // outside the unrolled outer loop).
-    unsigned W = widestAccess(*L, TB), BestW = Best ? widestAccess(*Best, TB) : 0;
+    unsigned W = widestAccess(*L, TB);
     if (!Best || Kx > BestK ||
         (Kx == BestK &&
          (W > BestW || (W == BestW && (L->Insts.size() > Best->Insts.size() ||
@@ -491,6 +492,7 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
                                         loopDepth(*L) > loopDepth(*Best))))))) {
       Best = L;
       BestK = Kx;
+      BestW = W;
     }
   }
   return Best;
