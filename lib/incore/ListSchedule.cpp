@@ -16,6 +16,7 @@
 #include "ListSchedule.h"
 
 #include <algorithm>
+#include <climits>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -41,6 +42,28 @@ constexpr double LastCycle = 10'000'000; ///< a schedule that has not ended by t
 /// double, so a state shifted by whole cycles evolves exactly as the
 /// original (the periodic jump relies on it).
 double onGrid(double Cy) { return std::round(Cy * 65536) / 65536; }
+
+/// Lists per index in one array (compressed rows): the lists a cycle walks
+/// (demands, ports' units, inputs, queues) stay in a few cache lines
+/// instead of one allocation each, which a trace of a thousand
+/// instructions otherwise misses on.
+template <typename T> class Rows {
+public:
+  struct Span {
+    const T *B, *E;
+    const T *begin() const { return B; }
+    const T *end() const { return E; }
+    size_t size() const { return size_t(E - B); }
+  };
+  void push(const T &V) { Items.push_back(V); }
+  void endRow() { First.push_back(Items.size()); }
+  Span operator[](size_t R) const { return {Items.data() + First[R], Items.data() + First[R + 1]}; }
+  size_t rows() const { return First.size() - 1; }
+
+private:
+  std::vector<size_t> First = {0};
+  std::vector<T> Items;
+};
 
 class ListScheduler {
 public:
@@ -82,17 +105,26 @@ private:
   const SchedQueues &Q;
   size_t N, Iters, Total, Window;
   unsigned W;
-  std::vector<std::vector<double>> Busy; ///< per port, per unit: busy until
+  /// Per unit of every port, busy until; per port, its first unit (and one
+  /// past the last port's).
+  std::vector<double> Units;
+  std::vector<unsigned> UnitFirst;
   std::vector<unsigned> Fused, Waiting;
   /// On the grid: per instruction its cycles to completion (at least one)
   /// and its demands' unit cycles; per instruction of the second iteration,
   /// its inputs.
   std::vector<double> Completes;
-  std::vector<std::vector<double>> DemandCy;
-  std::vector<std::vector<SchedEdge>> Inputs;
+  struct Demand {
+    unsigned PortsFirst, PortsLast; ///< its ports in DemandPorts
+    double Cy;
+  };
+  Rows<Demand> Demands;
+  std::vector<unsigned> DemandPorts;
+  Rows<SchedEdge> Inputs;
   /// Per producer position (0..N-1): its consumers and whether they are in
   /// the same iteration.
-  std::vector<std::vector<std::pair<size_t, bool>>> Consumers;
+  Rows<std::pair<size_t, bool>> Consumers;
+  Rows<unsigned> QueuesOf; ///< per instruction, the queues it holds an entry in
   std::vector<double> Start, InputsAt, LatestInput;
   std::vector<unsigned> NextInput;
   /// Inputs ready, not dispatched, oldest first: per group of instructions
@@ -105,15 +137,15 @@ private:
   using Timed = std::pair<double, size_t>;
   std::priority_queue<Timed, std::vector<Timed>, std::greater<Timed>> Later;
   struct Taken {
-    double *Unit;
+    unsigned Unit;
     double Cy;
     unsigned Port;
   };
   std::vector<Taken> Take;
   /// The port sets of the demands: per instruction the sets of its demands,
-  /// per set its ports, per port the sets it is in; per set whether it had
-  /// no free unit when last looked at, and in which cycle (-1: stale).
-  std::vector<std::vector<unsigned>> SetOf, SetPorts, SetsOfPort;
+  /// per set its ports' units, per port the sets it is in; per set whether
+  /// it had no free unit when last looked at, and in which cycle (-1: stale).
+  Rows<unsigned> SetOf, SetUnits, SetsOfPort;
   std::vector<double> SetKnownAt;
   std::vector<bool> SetFull;
   size_t Issued = 0, Dispatched = 0, Retired = 0;
@@ -143,48 +175,74 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
   Window = Q.Schedulers ? SIZE_MAX : 192;
   W = In.Width ? In.Width : 1000;
   Waiting.assign(Q.Size.size(), 0);
-  for (unsigned Units : *In.PortUnits)
-    Busy.emplace_back(std::max(1u, Units), 0.0);
+  UnitFirst.push_back(0);
+  for (unsigned PortUnits : *In.PortUnits)
+    UnitFirst.push_back(UnitFirst.back() + std::max(1u, PortUnits));
+  Units.assign(UnitFirst.back(), 0.0);
+  const size_t Ports = UnitFirst.size() - 1;
   Fused.resize(N);
   Completes.resize(N);
-  DemandCy.resize(N);
-  Inputs.resize(N);
   for (size_t I = 0; I < N; ++I) {
     Fused[I] = std::max(1u, (*In.Issue)[I]);
     Completes[I] = onGrid(std::max(1.0, Instrs[I].Latency));
-    for (const auto &D : Instrs[I].Demands)
-      DemandCy[I].push_back(onGrid(D.second));
+    for (const auto &D : Instrs[I].Demands) {
+      Demands.push({unsigned(DemandPorts.size()), unsigned(DemandPorts.size() + D.first.size()),
+                    onGrid(D.second)});
+      DemandPorts.insert(DemandPorts.end(), D.first.begin(), D.first.end());
+    }
+    Demands.endRow();
     for (SchedEdge E : (*In.In)[N + I])
-      Inputs[I].push_back({E.From, onGrid(E.Lat)});
+      Inputs.push({E.From, onGrid(E.Lat)});
+    Inputs.endRow();
+    if (!Q.Size.empty())
+      for (unsigned B : Q.Of[I])
+        QueuesOf.push(B);
+    QueuesOf.endRow();
   }
   std::map<std::vector<unsigned>, unsigned> Sets;
-  SetOf.resize(N);
+  std::vector<std::vector<unsigned>> SetPorts, SetsOf(N);
   for (size_t I = 0; I < N; ++I)
     for (const auto &D : Instrs[I].Demands) {
       auto [It, New] = Sets.try_emplace(D.first, unsigned(Sets.size()));
       if (New)
         SetPorts.push_back(D.first);
-      SetOf[I].push_back(It->second);
+      SetsOf[I].push_back(It->second);
     }
   std::map<std::vector<unsigned>, unsigned> Groups;
   for (size_t I = 0; I < N; ++I) {
-    std::vector<unsigned> Sig = SetOf[I];
+    for (unsigned Set : SetsOf[I])
+      SetOf.push(Set);
+    SetOf.endRow();
+    std::vector<unsigned> Sig = SetsOf[I];
     std::sort(Sig.begin(), Sig.end());
     Sig.erase(std::unique(Sig.begin(), Sig.end()), Sig.end());
     GroupOf.push_back(Groups.try_emplace(Sig, unsigned(Groups.size())).first->second);
   }
   Ready.resize(Groups.size());
   Passed.resize(Groups.size());
-  SetsOfPort.resize(Busy.size());
-  for (unsigned S = 0; S < SetPorts.size(); ++S)
-    for (unsigned P : SetPorts[S])
-      SetsOfPort[P].push_back(S);
+  for (const std::vector<unsigned> &Set : SetPorts) {
+    for (unsigned P : Set)
+      for (unsigned U = UnitFirst[P]; U < UnitFirst[P + 1]; ++U)
+        SetUnits.push(U);
+    SetUnits.endRow();
+  }
+  for (unsigned P = 0; P < Ports; ++P) {
+    for (unsigned S = 0; S < SetPorts.size(); ++S)
+      if (std::find(SetPorts[S].begin(), SetPorts[S].end(), P) != SetPorts[S].end())
+        SetsOfPort.push(S);
+    SetsOfPort.endRow();
+  }
   SetKnownAt.assign(SetPorts.size(), -1);
   SetFull.assign(SetPorts.size(), false);
-  Consumers.resize(N);
+  std::vector<std::vector<std::pair<size_t, bool>>> ConsumersOf(N);
   for (size_t I = 0; I < N; ++I)
     for (const SchedEdge &E : Inputs[I])
-      Consumers[E.From % N].push_back({I, E.From >= N});
+      ConsumersOf[E.From % N].push_back({I, E.From >= N});
+  for (const auto &Of : ConsumersOf) {
+    for (const auto &C : Of)
+      Consumers.push(C);
+    Consumers.endRow();
+  }
   for (size_t I = 0; I < N; ++I) {
     Horizon = std::max(Horizon, Completes[I] + 2);
     for (const SchedEdge &E : Inputs[I])
@@ -197,7 +255,7 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
 }
 
 bool ListScheduler::fits(size_t I) const {
-  for (unsigned B : Q.Of[I])
+  for (unsigned B : QueuesOf[I])
     if (Waiting[B] >= Q.Size[B])
       return false;
   return true;
@@ -207,15 +265,16 @@ double ListScheduler::inputsReady(size_t Inst) {
   if (InputsAt[Inst] >= 0)
     return InputsAt[Inst];
   size_t I = Inst % N, It = Inst / N;
-  const std::vector<SchedEdge> &Edges = Inputs[I];
+  const Rows<SchedEdge>::Span Edges = Inputs[I];
   unsigned &E = NextInput[Inst];
   for (; E < Edges.size(); ++E) {
-    if (Edges[E].From < N && It == 0)
+    const SchedEdge &Edge = Edges.B[E];
+    if (Edge.From < N && It == 0)
       continue;
-    size_t From = (Edges[E].From >= N ? It : It - 1) * N + Edges[E].From % N;
+    size_t From = (Edge.From >= N ? It : It - 1) * N + Edge.From % N;
     if (Start[From] < 0)
       return Never;
-    LatestInput[Inst] = std::max(LatestInput[Inst], Start[From] + Edges[E].Lat);
+    LatestInput[Inst] = std::max(LatestInput[Inst], Start[From] + Edge.Lat);
   }
   return InputsAt[Inst] = LatestInput[Inst];
 }
@@ -228,9 +287,8 @@ void ListScheduler::retire() {
     unsigned U = Fused[Retired % N];
     Slots -= std::min(Slots, U);
     InFlight -= U;
-    if (!Q.Size.empty())
-      for (unsigned B : Q.Of[Retired % N])
-        Waiting[B] -= Q.UntilRetire[B];
+    for (unsigned B : QueuesOf[Retired % N])
+      Waiting[B] -= Q.UntilRetire[B];
     ++Retired;
   }
 }
@@ -253,9 +311,8 @@ void ListScheduler::issue() {
       break;
     if (!Q.Size.empty() && !fits(Issued % N))
       break;
-    if (!Q.Size.empty())
-      for (unsigned B : Q.Of[Issued % N])
-        ++Waiting[B];
+    for (unsigned B : QueuesOf[Issued % N])
+      ++Waiting[B];
     if (U > W) {
       IssueStall = (U + W - 1) / W - 1;
       Slots = 0;
@@ -308,28 +365,29 @@ bool ListScheduler::takeUnits(size_t I) {
   // a fraction of this cycle still takes it, from where it frees (a measured
   // 1.27 cy a shuffle is 1.27 on average, not 2).
   Take.clear();
-  const InstrCost &C = Instrs[I];
-  for (size_t K = 0; K < C.Demands.size(); ++K) {
-    const auto &D = C.Demands[K];
-    double *Pick = nullptr;
-    unsigned PickPort = 0;
-    for (unsigned P : D.first)
-      for (double &U : Busy[P])
-        if (U < Cycle + 1 - 1e-9 && (!Pick || U < *Pick) &&
-            std::none_of(Take.begin(), Take.end(), [&](const Taken &T) { return T.Unit == &U; })) {
-          Pick = &U;
+  const double Free = Cycle + 1 - 1e-9;
+  for (const Demand &D : Demands[I]) {
+    unsigned Pick = UINT_MAX, PickPort = 0;
+    for (unsigned PI = D.PortsFirst; PI < D.PortsLast; ++PI) {
+      unsigned P = DemandPorts[PI];
+      for (unsigned U = UnitFirst[P]; U < UnitFirst[P + 1]; ++U)
+        if (Units[U] < Free && (Pick == UINT_MAX || Units[U] < Units[Pick]) &&
+            std::none_of(Take.begin(), Take.end(), [&](const Taken &T) { return T.Unit == U; })) {
+          Pick = U;
           PickPort = P;
         }
-    if (Pick) {
-      Take.push_back({Pick, DemandCy[I][K], PickPort});
+    }
+    if (Pick != UINT_MAX) {
+      Take.push_back({Pick, D.Cy, PickPort});
       continue;
     }
     auto Shared = std::find_if(Take.begin(), Take.end(), [&](const Taken &T) {
-      return std::find(D.first.begin(), D.first.end(), T.Port) != D.first.end();
+      return std::find(DemandPorts.begin() + D.PortsFirst, DemandPorts.begin() + D.PortsLast,
+                       T.Port) != DemandPorts.begin() + D.PortsLast;
     });
     if (Shared == Take.end())
       return false;
-    Shared->Cy += DemandCy[I][K];
+    Shared->Cy += D.Cy;
   }
   return true;
 }
@@ -340,11 +398,8 @@ bool ListScheduler::blocked(size_t I) {
   for (unsigned Set : SetOf[I]) {
     if (SetKnownAt[Set] != Cycle) {
       SetKnownAt[Set] = Cycle;
-      SetFull[Set] = true;
-      for (unsigned P : SetPorts[Set])
-        for (double U : Busy[P])
-          if (U < Cycle + 1 - 1e-9)
-            SetFull[Set] = false;
+      SetFull[Set] = std::none_of(SetUnits[Set].begin(), SetUnits[Set].end(),
+                                  [&](unsigned U) { return Units[U] < Cycle + 1 - 1e-9; });
     }
     if (SetFull[Set])
       return true;
@@ -390,14 +445,13 @@ void ListScheduler::dispatch() {
     G.erase(G.begin() + Passed[BestGroup]);
     --ReadyCount;
     for (const Taken &T : Take) {
-      *T.Unit = std::max(*T.Unit, Cycle) + T.Cy;
+      Units[T.Unit] = std::max(Units[T.Unit], Cycle) + T.Cy;
       for (unsigned Set : SetsOfPort[T.Port])
         SetKnownAt[Set] = -1; // a unit of it got busier
     }
     Start[Inst] = Cycle;
-    if (!Q.Size.empty())
-      for (unsigned B : Q.Of[I])
-        Waiting[B] -= !Q.UntilRetire[B];
+    for (unsigned B : QueuesOf[I])
+      Waiting[B] -= !Q.UntilRetire[B];
     ++Dispatched;
     wake(Inst);
   }
@@ -415,10 +469,9 @@ double ListScheduler::idleUntil() const {
   if (!Later.empty())
     Next = std::min(Next, std::floor(Later.top().first));
   if (ReadyCount)
-    for (const std::vector<double> &P : Busy)
-      for (double U : P)
-        if (U >= Cycle + 1 - 1e-9)
-          Next = std::min(Next, std::floor(U - 1));
+    for (double U : Units)
+      if (U >= Cycle + 1 - 1e-9)
+        Next = std::min(Next, std::floor(U - 1));
   if (Next == Never)
     return LastCycle; // nothing left to happen
   return std::max(Cycle + 1, Next);
@@ -431,36 +484,46 @@ std::vector<double> ListScheduler::relativeState() const {
   const size_t Base = Issued / N * N;
   const double Unknown = -1e18;
   auto Time = [&](double T) { return std::max(T - Cycle, -Horizon); };
-  std::vector<double> S = {double(Issued - Base), double(Base - Retired),
-                           double(Issued - Dispatched), double(InFlight),
-                           double(IssueStall)};
+  // Sized once: a state of a long trace is thousands of values, and growing
+  // it piecemeal cost more than filling it.
+  const size_t From = Retired - 2 * N;
+  std::vector<double> S;
+  S.reserve(5 + Waiting.size() + Units.size() + 2 + ReadyCount + 2 * Later.size() +
+            4 * (Issued - From));
+  S.insert(S.end(), {double(Issued - Base), double(Base - Retired), double(Issued - Dispatched),
+                     double(InFlight), double(IssueStall)});
   S.insert(S.end(), Waiting.begin(), Waiting.end());
   std::vector<double> Idle;
-  for (const std::vector<double> &P : Busy)
-    for (double U : P)
-      if (U <= Cycle)
-        Idle.push_back(U);
+  Idle.reserve(Units.size());
+  for (double U : Units)
+    if (U <= Cycle)
+      Idle.push_back(U);
   std::sort(Idle.begin(), Idle.end());
-  for (const std::vector<double> &P : Busy)
-    for (double U : P)
-      S.push_back(U > Cycle ? U - Cycle
-                            : -1e9 - double(Idle.end() - std::lower_bound(Idle.begin(), Idle.end(), U)));
+  for (double U : Units)
+    S.push_back(U > Cycle ? U - Cycle
+                          : -1e9 - double(Idle.end() - std::lower_bound(Idle.begin(), Idle.end(), U)));
   S.push_back(double(ReadyCount));
   for (const std::vector<size_t> &G : Ready)
     for (size_t C : G)
       S.push_back(double(Base) - double(C));
-  std::vector<std::pair<double, double>> Timed;
+  std::vector<Timed> Pending(Later.size());
   auto Copy = Later;
-  for (; !Copy.empty(); Copy.pop())
-    Timed.push_back({Time(Copy.top().first), double(Base) - double(Copy.top().second)});
-  S.push_back(double(Timed.size()));
-  for (auto [T, C] : Timed)
-    S.insert(S.end(), {T, C});
+  for (Timed &T : Pending) {
+    T = Copy.top();
+    Copy.pop();
+  }
+  S.push_back(double(Pending.size()));
+  for (auto [T, C] : Pending) {
+    S.push_back(Time(T));
+    S.push_back(double(Base) - double(C));
+  }
   // Inputs reach back two iterations: their producers' starts are state.
-  for (size_t X = Retired - 2 * N; X < Issued; ++X)
-    S.insert(S.end(), {Start[X] < 0 ? Unknown : Time(Start[X]),
-                       InputsAt[X] < 0 ? Unknown : Time(InputsAt[X]), Time(LatestInput[X]),
-                       double(NextInput[X])});
+  for (size_t X = From; X < Issued; ++X) {
+    S.push_back(Start[X] < 0 ? Unknown : Time(Start[X]));
+    S.push_back(InputsAt[X] < 0 ? Unknown : Time(InputsAt[X]));
+    S.push_back(Time(LatestInput[X]));
+    S.push_back(double(NextInput[X]));
+  }
   return S;
 }
 
@@ -515,9 +578,8 @@ void ListScheduler::jump(size_t P, double T, size_t Count) {
     LatestInput[X + Shift] = LatestInput[X] + Dt;
     NextInput[X + Shift] = NextInput[X];
   }
-  for (std::vector<double> &Port : Busy)
-    for (double &U : Port)
-      U += Dt;
+  for (double &U : Units)
+    U += Dt;
   for (std::vector<size_t> &G : Ready)
     for (size_t &C : G)
       C += Shift;
