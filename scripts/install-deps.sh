@@ -7,7 +7,7 @@ PKGS=(
   cmake ninja-build g++
   llvm-19-dev libclang-19-dev libclang-cpp19-dev clang-19 llvm-19-tools libomp-19-dev
   libclang-rt-19-dev
-  libyaml-cpp-dev libgtest-dev libcli11-dev
+  libyaml-cpp-dev libgtest-dev libcli11-dev libjemalloc-dev
   hyperfine valgrind libbenchmark-dev python3 python3-yaml python3-pygments
   # C and C++ library headers for compiling kernels for the AArch64 models.
   libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross

@@ -24,13 +24,16 @@
 #include <limits>
 #include <map>
 #include <queue>
-#include <unordered_map>
 #include <utility>
 
 using namespace perfmodel;
 
+namespace {
+constexpr size_t MaxIterations = 120;
+} // namespace
+
 unsigned perfmodel::scheduleIterations(size_t N) {
-  return unsigned(std::clamp<size_t>(24000 / std::max<size_t>(N, 1), 16, 120));
+  return unsigned(std::clamp<size_t>(24000 / std::max<size_t>(N, 1), 16, MaxIterations));
 }
 
 namespace {
@@ -65,6 +68,27 @@ private:
   std::vector<T> Items;
 };
 
+/// The states at the starts of the iterations, every one a run has.
+constexpr size_t KeptSnapshots = MaxIterations;
+
+struct Snapshot {
+  std::vector<double> State;
+  uint64_t Hash = 0;
+  double Cycle = 0;
+  size_t Base = 0;
+};
+
+struct ScheduleBuffers {
+  std::vector<double> Start, InputsAt, LatestInput, State;
+  std::vector<unsigned> NextInput;
+  Snapshot Recent[KeptSnapshots];
+};
+
+ScheduleBuffers &scheduleBuffers() {
+  thread_local ScheduleBuffers B;
+  return B;
+}
+
 class ListScheduler {
 public:
   explicit ListScheduler(const ScheduleInput &In);
@@ -93,7 +117,7 @@ private:
   bool fits(size_t I) const;
   /// The state at this cycle's start, in times relative to it and positions
   /// relative to the current iteration's first instruction.
-  std::vector<double> relativeState() const;
+  void relativeState(std::vector<double> &S) const;
   /// Records the state at the first cycle of each issued iteration; when it
   /// repeats an earlier one, jumps ahead whole periods.
   void detectPeriod();
@@ -125,8 +149,12 @@ private:
   /// the same iteration.
   Rows<std::pair<size_t, bool>> Consumers;
   Rows<unsigned> QueuesOf; ///< per instruction, the queues it holds an entry in
-  std::vector<double> Start, InputsAt, LatestInput;
-  std::vector<unsigned> NextInput;
+  /// Per instruction of the run (reused between runs: a thread's schedules
+  /// run one after the other, and fresh pages for each cost more than the
+  /// schedule of a short body).
+  ScheduleBuffers &Buf;
+  std::vector<double> &Start, &InputsAt, &LatestInput;
+  std::vector<unsigned> &NextInput;
   /// Inputs ready, not dispatched, oldest first: per group of instructions
   /// whose demands use the same port sets (a full set blocks the group), so
   /// a cycle looks only at the groups that can still dispatch.
@@ -156,19 +184,15 @@ private:
   /// anything; the states recorded (with their cycle and first position),
   /// found by hash; whether the run already jumped.
   double Horizon = 2;
-  struct Snapshot {
-    std::vector<double> State;
-    double Cycle;
-    size_t Base;
-  };
-  std::vector<Snapshot> Snapshots;
-  std::unordered_multimap<uint64_t, size_t> SnapshotOf;
+  size_t Recorded = 0; ///< snapshots taken, in Buf
   size_t SnapshotIter = 0, Skipped = 0;
   bool Jumped = false;
 };
 
 ListScheduler::ListScheduler(const ScheduleInput &In)
-    : In(In), Instrs(*In.Instrs), Q(*In.Queues), N(Instrs.size()) {
+    : In(In), Instrs(*In.Instrs), Q(*In.Queues), N(Instrs.size()), Buf(scheduleBuffers()),
+      Start(Buf.Start), InputsAt(Buf.InputsAt), LatestInput(Buf.LatestInput),
+      NextInput(Buf.NextInput) {
   Iters = scheduleIterations(N);
   Total = N * Iters;
   // Without queues in the model, one window of 192 waiting instructions.
@@ -477,7 +501,7 @@ double ListScheduler::idleUntil() const {
   return std::max(Cycle + 1, Next);
 }
 
-std::vector<double> ListScheduler::relativeState() const {
+void ListScheduler::relativeState(std::vector<double> &S) const {
   // Times at or before Cycle - Horizon decide nothing (every input from them
   // is ready, every instruction they started has completed); idle units
   // matter only by which has been idle longest. Not yet known: -1e18.
@@ -487,7 +511,7 @@ std::vector<double> ListScheduler::relativeState() const {
   // Sized once: a state of a long trace is thousands of values, and growing
   // it piecemeal cost more than filling it.
   const size_t From = Retired - 2 * N;
-  std::vector<double> S;
+  S.clear();
   S.reserve(5 + Waiting.size() + Units.size() + 2 + ReadyCount + 2 * Later.size() +
             4 * (Issued - From));
   S.insert(S.end(), {double(Issued - Base), double(Base - Retired), double(Issued - Dispatched),
@@ -524,14 +548,14 @@ std::vector<double> ListScheduler::relativeState() const {
     S.push_back(Time(LatestInput[X]));
     S.push_back(double(NextInput[X]));
   }
-  return S;
 }
 
 void ListScheduler::detectPeriod() {
   if (!In.Periodic || Jumped || Issued / N == SnapshotIter || Retired < 2 * N)
     return;
   SnapshotIter = Issued / N;
-  std::vector<double> S = relativeState();
+  std::vector<double> &S = Buf.State;
+  relativeState(S);
   uint64_t Hash = 1469598103934665603ull;
   for (double V : S) {
     uint64_t Bits;
@@ -539,10 +563,9 @@ void ListScheduler::detectPeriod() {
     Hash = (Hash ^ Bits) * 1099511628211ull;
   }
   const size_t Base = Issued / N * N;
-  auto [From, To] = SnapshotOf.equal_range(Hash);
-  for (auto It = From; It != To; ++It) {
-    const Snapshot &Old = Snapshots[It->second];
-    if (Old.State != S)
+  for (size_t K = 0; K < Recorded; ++K) {
+    const Snapshot &Old = Buf.Recent[K];
+    if (Old.Hash != Hash || Old.State != S)
       continue;
     size_t P = Base - Old.Base;
     double T = Cycle - Old.Cycle;
@@ -560,8 +583,13 @@ void ListScheduler::detectPeriod() {
       jump(P, T, Count);
     return;
   }
-  SnapshotOf.insert({Hash, Snapshots.size()});
-  Snapshots.push_back({std::move(S), Cycle, Base});
+  if (Recorded == KeptSnapshots)
+    return;
+  Snapshot &New = Buf.Recent[Recorded++];
+  std::swap(New.State, S);
+  New.Hash = Hash;
+  New.Cycle = Cycle;
+  New.Base = Base;
 }
 
 void ListScheduler::jump(size_t P, double T, size_t Count) {
