@@ -220,9 +220,7 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
 }
 
 /// Blocks already analysed (a nest's body again at its sizes, a file's
-/// copies of one kernel), up to about a hundred thousand instructions, each
-/// of at most MemoBytes.
-constexpr size_t MemoBytes = 2048;
+/// copies of one kernel), up to about a hundred thousand instructions.
 struct BlockMemo {
   std::mutex Lock;
   std::unordered_map<std::string, InCoreResult> Results;
@@ -243,11 +241,6 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
                                           const InCoreOptions &O,
                                           const std::vector<unsigned> &Lines) {
   StageScope Timed(Stage::InCore);
-  // A nest's trace (a whole outer trip, thousands of bytes) comes back only
-  // at the same trips; copying it into the memo costs more than it saves,
-  // and it would push the loop bodies out.
-  if (Bytes.size() > MemoBytes)
-    return analyzeBlock(Bytes, O, Lines);
   std::string Key = blockKey(Bytes, O);
   BlockMemo &Memo = blockMemo();
   std::optional<InCoreResult> R;
