@@ -270,6 +270,78 @@ Object rooflineJSON(const RooflineResult &RF) {
 
 } // namespace
 
+namespace {
+
+/// One loop's object: built, written and dropped before the next (a file's
+/// whole tree of small objects, each with LLVM's least hash table, took
+/// more time and memory than the analysis of some files).
+llvm::json::Object loopJSON(const LoopReport &LR, unsigned Id, const MachineModel &M,
+                            const std::map<std::string, int64_t> &Bindings) {
+  using llvm::json::Array;
+  using llvm::json::Object;
+  using llvm::json::Value;
+  const LoopKernel &K = *LR.Loop;
+  Object L{{"id", Id},
+           {"function", K.Function},
+           {"location", locJSON(K.Loc)},
+           {"modelled", K.Modelled}};
+  L["reason"] = K.Modelled ? Value(nullptr) : Value(K.Reason);
+  L["nest"] = nestJSON(K, Bindings);
+  if (K.Modelled) {
+    L["flops"] = Object{{"total", K.flops()},
+                        {"double", flopsJSON(K.Double)},
+                        {"single", flopsJSON(K.Single)}};
+    L["accesses"] = accessesJSON(K);
+    Array Red;
+    for (const std::string &S : K.Reductions)
+      Red.push_back(S);
+    L["reductions"] = std::move(Red);
+  }
+  if (LR.Roofline) {
+    const RooflineResult &RF = *LR.Roofline;
+    Object Tr{{"model", trafficSourceName(RF.TrafficModel)},
+              {"load_bytes", num(RF.Traffic.LoadBytes)},
+              {"store_bytes", num(RF.Traffic.StoreBytes)},
+              {"write_allocate_bytes", num(RF.Traffic.WriteAllocateBytes)}};
+    if (LR.Conditions)
+      Tr["layer_conditions"] = trafficJSON(*LR.Conditions);
+    if (LR.Simulated)
+      Tr["simulator"] = trafficJSON(*LR.Simulated);
+    L["traffic"] = std::move(Tr);
+    if (LR.InCore)
+      L["incore"] = inCoreJSON(*LR.InCore);
+    L["roofline"] = rooflineJSON(RF);
+  }
+  if (LR.Ecm)
+    L["ecm"] = ecmJSON(*LR.Ecm);
+  if (LR.Ppr)
+    L["ppr"] = pprJSON(*LR.Ppr);
+  if (K.Modelled) {
+    L["working_set_bytes"] = LR.WorkingSetBytes ? num(*LR.WorkingSetBytes) : Value(nullptr);
+    Array Ps;
+    for (const Prediction *P : LR.predictions())
+      Ps.push_back(predictionJSON(*P));
+    L["predictions"] = std::move(Ps);
+    L["iterations"] = LR.Iterations ? num(*LR.Iterations) : Value(nullptr);
+    if (LR.Tlb)
+      L["tlb"] = LR.Tlb->Ok ? Value(Object{{"load_misses_per_it", num(LR.Tlb->LoadsPerIt)},
+                                           {"store_misses_per_it", num(LR.Tlb->StoresPerIt)},
+                                           {"cycles_per_it", num(LR.Tlb->CyclesPerIt)},
+                                           {"l1_load_misses_per_it", num(LR.Tlb->L1LoadsPerIt)},
+                                           {"l1_store_misses_per_it", num(LR.Tlb->L1StoresPerIt)},
+                                           {"l1_cycles_per_it", num(LR.Tlb->L1CyclesPerIt)}})
+                            : Value(Object{{"reason", LR.Tlb->Reason}});
+    L["prediction"] = headlineJSON(LR, M);
+  }
+  Array LN;
+  for (const std::string &N : K.Notes)
+    LN.push_back(N);
+  L["notes"] = std::move(LN);
+  return L;
+}
+
+} // namespace
+
 void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
   using llvm::json::Array;
   using llvm::json::Object;
@@ -291,86 +363,29 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
     Notes.push_back(N);
   for (const std::string &N : IR.Notes)
     Notes.push_back(N);
-
-  // Arrays are reserved where they grow big: json::Value's move may throw,
-  // so a growing vector copies every element it holds.
-  Array Loops;
-  Loops.reserve(R.Loops.size());
-  unsigned Id = 0;
-  for (const LoopReport &LR : R.Loops) {
-    const LoopKernel &K = *LR.Loop;
-    Object L{{"id", ++Id},
-             {"function", K.Function},
-             {"location", locJSON(K.Loc)},
-             {"modelled", K.Modelled}};
-    L["reason"] = K.Modelled ? Value(nullptr) : Value(K.Reason);
-    L["nest"] = nestJSON(K, Bindings);
-    if (K.Modelled) {
-      L["flops"] = Object{{"total", K.flops()},
-                          {"double", flopsJSON(K.Double)},
-                          {"single", flopsJSON(K.Single)}};
-      L["accesses"] = accessesJSON(K);
-      Array Red;
-      for (const std::string &S : K.Reductions)
-        Red.push_back(S);
-      L["reductions"] = std::move(Red);
-    }
-    if (LR.Roofline) {
-      const RooflineResult &RF = *LR.Roofline;
-      Object Tr{{"model", trafficSourceName(RF.TrafficModel)},
-                {"load_bytes", num(RF.Traffic.LoadBytes)},
-                {"store_bytes", num(RF.Traffic.StoreBytes)},
-                {"write_allocate_bytes", num(RF.Traffic.WriteAllocateBytes)}};
-      if (LR.Conditions)
-        Tr["layer_conditions"] = trafficJSON(*LR.Conditions);
-      if (LR.Simulated)
-        Tr["simulator"] = trafficJSON(*LR.Simulated);
-      L["traffic"] = std::move(Tr);
-      if (LR.InCore)
-        L["incore"] = inCoreJSON(*LR.InCore);
-      L["roofline"] = rooflineJSON(RF);
-    }
-    if (LR.Ecm)
-      L["ecm"] = ecmJSON(*LR.Ecm);
-    if (LR.Ppr)
-      L["ppr"] = pprJSON(*LR.Ppr);
-    if (K.Modelled) {
-      L["working_set_bytes"] = LR.WorkingSetBytes ? num(*LR.WorkingSetBytes) : Value(nullptr);
-      Array Ps;
-      for (const Prediction *P : LR.predictions())
-        Ps.push_back(predictionJSON(*P));
-      L["predictions"] = std::move(Ps);
-      L["iterations"] = LR.Iterations ? num(*LR.Iterations) : Value(nullptr);
-      if (LR.Tlb)
-        L["tlb"] = LR.Tlb->Ok ? Value(Object{{"load_misses_per_it", num(LR.Tlb->LoadsPerIt)},
-                                             {"store_misses_per_it", num(LR.Tlb->StoresPerIt)},
-                                             {"cycles_per_it", num(LR.Tlb->CyclesPerIt)},
-                                             {"l1_load_misses_per_it", num(LR.Tlb->L1LoadsPerIt)},
-                                             {"l1_store_misses_per_it", num(LR.Tlb->L1StoresPerIt)},
-                                             {"l1_cycles_per_it", num(LR.Tlb->L1CyclesPerIt)}})
-                              : Value(Object{{"reason", LR.Tlb->Reason}});
-      L["prediction"] = headlineJSON(LR, M);
-    }
-    Array LN;
-    for (const std::string &N : K.Notes)
-      LN.push_back(N);
-    L["notes"] = std::move(LN);
-    Loops.push_back(std::move(L));
-  }
-
   Array Sets;
   for (const std::string &S : M.Overrides)
     Sets.push_back(S);
-  Object Root{{"schema", "perfmodel-analysis"},
-              {"version", JsonSchemaVersion},
-              {"file", IR.File},
-              {"machine", Object{{"name", M.Name},
-                                 {"file", M.File},
-                                 {"llvm_cpu", M.Cpu},
-                                 {"clock_ghz", num(M.ClockGHz)},
-                                 {"overrides", std::move(Sets)}}},
-              {"parameters", std::move(Params)},
-              {"notes", std::move(Notes)},
-              {"loops", std::move(Loops)}};
-  OS << llvm::formatv("{0:2}", Value(std::move(Root))) << "\n";
+
+  // The root's members in the order json::Value prints them (sorted keys),
+  // the loops streamed one by one.
+  llvm::json::OStream J(OS, 2);
+  J.objectBegin();
+  J.attribute("file", IR.File);
+  J.attributeArray("loops", [&] {
+    unsigned Id = 0;
+    for (const LoopReport &LR : R.Loops)
+      J.value(loopJSON(LR, ++Id, M, Bindings));
+  });
+  J.attribute("machine", Object{{"name", M.Name},
+                                {"file", M.File},
+                                {"llvm_cpu", M.Cpu},
+                                {"clock_ghz", num(M.ClockGHz)},
+                                {"overrides", std::move(Sets)}});
+  J.attribute("notes", std::move(Notes));
+  J.attribute("parameters", std::move(Params));
+  J.attribute("schema", "perfmodel-analysis");
+  J.attribute("version", JsonSchemaVersion);
+  J.objectEnd();
+  OS << "\n";
 }
