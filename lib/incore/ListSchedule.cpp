@@ -513,7 +513,7 @@ void ListScheduler::relativeState(std::vector<double> &S) const {
   const size_t From = Retired - 2 * N;
   S.clear();
   S.reserve(5 + Waiting.size() + Units.size() + 2 + ReadyCount + 2 * Later.size() +
-            4 * (Issued - From));
+            4 * (Issued - From) + 1);
   S.insert(S.end(), {double(Issued - Base), double(Base - Retired), double(Issued - Dispatched),
                      double(InFlight), double(IssueStall)});
   S.insert(S.end(), Waiting.begin(), Waiting.end());
@@ -542,7 +542,15 @@ void ListScheduler::relativeState(std::vector<double> &S) const {
     S.push_back(double(Base) - double(C));
   }
   // Inputs reach back two iterations: their producers' starts are state.
-  for (size_t X = From; X < Issued; ++X) {
+  // Retired instructions that started Horizon or more cycles ago (inputs
+  // ready then, edges all read) differ in nothing but their place: the
+  // leading run of them is its length (most of a long trace's two
+  // iterations).
+  size_t Settled = From;
+  while (Settled < Retired && Start[Settled] - Cycle <= -Horizon)
+    ++Settled;
+  S.push_back(double(Settled - From));
+  for (size_t X = Settled; X < Issued; ++X) {
     S.push_back(Start[X] < 0 ? Unknown : Time(Start[X]));
     S.push_back(InputsAt[X] < 0 ? Unknown : Time(InputsAt[X]));
     S.push_back(Time(LatestInput[X]));
