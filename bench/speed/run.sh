@@ -11,6 +11,12 @@
 # analyze's time goes (--stage-times, one run).
 #
 #   bench/speed/run.sh [TSVC_2_DIR]      RUNS=5 by default
+#
+# PAIRED=N adds N interleaved rounds per file (each round runs the five
+# commands once, in turn) and prints the median over the rounds of each
+# round's ratios: on a VM whose speed moves within minutes, hyperfine's
+# medians of consecutive runs of one command can differ by more than the
+# ratio being measured; a round's commands see the same moment.
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 B="${BUILD_DIR:-$ROOT/build}"
@@ -66,4 +72,30 @@ print(f"ratio analyze / compile:        {m[1] / m[0]:.2f} (text), {m[2] / m[0]:.
 print(f"ratio plugin build / plain:     {m[4] / m[3]:.3f} ({remarks} remarks; objects {sys.argv[3]})")
 PY
   sed 's/^/  /' "$TMP/stages.txt"
+  if [ "${PAIRED:-0}" -gt 0 ]; then
+    CMDS=("clang-19 ${FLAGS[*]} -c $F -o $TMP/k.o"
+          "$P analyze $F -o /dev/null -- ${FLAGS[*]}"
+          "$P analyze $F --format json -o /dev/null -- ${FLAGS[*]}"
+          "clang-19 -Rpass-analysis=perfmodel ${FLAGS[*]} -c $F -o $TMP/plain.o"
+          "clang-19 -fplugin=$PLUGIN -Rpass-analysis=perfmodel ${FLAGS[*]} -c $F -o $TMP/plugin.o")
+    : > "$TMP/rounds.txt"
+    for _ in $(seq "$PAIRED"); do
+      LINE=""
+      for C in "${CMDS[@]}"; do
+        T0=$(date +%s%N)
+        # shellcheck disable=SC2086
+        "${ONE[@]}" $C >/dev/null 2>&1
+        LINE="$LINE $(( $(date +%s%N) - T0 ))"
+      done
+      echo "$LINE" >> "$TMP/rounds.txt"
+    done
+    python3 - "$TMP/rounds.txt" <<'PY'
+import statistics as st, sys
+rows = [[float(x) / 1e9 for x in l.split()] for l in open(sys.argv[1]) if l.strip()]
+med = lambda f: st.median(f(r) for r in rows)
+print(f"  paired, {len(rows)} rounds (medians): compile {med(lambda r: r[0]):.3f} s, "
+      f"analyze / compile {med(lambda r: r[1] / r[0]):.2f} (text), "
+      f"{med(lambda r: r[2] / r[0]):.2f} (json), plugin / plain {med(lambda r: r[4] / r[3]):.3f}")
+PY
+  fi
 done
