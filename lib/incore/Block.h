@@ -24,6 +24,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace perfmodel::block {
@@ -98,6 +99,8 @@ struct Block {
   const bool X86;
   const std::optional<decode::Config> Legacy;
   std::vector<std::unique_ptr<FormMatcher>> Forms; ///< per override of O
+  /// Per instruction text, the overrides whose forms match it, in order.
+  std::unordered_map<std::string, std::vector<unsigned>> OverridesOf;
 
   // decode
   std::vector<llvm::MCInst> Insts;

@@ -191,38 +191,42 @@ bool Block::costInstruction(size_t I, double &DefShift) {
   double ModelOpLatency =
       C.Latency - (C.MayLoad ? std::max(0, TB.STI->getReadAdvanceCycles(SC, 0, 0)) : 0);
   // Machine-file overrides: matched on the mnemonic and operand kinds.
-  for (size_t OI = 0; OI < O.Overrides.size(); ++OI) {
+  // A trace repeats its body's texts: each is matched against the forms once.
+  auto [Matched, New] = OverridesOf.try_emplace(C.Text);
+  if (New)
+    for (size_t OI = 0; OI < O.Overrides.size(); ++OI)
+      if (Forms[OI]->matches(C.Text))
+        Matched->second.push_back(unsigned(OI));
+  for (unsigned OI : Matched->second) {
     const InstructionOverride &Ov = O.Overrides[OI];
-    if (Forms[OI]->matches(C.Text)) {
-      if (Ov.LatencyCy) {
-        DefShift = *Ov.LatencyCy - ModelOpLatency;
-        C.Latency = std::max(0.0, C.Latency + DefShift);
+    if (Ov.LatencyCy) {
+      DefShift = *Ov.LatencyCy - ModelOpLatency;
+      C.Latency = std::max(0.0, C.Latency + DefShift);
+    }
+    if (Ov.Uops) {
+      C.Uops = unsigned(*Ov.Uops);
+      C.UopsFromFile = true;
+    }
+    if (!Ov.Ports.empty()) {
+      // The named ports' cycles replace what the model charges to them;
+      // the rest (a folded load's AGU) stays.
+      std::vector<std::pair<std::vector<unsigned>, double>> Named;
+      for (const auto &[Port, Cy] : Ov.Ports) {
+        auto It = std::find(PM.Names.begin(), PM.Names.end(), Port);
+        if (It != PM.Names.end())
+          Named.push_back({{unsigned(It - PM.Names.begin())}, Cy});
+        else
+          R.Notes.push_back("override for '" + Ov.Form + "' names unknown port '" +
+                            Port + "'");
       }
-      if (Ov.Uops) {
-        C.Uops = unsigned(*Ov.Uops);
-        C.UopsFromFile = true;
-      }
-      if (!Ov.Ports.empty()) {
-        // The named ports' cycles replace what the model charges to them;
-        // the rest (a folded load's AGU) stays.
-        std::vector<std::pair<std::vector<unsigned>, double>> Named;
-        for (const auto &[Port, Cy] : Ov.Ports) {
-          auto It = std::find(PM.Names.begin(), PM.Names.end(), Port);
-          if (It != PM.Names.end())
-            Named.push_back({{unsigned(It - PM.Names.begin())}, Cy});
-          else
-            R.Notes.push_back("override for '" + Ov.Form + "' names unknown port '" +
-                              Port + "'");
-        }
-        llvm::erase_if(C.Demands, [&](const auto &D) {
-          return std::any_of(Named.begin(), Named.end(), [&](const auto &N) {
-            return llvm::is_contained(D.first, N.first.front());
-          });
+      llvm::erase_if(C.Demands, [&](const auto &D) {
+        return std::any_of(Named.begin(), Named.end(), [&](const auto &N) {
+          return llvm::is_contained(D.first, N.first.front());
         });
-        for (const auto &D : Named)
-          if (D.second > 0) // 0 cycles: the form does not use the port
-            C.Demands.push_back(D);
-      }
+      });
+      for (const auto &D : Named)
+        if (D.second > 0) // 0 cycles: the form does not use the port
+          C.Demands.push_back(D);
     }
   }
   if (double Split = splitShare(LS, C); Split > 0) {
