@@ -334,10 +334,35 @@ namespace {
 /// The machine loops whose code is mostly on lines FIRST..LAST of K, in K's
 /// function if any is (else inlined elsewhere); none with R.Reason set when
 /// there is none (a library call in its place, or no loop at all).
+/// Per machine loop, the first and last source line of its bytes (0, 0:
+/// none known): a source loop's lines outside them rule it out without a
+/// walk over its bytes (a file's every loop against every machine loop).
+using LineRanges = std::vector<std::pair<unsigned, unsigned>>;
+
+LineRanges lineRangesOf(const std::vector<MachineLoop> &Loops) {
+  LineRanges Ranges;
+  for (const MachineLoop &L : Loops) {
+    unsigned Lo = 0, Hi = 0;
+    L.forEachByte([&](uint64_t B) {
+      unsigned Line = L.F->Lines[B];
+      if (!Line)
+        return;
+      Lo = Lo ? std::min(Lo, Line) : Line;
+      Hi = std::max(Hi, Line);
+    });
+    Ranges.push_back({Lo, Hi});
+  }
+  return Ranges;
+}
+
 std::vector<const MachineLoop *> candidatesFor(const LoopKernel &K, unsigned First, unsigned Last,
                                                const std::vector<MachineLoop> &Loops,
+                                               const LineRanges &Ranges,
                                                const ObjectFileBytes &Obj, InCoreResult &R) {
   auto InLoop = [&](const MachineLoop &L) {
+    const auto &[Lo, Hi] = Ranges[size_t(&L - Loops.data())];
+    if (!Lo || Hi < First || Lo > Last)
+      return false; // no known line, or none inside
     unsigned Inside = 0, Known = 0;
     L.forEachByte([&](uint64_t B) {
       unsigned Line = L.F->Lines[B];
@@ -704,11 +729,13 @@ void longestChainOverArms(InCoreResult &R, const MachineLoop &Best,
 /// Source loop K costed on the machine loop that runs it, among LOOPS.
 InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptions &O,
                       TargetBundle &TB, const ObjectFileBytes &Obj,
-                      const std::vector<MachineLoop> &Loops, const StraightCallees &Straight) {
+                      const std::vector<MachineLoop> &Loops, const LineRanges &Ranges,
+                      const StraightCallees &Straight) {
   InCoreResult Failed;
   Failed.Cpu = O.Cpu;
   unsigned First = K.Loc.Line, Last = std::max(K.EndLine, K.Loc.Line);
-  std::vector<const MachineLoop *> Cands = candidatesFor(K, First, Last, Loops, Obj, Failed);
+  std::vector<const MachineLoop *> Cands =
+      candidatesFor(K, First, Last, Loops, Ranges, Obj, Failed);
   if (Cands.empty())
     return Failed;
   std::vector<double> Strides = accessStrides(K, IR, K.innermost());
@@ -853,9 +880,10 @@ perfmodel::analyzeKernelLoops(const KernelIR &IR, const std::vector<std::string>
     Loops.insert(Loops.end(), std::make_move_iterator(L.begin()),
                  std::make_move_iterator(L.end()));
   }
+  LineRanges Ranges = lineRangesOf(Loops);
   for (size_t I = 0; I < IR.Loops.size(); ++I)
     if (IR.Loops[I].Modelled)
-      Results[I] = costLoop(IR.Loops[I], IR, O, TB, Obj, Loops, Straight);
+      Results[I] = costLoop(IR.Loops[I], IR, O, TB, Obj, Loops, Ranges, Straight);
   shareMachineLoops(IR, Results);
   return Results;
 }
