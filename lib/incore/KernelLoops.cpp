@@ -331,9 +331,6 @@ std::string baseName(const std::string &Mangled) {
 
 namespace {
 
-/// The machine loops whose code is mostly on lines FIRST..LAST of K, in K's
-/// function if any is (else inlined elsewhere); none with R.Reason set when
-/// there is none (a library call in its place, or no loop at all).
 /// Per machine loop, the first and last source line of its bytes (0, 0:
 /// none known): a source loop's lines outside them rule it out without a
 /// walk over its bytes (a file's every loop against every machine loop).
@@ -355,6 +352,9 @@ LineRanges lineRangesOf(const std::vector<MachineLoop> &Loops) {
   return Ranges;
 }
 
+/// The machine loops whose code is mostly on lines FIRST..LAST of K, in K's
+/// function if any is (else inlined elsewhere); none with R.Reason set when
+/// there is none (a library call in its place, or no loop at all).
 std::vector<const MachineLoop *> candidatesFor(const LoopKernel &K, unsigned First, unsigned Last,
                                                const std::vector<MachineLoop> &Loops,
                                                const LineRanges &Ranges,

@@ -58,10 +58,16 @@ public:
     const T *end() const { return E; }
     size_t size() const { return size_t(E - B); }
   };
+  Rows() = default;
+  explicit Rows(const std::vector<std::vector<T>> &Lists) {
+    for (const std::vector<T> &L : Lists) {
+      Items.insert(Items.end(), L.begin(), L.end());
+      endRow();
+    }
+  }
   void push(const T &V) { Items.push_back(V); }
   void endRow() { First.push_back(Items.size()); }
   Span operator[](size_t R) const { return {Items.data() + First[R], Items.data() + First[R + 1]}; }
-  size_t rows() const { return First.size() - 1; }
 
 private:
   std::vector<size_t> First = {0};
@@ -203,7 +209,6 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
   for (unsigned PortUnits : *In.PortUnits)
     UnitFirst.push_back(UnitFirst.back() + std::max(1u, PortUnits));
   Units.assign(UnitFirst.back(), 0.0);
-  const size_t Ports = UnitFirst.size() - 1;
   Fused.resize(N);
   Completes.resize(N);
   for (size_t I = 0; I < N; ++I) {
@@ -233,10 +238,8 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
       SetsOf[I].push_back(It->second);
     }
   std::map<std::vector<unsigned>, unsigned> Groups;
+  SetOf = Rows<unsigned>(SetsOf);
   for (size_t I = 0; I < N; ++I) {
-    for (unsigned Set : SetsOf[I])
-      SetOf.push(Set);
-    SetOf.endRow();
     std::vector<unsigned> Sig = SetsOf[I];
     std::sort(Sig.begin(), Sig.end());
     Sig.erase(std::unique(Sig.begin(), Sig.end()), Sig.end());
@@ -250,23 +253,18 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
         SetUnits.push(U);
     SetUnits.endRow();
   }
-  for (unsigned P = 0; P < Ports; ++P) {
-    for (unsigned S = 0; S < SetPorts.size(); ++S)
-      if (std::find(SetPorts[S].begin(), SetPorts[S].end(), P) != SetPorts[S].end())
-        SetsOfPort.push(S);
-    SetsOfPort.endRow();
-  }
+  std::vector<std::vector<unsigned>> OfPort(UnitFirst.size() - 1);
+  for (unsigned S = 0; S < SetPorts.size(); ++S)
+    for (unsigned P : SetPorts[S])
+      OfPort[P].push_back(S);
+  SetsOfPort = Rows<unsigned>(OfPort);
   SetKnownAt.assign(SetPorts.size(), -1);
   SetFull.assign(SetPorts.size(), false);
   std::vector<std::vector<std::pair<size_t, bool>>> ConsumersOf(N);
   for (size_t I = 0; I < N; ++I)
     for (const SchedEdge &E : Inputs[I])
       ConsumersOf[E.From % N].push_back({I, E.From >= N});
-  for (const auto &Of : ConsumersOf) {
-    for (const auto &C : Of)
-      Consumers.push(C);
-    Consumers.endRow();
-  }
+  Consumers = Rows<std::pair<size_t, bool>>(ConsumersOf);
   for (size_t I = 0; I < N; ++I) {
     Horizon = std::max(Horizon, Completes[I] + 2);
     for (const SchedEdge &E : Inputs[I])

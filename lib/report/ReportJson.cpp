@@ -268,18 +268,11 @@ Object rooflineJSON(const RooflineResult &RF) {
                 {"notes", std::move(RN)}};
 }
 
-} // namespace
-
-namespace {
-
 /// One loop's object: built, written and dropped before the next (a file's
 /// whole tree of small objects, each with LLVM's least hash table, took
 /// more time and memory than the analysis of some files).
-llvm::json::Object loopJSON(const LoopReport &LR, unsigned Id, const MachineModel &M,
-                            const std::map<std::string, int64_t> &Bindings) {
-  using llvm::json::Array;
-  using llvm::json::Object;
-  using llvm::json::Value;
+Object loopJSON(const LoopReport &LR, unsigned Id, const MachineModel &M,
+                const std::map<std::string, int64_t> &Bindings) {
   const LoopKernel &K = *LR.Loop;
   Object L{{"id", Id},
            {"function", K.Function},
