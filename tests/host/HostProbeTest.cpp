@@ -83,7 +83,9 @@ TEST(HostProbe, AddAndMultiplyChainsReadTheSameClock) {
 // What analyze measures for a model of the host that states no memory
 // figure for one core: on x86-64 a latency, the misses in flight (Little's
 // law on 32 chases: at least one, since 32 chases cannot be slower per line
-// than one, and at most 32 with noise) and the fills of a load stream.
+// than one; at most twice the 32 chains: on the Zen 5 VM quiet pairs give
+// 31-33, 19-44 with three busy neighbours on its two vCPUs, the walks of 32
+// chains sharing what one chain's pays alone) and the fills of a load stream.
 // Figures are the host's: the limits are what no x86-64 core falls outside
 // of (a random chase over 64 MiB passes any L2 and most L3s and pays page
 // walks: more than 5 ns; DRAM behind a VM: under 1 us; one core fills at 1
@@ -94,7 +96,7 @@ TEST(HostProbe, HostMemoryIsMeasured) {
   EXPECT_GT(H.LatencyNs, 5);
   EXPECT_LT(H.LatencyNs, 1000);
   EXPECT_GE(H.InFlight, 1);
-  EXPECT_LE(H.InFlight, 40);
+  EXPECT_LE(H.InFlight, 64);
   EXPECT_GT(H.FillGBs, 1);
   EXPECT_LT(H.FillGBs, 400);
 #else
