@@ -273,6 +273,15 @@ void Block::recurrence() {
       for (const Edge &E : In[Pos])
         ReachesNext[E.From] = true;
   }
+  // Nor can one whose copy no value of the previous iteration reaches
+  // (what a trace recomputes from scratch each iteration).
+  std::vector<bool> FromPrevious(2 * N, false);
+  for (size_t Pos = N; Pos < 2 * N; ++Pos)
+    for (const Edge &E : In[Pos])
+      if (E.From < N || FromPrevious[E.From]) {
+        FromPrevious[Pos] = true;
+        break;
+      }
   // Longest paths pushed forward from the positions reached (edges go
   // forward, so a position is final when it is reached in order); on a tie
   // the edge listed first in In wins, as a pull over In would pick it.
@@ -287,7 +296,7 @@ void Block::recurrence() {
   std::vector<double> Dist(2 * N, -1);
   std::vector<size_t> Prev(2 * N, SIZE_MAX), PrevIndex(2 * N, SIZE_MAX);
   for (size_t Start = 0; Start < N; ++Start) {
-    if (!ReachesNext[Start])
+    if (!ReachesNext[Start] || !FromPrevious[Start + N])
       continue; // no path to its copy: OwnCycle 0, no chain
     std::fill(Dist.begin() + Start, Dist.begin() + Start + N + 1, -1.0);
     std::fill(Prev.begin() + Start, Prev.begin() + Start + N + 1, SIZE_MAX);

@@ -147,6 +147,7 @@ private:
   struct Demand {
     unsigned PortsFirst, PortsLast; ///< its ports in DemandPorts
     double Cy;
+    uint64_t Mask; ///< its ports' units (all ones: some unit past the 64th)
   };
   Rows<Demand> Demands;
   std::vector<unsigned> DemandPorts;
@@ -177,11 +178,23 @@ private:
   };
   std::vector<Taken> Take;
   /// The port sets of the demands: per instruction the sets of its demands,
-  /// per set its ports' units, per port the sets it is in; per set whether
-  /// it had no free unit when last looked at, and in which cycle (-1: stale).
-  Rows<unsigned> SetOf, SetUnits, SetsOfPort;
-  std::vector<double> SetKnownAt;
-  std::vector<bool> SetFull;
+  /// per set its ports' units as a mask, and the units free this cycle (busy
+  /// for less than it), kept as demands take them: a set is full when it has
+  /// none of them. A core of more than 64 units (none so far) keeps every
+  /// unit past the 64th in bit 63, which is then free while any of them is.
+  Rows<unsigned> SetOf;
+  std::vector<uint64_t> SetMask;
+  uint64_t Free = 0;
+  static uint64_t bitOf(unsigned U) { return uint64_t(1) << std::min(U, 63u); }
+  uint64_t unitsOf(const std::vector<unsigned> &Ports) const {
+    uint64_t M = 0;
+    for (unsigned P : Ports)
+      for (unsigned U = UnitFirst[P]; U < UnitFirst[P + 1]; ++U)
+        M |= bitOf(U);
+    return M;
+  }
+  /// The free mask for this cycle.
+  void freeUnits();
   size_t Issued = 0, Dispatched = 0, Retired = 0;
   unsigned InFlight = 0;   ///< fused uops issued and not retired
   unsigned IssueStall = 0; ///< cycles the front end still spends on a long instruction
@@ -216,7 +229,7 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
     Completes[I] = onGrid(std::max(1.0, Instrs[I].Latency));
     for (const auto &D : Instrs[I].Demands) {
       Demands.push({unsigned(DemandPorts.size()), unsigned(DemandPorts.size() + D.first.size()),
-                    onGrid(D.second)});
+                    onGrid(D.second), unitsOf(D.first)});
       DemandPorts.insert(DemandPorts.end(), D.first.begin(), D.first.end());
     }
     Demands.endRow();
@@ -247,19 +260,8 @@ ListScheduler::ListScheduler(const ScheduleInput &In)
   }
   Ready.resize(Groups.size());
   Passed.resize(Groups.size());
-  for (const std::vector<unsigned> &Set : SetPorts) {
-    for (unsigned P : Set)
-      for (unsigned U = UnitFirst[P]; U < UnitFirst[P + 1]; ++U)
-        SetUnits.push(U);
-    SetUnits.endRow();
-  }
-  std::vector<std::vector<unsigned>> OfPort(UnitFirst.size() - 1);
-  for (unsigned S = 0; S < SetPorts.size(); ++S)
-    for (unsigned P : SetPorts[S])
-      OfPort[P].push_back(S);
-  SetsOfPort = Rows<unsigned>(OfPort);
-  SetKnownAt.assign(SetPorts.size(), -1);
-  SetFull.assign(SetPorts.size(), false);
+  for (const std::vector<unsigned> &Set : SetPorts)
+    SetMask.push_back(unitsOf(Set));
   std::vector<std::vector<std::pair<size_t, bool>>> ConsumersOf(N);
   for (size_t I = 0; I < N; ++I)
     for (const SchedEdge &E : Inputs[I])
@@ -387,18 +389,19 @@ bool ListScheduler::takeUnits(size_t I) {
   // a fraction of this cycle still takes it, from where it frees (a measured
   // 1.27 cy a shuffle is 1.27 on average, not 2).
   Take.clear();
-  const double Free = Cycle + 1 - 1e-9;
+  const double FreeBelow = Cycle + 1 - 1e-9;
   for (const Demand &D : Demands[I]) {
     unsigned Pick = UINT_MAX, PickPort = 0;
-    for (unsigned PI = D.PortsFirst; PI < D.PortsLast; ++PI) {
-      unsigned P = DemandPorts[PI];
-      for (unsigned U = UnitFirst[P]; U < UnitFirst[P + 1]; ++U)
-        if (Units[U] < Free && (Pick == UINT_MAX || Units[U] < Units[Pick]) &&
-            std::none_of(Take.begin(), Take.end(), [&](const Taken &T) { return T.Unit == U; })) {
-          Pick = U;
-          PickPort = P;
-        }
-    }
+    if (D.Mask & Free)
+      for (unsigned PI = D.PortsFirst; PI < D.PortsLast; ++PI) {
+        unsigned P = DemandPorts[PI];
+        for (unsigned U = UnitFirst[P]; U < UnitFirst[P + 1]; ++U)
+          if (Units[U] < FreeBelow && (Pick == UINT_MAX || Units[U] < Units[Pick]) &&
+              std::none_of(Take.begin(), Take.end(), [&](const Taken &T) { return T.Unit == U; })) {
+            Pick = U;
+            PickPort = P;
+          }
+      }
     if (Pick != UINT_MAX) {
       Take.push_back({Pick, D.Cy, PickPort});
       continue;
@@ -417,16 +420,17 @@ bool ListScheduler::takeUnits(size_t I) {
 bool ListScheduler::blocked(size_t I) {
   // takeUnits fails exactly when a demand's port set has no free unit: what
   // it takes for one demand is free, so it is never in a full set.
-  for (unsigned Set : SetOf[I]) {
-    if (SetKnownAt[Set] != Cycle) {
-      SetKnownAt[Set] = Cycle;
-      SetFull[Set] = std::none_of(SetUnits[Set].begin(), SetUnits[Set].end(),
-                                  [&](unsigned U) { return Units[U] < Cycle + 1 - 1e-9; });
-    }
-    if (SetFull[Set])
+  for (unsigned Set : SetOf[I])
+    if (!(SetMask[Set] & Free))
       return true;
-  }
   return false;
+}
+
+void ListScheduler::freeUnits() {
+  Free = 0;
+  for (unsigned U = 0; U < Units.size(); ++U)
+    if (Units[U] < Cycle + 1 - 1e-9)
+      Free |= bitOf(U);
 }
 
 void ListScheduler::dispatch() {
@@ -440,6 +444,7 @@ void ListScheduler::dispatch() {
   // blocked; instructions woken meanwhile are younger than the one that
   // woke them and join their group's order.
   std::fill(Passed.begin(), Passed.end(), 0);
+  freeUnits();
   for (;;) {
     size_t Best = SIZE_MAX;
     unsigned BestGroup = 0;
@@ -466,11 +471,14 @@ void ListScheduler::dispatch() {
     }
     G.erase(G.begin() + Passed[BestGroup]);
     --ReadyCount;
-    for (const Taken &T : Take) {
+    for (const Taken &T : Take)
       Units[T.Unit] = std::max(Units[T.Unit], Cycle) + T.Cy;
-      for (unsigned Set : SetsOfPort[T.Port])
-        SetKnownAt[Set] = -1; // a unit of it got busier
-    }
+    if (Units.size() > 64)
+      freeUnits();
+    else
+      for (const Taken &T : Take)
+        if (Units[T.Unit] >= Cycle + 1 - 1e-9)
+          Free &= ~bitOf(T.Unit);
     Start[Inst] = Cycle;
     for (unsigned B : QueuesOf[I])
       Waiting[B] -= !Q.UntilRetire[B];

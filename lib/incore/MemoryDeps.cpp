@@ -55,18 +55,7 @@ public:
   Tracker(const TargetBundle &TB, bool SameInit) : TB(TB), SameInit(SameInit) {}
 
   /// The 64-bit general-purpose register REG is part of, or 0.
-  unsigned gpr(unsigned Reg) const {
-    if (!Reg)
-      return 0;
-    unsigned Top = widestRegister(*TB.MRI, Reg);
-    StringRef Name = TB.MRI->getName(Top);
-    static const char *Gprs[] = {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "RSP",
-                                 "R8",  "R9",  "R10", "R11", "R12", "R13", "R14", "R15"};
-    for (const char *G : Gprs)
-      if (Name == G)
-        return Top;
-    return 0;
-  }
+  unsigned gpr(unsigned Reg) const { return Reg ? TB.gpr64(Reg) : 0; }
   bool isStackPointer(unsigned Reg) const { return StringRef(TB.MRI->getName(Reg)) == "RSP"; }
 
   Value get(unsigned Reg) {

@@ -29,6 +29,7 @@
 #include <mutex>
 #include <optional>
 #include <utility>
+#include <vector>
 #include <string>
 
 namespace perfmodel {
@@ -114,8 +115,14 @@ struct TargetBundle {
     return true;
   }
 
+  /// The 64-bit general-purpose register REG is part of (RAX for EAX, AL),
+  /// or 0: by a table made on first use (the memory tracker asks it for
+  /// every operand of every traced instruction).
+  unsigned gpr64(unsigned Reg) const;
+
 private:
   mutable llvm::StringMap<unsigned> Opcodes;
+  mutable std::vector<unsigned> Gpr64;
 };
 
 /// The bundle for TRIPLE and CPU, made once per thread and kept: making one
@@ -140,6 +147,22 @@ inline unsigned widestRegister(const llvm::MCRegisterInfo &MRI, unsigned Reg) {
     if (MRI.superregs(S).empty())
       Top = S;
   return Top;
+}
+
+inline unsigned TargetBundle::gpr64(unsigned Reg) const {
+  if (Gpr64.empty()) {
+    Gpr64.assign(MRI->getNumRegs(), 0);
+    static const char *Gprs[] = {"RAX", "RBX", "RCX", "RDX", "RSI", "RDI", "RBP", "RSP",
+                                 "R8",  "R9",  "R10", "R11", "R12", "R13", "R14", "R15"};
+    for (unsigned R = 1; R < Gpr64.size(); ++R) {
+      unsigned Top = widestRegister(*MRI, R);
+      llvm::StringRef Name = MRI->getName(Top);
+      for (const char *G : Gprs)
+        if (Name == G)
+          Gpr64[R] = Top;
+    }
+  }
+  return Reg < Gpr64.size() ? Gpr64[Reg] : 0;
 }
 
 /// x86's accumulator forms of add and sub with an immediate (`add rax,
