@@ -293,29 +293,44 @@ void Block::recurrence() {
   for (size_t Pos = 0; Pos < 2 * N; ++Pos)
     for (size_t K = 0; K < In[Pos].size(); ++K)
       Outs[In[Pos][K].From].push_back({Pos, K, In[Pos][K].Lat});
+  // Per start, the positions reached as bits: the sweep visits those, not
+  // every position up to the copy (a trace's start reaches few of them).
   std::vector<double> Dist(2 * N, -1);
   std::vector<size_t> Prev(2 * N, SIZE_MAX), PrevIndex(2 * N, SIZE_MAX);
+  std::vector<uint64_t> Reached((2 * N + 63) / 64 + 1, 0);
+  auto IsReached = [&](size_t Pos) { return (Reached[Pos / 64] >> (Pos % 64)) & 1; };
   for (size_t Start = 0; Start < N; ++Start) {
     if (!ReachesNext[Start] || !FromPrevious[Start + N])
       continue; // no path to its copy: OwnCycle 0, no chain
-    std::fill(Dist.begin() + Start, Dist.begin() + Start + N + 1, -1.0);
-    std::fill(Prev.begin() + Start, Prev.begin() + Start + N + 1, SIZE_MAX);
+    std::fill(Reached.begin() + Start / 64, Reached.begin() + (Start + N) / 64 + 1, 0);
+    Reached[Start / 64] |= uint64_t(1) << (Start % 64);
     Dist[Start] = 0;
-    for (size_t Pos = Start; Pos < Start + N; ++Pos) {
-      if (Dist[Pos] < 0)
-        continue;
-      for (const Out &E : Outs[Pos]) {
-        if (E.To > Start + N)
-          continue;
-        double Via = Dist[Pos] + E.Lat;
-        if (Via > Dist[E.To] ||
-            (Via == Dist[E.To] && Prev[E.To] != SIZE_MAX && E.Index < PrevIndex[E.To])) {
-          Dist[E.To] = Via;
-          Prev[E.To] = Pos;
-          PrevIndex[E.To] = E.Index;
+    Prev[Start] = SIZE_MAX;
+    for (size_t W = Start / 64; W <= (Start + N - 1) / 64; ++W)
+      // Bits of this word set while it is walked (edges within it go
+      // forward) are picked up by re-reading it past the last position.
+      for (uint64_t Bits = Reached[W]; Bits;) {
+        size_t Pos = W * 64 + size_t(__builtin_ctzll(Bits));
+        if (Pos >= Start + N)
+          break;
+        // A value ready before the start (an edge of negative latency)
+        // leads nowhere, as when -1 marked the unreached.
+        for (const Out &E : Outs[Pos]) {
+          double Via = Dist[Pos] + E.Lat;
+          if (E.To > Start + N || Dist[Pos] < 0 || (!IsReached(E.To) && Via <= -1))
+            continue;
+          if (!IsReached(E.To) || Via > Dist[E.To] ||
+              (Via == Dist[E.To] && Prev[E.To] != SIZE_MAX && E.Index < PrevIndex[E.To])) {
+            Reached[E.To / 64] |= uint64_t(1) << (E.To % 64);
+            Dist[E.To] = Via;
+            Prev[E.To] = Pos;
+            PrevIndex[E.To] = E.Index;
+          }
         }
+        Bits = Pos % 64 == 63 ? 0 : Reached[W] & (~uint64_t(0) << (Pos % 64 + 1));
       }
-    }
+    if (!IsReached(Start + N))
+      continue;
     OwnCycle[Start] = std::max(0.0, Dist[Start + N]);
     if (Dist[Start + N] > R.RecurrenceBound) {
       R.RecurrenceBound = Dist[Start + N];
