@@ -54,6 +54,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.StoreQueue = M.Core.StoreQueue;
   O.LoadBytesPerCycle = M.Core.LoadBytesPerCycle;
   O.StoreBytesPerCycle = M.Core.StoreBytesPerCycle;
+  O.L1BytesPerCycle = M.Core.L1BytesPerCycle;
   O.LoadSlotsPerCycle = M.Core.LoadsPerCycle;
   O.VectorLoadSlots = M.Core.VectorLoadSlots;
   O.Splits.LoadCost = M.Core.LineSplitLoadCost;
@@ -132,7 +133,7 @@ namespace {
 /// every option, numbers in exact hexadecimal.
 std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-  static_assert(sizeof(InCoreOptions) == 728 && sizeof(LineSplits) == 240 &&
+  static_assert(sizeof(InCoreOptions) == 736 && sizeof(LineSplits) == 240 &&
                     sizeof(LineSplits::Stream) == 80,
                 "an option was added: make blockKey write it");
 #endif
@@ -146,6 +147,7 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
   for (double V : {double(O.IssueWidth), double(O.Rob), double(O.SchedulerQueues),
                    double(O.LoadQueue), double(O.StoreQueue), O.CallReturnCycles,
                    double(O.LineBytes), O.LoadBytesPerCycle, O.StoreBytesPerCycle,
+                   O.L1BytesPerCycle,
                    O.LoadSlotsPerCycle, O.VectorLoadSlots, double(O.Unrolled),
                    double(O.SameInitialRegisters), O.StoreForward.value_or(-1),
                    O.StoreForwardVector.value_or(-1),

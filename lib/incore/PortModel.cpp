@@ -338,7 +338,9 @@ void Block::l1DataPath() {
     }
     double LoadCy = O.LoadBytesPerCycle > 0 ? Loaded / O.LoadBytesPerCycle : 0;
     double StoreCy = O.StoreBytesPerCycle > 0 ? Stored / O.StoreBytesPerCycle : 0;
-    double BytesCy = std::max(LoadCy, StoreCy);
+    // Loads and stores together: less than the two apart on some cores.
+    double BothCy = O.L1BytesPerCycle > 0 ? (Loaded + Stored) / O.L1BytesPerCycle : 0;
+    double BytesCy = std::max({LoadCy, StoreCy, BothCy});
     double MixCy = O.VectorLoadSlots > 0 && O.LoadSlotsPerCycle > 0 && IntLoads > 0 &&
                            VectorParts > 0
                        ? (IntLoads + VectorParts * O.VectorLoadSlots) / O.LoadSlotsPerCycle
@@ -351,6 +353,9 @@ void Block::l1DataPath() {
                  "load pipes (%g integer loads and %g 32-byte vector load parts per "
                  "iteration, %g slots each, %g slots a cycle)",
                  IntLoads, VectorParts, O.VectorLoadSlots, O.LoadSlotsPerCycle);
+      else if (BothCy > std::max(LoadCy, StoreCy) + 1e-9)
+        snprintf(Buf, sizeof(Buf), "L1 load and store bytes (%g B per iteration at %g B/cy)",
+                 Loaded + Stored, O.L1BytesPerCycle);
       else
         snprintf(Buf, sizeof(Buf), "L1 %s bytes (%g B per iteration at %g B/cy)",
                  StoreCy >= LoadCy ? "store" : "load", StoreCy >= LoadCy ? Stored : Loaded,

@@ -46,7 +46,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   if (!R.checkMap(N, P, {"issue_width", "reorder_buffer", "simd_bits", "fp_pipe_bits", "fma_units",
                          "peak_flops_per_cycle", "loads_per_cycle",
                          "load_bytes_per_cycle", "vector_load_slots", "stores_per_cycle",
-                         "store_bytes_per_cycle", "fp_units",
+                         "store_bytes_per_cycle", "l1_bytes_per_cycle", "fp_units",
                          "unaligned_vector_cost", "line_split_load_cost",
                          "line_split_store_cost", "scheduler_queues", "queue_also_holds", "load_queue", "store_queue",
                          "branch_mispredict_cy", "branch_pattern_capacity",
@@ -89,6 +89,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   C.VectorLoadSlots = R.num(N, "vector_load_slots", P, false, Reader::NonNegative).value_or(0);
   C.StoresPerCycle = R.count(N, "stores_per_cycle", P, true).value_or(0);
   C.StoreBytesPerCycle = R.num(N, "store_bytes_per_cycle", P, true).value_or(0);
+  C.L1BytesPerCycle = R.num(N, "l1_bytes_per_cycle", P, false).value_or(0);
   C.UnalignedVectorCost = R.num(N, "unaligned_vector_cost", P, false).value_or(1);
   if (C.UnalignedVectorCost < 1)
     R.error(R.child(N, "unaligned_vector_cost", P, false), "core.unaligned_vector_cost",

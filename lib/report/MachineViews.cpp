@@ -128,6 +128,7 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"core.vector_load_slots", C.VectorLoadSlots ? N(C.VectorLoadSlots) : "unstated"});
   F.push_back({"core.stores_per_cycle", std::to_string(C.StoresPerCycle)});
   F.push_back({"core.store_bytes_per_cycle", N(C.StoreBytesPerCycle)});
+  F.push_back({"core.l1_bytes_per_cycle", C.L1BytesPerCycle ? N(C.L1BytesPerCycle) : "unstated"});
   F.push_back({"core.unaligned_vector_cost", N(C.UnalignedVectorCost)});
   F.push_back({"core.line_split_load_cost",
                C.LineSplitLoadCost ? N(C.LineSplitLoadCost) : "unstated"});

@@ -273,6 +273,9 @@ struct InCoreOptions {
   /// machine file's core.load/store_bytes_per_cycle; 0: unbounded): Zen 4's
   /// two store pipes move 32 B a cycle, so a 64-byte store takes two.
   double LoadBytesPerCycle = 0, StoreBytesPerCycle = 0;
+  /// Bytes a cycle for loads and stores together (core.l1_bytes_per_cycle;
+  /// 0: the two apart bound).
+  double L1BytesPerCycle = 0;
   /// Load slots a cycle and those each 32 bytes of a vector load take, where
   /// integer and vector loads share the pipes (core.loads_per_cycle,
   /// core.vector_load_slots; 0: no such bound).

@@ -99,6 +99,9 @@ struct CoreModel {
   double VectorLoadSlots = 0;
   unsigned StoresPerCycle = 0;
   double StoreBytesPerCycle = 0; ///< registers -> L1
+  /// Bytes the L1 moves a cycle for loads and stores together, where that is
+  /// less than the two apart (the Zen 5 VM: 150 of 128 + 64); 0: unstated.
+  double L1BytesPerCycle = 0;
   /// Load/store port slots of a vector access whose address is not known
   /// to be a multiple of its width (the PPR paper's Haswell: 2).
   double UnalignedVectorCost = 1;
