@@ -315,18 +315,22 @@ void Block::recurrence() {
           break;
         // A value ready before the start (an edge of negative latency)
         // leads nowhere, as when -1 marked the unreached.
-        for (const Out &E : Outs[Pos]) {
-          double Via = Dist[Pos] + E.Lat;
-          if (E.To > Start + N || Dist[Pos] < 0 || (!IsReached(E.To) && Via <= -1))
-            continue;
-          if (!IsReached(E.To) || Via > Dist[E.To] ||
-              (Via == Dist[E.To] && Prev[E.To] != SIZE_MAX && E.Index < PrevIndex[E.To])) {
+        if (Dist[Pos] >= 0)
+          for (const Out &E : Outs[Pos]) {
+            if (E.To > Start + N)
+              continue;
+            double Via = Dist[Pos] + E.Lat;
+            bool Longer = IsReached(E.To) ? Via > Dist[E.To] || (Via == Dist[E.To] &&
+                                                                  Prev[E.To] != SIZE_MAX &&
+                                                                  E.Index < PrevIndex[E.To])
+                                          : Via > -1;
+            if (!Longer)
+              continue;
             Reached[E.To / 64] |= uint64_t(1) << (E.To % 64);
             Dist[E.To] = Via;
             Prev[E.To] = Pos;
             PrevIndex[E.To] = E.Index;
           }
-        }
         Bits = Pos % 64 == 63 ? 0 : Reached[W] & (~uint64_t(0) << (Pos % 64 + 1));
       }
     if (!IsReached(Start + N))

@@ -193,6 +193,9 @@ private:
         M |= bitOf(U);
     return M;
   }
+  /// Whether a unit busy until BUSY is free this cycle: one busy for a
+  /// fraction of it still is (takeUnits).
+  bool freeNow(double Busy) const { return Busy < Cycle + 1 - 1e-9; }
   /// The free mask for this cycle.
   void freeUnits();
   size_t Issued = 0, Dispatched = 0, Retired = 0;
@@ -389,14 +392,13 @@ bool ListScheduler::takeUnits(size_t I) {
   // a fraction of this cycle still takes it, from where it frees (a measured
   // 1.27 cy a shuffle is 1.27 on average, not 2).
   Take.clear();
-  const double FreeBelow = Cycle + 1 - 1e-9;
   for (const Demand &D : Demands[I]) {
     unsigned Pick = UINT_MAX, PickPort = 0;
     if (D.Mask & Free)
       for (unsigned PI = D.PortsFirst; PI < D.PortsLast; ++PI) {
         unsigned P = DemandPorts[PI];
         for (unsigned U = UnitFirst[P]; U < UnitFirst[P + 1]; ++U)
-          if (Units[U] < FreeBelow && (Pick == UINT_MAX || Units[U] < Units[Pick]) &&
+          if (freeNow(Units[U]) && (Pick == UINT_MAX || Units[U] < Units[Pick]) &&
               std::none_of(Take.begin(), Take.end(), [&](const Taken &T) { return T.Unit == U; })) {
             Pick = U;
             PickPort = P;
@@ -429,7 +431,7 @@ bool ListScheduler::blocked(size_t I) {
 void ListScheduler::freeUnits() {
   Free = 0;
   for (unsigned U = 0; U < Units.size(); ++U)
-    if (Units[U] < Cycle + 1 - 1e-9)
+    if (freeNow(Units[U]))
       Free |= bitOf(U);
 }
 
@@ -477,7 +479,7 @@ void ListScheduler::dispatch() {
       freeUnits();
     else
       for (const Taken &T : Take)
-        if (Units[T.Unit] >= Cycle + 1 - 1e-9)
+        if (!freeNow(Units[T.Unit]))
           Free &= ~bitOf(T.Unit);
     Start[Inst] = Cycle;
     for (unsigned B : QueuesOf[I])
@@ -500,7 +502,7 @@ double ListScheduler::idleUntil() const {
     Next = std::min(Next, std::floor(Later.top().first));
   if (ReadyCount)
     for (double U : Units)
-      if (U >= Cycle + 1 - 1e-9)
+      if (!freeNow(U))
         Next = std::min(Next, std::floor(U - 1));
   if (Next == Never)
     return LastCycle; // nothing left to happen
