@@ -4,7 +4,7 @@
 # (MicroBenchmarks/LCALS; its checkout is not in the repository: fetch
 # llvm/llvm-test-suite), built with clang-19 -O3 -march=native against
 # Debian's libbenchmark-dev, timed by Google Benchmark (median of RUNS
-# repetitions, seconds per pass of the benchmark's loops, the data warm
+# processes, seconds per pass of the benchmark's loops, the data warm
 # from the passes before), and predicted by `perfmodel analyze` with the
 # length bound as a user would: -D 'state.range(0)=N' for each N the suite
 # runs. A benchmark's seconds are the sum of its nests' headline seconds.

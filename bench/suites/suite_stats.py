@@ -272,7 +272,7 @@ LCALS_FLAGS = ["-std=c++11", "-DLCALS_USE_DOUBLE", "-DLCALS_USE_RESTRICT_PTR", "
 
 def lcals_times(root, subset, runs, tmp):
     """{(benchmark, arg): seconds per state iteration}, the median of RUNS
-    repetitions of Google Benchmark, of one Raw subset; or an error."""
+    processes of Google Benchmark, of one Raw subset; or an error."""
     exe = os.path.join(tmp, "raw" + subset)
     srcs = [os.path.join(root, f) for f in ("main.cxx", f"Subset{subset}RawLoops/RawSubset{subset}benchmarks.cxx",
                                             "LCALSStats.cxx", "LCALSSuite.cxx", "LCALSTraversalMethods.cxx",
@@ -281,16 +281,22 @@ def lcals_times(root, subset, runs, tmp):
                        capture_output=True, text=True)
     if r.returncode:
         return None, f"subset {subset} does not build (libbenchmark-dev?)"
-    out = os.path.join(tmp, f"times{subset}.json")
-    subprocess.run([exe, f"--benchmark_repetitions={runs}", "--benchmark_report_aggregates_only=true",
-                    "--benchmark_format=json", f"--benchmark_out={out}"], capture_output=True, timeout=3600)
+    # One repetition in each of RUNS processes, the median of the processes:
+    # some loops run at one of two speeds for a whole process (DIFF_PREDICT
+    # and INT_PREDICT at 171: 0.46 or 0.62 us, 0.30 or 0.40 us on the Zen 5
+    # VM, both fast or both slow in a process), which repetitions within one
+    # process do not sample.
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    times = {}
-    for b in json.load(open(out))["benchmarks"]:
-        if b.get("aggregate_name") == "median":
-            name, arg = b["run_name"].split("/")[:2]
-            times[f"{name}/{arg}"] = b["real_time"] * scale[b["time_unit"]]
-    return times, None
+    samples = collections.defaultdict(list)
+    for run in range(runs):
+        out = os.path.join(tmp, f"times{subset}-{run}.json")
+        subprocess.run([exe, "--benchmark_format=json", f"--benchmark_out={out}"], capture_output=True,
+                       timeout=3600)
+        for b in json.load(open(out))["benchmarks"]:
+            if b.get("run_type", "iteration") == "iteration":
+                name, arg = b["run_name"].split("/")[:2]
+                samples[f"{name}/{arg}"].append(b["real_time"] * scale[b["time_unit"]])
+    return {k: statistics.median(v) for k, v in samples.items()}, None
 
 
 def unbound(loops, parameters):
@@ -320,6 +326,23 @@ def adomain_sizes(arg):
     return [f"domain.{k}={v}" for k, v in fields.items()]
 
 
+def lcals_row_lengths(src):
+    """-D for the rows of LCALS's 2D arrays, reached through row pointers
+    (`Real_ptr* px = loop_data.array_2D_Nx25_Real[0]`): perfmodel takes such
+    rows as laid end to end, each as long as the columns the nest reaches,
+    and says so in a note that names the size to bind (`px[*].len`). A user
+    reads the true lengths off LCALSSuite.cxx's allocation: Nx25 rows are 25
+    long, 64x64 rows 64, and the 7 rows of a 7xN array are aligned_chunksize
+    apart, ((max_loop_length + 20) / 32 + 1) * 32 = 44256 for the longest
+    length, 44217 (the same for every length run)."""
+    lengths = {"Nx25": 25, "64x64": 64, "7xN": 44256}
+    found = {}
+    for m in re.finditer(r"Real_ptr\*\s+(\w+)\s*=\s*loop_data\.array_2D_(\w+?)_Real\b", open(src).read()):
+        if m.group(2) in lengths:
+            found[m.group(1)] = lengths[m.group(2)]
+    return [f"{name}[*].len={n}" for name, n in sorted(found.items())]
+
+
 def run_lcals(perfmodel, root, runs):
     """LCALS (llvm-test-suite MicroBenchmarks/LCALS), the Raw loops of
     subsets A, B and C: each benchmark at each of its lengths, bound as a
@@ -342,10 +365,12 @@ def run_lcals(perfmodel, root, runs):
             times = kept_times({f"{subset}:{k}": v for k, v in times.items()})
             src = os.path.join(root, f"Subset{subset}RawLoops/RawSubset{subset}benchmarks.cxx")
             by_arg = {}
+            # ROWS=assumed leaves the row pointers' rows at perfmodel's assumption.
+            lengths = [] if os.environ.get("ROWS") == "assumed" else lcals_row_lengths(src)
             for key, meas in sorted(times.items()):
                 name, arg = key.split(":")[1].split("/")
                 if arg not in by_arg:
-                    by_arg[arg] = predict_all(perfmodel, src, LCALS_FLAGS + [f"-I{root}"], [f"state.range(0)={arg}", "state.size()=1", *adomain_sizes(arg)])
+                    by_arg[arg] = predict_all(perfmodel, src, LCALS_FLAGS + [f"-I{root}"], [f"state.range(0)={arg}", "state.size()=1", *adomain_sizes(arg), *lengths])
                 label = f"{name}/{arg}"
                 loops = by_arg[arg].get(name, [])
                 free = loops and unbound(loops, by_arg[arg].parameters)
