@@ -16,6 +16,7 @@
 #include "clang/AST/RecordLayout.h"
 #include "clang/AST/StmtOpenMP.h"
 #include "clang/AST/TypeLoc.h"
+#include "clang/Basic/OpenMPKinds.h"
 #include "clang/Basic/SourceManager.h"
 #include "clang/Lex/Lexer.h"
 #include "llvm/Frontend/OpenMP/OMP.h"
@@ -535,8 +536,10 @@ void LoopAnalyzer::walk(const Stmt *S) {
   if (const auto *D = dyn_cast<OMPLoopDirective>(S)) {
     PendingPragma =
         "omp " + llvm::omp::getOpenMPDirectiveName(D->getDirectiveKind()).str();
+    PendingForks = isOpenMPParallelDirective(D->getDirectiveKind());
     walk(D->getAssociatedStmt());
     PendingPragma.clear();
+    PendingForks = false;
     return;
   }
   if (const auto *C = dyn_cast<CapturedStmt>(S))
@@ -606,6 +609,7 @@ void LoopAnalyzer::handleOtherLoop(const Stmt *Loop, const std::string &Reason) 
   else if (const auto *RF = dyn_cast<CXXForRangeStmt>(Loop))
     Body = RF->getBody();
   PendingPragma.clear();
+  PendingForks = false;
   if (containsLoop(Body)) {
     // Inner loops are still modelled, without the outer trip count.
     NestNotes.push_back("enclosed in a loop at line " +

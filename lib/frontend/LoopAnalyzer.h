@@ -222,6 +222,7 @@ private:
   std::vector<const clang::ForStmt *> NestLoops; ///< Nest's loop statements
   std::map<const clang::VarDecl *, std::string> IVs;
   std::string PendingPragma;
+  bool PendingForks = false; ///< PendingPragma is a parallel loop directive
   std::vector<std::string> NestNotes;
   /// Range-for loop variables standing for the element they bind to.
   std::map<const clang::VarDecl *, std::pair<const clang::Expr *, std::string>> RangeVars;

@@ -557,7 +557,9 @@ void LoopAnalyzer::handleFor(const ForStmt *F) {
   LoopLevel L;
   L.Loc = loc(F->getBeginLoc());
   L.Pragma = PendingPragma;
+  L.ForksThreads = PendingForks;
   PendingPragma.clear();
+  PendingForks = false;
   const VarDecl *IV = nullptr;
   size_t NotesBefore = NestNotes.size();
   bool Root = Nest.empty();
@@ -603,7 +605,9 @@ void LoopAnalyzer::handleRangeFor(const CXXForRangeStmt *F) {
   LoopLevel L;
   L.Loc = loc(F->getBeginLoc());
   L.Pragma = PendingPragma;
+  L.ForksThreads = PendingForks;
   PendingPragma.clear();
+  PendingForks = false;
   if (Nest.empty()) {
     collectWrittenInNest(F);
   }

@@ -50,7 +50,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "unaligned_vector_cost", "line_split_load_cost",
                          "line_split_store_cost", "scheduler_queues", "queue_also_holds", "load_queue", "store_queue",
                          "branch_mispredict_cy", "branch_pattern_capacity",
-                         "instruction_overrides", "call_cy", "call_return_cy",
+                         "instruction_overrides", "call_cy", "call_return_cy", "parallel_loop_us",
                          "masked_stores_forward", "forward_fail_cy", "store_forward_cy",
                          "store_forward_vector_cy", "vector_memory_round_trip_cy",
                          "memcpy_bytes_per_cy",
@@ -118,6 +118,14 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
     for (const auto &KV : Q)
       Read(Q, KV.first.Scalar(), Path);
   };
+  Named("parallel_loop_us", "threads: microseconds, e.g. {1: 0.3, 2: 0.7}",
+        [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
+          unsigned Threads = 0;
+          if (llvm::StringRef(Name).getAsInteger(10, Threads) || Threads == 0)
+            R.error(Q[Name], Path + "." + Name, "expected a number of threads (1, 2, ...)");
+          else if (auto V = R.num(Q, Name.c_str(), Path, true, Reader::NonNegative))
+            C.ParallelLoopUs[Threads] = *V;
+        });
   Named("call_cy", "function: cycles, e.g. {exp: 18}",
         [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
           if (auto V = R.num(Q, Name.c_str(), Path, true))

@@ -195,6 +195,7 @@ void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
     if (Mem && Cores > 1) {
       CyPerIt = std::max(CyPerIt, TMem / R.ItersPerCL / M.socketsFor(Cores));
     }
+    CyPerIt += In.ParallelLoopCyPerIt;
     std::string B;
     double Data = L == 0 ? R.TnOL : M.EcmOverlap == OverlapRule::Full ? 0 : R.TnOL;
     std::string Largest = "T_nOL";

@@ -141,7 +141,10 @@ PprResult perfmodel::ppr(const ModelInput &In) {
                       " cy/it added to the memory side of eq. (4)");
   for (size_t L = 0; L < R.Levels.size(); ++L) {
     double Memory = R.LoadStoreCy + R.RegularCy[L] + R.IrregularCy + Tlb;
-    double Cy = std::max({R.ComputeCy, Memory, LB.at(L)});
+    // A parallel loop's start and join on the cores asked for; PPR's time is
+    // one core's, and one core's loop pays them only where it runs alone.
+    double Cy = std::max({R.ComputeCy, Memory, LB.at(L)}) +
+                (In.Cores <= 1 ? In.ParallelLoopCyPerIt : 0);
     R.TotalCy.push_back(Cy);
     std::string B;
     BoundKind Kind;

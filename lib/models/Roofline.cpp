@@ -92,6 +92,12 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
       L.BoundGFlops = R.FlopsPerIt / L.BoundCyclesPerIt * In.Machine->ClockGHz;
     }
   }
+  // An OpenMP parallel loop's start and join: wall time beside every roof.
+  if (double Fork = In.ParallelLoopCyPerIt; Fork > 0)
+    for (RooflineLink &L : R.Levels) {
+      L.BoundCyclesPerIt += Fork;
+      L.BoundGFlops = R.FlopsPerIt / L.BoundCyclesPerIt * In.Machine->ClockGHz;
+    }
   for (const RooflineLink &L : R.Levels) {
     using Limit = RooflineLink::Limit;
     std::string B = L.Binds == Limit::ComputePeak ? "compute peak"

@@ -131,6 +131,46 @@ Traffic trafficOf(const LoopKernel &K, const KernelIR &IR, const MachineModel &M
   return T;
 }
 
+/// Cycles per source iteration of K that the start, split and join of its
+/// OpenMP parallel loop add on THREADS threads (0 without one, or where the
+/// machine or the sizes do not say), with the note that says so.
+double parallelLoopCycles(const LoopKernel &K, const KernelIR &IR, const MachineModel &M,
+                          unsigned Threads, std::optional<double> Iterations,
+                          std::string &Note) {
+  auto Level = std::find_if(K.Nest.begin(), K.Nest.end(),
+                            [](const LoopLevel &L) { return L.ForksThreads; });
+  if (Level == K.Nest.end())
+    return 0;
+  std::string Where = "the OpenMP parallel loop at line " + std::to_string(Level->Loc.Line);
+  const std::map<unsigned, double> &Us = M.Core.ParallelLoopUs;
+  if (Us.empty()) {
+    Note = Where + " starts and joins its threads at each execution; the machine model "
+                   "does not say what that costs (core.parallel_loop_us): not counted";
+    return 0;
+  }
+  // Executions of the parallel loop: the iterations of the levels around it.
+  LoopKernel Outer = K;
+  Outer.Nest.resize(size_t(Level - K.Nest.begin()));
+  std::optional<double> Executions = Outer.Nest.empty() ? 1.0 : nestIterations(Outer, IR);
+  if (!Iterations || !Executions || *Executions <= 0 || *Iterations <= 0) {
+    Note = Where + ": its iterations per execution are not known at these sizes; its start "
+                   "and join are not counted";
+    return 0;
+  }
+  // The threads measured, else the nearest fewer, else the fewest.
+  auto At = Us.upper_bound(std::max(Threads, 1u));
+  if (At != Us.begin())
+    --At;
+  double PerExecution = *Iterations / *Executions;
+  double Cy = At->second * 1e3 * M.ClockGHz / PerExecution;
+  Note = Where + " starts, splits and joins " + std::to_string(std::max(Threads, 1u)) +
+         " thread(s) at each execution: " + formatNumber(At->second) + " us (core.parallel_loop_us" +
+         (At->first == std::max(Threads, 1u) ? "" : ", as measured on " + std::to_string(At->first)) +
+         ") over its " + formatNumber(PerExecution) + " iterations, " + formatCycles(Cy) +
+         " cy/it added to every level";
+  return Cy;
+}
+
 /// What the models predict from the stage results.
 struct ModelResults {
   std::optional<RooflineResult> Roofline;
@@ -177,7 +217,11 @@ ModelResults modelsOf(const LoopKernel &K, const KernelIR &IR, const MachineMode
   // Roofline (the report's backbone, always run).
   LatencyBound Latency = latencyBound(In);
   In.Latency = &Latency;
+  std::string ParallelNote;
+  In.ParallelLoopCyPerIt = parallelLoopCycles(K, IR, M, S.Cores, Out.Iterations, ParallelNote);
   Out.Roofline = roofline(In);
+  if (!ParallelNote.empty())
+    Out.Roofline->Notes.push_back(ParallelNote);
   Out.Roofline->Notes.insert(Out.Roofline->Notes.end(), Latency.Notes.begin(),
                              Latency.Notes.end());
   if (CoreAtSizes)

@@ -107,6 +107,61 @@ TEST(Cli, JsonHasVersionAndParses) {
   EXPECT_TRUE(IndirectX);
 }
 
+/// Cycles per iteration per model and level of the first loop of a JSON report.
+std::map<std::string, std::vector<double>> cyclesPerModel(const std::string &Json) {
+  std::map<std::string, std::vector<double>> Out;
+  auto V = llvm::json::parse(Json);
+  if (!V) {
+    ADD_FAILURE() << llvm::toString(V.takeError());
+    return Out;
+  }
+  const llvm::json::Object *Loop = (*V->getAsObject()->getArray("loops"))[0].getAsObject();
+  for (const llvm::json::Value &P : *Loop->getArray("predictions"))
+    if (const llvm::json::Array *Levels = P.getAsObject()->getArray("levels"))
+      for (const llvm::json::Value &L : *Levels)
+        Out[P.getAsObject()->getString("model")->str()].push_back(
+            L.getAsObject()->getNumber("cy_per_it").value_or(-1));
+  return Out;
+}
+
+TEST(Cli, OpenMPParallelLoopsPayTheirStartAndJoin) {
+  // examples/omp.c's jacobi at n = m = 202: one execution of its parallel
+  // loop runs 200 x 200 = 40000 iterations. At 1.5 us a parallel loop on two
+  // threads and 2 GHz that is 3000 cycles, 3000 / 40000 = 0.075 cy/it beside
+  // the same machine without the cost, at every level of Roofline and ECM;
+  // PPR, one core's time, adds it only on one core (0.5 us: 0.025 cy/it).
+  const std::string Base =
+      "analyze examples/omp.c -m hsw --set clock_ghz=2 -D n=202 -D m=202 --format json ";
+  CmdResult With = perfmodel(Base + "--cores 2 --set core.parallel_loop_us.2=1.5");
+  CmdResult Without = perfmodel(Base + "--cores 2 --set core.parallel_loop_us.2=0");
+  ASSERT_EQ(With.Code, 0) << With.Err;
+  ASSERT_EQ(Without.Code, 0) << Without.Err;
+  auto A = cyclesPerModel(With.Out), B = cyclesPerModel(Without.Out);
+  for (const char *Model : {"Roofline", "ECM", "PPR"}) {
+    ASSERT_EQ(A[Model].size(), 4u) << Model;
+    for (size_t L = 0; L < 4; ++L)
+      EXPECT_NEAR(A[Model][L] - B[Model][L], std::string(Model) == "PPR" ? 0 : 0.075, 1e-4)
+          << Model << " level " << L;
+  }
+  EXPECT_NE(With.Out.find("the OpenMP parallel loop at line 6 starts, splits and joins 2 "
+                          "thread(s) at each execution: 1.5 us"),
+            std::string::npos);
+  CmdResult One = perfmodel(Base + "--set core.parallel_loop_us.1=0.5");
+  CmdResult OneWithout = perfmodel(Base + "--set core.parallel_loop_us.1=0");
+  auto C = cyclesPerModel(One.Out), D = cyclesPerModel(OneWithout.Out);
+  for (const char *Model : {"Roofline", "ECM", "PPR"})
+    EXPECT_NEAR(C[Model][0] - D[Model][0], 0.025, 1e-4) << Model;
+  // Three threads where only one and two were measured: two's figure, said so.
+  CmdResult Three = perfmodel(Base + "--cores 3 --set core.parallel_loop_us.1=0.5 "
+                                     "--set core.parallel_loop_us.2=1.5");
+  EXPECT_NE(Three.Out.find("1.5 us (core.parallel_loop_us, as measured on 2)"), std::string::npos)
+      << Three.Out;
+  // A machine that does not say: the loop is priced without it, and told.
+  CmdResult Silent = perfmodel(Base + "--cores 2");
+  EXPECT_NE(Silent.Out.find("does not say what that costs (core.parallel_loop_us): not counted"),
+            std::string::npos);
+}
+
 TEST(Cli, OutputFilesAreWrittenAtomicallyAndNeverClobbered) {
   std::string Dir = "/tmp/perfmodel-cli-out";
   std::remove((Dir + "/r.txt").c_str());

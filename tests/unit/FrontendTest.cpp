@@ -520,6 +520,9 @@ TEST(Frontend, OpenMPLoops) {
   const LoopKernel &J = loopIn(R, "jacobi");
   ASSERT_EQ(J.Nest.size(), 2u);
   EXPECT_EQ(J.Nest[0].Pragma, "omp parallel for");
+  // The parallel loop starts and joins its threads; the loop inside does not.
+  EXPECT_TRUE(J.Nest[0].ForksThreads);
+  EXPECT_FALSE(J.Nest[1].ForksThreads);
   EXPECT_EQ(J.Double.Add, 3u);
   EXPECT_EQ(J.Double.Mul, 1u);
   // VLA parameter double (*in)[m]: rows are m elements apart.
@@ -528,6 +531,7 @@ TEST(Frontend, OpenMPLoops) {
             Poly::symbol("j") * m + Poly::symbol("i") + m);
   const LoopKernel &S = loopIn(R, "sum");
   EXPECT_EQ(S.innermost().Pragma, "omp simd");
+  EXPECT_FALSE(S.innermost().ForksThreads);
   // float loaded, accumulated in double: the add is double precision.
   EXPECT_EQ(S.Double.Add, 1u);
   EXPECT_EQ(access(S, "x[i]")->ElementBytes, 4u);

@@ -42,6 +42,10 @@ struct LoopLevel {
   std::string Exit;
   SourceLoc Loc;
   std::string Pragma; ///< e.g. "omp parallel for", empty when none
+  /// An OpenMP parallel loop (omp parallel for, compiled with -fopenmp): each
+  /// execution of this level starts the threads, splits the iterations and
+  /// waits for all of them, at a cost the iterations do not pay.
+  bool ForksThreads = false;
 };
 
 /// One distinct memory reference in the innermost loop body.

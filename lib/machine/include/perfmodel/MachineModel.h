@@ -130,6 +130,11 @@ struct CoreModel {
   /// the callee does beside them (the branch unit and return-address stack);
   /// 0 when the file does not say. Measured by bench/incore/calls.c.
   double CallReturnCycles = 0;
+  /// Microseconds an OpenMP parallel loop (omp parallel for) costs beside
+  /// its iterations, by the threads it runs on: starting them, the static
+  /// split and the join (core.parallel_loop_us); measured by
+  /// bench/openmp/forkjoin.c. Empty when the file does not say.
+  std::map<unsigned, double> ParallelLoopUs;
   /// Whether a load gets the bytes of a masked store (AVX-512's {k},
   /// vmaskmov) by store-to-load forwarding (core.masked_stores_forward);
   /// false: it waits for the store to commit, as when forwarding fails.

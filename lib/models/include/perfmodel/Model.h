@@ -38,6 +38,11 @@ struct ModelInput {
   /// counted). Their cycles add to every level's time: a walk and the line
   /// it translates hold one access's queue entry one after the other.
   const TlbMisses *Tlb = nullptr;
+  /// Cycles per source iteration that an OpenMP parallel loop's start, split
+  /// and join add at the loop's sizes (core.parallel_loop_us over the
+  /// iterations of one execution of that loop); 0: none. The threads pay it
+  /// together, so it adds to every level's time whatever the cores.
+  double ParallelLoopCyPerIt = 0;
 };
 
 /// Cycles per source iteration the TLB misses of In cost (0 without them),
