@@ -145,6 +145,10 @@ perfmodel::machineFields(const MachineModel &M) {
   for (const auto &[Symbol, Cy] : C.CallCycles)
     F.push_back({"core.call_cy." + Symbol, N(Cy)});
   F.push_back({"core.call_return_cy", C.CallReturnCycles ? N(C.CallReturnCycles) : "unstated"});
+  if (C.ParallelLoopUs.empty())
+    F.push_back({"core.parallel_loop_us", "unstated"});
+  for (const auto &[Threads, Us] : C.ParallelLoopUs)
+    F.push_back({"core.parallel_loop_us." + std::to_string(Threads), N(Us)});
   if (const std::optional<FrontEndModel> &E = C.FrontEnd) {
     auto B = [](bool V) { return std::string(V ? "true" : "false"); };
     std::string Unroll;
