@@ -416,6 +416,89 @@ bool perfmodel::buildHarness(const std::string &Source, bool Cxx,
   return false;
 }
 
+std::map<unsigned, double> perfmodel::measureParallelLoopUs(unsigned MaxThreads,
+                                                           std::string &Error) {
+  std::map<unsigned, double> Us;
+  static const char *Source = R"(#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+static double now(void) {
+  struct timespec T;
+  clock_gettime(CLOCK_MONOTONIC, &T);
+  return T.tv_sec + 1e-9 * T.tv_nsec;
+}
+static int cmp(const void *A, const void *B) {
+  double D = *(const double *)A - *(const double *)B;
+  return (D > 0) - (D < 0);
+}
+static volatile double Sink;
+__attribute__((noinline)) static void region(int Threads) {
+  double S = 0;
+#pragma omp parallel for schedule(static) num_threads(Threads) reduction(+ : S)
+  for (int I = 0; I < Threads; ++I)
+    S += I;
+  Sink = S;
+}
+int main(int argc, char **argv) {
+  int Max = atoi(argv[1]);
+  for (int T = 1; T <= Max; ++T) {
+    double Med[9];
+    for (int C = 0; C < 200; ++C)
+      region(T);
+    for (int R = 0; R < 9; ++R) {
+      double T0 = now();
+      for (int C = 0; C < 2000; ++C)
+        region(T);
+      Med[R] = (now() - T0) / 2000;
+    }
+    qsort(Med, 9, sizeof(double), cmp);
+    printf("%d %.6f\n", T, Med[4] * 1e6);
+  }
+  return 0;
+}
+)";
+  SmallString<128> Exe, Out;
+  if (sys::fs::createTemporaryFile("perfmodel-forkjoin", "exe", Exe) ||
+      sys::fs::createTemporaryFile("perfmodel-forkjoin", "out", Out)) {
+    Error = "cannot create a temporary file";
+    return Us;
+  }
+  if (!buildHarness(Source, /*Cxx=*/false, {"-fopenmp"}, std::string(Exe), Error)) {
+    sys::fs::remove(Exe);
+    sys::fs::remove(Out);
+    return Us;
+  }
+  // Placed as the harness places a kernel's threads: one a core.
+  std::vector<std::string> EnvOwned;
+  for (char **E = environ; E && *E; ++E)
+    if (!StringRef(*E).starts_with("OMP_PROC_BIND=") && !StringRef(*E).starts_with("OMP_PLACES="))
+      EnvOwned.push_back(*E);
+  EnvOwned.push_back("OMP_PROC_BIND=spread");
+  EnvOwned.push_back("OMP_PLACES=cores");
+  std::vector<StringRef> EnvRefs(EnvOwned.begin(), EnvOwned.end());
+  std::string Max = std::to_string(std::max(MaxThreads, 1u)), ExecError;
+  StringRef Argv[] = {Exe, Max};
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), StringRef(Out)};
+  int RC = sys::ExecuteAndWait(Exe, Argv, ArrayRef<StringRef>(EnvRefs), Redirects, 120, 0,
+                               &ExecError);
+  auto Buf = MemoryBuffer::getFile(Out);
+  sys::fs::remove(Exe);
+  sys::fs::remove(Out);
+  std::string Text = Buf ? (*Buf)->getBuffer().str() : "";
+  std::istringstream Lines(Text);
+  unsigned T;
+  double V;
+  while (Lines >> T >> V)
+    if (T >= 1 && V > 0)
+      Us[T] = V;
+  if (RC != 0 || Us.size() != std::max(MaxThreads, 1u)) {
+    Error = "the parallel loop timing failed" +
+            (RC < 0 ? " (" + ExecError + ")" : " with status " + std::to_string(RC));
+    Us.clear();
+  }
+  return Us;
+}
+
 std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
                                             const std::vector<std::string> &Args,
                                             std::string &Error, unsigned TimeoutSeconds,

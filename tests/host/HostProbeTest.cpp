@@ -4,12 +4,15 @@
 // one run held to each other, so that they cannot flake on a busy 2-vCPU VM.
 // Label "host" (ctest -L host, or -LE host to leave them out).
 #include "perfmodel/Probe.h"
+#include "perfmodel/Validate.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <map>
+#include <string>
 #include <vector>
 
 namespace {
@@ -90,6 +93,19 @@ TEST(HostProbe, AddAndMultiplyChainsReadTheSameClock) {
 // of (a random chase over 64 MiB passes any L2 and most L3s and pays page
 // walks: more than 5 ns; DRAM behind a VM: under 1 us; one core fills at 1
 // to 400 GB/s), so that a unit slip (ns for s, MB for GB) fails.
+TEST(HostProbe, ParallelLoopCostIsMeasuredPerThreadCount) {
+  // bench/openmp/forkjoin.c's loop: 0.32-0.76 us on one thread and 0.67-2.4
+  // on two on the Zen 5 VMs so far; a unit slip (ns, ms) or a parse that
+  // mixes the rows fails the bounds.
+  std::string Err;
+  std::map<unsigned, double> Us = perfmodel::measureParallelLoopUs(2, Err);
+  ASSERT_EQ(Us.size(), 2u) << Err;
+  for (const auto &[Threads, V] : Us) {
+    EXPECT_GT(V, 0.02) << Threads;
+    EXPECT_LT(V, 100) << Threads;
+  }
+}
+
 TEST(HostProbe, HostMemoryIsMeasured) {
 #if defined(__x86_64__)
   perfmodel::HostMemory H = perfmodel::measureHostMemory(uint64_t(64) << 20);

@@ -41,6 +41,8 @@ void printDiags(const std::vector<MachineDiag> &Diags, bool Warnings);
 struct HostMeasured {
   bool Clock = false;  ///< clock_ghz is the host's, measured now (or MEASUREDGHZ)
   bool Memory = false; ///< one core's memory figures measured now
+  /// core.parallel_loop_us measured now (validate --cores N with OpenMP)
+  bool ParallelLoops = false;
 };
 std::optional<MachineModel> loadMachine(const std::string &Name,
                                         const std::vector<std::string> &Sets,

@@ -145,6 +145,13 @@ Timing summariseSamples(std::vector<Sample> Samples, const QuietReferences &R);
 /// the median of every process's median over all its samples. Min and max
 /// span the processes used; Kept and Total count over all of them.
 Timing combineRuns(std::vector<Timing> Runs, const QuietReferences &R, unsigned Reps);
+/// Microseconds an OpenMP parallel loop (omp parallel for schedule(static),
+/// one iteration a thread) costs on 1 .. MAXTHREADS threads, one a core as
+/// the harness places them: its start, split and join, the median of 9
+/// timings of 2000 executions each (bench/openmp/forkjoin.c's measurement).
+/// Empty, with ERROR set, where it cannot be built or run.
+std::map<unsigned, double> measureParallelLoopUs(unsigned MaxThreads, std::string &Error);
+
 /// Runs EXE with ARGS: its samples summarised against their own reference.
 /// MEMORYPROBE: a memory read beside every sample as well (PERFMODEL_MEMPROBE
 /// in its environment), for memory-sized rows only (it evicts the caches).
