@@ -158,14 +158,15 @@ double parallelLoopCycles(const LoopKernel &K, const KernelIR &IR, const Machine
     return 0;
   }
   // The threads measured, else the nearest fewer, else the fewest.
-  auto At = Us.upper_bound(std::max(Threads, 1u));
+  Threads = std::max(Threads, 1u);
+  auto At = Us.upper_bound(Threads);
   if (At != Us.begin())
     --At;
   double PerExecution = *Iterations / *Executions;
   double Cy = At->second * 1e3 * M.ClockGHz / PerExecution;
-  Note = Where + " starts, splits and joins " + std::to_string(std::max(Threads, 1u)) +
+  Note = Where + " starts, splits and joins " + std::to_string(Threads) +
          " thread(s) at each execution: " + formatNumber(At->second) + " us (core.parallel_loop_us" +
-         (At->first == std::max(Threads, 1u) ? "" : ", as measured on " + std::to_string(At->first)) +
+         (At->first == Threads ? "" : ", as measured on " + std::to_string(At->first)) +
          ") over its " + formatNumber(PerExecution) + " iterations, " + formatCycles(Cy) +
          " cy/it added to every level";
   return Cy;

@@ -416,6 +416,51 @@ bool perfmodel::buildHarness(const std::string &Source, bool Cxx,
   return false;
 }
 
+namespace {
+/// ExecuteAndWait's status never taken by a program: no temporary file.
+constexpr int TempFileFailed = -1000;
+
+/// Runs EXE with ARGS and returns its status, its output and errors in TEXT
+/// (trimmed): in the environment as it is, with PERFMODEL_MEMPROBE for
+/// memory rows (MEMORYPROBE) and THREADS OpenMP threads, each on a core of
+/// its own (0: the environment's).
+int runCapturing(const std::string &Exe, const std::vector<std::string> &Args,
+                 unsigned TimeoutSeconds, bool MemoryProbe, unsigned Threads, std::string &Text,
+                 std::string &ExecError) {
+  SmallString<128> Out;
+  if (sys::fs::createTemporaryFile("perfmodel-harness", "out", Out))
+    return TempFileFailed;
+  std::vector<std::string> All = {Exe};
+  All.insert(All.end(), Args.begin(), Args.end());
+  std::vector<StringRef> Argv(All.begin(), All.end());
+  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), StringRef(Out)};
+  std::optional<ArrayRef<StringRef>> Env;
+  std::vector<std::string> EnvOwned;
+  std::vector<StringRef> EnvRefs;
+  if (MemoryProbe || Threads) {
+    for (char **E = environ; E && *E; ++E)
+      if (!Threads || (!StringRef(*E).starts_with("OMP_NUM_THREADS=") &&
+                       !StringRef(*E).starts_with("OMP_PROC_BIND=") &&
+                       !StringRef(*E).starts_with("OMP_PLACES=")))
+        EnvOwned.push_back(*E);
+    if (MemoryProbe)
+      EnvOwned.push_back("PERFMODEL_MEMPROBE=1");
+    if (Threads) {
+      EnvOwned.push_back("OMP_NUM_THREADS=" + std::to_string(Threads));
+      EnvOwned.push_back("OMP_PROC_BIND=spread");
+      EnvOwned.push_back("OMP_PLACES=cores");
+    }
+    EnvRefs.assign(EnvOwned.begin(), EnvOwned.end());
+    Env = EnvRefs;
+  }
+  int RC = sys::ExecuteAndWait(Exe, Argv, Env, Redirects, TimeoutSeconds, 0, &ExecError);
+  auto Buf = MemoryBuffer::getFile(Out);
+  sys::fs::remove(Out);
+  Text = Buf ? (*Buf)->getBuffer().trim().str() : "";
+  return RC;
+}
+} // namespace
+
 std::map<unsigned, double> perfmodel::measureParallelLoopUs(unsigned MaxThreads,
                                                            std::string &Error) {
   std::map<unsigned, double> Us;
@@ -457,41 +502,32 @@ int main(int argc, char **argv) {
   return 0;
 }
 )";
-  SmallString<128> Exe, Out;
-  if (sys::fs::createTemporaryFile("perfmodel-forkjoin", "exe", Exe) ||
-      sys::fs::createTemporaryFile("perfmodel-forkjoin", "out", Out)) {
+  SmallString<128> Exe;
+  if (sys::fs::createTemporaryFile("perfmodel-forkjoin", "exe", Exe)) {
     Error = "cannot create a temporary file";
     return Us;
   }
   if (!buildHarness(Source, /*Cxx=*/false, {"-fopenmp"}, std::string(Exe), Error)) {
     sys::fs::remove(Exe);
-    sys::fs::remove(Out);
     return Us;
   }
-  // Placed as the harness places a kernel's threads: one a core.
-  std::vector<std::string> EnvOwned;
-  for (char **E = environ; E && *E; ++E)
-    if (!StringRef(*E).starts_with("OMP_PROC_BIND=") && !StringRef(*E).starts_with("OMP_PLACES="))
-      EnvOwned.push_back(*E);
-  EnvOwned.push_back("OMP_PROC_BIND=spread");
-  EnvOwned.push_back("OMP_PLACES=cores");
-  std::vector<StringRef> EnvRefs(EnvOwned.begin(), EnvOwned.end());
-  std::string Max = std::to_string(std::max(MaxThreads, 1u)), ExecError;
-  StringRef Argv[] = {Exe, Max};
-  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), StringRef(Out)};
-  int RC = sys::ExecuteAndWait(Exe, Argv, ArrayRef<StringRef>(EnvRefs), Redirects, 120, 0,
-                               &ExecError);
-  auto Buf = MemoryBuffer::getFile(Out);
+  // The threads placed as the harness places a kernel's: one a core.
+  unsigned Threads = std::max(MaxThreads, 1u);
+  std::string Text, ExecError;
+  int RC = runCapturing(std::string(Exe), {std::to_string(Threads)}, 120, /*MemoryProbe=*/false,
+                        Threads, Text, ExecError);
   sys::fs::remove(Exe);
-  sys::fs::remove(Out);
-  std::string Text = Buf ? (*Buf)->getBuffer().str() : "";
+  if (RC == TempFileFailed) {
+    Error = "cannot create a temporary file";
+    return Us;
+  }
   std::istringstream Lines(Text);
   unsigned T;
   double V;
   while (Lines >> T >> V)
     if (T >= 1 && V > 0)
       Us[T] = V;
-  if (RC != 0 || Us.size() != std::max(MaxThreads, 1u)) {
+  if (RC != 0 || Us.size() != Threads) {
     Error = "the parallel loop timing failed" +
             (RC < 0 ? " (" + ExecError + ")" : " with status " + std::to_string(RC));
     Us.clear();
@@ -503,41 +539,12 @@ std::optional<Timing> perfmodel::runHarness(const std::string &Exe,
                                             const std::vector<std::string> &Args,
                                             std::string &Error, unsigned TimeoutSeconds,
                                             bool MemoryProbe, unsigned Threads) {
-  SmallString<128> Out;
-  if (sys::fs::createTemporaryFile("perfmodel-harness", "out", Out)) {
+  std::string Text, ExecError;
+  int RC = runCapturing(Exe, Args, TimeoutSeconds, MemoryProbe, Threads, Text, ExecError);
+  if (RC == TempFileFailed) {
     Error = "cannot create a temporary file";
     return std::nullopt;
   }
-  std::vector<std::string> All = {Exe};
-  All.insert(All.end(), Args.begin(), Args.end());
-  std::vector<StringRef> Argv(All.begin(), All.end());
-  std::optional<StringRef> Redirects[] = {StringRef(""), StringRef(Out), StringRef(Out)};
-  std::string ExecError;
-  // The environment as it is, with PERFMODEL_MEMPROBE for memory rows and
-  // the OpenMP threads asked for (each on a core of its own).
-  std::optional<ArrayRef<StringRef>> Env;
-  std::vector<std::string> EnvOwned;
-  std::vector<StringRef> EnvRefs;
-  if (MemoryProbe || Threads) {
-    for (char **E = environ; E && *E; ++E)
-      if (!Threads || (!StringRef(*E).starts_with("OMP_NUM_THREADS=") &&
-                       !StringRef(*E).starts_with("OMP_PROC_BIND=") &&
-                       !StringRef(*E).starts_with("OMP_PLACES=")))
-        EnvOwned.push_back(*E);
-    if (MemoryProbe)
-      EnvOwned.push_back("PERFMODEL_MEMPROBE=1");
-    if (Threads) {
-      EnvOwned.push_back("OMP_NUM_THREADS=" + std::to_string(Threads));
-      EnvOwned.push_back("OMP_PROC_BIND=spread");
-      EnvOwned.push_back("OMP_PLACES=cores");
-    }
-    EnvRefs.assign(EnvOwned.begin(), EnvOwned.end());
-    Env = EnvRefs;
-  }
-  int RC = sys::ExecuteAndWait(Exe, Argv, Env, Redirects, TimeoutSeconds, 0, &ExecError);
-  auto Buf = MemoryBuffer::getFile(Out);
-  sys::fs::remove(Out);
-  std::string Text = Buf ? (*Buf)->getBuffer().trim().str() : "";
   std::vector<Sample> Samples;
   const char *At = Text.c_str();
   int N = 0, Used = 0;

@@ -108,7 +108,7 @@ TEST(Cli, JsonHasVersionAndParses) {
 }
 
 /// Cycles per iteration per model and level of the first loop of a JSON report.
-std::map<std::string, std::vector<double>> cyclesPerModel(const std::string &Json) {
+static std::map<std::string, std::vector<double>> cyclesPerModel(const std::string &Json) {
   std::map<std::string, std::vector<double>> Out;
   auto V = llvm::json::parse(Json);
   if (!V) {

@@ -83,16 +83,6 @@ TEST(HostProbe, AddAndMultiplyChainsReadTheSameClock) {
 #endif
 }
 
-// What analyze measures for a model of the host that states no memory
-// figure for one core: on x86-64 a latency, the misses in flight (Little's
-// law on 32 chases: at least one, since 32 chases cannot be slower per line
-// than one; at most twice the 32 chains: on the Zen 5 VM quiet pairs give
-// 31-33, 19-44 with three busy neighbours on its two vCPUs, the walks of 32
-// chains sharing what one chain's pays alone) and the fills of a load stream.
-// Figures are the host's: the limits are what no x86-64 core falls outside
-// of (a random chase over 64 MiB passes any L2 and most L3s and pays page
-// walks: more than 5 ns; DRAM behind a VM: under 1 us; one core fills at 1
-// to 400 GB/s), so that a unit slip (ns for s, MB for GB) fails.
 TEST(HostProbe, ParallelLoopCostIsMeasuredPerThreadCount) {
   // bench/openmp/forkjoin.c's loop: 0.32-0.76 us on one thread and 0.67-2.4
   // on two on the Zen 5 VMs so far; a unit slip (ns, ms) or a parse that
@@ -106,6 +96,16 @@ TEST(HostProbe, ParallelLoopCostIsMeasuredPerThreadCount) {
   }
 }
 
+// What analyze measures for a model of the host that states no memory
+// figure for one core: on x86-64 a latency, the misses in flight (Little's
+// law on 32 chases: at least one, since 32 chases cannot be slower per line
+// than one; at most twice the 32 chains: on the Zen 5 VM quiet pairs give
+// 31-33, 19-44 with three busy neighbours on its two vCPUs, the walks of 32
+// chains sharing what one chain's pays alone) and the fills of a load stream.
+// Figures are the host's: the limits are what no x86-64 core falls outside
+// of (a random chase over 64 MiB passes any L2 and most L3s and pays page
+// walks: more than 5 ns; DRAM behind a VM: under 1 us; one core fills at 1
+// to 400 GB/s), so that a unit slip (ns for s, MB for GB) fails.
 TEST(HostProbe, HostMemoryIsMeasured) {
 #if defined(__x86_64__)
   perfmodel::HostMemory H = perfmodel::measureHostMemory(uint64_t(64) << 20);
