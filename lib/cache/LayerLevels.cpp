@@ -286,13 +286,23 @@ void LayerModel::stridedReuse() {
           InFlight += strideSets(Groups[GJ]) == Used ? M.Core.StoreQueue : 0;
         if (InFlight < double(Used) * C.Ways)
           continue;
+        // Each waits as measured for that many sets (the refill and the
+        // dirty line it evicts), or else the next level's latency.
+        std::optional<double> Cy = C.conflictStoreCycles(unsigned(Used));
+        double Wait = Cy ? *Cy : M.Caches.size() > 1 ? M.Caches[1].LatencyCy : 0;
         R.ThrashedStoresPerIt += 1;
+        R.ThrashedStoreCyPerIt += Wait;
+        R.ThrashedStoresMeasured |= Cy.has_value();
+        char Buf[64];
+        std::snprintf(Buf, sizeof Buf, "%.3g cy", Wait);
         R.Notes.push_back(Gr.Array + "'s stores reach " + std::to_string(Used) + " of the " +
                           C.Name + "'s " + std::to_string(Sets) + " sets: " +
                           std::to_string(int64_t(InFlight)) +
                           " lines in flight (the store queue's worth per stream) overfill their " +
                           std::to_string(Used * C.Ways) +
-                          " ways, so each store waits for its line again");
+                          " ways, so each store waits for its line again, " + Buf +
+                          (Cy ? " (caches." + C.Name + ".conflict_store_cy_by_sets)"
+                              : " (the next level's latency)"));
       }
     // Load streams of a column that misses here refill their lines from
     // the next level slower the fewer sets they reach (measured per sets:

@@ -144,7 +144,7 @@ int ValidateRun::setUp(const CompileCommand &CC) {
   A.KeptL3 = false;
   // Models of this host run at its measured clock: one measurement for all.
   if (!V.AlsoMachines.empty() && !A.HostClockGHz)
-    if (double GHz = measureClock(0.002, 7).Max; GHz > 0)
+    if (double GHz = measureClock(0.002, 7).Median; GHz > 0)
       A.HostClockGHz = GHz;
   if (int RC = loadInputs(A, CC, In))
     return RC;

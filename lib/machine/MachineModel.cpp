@@ -92,11 +92,21 @@ static double fillRateAtSet(const CacheLevel &C, std::optional<double> Set) {
   return atLog2(C.FromNextBySet, *Set);
 }
 
-std::optional<double> CacheLevel::conflictMissCycles(unsigned Sets) const {
-  const auto &T = ConflictMissCyBySets;
+/// A by-sets table at SETS sets: linear in log2 between entries, below the
+/// first the first's, beyond the last none.
+static std::optional<double> bySets(const std::vector<std::pair<unsigned, double>> &T,
+                                    unsigned Sets) {
   if (T.empty() || !Sets || Sets > T.back().first)
     return std::nullopt;
   return atLog2(T, double(Sets));
+}
+
+std::optional<double> CacheLevel::conflictMissCycles(unsigned Sets) const {
+  return bySets(ConflictMissCyBySets, Sets);
+}
+
+std::optional<double> CacheLevel::conflictStoreCycles(unsigned Sets) const {
+  return bySets(ConflictStoreCyBySets, Sets);
 }
 
 double MachineModel::fromNextBytesPerCycle(size_t I, const LinkUse &U) const {

@@ -296,7 +296,7 @@ void deriveLittle(MachineModel &M) {
 /// TWICE names a key given twice.
 template <typename Key, typename Parse, typename Twice>
 static void readTable(Reader &R, const YAML::Node &E, const std::string &P, const char *KeyName,
-                      const char *Expected, Parse ParseKey, Twice TwiceMessage,
+                      const std::string &Expected, Parse ParseKey, Twice TwiceMessage,
                       std::vector<std::pair<Key, double>> &Out) {
   YAML::Node Q = R.child(E, KeyName, P, false);
   if (!Q.IsDefined() || Q.IsNull())
@@ -340,12 +340,15 @@ static void readFromNextBySet(Reader &R, const YAML::Node &E, const std::string 
       C.FromNextBySet);
 }
 
-/// conflict_miss_cy_by_sets: {1: 8.5, 4: 3.3, 16: 2.1}, sorted by sets.
-static void readConflictMisses(Reader &R, const YAML::Node &E, const std::string &P,
-                               CacheLevel &C) {
+/// conflict_miss_cy_by_sets: {1: 8.5, 4: 3.3, 16: 2.1} (cycles per line)
+/// and conflict_store_cy_by_sets (per store), sorted by sets.
+static void readConflictTable(Reader &R, const YAML::Node &E, const std::string &P,
+                              const char *Key, const char *Unit,
+                              std::vector<std::pair<unsigned, double>> &Out) {
   readTable<unsigned>(
-      R, E, P, "conflict_miss_cy_by_sets",
-      "expected a mapping of sets reached to cycles per line, e.g. {1: 8.5, 4: 3.3, 16: 2.1}",
+      R, E, P, Key,
+      std::string("expected a mapping of sets reached to cycles per ") + Unit +
+          ", e.g. {1: 8.5, 4: 3.3, 16: 2.1}",
       [](const std::string &Sets, std::string &Err) -> std::optional<unsigned> {
         char *End = nullptr;
         unsigned long N = std::strtoul(Sets.c_str(), &End, 10);
@@ -354,8 +357,7 @@ static void readConflictMisses(Reader &R, const YAML::Node &E, const std::string
         Err = "expected a number of sets (1, 2, 4...)";
         return std::nullopt;
       },
-      [](unsigned Sets) { return "two figures for " + std::to_string(Sets) + " sets"; },
-      C.ConflictMissCyBySets);
+      [](unsigned Sets) { return "two figures for " + std::to_string(Sets) + " sets"; }, Out);
 }
 
 void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
@@ -376,7 +378,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
                            "prefetch_max_stride", "bytes_per_cycle_to_next",
                            "bytes_per_cycle_from_next_by_set",
                            "bytes_per_cycle_from_next_descending",
-                           "conflict_miss_cy_by_sets"}))
+                           "conflict_miss_cy_by_sets", "conflict_store_cy_by_sets"}))
       continue;
     C.Name = R.str(E, "name", P, true).value_or("");
     if (!C.Name.empty() && !Seen.insert(C.Name).second)
@@ -390,13 +392,15 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     if (I + 1 < N.size()) {
       readFromNextBySet(R, E, P, C);
       C.FromNextDescending = R.num(E, "bytes_per_cycle_from_next_descending", P, false);
-      readConflictMisses(R, E, P, C);
+      readConflictTable(R, E, P, "conflict_miss_cy_by_sets", "line", C.ConflictMissCyBySets);
+      readConflictTable(R, E, P, "conflict_store_cy_by_sets", "store", C.ConflictStoreCyBySets);
     }
     // The last level's link is memory's, whose bandwidth memory states.
     for (auto [Key, What] : {std::pair{"bytes_per_cycle_to_next", "write-backs go to"},
                              std::pair{"bytes_per_cycle_from_next_by_set", "fills come from"},
                              std::pair{"bytes_per_cycle_from_next_descending", "fills come from"},
-                             std::pair{"conflict_miss_cy_by_sets", "refills come from"}})
+                             std::pair{"conflict_miss_cy_by_sets", "refills come from"},
+                             std::pair{"conflict_store_cy_by_sets", "refills come from"}})
       if (I + 1 == N.size() && E[Key] && !E[Key].IsNull())
         R.error(E[Key], P + "." + Key,
                 std::string("the last level's ") + What + " memory, whose bandwidth is memory's");

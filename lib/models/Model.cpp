@@ -324,19 +324,23 @@ void thrashedStoreBound(const MachineModel &M, const TrafficResult *TR, LatencyB
   auto Name = [&](size_t L) { return levelName(M, L); };
   // Stores that lose their line in the L1's few sets before they commit
   // (a column walk over power-of-two rows): each waits again for the line,
-  // one after the other, from the L2 that holds the column.
+  // one after the other, from the L2 that holds the column (the traffic
+  // says how long, by the sets reached).
   if (TR && TR->Ok && TR->ThrashedStoresPerIt > 0 && M.Caches.size() > 1) {
-    double Lat = levelLatencyCycles(M, 1);
-    for (size_t Row = 1; Row < Levels && Lat > 0; ++Row) {
-      double Cy = TR->ThrashedStoresPerIt * Lat;
+    double Cy = TR->ThrashedStoreCyPerIt;
+    std::string Each = TR->ThrashedStoresMeasured
+                           ? "caches." + Name(0) + ".conflict_store_cy_by_sets"
+                           : "the " + Name(1) + " latency";
+    for (size_t Row = 1; Row < Levels && Cy > 0; ++Row) {
       if (Cy <= B.CyPerIt[Row])
         continue;
       B.CyPerIt[Row] = Cy;
       B.Kind[Row] = BoundKind::Latency;
       B.What[Row] = "latency of " + formatCycles(TR->ThrashedStoresPerIt) +
                     " store(s) per iteration whose line the " + Name(0) +
-                    "'s few sets lose before they commit: each waits the " + Name(1) +
-                    " latency (" + formatCycles(Lat) + " cy), one after the other";
+                    "'s few sets lose before they commit: each waits for it again, one "
+                    "after the other (" +
+                    formatCycles(Cy) + " cy, " + Each + ")";
     }
   }
 }

@@ -118,8 +118,11 @@ Traffic trafficOf(const LoopKernel &K, const KernelIR &IR, const MachineModel &M
   // Stores that wait at commit for lines their sets lose, and loads whose
   // lines crowd a few sets, are the set model of the conditions, whichever
   // counts the traffic.
-  if (T.Simulated && T.Simulated->Ok && T.Conditions && T.Conditions->Ok)
+  if (T.Simulated && T.Simulated->Ok && T.Conditions && T.Conditions->Ok) {
     T.Simulated->ThrashedStoresPerIt = T.Conditions->ThrashedStoresPerIt;
+    T.Simulated->ThrashedStoreCyPerIt = T.Conditions->ThrashedStoreCyPerIt;
+    T.Simulated->ThrashedStoresMeasured = T.Conditions->ThrashedStoresMeasured;
+  }
   if (!T.Conditions || !T.Conditions->Ok)
     T.ConflictLoadCyPerIt = conflictLoadCycles(K, IR, M);
   else

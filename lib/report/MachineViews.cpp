@@ -26,6 +26,14 @@ std::string cacheSummary(const CacheLevel &L) {
   return S;
 }
 
+/// A by-sets table as the file writes it: "{1: 8.1, 4: 3.37}".
+std::string bySetsText(const std::vector<std::pair<unsigned, double>> &T) {
+  std::string S;
+  for (const auto &[Sets, Cy] : T)
+    S += (S.empty() ? "{" : ", ") + std::to_string(Sets) + ": " + formatNumber(Cy, 4);
+  return S.empty() ? "unstated" : S + "}";
+}
+
 std::string opt(const std::optional<double> &V, const char *Unit) {
   return V ? formatNumber(*V, 4) + Unit : "unknown";
 }
@@ -192,6 +200,10 @@ perfmodel::machineFields(const MachineModel &M) {
     F.push_back({P + "write_allocate", L.WriteAllocate ? "true" : "false"});
     F.push_back({P + "misses_in_flight",
                  L.MissesInFlight ? std::to_string(*L.MissesInFlight) : "unstated"});
+    if (!L.ConflictMissCyBySets.empty() || !L.ConflictStoreCyBySets.empty()) {
+      F.push_back({P + "conflict_miss_cy_by_sets", bySetsText(L.ConflictMissCyBySets)});
+      F.push_back({P + "conflict_store_cy_by_sets", bySetsText(L.ConflictStoreCyBySets)});
+    }
   }
   F.push_back({"memory.bandwidth_gbs", N(M.Memory.BandwidthGBs)});
   F.push_back({"memory.sustained_gbs", opt(M.Memory.SustainedGBs, "")});

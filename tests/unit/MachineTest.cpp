@@ -555,12 +555,15 @@ TEST(Machine, BaseErrorsNameTheFileAndKey) {
 
 // Refills of lines crowding a few sets, by hand: {1: 8, 4: 4, 16: 2}: at 2
 // sets half way in log2 from 8 to 4, 6; at 8 sets 3; below the first the
-// first's; beyond 16 sets none. Keys that are no set count: errors.
+// first's; beyond 16 sets none. The stores' table, {2: 30, 8: 10}, alike:
+// at 4 sets 20, at 1 the first's 30, beyond 8 none. Keys that are no set
+// count: errors naming the table.
 TEST(Machine, ConflictRefillsFollowTheSetsReached) {
   MachineLoadResult R = parseMachineModel(
       edited("bytes_per_cycle_from_next: 64, misses_in_flight: 10,",
              "bytes_per_cycle_from_next: 64, misses_in_flight: 10,\n"
-             "     conflict_miss_cy_by_sets: {16: 2, 1: 8, 4: 4},"),
+             "     conflict_miss_cy_by_sets: {16: 2, 1: 8, 4: 4},\n"
+             "     conflict_store_cy_by_sets: {8: 10, 2: 30},"),
       "m.yml");
   ASSERT_TRUE(R.ok());
   const CacheLevel &L1 = R.Model->Caches[0];
@@ -570,19 +573,23 @@ TEST(Machine, ConflictRefillsFollowTheSetsReached) {
   EXPECT_DOUBLE_EQ(L1.conflictMissCycles(16).value_or(0), 2);
   EXPECT_FALSE(L1.conflictMissCycles(32));
   EXPECT_FALSE(R.Model->Caches[1].conflictMissCycles(1));
-  for (const char *Bad : {"{few: 3}", "{0: 3}", "{4: 3, 04: 2}", "{4: -1}", "[3]"}) {
-    MachineLoadResult B = parseMachineModel(
-        edited("bytes_per_cycle_from_next: 64, misses_in_flight: 10,",
-               std::string("bytes_per_cycle_from_next: 64, misses_in_flight: 10, "
-                           "conflict_miss_cy_by_sets: ") +
-                   Bad + ","),
-        "m.yml");
-    ASSERT_FALSE(B.ok()) << Bad;
-    const MachineDiag *E = firstError(B);
-    ASSERT_NE(E, nullptr);
-    EXPECT_NE(E->Key.find("caches.L1.conflict_miss_cy_by_sets"), std::string::npos)
-        << Bad << ": " << E->str();
-  }
+  EXPECT_DOUBLE_EQ(L1.conflictStoreCycles(4).value_or(0), 20);
+  EXPECT_DOUBLE_EQ(L1.conflictStoreCycles(1).value_or(0), 30);
+  EXPECT_FALSE(L1.conflictStoreCycles(16));
+  EXPECT_FALSE(R.Model->Caches[1].conflictStoreCycles(2));
+  for (const char *Key : {"conflict_miss_cy_by_sets", "conflict_store_cy_by_sets"})
+    for (const char *Bad : {"{few: 3}", "{0: 3}", "{4: 3, 04: 2}", "{4: -1}", "[3]"}) {
+      MachineLoadResult B = parseMachineModel(
+          edited("bytes_per_cycle_from_next: 64, misses_in_flight: 10,",
+                 std::string("bytes_per_cycle_from_next: 64, misses_in_flight: 10, ") + Key +
+                     ": " + Bad + ","),
+          "m.yml");
+      ASSERT_FALSE(B.ok()) << Key << " " << Bad;
+      const MachineDiag *E = firstError(B);
+      ASSERT_NE(E, nullptr);
+      EXPECT_NE(E->Key.find(std::string("caches.L1.") + Key), std::string::npos)
+          << Bad << ": " << E->str();
+    }
 }
 
 // A fill rate by working set, by hand on the Haswell file (L1 from L2 at

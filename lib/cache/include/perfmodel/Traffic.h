@@ -76,6 +76,12 @@ struct TrafficResult {
   /// queue's worth per stream, overfill the few sets its stride reaches):
   /// each waits for its line again, one after the other.
   double ThrashedStoresPerIt = 0;
+  /// Their wait per iteration, in cycles: each at the figure measured for
+  /// the sets it reaches (caches.L1.conflict_store_cy_by_sets) or else the
+  /// next level's latency; ThrashedStoresMeasured says whether any figure
+  /// came from the table.
+  double ThrashedStoreCyPerIt = 0;
+  bool ThrashedStoresMeasured = false;
   /// Cycles per iteration of load streams whose lines all miss in the L1's
   /// few sets their stride reaches, refilled one after another from L2
   /// (caches.L1.conflict_miss_cy_by_sets); 0 where none or no figure.

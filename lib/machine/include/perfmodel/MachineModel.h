@@ -237,6 +237,14 @@ struct CacheLevel {
   std::vector<std::pair<unsigned, double>> ConflictMissCyBySets;
   /// ConflictMissCyBySets at SETS sets; nullopt where none applies.
   std::optional<double> conflictMissCycles(unsigned Sets) const;
+  /// Cycles per store of a column that loses its line in the few sets its
+  /// stride reaches before it commits (a column walk over power-of-two
+  /// rows): each waits for its line again, one after the other, longer the
+  /// fewer the sets. By sets reached, read as ConflictMissCyBySets; empty:
+  /// each waits the next level's latency.
+  std::vector<std::pair<unsigned, double>> ConflictStoreCyBySets;
+  /// ConflictStoreCyBySets at SETS sets; nullopt where none applies.
+  std::optional<double> conflictStoreCycles(unsigned Sets) const;
   /// Largest constant stride (bytes) this level's stride prefetcher follows;
   /// accesses with larger strides, beyond a line, wait their latency.
   unsigned PrefetchMaxStride = 0;
