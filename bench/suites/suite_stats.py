@@ -35,6 +35,31 @@ def polybench_kernels(pb, ds):
         yield os.path.splitext(os.path.basename(f))[0], src, sizes, flags
 
 
+CLOCKS = []  # GHz, before and after each timed process of this run
+_CLOCK_EXE = []
+
+
+def clock_now():
+    """Runs bench/suites/clock.c (a 0.1 s dependent add chain) and keeps its
+    GHz in CLOCKS: the timed processes are bracketed by it, and the
+    predictions use the median (predict_all), the clock the timings saw."""
+    if not _CLOCK_EXE:
+        here = os.path.dirname(os.path.abspath(__file__))
+        exe = os.path.join(tempfile.mkdtemp(), "clock")
+        if subprocess.run(["clang-19", "-O2", os.path.join(here, "clock.c"), "-o", exe]).returncode:
+            raise SystemExit("bench/suites/clock.c does not build")
+        _CLOCK_EXE.append(exe)
+    CLOCKS.append(float(subprocess.run([_CLOCK_EXE[0]], capture_output=True, text=True).stdout))
+
+
+def timed(cmd, **kw):
+    """subprocess.run(CMD) bracketed by the clock."""
+    clock_now()
+    r = subprocess.run(cmd, **kw)
+    clock_now()
+    return r
+
+
 def time_polybench(pb, src, flags, runs, tmp):
     exe = os.path.join(tmp, "k")
     # PolyBench flushes the caches before the timed call unless told not
@@ -47,7 +72,7 @@ def time_polybench(pb, src, flags, runs, tmp):
         return None, "does not build: " + r.stderr.strip().splitlines()[-1][:80]
     times = []
     for _ in range(runs):
-        r = subprocess.run([exe], capture_output=True, text=True, timeout=600)
+        r = timed([exe], capture_output=True, text=True, timeout=600)
         try:
             times.append(float(r.stdout.strip().split()[-1]))
         except (ValueError, IndexError):
@@ -63,7 +88,14 @@ def kept_times(times, measure=None):
     path = os.environ.get("TIMES")
     kept = json.load(open(path)) if path and os.path.exists(path) else {}
     out = {}
+    # The clock the kept timings ran at (the median of CLOCKS when timed).
+    if CLOCKS:
+        kept["_clock_ghz"] = round(statistics.median(CLOCKS), 3)
+    elif "_clock_ghz" in kept:
+        CLOCKS.append(kept["_clock_ghz"])
     for name, t in times.items():
+        if name.startswith("_"):
+            continue
         if name in kept:
             out[name] = tuple(kept[name]) if isinstance(kept[name], list) else kept[name]
         else:
@@ -103,7 +135,7 @@ def tsvc_times(src_dir, iterations, runs, tmp):
     if path and os.path.exists(path):
         runs = 0  # kept_times has them
     for _ in range(runs):
-        out = subprocess.run([exe], capture_output=True, text=True, timeout=3600).stdout
+        out = timed([exe], capture_output=True, text=True, timeout=3600).stdout
         for line in out.splitlines():
             parts = line.split()
             if len(parts) >= 2 and re.match(r"^[sv]", parts[0]):
@@ -146,9 +178,12 @@ class ByFunction(collections.defaultdict):
 
 def predict_all(perfmodel, src, flags, sizes=()):
     """perfmodel's loops of SRC by function: [(seconds or None, why, loop)]."""
-    # ANALYZE_ARGS (e.g. "--host-clock-ghz 4.2"): two runs compared on kept
-    # TIMES without the host clock's run-to-run spread.
-    args = [perfmodel, "analyze", src, "--format", "json", *os.environ.get("ANALYZE_ARGS", "").split()]
+    # At the clock the timings ran at (CLOCKS, also kept with TIMES), unless
+    # ANALYZE_ARGS sets one (e.g. "--host-clock-ghz 4.2").
+    extra = os.environ.get("ANALYZE_ARGS", "").split()
+    if CLOCKS and "--host-clock-ghz" not in extra:
+        extra += ["--host-clock-ghz", f"{statistics.median(CLOCKS):.3f}"]
+    args = [perfmodel, "analyze", src, "--format", "json", *extra]
     for d in sizes:
         args += ["-D", d]
     r = subprocess.run(args + ["--"] + flags, capture_output=True, text=True)
@@ -204,6 +239,9 @@ def core_share():
 def report(suite, label, rows, declined):
     n = len(rows) + sum(declined.values())
     print(core_share())  # the core's state now (beside the timings where they were made now)
+    if CLOCKS:
+        print(f"clock of the timings: {statistics.median(CLOCKS):.3f} GHz (median of {len(CLOCKS)}, "
+              f"{min(CLOCKS):.3f}-{max(CLOCKS):.3f}; the predictions use it unless ANALYZE_ARGS sets one)")
     print(f"\n{suite} {label}: {n} kernels, {len(rows)} priced and timed, "
           f"{sum(declined.values())} declined ({100 * sum(declined.values()) / max(1, n):.0f} %)")
     for why, c in declined.most_common():
@@ -290,8 +328,8 @@ def lcals_times(root, subset, runs, tmp):
     samples = collections.defaultdict(list)
     for run in range(runs):
         out = os.path.join(tmp, f"times{subset}-{run}.json")
-        subprocess.run([exe, "--benchmark_format=json", f"--benchmark_out={out}"], capture_output=True,
-                       timeout=3600)
+        timed([exe, "--benchmark_format=json", f"--benchmark_out={out}"], capture_output=True,
+              timeout=3600)
         for b in json.load(open(out))["benchmarks"]:
             if b.get("run_type", "iteration") == "iteration":
                 name, arg = b["run_name"].split("/")[:2]
@@ -390,6 +428,14 @@ def main():
     if suite == "lcals":
         return run_lcals(perfmodel, root, runs)
     rows, declined = [], collections.Counter()
+    # Each kernel is predicted before it is timed: the clock so far, from
+    # three readings now on (or the one kept with TIMES).
+    path = os.environ.get("TIMES")
+    kept_clock = json.load(open(path)).get("_clock_ghz") if path and os.path.exists(path) else None
+    if kept_clock:
+        CLOCKS.append(kept_clock)
+    for _ in range(0 if kept_clock else 3):
+        clock_now()
     with tempfile.TemporaryDirectory() as tmp:
         for name, src, sizes, flags in polybench_kernels(root, ds):
             function = "kernel_" + name.replace("-", "_")
