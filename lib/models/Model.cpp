@@ -28,14 +28,96 @@ double perfmodel::levelCapacity(const CacheLevel &C, unsigned Cores) {
   return double(C.SizeBytes) * double((std::max(Cores, 1u) + Share - 1) / Share);
 }
 
+double perfmodel::keptShare(const CacheLevel &C, double WS, uint64_t PageBytes,
+                           unsigned Cores) {
+  if (WS <= 0 || !C.SizeBytes || !C.Ways || !PageBytes)
+    return 1;
+  double Mine = WS * double(C.SizeBytes) / levelCapacity(C, Cores);
+  // A shared cache is sliced, its slice picked by a hash of many address
+  // bits, and a VM keeps only part of it: no colours (the recorded L3 rows
+  // at sizes the VM keeps ran at the L3's rate).
+  uint64_t WayBytes = C.SizeBytes / C.Ways;
+  if (WayBytes <= PageBytes || C.SharedBy > 1)
+    return Mine <= double(C.SizeBytes) ? 1 : 0;
+  double Colours = double(WayBytes / PageBytes);
+  double Pages = std::ceil(Mine / double(PageBytes));
+  if (Pages <= C.Ways)
+    return 1;
+  // The pages in colours of at most `ways` pages, over all pages: the
+  // binomial's sum of x P(X = x) for x <= ways, over its mean.
+  double Q = 1 / Colours, Kept = 0;
+  for (unsigned X = 1; X <= C.Ways; ++X) {
+    double LogP = std::lgamma(Pages + 1) - std::lgamma(X + 1.0) - std::lgamma(Pages - X + 1) +
+                  X * std::log(Q) + (Pages - X) * std::log1p(-Q);
+    Kept += X * std::exp(LogP);
+  }
+  return std::min(1.0, Kept / (Pages * Q));
+}
+
+Residence perfmodel::residence(const MachineModel &M, std::optional<double> WS,
+                               unsigned Cores) {
+  Residence R;
+  R.Level = R.Other = M.Caches.size();
+  if (!WS)
+    return R;
+  // Colours where the file states the pages the data lives in (its TLB's);
+  // where it does not, a level keeps what its bytes hold (page size 0).
+  // Only a set the level's bytes hold loses lines to its colours: beyond
+  // them the next level's row already counts what the sets reuse (the
+  // layer conditions), and PolyBench's kernels past the L2 ran no faster.
+  uint64_t Page = M.Tlb ? M.Tlb->PageBytes : 0;
+  double Before = 0;
+  for (size_t I = 0; I < M.Caches.size(); ++I) {
+    bool Fits = *WS <= levelCapacity(M.Caches[I], Cores);
+    double Kept = !Fits ? 0 : Page ? keptShare(M.Caches[I], *WS, Page, Cores) : 1;
+    if (Kept >= 0.99) {
+      R.Level = R.Other = I;
+      break;
+    }
+    Before = Kept;
+  }
+  if (R.Level == 0 || Before < 0.01)
+    return R;
+  // Lines split between the level before and this one: the level serving
+  // most of them is where the data lives.
+  if (Before >= 0.5) {
+    R.Other = R.Level--;
+    R.OtherShare = 1 - Before;
+  } else {
+    R.Other = R.Level - 1;
+    R.OtherShare = Before;
+  }
+  return R;
+}
+
 std::string perfmodel::residentLevel(const MachineModel &M, std::optional<double> WS,
                                      unsigned Cores) {
-  if (!WS)
-    return "MEM";
-  for (const CacheLevel &C : M.Caches)
-    if (*WS <= levelCapacity(C, Cores))
-      return C.Name;
-  return "MEM";
+  size_t L = residence(M, WS, Cores).Level;
+  return L < M.Caches.size() ? M.Caches[L].Name : "MEM";
+}
+
+void perfmodel::mixKeptLines(Prediction &P, const Residence &R,
+                             std::vector<std::string> &Notes) {
+  size_t Far = std::max(R.Level, R.Other);
+  if (!P.Ok || R.OtherShare <= 0 || Far >= P.Levels.size())
+    return;
+  LevelPrediction &At = P.Levels[R.Level];
+  const LevelPrediction &Rest = P.Levels[R.Other];
+  double Cy = (1 - R.OtherShare) * At.CyclesPerIt + R.OtherShare * Rest.CyclesPerIt;
+  if (Cy <= 0 || At.CyclesPerIt <= 0)
+    return;
+  const LevelPrediction &Near = P.Levels[std::min(R.Level, R.Other)];
+  double NearShare = R.Level < R.Other ? 1 - R.OtherShare : R.OtherShare;
+  Notes.push_back(P.name() + ": " + formatNumber(100 * NearShare, 2) +
+                  " % of the working set's lines stay in " + Near.Level +
+                  " (its pages at random physical addresses fill some of its page colours "
+                  "beyond its ways), the rest come from " + P.Levels[Far].Level + ": " +
+                  formatCycles(Cy) + " cy/it with data in " + At.Level + " = " +
+                  formatNumber(100 * (1 - R.OtherShare), 2) + " % at its " +
+                  formatCycles(At.CyclesPerIt) + " and " + formatNumber(100 * R.OtherShare, 2) +
+                  " % at " + Rest.Level + "'s " + formatCycles(Rest.CyclesPerIt));
+  At.GFlops *= At.CyclesPerIt / Cy;
+  At.CyclesPerIt = Cy;
 }
 
 unsigned perfmodel::flopElementBytes(const LoopKernel &K) {

@@ -234,6 +234,13 @@ ModelResults modelsOf(const LoopKernel &K, const KernelIR &IR, const MachineMode
     Out.Ecm = ecm(In);
   if (S.Ppr)
     Out.Ppr = ppr(In);
+  // A working set at the edge of a level's capacity is partly kept there.
+  Residence Res = residence(M, Out.WorkingSetBytes, S.Cores);
+  mixKeptLines(Out.Roofline->Summary, Res, Out.Roofline->Notes);
+  if (Out.Ecm)
+    mixKeptLines(Out.Ecm->Summary, Res, Out.Ecm->Notes);
+  if (Out.Ppr)
+    mixKeptLines(Out.Ppr->Summary, Res, Out.Ppr->Notes);
   return Out;
 }
 

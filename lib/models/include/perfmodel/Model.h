@@ -122,9 +122,30 @@ struct Prediction {
 /// private cache per core, a shared one per group of the cores that share
 /// it (each core's slice of the iterations stays in its own).
 double levelCapacity(const CacheLevel &C, unsigned Cores);
-/// Level of the memory hierarchy that holds WS bytes on CORES cores (the
-/// first whose instances hold it), or "MEM".
+/// The share of WS bytes on CORES cores that cache C keeps when the data's
+/// pages lie at random physical addresses: a cache whose way spans K pages
+/// has K page colours, each holding `ways` pages; a colour that gets more of
+/// the set's pages than that loses them all to a sweep (LRU), one that gets
+/// fewer keeps them. Pages per colour are binomial. 1 or 0 where a way is a
+/// page or less, or the cache is shared (as bytes fit or not).
+double keptShare(const CacheLevel &C, double WS, uint64_t PageBytes, unsigned Cores = 1);
+/// Where WS bytes live on CORES cores. The first level that keeps all but
+/// a percent of them (keptShare, with the pages the file's TLB states;
+/// without a TLB, the first whose bytes hold them) and the level before it, which keeps a
+/// share of their lines (none below a percent): Level is the one
+/// serving most of the lines, Other the other one, OtherShare its share.
+struct Residence {
+  size_t Level = 0;       ///< index into the caches; caches.size() for memory
+  size_t Other = 0;       ///< the level serving the rest of the lines
+  double OtherShare = 0;  ///< the lines Other serves (0: none)
+};
+Residence residence(const MachineModel &M, std::optional<double> WS, unsigned Cores = 1);
+/// Level of the memory hierarchy that holds most of WS bytes on CORES
+/// cores (residence's), or "MEM".
 std::string residentLevel(const MachineModel &M, std::optional<double> WS, unsigned Cores = 1);
+/// P's data-level row mixed with R.Other's row by R.OtherShare (the lines
+/// each level serves come at its rate), with a note in NOTES.
+void mixKeptLines(Prediction &P, const Residence &R, std::vector<std::string> &Notes);
 
 /// Source iterations that consume one cache line of the leading stream
 /// (ECM's unit of work): from the in-core model when it ran, else from the
