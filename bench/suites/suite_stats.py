@@ -45,10 +45,11 @@ def clock_now():
     predictions use the median (predict_all), the clock the timings saw."""
     if not _CLOCK_EXE:
         here = os.path.dirname(os.path.abspath(__file__))
-        exe = os.path.join(tempfile.mkdtemp(), "clock")
+        tmp = tempfile.TemporaryDirectory()  # removed with the process
+        exe = os.path.join(tmp.name, "clock")
         if subprocess.run(["clang-19", "-O2", os.path.join(here, "clock.c"), "-o", exe]).returncode:
             raise SystemExit("bench/suites/clock.c does not build")
-        _CLOCK_EXE.append(exe)
+        _CLOCK_EXE.extend([exe, tmp])
     CLOCKS.append(float(subprocess.run([_CLOCK_EXE[0]], capture_output=True, text=True).stdout))
 
 
@@ -434,8 +435,9 @@ def main():
     kept_clock = json.load(open(path)).get("_clock_ghz") if path and os.path.exists(path) else None
     if kept_clock:
         CLOCKS.append(kept_clock)
-    for _ in range(0 if kept_clock else 3):
-        clock_now()
+    else:
+        for _ in range(3):
+            clock_now()
     with tempfile.TemporaryDirectory() as tmp:
         for name, src, sizes, flags in polybench_kernels(root, ds):
             function = "kernel_" + name.replace("-", "_")

@@ -69,7 +69,7 @@ Residence perfmodel::residence(const MachineModel &M, std::optional<double> WS,
   double Before = 0;
   for (size_t I = 0; I < M.Caches.size(); ++I) {
     bool Fits = *WS <= levelCapacity(M.Caches[I], Cores);
-    double Kept = !Fits ? 0 : Page ? keptShare(M.Caches[I], *WS, Page, Cores) : 1;
+    double Kept = Fits ? keptShare(M.Caches[I], *WS, Page, Cores) : 0;
     if (Kept >= 0.99) {
       R.Level = R.Other = I;
       break;
