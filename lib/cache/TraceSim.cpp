@@ -319,6 +319,8 @@ public:
       int64_t Lo = eval(Lower[D]), Hi = eval(Upper[D]);
       int64_t Step = K.Nest[D].Step;
       bool Last = D + 1 == K.Nest.size();
+      if (Last)
+        startRow(D, Lo, Hi, Step);
       auto Iteration = [&](int64_t I) {
         IV[D] = I;
         if (Last)
@@ -353,9 +355,25 @@ public:
       }
   }
 
+  /// The innermost level's row starts: each access without loaded values in
+  /// its address moves by a constant from one iteration to the next, so its
+  /// offset is kept and stepped instead of evaluated (most of a replay).
+  void startRow(size_t D, int64_t Lo, int64_t Hi, int64_t Step) {
+    IV[D] = Step > 0 ? Lo : Hi - 1;
+    Offsets.resize(Accesses.size());
+    Steps.resize(Accesses.size());
+    for (size_t I = 0; I < Accesses.size(); ++I) {
+      const Lin &L = Accesses[I].Offset;
+      Offsets[I] = L.Data.empty() ? eval(L) : 0;
+      Steps[I] = L.Data.empty() && D < L.Coef.size() ? L.Coef[D] * Step : 0;
+    }
+  }
+
   void body(CacheSim &Sim, uint64_t WarmupCap, uint64_t Measure) {
-    for (const CompiledAccess &C : Accesses) {
-      int64_t Off = eval(C.Offset);
+    for (size_t I = 0; I < Accesses.size(); ++I) {
+      const CompiledAccess &C = Accesses[I];
+      int64_t Off = C.Offset.Data.empty() ? Offsets[I] : eval(C.Offset);
+      Offsets[I] += Steps[I];
       if (!C.Irregular) {
         Sim.access(C.Base + uint64_t(Off), C.A->ElementBytes, C.Write);
         continue;
@@ -467,6 +485,8 @@ public:
   std::vector<CompiledAccess> Accesses;
   std::vector<std::vector<CompiledAccess>> Outer; ///< per nest level, its own references
   std::vector<int64_t> IV;
+  /// The innermost row's current offset of each access and its step.
+  std::vector<int64_t> Offsets, Steps;
   std::vector<uint64_t> IrregularMisses, Before; ///< per level
   /// Set when the machine has a stream prefetcher at some level.
   std::optional<StreamTracker> Streams;

@@ -165,7 +165,41 @@ private:
   /// Inputs ready, not dispatched, oldest first: per group of instructions
   /// whose demands use the same port sets (a full set blocks the group), so
   /// a cycle looks only at the groups that can still dispatch.
-  std::vector<std::vector<size_t>> Ready;
+  /// A group's instructions, oldest first, from Head on: most leave from
+  /// the front and join at the back, which then moves no element (a trace's
+  /// groups hold hundreds).
+  struct ReadyList {
+    std::vector<size_t> V;
+    size_t Head = 0;
+    size_t size() const { return V.size() - Head; }
+    size_t operator[](size_t K) const { return V[Head + K]; }
+    const size_t *begin() const { return V.data() + Head; }
+    const size_t *end() const { return V.data() + V.size(); }
+    void insert(size_t Inst) {
+      if (V.size() == Head || V.back() < Inst) {
+        V.push_back(Inst);
+        return;
+      }
+      V.insert(std::upper_bound(V.begin() + Head, V.end(), Inst), Inst);
+    }
+    void erase(size_t K) {
+      if (K < size() / 2) { // the older part moves up by one
+        std::move_backward(V.begin() + Head, V.begin() + Head + K, V.begin() + Head + K + 1);
+        ++Head;
+      } else {
+        V.erase(V.begin() + Head + K);
+      }
+      if (Head > 64 && Head * 2 > V.size()) {
+        V.erase(V.begin(), V.begin() + Head);
+        Head = 0;
+      }
+    }
+    void shift(size_t By) {
+      for (size_t K = Head; K < V.size(); ++K)
+        V[K] += By;
+    }
+  };
+  std::vector<ReadyList> Ready;
   std::vector<unsigned> GroupOf;
   std::vector<size_t> Passed; ///< per group, how many of its oldest this cycle passed over
   size_t ReadyCount = 0;
@@ -353,8 +387,7 @@ void ListScheduler::issue() {
 }
 
 void ListScheduler::makeReady(size_t Inst) {
-  std::vector<size_t> &G = Ready[GroupOf[Inst % N]];
-  G.insert(std::upper_bound(G.begin(), G.end(), Inst), Inst);
+  Ready[GroupOf[Inst % N]].insert(Inst);
   ++ReadyCount;
 }
 
@@ -466,12 +499,12 @@ void ListScheduler::dispatch() {
     if (Best == SIZE_MAX)
       break;
     size_t Inst = Best, I = Inst % N;
-    std::vector<size_t> &G = Ready[BestGroup];
+    ReadyList &G = Ready[BestGroup];
     if (!takeUnits(I)) {
       ++Passed[BestGroup];
       continue;
     }
-    G.erase(G.begin() + Passed[BestGroup]);
+    G.erase(Passed[BestGroup]);
     --ReadyCount;
     for (const Taken &T : Take)
       Units[T.Unit] = std::max(Units[T.Unit], Cycle) + T.Cy;
@@ -535,7 +568,7 @@ void ListScheduler::relativeState(std::vector<double> &S) const {
     S.push_back(U > Cycle ? U - Cycle
                           : -1e9 - double(Idle.end() - std::lower_bound(Idle.begin(), Idle.end(), U)));
   S.push_back(double(ReadyCount));
-  for (const std::vector<size_t> &G : Ready)
+  for (const ReadyList &G : Ready)
     for (size_t C : G)
       S.push_back(double(Base) - double(C));
   std::vector<Timed> Pending(Later.size());
@@ -624,9 +657,8 @@ void ListScheduler::jump(size_t P, double T, size_t Count) {
   }
   for (double &U : Units)
     U += Dt;
-  for (std::vector<size_t> &G : Ready)
-    for (size_t &C : G)
-      C += Shift;
+  for (ReadyList &G : Ready)
+    G.shift(Shift);
   decltype(Later) Moved;
   for (; !Later.empty(); Later.pop())
     Moved.push({Later.top().first + Dt, Later.top().second + Shift});

@@ -44,7 +44,9 @@ namespace {
 class Tracker {
   const TargetBundle &TB;
   bool SameInit;
-  std::map<unsigned, Value> Regs; // by 64-bit general-purpose register
+  /// By 64-bit general-purpose register number; Have says which are set.
+  std::vector<Value> Regs;
+  std::vector<bool> Have;
   int64_t Fresh = 1'000'000;
   /// base + scale x index with both symbolic: one symbol per combination
   /// (y[i] through [r15 + 8*rdx], rdx fixed in the loop: the same place
@@ -52,16 +54,21 @@ class Tracker {
   std::map<std::tuple<int64_t, int64_t, int64_t>, int64_t> Combined;
 
 public:
-  Tracker(const TargetBundle &TB, bool SameInit) : TB(TB), SameInit(SameInit) {}
+  Tracker(const TargetBundle &TB, bool SameInit)
+      : TB(TB), SameInit(SameInit), Regs(TB.MRI->getNumRegs()), Have(TB.MRI->getNumRegs()) {}
+
+  void set(unsigned Reg, Value V) {
+    Regs[Reg] = V;
+    Have[Reg] = true;
+  }
 
   /// The 64-bit general-purpose register REG is part of, or 0.
   unsigned gpr(unsigned Reg) const { return Reg ? TB.gpr64(Reg) : 0; }
   bool isStackPointer(unsigned Reg) const { return StringRef(TB.MRI->getName(Reg)) == "RSP"; }
 
   Value get(unsigned Reg) {
-    auto It = Regs.find(Reg);
-    if (It != Regs.end())
-      return It->second;
+    if (Have[Reg])
+      return Regs[Reg];
     Value V;
     if (SameInit) {
       StringRef Name = TB.MRI->getName(Reg);
@@ -71,25 +78,31 @@ public:
     } else {
       V = {int64_t(1000 + Reg), 0};
     }
-    return Regs[Reg] = V;
+    set(Reg, V);
+    return V;
   }
   Value fresh() { return {Fresh++, 0}; }
-  /// What memory holds: the value each store wrote, by address (modulo a
-  /// page for BHive's one physical page).
+  /// What memory holds: the value each store wrote, by base and start
+  /// (modulo a page for BHive's one physical page). Cells never overlap:
+  /// a store removes every cell it meets. Ordered, so that the cells a
+  /// load meets are found by their start (a nest trace stores to hundreds
+  /// of places).
   struct Cell {
-    int64_t Base, Offset;
     unsigned Size;
     Value V;
   };
-  std::vector<Cell> Memory;
+  std::map<std::pair<int64_t, int64_t>, Cell> Memory;
+  int64_t Widest = 1; ///< the widest cell stored
   int64_t key(const MemAccess &A) const {
     if (!SameInit || A.Base != InitBase)
       return A.Offset;
     return ((A.Offset % 4096) + 4096) % 4096;
   }
-  bool meets(const Cell &C, const MemAccess &A) const {
+  /// The first cell that may meet A, and A's start.
+  std::pair<std::map<std::pair<int64_t, int64_t>, Cell>::iterator, int64_t>
+  firstNear(const MemAccess &A) {
     int64_t K = key(A);
-    return C.Base == A.Base && C.Offset < K + int64_t(A.Size) && K < C.Offset + int64_t(C.Size);
+    return {Memory.lower_bound({A.Base, K - Widest + 1}), K};
   }
   /// A load's value: what a store of the same place and size wrote, a new
   /// value where stores wrote part of it, else the initial contents (BHive
@@ -97,16 +110,21 @@ public:
   Value loaded(const MemAccess &A) {
     if (!A.Known)
       return fresh();
-    for (const Cell &C : Memory)
-      if (meets(C, A))
-        return C.Offset == key(A) && C.Size == A.Size ? C.V : fresh();
+    auto [It, K] = firstNear(A);
+    for (; It != Memory.end() && It->first.first == A.Base && It->first.second < K + int64_t(A.Size);
+         ++It)
+      if (K < It->first.second + int64_t(It->second.Size))
+        return It->first.second == K && It->second.Size == A.Size ? It->second.V : fresh();
     return SameInit ? Value{InitBase, 0} : fresh();
   }
   void stored(const MemAccess &A, Value V) {
     if (!A.Known)
       return;
-    llvm::erase_if(Memory, [&](const Cell &C) { return meets(C, A); });
-    Memory.push_back({A.Base, key(A), A.Size, V});
+    auto [It, K] = firstNear(A);
+    while (It != Memory.end() && It->first.first == A.Base && It->first.second < K + int64_t(A.Size))
+      It = K < It->first.second + int64_t(It->second.Size) ? Memory.erase(It) : std::next(It);
+    Memory[{A.Base, K}] = {A.Size, V};
+    Widest = std::max(Widest, int64_t(A.Size));
   }
 
   /// The access of I (before I changes any register).
@@ -243,18 +261,18 @@ public:
     for (unsigned K = 0; K < D.getNumDefs() && K < I.getNumOperands(); ++K)
       if (I.getOperand(K).isReg())
         if (unsigned G = gpr(I.getOperand(K).getReg()))
-          Regs[G] = fresh();
+          set(G, fresh());
     for (MCPhysReg R : D.implicit_defs())
       if (unsigned G = gpr(R)) {
         if (isStackPointer(G) && (Name.starts_with("PUSH") || Name.starts_with("POP"))) {
           Value Old = get(G);
-          Regs[G] = {Old.Base, Old.Offset + (Name.starts_with("PUSH") ? -8 : 8)};
+          set(G, {Old.Base, Old.Offset + (Name.starts_with("PUSH") ? -8 : 8)});
         } else {
-          Regs[G] = fresh();
+          set(G, fresh());
         }
       }
     if (New && Dst)
-      Regs[Dst] = *New;
+      set(Dst, *New);
   }
 };
 
