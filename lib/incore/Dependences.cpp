@@ -293,6 +293,28 @@ void Block::recurrence() {
   for (size_t Pos = 0; Pos < 2 * N; ++Pos)
     for (size_t K = 0; K < In[Pos].size(); ++K)
       Outs[In[Pos][K].From].push_back({Pos, K, In[Pos][K].Lat});
+  // Which copies in the second iteration each position reaches (bit J: the
+  // position N + J), by one backward sweep: a start's walk follows only
+  // edges into positions that reach its own copy. In a trace most of what an
+  // induction register feeds (loads, arithmetic, stores) leads elsewhere,
+  // and no path to the copy runs through a position that cannot reach it,
+  // so the distances and predecessors on those paths are as a full walk
+  // finds them.
+  const size_t Words = (N + 63) / 64;
+  std::vector<uint64_t> ReachBits(2 * N * Words, 0);
+  for (size_t Pos = 2 * N; Pos-- > 0;) {
+    uint64_t *Mine = &ReachBits[Pos * Words];
+    if (Pos >= N)
+      Mine[(Pos - N) / 64] |= uint64_t(1) << ((Pos - N) % 64);
+    for (const Out &E : Outs[Pos]) {
+      const uint64_t *Theirs = &ReachBits[E.To * Words];
+      for (size_t W = 0; W < Words; ++W)
+        Mine[W] |= Theirs[W];
+    }
+  }
+  auto ReachesCopy = [&](size_t Pos, size_t Start) {
+    return (ReachBits[Pos * Words + Start / 64] >> (Start % 64)) & 1;
+  };
   // Per start, the positions reached as bits: the sweep visits those, not
   // every position up to the copy (a trace's start reaches few of them).
   std::vector<double> Dist(2 * N, -1);
@@ -300,7 +322,7 @@ void Block::recurrence() {
   std::vector<uint64_t> Reached((2 * N + 63) / 64 + 1, 0);
   auto IsReached = [&](size_t Pos) { return (Reached[Pos / 64] >> (Pos % 64)) & 1; };
   for (size_t Start = 0; Start < N; ++Start) {
-    if (!ReachesNext[Start] || !FromPrevious[Start + N])
+    if (!ReachesNext[Start] || !FromPrevious[Start + N] || !ReachesCopy(Start, Start))
       continue; // no path to its copy: OwnCycle 0, no chain
     std::fill(Reached.begin() + Start / 64, Reached.begin() + (Start + N) / 64 + 1, 0);
     Reached[Start / 64] |= uint64_t(1) << (Start % 64);
@@ -317,7 +339,7 @@ void Block::recurrence() {
         // leads nowhere, as when -1 marked the unreached.
         if (Dist[Pos] >= 0)
           for (const Out &E : Outs[Pos]) {
-            if (E.To > Start + N)
+            if (E.To > Start + N || !ReachesCopy(E.To, Start))
               continue;
             double Via = Dist[Pos] + E.Lat;
             bool Longer = IsReached(E.To) ? Via > Dist[E.To] || (Via == Dist[E.To] &&
