@@ -46,6 +46,21 @@ constexpr double LastCycle = 10'000'000; ///< a schedule that has not ended by t
 /// original (the periodic jump relies on it).
 double onGrid(double Cy) { return std::round(Cy * 65536) / 65536; }
 
+/// Division by a run's body length, which every position's iteration and
+/// place take (a hardware division costs tens of cycles): Lemire's
+/// multiply-high for 32-bit dividends (positions stay far below 2^32).
+struct Divisor {
+  uint64_t M = 0;
+  uint32_t D = 1;
+  explicit Divisor(size_t N) : M(~uint64_t(0) / std::max<size_t>(N, 1) + 1), D(uint32_t(N)) {}
+  size_t div(size_t A) const {
+    return D == 1 ? A : size_t((static_cast<unsigned __int128>(M) * uint32_t(A)) >> 64);
+  }
+  size_t mod(size_t A) const {
+    return size_t((static_cast<unsigned __int128>(M * uint32_t(A)) * D) >> 64);
+  }
+};
+
 /// Lists per index in one array (compressed rows): the lists a cycle walks
 /// (demands, ports' units, inputs, queues) stay in a few cache lines
 /// instead of one allocation each, which a trace of a thousand
@@ -134,6 +149,7 @@ private:
   const std::vector<InstrCost> &Instrs;
   const SchedQueues &Q;
   size_t N, Iters, Total, Window;
+  Divisor Pos; ///< positions by N
   unsigned W;
   /// Per unit of every port, busy until; per port, its first unit (and one
   /// past the last port's).
@@ -246,7 +262,7 @@ private:
 };
 
 ListScheduler::ListScheduler(const ScheduleInput &In)
-    : In(In), Instrs(*In.Instrs), Q(*In.Queues), N(Instrs.size()), Buf(scheduleBuffers()),
+    : In(In), Instrs(*In.Instrs), Q(*In.Queues), N(Instrs.size()), Pos(N), Buf(scheduleBuffers()),
       Start(Buf.Start), InputsAt(Buf.InputsAt), LatestInput(Buf.LatestInput),
       NextInput(Buf.NextInput) {
   Iters = scheduleIterations(N);
@@ -325,14 +341,14 @@ bool ListScheduler::fits(size_t I) const {
 double ListScheduler::inputsReady(size_t Inst) {
   if (InputsAt[Inst] >= 0)
     return InputsAt[Inst];
-  size_t I = Inst % N, It = Inst / N;
+  size_t I = Pos.mod(Inst), It = Pos.div(Inst);
   const Rows<SchedEdge>::Span Edges = Inputs[I];
   unsigned &E = NextInput[Inst];
   for (; E < Edges.size(); ++E) {
     const SchedEdge &Edge = Edges.B[E];
     if (Edge.From < N && It == 0)
       continue;
-    size_t From = (Edge.From >= N ? It : It - 1) * N + Edge.From % N;
+    size_t From = Edge.From >= N ? It * N + Edge.From - N : (It - 1) * N + Edge.From;
     if (Start[From] < 0)
       return Never;
     LatestInput[Inst] = std::max(LatestInput[Inst], Start[From] + Edge.Lat);
@@ -343,12 +359,12 @@ double ListScheduler::inputsReady(size_t Inst) {
 void ListScheduler::retire() {
   for (unsigned Slots = W; Retired < Issued && Slots > 0;) {
     double S = Start[Retired];
-    if (S < 0 || S + Completes[Retired % N] > Cycle)
+    if (S < 0 || S + Completes[Pos.mod(Retired)] > Cycle)
       break;
-    unsigned U = Fused[Retired % N];
+    unsigned U = Fused[Pos.mod(Retired)];
     Slots -= std::min(Slots, U);
     InFlight -= U;
-    for (unsigned B : QueuesOf[Retired % N])
+    for (unsigned B : QueuesOf[Pos.mod(Retired)])
       Waiting[B] -= Q.UntilRetire[B];
     ++Retired;
   }
@@ -363,16 +379,16 @@ void ListScheduler::issue() {
     Slots = 0;
   }
   while (Issued < Total && Issued - Dispatched < Window && Slots > 0) {
-    unsigned U = Fused[Issued % N];
+    unsigned U = Fused[Pos.mod(Issued)];
     if (U > Slots && !(U > W && Slots == W))
       break;
     if (In.Deliver && Issued < In.Deliver->size() && (*In.Deliver)[Issued] >= Cycle)
       break;
     if (In.Rob && InFlight + U > In.Rob && InFlight > 0)
       break;
-    if (!Q.Size.empty() && !fits(Issued % N))
+    if (!Q.Size.empty() && !fits(Pos.mod(Issued)))
       break;
-    for (unsigned B : QueuesOf[Issued % N])
+    for (unsigned B : QueuesOf[Pos.mod(Issued)])
       ++Waiting[B];
     if (U > W) {
       IssueStall = (U + W - 1) / W - 1;
@@ -387,7 +403,7 @@ void ListScheduler::issue() {
 }
 
 void ListScheduler::makeReady(size_t Inst) {
-  Ready[GroupOf[Inst % N]].insert(Inst);
+  Ready[GroupOf[Pos.mod(Inst)]].insert(Inst);
   ++ReadyCount;
 }
 
@@ -403,8 +419,8 @@ void ListScheduler::place(size_t Inst) {
 }
 
 void ListScheduler::wake(size_t Inst) {
-  size_t It = Inst / N;
-  for (const auto &[J, Same] : Consumers[Inst % N]) {
+  size_t It = Pos.div(Inst);
+  for (const auto &[J, Same] : Consumers[Pos.mod(Inst)]) {
     size_t C = (Same ? It : It + 1) * N + J;
     if (C >= Issued || Start[C] >= 0 || InputsAt[C] >= 0)
       continue;
@@ -487,7 +503,7 @@ void ListScheduler::dispatch() {
       if (Passed[Gr] >= Ready[Gr].size())
         continue;
       size_t Inst = Ready[Gr][Passed[Gr]];
-      if (blocked(Inst % N)) {
+      if (blocked(Pos.mod(Inst))) {
         Passed[Gr] = Ready[Gr].size();
         continue;
       }
@@ -498,7 +514,7 @@ void ListScheduler::dispatch() {
     }
     if (Best == SIZE_MAX)
       break;
-    size_t Inst = Best, I = Inst % N;
+    size_t Inst = Best, I = Pos.mod(Inst);
     ReadyList &G = Ready[BestGroup];
     if (!takeUnits(I)) {
       ++Passed[BestGroup];
@@ -528,7 +544,7 @@ double ListScheduler::idleUntil() const {
   // first such cycle, at least the next.
   double Next = Never;
   if (Retired < Issued && Start[Retired] >= 0)
-    Next = std::min(Next, std::floor(Start[Retired] + Completes[Retired % N]));
+    Next = std::min(Next, std::floor(Start[Retired] + Completes[Pos.mod(Retired)]));
   if (In.Deliver && Issued < Total && Issued < In.Deliver->size())
     Next = std::min(Next, std::floor((*In.Deliver)[Issued]));
   if (!Later.empty())
@@ -546,7 +562,7 @@ void ListScheduler::relativeState(std::vector<double> &S) const {
   // Times at or before Cycle - Horizon decide nothing (every input from them
   // is ready, every instruction they started has completed); idle units
   // matter only by which has been idle longest. Not yet known: -1e18.
-  const size_t Base = Issued / N * N;
+  const size_t Base = Pos.div(Issued) * N;
   const double Unknown = -1e18;
   auto Time = [&](double T) { return std::max(T - Cycle, -Horizon); };
   // Sized once: a state of a long trace is thousands of values, and growing
@@ -600,9 +616,9 @@ void ListScheduler::relativeState(std::vector<double> &S) const {
 }
 
 void ListScheduler::detectPeriod() {
-  if (!In.Periodic || Jumped || Issued / N == SnapshotIter || Retired < 2 * N)
+  if (!In.Periodic || Jumped || Pos.div(Issued) == SnapshotIter || Retired < 2 * N)
     return;
-  SnapshotIter = Issued / N;
+  SnapshotIter = Pos.div(Issued);
   std::vector<double> &S = Buf.State;
   relativeState(S);
   uint64_t Hash = 1469598103934665603ull;
@@ -611,7 +627,7 @@ void ListScheduler::detectPeriod() {
     std::memcpy(&Bits, &V, sizeof(Bits));
     Hash = (Hash ^ Bits) * 1099511628211ull;
   }
-  const size_t Base = Issued / N * N;
+  const size_t Base = Pos.div(Issued) * N;
   for (size_t K = 0; K < Recorded; ++K) {
     const Snapshot &Old = Buf.Recent[K];
     if (Old.Hash != Hash || Old.State != S)

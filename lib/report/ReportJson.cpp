@@ -10,6 +10,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
+#include <charconv>
 #include <cmath>
 
 using namespace perfmodel;
@@ -23,6 +24,43 @@ llvm::json::Value perfmodel::jsonNumber(double V) {
     return 0.0;
   double Scale = std::pow(10.0, 5 - int(std::floor(std::log10(std::fabs(V)))));
   return std::round(V * Scale) / Scale;
+}
+
+void perfmodel::writeJSON(llvm::json::OStream &J, const llvm::json::Value &V) {
+  using llvm::json::Value;
+  switch (V.kind()) {
+  case Value::Number: {
+    char Buf[64];
+    if (std::optional<int64_t> I = V.getAsInteger())
+      return J.value(*I);
+    if (std::optional<uint64_t> U = V.getAsUINT64())
+      return J.value(*U);
+    double D = *V.getAsNumber();
+    if (!std::isfinite(D)) // JSON has no spelling for these: as LLVM writes them
+      return J.value(V);
+    auto [End, Error] = std::to_chars(Buf, Buf + sizeof(Buf), D);
+    if (Error != std::errc())
+      return J.value(V);
+    return J.rawValue(llvm::StringRef(Buf, size_t(End - Buf)));
+  }
+  case Value::Array:
+    J.arrayBegin();
+    for (const Value &E : *V.getAsArray())
+      writeJSON(J, E);
+    J.arrayEnd();
+    return;
+  case Value::Object:
+    J.objectBegin();
+    for (const llvm::json::Object::value_type *E : llvm::json::sortedElements(*V.getAsObject())) {
+      J.attributeBegin(E->first);
+      writeJSON(J, E->second);
+      J.attributeEnd();
+    }
+    J.objectEnd();
+    return;
+  default:
+    J.value(V);
+  }
 }
 
 namespace {
@@ -368,15 +406,19 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
   J.attributeArray("loops", [&] {
     unsigned Id = 0;
     for (const LoopReport &LR : R.Loops)
-      J.value(loopJSON(LR, ++Id, M, Bindings));
+      writeJSON(J, loopJSON(LR, ++Id, M, Bindings));
   });
-  J.attribute("machine", Object{{"name", M.Name},
-                                {"file", M.File},
-                                {"llvm_cpu", M.Cpu},
-                                {"clock_ghz", num(M.ClockGHz)},
-                                {"overrides", std::move(Sets)}});
+  J.attributeBegin("machine");
+  writeJSON(J, Object{{"name", M.Name},
+                      {"file", M.File},
+                      {"llvm_cpu", M.Cpu},
+                      {"clock_ghz", num(M.ClockGHz)},
+                      {"overrides", std::move(Sets)}});
+  J.attributeEnd();
   J.attribute("notes", std::move(Notes));
-  J.attribute("parameters", std::move(Params));
+  J.attributeBegin("parameters");
+  writeJSON(J, Value(std::move(Params)));
+  J.attributeEnd();
   J.attribute("schema", "perfmodel-analysis");
   J.attribute("version", JsonSchemaVersion);
   J.objectEnd();

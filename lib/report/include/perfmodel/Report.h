@@ -115,6 +115,11 @@ void printTextTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::st
 /// outputs do not churn on last bits.
 llvm::json::Value jsonNumber(double V);
 
+/// V written to J as J.value(V) writes it (objects' keys sorted), but each
+/// fractional number in its shortest form that reads back exactly (0.1, not
+/// 0.10000000000000001): smaller reports, and no printf per number.
+void writeJSON(llvm::json::OStream &J, const llvm::json::Value &V);
+
 /// "229 MiB": three significant digits in the largest binary unit below it.
 std::string formatBytes(double Bytes);
 
