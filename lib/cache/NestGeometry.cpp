@@ -11,7 +11,10 @@
 #include <array>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
 #include <set>
+#include <string>
+#include <unordered_map>
 
 using namespace perfmodel;
 
@@ -220,10 +223,59 @@ std::optional<double> exactIterations(const LoopKernel &K,
 
 } // namespace
 
+namespace {
+std::optional<double> walkTouched(const NestGeometry &G, const LoopKernel &K, const KernelIR &IR,
+                                  const std::vector<const Access *> &Members, unsigned LineBytes,
+                                  size_t Fixed);
+
+/// What touchedBytes reads of the nest and the accesses, as text: the same
+/// question asked again (each level's layer conditions, the what-ifs at a
+/// level's edge, the working set) has the same answer.
+std::string touchedKey(const LoopKernel &K, const KernelIR &IR,
+                       const std::vector<const Access *> &Members, unsigned LineBytes,
+                       size_t Fixed) {
+  std::string Key = std::to_string(LineBytes) + '/' + std::to_string(Fixed);
+  for (const auto &[Name, V] : IR.bindings())
+    Key += '|' + Name + '=' + std::to_string(V);
+  for (const LoopLevel &L : K.Nest)
+    Key += '|' + L.Var + ':' + L.Lower.str() + ':' + L.Upper.str() + ':' + std::to_string(L.Step);
+  for (const Access *A : Members) {
+    Key += '|';
+    Key += A->Indirect ? "*" : A->Linear ? A->Linear->str() : "?";
+    for (unsigned V : {A->StrideBytes, A->FieldOffset, A->ElementBytes})
+      Key += ',' + std::to_string(V);
+  }
+  return Key;
+}
+} // namespace
+
 std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopKernel &K,
                                               const KernelIR &IR,
                                               const std::vector<const Access *> &Members,
                                               unsigned LineBytes, size_t Fixed) {
+  // A walk costs up to 2^17 visits; an analysis asks the same a few times
+  // per nest. Kept for the process (a key is a few hundred bytes; a cap
+  // keeps a long sweep's memo small).
+  static std::mutex Lock;
+  static std::unordered_map<std::string, std::optional<double>> Memo;
+  std::string Key = touchedKey(K, IR, Members, LineBytes, Fixed);
+  {
+    std::lock_guard<std::mutex> G(Lock);
+    if (auto It = Memo.find(Key); It != Memo.end())
+      return It->second;
+  }
+  std::optional<double> Bytes = walkTouched(G, K, IR, Members, LineBytes, Fixed);
+  std::lock_guard<std::mutex> Guard(Lock);
+  if (Memo.size() > 100'000)
+    Memo.clear();
+  Memo.emplace(std::move(Key), Bytes);
+  return Bytes;
+}
+
+namespace {
+std::optional<double> walkTouched(const NestGeometry &G, const LoopKernel &K, const KernelIR &IR,
+                                  const std::vector<const Access *> &Members, unsigned LineBytes,
+                                  size_t Fixed) {
   constexpr uint64_t MaxVisits = uint64_t(1) << 17; // outer points x members
   constexpr size_t MaxRuns = size_t(1) << 17;
   if (K.Nest.empty() || Members.empty() || LineBytes == 0 || Fixed + 1 > K.Nest.size())
@@ -323,6 +375,7 @@ std::optional<double> perfmodel::touchedBytes(const NestGeometry &G, const LoopK
       Runs.push_back(*R);
   return unionLines(Runs) * double(Line);
 }
+} // namespace
 
 namespace {
 /// Lines in the union of the runs [first, last]: counted on a line map where

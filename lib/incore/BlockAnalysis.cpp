@@ -15,6 +15,7 @@
 #include "llvm/TargetParser/Host.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -139,7 +140,13 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
 #endif
   std::string Key(Bytes.begin(), Bytes.end());
   raw_string_ostream OS(Key);
-  auto Num = [&](double V) { OS << format("%a,", V); };
+  // A number's 8 bytes: exact, and no printf per number (a key has a few
+  // hundred, and a nest's replays make thousands of keys).
+  auto Num = [&](double V) {
+    char B[sizeof(double)];
+    std::memcpy(B, &V, sizeof(B));
+    OS.write(B, sizeof(B));
+  };
   auto Str = [&](const std::string &S) { OS << S.size() << ':' << S; };
   OS << '|';
   Str(O.Triple);
@@ -161,6 +168,7 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
   }
   for (const auto &[Name, Also] : O.QueueAlsoHolds) {
     Str(Name);
+    Num(double(Also.size()));
     for (const std::string &A : Also)
       Str(A);
   }
@@ -173,6 +181,7 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
                      double(F->DsbWindowBytes), double(F->FusibleInLastDecoder),
                      double(F->UnlaminateAllIndexed), double(F->MoveElimination)})
       Num(V);
+    Num(double(F->LsdUnroll.size()));
     for (unsigned U : F->LsdUnroll)
       Num(U);
   }
@@ -199,18 +208,23 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
   OS << '|';
   for (double V : {L.LoadCost, L.StoreCost, double(L.AssumedAlign), double(L.Granule)})
     Num(V);
-  for (const auto *Fractions : {&L.Load, &L.Store})
+  // Each list with its length: Load = {x} and Store = {x} are other keys.
+  for (const auto *Fractions : {&L.Load, &L.Store}) {
+    Num(double(Fractions->size()));
     for (const auto &[Width, F] : *Fractions) {
       Num(Width);
       Num(F);
     }
+  }
   OS << '|';
-  for (const auto *Fractions : {&L.LoadOfElement, &L.StoreOfElement})
+  for (const auto *Fractions : {&L.LoadOfElement, &L.StoreOfElement}) {
+    Num(double(Fractions->size()));
     for (const auto &[Width, F] : *Fractions) {
       Num(Width.first);
       Num(Width.second);
       Num(F);
     }
+  }
   OS << '|';
   for (const LineSplits::Stream &S : L.Streams) {
     Str(S.Array);
@@ -239,11 +253,13 @@ BlockMemo &blockMemo() {
 static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
                                   const std::vector<unsigned> &Lines);
 
-InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
-                                          const InCoreOptions &O,
-                                          const std::vector<unsigned> &Lines) {
+/// analyzeBlockBytes, or with FIGURES only its figures: a nest's trace of
+/// a thousand instructions is kept and copied without its table.
+static InCoreResult analyzeMemo(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
+                                const std::vector<unsigned> &Lines, bool Figures) {
   StageScope Timed(Stage::InCore);
   std::string Key = blockKey(Bytes, O);
+  Key += Figures ? 'F' : 'T';
   BlockMemo &Memo = blockMemo();
   std::optional<InCoreResult> R;
   {
@@ -254,6 +270,10 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   }
   if (!R) {
     R = analyzeBlock(Bytes, O, Lines);
+    if (Figures) {
+      R->Instrs = {};
+      R->CriticalChain = {};
+    }
     std::lock_guard<std::mutex> G(Memo.Lock);
     if (Memo.Instructions > 100'000) {
       Memo.Results.clear();
@@ -267,6 +287,18 @@ InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
   for (InstrCost &C : R->Instrs)
     C.Line = C.Address < Lines.size() ? Lines[C.Address] : 0;
   return std::move(*R);
+}
+
+InCoreResult perfmodel::analyzeBlockBytes(const std::vector<uint8_t> &Bytes,
+                                          const InCoreOptions &O,
+                                          const std::vector<unsigned> &Lines) {
+  return analyzeMemo(Bytes, O, Lines, false);
+}
+
+InCoreResult perfmodel::analyzeBlockFigures(const std::vector<uint8_t> &Bytes,
+                                            const InCoreOptions &O,
+                                            const std::vector<unsigned> &Lines) {
+  return analyzeMemo(Bytes, O, Lines, true);
 }
 
 /// The block costed (analyzeBlockBytes without the memo): the steps of

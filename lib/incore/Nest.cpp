@@ -82,7 +82,7 @@ double remainderCycles(const NestCode &N, const std::vector<double> &Trips, doub
       continue;
     for (const NestCode::Piece &P : N.Pieces)
       if (P.Loop == int(I)) {
-        InCoreResult RL = analyzeBlockBytes(P.Bytes, BoundsOnly, P.Lines);
+        InCoreResult RL = analyzeBlockFigures(P.Bytes, BoundsOnly, P.Lines);
         // A scalar remainder calls the scalar function (exp beside the
         // vector body's _ZGVdN4v_exp): its cycles per trip too.
         Remainder += Trips[I] * ((RL.Ok ? RL.Cycles : 0) + P.CallCycles);
@@ -210,7 +210,7 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
                                          double(std::max<size_t>(1, BodyBytes))));
   double B1 = std::min(B, std::max(2.0, BMax));
   Trace Tr = traceOf(N, Trips, KB, B1);
-  InCoreResult RT = analyzeBlockBytes(Tr.Bytes, LO, Tr.Lines);
+  InCoreResult RT = analyzeBlockFigures(Tr.Bytes, LO, Tr.Lines);
   if (!RT.Ok) {
     E.Reason = "the enclosing loop's code cannot be costed: " + RT.Reason;
     return;
@@ -239,7 +239,7 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   Total += RemainderCalls;
   double Overhead = Tr.Straight.empty()
                         ? 0
-                        : straightCycles(analyzeBlockBytes(Tr.Straight, BoundsOnly, Tr.StraightLines));
+                        : straightCycles(analyzeBlockFigures(Tr.Straight, BoundsOnly, Tr.StraightLines));
   double Body = BodyTrips * R.Cycles;
 
   double PerSource = 1 / (double(Copies) * *T);

@@ -9,6 +9,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -101,6 +102,11 @@ namespace {
 /// The first of FILES that lists NAME among its aliases, or "".
 std::string fileWithAlias(const std::vector<std::string> &Files, const std::string &Name) {
   for (const std::string &F : Files) {
+    // Only a file whose text has the name can list it (loading and checking
+    // a model costs about 2 ms; the library has a dozen).
+    auto Text = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
+    if (Text && !(*Text)->getBuffer().contains(Name))
+      continue;
     MachineLoadResult R = loadMachineModel(F);
     if (!R.ok())
       continue;

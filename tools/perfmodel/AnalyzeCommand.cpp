@@ -58,9 +58,14 @@ int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &Json
   auto Render = [&](ReportFormat Format) {
     StageScope Timed(Stage::Report);
     std::string Text;
-    llvm::raw_string_ostream OS(Text);
-    printReport(OS, R, Format);
-    OS.flush();
+    {
+      // Buffered: the JSON writer emits a character at a time (string
+      // escapes, indentation), each an append to the string otherwise.
+      llvm::raw_string_ostream OS(Text);
+      OS.SetBuffered();
+      printReport(OS, R, Format);
+      OS.flush();
+    }
     return Text;
   };
   if (!JsonCopy.empty())

@@ -328,6 +328,10 @@ unsigned llvmIssueWidth(const std::string &Triple, const std::string &Cpu);
 /// trailing backward branch is part of it).
 InCoreResult analyzeBlockBytes(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
                                const std::vector<unsigned> &Lines = {});
+/// The same figures without the per-instruction table (Instrs and
+/// CriticalChain empty): what a nest's trace of one outer trip needs.
+InCoreResult analyzeBlockFigures(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
+                                 const std::vector<unsigned> &Lines = {});
 
 /// Assembles FILE (GNU syntax, `.intel_syntax noprefix` allowed) with clang-19
 /// and costs its .text as one loop body.
@@ -356,6 +360,11 @@ void overlapOuterIterations(InCoreResult &R, const std::vector<int64_t> &Trips, 
 std::vector<InCoreResult> analyzeKernelLoops(const KernelIR &IR,
                                              const std::vector<std::string> &CompileArgs,
                                              const InCoreOptions &O);
+
+/// Whether that compile runs clang-19's driver and cc1 in this process (the
+/// perfmodel tool: no second process to start) or a clang-19 process (the
+/// default: the plugin already runs inside a compile).
+void compileInProcess(bool On);
 
 /// The nest as executed: replays R.Nest for one trip of the enclosing machine
 /// loop with the inner loop's trips at the sizes BIND (its vector body,
