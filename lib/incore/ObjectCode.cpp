@@ -54,6 +54,7 @@ struct TempFile {
 };
 
 std::atomic<bool> InProcess{false};
+std::atomic<unsigned> DoneInProcess{0};
 
 /// clang-19's real path (its resource directory and headers are found from
 /// it, as its own driver does); empty when it is not on PATH.
@@ -116,6 +117,7 @@ std::optional<bool> compileHere(const std::vector<std::string> &Args, std::strin
   CI->getCodeGenOpts().DisableFree = false;
   CI->createDiagnostics(new clang::TextDiagnosticPrinter(DOS, &CI->getDiagnosticOpts()));
   bool Ok = false;
+  ++DoneInProcess;
   CrashRecoveryContext CRC;
   if (!CRC.RunSafely([&] { Ok = clang::ExecuteCompilerInvocation(CI.get()); })) {
     Error = "clang-19 crashed compiling the file (in process)";
@@ -128,6 +130,8 @@ std::optional<bool> compileHere(const std::vector<std::string> &Args, std::strin
 } // namespace
 
 void perfmodel::compileInProcess(bool On) { InProcess = On; }
+
+unsigned perfmodel::inProcessCompiles() { return DoneInProcess; }
 
 bool perfmodel::runClang(const std::vector<std::string> &Args, std::string &Error) {
   StageScope Timed(Stage::Compile);

@@ -41,6 +41,9 @@ bool compileKernel(const std::string &Source, const std::vector<std::string> &Ar
                    const std::string &Triple, const std::string &Cpu,
                    ObjectFileBytes &Out, std::string &Error);
 
+/// Compiles run in this process so far (compileInProcess), for tests.
+unsigned inProcessCompiles();
+
 bool readObject(const std::string &Path, ObjectFileBytes &Out, std::string &Error);
 
 } // namespace perfmodel

@@ -3,6 +3,7 @@
 // Manual (Haswell: FMA latency 5 on ports 0 and 1, loads on ports 2 and 3;
 // Skylake-SP: FMA latency 4 on ports 0 and 1) and AMD's Zen 4 software
 // optimisation guide (FMA latency 4; three load AGUs).
+#include "ObjectCode.h"
 #include "perfmodel/Frontend.h"
 #include "perfmodel/InCore.h"
 #include "perfmodel/MachineModel.h"
@@ -1539,4 +1540,48 @@ TEST(InCore, AChainThroughAnArmCountsWhereTheDataTakesItEveryTime) {
   EXPECT_TRUE(llvm::any_of(R.Notes, [](const std::string &N) {
     return N.find("the data takes the arms that carry it") != std::string::npos;
   }));
+}
+
+TEST(InCore, TheCompileInThisProcessGivesClangsOwnCode) {
+  // The tool runs clang-19's driver and cc1 in its own process; a clang-19
+  // process is the reference: the same functions, bytes and line tables for
+  // the same flags (the driver's resolution of -march=native and the
+  // resource directory included), and a failing compile says why.
+  const std::string File = Src + "/tests/incore/global-rows.c";
+  const std::vector<std::string> Args = {"-march=native", "-ffast-math"};
+  auto Compile = [&](bool InProcess, const std::string &Source, ObjectFileBytes &Obj,
+                     std::string &Error) {
+    compileInProcess(InProcess);
+    bool Ok = compileKernel(Source, Args, "x86_64-unknown-linux-gnu", "znver5", Obj, Error);
+    compileInProcess(false);
+    return Ok;
+  };
+  ObjectFileBytes Here, There;
+  std::string Error;
+  unsigned Before = inProcessCompiles();
+  ASSERT_TRUE(Compile(false, File, There, Error)) << Error;
+  EXPECT_EQ(inProcessCompiles(), Before);
+  ASSERT_TRUE(Compile(true, File, Here, Error)) << Error;
+  EXPECT_EQ(inProcessCompiles(), Before + 1);
+  ASSERT_FALSE(There.Functions.empty());
+  ASSERT_EQ(Here.Functions.size(), There.Functions.size());
+  for (size_t I = 0; I < Here.Functions.size(); ++I) {
+    EXPECT_EQ(Here.Functions[I].Name, There.Functions[I].Name);
+    EXPECT_EQ(Here.Functions[I].Bytes, There.Functions[I].Bytes) << Here.Functions[I].Name;
+    EXPECT_EQ(Here.Functions[I].Lines, There.Functions[I].Lines) << Here.Functions[I].Name;
+  }
+
+  llvm::SmallString<128> Bad;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("perfmodel-bad", "c", Bad));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Bad, EC);
+    OS << "void f(double *a) { a[0] = undeclared; }\n";
+  }
+  ObjectFileBytes None;
+  std::string Why;
+  EXPECT_FALSE(Compile(true, std::string(Bad), None, Why));
+  EXPECT_NE(Why.find("clang-19 failed"), std::string::npos) << Why;
+  EXPECT_NE(Why.find("undeclared"), std::string::npos) << Why;
+  llvm::sys::fs::remove(Bad);
 }
