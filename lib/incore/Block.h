@@ -93,6 +93,9 @@ struct Block {
   const llvm::MCSchedModel &SM;
   const PortMap PM;
   InCoreResult &R; ///< filled step by step
+  /// Only the block's figures are kept (analyzeBlockFigures): no
+  /// per-instruction port table.
+  bool FiguresOnly = false;
   const LineSplits &LS;
   const unsigned CPUID;
   /// Intel cores this model knows: their front end, renamer and memory rules.

@@ -251,7 +251,7 @@ BlockMemo &blockMemo() {
 } // namespace
 
 static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
-                                  const std::vector<unsigned> &Lines);
+                                  const std::vector<unsigned> &Lines, bool Figures);
 
 /// analyzeBlockBytes, or with FIGURES only its figures: a nest's trace of
 /// a thousand instructions is kept and copied without its table.
@@ -269,7 +269,7 @@ static InCoreResult analyzeMemo(const std::vector<uint8_t> &Bytes, const InCoreO
       R = It->second;
   }
   if (!R) {
-    R = analyzeBlock(Bytes, O, Lines);
+    R = analyzeBlock(Bytes, O, Lines, Figures);
     if (Figures) {
       R->Instrs = {};
       R->CriticalChain = {};
@@ -304,7 +304,7 @@ InCoreResult perfmodel::analyzeBlockFigures(const std::vector<uint8_t> &Bytes,
 /// The block costed (analyzeBlockBytes without the memo): the steps of
 /// Block.h in order.
 static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
-                                 const std::vector<unsigned> &Lines) {
+                                 const std::vector<unsigned> &Lines, bool Figures) {
   InCoreResult R;
   R.Cpu = O.Cpu;
   R.Splits = O.Splits;
@@ -316,6 +316,7 @@ static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCore
     return R;
   }
   block::Block B(Bytes, O, Lines, *Bundle, R);
+  B.FiguresOnly = Figures;
   if (!B.decode())
     return R;
   B.plainPorts();
