@@ -149,7 +149,12 @@ struct Block {
   void memoryEdges();                               // Dependences.cpp
   bool renameThroughMemory(size_t Pos, size_t PPos, double Lat); // Dependences.cpp
   std::optional<size_t> previousLink(size_t Store,
-                                     const std::vector<bool> &Forwarded) const; // Dependences.cpp
+                                     const std::vector<bool> &Forwarded); // Dependences.cpp
+  /// previousLink's walk: per position the walk that last saw it (a trace
+  /// walks hundreds of times over thousands of positions).
+  std::vector<uint32_t> LinkSeen;
+  uint32_t LinkWalk = 0;
+  std::vector<size_t> LinkWork;
   void recurrence();                                // Dependences.cpp
   void schedule();                                  // BlockVerdict.cpp
   void verdict();                                   // BlockVerdict.cpp

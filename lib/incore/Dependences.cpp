@@ -15,7 +15,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 using namespace llvm;
 using namespace perfmodel;
@@ -90,16 +89,24 @@ static bool vectorStore(llvm::StringRef Text) {
 /// The latest load, among those FORWARDED from a vector register's store,
 /// that the store at STORE waits for through register edges: the previous
 /// link of a value the loop keeps going round through memory.
-std::optional<size_t> Block::previousLink(size_t Store, const std::vector<bool> &Forwarded) const {
-  std::vector<size_t> Work{Store};
-  std::set<size_t> Seen{Store};
+std::optional<size_t> Block::previousLink(size_t Store, const std::vector<bool> &Forwarded) {
+  if (LinkSeen.size() < In.size())
+    LinkSeen.assign(In.size(), 0);
+  if (++LinkWalk == 0) { // wrapped: no walk has seen anything
+    std::fill(LinkSeen.begin(), LinkSeen.end(), 0);
+    LinkWalk = 1;
+  }
+  std::vector<size_t> &Work = LinkWork;
+  Work.assign(1, Store);
+  LinkSeen[Store] = LinkWalk;
   std::optional<size_t> Latest;
   while (!Work.empty()) {
     size_t X = Work.back();
     Work.pop_back();
     for (const SchedEdge &E : In[X]) {
-      if (!Seen.insert(E.From).second)
+      if (LinkSeen[E.From] == LinkWalk)
         continue;
+      LinkSeen[E.From] = LinkWalk;
       // (a load of the first iteration by its second's: the first has no
       // store before it to read)
       size_t N = Insts.size();
