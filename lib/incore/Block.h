@@ -140,6 +140,10 @@ struct Block {
   void plainPorts();                                // PortModel.cpp
   bool costInstruction(size_t I, double &DefShift); // BlockCost.cpp
   void registersOf(size_t I, double DefShift);      // BlockCost.cpp
+  /// Instruction I costed as instruction J before it, of the same bytes and
+  /// text (a nest trace's copies of its body): what the two steps above
+  /// would find again, their additions to the block's lists included.
+  void copyCost(size_t I, size_t J);                // BlockCost.cpp
   void stackSync();                                 // X86Quirks.cpp
   void issueUops();                                 // BlockCost.cpp
   void frontEndLimits();                            // BlockCost.cpp

@@ -320,10 +320,28 @@ static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCore
   if (!B.decode())
     return R;
   B.plainPorts();
+  // A nest's trace repeats its body: an instruction of the same bytes and
+  // text as one costed before costs as that one did (nothing either step
+  // reads depends on its place). Those that added notes or callees are
+  // costed again, so that each copy adds its own.
+  std::unordered_map<std::string, size_t> Costed;
   for (size_t I = 0; I < B.Insts.size(); ++I) {
+    const InstrCost &C = R.Instrs[I];
+    uint64_t End = I + 1 < R.Instrs.size() ? R.Instrs[I + 1].Address : Bytes.size();
+    std::string Key(Bytes.begin() + C.Address, Bytes.begin() + End);
+    Key += '\0';
+    Key += C.Text;
+    if (auto It = Costed.find(Key); It != Costed.end()) {
+      B.copyCost(I, It->second);
+      continue;
+    }
+    size_t Notes = R.Notes.size(), Callees = R.Callees.size();
     double DefShift = 0;
-    if (B.costInstruction(I, DefShift))
+    bool Ok = B.costInstruction(I, DefShift);
+    if (Ok)
       B.registersOf(I, DefShift);
+    if (Ok && R.Notes.size() == Notes && R.Callees.size() == Callees)
+      Costed.emplace(std::move(Key), I);
   }
   B.stackSync();
   B.issueUops();

@@ -250,6 +250,26 @@ bool Block::costInstruction(size_t I, double &DefShift) {
   return true;
 }
 
+void Block::copyCost(size_t I, size_t J) {
+  InstrCost &C = R.Instrs[I];
+  const uint64_t Address = C.Address;
+  const unsigned Line = C.Line;
+  C = R.Instrs[J];
+  C.Address = Address;
+  C.Line = Line;
+  Classes[I] = Classes[J];
+  Defs[I] = Defs[J];
+  Uses[I] = Uses[J];
+  if (std::binary_search(Eliminated.begin(), Eliminated.end(), unsigned(J)))
+    Eliminated.push_back(unsigned(I)); // in order: I is past every index in it
+  if (double Split = splitShare(LS, C); Split > 0)
+    (C.MayStore ? SplitStores : SplitLoads) += Split;
+  for (const auto &D : C.Demands) {
+    AllDemands.push_back(D);
+    DemandOwner.push_back(I);
+  }
+}
+
 /// Instruction I's register defs, with their latencies, and uses for the
 /// dependence graph: a zero idiom uses nothing; a partial register or a
 /// false dependence adds a use of the destination.
