@@ -144,6 +144,9 @@ struct Block {
   /// text (a nest trace's copies of its body): what the two steps above
   /// would find again, their additions to the block's lists included.
   void copyCost(size_t I, size_t J);                // BlockCost.cpp
+  /// Instruction I's port demands and its share of split accesses (SPLIT)
+  /// join the block's: the end of both steps above.
+  void joinBlock(size_t I, double Split);           // BlockCost.cpp
   void stackSync();                                 // X86Quirks.cpp
   void issueUops();                                 // BlockCost.cpp
   void frontEndLimits();                            // BlockCost.cpp

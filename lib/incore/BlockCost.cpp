@@ -229,7 +229,8 @@ bool Block::costInstruction(size_t I, double &DefShift) {
           C.Demands.push_back(D);
     }
   }
-  if (double Split = splitShare(LS, C); Split > 0) {
+  double Split = splitShare(LS, C);
+  if (Split > 0) {
     // A split access takes its slots COST times; a pure store takes all of
     // them so (the cost was measured on a store stream, whose data path may
     // have fewer units than store slots, as Zen's one FP store-data pipe).
@@ -241,13 +242,19 @@ bool Block::costInstruction(size_t I, double &DefShift) {
           std::all_of(Ports.begin(), Ports.end(), [&](unsigned P) { return Mem[P]; }))
         Cy *= 1 + Extra;
     }
-    (C.MayStore ? SplitStores : SplitLoads) += Split;
   }
+  joinBlock(I, Split);
+  return true;
+}
+
+void Block::joinBlock(size_t I, double Split) {
+  const InstrCost &C = R.Instrs[I];
+  if (Split > 0)
+    (C.MayStore ? SplitStores : SplitLoads) += Split;
   for (const auto &D : C.Demands) {
     AllDemands.push_back(D);
     DemandOwner.push_back(I);
   }
-  return true;
 }
 
 void Block::copyCost(size_t I, size_t J) {
@@ -262,12 +269,7 @@ void Block::copyCost(size_t I, size_t J) {
   Uses[I] = Uses[J];
   if (std::binary_search(Eliminated.begin(), Eliminated.end(), unsigned(J)))
     Eliminated.push_back(unsigned(I)); // in order: I is past every index in it
-  if (double Split = splitShare(LS, C); Split > 0)
-    (C.MayStore ? SplitStores : SplitLoads) += Split;
-  for (const auto &D : C.Demands) {
-    AllDemands.push_back(D);
-    DemandOwner.push_back(I);
-  }
+  joinBlock(I, splitShare(LS, C));
 }
 
 /// Instruction I's register defs, with their latencies, and uses for the
