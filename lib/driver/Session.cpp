@@ -155,6 +155,42 @@ std::optional<MachineModel> perfmodel::driver::loadMachine(const std::string &Na
   return R.Model;
 }
 
+void perfmodel::driver::useHostMemory(MachineModel &M, const HostMemory &H,
+                                      const std::vector<std::string> &Sets,
+                                      std::vector<std::string> &Notes,
+                                      std::map<std::string, double> &Recorded) {
+  MemoryModel &Mem = M.Memory;
+  std::string Got;
+  auto Use = [&](const std::string &Key, double V, std::optional<double> &Field,
+                 const std::string &What) {
+    bool Given = llvm::any_of(
+        Sets, [&](const std::string &S) { return llvm::StringRef(S).starts_with(Key + "="); });
+    if (!(V > 0) || Given)
+      return;
+    Field = V;
+    Recorded[Key] = V;
+    Got += (Got.empty() ? "" : ", ") + What + " " + formatNumber(V) +
+           (Key.find("_ns") != std::string::npos ? " ns" : " GB/s");
+  };
+  auto Round = [](double V, double To) { return std::round(V / To) * To; };
+  // The socket first: one core's rates stay below it.
+  Use("memory.sustained_gbs", Round(H.AllCoresGBs, 0.1), Mem.SustainedGBs,
+      std::to_string(H.Threads) + " cores' triad");
+  double Socket = Mem.effectiveGBs();
+  double Fill = H.FitFillGBs > 0 ? H.FitFillGBs : H.FillGBs;
+  Use("memory.sustained_one_core_gbs", Round(std::min(Fill, Socket), 0.1), Mem.OneCoreGBs,
+      "one core's fills");
+  // Write-backs that cost nothing beside the fills go at the socket's rate.
+  if (H.FitFillGBs > 0)
+    Use("memory.one_core_writeback_gbs",
+        Round(H.WritebackGBs > 0 ? std::min(H.WritebackGBs, Socket) : Socket, 0.1),
+        Mem.OneCoreWritebackGBs, "its write-backs");
+  Use("memory.latency_ns", std::round(H.LatencyNs), Mem.LatencyNs, "latency");
+  if (!Got.empty())
+    Notes.push_back("memory: measured on this host now (a second or two; the predictions use "
+                    "these in place of the model's): " + Got);
+}
+
 /// "N=4096", "N=1e6", "N=1<<20" -> binding.
 bool perfmodel::driver::parseDefine(const std::string &S, std::map<std::string, int64_t> &Out,
                  std::string &Err) {

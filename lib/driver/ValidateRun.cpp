@@ -197,6 +197,15 @@ int ValidateRun::setUp(const CompileCommand &CC) {
       In.Measured.ParallelLoops = true;
     }
   }
+  // The memory rows see this host's memory as it is now (a VM's instances
+  // differ: bench/RESULTS.md), as the rows see its clock: measured once,
+  // over the rows' working set (a walk's cost grows with the pages spanned),
+  // on all its cores for the socket's share.
+  if (HostClock && llvm::any_of(V.Levels, [](const std::string &L) { return isMemoryLevel(L); }))
+    useHostMemory(*M,
+                  measureHostMemory(uint64_t(memoryTarget()), /*Streams=*/true,
+                                    std::max(1u, std::thread::hardware_concurrency())),
+                  A.Sets, Notes, MemoryMeasured);
   IO = inCoreOptionsFor(*M, pipelineOptions(A, Cmd, In.Index));
   ModelReference = HostClock && !A.NoInCore ? probeAddsPerCycle(IO) : 0;
   ModelFpReference = HostClock && !A.NoInCore ? probeFpAddsPerCycle(IO) : 0;
@@ -220,6 +229,8 @@ int ValidateRun::setUp(const CompileCommand &CC) {
   for (const std::string &N : Notes)
     OS << "note: " << N << "\n";
   Rec = recordedRun(A, Cmd, *M, In, KeptL3);
+  for (const auto &[Key, Value] : MemoryMeasured)
+    Rec.Measured[Key] = Value;
   for (const LoopKernel &K : IR->Loops)
     ++LoopsPerFunction[K.Function];
   Bar = std::make_unique<ProgressBar>(IR->Loops.size() * std::max<size_t>(1, V.Levels.size()));

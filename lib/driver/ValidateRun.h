@@ -27,6 +27,7 @@
 #include <functional>
 #include <memory>
 #include <set>
+#include <thread>
 
 #include <map>
 #include <optional>
@@ -99,6 +100,7 @@ private:
   bool prepareLoop(Loop &Lp);
   bool build(Loop &Lp, std::vector<std::string> F);
   std::vector<std::pair<std::string, double>> targets() const;
+  double memoryTarget() const;
   void sizeTo(Loop &Lp, double Target);
   Next timeLevel(Loop &Lp, const std::string &Lv, double Target);
   std::optional<Timing> timeHarness(Loop &Lp, std::vector<std::string> Args, double CallSeconds,
@@ -137,6 +139,8 @@ private:
   llvm::raw_ostream &OS = llvm::outs();
   double L3Target = 0;
   uint64_t KeptL3 = 0; ///< what the predictions' L3 was made (0: the model's)
+  /// The memory figures measured on the host in place of the model's.
+  std::map<std::string, double> MemoryMeasured;
   RecordedRun Rec;
   std::map<std::string, unsigned> LoopsPerFunction;
   /// Adds per cycle of an unshared core: each harness process's own

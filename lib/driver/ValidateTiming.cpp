@@ -131,14 +131,19 @@ bool ValidateRun::build(Loop &Lp, std::vector<std::string> F) {
   return false;
 }
 
+/// The memory rows' working set: well beyond the last level.
+double ValidateRun::memoryTarget() const {
+  double Last = M->Caches.empty() ? 0 : double(M->Caches.back().SizeBytes);
+  return std::clamp(4 * Last, 256.0 * (1 << 20), 1024.0 * (1 << 20));
+}
+
 /// One size per level: the working set half the capacity of the cores'
 /// instances (memory: well beyond the last level).
 std::vector<std::pair<std::string, double>> ValidateRun::targets() const {
   std::vector<std::pair<std::string, double>> Targets;
   for (const std::string &Lv : V.Levels) {
     if (isMemoryLevel(Lv)) {
-      double Last = M->Caches.empty() ? 0 : double(M->Caches.back().SizeBytes);
-      Targets.push_back({Lv, std::clamp(4 * Last, 256.0 * (1 << 20), 1024.0 * (1 << 20))});
+      Targets.push_back({Lv, memoryTarget()});
     } else if (const CacheLevel *C = M->cache(Lv)) {
       Targets.push_back(
           {Lv, C == M->sharedLastLevel() && L3Target > 0 ? L3Target

@@ -77,7 +77,48 @@ double perfmodel::tlbEntries(const std::vector<std::pair<uint64_t, double>> &Swe
   return 0;
 }
 
-HostMemory perfmodel::measureHostMemory(uint64_t Bytes) {
+#if defined(__x86_64__)
+namespace {
+/// Fills and write-backs of one core: load, update, copy and triad over the
+/// N doubles of A (a line of each kernel's output stream moves 1/0, 1/1,
+/// 2/1 and 3/1 lines in/out).
+void measureStreams(HostMemory &H, const Buffer &A, size_t N, unsigned Bits,
+                    double MinSeconds, unsigned Reps) {
+  auto NsPerLine = [&](auto Kernel, double BytesPerLine) {
+    std::vector<double> V = rates(
+        [&](uint64_t Passes) {
+          double Moved = 0;
+          for (uint64_t I = 0; I < Passes; ++I)
+            Moved += Kernel();
+          return Moved;
+        },
+        MinSeconds, Reps);
+    // The fastest repetition: the timed rows count only samples beside a
+    // quiet memory bus, and a neighbour's stream only ever slows one.
+    double BytesPerS = summarise(V).Max;
+    return BytesPerS > 0 ? BytesPerLine / BytesPerS * 1e9 : 0;
+  };
+  std::vector<std::tuple<double, double, double>> Points;
+  if (double T = NsPerLine([&] { return loadKernel(A.get(), N, Bits); }, 64); T > 0)
+    Points.push_back({1, 0, T});
+  if (double T = NsPerLine([&] { return updateKernel(A.get(), N, Bits); }, 128); T > 0)
+    Points.push_back({1, 1, T});
+  size_t NC = std::max<size_t>(64, N / 2 / 64 * 64), NT = std::max<size_t>(64, N / 3 / 64 * 64);
+  if (double T = NsPerLine([&] { return copyKernel(A.get(), A.get() + NC, NC, Bits); }, 192);
+      T > 0)
+    Points.push_back({2, 1, T});
+  if (double T = NsPerLine(
+          [&] { return triadKernel(A.get(), A.get() + NT, A.get() + 2 * NT, NT, Bits); }, 256);
+      T > 0)
+    Points.push_back({3, 1, T});
+  auto [Fill, Writeback] = fitFillsWritebacks(Points);
+  H.FitFillGBs = Fill > 0 ? 64 / Fill : 0;
+  H.WritebackGBs = Writeback > 0 ? 64 / Writeback : 0;
+}
+} // namespace
+#endif
+
+HostMemory perfmodel::measureHostMemory(uint64_t Bytes, bool Streams, unsigned Threads) {
   HostMemory H;
 #if defined(__x86_64__)
   constexpr double MinSeconds = 0.02;
@@ -112,10 +153,37 @@ HostMemory perfmodel::measureHostMemory(uint64_t Bytes) {
       },
       MinSeconds, Reps);
   H.FillGBs = summarise(V).Median / 1e9;
+  if (Streams)
+    measureStreams(H, A, N, Bits, MinSeconds, Reps);
+  H.Threads = std::max(Threads, 1u);
+  if (Streams && H.Threads > 1) {
+    A.reset(); // the threads' own sets take the memory
+    BandwidthPoint P = bandwidth("MEM", std::max<uint64_t>(uint64_t(32) << 20, Bytes / H.Threads),
+                                 H.Threads, Bits, MinSeconds, Reps);
+    H.AllCoresGBs = P.TriadGBs.Max;
+  }
 #else
   (void)Bytes;
+  (void)Streams;
+  (void)Threads;
 #endif
   return H;
+}
+
+std::pair<double, double>
+perfmodel::fitFillsWritebacks(const std::vector<std::tuple<double, double, double>> &Points) {
+  // Normal equations of t = f a + w b.
+  double FF = 0, FW = 0, WW = 0, FT = 0, WT = 0;
+  for (const auto &[F, W, T] : Points) {
+    FF += F * F, FW += F * W, WW += W * W, FT += F * T, WT += W * T;
+  }
+  double Det = FF * WW - FW * FW;
+  if (!(FF > 0) || std::fabs(Det) < 1e-12 * FF * std::max(WW, 1.0))
+    return {0, 0};
+  double A = (FT * WW - WT * FW) / Det, B = (WT * FF - FT * FW) / Det;
+  if (B < 0) // write-backs hidden: the fills alone
+    A = FT / FF, B = 0;
+  return {std::max(A, 0.0), B};
 }
 
 double perfmodel::missesInFlight(double LatencyNs, double ParallelNs) {

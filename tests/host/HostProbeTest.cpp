@@ -121,3 +121,20 @@ TEST(HostProbe, HostMemoryIsMeasured) {
 #endif
 }
 
+// With the streams (validate's figures): the fitted fills in the same range
+// as the load stream's, write-backs at a rate of their own or none seen
+// (0), and two threads' triad together above one core's fills' 1 GB/s.
+TEST(HostProbe, HostMemoryStreamsAreMeasured) {
+#if defined(__x86_64__)
+  perfmodel::HostMemory H =
+      perfmodel::measureHostMemory(uint64_t(64) << 20, /*Streams=*/true, /*Threads=*/2);
+  EXPECT_GT(H.FitFillGBs, 1);
+  EXPECT_LT(H.FitFillGBs, 400);
+  EXPECT_GE(H.WritebackGBs, 0);
+  EXPECT_LT(H.WritebackGBs, 4000);
+  EXPECT_EQ(H.Threads, 2u);
+  EXPECT_GT(H.AllCoresGBs, 1);
+  EXPECT_LT(H.AllCoresGBs, 2000);
+#endif
+}
+

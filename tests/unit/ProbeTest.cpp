@@ -282,6 +282,25 @@ TEST(Probe, WindowSweepsGiveTheLoadAndStoreQueues) {
   EXPECT_NE(Text.find("core.load_queue"), std::string::npos) << Text;
 }
 
+// validate's memory figures: time per line = fills x a + write-backs x b,
+// least squares over the load (1, 0), update (1, 1), copy (2, 1) and triad
+// (3, 1) lines. By hand for 6.4, 8.5, 13, 20 ns: the sums FF 15, FW 6, WW 3,
+// FT 100.9, WT 41.5, determinant 15 x 3 - 6^2 = 9; a = (100.9 x 3 - 41.5 x 6)
+// / 9 = 5.9667, b = (41.5 x 15 - 100.9 x 6) / 9 = 1.9. With 6, 5.9, 12, 18
+// b comes out at -0.1: the write-backs cost nothing seen, b = 0 and the fills
+// alone, a = FT / FF = 89.9 / 15. One kind of point alone fits nothing.
+TEST(Probe, FillsAndWritebacksAreFittedApart) {
+  auto [A, B] = fitFillsWritebacks({{1, 0, 6.4}, {1, 1, 8.5}, {2, 1, 13}, {3, 1, 20}});
+  EXPECT_NEAR(A, 53.7 / 9, 1e-9);
+  EXPECT_NEAR(B, 17.1 / 9, 1e-9);
+  auto [A2, B2] = fitFillsWritebacks({{1, 0, 6}, {1, 1, 5.9}, {2, 1, 12}, {3, 1, 18}});
+  EXPECT_NEAR(A2, 89.9 / 15, 1e-9);
+  EXPECT_EQ(B2, 0);
+  auto [A3, B3] = fitFillsWritebacks({{1, 0, 6}, {2, 0, 12}});
+  EXPECT_EQ(A3, 0);
+  EXPECT_EQ(B3, 0);
+}
+
 // Chases recorded on the Zen 5 VM (bench/memory/chase.c, 2026-11-24): one
 // chase in memory 300 ns per line, 32 at once 10.7 ns per line. Little's law
 // by hand: 300 / 10.7 = 28 misses in flight; at 3.5 GHz the L2 chase of

@@ -16,9 +16,14 @@
 #include "perfmodel/Traffic.h"
 
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace perfmodel {
+struct HostMemory; // perfmodel/Probe.h
+} // namespace perfmodel
 
 namespace perfmodel::driver {
 
@@ -50,6 +55,16 @@ std::optional<MachineModel> loadMachine(const std::string &Name,
                                         bool HostClock = true,
                                         std::optional<double> MeasuredGHz = std::nullopt,
                                         HostMeasured *Measured = nullptr);
+
+/// What timings on this host see of its memory now, in place of M's
+/// figures (a VM's instances of one CPU differ by a third in bandwidth and
+/// twice in write-back cost): one core's fills and write-backs, latency,
+/// and with several threads the socket's bandwidth, each from H where H
+/// has it and SETS does not give it.
+/// RECORDED gains every key replaced (a recording replays them); a note
+/// says what was measured.
+void useHostMemory(MachineModel &M, const HostMemory &H, const std::vector<std::string> &Sets,
+                   std::vector<std::string> &Notes, std::map<std::string, double> &Recorded);
 
 /// For commands that time kernels on this host (validate, choose --measure):
 /// an error (WHAT says what runs) when M is for another architecture, else

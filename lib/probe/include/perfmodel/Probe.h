@@ -19,6 +19,7 @@
 #include <optional>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace perfmodel {
@@ -339,8 +340,25 @@ double missesInFlight(double LatencyNs, double ParallelNs);
 /// here (what one core's fills draw). Zeros where it cannot run.
 struct HostMemory {
   double LatencyNs = 0, InFlight = 0, FillGBs = 0;
+  /// With streams (measureHostMemory's STREAMS): one core's fills and
+  /// write-backs apart, fitted as the probe fits them (time per line =
+  /// fills x a + write-backs x b over the load, update, copy and triad
+  /// kernels); WritebackGBs 0 where the write-backs cost nothing seen.
+  double FitFillGBs = 0, WritebackGBs = 0;
+  /// THREADS cores' triad (write-allocate counted) together: what the
+  /// socket gives this host now (0 with one thread). Each figure is the
+  /// fastest repetition's (a neighbour's stream only ever slows one).
+  double AllCoresGBs = 0;
+  unsigned Threads = 1;
 };
-HostMemory measureHostMemory(uint64_t Bytes = uint64_t(128) << 20);
+HostMemory measureHostMemory(uint64_t Bytes = uint64_t(128) << 20, bool Streams = false,
+                             unsigned Threads = 1);
+
+/// Least squares of time per line = fills x a + write-backs x b over
+/// (fills, write-backs, ns per line) points: {a, b}, b clamped at 0;
+/// {0, 0} with fewer than two independent points.
+std::pair<double, double> fitFillsWritebacks(
+    const std::vector<std::tuple<double, double, double>> &Points);
 
 /// Runs the whole probe on this machine.
 ProbeResult runProbe(const ProbeOptions &O);
