@@ -26,6 +26,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <iterator>
+#include <thread>
 
 using namespace perfmodel;
 using namespace perfmodel::driver;
@@ -186,9 +187,20 @@ void perfmodel::driver::useHostMemory(MachineModel &M, const HostMemory &H,
         Round(H.WritebackGBs > 0 ? std::min(H.WritebackGBs, Socket) : Socket, 0.1),
         Mem.OneCoreWritebackGBs, "its write-backs");
   Use("memory.latency_ns", std::round(H.LatencyNs), Mem.LatencyNs, "latency");
-  if (!Got.empty())
-    Notes.push_back("memory: measured on this host now (a second or two; the predictions use "
-                    "these in place of the model's): " + Got);
+  if (Got.empty())
+    return;
+  // The load's note on the file's one-core bound no longer holds.
+  if (Recorded.count("memory.sustained_one_core_gbs"))
+    llvm::erase_if(Notes, [](const std::string &N) {
+      return llvm::StringRef(N).starts_with("memory: one core stays bounded by");
+    });
+  Notes.push_back("memory: measured on this host now (a second or two; the predictions use "
+                  "these in place of the model's): " + Got);
+}
+
+uint64_t perfmodel::driver::memoryRowBytes(const MachineModel &M) {
+  double Last = M.Caches.empty() ? 0 : double(M.Caches.back().SizeBytes);
+  return uint64_t(std::clamp(4 * Last, 256.0 * (1 << 20), 1024.0 * (1 << 20)));
 }
 
 /// "N=4096", "N=1e6", "N=1<<20" -> binding.
@@ -499,6 +511,19 @@ int perfmodel::driver::loadInputs(const AnalyzeArgs &A, const CompileCommand &CC
   if (A.KeptL3 && !useKeptL3(*In.Machine, A, In.Notes, Err)) {
     error(Err);
     return ExitUsage;
+  }
+  if (A.HostMemory) {
+    std::optional<HostCpu> Host = detectHostCpu();
+    if (Host && cpuidMatches(In.Machine->Cpuid, *Host)) {
+      std::map<std::string, double> Set;
+      useHostMemory(*In.Machine,
+                    measureHostMemory(memoryRowBytes(*In.Machine), /*Streams=*/true,
+                                      std::max(1u, std::thread::hardware_concurrency())),
+                    A.Sets, In.Notes, Set);
+    } else {
+      In.Notes.push_back("--host-memory: " + In.Machine->Name +
+                         " is not this host's model; its memory figures stand");
+    }
   }
   int RC;
   In.FR = prepareSource(A, CC, In.Index, RC);

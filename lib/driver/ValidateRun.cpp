@@ -140,8 +140,10 @@ int ValidateRun::run(const CompileCommand &CC) {
 /// The file and its machines loaded and checked, their in-core costs, the
 /// header and the notes: -1 to go on, else the exit code.
 int ValidateRun::setUp(const CompileCommand &CC) {
-  // The L3 this host keeps is measured once below, for the sizes and models.
+  // The L3 this host keeps is measured once below, for the sizes and models;
+  // so is its memory where there are memory rows.
   A.KeptL3 = false;
+  A.HostMemory = false;
   // Models of this host run at its measured clock: one measurement for all.
   if (!V.AlsoMachines.empty() && !A.HostClockGHz)
     if (double GHz = measureClock(0.002, 7).Median; GHz > 0)

@@ -132,10 +132,7 @@ bool ValidateRun::build(Loop &Lp, std::vector<std::string> F) {
 }
 
 /// The memory rows' working set: well beyond the last level.
-double ValidateRun::memoryTarget() const {
-  double Last = M->Caches.empty() ? 0 : double(M->Caches.back().SizeBytes);
-  return std::clamp(4 * Last, 256.0 * (1 << 20), 1024.0 * (1 << 20));
-}
+double ValidateRun::memoryTarget() const { return double(memoryRowBytes(*M)); }
 
 /// One size per level: the working set half the capacity of the cores'
 /// instances (memory: well beyond the last level).

@@ -317,6 +317,40 @@ TEST(HostCli, HostL3IsGivenNotMeasured) {
   EXPECT_NE(Bad.Err.find("--host-l3 4Mx"), std::string::npos) << Bad.Err;
 }
 
+// --host-memory: on the host's own model the note gives one core's fills F
+// and write-backs W (GB/s) and the Roofline's memory bound of the triad is
+// theirs: by hand 24 B in (b, c, a's write-allocate) and 8 out per
+// iteration, (24 / F + 8 / W) ns x the measured clock. A socket --set stays
+// (no "cores' triad" replaces it); another CPU's model keeps its figures.
+TEST(HostCli, HostMemoryIsMeasuredAndPredictedWith) {
+  CmdResult R = perfmodel("analyze examples/triad.c -D n=16777216 --no-incore --host-memory "
+                          "--model roofline --set memory.sustained_gbs=500");
+  ASSERT_EQ(R.Code, 0) << R.Err;
+  if (R.Out.find("(matched by CPUID)") != std::string::npos) {
+    std::smatch F, W, G, T;
+    ASSERT_TRUE(std::regex_search(R.Out, F, std::regex("one core's fills ([0-9.]+) GB/s")))
+        << R.Out;
+    std::string Fill = F[1];
+    // Write-backs that cost nothing seen go at the socket's 500.
+    ASSERT_TRUE(std::regex_search(R.Out, W, std::regex("its write-backs ([0-9.]+) GB/s")))
+        << R.Out;
+    double Wb = std::stod(std::string(W[1]));
+    ASSERT_TRUE(std::regex_search(R.Out, G, std::regex("clock: ([0-9.]+) GHz measured")))
+        << R.Out;
+    ASSERT_TRUE(std::regex_search(R.Out, T, std::regex("MEM +MEM-L3 +[0-9.]+ +[0-9.]+ +[0-9.]+ "
+                                                       "+[0-9.]+ +[0-9.]+ +([0-9.]+)")))
+        << R.Out;
+    double Hand = (24 / std::stod(Fill) + 8 / Wb) * std::stod(std::string(G[1]));
+    EXPECT_NEAR(std::stod(std::string(T[1])), Hand, 0.01 * Hand) << R.Out;
+    EXPECT_EQ(R.Out.find("cores' triad"), std::string::npos) << R.Out;
+    EXPECT_EQ(R.Out.find("one core stays bounded by"), std::string::npos) << R.Out;
+  }
+  CmdResult H = perfmodel("analyze examples/triad.c -D n=1000 --no-incore --host-memory -m hsw");
+  ASSERT_EQ(H.Code, 0) << H.Err;
+  EXPECT_NE(H.Out.find("is not this host's model; its memory figures stand"), std::string::npos)
+      << H.Out;
+}
+
 TEST(HostCli, TheHostsModelRunsAtTheMeasuredClock) {
   // On a host with a model of its own (CPUID), the clock is measured and the
   // report says so; --set clock_ghz keeps a fixed one, and another machine's

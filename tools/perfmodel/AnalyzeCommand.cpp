@@ -85,6 +85,7 @@ Command perfmodel::tool::addAnalyze(CLI::App &App, const CompileCommand &CC) {
   addSourceOptions(C, A, /*FileRequired=*/false);
   addMachineOptions(C, A);
   addKeptL3Option(C, A);
+  addHostMemoryOption(C, A);
   addModelOptions(C, A);
   addFormatOption(C, A.Format,
                   {ReportFormat::Text, ReportFormat::Brief, ReportFormat::Json, ReportFormat::Sarif,

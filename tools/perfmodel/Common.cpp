@@ -27,6 +27,13 @@ void perfmodel::tool::addKeptL3Option(CLI::App *C, AnalyzeArgs &A) {
                 "predictions)");
 }
 
+void perfmodel::tool::addHostMemoryOption(CLI::App *C, AnalyzeArgs &A) {
+  C->add_flag("--host-memory", A.HostMemory,
+              "predict with this host's memory as it is now (one core's fills and "
+              "write-backs, latency, all cores' bandwidth; a second or two), not the "
+              "model's figures, where the model is this host's (validate always does)");
+}
+
 void perfmodel::tool::addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired) {
   CLI::Option *F = C->add_option("file", A.File, "C or C++ source file (- reads standard input)");
   if (FileRequired)

@@ -28,6 +28,8 @@ void addMachineOptions(CLI::App *C, AnalyzeArgs &A);
 void addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileRequired = true);
 void addModelOptions(CLI::App *C, AnalyzeArgs &A);
 void addKeptL3Option(CLI::App *C, AnalyzeArgs &A);
+/// --host-memory (analyze).
+void addHostMemoryOption(CLI::App *C, AnalyzeArgs &A);
 /// --format, one of ALLOWED by name, into OUT (HELP describes them).
 CLI::Option *addFormatOption(CLI::App *C, ReportFormat &Out,
                              std::initializer_list<ReportFormat> Allowed, const std::string &Help);

@@ -66,6 +66,12 @@ std::optional<MachineModel> loadMachine(const std::string &Name,
 void useHostMemory(MachineModel &M, const HostMemory &H, const std::vector<std::string> &Sets,
                    std::vector<std::string> &Notes, std::map<std::string, double> &Recorded);
 
+/// The bytes a working set "in memory" spans on M: four times its last
+/// level, at least 256 MiB and at most 1 GiB (validate's memory rows; the
+/// host's memory figures are measured over as many, since a page walk's
+/// share of a miss grows with the pages spanned).
+uint64_t memoryRowBytes(const MachineModel &M);
+
 /// For commands that time kernels on this host (validate, choose --measure):
 /// an error (WHAT says what runs) when M is for another architecture, else
 /// ExitOk, with a note when M is not the host's own model.
@@ -134,6 +140,8 @@ struct AnalyzeArgs {
   bool KeptL3 = false;
   /// --host-l3 SIZE: what this host keeps of its L3, given, not measured.
   std::string HostL3;
+  /// --host-memory: this host's memory figures measured now, not the model's.
+  bool HostMemory = false;
 };
 
 
