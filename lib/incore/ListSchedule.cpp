@@ -33,6 +33,11 @@ constexpr size_t MaxIterations = 120;
 } // namespace
 
 unsigned perfmodel::scheduleIterations(size_t N) {
+  // A block of 200 instructions or more (a nest's trace, body copies and
+  // the outer code) settles within 8,000 instructions, many times the
+  // window; shorter blocks need more copies of themselves for that.
+  if (N >= 200)
+    return unsigned(std::clamp<size_t>(8000 / N, 8, MaxIterations));
   return unsigned(std::clamp<size_t>(24000 / std::max<size_t>(N, 1), 16, MaxIterations));
 }
 
