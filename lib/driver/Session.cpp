@@ -194,7 +194,7 @@ void perfmodel::driver::useHostMemory(MachineModel &M, const HostMemory &H,
     llvm::erase_if(Notes, [](const std::string &N) {
       return llvm::StringRef(N).starts_with("memory: one core stays bounded by");
     });
-  Notes.push_back("memory: measured on this host now (a second or two; the predictions use "
+  Notes.push_back("memory: measured on this host now (a few seconds; the predictions use "
                   "these in place of the model's): " + Got);
 }
 

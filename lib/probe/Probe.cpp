@@ -77,46 +77,6 @@ double perfmodel::tlbEntries(const std::vector<std::pair<uint64_t, double>> &Swe
   return 0;
 }
 
-#if defined(__x86_64__)
-namespace {
-/// Fills and write-backs of one core: load, update, copy and triad over the
-/// N doubles of A (a line of each kernel's output stream moves 1/0, 1/1,
-/// 2/1 and 3/1 lines in/out).
-void measureStreams(HostMemory &H, const Buffer &A, size_t N, unsigned Bits,
-                    double MinSeconds, unsigned Reps) {
-  auto NsPerLine = [&](auto Kernel, double BytesPerLine) {
-    std::vector<double> V = rates(
-        [&](uint64_t Passes) {
-          double Moved = 0;
-          for (uint64_t I = 0; I < Passes; ++I)
-            Moved += Kernel();
-          return Moved;
-        },
-        MinSeconds, Reps);
-    // The fastest repetition: the timed rows count only samples beside a
-    // quiet memory bus, and a neighbour's stream only ever slows one.
-    double BytesPerS = summarise(V).Max;
-    return BytesPerS > 0 ? BytesPerLine / BytesPerS * 1e9 : 0;
-  };
-  std::vector<std::tuple<double, double, double>> Points;
-  if (double T = NsPerLine([&] { return loadKernel(A.get(), N, Bits); }, 64); T > 0)
-    Points.push_back({1, 0, T});
-  if (double T = NsPerLine([&] { return updateKernel(A.get(), N, Bits); }, 128); T > 0)
-    Points.push_back({1, 1, T});
-  size_t NC = std::max<size_t>(64, N / 2 / 64 * 64), NT = std::max<size_t>(64, N / 3 / 64 * 64);
-  if (double T = NsPerLine([&] { return copyKernel(A.get(), A.get() + NC, NC, Bits); }, 192);
-      T > 0)
-    Points.push_back({2, 1, T});
-  if (double T = NsPerLine(
-          [&] { return triadKernel(A.get(), A.get() + NT, A.get() + 2 * NT, NT, Bits); }, 256);
-      T > 0)
-    Points.push_back({3, 1, T});
-  auto [Fill, Writeback] = fitFillsWritebacks(Points);
-  H.FitFillGBs = Fill > 0 ? 64 / Fill : 0;
-  H.WritebackGBs = Writeback > 0 ? 64 / Writeback : 0;
-}
-} // namespace
-#endif
 
 HostMemory perfmodel::measureHostMemory(uint64_t Bytes, bool Streams, unsigned Threads) {
   HostMemory H;
@@ -153,14 +113,34 @@ HostMemory perfmodel::measureHostMemory(uint64_t Bytes, bool Streams, unsigned T
       },
       MinSeconds, Reps);
   H.FillGBs = summarise(V).Median / 1e9;
-  if (Streams)
-    measureStreams(H, A, N, Bits, MinSeconds, Reps);
   H.Threads = std::max(Threads, 1u);
-  if (Streams && H.Threads > 1) {
-    A.reset(); // the threads' own sets take the memory
-    BandwidthPoint P = bandwidth("MEM", std::max<uint64_t>(uint64_t(32) << 20, Bytes / H.Threads),
-                                 H.Threads, Bits, MinSeconds, Reps);
-    H.AllCoresGBs = P.TriadGBs.Max;
+  if (Streams) {
+    A.reset(); // the kernels' own sets take the memory
+    // One core's fills and write-backs: a line of the load, update, copy
+    // and triad kernels' output stream moves 1/0, 1/1, 2/1 and 3/1 lines
+    // in/out; their repetitions beside a quiet core and memory bus, as
+    // validate's rows keep theirs.
+    BandwidthPoint One = bandwidth("MEM", Bytes, 1, Bits, MinSeconds, Reps);
+    std::vector<std::tuple<double, double, double>> Points;
+    auto Add = [&](double Fills, double Writebacks, double BytesPerLine, const Measured &GBs) {
+      if (GBs.Median > 0)
+        Points.push_back({Fills, Writebacks, BytesPerLine / GBs.Median});
+    };
+    Add(1, 0, 64, One.LoadGBs);
+    Add(1, 1, 128, One.UpdateGBs);
+    Add(2, 1, 192, One.CopyGBs);
+    Add(3, 1, 256, One.TriadGBs);
+    auto [Fill, Writeback] = fitFillsWritebacks(Points);
+    H.FitFillGBs = Fill > 0 ? 64 / Fill : 0;
+    H.WritebackGBs = Writeback > 0 ? 64 / Writeback : 0;
+    if (H.Threads > 1) {
+      // The fastest repetition of all cores together: no quiet check sees
+      // the other cores' neighbours.
+      BandwidthPoint All = bandwidth(
+          "MEM", std::max<uint64_t>(uint64_t(32) << 20, Bytes / H.Threads), H.Threads, Bits,
+          MinSeconds, Reps);
+      H.AllCoresGBs = All.TriadGBs.Max;
+    }
   }
 #else
   (void)Bytes;

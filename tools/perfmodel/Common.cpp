@@ -30,7 +30,7 @@ void perfmodel::tool::addKeptL3Option(CLI::App *C, AnalyzeArgs &A) {
 void perfmodel::tool::addHostMemoryOption(CLI::App *C, AnalyzeArgs &A) {
   C->add_flag("--host-memory", A.HostMemory,
               "predict with this host's memory as it is now (one core's fills and "
-              "write-backs, latency, all cores' bandwidth; a second or two), not the "
+              "write-backs, latency, all cores' bandwidth; several seconds), not the "
               "model's figures, where the model is this host's (validate always does)");
 }
 

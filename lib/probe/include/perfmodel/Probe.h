@@ -340,14 +340,15 @@ double missesInFlight(double LatencyNs, double ParallelNs);
 /// here (what one core's fills draw). Zeros where it cannot run.
 struct HostMemory {
   double LatencyNs = 0, InFlight = 0, FillGBs = 0;
-  /// With streams (measureHostMemory's STREAMS): one core's fills and
-  /// write-backs apart, fitted as the probe fits them (time per line =
-  /// fills x a + write-backs x b over the load, update, copy and triad
-  /// kernels); WritebackGBs 0 where the write-backs cost nothing seen.
+  /// With streams (measureHostMemory's STREAMS, several seconds more): one
+  /// core's fills and write-backs apart, fitted as the probe fits them (time
+  /// per line = fills x a + write-backs x b over the load, update, copy and
+  /// triad kernels, each over BYTES beside a quiet core and memory bus);
+  /// WritebackGBs 0 where the write-backs cost nothing seen.
   double FitFillGBs = 0, WritebackGBs = 0;
   /// THREADS cores' triad (write-allocate counted) together: what the
-  /// socket gives this host now (0 with one thread). Each figure is the
-  /// fastest repetition's (a neighbour's stream only ever slows one).
+  /// socket gives this host now (0 with one thread), the fastest
+  /// repetition's (a neighbour's stream only ever slows one).
   double AllCoresGBs = 0;
   unsigned Threads = 1;
 };
