@@ -203,6 +203,11 @@ uint64_t perfmodel::driver::memoryRowBytes(const MachineModel &M) {
   return uint64_t(std::clamp(4 * Last, 256.0 * (1 << 20), 1024.0 * (1 << 20)));
 }
 
+HostMemory perfmodel::driver::hostMemoryNow(const MachineModel &M) {
+  return measureHostMemory(memoryRowBytes(M), /*Streams=*/true,
+                           std::max(1u, std::thread::hardware_concurrency()));
+}
+
 /// "N=4096", "N=1e6", "N=1<<20" -> binding.
 bool perfmodel::driver::parseDefine(const std::string &S, std::map<std::string, int64_t> &Out,
                  std::string &Err) {
@@ -515,11 +520,8 @@ int perfmodel::driver::loadInputs(const AnalyzeArgs &A, const CompileCommand &CC
   if (A.HostMemory) {
     std::optional<HostCpu> Host = detectHostCpu();
     if (Host && cpuidMatches(In.Machine->Cpuid, *Host)) {
-      std::map<std::string, double> Set;
-      useHostMemory(*In.Machine,
-                    measureHostMemory(memoryRowBytes(*In.Machine), /*Streams=*/true,
-                                      std::max(1u, std::thread::hardware_concurrency())),
-                    A.Sets, In.Notes, Set);
+      std::map<std::string, double> Replaced; // a recording's, not analyze's
+      useHostMemory(*In.Machine, hostMemoryNow(*In.Machine), A.Sets, In.Notes, Replaced);
     } else {
       In.Notes.push_back("--host-memory: " + In.Machine->Name +
                          " is not this host's model; its memory figures stand");

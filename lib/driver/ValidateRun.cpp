@@ -204,10 +204,7 @@ int ValidateRun::setUp(const CompileCommand &CC) {
   // over the rows' working set (a walk's cost grows with the pages spanned),
   // on all its cores for the socket's share.
   if (HostClock && llvm::any_of(V.Levels, [](const std::string &L) { return isMemoryLevel(L); }))
-    useHostMemory(*M,
-                  measureHostMemory(uint64_t(memoryTarget()), /*Streams=*/true,
-                                    std::max(1u, std::thread::hardware_concurrency())),
-                  A.Sets, Notes, MemoryMeasured);
+    useHostMemory(*M, hostMemoryNow(*M), A.Sets, Notes, MemoryMeasured);
   IO = inCoreOptionsFor(*M, pipelineOptions(A, Cmd, In.Index));
   ModelReference = HostClock && !A.NoInCore ? probeAddsPerCycle(IO) : 0;
   ModelFpReference = HostClock && !A.NoInCore ? probeFpAddsPerCycle(IO) : 0;

@@ -27,7 +27,6 @@
 #include <functional>
 #include <memory>
 #include <set>
-#include <thread>
 
 #include <map>
 #include <optional>
@@ -100,7 +99,6 @@ private:
   bool prepareLoop(Loop &Lp);
   bool build(Loop &Lp, std::vector<std::string> F);
   std::vector<std::pair<std::string, double>> targets() const;
-  double memoryTarget() const;
   void sizeTo(Loop &Lp, double Target);
   Next timeLevel(Loop &Lp, const std::string &Lv, double Target);
   std::optional<Timing> timeHarness(Loop &Lp, std::vector<std::string> Args, double CallSeconds,

@@ -131,16 +131,13 @@ bool ValidateRun::build(Loop &Lp, std::vector<std::string> F) {
   return false;
 }
 
-/// The memory rows' working set: well beyond the last level.
-double ValidateRun::memoryTarget() const { return double(memoryRowBytes(*M)); }
-
 /// One size per level: the working set half the capacity of the cores'
 /// instances (memory: well beyond the last level).
 std::vector<std::pair<std::string, double>> ValidateRun::targets() const {
   std::vector<std::pair<std::string, double>> Targets;
   for (const std::string &Lv : V.Levels) {
     if (isMemoryLevel(Lv)) {
-      Targets.push_back({Lv, memoryTarget()});
+      Targets.push_back({Lv, double(memoryRowBytes(*M))});
     } else if (const CacheLevel *C = M->cache(Lv)) {
       Targets.push_back(
           {Lv, C == M->sharedLastLevel() && L3Target > 0 ? L3Target

@@ -77,7 +77,6 @@ double perfmodel::tlbEntries(const std::vector<std::pair<uint64_t, double>> &Swe
   return 0;
 }
 
-
 HostMemory perfmodel::measureHostMemory(uint64_t Bytes, bool Streams, unsigned Threads) {
   HostMemory H;
 #if defined(__x86_64__)
@@ -99,28 +98,29 @@ HostMemory perfmodel::measureHostMemory(uint64_t Bytes, bool Streams, unsigned T
     H.LatencyNs = median(Latency);
     H.InFlight = median(Ratio);
   }
-  size_t N = std::max<uint64_t>(64, Bytes / 8 / 64 * 64);
-  Buffer A = allocate(N);
-  if (!A)
-    return H;
   unsigned Bits = compilerVectorBits(identifyCpu(hostCpuid()));
-  std::vector<double> V = rates(
-      [&](uint64_t Passes) {
-        double Moved = 0;
-        for (uint64_t I = 0; I < Passes; ++I)
-          Moved += loadKernel(A.get(), N, Bits);
-        return Moved;
-      },
-      MinSeconds, Reps);
-  H.FillGBs = summarise(V).Median / 1e9;
   H.Threads = std::max(Threads, 1u);
-  if (Streams) {
-    A.reset(); // the kernels' own sets take the memory
+  if (!Streams) {
+    size_t N = std::max<uint64_t>(64, Bytes / 8 / 64 * 64);
+    Buffer A = allocate(N);
+    if (!A)
+      return H;
+    std::vector<double> V = rates(
+        [&](uint64_t Passes) {
+          double Moved = 0;
+          for (uint64_t I = 0; I < Passes; ++I)
+            Moved += loadKernel(A.get(), N, Bits);
+          return Moved;
+        },
+        MinSeconds, Reps);
+    H.FillGBs = summarise(V).Median / 1e9;
+  } else {
     // One core's fills and write-backs: a line of the load, update, copy
     // and triad kernels' output stream moves 1/0, 1/1, 2/1 and 3/1 lines
     // in/out; their repetitions beside a quiet core and memory bus, as
-    // validate's rows keep theirs.
+    // validate's rows keep theirs. The load kernel is also the fills'.
     BandwidthPoint One = bandwidth("MEM", Bytes, 1, Bits, MinSeconds, Reps);
+    H.FillGBs = One.LoadGBs.Median;
     std::vector<std::tuple<double, double, double>> Points;
     auto Add = [&](double Fills, double Writebacks, double BytesPerLine, const Measured &GBs) {
       if (GBs.Median > 0)

@@ -72,6 +72,10 @@ void useHostMemory(MachineModel &M, const HostMemory &H, const std::vector<std::
 /// share of a miss grows with the pages spanned).
 uint64_t memoryRowBytes(const MachineModel &M);
 
+/// This host's memory now, for useHostMemory: over memoryRowBytes(M), its
+/// streams, and all its cores for the socket (several seconds).
+HostMemory hostMemoryNow(const MachineModel &M);
+
 /// For commands that time kernels on this host (validate, choose --measure):
 /// an error (WHAT says what runs) when M is for another architecture, else
 /// ExitOk, with a note when M is not the host's own model.
