@@ -292,6 +292,39 @@ void checkQueueAlsoHolds(Reader &R, const YAML::Node &Core, const MachineModel &
                 "LLVM 19's model of " + M.Cpu + " has no resource '" + Name + "'");
   }
 }
+
+/// ecm.tnol_serial_share: {LEVEL: share in [0, 1]} by the level a link
+/// fills from (a cache beyond the first, or MEM). Used under full overlap
+/// only: under none every transfer waits for T_nOL whole (a file derived
+/// from one with shares may switch the rule and cannot remove them).
+void readSerialShares(Reader &R, const YAML::Node &E, MachineModel &M) {
+  YAML::Node Q = R.child(E, "tnol_serial_share", "ecm", false);
+  if (!Q.IsDefined() || Q.IsNull())
+    return;
+  const std::string Path = "ecm.tnol_serial_share";
+  if (!Q.IsMap()) {
+    R.error(Q, Path, "expected a mapping of the level a link fills from to a share, e.g. "
+                     "{L2: 0.4, L3: 0.3}");
+    return;
+  }
+  for (const auto &KV : Q) {
+    std::string Level = KV.first.as<std::string>();
+    bool Known = isMemoryLevel(Level) ||
+                 (M.cache(Level) && M.cache(Level) != &M.Caches.front());
+    if (!Known) {
+      R.error(Q[Level], Path + "." + Level,
+              "no link fills from '" + Level + "': name a cache level beyond the first, or MEM");
+      continue;
+    }
+    if (auto V = R.num(Q, Level.c_str(), Path, true, Reader::NonNegative)) {
+      if (*V > 1)
+        R.error(Q[Level], Path + "." + Level,
+                "a share of a transfer's time is at most 1, got " + Q[Level].Scalar());
+      else
+        M.EcmTnolSerialShare[Level] = *V;
+    }
+  }
+}
 } // namespace
 
 MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
@@ -405,10 +438,12 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
               "a write-back rate of one core needs its fill rate: sustained_one_core_gbs, or "
               "latency_ns with a cache's misses_in_flight (Little's law)");
     if (YAML::Node E = R.child(Root, "ecm", "", false); E.IsDefined() && !E.IsNull()) {
-      if (R.checkMap(E, "ecm", {"overlap"}))
+      if (R.checkMap(E, "ecm", {"overlap", "tnol_serial_share"})) {
         if (auto O = R.choice<OverlapRule>(E, "overlap", "ecm",
                                            {{"none", OverlapRule::None}, {"full", OverlapRule::Full}}))
           M.EcmOverlap = *O;
+        readSerialShares(R, E, M);
+      }
     }
     readCpuid(R, Root, M);
     if (YAML::Node S = R.child(Root, "sources", "", true); S.IsDefined() && !S.IsNull())

@@ -9,6 +9,8 @@
 #include "perfmodel/MachineRegistry.h"
 
 #include "llvm/ADT/StringRef.h"
+
+#include <cstdio>
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/GlobPattern.h"
@@ -263,4 +265,19 @@ std::map<std::string, unsigned> perfmodel::llvmSchedulerQueues(const std::string
     if (Buffer > 0)
       Out[Name] = unsigned(Buffer);
   return Out;
+}
+
+std::string perfmodel::MachineModel::tnolSerialShareText() const {
+  std::string S;
+  if (EcmOverlap != OverlapRule::Full)
+    return S;
+  for (size_t I = 0; I < Caches.size(); ++I) {
+    std::string From = I + 1 < Caches.size() ? Caches[I + 1].Name : "MEM";
+    if (auto It = EcmTnolSerialShare.find(From); It != EcmTnolSerialShare.end()) {
+      char Buf[32];
+      snprintf(Buf, sizeof(Buf), "%g", It->second);
+      S += (S.empty() ? "" : ", ") + From + " " + Buf;
+    }
+  }
+  return S;
 }

@@ -92,6 +92,7 @@ bool linkTransfers(EcmResult &R, const ModelInput &In) {
       return false;
     }
     R.Transfers.push_back(linkCyclesPerIt(In, I, /*OneCore=*/true) * R.ItersPerCL);
+    R.SerialShares.push_back(M.tnolSerialShare(I));
   }
   // Under full overlap, lines the L1 refills from a cache while the rest
   // streams from memory still wait beside the memory stream (measured on
@@ -107,20 +108,55 @@ bool linkTransfers(EcmResult &R, const ModelInput &In) {
   return true;
 }
 
+/// The widest of T_nOL (if WITHNOL) and the transfers up to level L.
+double widestCycles(const EcmResult &R, size_t L, bool WithNol = true) {
+  double W = WithNol ? R.TnOL : 0;
+  for (size_t I = 0; I < L; ++I)
+    W = std::max(W, R.Transfers[I]);
+  return W;
+}
+
+/// T_nOL plus the shares of the transfers up to level L it does not overlap.
+double serialCycles(const EcmResult &R, size_t L) {
+  double S = R.TnOL;
+  for (size_t I = 0; I < L; ++I)
+    S += R.SerialShares[I] * R.Transfers[I];
+  return S;
+}
+
+/// The loads', stores' and transfers' time with data in level L (0: the
+/// L1): `none` serialises them all, `full` takes the widest, raised to
+/// T_nOL plus the shares of the transfers it waits for.
+double dataCycles(const EcmResult &R, size_t L) {
+  return R.Overlap == OverlapRule::None ? serialCycles(R, L)
+                                        : std::max(widestCycles(R, L), serialCycles(R, L));
+}
+
 /// The prediction per level under the machine's overlap rule, raised to
 /// what latency-bound loads need; the TLB's cycles, added at every level.
 double combine(EcmResult &R, const ModelInput &In) {
   const MachineModel &M = *In.Machine;
   // Overlap rule: Intel's "none" serialises T_nOL and every transfer (they
-  // all need the L1 ports or the same buses), "full" overlaps everything.
+  // all need the L1 ports or the same buses), "full" overlaps everything but
+  // the shares of the transfers the machine file says T_nOL waits for.
   R.Levels.push_back(M.Caches[0].Name);
   R.Predictions.push_back(std::max(R.TOL, R.TnOL));
-  double Serial = R.TnOL, Widest = R.TnOL;
+  std::string Raised;
   for (size_t I = 0; I < R.Transfers.size(); ++I) {
-    Serial += R.Transfers[I];
-    Widest = std::max(Widest, R.Transfers[I]);
     R.Levels.push_back(I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM");
-    R.Predictions.push_back(std::max(R.TOL, M.EcmOverlap == OverlapRule::Full ? Widest : Serial));
+    R.Predictions.push_back(std::max(R.TOL, dataCycles(R, I + 1)));
+    if (serialCycles(R, I + 1) > widestCycles(R, I + 1) && R.Overlap == OverlapRule::Full)
+      Raised += (Raised.empty() ? "" : ", ") + R.Levels.back();
+  }
+  if (!Raised.empty()) {
+    std::string Shares;
+    for (size_t I = 0; I < R.Transfers.size(); ++I)
+      if (double S = R.SerialShares[I]; S > 0)
+        Shares += (Shares.empty() ? "" : ", ") + formatCycles(100 * S) + " % of T_" + R.Links[I];
+    R.Notes.push_back("data in " + Raised + ": T_nOL " + formatCycles(R.TnOL) +
+                      " cy/CL waits for " + Shares +
+                      " (ecm.tnol_serial_share): the L1's loads and stores do not overlap "
+                      "that much of the transfers");
   }
 
   // Latency-bound loads: no overlap rule hides a chain of misses or more
@@ -197,16 +233,21 @@ void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
     }
     CyPerIt += In.ParallelLoopCyPerIt;
     std::string B;
-    double Data = L == 0 ? R.TnOL : M.EcmOverlap == OverlapRule::Full ? 0 : R.TnOL;
+    // Under full overlap T_nOL counts here only where it waits for a share
+    // of the transfers (else it is the loads' own work, beside T_OL).
+    double Data = L == 0 || M.EcmOverlap == OverlapRule::None ? dataCycles(R, L)
+                                                                : widestCycles(R, L, false);
     std::string Largest = "T_nOL";
     double LargestT = R.TnOL;
     for (size_t I = 0; I < L; ++I) {
-      Data = M.EcmOverlap == OverlapRule::Full ? std::max(Data, R.Transfers[I]) : Data + R.Transfers[I];
       if (R.Transfers[I] > LargestT) {
         LargestT = R.Transfers[I];
         Largest = "T_" + R.Links[I];
       }
     }
+    bool Waits = L > 0 && M.EcmOverlap == OverlapRule::Full && serialCycles(R, L) > Data;
+    if (Waits)
+      Data = serialCycles(R, L);
     BoundKind Kind;
     if (Tlb > std::max({R.TOL, Data, R.Latency[L]})) {
       B = "address translation (" + formatCycles(Tlb) + " cy/CL of TLB misses)";
@@ -220,6 +261,11 @@ void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
     } else if (L == 0) {
       B = "loads/stores into registers (T_nOL " + formatCycles(R.TnOL) + " cy/CL)";
       Kind = BoundKind::LoadsStores;
+    } else if (Waits) {
+      B = "loads/stores into registers and the share of the transfers they wait for (T_nOL " +
+          formatCycles(R.TnOL) + " + " + formatCycles(Data - R.TnOL) + " = " +
+          formatCycles(Data) + " cy/CL, ecm.tnol_serial_share)";
+      Kind = BoundKind::Transfers;
     } else {
       B = "data transfers (" + formatCycles(Data) + " cy/CL, largest " + Largest + " " +
           formatCycles(LargestT) + ")";

@@ -603,7 +603,10 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
          << formatNumber(T.L1StoreMissCy) << " a store";
     OS << "\n";
   }
-  OS << "  ecm overlap: " << overlapRuleName(M.EcmOverlap) << "\n";
+  OS << "  ecm overlap: " << overlapRuleName(M.EcmOverlap);
+  if (std::string S = M.tnolSerialShareText(); !S.empty())
+    OS << "; T_nOL waits for a share of the transfers from " << S;
+  OS << "\n";
   OS << "  sources:\n";
   for (const SourceRef &S : M.Sources)
     OS << "    [" << S.Id << "] " << S.Cite << "\n";

@@ -148,6 +148,7 @@ llvm::json::Object ecmJSON(const EcmResult &E) {
   O["incore_estimated"] = E.InCoreEstimated;
   O["links"] = strings(E.Links);
   O["transfers_cy_per_cl"] = numbers(E.Transfers);
+  O["tnol_serial_share"] = numbers(E.SerialShares);
   O["latency_cy_per_cl"] = numbers(E.Latency);
   O["levels"] = strings(E.Levels);
   O["predictions_cy_per_cl"] = numbers(E.Predictions);

@@ -640,3 +640,38 @@ TEST(Machine, FillRateFollowsTheWorkingSetWhereTheFileStatesIt) {
         << Bad << ": " << E->str();
   }
 }
+
+// ecm.tnol_serial_share names the level a link fills from (a cache beyond
+// the first, or MEM) and a share of at most 1; the Zen 5 VM's measured
+// shares load, and under `none` every link's share is 1.
+TEST(Machine, TnolSerialSharesAreChecked) {
+  MachineLoadResult Vm = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                          "/machine-models/dev-vm-zen5.yml");
+  ASSERT_TRUE(Vm.ok());
+  EXPECT_DOUBLE_EQ(Vm.Model->tnolSerialShare(0), 0.42);
+  EXPECT_DOUBLE_EQ(Vm.Model->tnolSerialShare(1), 0.29);
+  EXPECT_DOUBLE_EQ(Vm.Model->tnolSerialShare(2), 0);
+  EXPECT_EQ(Vm.Model->tnolSerialShareText(), "L2 0.42, L3 0.29");
+
+  MachineLoadResult Ok = loadMachineModel(
+      HaswellFile, {"ecm.overlap=full", "ecm.tnol_serial_share.MEM=1", "ecm.tnol_serial_share.L3=0"});
+  ASSERT_TRUE(Ok.ok()) << (Ok.Diags.empty() ? "" : Ok.Diags[0].str());
+  EXPECT_DOUBLE_EQ(Ok.Model->tnolSerialShare(2), 1);
+  EXPECT_DOUBLE_EQ(Ok.Model->tnolSerialShare(1), 0);
+  MachineLoadResult None = loadMachineModel(HaswellFile, {"ecm.tnol_serial_share.L2=0.5"});
+  ASSERT_TRUE(None.ok());
+  EXPECT_DOUBLE_EQ(None.Model->tnolSerialShare(0), 1) << "none: every transfer waits whole";
+  EXPECT_EQ(None.Model->tnolSerialShareText(), "");
+
+  for (auto [Set, Key, Says] :
+       {std::tuple{"ecm.tnol_serial_share.L1=0.5", "ecm.tnol_serial_share.L1", "no link fills from"},
+        std::tuple{"ecm.tnol_serial_share.L9=0.5", "ecm.tnol_serial_share.L9", "no link fills from"},
+        std::tuple{"ecm.tnol_serial_share.L2=1.5", "ecm.tnol_serial_share.L2", "at most 1"},
+        std::tuple{"ecm.tnol_serial_share.L2=-1", "ecm.tnol_serial_share.L2", "negative"}}) {
+    MachineLoadResult R = loadMachineModel(HaswellFile, {"ecm.overlap=full", Set});
+    const MachineDiag *E = firstError(R);
+    ASSERT_NE(E, nullptr) << Set;
+    EXPECT_EQ(E->Key, Key) << Set;
+    EXPECT_NE(E->Message.find(Says), std::string::npos) << E->Message;
+  }
+}

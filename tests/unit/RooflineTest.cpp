@@ -4,6 +4,7 @@
 //   memory 42.6 GB/s = 15.78 B/cy.
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/Model.h"
+#include "perfmodel/Ecm.h"
 #include "perfmodel/Roofline.h"
 
 #include <gtest/gtest.h>
@@ -314,4 +315,49 @@ TEST(Roofline, DescendingStreamsFillAtTheirOwnRate) {
   EXPECT_NEAR(M.fromNextBytesPerCycle(0, Use(Mixed, 128 << 10)), 1 / (0.5 / 64 + 0.5 / 24), 1e-9);
   EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, Use(Down, 1 << 20)), 64);
   EXPECT_NEAR(linkCycles(M, 0, 128, 64, 1, true, Use(Down, 128 << 10)), 8, 1e-9);
+}
+
+// The L1's loads and stores waiting for a share of the transfers (Zen 5:
+// bench/memory/overlap.c), by hand on the Haswell file's triad without an
+// in-core model (8 iterations a CL): T_nOL = 2 lines loaded at 64 B/cy and
+// one stored at 32 B/cy, overlapped: 2 cy; T_L1L2 = 4 lines (b, c, a's
+// write-allocate in, a out) at 64 B/cy: 4 cy; T_L2L3 at 32 B/cy: 8 cy.
+// Under full overlap: {2 ] 4 ] 8 ] T_L3Mem}. With all of the L2's
+// transfers and half the L3's waiting for T_nOL: L2 2 + 4 = 6, L3
+// 2 + 4 + 0.5 x 8 = 10; memory (no share stated) max(T_L3Mem, 10).
+// Under none the shares do not apply: T_nOL + every transfer.
+TEST(Ecm, LoadsAndStoresWaitForTheirShareOfTheTransfers) {
+  MachineModel M = haswell();
+  LoopKernel K = triad();
+  ModelInput In;
+  In.Loop = &K;
+  In.Machine = &M;
+  M.EcmOverlap = OverlapRule::Full;
+  EcmResult Full = ecm(In);
+  ASSERT_TRUE(Full.Ok) << Full.Reason;
+  EXPECT_NEAR(Full.TnOL, 2, 1e-9);
+  ASSERT_EQ(Full.Transfers.size(), 3u);
+  EXPECT_NEAR(Full.Transfers[0], 4, 1e-9);
+  EXPECT_NEAR(Full.Transfers[1], 8, 1e-9);
+  EXPECT_NEAR(Full.Predictions[1], 4, 1e-9);
+  EXPECT_NEAR(Full.Predictions[2], 8, 1e-9);
+  double Mem = Full.Transfers[2];
+  EXPECT_GT(Mem, 10);
+
+  M.EcmTnolSerialShare = {{"L2", 1}, {"L3", 0.5}};
+  EcmResult Shared = ecm(In);
+  ASSERT_TRUE(Shared.Ok);
+  EXPECT_EQ(Shared.SerialShares, (std::vector<double>{1, 0.5, 0}));
+  EXPECT_NEAR(Shared.Predictions[0], Full.Predictions[0], 1e-9);
+  EXPECT_NEAR(Shared.Predictions[1], 6, 1e-9);
+  EXPECT_NEAR(Shared.Predictions[2], 10, 1e-9);
+  EXPECT_NEAR(Shared.Predictions[3], Mem, 1e-9);
+  EXPECT_NE(Shared.Summary.Levels[2].Bottleneck.find("T_nOL 2 + 8 = 10 cy/CL"),
+            std::string::npos)
+      << Shared.Summary.Levels[2].Bottleneck;
+
+  M.EcmOverlap = OverlapRule::None;
+  EcmResult None = ecm(In);
+  EXPECT_EQ(None.SerialShares, (std::vector<double>{1, 1, 1}));
+  EXPECT_NEAR(None.Predictions[2], 2 + 4 + 8, 1e-9);
 }

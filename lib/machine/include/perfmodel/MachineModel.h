@@ -391,6 +391,10 @@ struct MachineModel {
   MemoryModel Memory;
   std::optional<TlbModel> Tlb;
   OverlapRule EcmOverlap = OverlapRule::None; ///< ecm.overlap
+  /// ecm.tnol_serial_share, used under full overlap: by the level a link
+  /// fills from (L2, L3, MEM), the share of its transfers that waits for
+  /// the L1's loads and stores (T_nOL) instead of overlapping them.
+  std::map<std::string, double> EcmTnolSerialShare;
   std::optional<CpuidMatch> Cpuid;
   std::vector<SourceRef> Sources;
   std::vector<std::string> Overrides; ///< the --set strings applied, in order
@@ -429,6 +433,18 @@ struct MachineModel {
                              : Core.PeakFlopsPerCycleDouble;
   }
   const CacheLevel *cache(const std::string &LevelName) const;
+  /// The share of link I's transfers (into cache I from the next level)
+  /// that T_nOL does not overlap: 1 under `none`, else the file's
+  /// ecm.tnol_serial_share for the level it fills from (0 if unstated).
+  double tnolSerialShare(size_t I) const {
+    if (EcmOverlap == OverlapRule::None)
+      return 1;
+    auto It = EcmTnolSerialShare.find(I + 1 < Caches.size() ? Caches[I + 1].Name : "MEM");
+    return It == EcmTnolSerialShare.end() ? 0 : It->second;
+  }
+  /// ecm.tnol_serial_share as the reports print it ("L2 0.42, L3 0.29"),
+  /// empty where none applies.
+  std::string tnolSerialShareText() const;
   /// The last of three or more cache levels when the cores share it (the L3
   /// of every library file): the one a VM keeps a share of; null otherwise.
   const CacheLevel *sharedLastLevel() const {

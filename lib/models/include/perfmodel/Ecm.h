@@ -27,6 +27,9 @@ struct EcmResult {
   OverlapRule Overlap = OverlapRule::None; ///< the machine's rule
   std::vector<std::string> Links;   ///< "L1L2", "L2L3", "L3Mem"
   std::vector<double> Transfers;    ///< cy/CL per link
+  /// Per link, the share of its transfers T_nOL waits for (1 under `none`,
+  /// ecm.tnol_serial_share under `full`).
+  std::vector<double> SerialShares;
   std::vector<std::string> Levels;  ///< "L1", ..., "MEM"
   std::vector<double> Predictions;  ///< cy/CL with data in each level
   /// Latency bound per level (pointer chase, irregular misses / misses in
