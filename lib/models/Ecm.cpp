@@ -116,11 +116,15 @@ double widestCycles(const EcmResult &R, size_t L, bool WithNol = true) {
   return W;
 }
 
-/// T_nOL plus the shares of the transfers up to level L it does not overlap.
+/// T_nOL plus what it waits for of the transfers up to level L: all of
+/// each under `none`; under `full`, each link's share of the time the two
+/// overlap (a loop with little L1 work cannot wait long for its lines).
 double serialCycles(const EcmResult &R, size_t L) {
   double S = R.TnOL;
   for (size_t I = 0; I < L; ++I)
-    S += R.SerialShares[I] * R.Transfers[I];
+    S += R.SerialShares[I] * (R.Overlap == OverlapRule::None
+                                  ? R.Transfers[I]
+                                  : std::min(R.Transfers[I], R.TnOL));
   return S;
 }
 
@@ -155,8 +159,8 @@ double combine(EcmResult &R, const ModelInput &In) {
         Shares += (Shares.empty() ? "" : ", ") + formatCycles(100 * S) + " % of T_" + R.Links[I];
     R.Notes.push_back("data in " + Raised + ": T_nOL " + formatCycles(R.TnOL) +
                       " cy/CL waits for " + Shares +
-                      " (ecm.tnol_serial_share): the L1's loads and stores do not overlap "
-                      "that much of the transfers");
+                      " where they overlap it (ecm.tnol_serial_share): the L1's loads and "
+                      "stores do not hide that much of the transfers");
   }
 
   // Latency-bound loads: no overlap rule hides a chain of misses or more

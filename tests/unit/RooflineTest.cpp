@@ -319,15 +319,19 @@ TEST(Roofline, DescendingStreamsFillAtTheirOwnRate) {
 
 // The L1's loads and stores waiting for a share of the transfers (Zen 5:
 // bench/memory/overlap.c), by hand on the Haswell file's triad without an
-// in-core model (8 iterations a CL): T_nOL = 2 lines loaded at 64 B/cy and
-// one stored at 32 B/cy, overlapped: 2 cy; T_L1L2 = 4 lines (b, c, a's
-// write-allocate in, a out) at 64 B/cy: 4 cy; T_L2L3 at 32 B/cy: 8 cy.
-// Under full overlap: {2 ] 4 ] 8 ] T_L3Mem}. With all of the L2's
-// transfers and half the L3's waiting for T_nOL: L2 2 + 4 = 6, L3
-// 2 + 4 + 0.5 x 8 = 10; memory (no share stated) max(T_L3Mem, 10).
-// Under none the shares do not apply: T_nOL + every transfer.
+// in-core model (8 iterations a CL) and with the L1 loading 16 B/cy: T_nOL
+// = 2 lines loaded at 16 B/cy (one stored at 32 B/cy beside them): 8 cy;
+// T_L1L2 = 4 lines (b, c, a's write-allocate in, a out) at 64 B/cy: 4 cy;
+// T_L2L3 at 32 B/cy: 8 cy. Full overlap: {8 ] 8 ] 8 ] T_L3Mem}. With all of
+// the L2's transfers and half the L3's waiting where they overlap T_nOL:
+// L2 8 + min(4, 8) = 12, L3 8 + 4 + 0.5 x min(8, 8) = 16; memory (no share
+// stated) max(T_L3Mem, 16). With the L1 at its 64 B/cy (T_nOL 2) the L2
+// row is 2 + min(4, 2) = 4, no more than the widest transfer: a loop with
+// little L1 work does not wait. Under none the shares do not apply.
 TEST(Ecm, LoadsAndStoresWaitForTheirShareOfTheTransfers) {
   MachineModel M = haswell();
+  double L1Load = M.Core.LoadBytesPerCycle;
+  M.Core.LoadBytesPerCycle = 16;
   LoopKernel K = triad();
   ModelInput In;
   In.Loop = &K;
@@ -335,26 +339,32 @@ TEST(Ecm, LoadsAndStoresWaitForTheirShareOfTheTransfers) {
   M.EcmOverlap = OverlapRule::Full;
   EcmResult Full = ecm(In);
   ASSERT_TRUE(Full.Ok) << Full.Reason;
-  EXPECT_NEAR(Full.TnOL, 2, 1e-9);
+  EXPECT_NEAR(Full.TnOL, 8, 1e-9);
   ASSERT_EQ(Full.Transfers.size(), 3u);
   EXPECT_NEAR(Full.Transfers[0], 4, 1e-9);
   EXPECT_NEAR(Full.Transfers[1], 8, 1e-9);
-  EXPECT_NEAR(Full.Predictions[1], 4, 1e-9);
+  EXPECT_NEAR(Full.Predictions[1], 8, 1e-9);
   EXPECT_NEAR(Full.Predictions[2], 8, 1e-9);
   double Mem = Full.Transfers[2];
-  EXPECT_GT(Mem, 10);
+  EXPECT_GT(Mem, 16);
 
   M.EcmTnolSerialShare = {{"L2", 1}, {"L3", 0.5}};
   EcmResult Shared = ecm(In);
   ASSERT_TRUE(Shared.Ok);
   EXPECT_EQ(Shared.SerialShares, (std::vector<double>{1, 0.5, 0}));
   EXPECT_NEAR(Shared.Predictions[0], Full.Predictions[0], 1e-9);
-  EXPECT_NEAR(Shared.Predictions[1], 6, 1e-9);
-  EXPECT_NEAR(Shared.Predictions[2], 10, 1e-9);
+  EXPECT_NEAR(Shared.Predictions[1], 12, 1e-9);
+  EXPECT_NEAR(Shared.Predictions[2], 16, 1e-9);
   EXPECT_NEAR(Shared.Predictions[3], Mem, 1e-9);
-  EXPECT_NE(Shared.Summary.Levels[2].Bottleneck.find("T_nOL 2 + 8 = 10 cy/CL"),
+  EXPECT_NE(Shared.Summary.Levels[2].Bottleneck.find("T_nOL 8 + 8 = 16 cy/CL"),
             std::string::npos)
       << Shared.Summary.Levels[2].Bottleneck;
+
+  M.Core.LoadBytesPerCycle = L1Load;
+  EcmResult Light = ecm(In);
+  EXPECT_NEAR(Light.TnOL, 2, 1e-9);
+  EXPECT_NEAR(Light.Predictions[1], 4, 1e-9);
+  EXPECT_NEAR(Light.Predictions[2], 8, 1e-9);
 
   M.EcmOverlap = OverlapRule::None;
   EcmResult None = ecm(In);
