@@ -10,6 +10,7 @@
 
 #include "perfmodel/MachineRegistry.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
@@ -60,8 +61,8 @@ std::string number(double V) {
 /// Predicts every row of RUN again into OUT, as validate predicted it on
 /// the host: the recorded machine with the figures measured there, the L3
 /// the host kept, each row at its clock.
-void replayRun(const RecordedRun &Run, const std::string &Machine,
-               std::vector<ReplayedRow> &Out) {
+void replayRun(const RecordedRun &Run, const ReplayArgs &Args, std::vector<ReplayedRow> &Out) {
+  const std::string &Machine = Args.Machine;
   size_t First = Out.size();
   for (const RecordedRow &Row : Run.Rows)
     Out.push_back({&Run, &Row, {}, "", ""});
@@ -93,6 +94,7 @@ void replayRun(const RecordedRun &Run, const std::string &Machine,
       A.Sets.push_back(Key + "=" + number(V));
   }
   A.Sets.push_back("clock_ghz=" + number(Run.ClockGHz));
+  A.Sets.insert(A.Sets.end(), Args.Sets.begin(), Args.Sets.end());
   A.Cache = Run.Cache;
   A.InCoreBasis = Run.InCoreBasis;
   A.NoInCore = Run.NoInCore;
@@ -376,7 +378,9 @@ void printRecording(llvm::raw_ostream &OS, const Replayed &X, const ReplayArgs &
     ++Compared;
     Same += R.Headline == R.Row->Headline && std::fabs(Now->second / Was->second - 1) <= 0.005;
   }
-  if (Args.Machine.empty())
+  if (!Args.Sets.empty())
+    OS << "  with --set " << llvm::join(Args.Sets, ", ") << " after the recorded figures\n";
+  if (Args.Machine.empty() && Args.Sets.empty())
     OS << "  " << Same << " of " << Compared
        << " headlines as validate predicted them when recording (within 0.5 %)\n";
   const MapeByModel *Old = nullptr;
@@ -461,7 +465,7 @@ int perfmodel::driver::runReplay(const ReplayArgs &Args) {
   for (Replayed &X : All) {
     Bar.update(++Step, X.Name);
     for (const RecordedRun &Run : X.Rec.Runs)
-      replayRun(Run, Args.Machine, X.Rows);
+      replayRun(Run, Args, X.Rows);
   }
   Bar.clear();
   std::string Text;

@@ -13,8 +13,8 @@ namespace {
 const std::string HandRecording = "tests/validate/replay-triad-hsw.json";
 
 /// The replay's JSON of RECORDING: recordings[0].
-llvm::json::Object replayed(const std::string &Recording) {
-  CmdResult R = perfmodel("validate --replay " + Recording + " --format json");
+llvm::json::Object replayed(const std::string &Recording, const std::string &Extra = "") {
+  CmdResult R = perfmodel("validate --replay " + Recording + " --format json" + Extra);
   EXPECT_EQ(R.Code, 0) << R.Err;
   auto V = llvm::json::parse(R.Out);
   if (!V) {
@@ -134,8 +134,9 @@ TEST(Replay, ABrokenRecordingIsNamedWithItsField) {
 
 namespace {
 /// The first row's predictions of the replay of RECORDING, by model.
-std::map<std::string, double> firstRowPredicted(const std::string &Recording) {
-  llvm::json::Object Rec = replayed(Recording);
+std::map<std::string, double> firstRowPredicted(const std::string &Recording,
+                                                const std::string &Extra = "") {
+  llvm::json::Object Rec = replayed(Recording, Extra);
   std::map<std::string, double> P;
   const llvm::json::Array *Rows = Rec.getArray("rows");
   if (!Rows || Rows->empty())
@@ -168,4 +169,19 @@ TEST(Replay, TheMemoryFiguresMeasuredOnTheHostArePredictedWith) {
   std::remove(Without.c_str());
   EXPECT_NEAR(File["Roofline"], 32 / 34.56 * 2.7, 0.01);
   EXPECT_NEAR(With["ECM"] - File["ECM"], With["Roofline"] - File["Roofline"], 0.01);
+}
+
+// --set on a replay applies after the recorded figures: the same triad row
+// with one core's write-backs at 20 GB/s instead of the 40 measured there
+// gives (24 + 8) / 20 ns = 1.6 ns = 4.32 cy, the fills unchanged.
+TEST(Replay, SetOverridesTheRecordedFigures) {
+  const std::string Measured = "tests/validate/replay-triad-hsw-mem.json";
+  std::map<std::string, double> P =
+      firstRowPredicted(Measured, " --set memory.one_core_writeback_gbs=20");
+  EXPECT_NEAR(P["Roofline"], (24 + 8) / 20.0 * 2.7, 0.01);
+  CmdResult R = perfmodel("validate --replay " + Measured + " --set memory.one_core_writeback_gbs=20");
+  EXPECT_EQ(R.Code, 0) << R.Err;
+  EXPECT_NE(R.Out.find("with --set memory.one_core_writeback_gbs=20 after the recorded figures"),
+            std::string::npos)
+      << R.Out;
 }

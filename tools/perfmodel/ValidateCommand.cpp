@@ -76,6 +76,7 @@ Command perfmodel::tool::addValidate(CLI::App &App, const CompileCommand &CC) {
   Command Cmd(C, [S, &CC, LevelsOpt]() -> int {
         if (!S->R.Files.empty()) {
           S->R.Machine = S->A.Machine;
+          S->R.Sets = S->A.Sets;
           return runReplay(S->R);
         }
         if (S->A.File.empty())

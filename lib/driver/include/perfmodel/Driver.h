@@ -49,6 +49,9 @@ struct ReplayArgs {
   /// -m: predict with this machine model instead of the recorded one (a
   /// probed model against the library's, on the same timings).
   std::string Machine;
+  /// --set: overrides applied after the recorded figures (a what-if on
+  /// the recorded timings).
+  std::vector<std::string> Sets;
 };
 int runReplay(const ReplayArgs &R);
 
