@@ -118,6 +118,9 @@ bool ValidateRun::build(Loop &Lp, std::vector<std::string> F) {
   std::string Source = Lp.H.Source;
   if (Lp.CompiledIn) {
     std::string Value = std::to_string(*IR->Parameters[Lp.Size].Value);
+    llvm::erase_if(F, [&](const std::string &A) {
+      return llvm::StringRef(A).starts_with("-D" + Lp.Size + "=");
+    });
     F.push_back("-D" + Lp.Size + "=" + Value);
     // After the file's #include: its own #define would have replaced -D.
     Source += std::string(IR->Cxx ? "static_assert" : "_Static_assert") + "((" + Lp.Size +
@@ -204,8 +207,13 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
   }
   // The prediction costs the machine code of the same size.
   std::vector<std::string> SizedCmd = Cmd;
-  if (Lp.CompiledIn)
+  if (Lp.CompiledIn) {
+    // In place of the -D the front end passed on for a guarded macro.
+    llvm::erase_if(SizedCmd, [&](const std::string &F) {
+      return llvm::StringRef(F).starts_with("-D" + Size + "=");
+    });
     SizedCmd.push_back("-D" + Size + "=" + std::to_string(*IR->Parameters[Size].Value));
+  }
   auto Predict = [&](AnalysisReport &Out, const MachineModel &Mm, const InCoreOptions &Opt,
                      const std::vector<InCoreResult> &Unsized) {
     predictTimedLoop(Out, A, *IR, K, Lp.LoopIndex, Cmd,

@@ -24,6 +24,7 @@
 #include "clang/Tooling/Tooling.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
@@ -132,6 +133,25 @@ private:
   KernelIR &IR;
   SourceFacts &Values;
 };
+
+/// "-DNAME=VALUE" for each -D binding whose name TEXT guards as a macro
+/// (#ifndef NAME, #if !defined(NAME)): such a size is the compiler's to set.
+std::vector<std::string> guardedMacroDefines(llvm::StringRef Text,
+                                             const perfmodel::FrontendOptions &Opts) {
+  std::vector<std::string> Out;
+  for (const auto &[Name, Value] : Opts.Defines) {
+    if (Name.empty() || !llvm::all_of(Name, [](char C) { return llvm::isAlnum(C) || C == '_'; }) ||
+        llvm::isDigit(Name[0]))
+      continue;
+    llvm::Regex Guard("^[ \t]*#[ \t]*(ifndef[ \t]+" + Name +
+                          "([^A-Za-z0-9_]|$)|if[ \t]+![ \t]*defined[ \t]*\\(?[ \t]*" + Name +
+                          "([^A-Za-z0-9_]|$))",
+                      llvm::Regex::Newline);
+    if (Guard.match(Text))
+      Out.push_back("-D" + Name + "=" + std::to_string(Value));
+  }
+  return Out;
+}
 
 std::unique_ptr<tooling::CompilationDatabase>
 findDatabase(const perfmodel::FrontendOptions &Opts, std::string &Error, std::string &Note) {
@@ -493,13 +513,23 @@ FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
       Result.CompileArgs = Opts.CompileArgs;
   }
 
+  // A size bound with -D that the file takes as a macro it guards (#ifndef
+  // N / #define N 256 / #endif) is compiled with that value too: the loops'
+  // bounds, the arrays' extents and the machine code then agree.
+  std::vector<std::string> Macros = guardedMacroDefines(Readable.get()->getBuffer(), Opts);
+  for (const std::string &D : Macros) {
+    Result.CompileArgs.push_back(D);
+    Result.IR.Notes.push_back(D.substr(2) + ": a macro the file guards with #ifndef; " +
+                              "compiled with " + D);
+  }
+
   tooling::ClangTool Tool(*DB, {Opts.File});
   // The builtin headers of Clang 19 (stddef.h, immintrin.h, omp.h), whatever
   // compiler the database names; OpenMP pragmas are parsed so that
   // `#pragma omp` loops are seen as such.
   std::string ResourceDir = clangResourceDir();
-  Tool.appendArgumentsAdjuster([ResourceDir](const tooling::CommandLineArguments &Args,
-                                             llvm::StringRef) {
+  Tool.appendArgumentsAdjuster([ResourceDir, Macros](const tooling::CommandLineArguments &Args,
+                                                     llvm::StringRef) {
     tooling::CommandLineArguments Out;
     bool HasOpenMP = false;
     for (const std::string &A : Args) {
@@ -517,6 +547,7 @@ FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
     Out.push_back("-Wno-unknown-pragmas");
     Out.push_back("-Wno-unused-command-line-argument");
     Out.push_back("-Wno-unknown-warning-option");
+    Out.insert(Out.end(), Macros.begin(), Macros.end());
     return Out;
   });
 
