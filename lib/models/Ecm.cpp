@@ -249,7 +249,8 @@ void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
         Largest = "T_" + R.Links[I];
       }
     }
-    bool Waits = L > 0 && M.EcmOverlap == OverlapRule::Full && serialCycles(R, L) > Data;
+    bool Waits = L > 0 && M.EcmOverlap == OverlapRule::Full &&
+                 serialCycles(R, L) > std::max(Data, R.TnOL);
     if (Waits)
       Data = serialCycles(R, L);
     BoundKind Kind;
