@@ -148,6 +148,8 @@ namespace {
 /// Elements A moves per iteration of K's innermost loop, when that is a
 /// constant (affine, not through loaded data).
 std::optional<int64_t> innermostStep(const LoopKernel &K, const Access &A) {
+  if (K.Nest.empty())
+    return std::nullopt;
   const std::string &Var = K.innermost().Var;
   if (!A.Linear || A.Indirect || A.Linear->degreeIn(Var) != 1)
     return std::nullopt;

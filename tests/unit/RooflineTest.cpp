@@ -333,6 +333,10 @@ TEST(Ecm, LoadsAndStoresWaitForTheirShareOfTheTransfers) {
   double L1Load = M.Core.LoadBytesPerCycle;
   M.Core.LoadBytesPerCycle = 16;
   LoopKernel K = triad();
+  LoopLevel Level;
+  Level.Var = "i";
+  Level.Upper = Poly::symbol("n");
+  K.Nest.push_back(Level);
   ModelInput In;
   In.Loop = &K;
   In.Machine = &M;
