@@ -119,7 +119,7 @@ void LayerModel::level(size_t Index) {
   Aligned = O.AlignedBases && Sets && Sets * Line <= 4096;
   L = LinkTraffic();
   L.Inner = C.Name;
-  L.Outer = Index + 1 < M.Caches.size() ? M.Caches[Index + 1].Name : "MEM";
+  L.Outer = M.levelName(Index + 1);
   Moved.assign(Groups.size(), 0);
   Fresh.assign(Groups.size(), 0);
   for (size_t GI = 0; GI < Groups.size(); ++GI)

@@ -573,7 +573,7 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
   for (size_t I = 0; I < M.Caches.size(); ++I) {
     LinkTraffic L;
     L.Inner = M.Caches[I].Name;
-    L.Outer = I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM";
+    L.Outer = M.levelName(I + 1);
     L.LoadBytesPerIt = double(S[I].LinesIn) * Line / Its;
     L.EvictBytesPerIt = double(S[I].WriteBacks) * Line / Its;
     R.Links.push_back(L);

@@ -98,6 +98,7 @@ private:
   void validateLoop(size_t LI);
   bool prepareLoop(Loop &Lp);
   bool build(Loop &Lp, std::vector<std::string> F);
+  void defineSize(std::vector<std::string> &F, const std::string &Size) const;
   std::vector<std::pair<std::string, double>> targets() const;
   void sizeTo(Loop &Lp, double Target);
   Next timeLevel(Loop &Lp, const std::string &Lv, double Target);

@@ -110,6 +110,15 @@ bool ValidateRun::prepareLoop(Loop &Lp) {
   return true;
 }
 
+/// -DSIZE=its value in F, in place of a -D the front end passed on for a
+/// guarded macro.
+void ValidateRun::defineSize(std::vector<std::string> &F, const std::string &Size) const {
+  llvm::erase_if(F, [&](const std::string &A) {
+    return llvm::StringRef(A).starts_with("-D" + Size + "=");
+  });
+  F.push_back("-D" + Size + "=" + std::to_string(*IR->Parameters.at(Size).Value));
+}
+
 /// The harness built with flags F (and the size, when compiled in). A size
 /// the file #defines itself (no #ifndef around it) keeps its value whatever
 /// -D says: such a build fails rather than time one size and divide by
@@ -118,10 +127,7 @@ bool ValidateRun::build(Loop &Lp, std::vector<std::string> F) {
   std::string Source = Lp.H.Source;
   if (Lp.CompiledIn) {
     std::string Value = std::to_string(*IR->Parameters[Lp.Size].Value);
-    llvm::erase_if(F, [&](const std::string &A) {
-      return llvm::StringRef(A).starts_with("-D" + Lp.Size + "=");
-    });
-    F.push_back("-D" + Lp.Size + "=" + Value);
+    defineSize(F, Lp.Size);
     // After the file's #include: its own #define would have replaced -D.
     Source += std::string(IR->Cxx ? "static_assert" : "_Static_assert") + "((" + Lp.Size +
               ") == " + Value + ", \"perfmodel-redefined\");\n";
@@ -207,13 +213,8 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
   }
   // The prediction costs the machine code of the same size.
   std::vector<std::string> SizedCmd = Cmd;
-  if (Lp.CompiledIn) {
-    // In place of the -D the front end passed on for a guarded macro.
-    llvm::erase_if(SizedCmd, [&](const std::string &F) {
-      return llvm::StringRef(F).starts_with("-D" + Size + "=");
-    });
-    SizedCmd.push_back("-D" + Size + "=" + std::to_string(*IR->Parameters[Size].Value));
-  }
+  if (Lp.CompiledIn)
+    defineSize(SizedCmd, Size);
   auto Predict = [&](AnalysisReport &Out, const MachineModel &Mm, const InCoreOptions &Opt,
                      const std::vector<InCoreResult> &Unsized) {
     predictTimedLoop(Out, A, *IR, K, Lp.LoopIndex, Cmd,

@@ -309,9 +309,8 @@ void readSerialShares(Reader &R, const YAML::Node &E, MachineModel &M) {
   }
   for (const auto &KV : Q) {
     std::string Level = KV.first.as<std::string>();
-    bool Known = isMemoryLevel(Level) ||
-                 (M.cache(Level) && M.cache(Level) != &M.Caches.front());
-    if (!Known) {
+    const CacheLevel *C = M.cache(Level);
+    if (!isMemoryLevel(Level) && (!C || C == &M.Caches.front())) {
       R.error(Q[Level], Path + "." + Level,
               "no link fills from '" + Level + "': name a cache level beyond the first, or MEM");
       continue;

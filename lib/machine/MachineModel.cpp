@@ -9,8 +9,6 @@
 #include "perfmodel/MachineRegistry.h"
 
 #include "llvm/ADT/StringRef.h"
-
-#include <cstdio>
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Support/GlobPattern.h"
@@ -271,8 +269,8 @@ std::string perfmodel::MachineModel::tnolSerialShareText() const {
   std::string S;
   if (EcmOverlap != OverlapRule::Full)
     return S;
-  for (size_t I = 0; I < Caches.size(); ++I) {
-    std::string From = I + 1 < Caches.size() ? Caches[I + 1].Name : "MEM";
+  for (size_t L = 1; L <= Caches.size(); ++L) {
+    std::string From = levelName(L);
     if (auto It = EcmTnolSerialShare.find(From); It != EcmTnolSerialShare.end()) {
       char Buf[32];
       snprintf(Buf, sizeof(Buf), "%g", It->second);

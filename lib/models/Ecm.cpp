@@ -147,7 +147,7 @@ double combine(EcmResult &R, const ModelInput &In) {
   R.Predictions.push_back(std::max(R.TOL, R.TnOL));
   std::string Raised;
   for (size_t I = 0; I < R.Transfers.size(); ++I) {
-    R.Levels.push_back(I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM");
+    R.Levels.push_back(M.levelName(I + 1));
     R.Predictions.push_back(std::max(R.TOL, dataCycles(R, I + 1)));
     if (serialCycles(R, I + 1) > widestCycles(R, I + 1) && R.Overlap == OverlapRule::Full)
       Raised += (Raised.empty() ? "" : ", ") + R.Levels.back();

@@ -92,8 +92,7 @@ Residence perfmodel::residence(const MachineModel &M, std::optional<double> WS,
 
 std::string perfmodel::residentLevel(const MachineModel &M, std::optional<double> WS,
                                      unsigned Cores) {
-  size_t L = residence(M, WS, Cores).Level;
-  return L < M.Caches.size() ? M.Caches[L].Name : "MEM";
+  return M.levelName(residence(M, WS, Cores).Level);
 }
 
 void perfmodel::mixKeptLines(Prediction &P, const Residence &R,
@@ -371,15 +370,11 @@ LatencyBound perfmodel::latencyFor(const ModelInput &In, std::vector<std::string
 
 namespace {
 
-std::string levelName(const MachineModel &M, size_t L) {
-  return L < M.Caches.size() ? M.Caches[L].Name : std::string("MEM");
-}
-
 /// Pointer chase: the chain's loads wait each level's latency instead of
 /// the L1's.
 void pointerChaseBound(const MachineModel &M, const InCoreResult &IC, LatencyBound &B) {
   size_t Levels = M.Caches.size() + 1;
-  auto Name = [&](size_t L) { return levelName(M, L); };
+  auto Name = [&](size_t L) { return M.levelName(L); };
   double L1Lat = levelLatencyCycles(M, 0);
   // The body's own chain (the nest as executed spreads it over a call).
   double Rec = IC.Executed.Ok && IC.Executed.SteadyRecurrence > 0
@@ -405,7 +400,7 @@ void pointerChaseBound(const MachineModel &M, const InCoreResult &IC, LatencyBou
 
 void thrashedStoreBound(const MachineModel &M, const TrafficResult *TR, LatencyBound &B) {
   size_t Levels = M.Caches.size() + 1;
-  auto Name = [&](size_t L) { return levelName(M, L); };
+  auto Name = [&](size_t L) { return M.levelName(L); };
   // Stores that lose their line in the L1's few sets before they commit
   // (a column walk over power-of-two rows): each waits again for the line,
   // one after the other, from the L2 that holds the column (the traffic
@@ -437,9 +432,9 @@ void conflictLoadBound(const MachineModel &M, double Cy, LatencyBound &B) {
       continue;
     B.CyPerIt[Row] = Cy;
     B.Kind[Row] = BoundKind::Latency;
-    B.What[Row] = "refills of loads whose lines crowd a few of the " + levelName(M, 0) +
+    B.What[Row] = "refills of loads whose lines crowd a few of the " + M.levelName(0) +
                   "'s sets (" + formatCycles(Cy) + " cy per iteration, caches." +
-                  levelName(M, 0) + ".conflict_miss_cy_by_sets)";
+                  M.levelName(0) + ".conflict_miss_cy_by_sets)";
   }
 }
 
@@ -454,7 +449,7 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
   B.Kind.assign(Levels, BoundKind::Latency);
   if (M.Caches.empty())
     return B;
-  auto Name = [&](size_t L) { return L < M.Caches.size() ? M.Caches[L].Name : std::string("MEM"); };
+  auto Name = [&](size_t L) { return M.levelName(L); };
   const InCoreResult *IC = In.InCore;
   bool HaveCore = IC && IC->Ok && IC->SourceItersPerIter > 0;
 

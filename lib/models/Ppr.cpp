@@ -112,7 +112,7 @@ PprResult perfmodel::ppr(const ModelInput &In) {
     double BPC = linkBytesPerCycle(M, I, /*OneCore=*/true, Use); // one core
     MinBPC = I == 0 ? BPC : std::min(MinBPC, BPC);
     double Bytes = std::max(0.0, linkBytesPerIt(In, I, /*Inward=*/true) - IrregularBytes[I]);
-    R.Levels.push_back(I + 1 < M.Caches.size() ? M.Caches[I + 1].Name : "MEM");
+    R.Levels.push_back(M.levelName(I + 1));
     R.RegularBytes.push_back(Bytes);
     R.RegularCy.push_back(MinBPC > 0 ? Bytes / MinBPC : 0);
   }

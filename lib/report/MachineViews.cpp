@@ -218,8 +218,8 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"memory.latency_ns", opt(M.Memory.LatencyNs, "")});
   F.push_back({"memory.stride_latency_ns", opt(M.Memory.StrideLatencyNs, "")});
   F.push_back({"ecm.overlap", overlapRuleName(M.EcmOverlap)});
-  F.push_back({"ecm.tnol_serial_share",
-               M.tnolSerialShareText().empty() ? "none" : M.tnolSerialShareText()});
+  std::string Shares = M.tnolSerialShareText();
+  F.push_back({"ecm.tnol_serial_share", Shares.empty() ? "none" : Shares});
   // Derived figures, so a diff also shows what the changes amount to.
   double Node = C.PeakFlopsPerCycleDouble * M.ClockGHz * M.CoresPerSocket * M.Sockets;
   auto D = [](double V) { return formatNumber(V, 4); };

@@ -433,13 +433,17 @@ struct MachineModel {
                              : Core.PeakFlopsPerCycleDouble;
   }
   const CacheLevel *cache(const std::string &LevelName) const;
+  /// Level L's name from the core outwards: a cache's, MEM beyond them.
+  std::string levelName(size_t L) const {
+    return L < Caches.size() ? Caches[L].Name : MemoryLevelName;
+  }
   /// The share of link I's transfers (into cache I from the next level)
   /// that T_nOL does not overlap: 1 under `none`, else the file's
   /// ecm.tnol_serial_share for the level it fills from (0 if unstated).
   double tnolSerialShare(size_t I) const {
     if (EcmOverlap == OverlapRule::None)
       return 1;
-    auto It = EcmTnolSerialShare.find(I + 1 < Caches.size() ? Caches[I + 1].Name : "MEM");
+    auto It = EcmTnolSerialShare.find(levelName(I + 1));
     return It == EcmTnolSerialShare.end() ? 0 : It->second;
   }
   /// ecm.tnol_serial_share as the reports print it ("L2 0.42, L3 0.29"),
