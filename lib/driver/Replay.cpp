@@ -453,6 +453,19 @@ int perfmodel::driver::runReplay(const ReplayArgs &Args) {
       return error(Err);
     All.push_back(std::move(X));
   }
+  // --set must apply to every machine the rows are predicted with: a bad
+  // override is the command line's error, not each row's.
+  if (!Args.Sets.empty()) {
+    std::set<std::string> Machines;
+    for (const Replayed &X : All)
+      for (const RecordedRun &Run : X.Rec.Runs)
+        Machines.insert(Args.Machine.empty() ? Run.Machine : Args.Machine);
+    for (const std::string &Name : Machines) {
+      std::vector<std::string> Notes;
+      if (!loadMachine(Name, Args.Sets, Notes, /*HostClock=*/false))
+        return ExitUsage;
+    }
+  }
   std::optional<Baseline> B;
   if (!Args.Baseline.empty()) {
     B.emplace();

@@ -184,4 +184,9 @@ TEST(Replay, SetOverridesTheRecordedFigures) {
   EXPECT_NE(R.Out.find("with --set memory.one_core_writeback_gbs=20 after the recorded figures"),
             std::string::npos)
       << R.Out;
+  // An override the machine refuses fails the command, naming the key.
+  CmdResult Bad = perfmodel("validate --replay " + Measured + " --set ecm.tnol_serial_share.L1=0.5");
+  EXPECT_NE(Bad.Code, 0);
+  EXPECT_NE(Bad.Err.find("ecm.tnol_serial_share.L1: no link fills from 'L1'"), std::string::npos)
+      << Bad.Err;
 }
