@@ -113,6 +113,9 @@ LoopAnalyzer::PolyResult LoopAnalyzer::variablePoly(const DeclRefExpr *DR, unsig
     }
     if (auto Stepped = steppedValue(V, DR))
       return *Stepped;
+    if (InSubscript)
+      if (auto Followed = followedValue(V))
+        return *Followed;
     R.NonAffine = "'" + Name + "' changes inside the loop nest";
     return R;
   }

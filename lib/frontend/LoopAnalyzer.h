@@ -94,6 +94,11 @@ private:
   /// its value at USE in the innermost body, in the nest's counters; nullopt
   /// where it is not such a counter.
   std::optional<PolyResult> steppedValue(const clang::VarDecl *V, const clang::Expr *Use);
+  /// A subscript variable the nest only ever sets to one affine value of
+  /// its counters (m = k in an arg-min, last = i): that value, with the
+  /// assumption in the kernel's notes; nullopt otherwise.
+  std::optional<PolyResult> followedValue(const clang::VarDecl *V);
+  bool InSubscript = false; ///< toPoly is reading an access's subscript
   /// steppedValue's parts: the expression V starts from (the reset's or the
   /// initialiser's; null for a parameter, which starts at its own value)
   /// and the steps it has taken by USE.

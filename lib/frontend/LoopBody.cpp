@@ -727,7 +727,12 @@ void LoopAnalyzer::linearise(Access &A, const AccessShape &S, const Expr *E, con
   const Expr *Root = S.Root;
   bool Linearisable = true;
   for (size_t I = 0; I < Index.size(); ++I) {
-    PolyResult P = Index[I] ? toPoly(Index[I]) : PolyResult();
+    PolyResult P;
+    if (Index[I]) {
+      InSubscript = true;
+      P = toPoly(Index[I]);
+      InSubscript = false;
+    }
     if (!Index[I]) { // *(p - k)
       const Expr *PtrExpr = AddressMode ? E->IgnoreParenCasts()
                                         : strip(cast<UnaryOperator>(strip(Ref))->getSubExpr());

@@ -136,6 +136,58 @@ std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::steppedValue(const VarDecl
   return Value;
 }
 
+std::optional<LoopAnalyzer::PolyResult> LoopAnalyzer::followedValue(const VarDecl *V) {
+  if (!V->getType()->isIntegerType() || NestLoops.empty())
+    return std::nullopt;
+  // Every write of V in the nest: a plain assignment of one affine value of
+  // the counters. Each value V holds is then one that value took in this
+  // or an earlier iteration (or V's value before the nest): an access
+  // through V reaches lines the counters' accesses reach, or one fixed line.
+  std::optional<Poly> Value;
+  const BinaryOperator *First = nullptr;
+  bool Ok = true;
+  std::function<void(const Stmt *)> Walk = [&](const Stmt *S) {
+    if (!S || !Ok)
+      return;
+    if (const Expr *W = writtenBy(S); W && refVar(W) == V) {
+      const auto *BO = dyn_cast<BinaryOperator>(S);
+      if (!BO || BO->getOpcode() != BO_Assign || mentionsVar(BO->getRHS(), V)) {
+        Ok = false;
+        return;
+      }
+      bool Saved = InSubscript;
+      InSubscript = false;
+      PolyResult R = toPoly(BO->getRHS(), 1);
+      InSubscript = Saved;
+      std::set<std::string> Syms = R.P.symbols();
+      if (!R.affine() || llvm::none_of(Syms, [&](const std::string &X) { return isCounter(X); }) ||
+          (Value && !(*Value == R.P))) {
+        Ok = false;
+        return;
+      }
+      Value = R.P;
+      First = First ? First : BO;
+    }
+    for (const Stmt *C : S->children())
+      Walk(C);
+  };
+  Walk(NestLoops.front());
+  if (!Ok || !Value)
+    return std::nullopt;
+  if (Current) {
+    std::string Note = "'" + V->getNameAsString() + "' is only ever set to " +
+                       text(First->getRHS()) + " inside the nest (line " +
+                       std::to_string(loc(First->getBeginLoc()).Line) +
+                       "): its subscripts are priced as reaching the lines that value's "
+                       "accesses reach (an arg-min or last-index pattern)";
+    if (!llvm::is_contained(Current->Notes, Note))
+      Current->Notes.push_back(Note);
+  }
+  PolyResult Out;
+  Out.P = *Value;
+  return Out;
+}
+
 std::optional<std::pair<const Expr *, LoopAnalyzer::PolyResult>>
 LoopAnalyzer::steppedPointer(const Expr *E) {
   const VarDecl *V = refVar(E);

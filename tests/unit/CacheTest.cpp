@@ -1194,3 +1194,40 @@ TEST(LayerConditions, TriangularColumnSweepTouchesHalfItsBox) {
   EXPECT_NEAR(S.Links[2].LoadBytesPerIt, 3 * Lines * 64 / Its, 0.01);
   EXPECT_NEAR(S.Links[2].EvictBytesPerIt, Lines * 64 / Its, 0.01);
 }
+
+// A subscript variable the nest sets only from its counter (LCALS's
+// FIND_FIRST_MIN: m = k when x[k] < x[m]) holds values the counter took:
+// x[m] is priced as x[k], so the working set is the k range's doubles,
+// x[1..5000] = 5000 x 8 B (x[0], m's value before the loop, is one more the
+// model leaves out), and the loop has one read stream. It was "not affine": working set
+// unknown, data in memory, a second 8 B/it stream beyond L1. last = i + 1
+// reaches x[i + 1]'s lines. Loaded values (m = idx[k]) and two different
+// values stay unknown.
+TEST(WorkingSet, ASubscriptSetFromTheCounterReachesTheCountersLines) {
+  FrontendResult R = analyze("tests/nest/argmin.c", {{"n", 5001}});
+  const LoopKernel &Min = loop(R, "first_min");
+  for (const Access &A : Min.Accesses) {
+    ASSERT_TRUE(A.Linear.has_value()) << A.Text;
+    EXPECT_EQ(A.Linear->str(), "k");
+  }
+  EXPECT_DOUBLE_EQ(workingSetBytes(Min, R.IR).value_or(0), 5000 * 8.0);
+  EXPECT_TRUE(std::any_of(Min.Notes.begin(), Min.Notes.end(), [](const std::string &N) {
+    return N.find("'m' is only ever set to k") != std::string::npos;
+  }));
+  const LoopKernel &Last = loop(R, "last_above");
+  bool Found = false;
+  for (const Access &A : Last.Accesses)
+    if (A.Array == "x") {
+      ASSERT_TRUE(A.Linear.has_value());
+      EXPECT_EQ(A.Linear->str(), Poly(Poly::symbol("i") + Poly::constant(1)).str());
+      Found = true;
+    }
+  EXPECT_TRUE(Found);
+  for (const char *F : {"loaded", "two_values"}) {
+    const LoopKernel &K = loop(R, F);
+    bool Unknown = false;
+    for (const Access &A : K.Accesses)
+      Unknown |= A.Text == "x[m]" && !A.Linear;
+    EXPECT_TRUE(Unknown) << F;
+  }
+}
