@@ -121,6 +121,10 @@ struct Block {
   std::vector<const llvm::MCSchedClassDesc *> Classes;
   std::vector<std::vector<RegDef>> Defs;
   std::vector<std::vector<RegUse>> Uses;
+  /// Per instruction: its overrides' bypass group (-1: none) and what a
+  /// result reaching a consumer outside that group waits beyond its latency.
+  std::vector<int> Group;
+  std::vector<double> OutsideShift;
   std::vector<Demand> AllDemands;
   std::vector<size_t> DemandOwner;
   std::vector<unsigned> Eliminated; ///< moves eliminated at rename

@@ -190,6 +190,8 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
     Str(Ov.Form);
     Num(Ov.LatencyCy.value_or(-1));
     Num(Ov.Uops.value_or(-1));
+    Str(Ov.BypassGroup);
+    Num(Ov.LatencyOutsideCy.value_or(-1));
     for (const auto &[Port, Cy] : Ov.Ports) {
       Str(Port);
       Num(Cy);

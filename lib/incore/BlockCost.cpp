@@ -122,6 +122,8 @@ bool Block::decode() {
   for (const MCInst &Inst : Insts)
     Mem.push_back(memRef(Inst, TB.MII->get(Inst.getOpcode())));
   Classes.resize(Insts.size());
+  Group.assign(Insts.size(), -1);
+  OutsideShift.assign(Insts.size(), 0);
   Defs.resize(Insts.size());
   Uses.resize(Insts.size());
   return true;
@@ -203,6 +205,17 @@ bool Block::costInstruction(size_t I, double &DefShift) {
       DefShift = *Ov.LatencyCy - ModelOpLatency;
       C.Latency = std::max(0.0, C.Latency + DefShift);
     }
+    if (!Ov.BypassGroup.empty()) {
+      // Groups are told apart by the first override that names them.
+      Group[I] = int(std::find_if(O.Overrides.begin(), O.Overrides.end(),
+                                  [&](const InstructionOverride &X) {
+                                    return X.BypassGroup == Ov.BypassGroup;
+                                  }) -
+                     O.Overrides.begin());
+      OutsideShift[I] = Ov.LatencyOutsideCy && Ov.LatencyCy
+                            ? *Ov.LatencyOutsideCy - *Ov.LatencyCy
+                            : 0;
+    }
     if (Ov.Uops) {
       C.Uops = unsigned(*Ov.Uops);
       C.UopsFromFile = true;
@@ -265,6 +278,8 @@ void Block::copyCost(size_t I, size_t J) {
   C.Address = Address;
   C.Line = Line;
   Classes[I] = Classes[J];
+  Group[I] = Group[J];
+  OutsideShift[I] = OutsideShift[J];
   Defs[I] = Defs[J];
   Uses[I] = Uses[J];
   if (std::binary_search(Eliminated.begin(), Eliminated.end(), unsigned(J)))

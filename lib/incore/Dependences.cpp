@@ -65,6 +65,10 @@ void Block::registerEdges() {
           Lat -= TB.STI->getReadAdvanceCycles(Classes[I], U.UseIdx, D.WriteResID);
         if (FastChase[I] && U.Reg == FastChase[I] && ChaseSource[Last->first % N])
           Lat -= 1;
+        // A result leaving its bypass group (an FP add feeding a multiply)
+        // takes the longer path.
+        if (size_t P = Last->first % N; Group[P] >= 0 && Group[I] != Group[P])
+          Lat += OutsideShift[P];
         // A folded load's ReadAdvance may exceed its producer's latency
         // (a 3-cycle add feeding `vaddsd xmm1, xmm1, [mem]`, 7 on znver3):
         // the load starts before the register is ready and the operation

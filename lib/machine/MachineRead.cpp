@@ -238,7 +238,8 @@ void readOverrides(Reader &R, const YAML::Node &N, CoreModel &C) {
   for (size_t I = 0; I < Ov.size(); ++I) {
     std::string IP = "core.instruction_overrides." + std::to_string(I);
     const YAML::Node E = Ov[I];
-    if (!R.checkMap(E, IP, {"form", "latency_cy", "uops", "ports"}))
+    if (!R.checkMap(E, IP,
+                    {"form", "latency_cy", "uops", "ports", "bypass_group", "latency_cy_outside"}))
       continue;
     InstructionOverride O;
     O.Form = R.str(E, "form", IP, true).value_or("");
@@ -252,6 +253,11 @@ void readOverrides(Reader &R, const YAML::Node &N, CoreModel &C) {
     }
     O.LatencyCy = R.num(E, "latency_cy", IP, false, Reader::NonNegative);
     O.Uops = R.num(E, "uops", IP, false, Reader::NonNegative);
+    O.BypassGroup = R.str(E, "bypass_group", IP, false).value_or("");
+    O.LatencyOutsideCy = R.num(E, "latency_cy_outside", IP, false, Reader::NonNegative);
+    if (O.LatencyOutsideCy && (O.BypassGroup.empty() || !O.LatencyCy))
+      R.error(E, IP + ".latency_cy_outside",
+              "needs latency_cy and bypass_group: the latency inside the group and the group");
     YAML::Node Ports = R.child(E, "ports", IP, false);
     if (Ports.IsDefined() && !Ports.IsNull()) {
       if (!Ports.IsMap()) {

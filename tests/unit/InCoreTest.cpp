@@ -953,6 +953,28 @@ TEST(InCore, AFoldedLoadDoesNotDelayItsRegisterOperand) {
   EXPECT_DOUBLE_EQ(R.Cycles, 9);
 }
 
+TEST(InCore, AnAddsResultLeavesItsBypassGroupACycleLater) {
+  // dev-vm-zen5: vsubsd and vaddsd take 2 cycles to an add
+  // (bypass_group: fadd), 3 to anything else (latency_cy_outside); vmulsd 3.
+  // tests/incore/fp-bypass.s: sub (3, to the multiply) + mul (3) = 6 a
+  // trip; tests/incore/fp-add-chain.s: 4 x 2 = 8. Without the group the
+  // first would be 5.
+  InCoreOptions O = inCoreOptionsFor(machineFile("dev-vm-zen5.yml"));
+  InCoreResult Cross = analyzeAssemblyFile(Src + "/tests/incore/fp-bypass.s", O);
+  ASSERT_TRUE(Cross.Ok) << Cross.Reason;
+  EXPECT_DOUBLE_EQ(Cross.RecurrenceBound, 6);
+  InCoreResult Adds = analyzeAssemblyFile(Src + "/tests/incore/fp-add-chain.s", O);
+  ASSERT_TRUE(Adds.Ok) << Adds.Reason;
+  EXPECT_DOUBLE_EQ(Adds.RecurrenceBound, 8);
+  // The same files without the groups: the adds' 2 cycles everywhere.
+  MachineModel M = machineFile("dev-vm-zen5.yml");
+  for (InstructionOverride &Ov : M.Core.Overrides)
+    Ov.BypassGroup.clear();
+  InCoreResult Plain = analyzeAssemblyFile(Src + "/tests/incore/fp-bypass.s", inCoreOptionsFor(M));
+  ASSERT_TRUE(Plain.Ok) << Plain.Reason;
+  EXPECT_DOUBLE_EQ(Plain.RecurrenceBound, 5);
+}
+
 namespace {
 
 /// The in-core results of FILE's loops with the nest executed at BIND.

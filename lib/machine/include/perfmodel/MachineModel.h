@@ -33,6 +33,11 @@ struct InstructionOverride {
   std::optional<double> LatencyCy;   ///< result latency in cycles
   std::optional<double> Uops;        ///< micro-ops issued
   std::map<std::string, double> Ports; ///< port name -> cycles occupied
+  /// Forms sharing a bypass group forward results among themselves at
+  /// LatencyCy; a consumer outside the group waits LatencyOutsideCy (Zen 5:
+  /// an FP add reaches another add in 2 cycles, anything else in 3).
+  std::string BypassGroup;
+  std::optional<double> LatencyOutsideCy;
 };
 
 /// One floating-point pipe: the vector operations it can start each cycle.
