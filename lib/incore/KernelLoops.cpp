@@ -486,6 +486,33 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
                                            Gathered, nullptr, &Skipping, &Impossible[C],
                                            RefsAndElement));
   failedVectorCopies(K, IR, TB, Cands, Impossible);
+  // A version whose vector accesses no reference of a short fixed
+  // innermost loop can be may be the loop around it, vectorised with the
+  // innermost unrolled (a 3-row dilation: 16 columns a trip, 3 rows each):
+  // it runs when the enclosing level's references explain it.
+  if (K.Nest.size() >= 2 && llvm::any_of(Impossible, [](unsigned I) { return I > 0; })) {
+    const LoopLevel &Inner = K.innermost(), &Outer = K.Nest[K.Nest.size() - 2];
+    auto Bind = IR.bindings();
+    auto Lo = Inner.Lower.evaluate(Bind), Hi = Inner.Upper.evaluate(Bind);
+    if (Lo && Hi && *Hi > *Lo && !Inner.Lower.symbols().count(Outer.Var) &&
+        !Inner.Upper.symbols().count(Outer.Var)) {
+      int64_t Step = std::abs(Inner.Step ? Inner.Step : 1);
+      double Trips = double((*Hi - *Lo + Step - 1) / Step);
+      std::vector<double> OuterStrides = accessStrides(K, IR, Outer);
+      std::map<double, unsigned> OuterSkipping = skippingStrides(K, IR, Outer);
+      for (size_t C = 0; C < Cands.size(); ++C) {
+        if (!Impossible[C])
+          continue;
+        unsigned OuterImpossible = 0, Explained = 0;
+        double OuterK = estimateIterations(*Cands[C], TB, OuterStrides, Outer.Step, 0,
+                                           &Explained, &OuterSkipping, &OuterImpossible);
+        if (!OuterImpossible && Explained > 0 && OuterK > 1) {
+          Impossible[C] = 0;
+          CandIters[C] = Trips * OuterK;
+        }
+      }
+    }
+  }
   if (llvm::is_contained(Impossible, 0u)) {
     std::vector<const MachineLoop *> Running;
     std::vector<double> RunningIters;
@@ -568,6 +595,36 @@ std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &
                                      GatheredOuter, &ExplainedAll);
     if (ExplainedAll > Explained)
       OuterK = AllK;
+  }
+  // A level whose references no register of the trip steps (no vote, no
+  // gather: one iteration a trip) and whose bounds are fixed is unrolled as well when the level around it
+  // explains the trip (a 9x9 box blur: the loops over l and k unrolled into
+  // the loop over j, vectorised 16 wide, 1024 source iterations a trip).
+  std::string Levels = Inner.Var, Counts = std::to_string(Trips);
+  double Factor = double(Trips);
+  for (size_t D = K.Nest.size() - 2; Explained == 0 && OuterK <= 1 && D > 0; --D) {
+    const LoopLevel &Mid = K.Nest[D], &Around = K.Nest[D - 1];
+    auto MLo = Mid.Lower.evaluate(Bind), MHi = Mid.Upper.evaluate(Bind);
+    if (!MLo || !MHi || *MHi <= *MLo || Mid.Lower.symbols().count(Around.Var) ||
+        Mid.Upper.symbols().count(Around.Var))
+      break;
+    unsigned AroundExplained = 0;
+    double AroundK = estimateIterations(Best, TB, accessStrides(K, IR, Around), Around.Step, 0,
+                                        &AroundExplained);
+    if (AroundExplained == 0)
+      break;
+    int64_t MStep = std::abs(Mid.Step ? Mid.Step : 1);
+    int64_t MTrips = (*MHi - *MLo + MStep - 1) / MStep;
+    Factor *= double(MTrips);
+    Levels += " and " + Mid.Var;
+    Counts += " x " + std::to_string(MTrips);
+    OuterK = AroundK;
+    Explained = AroundExplained;
+    if (Explained > 0) {
+      BestK = Factor * OuterK;
+      return "the loops over " + Levels + " (" + Counts +
+             " iterations) are fully unrolled into the loop over " + Around.Var;
+    }
   }
   BestK = double(Trips) * OuterK;
   return "the innermost loop (" + std::to_string(Trips) +
