@@ -194,6 +194,9 @@ bool Block::costInstruction(size_t I, double &DefShift) {
       C.Latency - (C.MayLoad ? std::max(0, TB.STI->getReadAdvanceCycles(SC, 0, 0)) : 0);
   // Machine-file overrides: matched on the mnemonic and operand kinds.
   // A trace repeats its body's texts: each is matched against the forms once.
+  // Of several that match, the last one's latency holds (each replaces the
+  // model's, none adds to another's).
+  const double ModelLatency = C.Latency;
   auto [Matched, New] = OverridesOf.try_emplace(C.Text);
   if (New)
     for (size_t OI = 0; OI < O.Overrides.size(); ++OI)
@@ -203,7 +206,7 @@ bool Block::costInstruction(size_t I, double &DefShift) {
     const InstructionOverride &Ov = O.Overrides[OI];
     if (Ov.LatencyCy) {
       DefShift = *Ov.LatencyCy - ModelOpLatency;
-      C.Latency = std::max(0.0, C.Latency + DefShift);
+      C.Latency = std::max(0.0, ModelLatency + DefShift);
     }
     if (!Ov.BypassGroup.empty()) {
       // Groups are told apart by the first override that names them.
