@@ -402,8 +402,39 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
         int64_t V = IR.Parameters[L.StepParam].Value.value_or(1);
         L.Step *= V > 0 ? V : 1;
       }
+  // Sizes only branches test (if (m == 4) around a nest) take -D or the
+  // source's value, never a default: unbound, the branch is taken to run.
+  std::set<std::string> GuardSymbols;
+  for (const LoopKernel &K : IR.Loops)
+    for (const SizeGuard &G : K.Guards)
+      for (const Poly *P : {&G.Left, &G.Right})
+        for (const std::string &S : P->symbols())
+          if (!Symbols.count(S) && !IR.Parameters.count(S) &&
+              (Defines.count(S) || SourceValues.count(S)))
+            GuardSymbols.insert(S);
+  for (const std::string &S : GuardSymbols)
+    IR.Parameters[S] = Bind(S, Defines, 0, "");
+  {
+    std::map<std::string, int64_t> B = IR.bindings();
+    for (LoopKernel &K : IR.Loops)
+      for (const SizeGuard &G : K.Guards) {
+        std::optional<bool> Holds = G.holds(B);
+        if (Holds == false) {
+          std::string At = "'" + G.Text + "' (line " + std::to_string(G.Line) + ")";
+          K.Notes.push_back("does not run at these sizes: " +
+                            (G.Negated ? "it is in the else of " + At + ", which holds"
+                                       : At + " is false") +
+                            "; its time is 0");
+          break;
+        }
+        if (!Holds)
+          K.Notes.push_back("runs only where '" + G.Text + "' (line " + std::to_string(G.Line) +
+                            ") is " + (G.Negated ? "false" : "true") +
+                            ": taken to run (-D binds the sizes it tests)");
+      }
+  }
   for (const auto &[Name, Value] : Opts.Defines)
-    if (!Symbols.count(Name) && !ByAlias.count(Name))
+    if (!Symbols.count(Name) && !ByAlias.count(Name) && !GuardSymbols.count(Name))
       IR.Notes.push_back("-D " + Name + "=" + std::to_string(Value) +
                                 ": no analysed loop uses a parameter named '" + Name +
                                 "'");

@@ -65,9 +65,28 @@ std::optional<int64_t> perfmodel::tripCount(const LoopLevel &L,
   return (*Hi - *Lo + Step - 1) / Step;
 }
 
+std::optional<bool> perfmodel::SizeGuard::holds(const std::map<std::string, int64_t> &B) const {
+  auto L = Left.evaluate(B), R = Right.evaluate(B);
+  if (!L || !R)
+    return std::nullopt;
+  bool V = false;
+  switch (Cmp) {
+  case Op::Eq: V = *L == *R; break;
+  case Op::Ne: V = *L != *R; break;
+  case Op::Lt: V = *L < *R; break;
+  case Op::Le: V = *L <= *R; break;
+  case Op::Gt: V = *L > *R; break;
+  case Op::Ge: V = *L >= *R; break;
+  }
+  return V != Negated;
+}
+
 std::optional<double>
 perfmodel::nestIterations(const LoopKernel &K, const KernelIR &IR,
                           const std::map<std::string, std::vector<int64_t>> *Values) {
+  for (const SizeGuard &G : K.Guards)
+    if (G.holds(IR.bindings()) == false)
+      return 0.0;
   // A level's bounds with the values they load (rowptr[i + 1]) looked up in
   // VALUES at the current counters; false when one is missing.
   auto Resolve = [&](const LoopLevel &L, std::map<std::string, int64_t> &B) {

@@ -544,6 +544,22 @@ void LoopAnalyzer::walk(const Stmt *S) {
   }
   if (const auto *C = dyn_cast<CapturedStmt>(S))
     return walk(C->getCapturedStmt());
+  if (const auto *If = dyn_cast<IfStmt>(S); If && !If->getConditionVariable() && !If->getInit()) {
+    // A branch on sizes decides whether the nests inside it run.
+    std::vector<SizeGuard> G = sizeGuards(If->getCond());
+    walk(If->getCond());
+    size_t Depth = Guards.size();
+    Guards.insert(Guards.end(), G.begin(), G.end());
+    walk(If->getThen());
+    Guards.resize(Depth);
+    if (G.size() == 1) { // the else of a single comparison runs where it fails
+      Guards.push_back(G.front());
+      Guards.back().Negated = true;
+    }
+    walk(If->getElse());
+    Guards.resize(Depth);
+    return;
+  }
   if (const auto *C = dyn_cast<CallExpr>(S); C && !Nest.empty())
     if (std::optional<InlineFrame> F = loopCall(C)) {
       for (const Stmt *A : C->arguments())
@@ -573,6 +589,43 @@ void LoopAnalyzer::walk(const Stmt *S) {
   }
   for (const Stmt *C : S->children())
     walk(C);
+}
+
+std::vector<SizeGuard> LoopAnalyzer::sizeGuards(const Expr *Cond) {
+  Cond = Cond->IgnoreParenImpCasts();
+  const auto *BO = dyn_cast<BinaryOperator>(Cond);
+  if (!BO)
+    return {};
+  if (BO->getOpcode() == BO_LAnd) {
+    std::vector<SizeGuard> L = sizeGuards(BO->getLHS()), R = sizeGuards(BO->getRHS());
+    L.insert(L.end(), R.begin(), R.end());
+    return L;
+  }
+  SizeGuard G;
+  switch (BO->getOpcode()) {
+  case BO_EQ: G.Cmp = SizeGuard::Op::Eq; break;
+  case BO_NE: G.Cmp = SizeGuard::Op::Ne; break;
+  case BO_LT: G.Cmp = SizeGuard::Op::Lt; break;
+  case BO_LE: G.Cmp = SizeGuard::Op::Le; break;
+  case BO_GT: G.Cmp = SizeGuard::Op::Gt; break;
+  case BO_GE: G.Cmp = SizeGuard::Op::Ge; break;
+  default: return {};
+  }
+  if (!BO->getLHS()->getType()->isIntegerType() || !BO->getRHS()->getType()->isIntegerType())
+    return {};
+  PolyResult L = toPoly(BO->getLHS()), R = toPoly(BO->getRHS());
+  auto SizesOnly = [&](const PolyResult &P) {
+    return P.affine() && llvm::none_of(P.P.symbols(), [&](const std::string &S) {
+             return isCounter(S) || DataSymbols.count(S);
+           });
+  };
+  if (!SizesOnly(L) || !SizesOnly(R))
+    return {};
+  G.Left = L.P;
+  G.Right = R.P;
+  G.Text = text(Cond);
+  G.Line = loc(Cond->getBeginLoc()).Line;
+  return {G};
 }
 
 void LoopAnalyzer::walkCallee(const CallExpr *C, InlineFrame F) {
@@ -629,5 +682,6 @@ void LoopAnalyzer::handleOtherLoop(const Stmt *Loop, const std::string &Reason) 
   K.Modelled = false;
   K.Reason = Reason;
   K.Notes = NestNotes;
+  K.Guards = Guards;
   IR.Loops.push_back(std::move(K));
 }

@@ -229,6 +229,11 @@ private:
   std::string PendingPragma;
   bool PendingForks = false; ///< PendingPragma is a parallel loop directive
   std::vector<std::string> NestNotes;
+  /// Conditions on sizes of the if statements around the statement walked.
+  std::vector<SizeGuard> Guards;
+  /// COND's comparisons on sizes alone (split at &&), or nothing when it
+  /// is anything else.
+  std::vector<SizeGuard> sizeGuards(const clang::Expr *Cond);
   /// Range-for loop variables standing for the element they bind to.
   std::map<const clang::VarDecl *, std::pair<const clang::Expr *, std::string>> RangeVars;
 

@@ -66,6 +66,7 @@ void LoopAnalyzer::analyzeInnermost(const Stmt *Loop, const Stmt *Body) {
   K.EndLine = loc(Loop->getEndLoc()).Line;
   K.Nest = Nest;
   K.Notes = NestNotes;
+  K.Guards = Guards;
   Current = &K;
   CurrentBody = Body;
   AccessIndex.clear();

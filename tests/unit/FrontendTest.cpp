@@ -4,6 +4,7 @@
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/Roofline.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -551,6 +552,44 @@ TEST(Frontend, UnsupportedLoopsAreReportedWithReasons) {
   EXPECT_TRUE(Goto.Modelled) << Goto.Reason;
   EXPECT_EQ(Goto.Nest[0].Exit, "goto at line 19");
   EXPECT_TRUE(loopIn(R, "scale").Modelled);
+}
+
+// A branch on sizes decides whether the nests inside it run (llvm-test-
+// suite's ordered dither: one of four nests under m == 2 ... m == 8 runs):
+// with -D m=3 the nest of m == 2 and the one of the final else run 0
+// iterations, m == 3's its n x n; a branch on data (x[0] > 0) or on a
+// counter guards nothing; unbound, every nest is taken to run, with a note.
+TEST(Frontend, NestsUnderABranchOnSizesRunWhereItHolds) {
+  const std::string Code = R"(
+void pick(int n, int m, float *restrict x) {
+  if (m == 2) {
+    for (int i = 0; i < n; i++) x[i] = 2;
+  } else if (m == 3) {
+    for (int i = 0; i < n; i++)
+      for (int j = 0; j < n; j++) x[i * n + j] = 3;
+  } else {
+    for (int i = 0; i < n; i++) x[i] = 1;
+  }
+  if (n > 100 && m > 2)
+    for (int i = 0; i < n; i++) x[i] += 1;
+  if (x[0] > 0)
+    for (int i = 0; i < n; i++) x[i] -= 1;
+}
+)";
+  FrontendResult R = analyzeCode(Code, "c", {{"n", 200}, {"m", 3}});
+  ASSERT_EQ(R.IR.Loops.size(), 5u);
+  std::vector<double> Iters;
+  for (const LoopKernel &K : R.IR.Loops)
+    Iters.push_back(nestIterations(K, R.IR).value_or(-1));
+  EXPECT_EQ(Iters, (std::vector<double>{0, 200 * 200, 0, 200, 200}));
+  EXPECT_NE(llvm::join(R.IR.Loops[2].Notes, "|").find("in the else of 'm == 3'"), std::string::npos);
+  FrontendResult Small = analyzeCode(Code, "c", {{"n", 50}, {"m", 3}});
+  EXPECT_EQ(nestIterations(Small.IR.Loops[3], Small.IR).value_or(-1), 0);
+  FrontendResult Unbound = analyzeCode(Code, "c", {{"n", 200}});
+  for (size_t L = 0; L < 3; ++L) {
+    EXPECT_GT(nestIterations(Unbound.IR.Loops[L], Unbound.IR).value_or(0), 0) << L;
+    EXPECT_NE(llvm::join(Unbound.IR.Loops[L].Notes, "|").find("taken to run"), std::string::npos);
+  }
 }
 
 TEST(Frontend, CompileFlagsAfterDashDash) {

@@ -103,6 +103,19 @@ struct FlopCounts {
 /// compiler that translates the source literally issues.
 using OpsByLanes = std::map<unsigned, FlopCounts>;
 
+/// A condition on sizes alone that the nest runs under (`if (m == 4)`
+/// around it, or the else of `if (m == 2)`): the nest runs at sizes where
+/// LEFT OP RIGHT holds (is false, when NEGATED).
+struct SizeGuard {
+  enum class Op { Eq, Ne, Lt, Le, Gt, Ge } Cmp = Op::Eq;
+  Poly Left, Right;
+  bool Negated = false;
+  std::string Text; ///< as written, e.g. "m == 4"
+  unsigned Line = 0;
+  /// Whether it holds with the sizes bound by B; nullopt when one is not.
+  std::optional<bool> holds(const std::map<std::string, int64_t> &B) const;
+};
+
 struct LoopKernel {
   std::string Function;
   SourceLoc Loc;                ///< the innermost loop's `for`
@@ -126,6 +139,9 @@ struct LoopKernel {
   /// compiled loop is not analysed.
   std::vector<std::string> MathCalls;
   std::vector<std::string> Notes;
+  /// Conditions on sizes around the nest: at sizes where one fails the
+  /// nest does not run (nestIterations is 0).
+  std::vector<SizeGuard> Guards;
 
   const LoopLevel &innermost() const { return Nest.back(); }
   unsigned flops() const { return Single.total() + Double.total(); }
