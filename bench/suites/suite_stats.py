@@ -1,7 +1,8 @@
 """Times and predicts the kernels of a public loop suite (bench/suites/*.sh)
 and prints the accuracy figures issue 45 asks for. The suites' code stays
 in their own checkouts; nothing of it is copied here."""
-import collections, json, os, re, statistics, subprocess, sys, tempfile
+import collections
+import glob, json, os, re, statistics, subprocess, sys, tempfile
 
 
 def kendall_tau(xs, ys):
@@ -422,12 +423,130 @@ def run_lcals(perfmodel, root, runs):
     report("LCALS", "Raw subsets A-C", rows, declined)
 
 
+IMAGE_FLAGS = ["-O3", "-march=native", "-ffp-contract=off", "-DFMA_DISABLED=1"]
+
+
+def image_benchmarks(main_src, kernel_srcs):
+    """The Google Benchmark functions of an ImageProcessing main.cpp: (name,
+    kernel, kernel source, {kernel parameter: index of state.range}) as a
+    user binds them: the kernel each calls in its state loop, and which of
+    the call's arguments are locals set from state.range(K)."""
+    text = open(main_src).read()
+    defines = {}
+    for h in glob.glob(os.path.join(os.path.dirname(main_src), "*.h")) + [main_src]:
+        for n, v in re.findall(r"^#define\s+(\w+)\s+(\d+)\s*$", open(h).read(), re.M):
+            defines[n] = v
+    sigs = {}
+    for k in kernel_srcs:
+        for m in re.finditer(r"^void\s+(\w+)\s*\(([^)]*)\)\s*\{", open(k).read(), re.M):
+            params = [re.match(r"\s*(?:const\s+)?\w+\s*\**\s*(\w+)", a).group(1)
+                      for a in re.split(r",(?![^\[]*\])", m.group(2))]
+            sigs[m.group(1)] = (k, params)
+    out = []
+    for m in re.finditer(r"void\s+(BENCHMARK_\w+)\s*\(benchmark::State\s*&\s*state\)\s*\{(.*?)\n\}",
+                         text, re.S):
+        body = m.group(2)
+        ranges = {v: int(i) for v, i in re.findall(r"int\s+(\w+)\s*=\s*state\.range\((\d)\);", body)}
+        call = re.search(r"KeepRunning\(\)\)\s*\{\s*(\w+)\s*\(([^;]*)\);", body)
+        if not call or call.group(1) not in sigs:
+            continue
+        src, params = sigs[call.group(1)]
+        args = [a.strip() for a in call.group(2).split(",")]
+        bind = {params[i]: ranges[a] for i, a in enumerate(args) if a in ranges and i < len(params)}
+        # Constants passed as they are (ITERATION, a #define of the
+        # program's headers, or a literal): bound to their values.
+        for i, a in enumerate(args):
+            if i < len(params) and params[i] not in bind:
+                if a.isdigit():
+                    bind[params[i]] = a
+                elif a in defines:
+                    bind[params[i]] = defines[a]
+        out.append((m.group(1), call.group(1), src, bind))
+    return out
+
+
+def image_times(d, runs, tmp):
+    """{benchmark/args: seconds per call}, the median of RUNS processes of
+    one ImageProcessing program; or an error."""
+    name = os.path.basename(d)
+    utils = os.path.join(os.path.dirname(d), "utils")
+    exe = os.path.join(tmp, name)
+    objs = []
+    for c in sorted(glob.glob(os.path.join(d, "*.c"))) + [os.path.join(utils, "glibc_compat_rand.c")]:
+        o = os.path.join(tmp, name + "-" + os.path.basename(c) + ".o")
+        if subprocess.run(["clang-19", *IMAGE_FLAGS, f"-I{utils}", f"-I{d}", "-c", c, "-o", o]).returncode:
+            return None, f"{name}: {os.path.basename(c)} does not build"
+        objs.append(o)
+    r = subprocess.run(["clang++-19", *IMAGE_FLAGS, f"-I{utils}", f"-I{d}", os.path.join(d, "main.cpp"),
+                        os.path.join(utils, "ImageHelper.cpp"), *objs, "-lbenchmark", "-lpthread", "-lm",
+                        "-o", exe], capture_output=True, text=True)
+    if r.returncode:
+        return None, f"{name} does not build (libbenchmark-dev?)"
+    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
+    samples = collections.defaultdict(list)
+    for run in range(runs):
+        out = os.path.join(tmp, f"{name}-{run}.json")
+        timed([exe, "--benchmark_format=json", f"--benchmark_out={out}"], capture_output=True,
+              timeout=3600, cwd=d)
+        for b in json.load(open(out))["benchmarks"]:
+            if b.get("run_type", "iteration") == "iteration":
+                samples[b["run_name"]].append(b["real_time"] * scale[b["time_unit"]])
+    return {k: statistics.median(v) for k, v in samples.items()}, None
+
+
+def run_images(perfmodel, root, runs):
+    """llvm-test-suite's MicroBenchmarks/ImageProcessing (blur, dilate,
+    dither, interpolation, diffusion, bilateral filter): each Google
+    Benchmark at each of its arguments, its kernel's file analysed with the
+    kernel's size parameters bound to the arguments its state loop passes
+    (-D height=128 -D width=128), a call's seconds the sum of the kernel's
+    nests' headline seconds."""
+    rows, declined = [], collections.Counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.environ.get("TIMES")
+        kept = json.load(open(path)) if path and os.path.exists(path) else {}
+        for d in sorted(glob.glob(os.path.join(root, "*", "main.cpp"))):
+            d = os.path.dirname(d)
+            name = os.path.basename(d)
+            mine = {k.split(":", 1)[1]: v for k, v in kept.items() if k.startswith(name + ":")}
+            times, err = (mine, None) if mine else image_times(d, runs, tmp)
+            if err:
+                print(err)
+                continue
+            times = kept_times({f"{name}:{k}": v for k, v in times.items()})
+            kernels = [k for k in glob.glob(os.path.join(d, "*.c"))]
+            benches = {b[0]: b for b in image_benchmarks(os.path.join(d, "main.cpp"), kernels)}
+            utils = os.path.join(os.path.dirname(d), "utils")
+            for key, meas in sorted(times.items()):
+                bench, *args = key.split(":", 1)[1].split("/")
+                label = key.split(":", 1)[1]
+                if bench not in benches:
+                    declined["no kernel call found in the benchmark"] += 1
+                    print(f"{label:40s} {meas:10.4g} {'-':>10s} {'':>8s}  no kernel call found")
+                    continue
+                _, kernel, src, bind = benches[bench]
+                sizes = [f"{p}={i}" if isinstance(i, str) else f"{p}={args[i]}"
+                         for p, i in bind.items() if isinstance(i, str) or i < len(args)]
+                by = predict_all(perfmodel, src, IMAGE_FLAGS + [f"-I{utils}", f"-I{d}"], sizes)
+                loops = by.get(kernel, [])
+                free = loops and unbound(loops, by.parameters)
+                why = priced(kernel, loops) or (free and "sizes unbound: " + free)
+                if why:
+                    declined[decline_key(why)] += 1
+                    print(f"{label:40s} {meas:10.4g} {'-':>10s} {'':>8s}  {why}")
+                    continue
+                add_row(rows, label, meas, loops, 40)
+    report("ImageProcessing", "(llvm-test-suite MicroBenchmarks)", rows, declined)
+
+
 def main():
     suite, perfmodel, root, ds, runs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
     if suite == "tsvc":
         return run_tsvc(perfmodel, root, int(ds), runs)
     if suite == "lcals":
         return run_lcals(perfmodel, root, runs)
+    if suite == "images":
+        return run_images(perfmodel, root, runs)
     rows, declined = [], collections.Counter()
     # Each kernel is predicted before it is timed: the clock so far, from
     # three readings now on (or the one kept with TIMES).

@@ -991,6 +991,46 @@ std::vector<InCoreResult> nestAt(const std::string &File,
 
 } // namespace
 
+TEST(InCore, IntegerDividesTakeTheZen5FilesFigures) {
+  // dev-vm-zen5: a 32-bit divide holds the divider 6 cycles and its quotient
+  // comes 10 cycles later (int-divide-zen5-vm). The chain cdq, idiv, and is
+  // 1 + 10 + 1 = 12 cycles a trip; four independent divides 4 x 6 = 24.
+  InCoreOptions O = inCoreOptionsFor(machineFile("dev-vm-zen5.yml"));
+  auto Asm = [&](const std::string &File) {
+    return analyzeAssemblyFile(Src + "/tests/incore/" + File, O);
+  };
+  InCoreResult Chain = Asm("idiv-chain.s");
+  ASSERT_TRUE(Chain.Ok) << Chain.Reason;
+  EXPECT_DOUBLE_EQ(Chain.RecurrenceBound, 12);
+  InCoreResult Four = Asm("idiv-independent.s");
+  ASSERT_TRUE(Four.Ok) << Four.Reason;
+  EXPECT_DOUBLE_EQ(Four.Cycles, 24);
+}
+
+TEST(InCore, WindowLoopsUnrolledIntoAVectorColumnLoopCountTheirWholeWindow) {
+  // tests/nest/window-loops.c, clang-19 -O3 -march=znver5 (objdump): box5's
+  // machine loop steps its column register by 16 ints (`add rax, 0x10`, one
+  // zmm of int) with all 5 x 5 window loads unrolled inside: 16 x 25 = 400
+  // source iterations a trip (it was taken as the loop over k: 5). rowmax3's
+  // vector copy steps 256 B (`add rax, 0x100`: 64 columns) with its 3 rows
+  // unrolled: 192 a trip; its accesses skip rows along k, so the copy had
+  // been ruled out and the scalar copy with the row tests (6 a trip, both
+  // arms) was costed, about 12x too slow.
+  FrontendResult FR = frontendOfFile("tests/nest/window-loops.c", {{"n", 256}, {"m", 256}});
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  InCoreOptions O = inCoreOptionsFor(machineFile("dev-vm-zen5.yml"));
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {"-O3", "-march=znver5"}, O);
+  ASSERT_EQ(R.size(), 2u);
+  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
+  EXPECT_DOUBLE_EQ(R[0].SourceItersPerIter, 400);
+  EXPECT_TRUE(llvm::any_of(R[0].Notes, [](const std::string &N) {
+    return N.find("the loops over l and k (5 x 5 iterations) are fully unrolled into the loop "
+                  "over j") != std::string::npos;
+  }));
+  ASSERT_TRUE(R[1].Ok) << R[1].Reason;
+  EXPECT_DOUBLE_EQ(R[1].SourceItersPerIter, 192);
+}
+
 TEST(InCore, TheRemainderLoopOfAShortStencilRowIsPaidInEveryRow) {
   // clang-19 -O3 -march=haswell: the vector body covers 8 iterations per trip
   // with 6 vaddpd (port 1 only on Haswell), 2 vmulpd (port 0); the scalar
