@@ -355,7 +355,8 @@ LineRanges lineRangesOf(const std::vector<MachineLoop> &Loops) {
 /// The machine loops whose code is mostly on lines FIRST..LAST of K, in K's
 /// function if any is (else inlined elsewhere); none with R.Reason set when
 /// there is none (a library call in its place, or no loop at all).
-std::vector<const MachineLoop *> candidatesFor(const LoopKernel &K, unsigned First, unsigned Last,
+std::vector<const MachineLoop *> candidatesFor(const LoopKernel &K, const KernelIR &IR,
+                                               unsigned First, unsigned Last,
                                                const std::vector<MachineLoop> &Loops,
                                                const LineRanges &Ranges,
                                                const ObjectFileBytes &Obj, InCoreResult &R) {
@@ -381,6 +382,31 @@ std::vector<const MachineLoop *> candidatesFor(const LoopKernel &K, unsigned Fir
     for (const MachineLoop &L : Loops)
       if (InLoop(L))
         Cands.push_back(&L);
+  // A short innermost loop unrolled whole into a long body of the loop
+  // around it (bicubic interpolation: a 4 x 4 copy, then forty lines of
+  // arithmetic): the machine loop holds some of its lines among the
+  // enclosing bodies', none before the nest.
+  auto Short = [&] { // a fixed trip a compiler unrolls whole
+    auto Bind = IR.bindings();
+    auto Lo = K.innermost().Lower.evaluate(Bind), Hi = K.innermost().Upper.evaluate(Bind);
+    return Lo && Hi && *Hi > *Lo && *Hi - *Lo <= 32;
+  };
+  if (Cands.empty() && K.Nest.size() >= 2 && Short()) {
+    unsigned From = K.Nest.front().Loc.Line;
+    for (const MachineLoop &L : Loops) {
+      const auto &[Lo, Hi] = Ranges[size_t(&L - Loops.data())];
+      if (!Lo || Lo < From || Hi < First || Lo > Last ||
+          !StringRef(baseName(L.F->Name)).ends_with(K.Function))
+        continue;
+      bool Inside = false;
+      L.forEachByte([&](uint64_t B) {
+        unsigned Line = L.F->Lines[B];
+        Inside |= Line >= First && Line <= Last;
+      });
+      if (Inside)
+        Cands.push_back(&L);
+    }
+  }
   if (!Cands.empty())
     return Cands;
   // clang turns copy and fill loops into library calls.
@@ -605,12 +631,18 @@ std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &
   for (size_t D = K.Nest.size() - 2; Explained == 0 && OuterK <= 1 && D > 0; --D) {
     const LoopLevel &Mid = K.Nest[D], &Around = K.Nest[D - 1];
     auto MLo = Mid.Lower.evaluate(Bind), MHi = Mid.Upper.evaluate(Bind);
-    if (!MLo || !MHi || *MHi <= *MLo || Mid.Lower.symbols().count(Around.Var) ||
-        Mid.Upper.symbols().count(Around.Var))
+    // Compilers unroll only short loops whole.
+    if (!MLo || !MHi || *MHi <= *MLo || *MHi - *MLo > 32 ||
+        Mid.Lower.symbols().count(Around.Var) || Mid.Upper.symbols().count(Around.Var))
       break;
     unsigned AroundExplained = 0;
-    double AroundK = estimateIterations(Best, TB, accessStrides(K, IR, Around), Around.Step, 0,
-                                        &AroundExplained);
+    std::vector<double> AroundStrides = accessStrides(K, IR, Around);
+    double AroundK =
+        estimateIterations(Best, TB, AroundStrides, Around.Step, 0, &AroundExplained);
+    // Without a reference that moves along the level around (bicubic's
+    // in[j / f + k]), a counter stepping once a trip tells it.
+    if (AroundStrides.empty() && AroundK == 1)
+      AroundExplained = 1;
     if (AroundExplained == 0)
       break;
     int64_t MStep = std::abs(Mid.Step ? Mid.Step : 1);
@@ -792,7 +824,7 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   Failed.Cpu = O.Cpu;
   unsigned First = K.Loc.Line, Last = std::max(K.EndLine, K.Loc.Line);
   std::vector<const MachineLoop *> Cands =
-      candidatesFor(K, First, Last, Loops, Ranges, Obj, Failed);
+      candidatesFor(K, IR, First, Last, Loops, Ranges, Obj, Failed);
   if (Cands.empty())
     return Failed;
   std::vector<double> Strides = accessStrides(K, IR, K.innermost());

@@ -23,3 +23,25 @@ void rowmax3(int n, int m, const int in[n][m], int out[n][m]) {
       out[i][j] = v;
     }
 }
+/* A 4 x 4 neighbourhood copied into a local array by two short loops, then
+ * a long polynomial over it (a bicubic-like interpolation, four times
+ * zoomed): the copy is a few lines of the machine loop over j, most of it
+ * the polynomial's. */
+#define CUBIC(p0, p1, p2, p3, t)                                                                   \
+  ((p1) + 0.5 * (t) * ((p2) - (p0) + (t) * (2.0 * (p0) - 5.0 * (p1) + 4.0 * (p2) - (p3) +          \
+                                            (t) * (3.0 * ((p1) - (p2)) + (p3) - (p0)))))
+void cubic4(int n, const int in[n + 4][n + 4], int out[4 * n][4 * n]) {
+  for (int i = 0; i < 4 * n; i++)
+    for (int j = 0; j < 4 * n; j++) {
+      double w[4][4];
+      for (int l = 0; l < 4; l++)
+        for (int k = 0; k < 4; k++)
+          w[l][k] = in[i / 4 + l][j / 4 + k];
+      double x = (double)(i % 4) / 4, y = (double)(j % 4) / 4;
+      double r0 = CUBIC(w[0][0], w[0][1], w[0][2], w[0][3], y);
+      double r1 = CUBIC(w[1][0], w[1][1], w[1][2], w[1][3], y);
+      double r2 = CUBIC(w[2][0], w[2][1], w[2][2], w[2][3], y);
+      double r3 = CUBIC(w[3][0], w[3][1], w[3][2], w[3][3], y);
+      out[i][j] = CUBIC(r0, r1, r2, r3, x);
+    }
+}
