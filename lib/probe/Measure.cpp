@@ -67,6 +67,24 @@ uint64_t nextRandom(uint64_t &State) {
   return State;
 }
 
+#if defined(__linux__)
+using CpuMask = cpu_set_t;
+std::optional<CpuMask> currentMask() {
+  cpu_set_t Set;
+  CPU_ZERO(&Set);
+  if (pthread_getaffinity_np(pthread_self(), sizeof(Set), &Set))
+    return std::nullopt;
+  return Set;
+}
+void restoreMask(const CpuMask &Set) {
+  pthread_setaffinity_np(pthread_self(), sizeof(Set), &Set);
+}
+#else
+struct CpuMask {};
+std::optional<CpuMask> currentMask() { return std::nullopt; }
+void restoreMask(const CpuMask &) {}
+#endif
+
 void pin(unsigned Cpu) {
 #if defined(__linux__)
   cpu_set_t Set;
@@ -241,7 +259,13 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T < Threads; ++T)
     Pool.emplace_back(Body, T);
+  // The calling thread measures on CPU 0 and then gets its CPUs back: the
+  // processes it starts later inherit its mask (validate's OpenMP rows ran
+  // both threads on one CPU after the memory had been measured).
+  std::optional<CpuMask> Saved = currentMask();
   Body(0);
+  if (Saved)
+    restoreMask(*Saved);
   for (std::thread &Th : Pool)
     Th.join();
   // Per repetition, the sum over threads (GB/s).
