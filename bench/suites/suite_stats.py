@@ -321,22 +321,27 @@ def lcals_times(root, subset, runs, tmp):
                        capture_output=True, text=True)
     if r.returncode:
         return None, f"subset {subset} does not build (libbenchmark-dev?)"
-    # One repetition in each of RUNS processes, the median of the processes:
-    # some loops run at one of two speeds for a whole process (DIFF_PREDICT
-    # and INT_PREDICT at 171: 0.46 or 0.62 us, 0.30 or 0.40 us on the Zen 5
-    # VM, both fast or both slow in a process), which repetitions within one
-    # process do not sample.
+    return benchmark_times(exe, runs, os.path.join(tmp, f"times{subset}"),
+                           lambda name: "/".join(name.split("/")[:2])), None
+
+
+def benchmark_times(exe, runs, out_prefix, key=lambda name: name, cwd=None):
+    """{key(benchmark name): seconds per state iteration} of a Google
+    Benchmark program: one repetition in each of RUNS processes, the median
+    of the processes: some loops run at one of two speeds for a whole
+    process (LCALS's DIFF_PREDICT and INT_PREDICT at 171: 0.46 or 0.62 us,
+    0.30 or 0.40 us on the Zen 5 VM, both fast or both slow in a process),
+    which repetitions within one process do not sample."""
     scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
     samples = collections.defaultdict(list)
     for run in range(runs):
-        out = os.path.join(tmp, f"times{subset}-{run}.json")
+        out = f"{out_prefix}-{run}.json"
         timed([exe, "--benchmark_format=json", f"--benchmark_out={out}"], capture_output=True,
-              timeout=3600)
+              timeout=3600, cwd=cwd)
         for b in json.load(open(out))["benchmarks"]:
             if b.get("run_type", "iteration") == "iteration":
-                name, arg = b["run_name"].split("/")[:2]
-                samples[f"{name}/{arg}"].append(b["real_time"] * scale[b["time_unit"]])
-    return {k: statistics.median(v) for k, v in samples.items()}, None
+                samples[key(b["run_name"])].append(b["real_time"] * scale[b["time_unit"]])
+    return {k: statistics.median(v) for k, v in samples.items()}
 
 
 def unbound(loops, parameters):
@@ -482,16 +487,7 @@ def image_times(d, runs, tmp):
                         "-o", exe], capture_output=True, text=True)
     if r.returncode:
         return None, f"{name} does not build (libbenchmark-dev?)"
-    scale = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0}
-    samples = collections.defaultdict(list)
-    for run in range(runs):
-        out = os.path.join(tmp, f"{name}-{run}.json")
-        timed([exe, "--benchmark_format=json", f"--benchmark_out={out}"], capture_output=True,
-              timeout=3600, cwd=d)
-        for b in json.load(open(out))["benchmarks"]:
-            if b.get("run_type", "iteration") == "iteration":
-                samples[b["run_name"]].append(b["real_time"] * scale[b["time_unit"]])
-    return {k: statistics.median(v) for k, v in samples.items()}, None
+    return benchmark_times(exe, runs, os.path.join(tmp, name), cwd=d), None
 
 
 def run_images(perfmodel, root, runs):
