@@ -352,6 +352,15 @@ LineRanges lineRangesOf(const std::vector<MachineLoop> &Loops) {
   return Ranges;
 }
 
+/// The trips of L when its bounds are fixed at the sizes bound (no counter
+/// in them) and few enough for a compiler to unroll the loop whole.
+std::optional<int64_t> unrollableTrips(const LoopLevel &L, const KernelIR &IR) {
+  std::optional<int64_t> T = tripCount(L, IR.bindings());
+  if (!T || *T < 1 || *T > 32)
+    return std::nullopt;
+  return T;
+}
+
 /// The machine loops whose code is mostly on lines FIRST..LAST of K, in K's
 /// function if any is (else inlined elsewhere); none with R.Reason set when
 /// there is none (a library call in its place, or no loop at all).
@@ -386,12 +395,7 @@ std::vector<const MachineLoop *> candidatesFor(const LoopKernel &K, const Kernel
   // around it (bicubic interpolation: a 4 x 4 copy, then forty lines of
   // arithmetic): the machine loop holds some of its lines among the
   // enclosing bodies', none before the nest.
-  auto Short = [&] { // a fixed trip a compiler unrolls whole
-    auto Bind = IR.bindings();
-    auto Lo = K.innermost().Lower.evaluate(Bind), Hi = K.innermost().Upper.evaluate(Bind);
-    return Lo && Hi && *Hi > *Lo && *Hi - *Lo <= 32;
-  };
-  if (Cands.empty() && K.Nest.size() >= 2 && Short()) {
+  if (Cands.empty() && K.Nest.size() >= 2 && unrollableTrips(K.innermost(), IR)) {
     unsigned From = K.Nest.front().Loc.Line;
     for (const MachineLoop &L : Loops) {
       const auto &[Lo, Hi] = Ranges[size_t(&L - Loops.data())];
@@ -517,13 +521,8 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
   // innermost unrolled (a 3-row dilation: 16 columns a trip, 3 rows each):
   // it runs when the enclosing level's references explain it.
   if (K.Nest.size() >= 2 && llvm::any_of(Impossible, [](unsigned I) { return I > 0; })) {
-    const LoopLevel &Inner = K.innermost(), &Outer = K.Nest[K.Nest.size() - 2];
-    auto Bind = IR.bindings();
-    auto Lo = Inner.Lower.evaluate(Bind), Hi = Inner.Upper.evaluate(Bind);
-    if (Lo && Hi && *Hi > *Lo && !Inner.Lower.symbols().count(Outer.Var) &&
-        !Inner.Upper.symbols().count(Outer.Var)) {
-      int64_t Step = std::abs(Inner.Step ? Inner.Step : 1);
-      double Trips = double((*Hi - *Lo + Step - 1) / Step);
+    const LoopLevel &Outer = K.Nest[K.Nest.size() - 2];
+    if (std::optional<int64_t> Trips = unrollableTrips(K.innermost(), IR)) {
       std::vector<double> OuterStrides = accessStrides(K, IR, Outer);
       std::map<double, unsigned> OuterSkipping = skippingStrides(K, IR, Outer);
       for (size_t C = 0; C < Cands.size(); ++C) {
@@ -534,7 +533,7 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
                                            &Explained, &OuterSkipping, &OuterImpossible);
         if (!OuterImpossible && Explained > 0 && OuterK > 1) {
           Impossible[C] = 0;
-          CandIters[C] = Trips * OuterK;
+          CandIters[C] = double(*Trips) * OuterK;
         }
       }
     }
@@ -622,18 +621,16 @@ std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &
     if (ExplainedAll > Explained)
       OuterK = AllK;
   }
-  // A level whose references no register of the trip steps (no vote, no
-  // gather: one iteration a trip) and whose bounds are fixed is unrolled as well when the level around it
-  // explains the trip (a 9x9 box blur: the loops over l and k unrolled into
-  // the loop over j, vectorised 16 wide, 1024 source iterations a trip).
+  // A short fixed level whose references no register of the trip steps
+  // (no vote, no gather: one iteration a trip) is unrolled as well when the
+  // level around it explains the trip (a 9x9 box blur: the loops over l and
+  // k unrolled into the loop over j, 16 wide, 1024 source iterations a trip).
   std::string Levels = Inner.Var, Counts = std::to_string(Trips);
   double Factor = double(Trips);
   for (size_t D = K.Nest.size() - 2; Explained == 0 && OuterK <= 1 && D > 0; --D) {
     const LoopLevel &Mid = K.Nest[D], &Around = K.Nest[D - 1];
-    auto MLo = Mid.Lower.evaluate(Bind), MHi = Mid.Upper.evaluate(Bind);
-    // Compilers unroll only short loops whole.
-    if (!MLo || !MHi || *MHi <= *MLo || *MHi - *MLo > 32 ||
-        Mid.Lower.symbols().count(Around.Var) || Mid.Upper.symbols().count(Around.Var))
+    std::optional<int64_t> MTrips = unrollableTrips(Mid, IR);
+    if (!MTrips)
       break;
     unsigned AroundExplained = 0;
     std::vector<double> AroundStrides = accessStrides(K, IR, Around);
@@ -645,11 +642,9 @@ std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &
       AroundExplained = 1;
     if (AroundExplained == 0)
       break;
-    int64_t MStep = std::abs(Mid.Step ? Mid.Step : 1);
-    int64_t MTrips = (*MHi - *MLo + MStep - 1) / MStep;
-    Factor *= double(MTrips);
+    Factor *= double(*MTrips);
     Levels += " and " + Mid.Var;
-    Counts += " x " + std::to_string(MTrips);
+    Counts += " x " + std::to_string(*MTrips);
     OuterK = AroundK;
     Explained = AroundExplained;
     if (Explained > 0) {
