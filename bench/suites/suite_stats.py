@@ -273,6 +273,19 @@ def decline_key(why):
     return parts[0] + (": " + parts[1].strip()[:50] if len(parts) > 1 else "")
 
 
+def price_row(rows, declined, label, meas, function, by, width):
+    """LABEL's row where every nest of FUNCTION in BY (predict_all) is
+    priced with its sizes bound, else the reason it is declined, counted."""
+    loops = by.get(function, [])
+    free = loops and unbound(loops, by.parameters)
+    why = priced(function, loops) or (free and "sizes unbound: " + free)
+    if why:
+        declined[decline_key(why)] += 1
+        print(f"{label:{width}s} {meas:10.4g} {'-':>10s} {'':>8s}  {why}")
+        return
+    add_row(rows, label, meas, loops, width)
+
+
 def add_row(rows, label, meas, loops, width=16):
     """Appends the priced row of LABEL to ROWS and prints it."""
     rows.append(kernel_row(label, meas, loops))
@@ -416,15 +429,7 @@ def run_lcals(perfmodel, root, runs):
                 name, arg = key.split(":")[1].split("/")
                 if arg not in by_arg:
                     by_arg[arg] = predict_all(perfmodel, src, LCALS_FLAGS + [f"-I{root}"], [f"state.range(0)={arg}", "state.size()=1", *adomain_sizes(arg), *lengths])
-                label = f"{name}/{arg}"
-                loops = by_arg[arg].get(name, [])
-                free = loops and unbound(loops, by_arg[arg].parameters)
-                why = priced(name, loops) or (free and "sizes unbound: " + free)
-                if why:
-                    declined[decline_key(why)] += 1
-                    print(f"{label:26s} {meas:10.4g} {'-':>10s} {'':>8s}  {why}")
-                    continue
-                add_row(rows, label, meas, loops, 26)
+                price_row(rows, declined, f"{name}/{arg}", meas, name, by_arg[arg], 26)
     report("LCALS", "Raw subsets A-C", rows, declined)
 
 
@@ -524,14 +529,7 @@ def run_images(perfmodel, root, runs):
                 sizes = [f"{p}={i}" if isinstance(i, str) else f"{p}={args[i]}"
                          for p, i in bind.items() if isinstance(i, str) or i < len(args)]
                 by = predict_all(perfmodel, src, IMAGE_FLAGS + [f"-I{utils}", f"-I{d}"], sizes)
-                loops = by.get(kernel, [])
-                free = loops and unbound(loops, by.parameters)
-                why = priced(kernel, loops) or (free and "sizes unbound: " + free)
-                if why:
-                    declined[decline_key(why)] += 1
-                    print(f"{label:40s} {meas:10.4g} {'-':>10s} {'':>8s}  {why}")
-                    continue
-                add_row(rows, label, meas, loops, 40)
+                price_row(rows, declined, label, meas, kernel, by, 40)
     report("ImageProcessing", "(llvm-test-suite MicroBenchmarks)", rows, declined)
 
 
