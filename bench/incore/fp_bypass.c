@@ -8,10 +8,8 @@
 // latency_cy_outside).
 //   clang-19 -O2 -march=native bench/incore/fp_bypass.c -o fp_bypass && ./fp_bypass
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-static double now(void){struct timespec T;clock_gettime(CLOCK_MONOTONIC,&T);return T.tv_sec+1e-9*T.tv_nsec;}
-static int cmp(const void*A,const void*B){double X=*(const double*)A,Y=*(const double*)B;return X<Y?-1:X>Y;}
+
+#include "host_clock.h"
 #define N 4000000L
 #define DEF(fn, body) __attribute__((noinline)) void fn(void){ __asm__ volatile("vxorpd %%xmm0,%%xmm0,%%xmm0\n vxorpd %%xmm1,%%xmm1,%%xmm1\n vxorpd %%xmm3,%%xmm3,%%xmm3\n xor %%rax,%%rax\n mov %0, %%rcx\n 1:\n" body "\n dec %%rcx\n jnz 1b" :: "r"(N): "rax","rcx","xmm0","xmm1","xmm2","xmm3","memory"); }
 DEF(ref, "add $1,%%rax\n add $1,%%rax\n add $1,%%rax\n add $1,%%rax")
@@ -49,8 +47,27 @@ DEF(mxxa, "vmulsd %%xmm1,%%xmm0,%%xmm0\n vmaxsd %%xmm1,%%xmm0,%%xmm0\n vaddsd %%
 DEF(aaaf, "vaddsd %%xmm1,%%xmm0,%%xmm0\n vaddsd %%xmm1,%%xmm0,%%xmm0\n vaddsd %%xmm1,%%xmm0,%%xmm0\n vfmadd231sd %%xmm1,%%xmm1,%%xmm0")
 DEF(sa, "vsubsd %%xmm1,%%xmm0,%%xmm0\n vaddsd %%xmm1,%%xmm0,%%xmm0\n vsubsd %%xmm1,%%xmm0,%%xmm0\n vaddsd %%xmm1,%%xmm0,%%xmm0")
 typedef void (*F)(void);
-static double ratio(F f){ double R[11]; for(int r=0;r<11;r++){ double a=now(); ref(); double b=now(); f(); double c=now(); ref(); double d=now(); R[r]=(c-b)/((b-a+d-c)/2)*4; } qsort(R,11,8,cmp); return R[5]; }
-int main(){
-  struct {const char*n; F f; double pairs;} T[]={{"add->add (4 adds)",aa,2},{"sub->add",sa,2},{"mul->mul",mm,2},{"fma->fma",ff,2},{"add->mul",am,2},{"sub->mul (tridiag)",sm,2},{"add->fma acc",af,2},{"fma->add",fa,2},{"add->max",ax,2},{"max->max",xx,2},{"add->and",an,2},{"and->and",nn,2},{"mul->add",ma,2},{"addpd zmm->mulpd",azm,2},{"addpd zmm->addpd",aaz,2},{"add->store->load->add (x2 adds)",ast,1},{"add->blendv",ab,2},{"add->cvt->cvt->add",ac,1},{"mul->fma",mf,2},{"fma->mul",fm,2},{"max->add",xa,2},{"and->add",na,2},{"mul->max",mx,2},{"max->and",xn,2},{"mul->and",mn,2},{"div->div",dd,2},{"add->div",ad,2},{"addps ymm->mulps",apm,2},{"addpd ymm->permil",ash,2},{"permil->permil",shsh,2},{"mul,add,add,mul (loop)",maam,1},{"mul,max,add,add (loop)",mxxa,1},{"add,add,add,fma (loop)",aaaf,1}};
-  for(unsigned i=0;i<sizeof T/sizeof*T;i++) printf("%-34s %.2f cy per pair (loop of 4 ops: %.2f)\n",T[i].n, ratio(T[i].f)/T[i].pairs, ratio(T[i].f));
+int main(void) {
+  struct {
+    const char *Name;
+    F Loop;
+    double Pairs; // chains of two kinds a loop of four operations
+  } T[] = {{"add->add (4 adds)", aa, 2}, {"sub->add", sa, 2}, {"mul->mul", mm, 2},
+           {"fma->fma", ff, 2}, {"add->mul", am, 2}, {"sub->mul (tridiag)", sm, 2},
+           {"add->fma acc", af, 2}, {"fma->add", fa, 2}, {"add->max", ax, 2},
+           {"max->max", xx, 2}, {"add->and", an, 2}, {"and->and", nn, 2}, {"mul->add", ma, 2},
+           {"addpd zmm->mulpd", azm, 2}, {"addpd zmm->addpd", aaz, 2},
+           {"add->store->load->add (x2 adds)", ast, 1}, {"add->blendv", ab, 2},
+           {"add->cvt->cvt->add", ac, 1}, {"mul->fma", mf, 2}, {"fma->mul", fm, 2},
+           {"max->add", xa, 2}, {"and->add", na, 2}, {"mul->max", mx, 2}, {"max->and", xn, 2},
+           {"mul->and", mn, 2}, {"div->div", dd, 2}, {"add->div", ad, 2},
+           {"addps ymm->mulps", apm, 2}, {"addpd ymm->permil", ash, 2},
+           {"permil->permil", shsh, 2}, {"mul,add,add,mul (loop)", maam, 1},
+           {"mul,max,add,add (loop)", mxxa, 1}, {"add,add,add,fma (loop)", aaaf, 1}};
+  for (unsigned I = 0; I < sizeof T / sizeof *T; I++) {
+    double Cycles = 4 * medianTimeOver(ref, T[I].Loop); // ref: 4 dependent adds a loop
+    printf("%-34s %.2f cy per pair (loop of 4 ops: %.2f)\n", T[I].Name, Cycles / T[I].Pairs,
+           Cycles);
+  }
+  return 0;
 }

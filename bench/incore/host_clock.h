@@ -4,6 +4,7 @@
 #ifndef PERFMODEL_BENCH_HOST_CLOCK_H
 #define PERFMODEL_BENCH_HOST_CLOCK_H
 #include <stdint.h>
+#include <stdlib.h>
 #include <time.h>
 
 static double now(void) {
@@ -53,5 +54,24 @@ static inline double bestOf9(void (*F)(long), long N) {
 static inline int compareDoubles(const void *A, const void *B) {
   double X = *(const double *)A, Y = *(const double *)B;
   return X < Y ? -1 : X > Y;
+}
+
+/* The median over 11 rounds of F's time over REF's, REF run just before and
+   just after F in each round: F's cycles are this times REF's (a dependent
+   chain of known length), whatever the clock does between rounds. */
+static inline double medianTimeOver(void (*Ref)(void), void (*F)(void)) {
+  double R[11];
+  for (int I = 0; I < 11; I++) {
+    double A = now();
+    Ref();
+    double B = now();
+    F();
+    double C = now();
+    Ref();
+    double D = now();
+    R[I] = (C - B) / ((B - A + D - C) / 2);
+  }
+  qsort(R, 11, sizeof *R, compareDoubles);
+  return R[5];
 }
 #endif

@@ -5,17 +5,9 @@
 // large ones (1000003 / 7) gave the same on the Zen 5 VM.
 //   clang-19 -O2 bench/incore/int_divide.c -o int_divide && ./int_divide
 #include <stdio.h>
-#include <stdlib.h>
-#include <time.h>
-static double now(void) {
-  struct timespec T;
-  clock_gettime(CLOCK_MONOTONIC, &T);
-  return T.tv_sec + 1e-9 * T.tv_nsec;
-}
-static int cmp(const void *A, const void *B) {
-  double X = *(const double *)A, Y = *(const double *)B;
-  return X < Y ? -1 : X > Y;
-}
+
+#include "host_clock.h"
+
 #define N 2000000L
 #define LOOP(name, setup, body)                                                                    \
   __attribute__((noinline)) static void name(void) {                                               \
@@ -31,21 +23,8 @@ LOOP(div64, "mov $64,%%r9\n", FOUR("mov $200,%%rax\nxor %%edx,%%edx\ndiv %%r9\n"
 LOOP(idiv32big, "mov $7,%%r9d\n", FOUR("mov $1000003,%%eax\ncdq\nidiv %%r9d\n"))
 LOOP(lat32, "mov $64,%%r9d\nmov $200,%%eax\n", FOUR("cdq\nidiv %%r9d\nand $255,%%eax\n"))
 LOOP(lat64, "mov $64,%%r9\nmov $200,%%rax\n", FOUR("cqo\nidiv %%r9\nand $255,%%rax\n"))
-typedef void (*F)(void);
-static double cycles(F f) { // per loop, against 4 dependent adds
-  double R[11];
-  for (int r = 0; r < 11; r++) {
-    double a = now();
-    ref();
-    double b = now();
-    f();
-    double c = now();
-    ref();
-    double d = now();
-    R[r] = (c - b) / ((b - a + d - c) / 2) * 4;
-  }
-  qsort(R, 11, sizeof *R, cmp);
-  return R[5];
+static double cycles(void (*F)(void)) { // per loop, against 4 dependent adds
+  return 4 * medianTimeOver(ref, F);
 }
 int main(void) {
   printf("idiv r32 throughput %.2f cy, div r32 %.2f, idiv r64 %.2f, div r64 %.2f, "
