@@ -67,34 +67,35 @@ uint64_t nextRandom(uint64_t &State) {
   return State;
 }
 
+/// Pins the calling thread to one CPU for its lifetime and gives it back the
+/// CPUs it had: processes the thread starts later inherit its mask
+/// (validate's OpenMP rows ran both threads on one CPU after the memory had
+/// been measured on the main thread).
+class PinnedTo {
 #if defined(__linux__)
-using CpuMask = cpu_set_t;
-std::optional<CpuMask> currentMask() {
-  cpu_set_t Set;
-  CPU_ZERO(&Set);
-  if (pthread_getaffinity_np(pthread_self(), sizeof(Set), &Set))
-    return std::nullopt;
-  return Set;
-}
-void restoreMask(const CpuMask &Set) {
-  pthread_setaffinity_np(pthread_self(), sizeof(Set), &Set);
-}
-#else
-struct CpuMask {};
-std::optional<CpuMask> currentMask() { return std::nullopt; }
-void restoreMask(const CpuMask &) {}
-#endif
+  cpu_set_t Saved;
+  bool Restore = false;
 
-void pin(unsigned Cpu) {
-#if defined(__linux__)
-  cpu_set_t Set;
-  CPU_ZERO(&Set);
-  CPU_SET(Cpu, &Set);
-  pthread_setaffinity_np(pthread_self(), sizeof(Set), &Set);
+public:
+  explicit PinnedTo(unsigned Cpu) {
+    CPU_ZERO(&Saved);
+    Restore = pthread_getaffinity_np(pthread_self(), sizeof(Saved), &Saved) == 0;
+    cpu_set_t Set;
+    CPU_ZERO(&Set);
+    CPU_SET(Cpu, &Set);
+    pthread_setaffinity_np(pthread_self(), sizeof(Set), &Set);
+  }
+  ~PinnedTo() {
+    if (Restore)
+      pthread_setaffinity_np(pthread_self(), sizeof(Saved), &Saved);
+  }
 #else
-  (void)Cpu;
+public:
+  explicit PinnedTo(unsigned) {}
 #endif
-}
+  PinnedTo(const PinnedTo &) = delete;
+  PinnedTo &operator=(const PinnedTo &) = delete;
+};
 
 Buffer allocate(size_t Doubles) {
   size_t Bytes = (Doubles * sizeof(double) + 4095) / 4096 * 4096;
@@ -161,7 +162,7 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
       Triad(Threads);
   std::atomic<unsigned> Ready{0};
   auto Body = [&](unsigned T) {
-    pin(T);
+    PinnedTo Here(T);
     size_t NL = Round(WS / 8), NC = Round(WS / 16), NT = Round(WS / 24);
     Buffer A = allocate(NL), B = allocate(NC), C = allocate(NC), X = allocate(NT),
            Y = allocate(NT), Z = allocate(NT);
@@ -259,13 +260,7 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T < Threads; ++T)
     Pool.emplace_back(Body, T);
-  // The calling thread measures on CPU 0 and then gets its CPUs back: the
-  // processes it starts later inherit its mask (validate's OpenMP rows ran
-  // both threads on one CPU after the memory had been measured).
-  std::optional<CpuMask> Saved = currentMask();
   Body(0);
-  if (Saved)
-    restoreMask(*Saved);
   for (std::thread &Th : Pool)
     Th.join();
   // Per repetition, the sum over threads (GB/s).

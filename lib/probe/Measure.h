@@ -59,8 +59,6 @@ Measured nsPerUnit(std::vector<double> Rates);
 /// repeatable, no library state).
 uint64_t nextRandom(uint64_t &State);
 
-void pin(unsigned Cpu);
-
 struct AlignedFree {
   void operator()(double *P) const { std::free(P); }
 };
