@@ -84,8 +84,9 @@ std::optional<bool> perfmodel::SizeGuard::holds(const std::map<std::string, int6
 std::optional<double>
 perfmodel::nestIterations(const LoopKernel &K, const KernelIR &IR,
                           const std::map<std::string, std::vector<int64_t>> *Values) {
+  std::map<std::string, int64_t> B = IR.bindings();
   for (const SizeGuard &G : K.Guards)
-    if (G.holds(IR.bindings()) == false)
+    if (G.holds(B) == false)
       return 0.0;
   // A level's bounds with the values they load (rowptr[i + 1]) looked up in
   // VALUES at the current counters; false when one is missing.
@@ -155,7 +156,6 @@ perfmodel::nestIterations(const LoopKernel &K, const KernelIR &IR,
     B.erase(L.Var);
     return Sum;
   };
-  std::map<std::string, int64_t> B = IR.bindings();
   return Rec(0, B, 1e6);
 }
 
