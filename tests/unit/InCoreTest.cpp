@@ -1007,6 +1007,17 @@ TEST(InCore, IntegerDividesTakeTheZen5FilesFigures) {
   EXPECT_DOUBLE_EQ(Four.Cycles, 24);
 }
 
+TEST(InCore, ScalarConversionsTakeTheZen5FilesFigures) {
+  // dev-vm-zen5: a scalar float -> int conversion and an int -> float one
+  // from memory take half a cycle of FP2 and of FP3 each (fp-convert-zen5-vm,
+  // timed 0.50-0.55 cy a conversion): tests/incore/fp-convert.s's eight are
+  // 8 x 0.5 = 4 cycles a trip. LLVM 19's znver5 charges 4 x 2.5 + 4 x 1 = 14.
+  InCoreResult R = analyzeAssemblyFile(Src + "/tests/incore/fp-convert.s",
+                                       inCoreOptionsFor(machineFile("dev-vm-zen5.yml")));
+  ASSERT_TRUE(R.Ok) << R.Reason;
+  EXPECT_DOUBLE_EQ(R.Cycles, 4);
+}
+
 TEST(InCore, WindowLoopsUnrolledIntoAVectorColumnLoopCountTheirWholeWindow) {
   // tests/nest/window-loops.c, clang-19 -O3 -march=znver5 (objdump): box5's
   // machine loop steps its column register by 16 ints (`add rax, 0x10`, one
