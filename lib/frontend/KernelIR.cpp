@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 
@@ -284,4 +285,226 @@ std::optional<Poly> perfmodel::elementOffset(const Access &A, std::string *Why) 
     return std::nullopt;
   }
   return Lin;
+}
+
+namespace {
+
+/// E's value, LOOKUP(Sym) giving each symbol's.
+template <typename LookupFn>
+std::optional<int64_t> evaluateWith(const IntExpr &E, LookupFn Lookup) {
+  using Op = IntExpr::Op;
+  switch (E.K) {
+  case Op::Const:
+    return E.Value;
+  case Op::Sym:
+    return Lookup(E);
+  default:
+    break;
+  }
+  // && || and ?: evaluate only what C does.
+  if (E.K == Op::LAnd || E.K == Op::LOr || E.K == Op::Select) {
+    auto C = evaluateWith(E.Args[0], Lookup);
+    if (!C)
+      return std::nullopt;
+    if (E.K == Op::Select)
+      return evaluateWith(E.Args[*C ? 1 : 2], Lookup);
+    if ((E.K == Op::LAnd) != (*C != 0))
+      return int64_t(*C != 0);
+    auto R = evaluateWith(E.Args[1], Lookup);
+    return R ? std::optional<int64_t>(*R != 0) : std::nullopt;
+  }
+  auto A = evaluateWith(E.Args[0], Lookup);
+  if (!A)
+    return std::nullopt;
+  if (E.Args.size() == 1) {
+    switch (E.K) {
+    case Op::Not: return int64_t(!*A);
+    case Op::Neg: return -*A;
+    case Op::BitNot: return ~*A;
+    default: return std::nullopt;
+    }
+  }
+  auto B = evaluateWith(E.Args[1], Lookup);
+  if (!B)
+    return std::nullopt;
+  int64_t X = *A, Y = *B;
+  switch (E.K) {
+  case Op::Add: return X + Y;
+  case Op::Sub: return X - Y;
+  case Op::Mul: return X * Y;
+  case Op::Div: return Y ? std::optional<int64_t>(X / Y) : std::nullopt;
+  case Op::Rem: return Y ? std::optional<int64_t>(X % Y) : std::nullopt;
+  case Op::Shl: return Y >= 0 && Y < 63 ? std::optional<int64_t>(X << Y) : std::nullopt;
+  case Op::Shr: return Y >= 0 && Y < 63 ? std::optional<int64_t>(X >> Y) : std::nullopt;
+  case Op::BitAnd: return X & Y;
+  case Op::BitOr: return X | Y;
+  case Op::BitXor: return X ^ Y;
+  case Op::Lt: return int64_t(X < Y);
+  case Op::Le: return int64_t(X <= Y);
+  case Op::Gt: return int64_t(X > Y);
+  case Op::Ge: return int64_t(X >= Y);
+  case Op::Eq: return int64_t(X == Y);
+  case Op::Ne: return int64_t(X != Y);
+  default: return std::nullopt;
+  }
+}
+
+} // namespace
+
+std::optional<int64_t> IntExpr::evaluate(const std::map<std::string, int64_t> &B) const {
+  return evaluateWith(*this, [&](const IntExpr &S) -> std::optional<int64_t> {
+    auto It = B.find(S.Name);
+    return It == B.end() ? std::nullopt : std::optional<int64_t>(It->second);
+  });
+}
+
+void IntExpr::symbols(std::set<std::string> &Out) const {
+  if (K == Op::Sym)
+    Out.insert(Name);
+  for (const IntExpr &A : Args)
+    A.symbols(Out);
+}
+
+std::optional<double> perfmodel::branchShare(const LoopKernel &K, const IntExpr &Cond,
+                                             const std::map<std::string, int64_t> &Bound) {
+  // Every symbol is a counter or bound.
+  std::set<std::string> Syms;
+  Cond.symbols(Syms);
+  std::map<std::string, size_t> Slot;
+  for (size_t D = 0; D < K.Nest.size(); ++D)
+    Slot[K.Nest[D].Var] = D;
+  for (const std::string &S : Syms)
+    if (!Slot.count(S) && !Bound.count(S))
+      return std::nullopt;
+  if (K.Nest.empty())
+    return std::nullopt;
+  const int64_t InnerCap = 4096, OuterSamples = 16, LeafBudget = 1 << 18;
+  const size_t Inner = K.Nest.size() - 1;
+  // The sizes folded in, each counter's symbol holding its level in Value.
+  std::function<IntExpr(const IntExpr &)> Slotted = [&](const IntExpr &E) {
+    IntExpr Out = E;
+    if (E.K == IntExpr::Op::Sym) {
+      if (auto It = Slot.find(E.Name); It != Slot.end())
+        Out.Value = int64_t(It->second);
+      else {
+        Out.K = IntExpr::Op::Const;
+        Out.Value = Bound.at(E.Name);
+      }
+    }
+    for (IntExpr &A : Out.Args)
+      A = Slotted(A);
+    return Out;
+  };
+  const IntExpr Fast = Slotted(Cond);
+  std::map<std::string, int64_t> B = Bound;
+  std::vector<int64_t> C(K.Nest.size());
+  auto Lookup = [&](const IntExpr &S) -> std::optional<int64_t> { return C[size_t(S.Value)]; };
+  int64_t Leaves = 0;
+  using Count = std::pair<double, double>; // iterations taken, iterations
+  // The sub-nest from level D on at the counters set outside it. The
+  // innermost level is counted whole up to InnerCap (evenly spread points
+  // beyond); an outer level at OuterSamples points, its first and last
+  // among them, and between two points that differ, at their midpoint
+  // again while the budget lasts (edge rows and columns found exactly),
+  // then as a trapezoid.
+  std::function<std::optional<Count>(size_t)> Level = [&](size_t D) -> std::optional<Count> {
+    if (D == K.Nest.size()) {
+      ++Leaves;
+      auto V = evaluateWith(Fast, Lookup);
+      if (!V)
+        return std::nullopt;
+      return Count{*V ? 1.0 : 0.0, 1.0};
+    }
+    const LoopLevel &L = K.Nest[D];
+    auto T = tripCount(L, B);
+    auto Lo = L.Lower.evaluate(B);
+    if (!T || !Lo)
+      return std::nullopt;
+    int64_t Step = std::abs(L.Step ? L.Step : 1);
+    auto At = [&](int64_t Index) {
+      C[D] = *Lo + Index * Step;
+      B[L.Var] = C[D];
+      return Level(D + 1);
+    };
+    Count Sum{0, 0};
+    auto Add = [&](const Count &X, double Times) {
+      Sum.first += X.first * Times;
+      Sum.second += X.second * Times;
+    };
+    int64_t Samples = D == Inner ? InnerCap : OuterSamples;
+    if (*T <= Samples) {
+      for (int64_t I = 0; I < *T; ++I) {
+        auto X = At(I);
+        if (!X)
+          return std::nullopt;
+        Add(*X, 1);
+      }
+    } else if (D == Inner) {
+      for (int64_t P = 0; P < Samples; ++P) {
+        auto X = At(int64_t((double(P) + 0.5) * double(*T) / double(Samples)));
+        if (!X)
+          return std::nullopt;
+        Add(*X, double(*T) / double(Samples));
+      }
+    } else {
+      std::vector<std::pair<int64_t, Count>> Points;
+      for (int64_t P = 0; P < Samples; ++P) {
+        int64_t I = int64_t(std::llround(double(P) * double(*T - 1) / double(Samples - 1)));
+        auto X = At(I);
+        if (!X)
+          return std::nullopt;
+        Points.push_back({I, *X});
+      }
+      // Indices A..B-1 of an interval whose ends count GA and GB.
+      bool Failed = false;
+      std::function<void(int64_t, Count, int64_t, Count)> Span = [&](int64_t A, Count GA,
+                                                                      int64_t Bx, Count GB) {
+        if (Failed || Bx <= A)
+          return;
+        if (GA == GB || Bx - A == 1)
+          return Add(GA, double(Bx - A));
+        if (Leaves > LeafBudget) {
+          Add(GA, double(Bx - A) / 2);
+          return Add(GB, double(Bx - A) / 2);
+        }
+        int64_t M = A + (Bx - A) / 2;
+        auto GM = At(M);
+        if (!GM) {
+          Failed = true;
+          return;
+        }
+        Span(A, GA, M, *GM);
+        Span(M, *GM, Bx, GB);
+      };
+      for (size_t P = 0; P + 1 < Points.size(); ++P)
+        Span(Points[P].first, Points[P].second, Points[P + 1].first, Points[P + 1].second);
+      if (Failed)
+        return std::nullopt;
+      Add(Points.back().second, 1);
+    }
+    B.erase(L.Var);
+    return Sum;
+  };
+  auto All = Level(0);
+  if (!All || All->second <= 0)
+    return std::nullopt;
+  return All->first / All->second;
+}
+
+std::optional<double> perfmodel::armShare(const LoopKernel &K, const CounterBranch &Br,
+                                          const std::map<std::string, int64_t> &Bound) {
+  if (Br.What == CounterBranch::Kind::Counters)
+    return branchShare(K, Br.Cond, Bound);
+  if (K.Nest.empty())
+    return std::nullopt;
+  // The innermost level's trips at the outer counters' first values.
+  std::map<std::string, int64_t> B = Bound;
+  for (size_t D = 0; D + 1 < K.Nest.size(); ++D)
+    if (auto Lo = K.Nest[D].Lower.evaluate(B))
+      B[K.Nest[D].Var] = *Lo;
+  auto T = tripCount(K.innermost(), B);
+  if (!T || *T <= 0)
+    return std::nullopt;
+  double N = double(*T), H = std::log(N) + 0.5772156649 + 1 / (2 * N);
+  return std::min(1.0, H / N);
 }

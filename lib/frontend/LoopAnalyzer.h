@@ -99,6 +99,13 @@ private:
   /// assumption in the kernel's notes; nullopt otherwise.
   std::optional<PolyResult> followedValue(const clang::VarDecl *V);
   bool InSubscript = false; ///< toPoly is reading an access's subscript
+  /// IF's condition as an IntExpr of counters and sizes, with its arms'
+  /// lines; nullopt where it reads anything else (CounterBranches.cpp).
+  std::optional<CounterBranch> counterBranch(const clang::IfStmt *If);
+  /// IF's then-arm keeps a running minimum or maximum (CounterBranches.cpp).
+  std::optional<CounterBranch> extremumBranch(const clang::IfStmt *If);
+  std::optional<IntExpr> intExpr(const clang::Expr *E, const clang::Stmt *At, unsigned Depth);
+  const clang::Expr *valueInBody(const clang::VarDecl *V, const clang::Stmt *At) const;
   /// steppedValue's parts: the expression V starts from (the reset's or the
   /// initialiser's; null for a parameter, which starts at its own value)
   /// and the steps it has taken by USE.

@@ -786,7 +786,15 @@ void LoopAnalyzer::linearise(Access &A, const AccessShape &S, const Expr *E, con
     if (Linearisable)
       A.Linear = Lin + AliasOffset;
   }
-
+  if (!A.Linear && !A.Indirect && !Index.empty() && llvm::all_of(Index, [](const Expr *X) {
+        return X != nullptr;
+      })) {
+    for (const Expr *X : Index)
+      if (std::optional<IntExpr> IE = intExpr(X, E, 0))
+        A.IndexExprs.push_back(std::move(*IE));
+    if (A.IndexExprs.size() != Index.size())
+      A.IndexExprs.clear();
+  }
 }
 
 bool LoopAnalyzer::recordAccess(const Expr *E, Use U, unsigned OverrideBytes,
@@ -995,6 +1003,10 @@ void LoopAnalyzer::visit(const Stmt *S, Use U) {
   if (const auto *If = dyn_cast<IfStmt>(S)) {
     Current->Notes.push_back("branch at line " + std::to_string(loc(If->getBeginLoc()).Line) +
                              ": flops and accesses of every arm counted");
+    if (std::optional<CounterBranch> B = counterBranch(If))
+      Current->Branches.push_back(std::move(*B));
+    else if (std::optional<CounterBranch> E = extremumBranch(If))
+      Current->Branches.push_back(std::move(*E));
   }
   if (isa<LambdaExpr>(S))
     return;

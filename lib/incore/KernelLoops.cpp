@@ -54,6 +54,41 @@ std::optional<int64_t> elementsPerUnitInRow(const Access &A, const LoopKernel &K
 /// Bytes each access advances per source iteration (distinct, nonzero);
 /// the smallest is the unit of cycles per cache line. CONTIGUOUSONLY: only
 /// accesses that advance by their own width (no gather needed).
+/// Elements a reference whose subscripts go through quotients of the
+/// counters (in[j / 4]) moves per unit of IN's counter on average: its last
+/// subscript's change over 720,720 units (a multiple of every divisor up to
+/// 16), the other subscripts unchanged, the outer counters at their first
+/// values; nullopt where a subscript cannot be evaluated or another moves.
+std::optional<double> quotientElements(const Access &A, const LoopKernel &K,
+                                       const LoopLevel &In,
+                                       std::map<std::string, int64_t> B) {
+  if (A.IndexExprs.empty())
+    return std::nullopt;
+  for (const LoopLevel &L : K.Nest) {
+    auto Lo = L.Lower.evaluate(B);
+    if (!Lo)
+      return std::nullopt;
+    B[L.Var] = *Lo;
+  }
+  const int64_t Span = 720720;
+  std::vector<int64_t> At, Later;
+  for (int64_t *Shift : {(int64_t *)nullptr, (int64_t *)&Span}) {
+    std::map<std::string, int64_t> V = B;
+    if (Shift)
+      V[In.Var] += *Shift;
+    for (const IntExpr &E : A.IndexExprs) {
+      auto X = E.evaluate(V);
+      if (!X)
+        return std::nullopt;
+      (Shift ? Later : At).push_back(*X);
+    }
+  }
+  for (size_t I = 0; I + 1 < At.size(); ++I)
+    if (At[I] != Later[I])
+      return std::nullopt;
+  return double(Later.back() - At.back()) / double(Span);
+}
+
 std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
                                   const LoopLevel &In, bool ContiguousOnly = false) {
   auto B = IR.bindings();
@@ -71,6 +106,25 @@ std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
       Out.push_back(Bytes);
   }
   std::sort(Out.begin(), Out.end());
+  return Out;
+}
+
+/// The strides of IN's references through quotients of the counters
+/// (quotientElements), with their kind, once each.
+std::vector<ModeStride> quotientStrides(const LoopKernel &K, const KernelIR &IR,
+                                        const LoopLevel &In) {
+  auto B = IR.bindings();
+  std::vector<ModeStride> Out;
+  for (const Access &A : K.Accesses) {
+    std::optional<double> E = quotientElements(A, K, In, B);
+    if (!E || *E == 0)
+      continue;
+    double Bytes = std::fabs(*E * double(In.Step)) * A.StrideBytes;
+    for (bool W : {false, true})
+      if ((W ? A.Write : A.Read) &&
+          llvm::none_of(Out, [&](const ModeStride &M) { return M.Bytes == Bytes && M.Written == W; }))
+        Out.push_back({Bytes, W});
+  }
   return Out;
 }
 
@@ -511,10 +565,11 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
   }
   std::pair<unsigned, unsigned> RefsAndElement = {Refs, Elem == ~0u ? 0 : Elem};
   std::vector<unsigned> Impossible(Cands.size());
+  std::vector<ModeStride> Quotients = quotientStrides(K, IR, K.innermost());
   for (size_t C = 0; C < Cands.size(); ++C)
     CandIters.push_back(estimateIterations(*Cands[C], TB, Strides, K.innermost().Step,
                                            Gathered, nullptr, &Skipping, &Impossible[C],
-                                           RefsAndElement));
+                                           RefsAndElement, &Quotients));
   failedVectorCopies(K, IR, TB, Cands, Impossible);
   // A version whose vector accesses no reference of a short fixed
   // innermost loop can be may be the loop around it, vectorised with the
@@ -810,6 +865,82 @@ void longestChainOverArms(InCoreResult &R, const MachineLoop &Best,
   }
 }
 
+/// The shares of K's iterations that take the then-arm of each branch of
+/// its body on counters and sizes, at the bound sizes (NOTES say them).
+std::vector<ArmShare> armShares(const LoopKernel &K, const KernelIR &IR,
+                                std::vector<std::string> &Notes) {
+  std::vector<ArmShare> Out;
+  if (K.Branches.empty())
+    return Out;
+  std::map<std::string, int64_t> B = IR.bindings();
+  for (const CounterBranch &Br : K.Branches) {
+    std::optional<double> P = armShare(K, Br, B);
+    if (!P)
+      continue;
+    Out.push_back({Br.Line, Br.LastLine, Br.ThenFirst, Br.ThenLast, Br.ElseFirst, Br.ElseLast,
+                   *P, Br.What == CounterBranch::Kind::RunningExtremum});
+    char Pct[32];
+    snprintf(Pct, sizeof(Pct), "%.3g %%", 100 * *P);
+    if (Br.What == CounterBranch::Kind::RunningExtremum)
+      Notes.push_back("branch at line " + std::to_string(Br.Line) + " ('" + Br.Text +
+                      "') takes a new minimum or maximum: taken in H(n)/n = " + Pct +
+                      " of the iterations, as for data in random order (the k-th element "
+                      "is a new extremum with probability 1/k); sorted data would take it "
+                      "every time or never");
+    else
+      Notes.push_back("branch at line " + std::to_string(Br.Line) + " ('" + Br.Text +
+                      "') on the counters and sizes: taken in " + Pct +
+                      " of the iterations at these sizes; its arms are costed as often");
+  }
+  return Out;
+}
+
+/// Versions of the loop (clang's unswitched copies) whose code holds only
+/// an arm that runs in less than half as many iterations as the best
+/// version's: left out of CANDS, with a note. A version with both arms (or
+/// with neither) runs in every iteration it is reached.
+void dropRareVersions(std::vector<const MachineLoop *> &Cands,
+                      const std::vector<ArmShare> &Shares, std::vector<std::string> &Notes) {
+  if (Cands.size() < 2)
+    return;
+  std::vector<double> Runs;
+  for (const MachineLoop *C : Cands) {
+    std::set<unsigned> Lines = linesOf(*C);
+    auto Holds = [&](unsigned A, unsigned B) {
+      return A && Lines.lower_bound(A) != Lines.end() && *Lines.lower_bound(A) <= B;
+    };
+    double W = 1;
+    for (const ArmShare &S : Shares) {
+      // A branch inside another's arm (an else-if) runs only where that arm
+      // does: the outermost branches weigh the versions.
+      if (S.OnData || llvm::any_of(Shares, [&](const ArmShare &O) {
+            return O.Line < S.Line && S.LastLine <= std::max(O.ThenLast, O.ElseLast);
+          }))
+        continue;
+      bool Then = Holds(S.ThenFirst, S.ThenLast), Else = Holds(S.ElseFirst, S.ElseLast),
+           Cond = Holds(S.Line, S.LastLine);
+      if (!S.ElseFirst)
+        Else = Cond && !Then; // an if without else: the copy that skips it
+      if (Then != Else)
+        W *= Then ? S.Taken : 1 - S.Taken;
+    }
+    Runs.push_back(W);
+  }
+  double Most = *std::max_element(Runs.begin(), Runs.end());
+  std::vector<const MachineLoop *> Kept;
+  for (size_t C = 0; C < Cands.size(); ++C)
+    if (Runs[C] >= 0.5 * Most)
+      Kept.push_back(Cands[C]);
+  if (Kept.size() == Cands.size())
+    return;
+  char Pct[32];
+  snprintf(Pct, sizeof(Pct), "%.3g %%", 100 * *std::min_element(Runs.begin(), Runs.end()));
+  Notes.push_back(std::to_string(Cands.size() - Kept.size()) +
+                  " version(s) of the loop for arms of its branches on the counters that run "
+                  "in as little as " + Pct + " of the iterations: not costed");
+  Cands = std::move(Kept);
+}
+
 /// Source loop K costed on the machine loop that runs it, among LOOPS.
 InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptions &O,
                       TargetBundle &TB, const ObjectFileBytes &Obj,
@@ -822,6 +953,23 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
       candidatesFor(K, IR, First, Last, Loops, Ranges, Obj, Failed);
   if (Cands.empty())
     return Failed;
+  // Branches on the counters run their arms as often as the sizes say: the
+  // versions of the loop for rare arms are left out, and each remaining
+  // version's trip takes the arms that often.
+  std::vector<std::string> ShareNotes;
+  std::vector<ArmShare> Shares = armShares(K, IR, ShareNotes);
+  std::vector<MachineLoop> Weighed;
+  if (!Shares.empty()) {
+    dropRareVersions(Cands, Shares, ShareNotes);
+    Weighed.reserve(Cands.size()); // the pointers below stay valid
+    for (const MachineLoop *&C : Cands) {
+      MachineLoop Copy = *C;
+      if (weighArms(Copy, Shares)) {
+        Weighed.push_back(std::move(Copy));
+        C = &Weighed.back();
+      }
+    }
+  }
   std::vector<double> Strides = accessStrides(K, IR, K.innermost());
   double PerIt = Strides.empty() ? 0 : Strides.front();
   std::vector<double> CandIters;
@@ -866,7 +1014,14 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
     R.Notes.push_back(std::to_string(Best->ColdBlocks) +
                       " block(s) of the loop that call out (such as an errno path) are "
                       "left out: the loop can go around them");
-  if (Best->Copies > 1)
+  R.Notes.insert(R.Notes.end(), ShareNotes.begin(), ShareNotes.end());
+  if (Best->Copies > 1 && Best->Weighed)
+    R.Notes.push_back("the loop's body branches (" + std::to_string(Best->Branches) +
+                      " branch(es) between its blocks): the arms of branches on the counters "
+                      "costed in their shares of the iterations, those the data decides in "
+                      "half each, the branches predicted (a trip here is " +
+                      std::to_string(Best->Copies) + " passes through the body)");
+  else if (Best->Copies > 1)
     R.Notes.push_back(
         "the loop's body branches (" + std::to_string(Best->Branches) +
         " branch(es) between its blocks; the data decides): each arm costed in half the "
@@ -890,6 +1045,9 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
                         " source iterations per machine iteration"
                   : "no access advances with the loop: one machine iteration is taken as "
                     "one source iteration");
+  // A trip of several walks repeats its instructions' notes (macro-fusion).
+  std::set<std::string> Seen;
+  llvm::erase_if(R.Notes, [&](const std::string &N) { return !Seen.insert(N).second; });
   return R;
 }
 

@@ -9,6 +9,7 @@
 #include "MachineLoops.h"
 #include "MemoryDeps.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Demangle/Demangle.h"
 #include "llvm/Support/raw_ostream.h"
@@ -383,7 +384,114 @@ void pathSequence(MachineLoop &M, const std::vector<Block> &Blocks, const Target
   choiceWalks(M, Blocks, TB);
 }
 
+/// The share of SHARES whose condition lines hold LINE, or null.
+const ArmShare *shareAt(const std::vector<ArmShare> &Shares, unsigned Line) {
+  for (const ArmShare &S : Shares)
+    if (Line >= S.Line && Line <= S.LastLine)
+      return &S;
+  return nullptr;
+}
+
+/// The arm of branch SH that successor S of a branch block starts: +1
+/// then, -1 else, 0 unknown. A block with lines of one arm is that arm; one
+/// of the condition's lines alone (the next test of an &&) passes to its
+/// successors; one of lines outside the if (the next copy of an unrolled
+/// body, the header) skips the then-arm: where the else-arm's work was
+/// hoisted above the branch or there is no else, that is the else-arm.
+int armOf(const MachineLoop &M, const ArmShare &Sh, size_t S) {
+  const FunctionCFG &C = *M.Cfg;
+  std::vector<size_t> Queue = {S};
+  std::set<size_t> Seen = {S};
+  for (size_t Q = 0; Q < Queue.size() && Q < 16; ++Q) {
+    size_t X = Queue[Q];
+    if (X == M.Header)
+      return -1;
+    bool Then = false, Else = false, Outside = false;
+    for (size_t I = C.Blocks[X].First; I <= C.Blocks[X].Last; ++I) {
+      unsigned L = M.F->Lines[C.All[I].Off];
+      bool InThen = L >= Sh.ThenFirst && L <= Sh.ThenLast;
+      bool InElse = Sh.ElseFirst && L >= Sh.ElseFirst && L <= Sh.ElseLast;
+      Then |= InThen;
+      Else |= InElse;
+      Outside |= L && !InThen && !InElse && (L < Sh.Line || L > Sh.LastLine);
+    }
+    if (Then || Else)
+      return Then == Else ? 0 : Then ? 1 : -1;
+    if (Outside)
+      return -1;
+    for (size_t N : bodySuccessors(M, C.Blocks, X))
+      if (Seen.insert(N).second)
+        Queue.push_back(N);
+  }
+  return 0;
+}
+
 } // namespace
+
+std::set<unsigned> linesOf(const MachineLoop &M) {
+  std::set<unsigned> Lines;
+  for (size_t X : M.Kept)
+    for (size_t I = M.Cfg->Blocks[X].First; I <= M.Cfg->Blocks[X].Last; ++I)
+      Lines.insert(M.F->Lines[M.Cfg->All[I].Off]);
+  return Lines;
+}
+
+bool weighArms(MachineLoop &M, const std::vector<ArmShare> &Shares) {
+  const std::vector<Block> &Blocks = M.Cfg->Blocks;
+  auto LineOf = [&](size_t X) { return M.F->Lines[M.Cfg->All[Blocks[X].Last].Off]; };
+  // Each branch block of a share: its successors' arms, one then and one else.
+  std::map<size_t, std::pair<const ArmShare *, std::vector<int>>> Known;
+  for (size_t X : M.Kept) {
+    std::vector<size_t> N = bodySuccessors(M, Blocks, X);
+    const ArmShare *Sh = N.size() == 2 ? shareAt(Shares, LineOf(X)) : nullptr;
+    if (!Sh)
+      continue;
+    std::vector<int> Arms = {armOf(M, *Sh, N[0]), armOf(M, *Sh, N[1])};
+    if (Arms[0] * Arms[1] == -1)
+      Known[X] = {Sh, Arms};
+  }
+  if (Known.empty())
+    return false;
+  const unsigned Copies = 4;
+  std::vector<size_t> Seq;
+  for (unsigned C = 0; C < Copies; ++C) {
+    unsigned K = 0; // data branches met so far
+    auto Choose = [&](size_t X, const std::vector<size_t> &N) {
+      auto It = Known.find(X);
+      if (It == Known.end())
+        return N[(C + K++) % N.size()];
+      bool Then = C < unsigned(std::lround(It->second.first->Taken * Copies));
+      return N[It->second.second[0] == (Then ? 1 : -1) ? 0 : 1];
+    };
+    std::optional<std::vector<size_t>> Walk = walkOnce(M, Blocks, Choose);
+    if (!Walk)
+      return false;
+    Seq.insert(Seq.end(), Walk->begin(), Walk->end());
+  }
+  M.Sequence = std::move(Seq);
+  M.Copies = Copies;
+  M.Weighed = true;
+  // The longest chain's walks: none through an arm that seldom runs.
+  std::vector<std::vector<size_t>> Kept;
+  for (const std::vector<size_t> &W : M.ChoiceWalks) {
+    bool Rare = false;
+    for (size_t P = 0; P < W.size() && !Rare; ++P) {
+      auto It = Known.find(W[P]);
+      if (It == Known.end())
+        continue;
+      size_t Next = P + 1 < W.size() ? W[P + 1] : M.Header;
+      std::vector<size_t> N = bodySuccessors(M, Blocks, W[P]);
+      int Arm = It->second.second[N[0] == Next ? 0 : 1];
+      double Share = Arm > 0 ? It->second.first->Taken : 1 - It->second.first->Taken;
+      Rare = Share < 0.25;
+    }
+    if (!Rare)
+      Kept.push_back(W);
+  }
+  if (!Kept.empty())
+    M.ChoiceWalks = std::move(Kept);
+  return true;
+}
 
 /// The innermost natural loops of F's control-flow graph (back edges to a
 /// block that dominates their source). A block inside a loop that calls out
@@ -492,6 +600,98 @@ std::optional<std::pair<unsigned, int64_t>> selfStep(const MCInst &I, TargetBund
   return std::make_pair(Reg, Imm);
 }
 
+/// The registers a trip moves by a constant, each register's value followed
+/// through the trip's walks in execution order: register moves, lea of a
+/// register plus an immediate, add/sub/inc/dec of an immediate; anything
+/// else that writes a register makes it unknown. clang's rotated, unrolled
+/// loops step a counter through copies (`mov r14, r8` ... `lea r8, [r14 +
+/// 1]` ... `inc r8`: 2 a trip, where each instruction alone says 1). The
+/// steps are averaged over the walks (both arms of a branch); x86 only.
+std::map<unsigned, int64_t> walkedSteps(const MachineLoop &L, TargetBundle &TB) {
+  std::vector<std::vector<size_t>> Walks;
+  if (L.Copies > 1) {
+    for (size_t X : L.Sequence) {
+      if (X == L.Header || Walks.empty())
+        Walks.emplace_back();
+      Walks.back().push_back(X);
+    }
+  } else if (auto W = walkOnce(L, L.Cfg->Blocks,
+                               [](size_t, const std::vector<size_t> &N) { return N[0]; })) {
+    Walks.push_back(std::move(*W));
+  }
+  if (Walks.empty())
+    return {}; // (targets other than x86 have no gpr64: nothing is followed)
+  struct Value {
+    unsigned Origin = 0; ///< the register whose value at the walk's start this is; 0: unknown
+    int64_t Off = 0;
+  };
+  std::map<unsigned, int64_t> Sum;
+  std::map<unsigned, unsigned> Seen; // walks in which the register ends as itself plus a constant
+  std::map<unsigned, std::set<unsigned>> CopyOf; // registers that end as another's plus a constant
+  for (const std::vector<size_t> &Walk : Walks) {
+    std::map<unsigned, Value> State; // 64-bit register -> value; absent: itself
+    auto Get = [&](unsigned R) {
+      auto It = State.find(R);
+      return It == State.end() ? Value{R, 0} : It->second;
+    };
+    for (size_t X : Walk)
+      for (size_t Idx = L.Cfg->Blocks[X].First; Idx <= L.Cfg->Blocks[X].Last; ++Idx) {
+        const MCInst &I = L.Cfg->All[Idx].Inst;
+        StringRef Name = TB.MII->getName(I.getOpcode());
+        const MCInstrDesc &D = TB.MII->get(I.getOpcode());
+        unsigned Dst = D.getNumDefs() >= 1 && I.getNumOperands() > 0 && I.getOperand(0).isReg()
+                           ? TB.gpr64(I.getOperand(0).getReg())
+                           : 0;
+        // An 8- or 16-bit write keeps the rest of the register: not followed.
+        StringRef Width = Name.drop_until(llvm::isDigit).take_while(llvm::isDigit);
+        bool Narrow = Width == "8" || Width == "16";
+        std::optional<Value> V;
+        if (Dst && !Narrow && (Name == "MOV64rr" || Name == "MOV32rr") &&
+            I.getOperand(1).isReg()) {
+          V = Get(TB.gpr64(I.getOperand(1).getReg()));
+        } else if (Dst && (Name == "LEA64r" || Name == "LEA64_32r") && I.getNumOperands() >= 6 &&
+                   I.getOperand(1).isReg() && I.getOperand(3).isReg() &&
+                   I.getOperand(3).getReg() == 0 && I.getOperand(4).isImm() &&
+                   I.getOperand(5).isReg() && I.getOperand(5).getReg() == 0) {
+          V = Get(TB.gpr64(I.getOperand(1).getReg()));
+          V->Off += I.getOperand(4).getImm();
+        } else if (Dst && !Narrow) {
+          if (auto Step = selfStep(I, TB); Step && TB.gpr64(Step->first) == Dst) {
+            V = Get(Dst);
+            V->Off += Step->second;
+          }
+        }
+        if (V && V->Origin)
+          State[Dst] = *V;
+        // Every other register the instruction writes is unknown from here.
+        for (unsigned K = 0; K < D.getNumDefs() && K < I.getNumOperands(); ++K)
+          if (I.getOperand(K).isReg())
+            if (unsigned R = TB.gpr64(I.getOperand(K).getReg()); R && !(V && V->Origin && R == Dst))
+              State[R] = Value{};
+        for (MCPhysReg R : D.implicit_defs())
+          if (unsigned G = TB.gpr64(R))
+            State[G] = Value{};
+      }
+    for (const auto &[R, V] : State)
+      if (V.Origin == R) {
+        Sum[R] += V.Off;
+        ++Seen[R];
+      } else if (V.Origin) {
+        CopyOf[R].insert(V.Origin);
+      }
+  }
+  std::map<unsigned, int64_t> Steps;
+  for (const auto &[R, Total] : Sum)
+    if (Seen[R] == Walks.size() && Total != 0 && Total % int64_t(Walks.size()) == 0)
+      Steps[R] = Total / int64_t(Walks.size());
+  // A register that ends each walk as another's start value plus a constant
+  // (`mov r14, r8` at the top) moves as that one does.
+  for (const auto &[R, From] : CopyOf)
+    if (From.size() == 1 && !Seen.count(R) && Steps.count(*From.begin()))
+      Steps[R] = Steps[*From.begin()];
+  return Steps;
+}
+
 /// The registers the loop advances by a constant each trip: add/sub/inc/dec
 /// of an immediate, lea of itself, an accumulator's step, a counter copied
 /// through lea (clang's rotated loops), scaled by imul, AArch64's
@@ -536,6 +736,10 @@ Increments registerIncrements(const MachineLoop &L, TargetBundle &TB) {
         Increments[It->second.first] = It->second.second;
     }
   }
+  // Where the walks say otherwise (a counter stepped through copies), they win.
+  for (const auto &[Reg, Step] : walkedSteps(L, TB))
+    if (Increments.count(Reg))
+      Increments[Reg] = Step;
   // `imul r11, r10, 1448` with r10 a counter: r11 advances 1448 times as far
   // (a row index scaled to bytes).
   for (const MCInst &I : L.Insts) {
@@ -588,8 +792,10 @@ std::optional<unsigned> memoryOperand(const MCInst &I, const MCInstrDesc &D) {
 std::map<long, unsigned> strideVotes(const MachineLoop &L, TargetBundle &TB,
                                      Increments &Increments, const std::vector<double> &Strides,
                                      const std::map<double, unsigned> *Skipping,
-                                     unsigned *Impossible) {
+                                     unsigned *Impossible,
+                                     const std::vector<ModeStride> *Quotients) {
   std::map<long, unsigned> Votes;
+  bool Loads = false, Stores = false; // the instruction voting
   // A vector access wider than the element of a reference that skips
   // elements (b[8 * i]) is not that reference's: gathers or scalars are.
   if (Impossible)
@@ -607,6 +813,14 @@ std::map<long, unsigned> strideVotes(const MachineLoop &L, TargetBundle &TB,
       if (Bytes > 0 && K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
         Ks.insert(long(std::round(K2)));
     }
+    if (Quotients)
+      for (const ModeStride &Q : *Quotients)
+        if ((Q.Written ? Stores : Loads) && Bytes > 0) {
+          double K2 = Bytes / Q.Bytes;
+          Possible = true;
+          if (K2 >= 1 && std::fabs(K2 - std::round(K2)) < 1e-9)
+            Ks.insert(long(std::round(K2)));
+        }
     for (long Kx : Ks)
       ++Votes[Kx];
     if (Impossible && Excluded && !Possible)
@@ -616,6 +830,8 @@ std::map<long, unsigned> strideVotes(const MachineLoop &L, TargetBundle &TB,
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
     if (!D.mayLoad() && !D.mayStore())
       continue;
+    Loads = D.mayLoad();
+    Stores = D.mayStore();
     bool Voted = false;
     if (auto K = memoryOperand(I, D); K && I.getOperand(*K).isReg()) {
       unsigned Base = I.getOperand(*K).getReg();
@@ -718,13 +934,15 @@ double estimateIterations(const MachineLoop &L, TargetBundle &TB,
                           unsigned Gathered, unsigned *Explained,
                           const std::map<double, unsigned> *Skipping,
                           unsigned *Impossible,
-                          std::pair<unsigned, unsigned> RefsAndElement) {
+                          std::pair<unsigned, unsigned> RefsAndElement,
+                          const std::vector<ModeStride> *Quotients) {
   if (Explained)
     *Explained = 0;
   Increments Inc = registerIncrements(L, TB);
-  if (Strides.empty())
+  if (Strides.empty() && (!Quotients || Quotients->empty()))
     return counterUnrolling(Inc, SourceStep);
-  std::map<long, unsigned> Votes = strideVotes(L, TB, Inc, Strides, Skipping, Impossible);
+  std::map<long, unsigned> Votes =
+      strideVotes(L, TB, Inc, Strides, Skipping, Impossible, Quotients);
   long Best = 1;
   unsigned BestVotes = 0;
   for (const auto &[K, V] : Votes)

@@ -61,6 +61,7 @@ struct MachineLoop {
   /// it that take each arm of each branch equally often, in execution order.
   std::vector<size_t> Sequence;
   unsigned Copies = 1;
+  bool Weighed = false; ///< Sequence takes the arms of branches on counters by their shares
   unsigned Branches = 0; ///< blocks with two or more successors in the body
   /// For the longest loop-carried chain the branches allow: one walk from
   /// the header back to it per choice of arm at each source branch (the
@@ -107,16 +108,44 @@ void appendExecuted(const FunctionCode &F, uint64_t O, const StraightCallees &C,
 std::vector<MachineLoop> findLoops(const FunctionCode &F, TargetBundle &TB,
                                    FunctionCFG &Cfg);
 
+/// A branch of the source body on counters and sizes: its condition's and
+/// arms' lines and the share of iterations that take the then-arm.
+struct ArmShare {
+  unsigned Line = 0, LastLine = 0, ThenFirst = 0, ThenLast = 0, ElseFirst = 0, ElseLast = 0;
+  double Taken = 0.5;
+  bool OnData = false; ///< a share assumed of the data (a running extremum): no version is made for it
+};
+
+/// M's source lines (its costed blocks'), for weighing versions of a loop.
+std::set<unsigned> linesOf(const MachineLoop &M);
+
+/// M's Sequence rebuilt for branches whose arms' shares are known (SHARES):
+/// four walks, each branch of a share taking its then-arm in round(4 x
+/// share) of them, the other branches alternating as pathSequence has them;
+/// ChoiceWalks keep the walks that take no arm run in under a quarter of
+/// the iterations. False, M unchanged, where none of M's branches is one
+/// of SHARES or a walk fails.
+bool weighArms(MachineLoop &M, const std::vector<ArmShare> &Shares);
+
 /// Lanes of an x86 gather or scatter opcode (VGATHERQPDZrm: 8), 0 for
 /// anything else.
 unsigned gatherLanes(llvm::StringRef Name);
+
+/// Bytes per iteration of a reference through quotients of the counters
+/// (in[j / 4]: a quarter of its element), and whether it is written: only
+/// machine accesses of its kind (a load for a read) are taken to be its.
+struct ModeStride {
+  double Bytes = 0;
+  bool Written = false;
+};
 
 double estimateIterations(const MachineLoop &L, TargetBundle &TB,
                           const std::vector<double> &Strides, int64_t SourceStep = 1,
                           unsigned Gathered = 0, unsigned *Explained = nullptr,
                           const std::map<double, unsigned> *Skipping = nullptr,
                           unsigned *Impossible = nullptr,
-                          std::pair<unsigned, unsigned> RefsAndElement = {0, 0});
+                          std::pair<unsigned, unsigned> RefsAndElement = {0, 0},
+                          const std::vector<ModeStride> *Quotients = nullptr);
 
 } // namespace perfmodel::mloop
 

@@ -559,6 +559,55 @@ TEST(Frontend, UnsupportedLoopsAreReportedWithReasons) {
 // with -D m=3 the nest of m == 2 and the one of the final else run 0
 // iterations, m == 3's its n x n; a branch on data (x[0] > 0) or on a
 // counter guards nothing; unbound, every nest is taken to run, with a note.
+TEST(Frontend, BranchesOnCountersTakeTheShareTheSizesGive) {
+  // tests/nest/counter-branches.c, shares derived by hand:
+  // upscale at h = w = 256 (512 x 512 output points): x + 1 < w holds for
+  // j < 510 (510 of 512 columns), y + 1 < h for 510 of 512 rows: the first
+  // branch 510^2 / 512^2 = 0.99220, the else-if 510 / 512 = 0.99609
+  // (unconditionally, as its condition reads). The rows are 512 at an outer
+  // level sampled at 16 points: the last two rows are found between them.
+  // thirds at n = 1000: i = 0, 3, ..., 999 is 334 of 1000. lower at n = 100:
+  // d = j - i < 0 in sum(i) = 4950 of 10,000. positive's branch reads data.
+  // argmin's update arm takes a new minimum: H(999) / 999 of its 999
+  // iterations at n = 1000 (H summed here).
+  FrontendOptions F;
+  F.File = std::string(PERFMODEL_SOURCE_DIR) + "/tests/nest/counter-branches.c";
+  F.Defines = {{"h", 256}, {"w", 256}, {"n", 1000}};
+  FrontendResult R = runFrontend(F);
+  ASSERT_TRUE(R.Ok) << R.Error;
+  ASSERT_EQ(R.IR.Loops.size(), 5u);
+  auto Shares = [&](const LoopKernel &K, const std::map<std::string, int64_t> &B) {
+    std::vector<double> Out;
+    for (const CounterBranch &Br : K.Branches)
+      Out.push_back(branchShare(K, Br.Cond, B).value_or(-1));
+    return Out;
+  };
+  std::map<std::string, int64_t> B = R.IR.bindings();
+  std::vector<double> Up = Shares(R.IR.Loops[0], B);
+  ASSERT_EQ(Up.size(), 2u);
+  EXPECT_NEAR(Up[0], 510.0 * 510 / (512.0 * 512), 1e-12);
+  EXPECT_NEAR(Up[1], 510.0 / 512, 1e-12);
+  // The arms' lines: the then-arm from the line after the condition's.
+  const CounterBranch &First = R.IR.Loops[0].Branches[0];
+  EXPECT_EQ(First.ThenFirst, First.LastLine + 1);
+  EXPECT_GT(First.ElseFirst, First.ThenLast);
+  std::vector<double> Thirds = Shares(R.IR.Loops[1], B);
+  ASSERT_EQ(Thirds.size(), 1u);
+  EXPECT_NEAR(Thirds[0], 334.0 / 1000, 1e-12);
+  B["n"] = 100;
+  std::vector<double> Lower = Shares(R.IR.Loops[2], B);
+  ASSERT_EQ(Lower.size(), 1u);
+  EXPECT_NEAR(Lower[0], 4950.0 / 10000, 1e-12);
+  EXPECT_TRUE(R.IR.Loops[3].Branches.empty());
+  const LoopKernel &Argmin = R.IR.Loops[4];
+  ASSERT_EQ(Argmin.Branches.size(), 1u);
+  EXPECT_EQ(Argmin.Branches[0].What, CounterBranch::Kind::RunningExtremum);
+  double H = 0;
+  for (int K = 1; K <= 999; ++K)
+    H += 1.0 / K;
+  EXPECT_NEAR(armShare(Argmin, Argmin.Branches[0], R.IR.bindings()).value_or(-1), H / 999, 1e-7);
+}
+
 TEST(Frontend, NestsUnderABranchOnSizesRunWhereItHolds) {
   const std::string Code = R"(
 void pick(int n, int m, float *restrict x) {

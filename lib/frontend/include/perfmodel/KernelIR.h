@@ -48,6 +48,24 @@ struct LoopLevel {
   bool ForksThreads = false;
 };
 
+/// An integer expression of the source over loop counters and sizes (a
+/// branch's condition, `j / 4 + 1 < width`), kept to be evaluated at the
+/// bound sizes. Sym names a counter (LoopLevel::Var) or a size.
+struct IntExpr {
+  enum class Op {
+    Const, Sym, Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor,
+    Lt, Le, Gt, Ge, Eq, Ne, LAnd, LOr, Not, Neg, BitNot, Select
+  };
+  Op K = Op::Const;
+  int64_t Value = 0;
+  std::string Name;
+  std::vector<IntExpr> Args;
+  /// Its value with the symbols of B; nullopt where one is unbound or a
+  /// division is by zero.
+  std::optional<int64_t> evaluate(const std::map<std::string, int64_t> &B) const;
+  void symbols(std::set<std::string> &Out) const;
+};
+
 /// One distinct memory reference in the innermost loop body.
 struct Access {
   std::string Array;  ///< base as written: "a", "s.x", "A", "pp[i]"
@@ -60,6 +78,10 @@ struct Access {
   std::vector<Poly> Subscripts;           ///< per dimension, outermost first
   std::vector<std::optional<Poly>> Dims;  ///< extent of each dimension if known
   std::optional<Poly> Linear; ///< element offset from the base, when affine
+  /// Without Linear: the subscripts as integer expressions, outermost
+  /// first, where they read only counters, sizes and values computed from
+  /// them (in[j / 4]): how far the access moves on average.
+  std::vector<IntExpr> IndexExprs;
   bool Indirect = false;      ///< subscript or base depends on loaded data
   std::string IndirectVia;    ///< the index expression, e.g. "col[j]"
   std::string NonAffine;      ///< why the subscript is not affine, if it is not
@@ -116,6 +138,23 @@ struct SizeGuard {
   std::optional<bool> holds(const std::map<std::string, int64_t> &B) const;
 };
 
+/// A branch of the innermost body on counters and sizes only (an image's
+/// edge columns: `if (x + 1 < width)` with x = j / 4): its arms' lines and
+/// its condition, whose share of the nest's iterations at the bound sizes
+/// (branchShare) says how often each arm runs.
+struct CounterBranch {
+  /// Counters: COND's share at the sizes. RunningExtremum: the then-arm
+  /// takes a new minimum or maximum of the data (`if (x[k] < x[m]) m = k`),
+  /// taken at the k-th iteration with probability 1/k for data in random
+  /// order: H(n) / n of n iterations.
+  enum class Kind { Counters, RunningExtremum } What = Kind::Counters;
+  unsigned Line = 0, LastLine = 0;      ///< the condition's
+  unsigned ThenFirst = 0, ThenLast = 0;
+  unsigned ElseFirst = 0, ElseLast = 0; ///< 0: no else
+  std::string Text;                     ///< the condition as written
+  IntExpr Cond;
+};
+
 struct LoopKernel {
   std::string Function;
   SourceLoc Loc;                ///< the innermost loop's `for`
@@ -142,6 +181,8 @@ struct LoopKernel {
   /// Conditions on sizes around the nest: at sizes where one fails the
   /// nest does not run (nestIterations is 0).
   std::vector<SizeGuard> Guards;
+  /// Branches of the innermost body on counters and sizes, in source order.
+  std::vector<CounterBranch> Branches;
 
   const LoopLevel &innermost() const { return Nest.back(); }
   unsigned flops() const { return Single.total() + Double.total(); }
@@ -230,6 +271,19 @@ void forEachLocation(KernelIR &IR, const std::function<void(SourceLoc &)> &F);
 /// empty); nullopt when a bound is not known (an enclosing counter or
 /// loaded data not in B).
 std::optional<int64_t> tripCount(const LoopLevel &L, const std::map<std::string, int64_t> &B);
+
+/// The share of K's iterations in which COND holds with the sizes of B:
+/// every iteration counted while the nest is small, else the innermost
+/// level's (up to 4,096) at evenly spread points of the outer levels;
+/// nullopt where a bound or the condition cannot be evaluated.
+std::optional<double> branchShare(const LoopKernel &K, const IntExpr &Cond,
+                                  const std::map<std::string, int64_t> &B);
+
+/// The share of K's iterations that take BR's then-arm with the sizes of B
+/// (branchShare of its condition, or H(n) / n for a running extremum over
+/// the innermost level's n iterations); nullopt where it cannot be said.
+std::optional<double> armShare(const LoopKernel &K, const CounterBranch &Br,
+                               const std::map<std::string, int64_t> &B);
 
 /// VALUES (index data by array) resolves bounds loaded from memory
 /// (rowptr[i], rowptr[i + 1]).
