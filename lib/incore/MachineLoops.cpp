@@ -400,6 +400,28 @@ const ArmShare *shareAt(const std::vector<ArmShare> &Shares, unsigned Line) {
 /// hoisted above the branch or there is no else, that is the else-arm.
 int armOf(const MachineLoop &M, const ArmShare &Sh, size_t S) {
   const FunctionCFG &C = *M.Cfg;
+  if (Sh.ThenFirst > Sh.ThenLast && !Sh.ElseFirst) {
+    // `if (c) m = k;` on one line: the arm is a block of the condition's
+    // line of its own; the way around it goes to the header or to code of
+    // other lines (through blocks without a line: a loop's own bookkeeping).
+    for (size_t X = S, Steps = 0; Steps < 8; ++Steps) {
+      if (X == M.Header)
+        return -1;
+      bool Outside = false, Own = false;
+      for (size_t I = C.Blocks[X].First; I <= C.Blocks[X].Last; ++I) {
+        unsigned L = M.F->Lines[C.All[I].Off];
+        Outside |= L && (L < Sh.Line || L > Sh.LastLine);
+        Own |= L >= Sh.Line && L <= Sh.LastLine;
+      }
+      if (Outside || Own)
+        return Outside ? -1 : 1;
+      std::vector<size_t> N = bodySuccessors(M, C.Blocks, X);
+      if (N.size() != 1)
+        return 0;
+      X = N[0];
+    }
+    return 0;
+  }
   std::vector<size_t> Queue = {S};
   std::set<size_t> Seen = {S};
   for (size_t Q = 0; Q < Queue.size() && Q < 16; ++Q) {

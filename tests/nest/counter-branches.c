@@ -75,3 +75,13 @@ void zoom(int n, int m, const int *restrict in, float *restrict out) {
       }
     }
 }
+
+/* The same on one line with the position kept in memory (volatile, as a
+   benchmark's DoNotOptimize keeps it): the update is a block of the if's
+   own line, taken in H(n) / n of the iterations. */
+int argminVolatile(int n, const double *x) {
+  volatile int m = 0;
+  for (int k = 1; k < n; k++)
+    if (x[k] < x[m]) m = k;
+  return m;
+}

@@ -575,7 +575,7 @@ TEST(Frontend, BranchesOnCountersTakeTheShareTheSizesGive) {
   F.Defines = {{"h", 256}, {"w", 256}, {"n", 1000}};
   FrontendResult R = runFrontend(F);
   ASSERT_TRUE(R.Ok) << R.Error;
-  ASSERT_EQ(R.IR.Loops.size(), 6u);
+  ASSERT_EQ(R.IR.Loops.size(), 7u);
   auto Shares = [&](const LoopKernel &K, const std::map<std::string, int64_t> &B) {
     std::vector<double> Out;
     for (const CounterBranch &Br : K.Branches)

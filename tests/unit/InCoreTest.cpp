@@ -1054,6 +1054,16 @@ TEST(InCore, ArmsOfBranchesOnCountersRunAsOftenAsTheSizesSay) {
   ASSERT_GE(R.size(), 6u);
   ASSERT_TRUE(R[5].Ok) << R[5].Reason;
   EXPECT_DOUBLE_EQ(R[5].SourceItersPerIter, 16);
+  // argminVolatile: `if (x[k] < x[m]) m = k;` on one line, unrolled by 8
+  // with a branch a copy; the update (a store of k, the if's line alone) is
+  // told from the way around it (to the latch's line) and runs in none of
+  // the four walks (H(999) / 999 = 0.75 % at n = 1000): 32 a trip.
+  ASSERT_GE(R.size(), 7u);
+  ASSERT_TRUE(R[6].Ok) << R[6].Reason;
+  std::string Arg = llvm::join(R[6].Notes, "|");
+  EXPECT_NE(Arg.find("takes a new minimum or maximum"), std::string::npos) << Arg;
+  EXPECT_NE(Arg.find("costed in their shares"), std::string::npos) << Arg;
+  EXPECT_DOUBLE_EQ(R[6].SourceItersPerIter, 32);
 }
 
 TEST(InCore, WindowLoopsUnrolledIntoAVectorColumnLoopCountTheirWholeWindow) {
