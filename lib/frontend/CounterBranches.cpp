@@ -166,19 +166,8 @@ std::optional<IntExpr> LoopAnalyzer::intExpr(const Expr *E, const Stmt *At, unsi
   return S;
 }
 
-std::optional<CounterBranch> LoopAnalyzer::counterBranch(const IfStmt *If) {
-  if (!CurrentBody || NestLoops.empty() || If->getConditionVariable() || If->getInit())
-    return std::nullopt;
-  const SourceManager &SM = Ctx.getSourceManager();
-  // Only the body's own branches: not one of a function walked into.
-  if (SM.isBeforeInTranslationUnit(If->getBeginLoc(), CurrentBody->getBeginLoc()) ||
-      SM.isBeforeInTranslationUnit(CurrentBody->getEndLoc(), If->getEndLoc()))
-    return std::nullopt;
-  std::optional<IntExpr> Cond = intExpr(If->getCond(), If, 0);
-  if (!Cond)
-    return std::nullopt;
+CounterBranch LoopAnalyzer::branchLines(const IfStmt *If) const {
   CounterBranch B;
-  B.Cond = std::move(*Cond);
   B.Line = loc(If->getCond()->getBeginLoc()).Line;
   B.LastLine = loc(If->getCond()->getEndLoc()).Line;
   B.ThenFirst = loc(If->getThen()->getBeginLoc()).Line;
@@ -193,6 +182,22 @@ std::optional<CounterBranch> LoopAnalyzer::counterBranch(const IfStmt *If) {
   if (B.ElseFirst && B.ThenLast >= B.ElseFirst)
     B.ThenLast = B.ElseFirst - 1;
   B.Text = text(If->getCond());
+  return B;
+}
+
+std::optional<CounterBranch> LoopAnalyzer::counterBranch(const IfStmt *If) {
+  if (!CurrentBody || NestLoops.empty() || If->getConditionVariable() || If->getInit())
+    return std::nullopt;
+  const SourceManager &SM = Ctx.getSourceManager();
+  // Only the body's own branches: not one of a function walked into.
+  if (SM.isBeforeInTranslationUnit(If->getBeginLoc(), CurrentBody->getBeginLoc()) ||
+      SM.isBeforeInTranslationUnit(CurrentBody->getEndLoc(), If->getEndLoc()))
+    return std::nullopt;
+  std::optional<IntExpr> Cond = intExpr(If->getCond(), If, 0);
+  if (!Cond)
+    return std::nullopt;
+  CounterBranch B = branchLines(If);
+  B.Cond = std::move(*Cond);
   return B;
 }
 
@@ -232,13 +237,8 @@ std::optional<CounterBranch> LoopAnalyzer::extremumBranch(const IfStmt *If) {
       if (substituted(B, Name, "(" + Value + ")") != substituted(A, Name, Name) &&
           substituted(B, Name, Value) != substituted(A, Name, Name))
         continue;
-      CounterBranch Br;
+      CounterBranch Br = branchLines(If);
       Br.What = CounterBranch::Kind::RunningExtremum;
-      Br.Line = loc(If->getCond()->getBeginLoc()).Line;
-      Br.LastLine = loc(If->getCond()->getEndLoc()).Line;
-      Br.ThenFirst = std::max(loc(If->getThen()->getBeginLoc()).Line, Br.LastLine + 1);
-      Br.ThenLast = loc(If->getThen()->getEndLoc()).Line;
-      Br.Text = text(If->getCond());
       return Br;
     }
   }

@@ -104,6 +104,9 @@ private:
   std::optional<CounterBranch> counterBranch(const clang::IfStmt *If);
   /// IF's then-arm keeps a running minimum or maximum (CounterBranches.cpp).
   std::optional<CounterBranch> extremumBranch(const clang::IfStmt *If);
+  /// IF's condition and arms' lines and its text (counterBranch's and
+  /// extremumBranch's common part).
+  CounterBranch branchLines(const clang::IfStmt *If) const;
   std::optional<IntExpr> intExpr(const clang::Expr *E, const clang::Stmt *At, unsigned Depth);
   const clang::Expr *valueInBody(const clang::VarDecl *V, const clang::Stmt *At) const;
   /// steppedValue's parts: the expression V starts from (the reset's or the

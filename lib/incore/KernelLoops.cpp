@@ -51,9 +51,6 @@ std::optional<int64_t> elementsPerUnitInRow(const Access &A, const LoopKernel &K
   return A.Subscripts[0].substitute(B).coefficientOf(Var).evaluate(B);
 }
 
-/// Bytes each access advances per source iteration (distinct, nonzero);
-/// the smallest is the unit of cycles per cache line. CONTIGUOUSONLY: only
-/// accesses that advance by their own width (no gather needed).
 /// Elements a reference whose subscripts go through quotients of the
 /// counters (in[j / 4]) moves per unit of IN's counter on average: its last
 /// subscript's change over 720,720 units (a multiple of every divisor up to
@@ -89,6 +86,9 @@ std::optional<double> quotientElements(const Access &A, const LoopKernel &K,
   return double(Later.back() - At.back()) / double(Span);
 }
 
+/// Bytes each access advances per source iteration (distinct, nonzero);
+/// the smallest is the unit of cycles per cache line. CONTIGUOUSONLY: only
+/// accesses that advance by their own width (no gather needed).
 std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
                                   const LoopLevel &In, bool ContiguousOnly = false) {
   auto B = IR.bindings();

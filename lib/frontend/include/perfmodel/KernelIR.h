@@ -273,9 +273,10 @@ void forEachLocation(KernelIR &IR, const std::function<void(SourceLoc &)> &F);
 std::optional<int64_t> tripCount(const LoopLevel &L, const std::map<std::string, int64_t> &B);
 
 /// The share of K's iterations in which COND holds with the sizes of B:
-/// every iteration counted while the nest is small, else the innermost
-/// level's (up to 4,096) at evenly spread points of the outer levels;
-/// nullopt where a bound or the condition cannot be evaluated.
+/// the innermost level counted whole up to 4,096 iterations (evenly spread
+/// points beyond), each outer level at 16 points, its first and last among
+/// them, and again between two points whose counts differ (edge rows found
+/// exactly); nullopt where a bound or the condition cannot be evaluated.
 std::optional<double> branchShare(const LoopKernel &K, const IntExpr &Cond,
                                   const std::map<std::string, int64_t> &B);
 
