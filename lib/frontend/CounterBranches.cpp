@@ -105,6 +105,8 @@ std::optional<IntExpr> LoopAnalyzer::intExpr(const Expr *E, const Stmt *At, unsi
   E = E->IgnoreParens();
   Expr::EvalResult R;
   if (!E->isValueDependent() && E->EvaluateAsInt(R, Ctx)) {
+    if (R.Val.getInt().getSignificantBits() > 64)
+      return std::nullopt; // an __int128 beyond int64_t
     IntExpr C;
     C.Value = R.Val.getInt().getExtValue();
     return C;

@@ -329,12 +329,24 @@ std::optional<int64_t> evaluateWith(const IntExpr &E, LookupFn Lookup) {
     return std::nullopt;
   int64_t X = *A, Y = *B;
   switch (E.K) {
-  case Op::Add: return X + Y;
-  case Op::Sub: return X - Y;
-  case Op::Mul: return X * Y;
-  case Op::Div: return Y ? std::optional<int64_t>(X / Y) : std::nullopt;
-  case Op::Rem: return Y ? std::optional<int64_t>(X % Y) : std::nullopt;
-  case Op::Shl: return Y >= 0 && Y < 63 ? std::optional<int64_t>(X << Y) : std::nullopt;
+  case Op::Add:
+  case Op::Sub:
+  case Op::Mul: {
+    // Overflow is undefined in C: no share is said.
+    int64_t V = 0;
+    bool Over = E.K == Op::Add   ? __builtin_add_overflow(X, Y, &V)
+                : E.K == Op::Sub ? __builtin_sub_overflow(X, Y, &V)
+                                 : __builtin_mul_overflow(X, Y, &V);
+    return Over ? std::nullopt : std::optional<int64_t>(V);
+  }
+  case Op::Div:
+  case Op::Rem:
+    if (!Y || (X == INT64_MIN && Y == -1))
+      return std::nullopt;
+    return E.K == Op::Div ? X / Y : X % Y;
+  case Op::Shl:
+    return Y >= 0 && Y < 63 && X >= 0 && X <= (INT64_MAX >> Y) ? std::optional<int64_t>(X << Y)
+                                                                 : std::nullopt;
   case Op::Shr: return Y >= 0 && Y < 63 ? std::optional<int64_t>(X >> Y) : std::nullopt;
   case Op::BitAnd: return X & Y;
   case Op::BitOr: return X | Y;

@@ -608,6 +608,35 @@ TEST(Frontend, BranchesOnCountersTakeTheShareTheSizesGive) {
   EXPECT_NEAR(armShare(Argmin, Argmin.Branches[0], R.IR.bindings()).value_or(-1), H / 999, 1e-7);
 }
 
+TEST(Frontend, BranchConditionsThatOverflowHaveNoShare) {
+  // C leaves signed overflow undefined: a condition that overflows at some
+  // iteration (i * 2^62 at i = 2) or does not fit 64 bits says no share,
+  // and nothing crashes; i < n / 2 beside them is counted (500 of 1000).
+  FrontendResult R = analyzeCode(R"(
+void f(int n, float *restrict a) {
+  for (long i = 0; i < n; i++) {
+    if (i * 4611686018427387904L > 0) a[i] += 1;
+    if (i < ((__int128)1 << 100)) a[i] += 2;
+    if (i < n / 2) a[i] += 3;
+  }
+}
+)", "c", {{"n", 1000}});
+  ASSERT_EQ(R.IR.Loops.size(), 1u);
+  const LoopKernel &K = R.IR.Loops[0];
+  std::vector<std::string> Found;
+  double Half = -1;
+  for (const CounterBranch &B : K.Branches) {
+    Found.push_back(B.Text);
+    std::optional<double> P = branchShare(K, B.Cond, R.IR.bindings());
+    if (B.Text == "i < n / 2")
+      Half = P.value_or(-2);
+    else
+      EXPECT_FALSE(P.has_value()) << B.Text;
+  }
+  EXPECT_NE(std::find(Found.begin(), Found.end(), "i < n / 2"), Found.end());
+  EXPECT_DOUBLE_EQ(Half, 0.5);
+}
+
 TEST(Frontend, NestsUnderABranchOnSizesRunWhereItHolds) {
   const std::string Code = R"(
 void pick(int n, int m, float *restrict x) {
