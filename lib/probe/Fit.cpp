@@ -28,9 +28,9 @@ std::array<double, 4> kernels(const LevelTimes &T) { return {T.Load, T.Copy, T.U
 
 /// A link's cycles per line filled and per line written back. Write-backs
 /// share the fills' path (their times add) or have one of their own
-/// (DUPLEX: the slower direction; every kernel fills at least as many lines
-/// as it writes back, so with write-backs no slower than fills the fills
-/// decide and the write-back time is only bounded by the fill time).
+/// (DUPLEX: the slower direction decides; each direction at its own rate,
+/// as AMD's L1-L2 paths, 32 B a cycle each way, where an in-place update
+/// can wait on its write-backs while a copy waits on its two fills).
 struct LinkTime {
   double Fill = 0, Writeback = 0;
   bool Duplex = false;
@@ -57,10 +57,11 @@ double predict(bool Full, double Core, size_t K, const std::vector<LinkTime> &Li
 /// The candidate times of the link into a level: the relative-error sum is
 /// piecewise linear in them, so its minimum lies where as many kernels as
 /// there are unknowns are matched exactly. A cache link: one time for every
-/// line on a shared path, or the fills' time with write-backs on a path of
-/// their own (AMD's L1-L2 and L2-L3 run both ways at once); memory: fills
-/// and write-backs apart and added (two kernels matched), as a DRAM channel
-/// turns between them while a core's fills wait in its miss queues.
+/// line on a shared path, or fills and write-backs on paths of their own
+/// (AMD's L1-L2 and L2-L3 run both ways at once), each direction's time
+/// matched by one kernel; memory: fills and write-backs apart and added (two
+/// kernels matched), as a DRAM channel turns between them while a core's
+/// fills wait in its miss queues.
 std::vector<LinkTime> candidates(bool Full, bool Memory, const std::array<double, 4> &Core,
                                  const std::array<double, 4> &Meas,
                                  const std::vector<LinkTime> &Before) {
@@ -76,6 +77,9 @@ std::vector<LinkTime> candidates(bool Full, bool Memory, const std::array<double
     if (!Memory) {
       double F = std::max(Own[J] / Fills[J], 1e-3);
       C.push_back({F, F, true});
+      for (size_t K = 0; K < 4; ++K)
+        if (K != J && Meas[K] > 0 && Writebacks[K] > 0)
+          C.push_back({F, std::max(Own[K] / Writebacks[K], 1e-3), true});
       continue;
     }
     for (size_t K = J + 1; K < 4; ++K) {
@@ -145,6 +149,7 @@ OverlapFit perfmodel::fitEcmOverlap(const std::vector<LevelTimes> &Times,
   for (const LinkTime &T : (PickFull ? Full : None).T) {
     Out.CyclesPerLine.push_back(T.Fill);
     Out.Duplex.push_back(T.Duplex);
+    Out.WritebackCyclesPerLine.push_back(T.Writeback);
   }
   if (isMemoryLevel(Times.back().Level) && !Out.CyclesPerLine.empty())
     Out.MemWritebackCyclesPerLine = (PickFull ? Full : None).T.back().Writeback;

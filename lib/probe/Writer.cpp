@@ -141,13 +141,14 @@ bool writeProbedCaches(llvm::raw_ostream &OS, const ProbeResult &R, const Derive
     // The bandwidth from the next level, measured with the data there.
     std::string Next = I + 1 < C.Caches.size() ? "L" + std::to_string(C.Caches[I + 1].Level)
                                                : std::string();
-    if (auto F = D.FromNext.find(Name); F != D.FromNext.end() && !Next.empty())
+    if (auto F = D.FromNext.find(Name); F != D.FromNext.end() && !Next.empty()) {
+      auto W = D.OwnWritebackPath.find(Name);
+      bool Own = W != D.OwnWritebackPath.end();
       OS << ",\n     bytes_per_cycle_from_next: " << num(F->second)
-         << (D.OwnWritebackPath.count(Name) ? ", bytes_per_cycle_to_next: " + num(F->second)
-                                            : std::string())
+         << (Own ? ", bytes_per_cycle_to_next: " + num(W->second) : std::string())
          << "}  # " << linkComment(R, D, Next)
-         << (D.OwnWritebackPath.count(Name) ? "; write-backs on a path of their own" : "")
-         << "\n";
+         << (Own ? "; write-backs on a path of their own" : "") << "\n";
+    }
     else if (const BandwidthPoint *P = Next.empty() ? nullptr : point(R, Next, false);
              P && GHz > 0)
       OS << ",\n     bytes_per_cycle_from_next: " << num(P->LoadGBs.Median / GHz)

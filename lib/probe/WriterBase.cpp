@@ -248,10 +248,10 @@ void writeCachesOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Deri
         Comment += "; streams run downwards: the load kernel from the top of the set";
         Covers.push_back("caches." + Name + ".bytes_per_cycle_from_next_descending");
       }
-      if (D.OwnWritebackPath.count(Name)) {
-        Keys += ", bytes_per_cycle_to_next: " + num(F->second);
-        Comment += "; write-backs on a path of their own (update costs no more than load): "
-                   "no slower than the fills";
+      if (auto W = D.OwnWritebackPath.find(Name); W != D.OwnWritebackPath.end()) {
+        Keys += ", bytes_per_cycle_to_next: " + num(W->second);
+        Comment += "; write-backs on a path of their own (a kernel's time the slower "
+                   "direction's)";
         Covers.push_back("caches." + Name + ".bytes_per_cycle_to_next");
       }
     }

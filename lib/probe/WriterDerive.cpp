@@ -152,8 +152,9 @@ Derived derive(const ProbeResult &R, std::optional<OverlapRule> Prefer) {
         D.OneCoreWritebackGBs = Line / D.Fit.MemWritebackCyclesPerLine * D.GHz;
     } else {
       D.FromNext[D.Times[I].Level] = Line / T;
-      if (I < D.Fit.Duplex.size() && D.Fit.Duplex[I])
-        D.OwnWritebackPath.insert(D.Times[I].Level);
+      if (I < D.Fit.Duplex.size() && D.Fit.Duplex[I] &&
+          I < D.Fit.WritebackCyclesPerLine.size() && D.Fit.WritebackCyclesPerLine[I] > 0)
+        D.OwnWritebackPath[D.Times[I].Level] = Line / D.Fit.WritebackCyclesPerLine[I];
     }
   }
   D.FirstFromNextBySet = fillsBySet(R, D, Line);

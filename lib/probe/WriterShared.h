@@ -54,9 +54,9 @@ struct Derived {
   /// The first level's fills of descending streams, when they differ from
   /// the upward ones at the same set by more than a tenth.
   std::optional<double> FirstFromNextDescending;
-  /// caches whose write-backs have a path of their own (the fit's duplex
-  /// links): no slower than the fills, so written at the fills' rate
-  std::set<std::string> OwnWritebackPath;
+  /// Caches whose write-backs have a path of their own (the fit's duplex
+  /// links) -> B/cy of that path, the time of a line written back.
+  std::map<std::string, double> OwnWritebackPath;
   double OneCoreGBs = 0;                  ///< the fitted memory link's fills
   double OneCoreWritebackGBs = 0;         ///< and its write-backs
   double MemLatencyNs = 0, InFlight = 0;

@@ -630,6 +630,45 @@ TEST(Probe, CacheLinkWritebacksOnAPathOfTheirOwn) {
   EXPECT_EQ(L.Model->Caches[1].BytesPerCycleToNext, H.Model->Caches[1].BytesPerCycleToNext);
 }
 
+// Each direction of a duplex link at its own rate (the Zen 4 VM's L1-L2,
+// 2026-12-04: load, copy, update, triad 2.11, 4.44, 3.04, 6.25 cy per line:
+// the in-place update waits on its write-backs). By hand, fills 2 cy a line,
+// write-backs 3 on a path of their own, a kernel the slower direction's
+// time: load max(1 x 2, 0) = 2, copy max(2 x 2, 1 x 3) = 4, update
+// max(2, 3) = 3, triad max(6, 3) = 6. One time for both directions matches
+// load or update, not both (the fills' 2 predicts update at 2); a shared
+// path at update's 1.5 a line predicts the load at 1.5 (42.7 B/cy where the
+// load kernel took 32). The fit recovers 2 and 3, and the file states
+// 64 / 2 = 32 B/cy from L2 and 64 / 3 = 21.3 to it.
+TEST(Probe, DuplexLinkDirectionsAtTheirOwnRates) {
+  std::vector<LevelTimes> T = synthetic(true);
+  T[1] = {"L2", 2, 4, 3, 6};
+  OverlapFit F = fitEcmOverlap(T);
+  EXPECT_EQ(F.Rule, OverlapRule::Full);
+  ASSERT_EQ(F.Duplex.size(), 3u);
+  ASSERT_EQ(F.WritebackCyclesPerLine.size(), 3u);
+  EXPECT_TRUE(F.Duplex[0]);
+  EXPECT_NEAR(F.CyclesPerLine[0], 2, 1e-9);
+  EXPECT_NEAR(F.WritebackCyclesPerLine[0], 3, 1e-9);
+  EXPECT_NEAR(F.ResidualFull, 0, 1e-12);
+  EXPECT_NEAR(F.Predicted[0].Update, 3, 1e-9);
+
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  // Under 'none' the same timings fit within two points (the L1-L2 link's
+  // own times 1, 2, 1, 3): a base stating 'full', as AMD's files do, keeps it.
+  H.Model->EcmOverlap = OverlapRule::Full;
+  ProbeResult R = haswellProbe("2026-11-25", 2);
+  R.Bandwidth = bandwidthsAt2GHz(T);
+  std::string Text;
+  MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
+  ASSERT_TRUE(L.ok()) << Text;
+  EXPECT_EQ(L.Model->Caches[0].BytesPerCycleFromNext, std::optional<double>(32)) << Text;
+  ASSERT_TRUE(L.Model->Caches[0].BytesPerCycleToNext) << Text;
+  EXPECT_NEAR(*L.Model->Caches[0].BytesPerCycleToNext, 64.0 / 3, 0.05) << Text; // 3 digits
+}
+
 // One core's streams carry bytes per cycle timed beside each repetition
 // (the clock moves on a VM): the caches' kernel times come from those, not
 // from GB/s at the clock measured once; memory's stay in seconds at that

@@ -131,9 +131,12 @@ struct OverlapFit {
   /// Memory's link is fitted with two times: a line filled (CyclesPerLine's
   /// last) and a line written back (this; 0 when no level is MEM).
   double MemWritebackCyclesPerLine = 0;
-  /// Per link: write-backs on a path of their own, no slower than the fills
-  /// (bytes_per_cycle_to_next); else they share the fills' path.
+  /// Per link: write-backs on a path of their own (bytes_per_cycle_to_next),
+  /// the link's time the slower direction's; else they share the fills' path.
   std::vector<bool> Duplex;
+  /// Per link: cycles per line written back on a path of its own (Duplex),
+  /// else the fills' time.
+  std::vector<double> WritebackCyclesPerLine;
   /// The winning rule's times of the four kernels, levels beyond L1.
   std::vector<LevelTimes> Predicted;
   /// The two rules fitted within two points and the preferred one was kept.
