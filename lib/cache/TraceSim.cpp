@@ -18,6 +18,7 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <optional>
 
 using namespace perfmodel;
@@ -311,6 +312,35 @@ public:
     return true;
   }
 
+  /// Bounds that no counter or loaded value moves, and addresses without
+  /// loaded values: every outermost iteration does the same, shifted.
+  bool rectangular() const {
+    auto Plain = [](const Lin &L) {
+      return L.Data.empty() && std::all_of(L.Coef.begin(), L.Coef.end(),
+                                           [](int64_t C) { return C == 0; });
+    };
+    return std::all_of(Lower.begin(), Lower.end(), Plain) &&
+           std::all_of(Upper.begin(), Upper.end(), Plain) && Slots.empty() &&
+           std::none_of(Accesses.begin(), Accesses.end(),
+                        [](const CompiledAccess &C) { return C.Indirect; });
+  }
+
+  /// The outermost iterations after which every access is at the same
+  /// offset within its line again (a column walk a[i][j] over j takes a new
+  /// line every 8 doubles): windows are whole multiples of it.
+  uint64_t outerPeriod(unsigned LineBytes) const {
+    uint64_t P = 1;
+    auto Take = [&](const CompiledAccess &C) {
+      int64_t Move = C.Offset.Coef.empty() ? 0 : C.Offset.Coef[0] * K.Nest[0].Step;
+      uint64_t G = std::gcd(uint64_t(Move < 0 ? -Move : Move), uint64_t(LineBytes));
+      P = std::max<uint64_t>(P, LineBytes / std::max<uint64_t>(G, 1));
+    };
+    std::for_each(Accesses.begin(), Accesses.end(), Take);
+    for (const std::vector<CompiledAccess> &Level : Outer)
+      std::for_each(Level.begin(), Level.end(), Take);
+    return P;
+  }
+
   void run(CacheSim &Sim, uint64_t WarmupAccesses, uint64_t Limit) {
     IV.assign(K.Nest.size(), 0);
     LevelStart.assign(K.Nest.size(), Count);
@@ -331,6 +361,8 @@ public:
         outer(Sim, D, true);
         LevelSize[D] = Count - LevelStart[D];
         checkpoint(Sim, D);
+        if (D == 0 && MayExtrapolate)
+          settle(Sim);
       };
       if (Step > 0) {
         for (int64_t I = Lo; I < Hi && !Stop; I += Step)
@@ -447,6 +479,51 @@ public:
     NextCheck = MeasuredCount + 2 * (Count - MeasuredCount);
   }
 
+  /// Per level: the lines taken in, the write-backs the nest has caused (those
+  /// done, and the dirty lines a flush would write back now), the misses and
+  /// the irregular misses, since the start.
+  std::vector<double> totals(const CacheSim &Sim) const {
+    CacheSim Flushed = Sim;
+    Flushed.flush();
+    std::vector<double> T;
+    for (size_t I = 0; I < Sim.stats().size(); ++I) {
+      T.push_back(double(Sim.stats()[I].LinesIn));
+      T.push_back(double(Flushed.stats()[I].WriteBacks));
+      T.push_back(double(Sim.stats()[I].Misses));
+      T.push_back(double(IrregularMisses[I]));
+    }
+    return T;
+  }
+
+  /// A whole replay of a rectangular nest without loaded values in its
+  /// addresses repeats one outermost iteration shifted in memory, so its
+  /// traffic per iteration settles once the caches hold what the next
+  /// iteration reuses. After outermost iterations 1, 2, 4, 8, ...: stop when
+  /// the last two windows (each of 2^16 accesses at least) agree to 0.2 %,
+  /// and take the rest at the last window's rate (counting write-backs with
+  /// what a flush would add, so that the lines still dirty are not lost).
+  void settle(CacheSim &Sim) {
+    if (++OuterDone < NextSample)
+      return;
+    NextSample *= 2;
+    if (Count < (uint64_t(1) << 16) || OuterDone < Period)
+      return; // each window of 2^16 accesses and a whole period at least
+    Samples.push_back({Count, Iterations, totals(Sim)});
+    size_t N = Samples.size();
+    if (N < 3 || OuterDone < 8)
+      return; // the windows after outermost iterations 2..4 and 4..8 first
+    const Sample &A = Samples[N - 3], &B = Samples[N - 2], &C = Samples[N - 1];
+    double Wa = double(B.Iterations - A.Iterations), Wb = double(C.Iterations - B.Iterations);
+    for (size_t I = 0; I < C.Totals.size(); ++I) {
+      double Ra = (B.Totals[I] - A.Totals[I]) / Wa * 1000,
+             Rb = (C.Totals[I] - B.Totals[I]) / Wb * 1000;
+      if (std::fabs(Ra - Rb) > 0.002 * std::max(Rb, 1.0))
+        return;
+    }
+    Stop = true;
+    Extrapolated = true;
+  }
+
   /// Lines in and written back at each level, and its irregular misses, per
   /// iteration measured (in 1/1000 of a line, so that the agreement above
   /// is 0.2 % or two lines per million iterations).
@@ -501,6 +578,15 @@ public:
   /// The convergence check: when next, and the rates at the last one.
   uint64_t NextCheck = ~uint64_t(0);
   std::vector<double> LastRate;
+  /// The extrapolation of a whole replay (settle): samples of totals() after
+  /// outermost iterations 1, 2, 4, ...
+  struct Sample {
+    uint64_t Count = 0, Iterations = 0;
+    std::vector<double> Totals;
+  };
+  bool MayExtrapolate = false, Extrapolated = false;
+  uint64_t OuterDone = 0, NextSample = 1, Period = 1;
+  std::vector<Sample> Samples;
 };
 
 } // namespace
@@ -534,8 +620,11 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
     Measure = std::max<uint64_t>(O.MaxAccesses / 2, 1);
   } else {
     Rp.Warm = true;
+    Rp.MayExtrapolate = O.Settle && !O.Repeated && K.Nest.size() >= 2 && Rp.rectangular() &&
+                        Total * PerIt > double(uint64_t(1) << 20);
   }
   CacheSim Sim(CacheSim::fromMachine(M, O.Prefetch));
+  Rp.Period = Rp.outerPeriod(Sim.lineBytes());
   Rp.IrregularMisses.assign(M.Caches.size(), 0);
   Rp.Before.assign(M.Caches.size(), 0);
   if (std::any_of(M.Caches.begin(), M.Caches.end(),
@@ -556,7 +645,7 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
     Rp.run(Sim, 0, 0);
     Replayed = true;
   }
-  if (!Sliced && !Replayed)
+  if (!Sliced && !Replayed && !Rp.Extrapolated)
     Sim.flush(); // every stored line reaches memory once per execution
   if (!Rp.Error.empty()) {
     R.Reason = Rp.Error;
@@ -570,17 +659,32 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
   double Its = double(Measured);
   unsigned Line = Sim.lineBytes();
   const auto &S = Sim.stats();
+  // Per level: lines in, write-backs, misses, irregular misses.
+  std::vector<double> Totals;
+  if (Rp.Extrapolated) {
+    const auto &B = Rp.Samples[Rp.Samples.size() - 2], &C = Rp.Samples.back();
+    double Rest = (Total - double(C.Iterations)) / double(C.Iterations - B.Iterations);
+    for (size_t I = 0; I < C.Totals.size(); ++I)
+      Totals.push_back(C.Totals[I] + (C.Totals[I] - B.Totals[I]) * Rest);
+    Its = Total;
+  } else {
+    for (size_t I = 0; I < M.Caches.size(); ++I)
+      for (double V : {double(S[I].LinesIn), double(S[I].WriteBacks), double(S[I].Misses),
+                       double(Rp.IrregularMisses[I])})
+        Totals.push_back(V);
+  }
   for (size_t I = 0; I < M.Caches.size(); ++I) {
     LinkTraffic L;
     L.Inner = M.Caches[I].Name;
     L.Outer = M.levelName(I + 1);
-    L.LoadBytesPerIt = double(S[I].LinesIn) * Line / Its;
-    L.EvictBytesPerIt = double(S[I].WriteBacks) * Line / Its;
+    L.LoadBytesPerIt = Totals[4 * I] * Line / Its;
+    L.EvictBytesPerIt = Totals[4 * I + 1] * Line / Its;
     R.Links.push_back(L);
-    R.MissesPerIt.push_back(double(S[I].Misses) / Its);
-    R.IrregularMissesPerIt.push_back(double(Rp.IrregularMisses[I]) / Its);
+    R.MissesPerIt.push_back(Totals[4 * I + 2] / Its);
+    R.IrregularMissesPerIt.push_back(Totals[4 * I + 3] / Its);
   }
   R.SimulatedIterations = Measured;
+  R.RatedIterations = uint64_t(Its);
   outerL1Bytes(K, G, R);
   R.TotalIterations = std::isfinite(Total) && Total < 1.8e19 ? uint64_t(Total) : 0;
   if (Sliced && Rp.WarmedByCap)
@@ -600,6 +704,11 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
                       std::to_string(Measured) + " iterations" +
                       (Rp.Stop ? ", to the replay budget" : "") +
                       "): caches warm from the first, dirty lines left in them");
+  else if (Rp.Extrapolated)
+    R.Notes.push_back("simulated the nest from cold caches until its traffic per iteration "
+                      "had settled (" + std::to_string(Measured) + " of its " +
+                      std::to_string(uint64_t(Total)) +
+                      " iterations), the rest at that rate, dirty lines written back at the end");
   else
     R.Notes.push_back("simulated the whole nest once from cold caches (" +
                       std::to_string(Measured) +

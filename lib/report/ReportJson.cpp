@@ -220,6 +220,8 @@ llvm::json::Object trafficJSON(const TrafficResult &T) {
     O["conditions"] = std::move(Conds);
   if (T.SimulatedIterations)
     O["simulated_iterations"] = T.SimulatedIterations;
+  if (T.RatedIterations)
+    O["rated_iterations"] = T.RatedIterations;
   Array Notes;
   for (const std::string &N : T.Notes)
     Notes.push_back(N);

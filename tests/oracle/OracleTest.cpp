@@ -192,7 +192,8 @@ Misses misses(const std::string &Binary, const std::string &Fn, const std::strin
       if (L.getString("function") != Fn)
         continue;
       const llvm::json::Object &Sim = *L.getObject("traffic")->getObject("simulator");
-      double Its = *Sim.getNumber("simulated_iterations");
+      // Per iteration over those rated: the whole nest (cachegrind's count).
+      double Its = *Sim.getNumber("rated_iterations");
       const llvm::json::Array &Links = *Sim.getArray("links");
       R.PmL1 = *Links[0].getAsObject()->getNumber("misses_per_it") * Its;
       R.PmLL = *Links[1].getAsObject()->getNumber("misses_per_it") * Its;

@@ -352,6 +352,38 @@ TEST(Simulator, StencilSwitchesWhereTheLayerConditionSays) {
   }
 }
 
+TEST(Simulator, WholeReplayStopsWhenItsTrafficHasSettled) {
+  // The 5-point stencil at N = 500: 498 x 498 = 248,004 iterations, 6
+  // accesses each, replayed whole from cold caches. Every row after the
+  // first does the same shifted by 4,000 B, so the replay stops once two
+  // windows agree and takes the rest at their rate: a row is 2,988
+  // accesses, the first window of 2^16 accesses starts at row 32, so rows
+  // 32..64 and 64..128 are compared and 128 of 498 rows replayed. By hand, each of the 500
+  // rows of A (4,000 B) comes in once and C's 498 rows come in (write
+  // allocate) and go back once: 3,992,000 B in and 1,992,000 B back over
+  // 248,004 iterations, 16.10 and 8.03 B/it at every level (all fits in
+  // L3; a row's first and last line cross with its neighbours', within
+  // 0.13 B/it).
+  FrontendResult R = analyze("examples/williams-fig9.2.c", {{"N", 500}});
+  SimOptions Settled, Whole;
+  Whole.Settle = false;
+  TrafficResult S = simulateTraffic(loop(R, "stencil"), R.IR, haswell(), Settled);
+  TrafficResult W = simulateTraffic(loop(R, "stencil"), R.IR, haswell(), Whole);
+  ASSERT_TRUE(S.Ok && W.Ok) << S.Reason << W.Reason;
+  EXPECT_EQ(S.SimulatedIterations, 128u * 498);
+  EXPECT_EQ(W.SimulatedIterations, 248004u);
+  ASSERT_EQ(S.Links.size(), W.Links.size());
+  for (size_t I = 0; I < S.Links.size(); ++I) {
+    EXPECT_NEAR(S.Links[I].LoadBytesPerIt, W.Links[I].LoadBytesPerIt,
+                0.002 * W.Links[I].LoadBytesPerIt) << S.Links[I].Inner;
+    EXPECT_NEAR(S.Links[I].EvictBytesPerIt, W.Links[I].EvictBytesPerIt,
+                0.002 * W.Links[I].EvictBytesPerIt) << S.Links[I].Inner;
+    EXPECT_NEAR(S.MissesPerIt[I], W.MissesPerIt[I], 0.002 * W.MissesPerIt[I] + 1e-6);
+    EXPECT_NEAR(S.Links[I].LoadBytesPerIt, 3992000.0 / 248004, 0.13) << S.Links[I].Inner;
+    EXPECT_NEAR(S.Links[I].EvictBytesPerIt, 1992000.0 / 248004, 0.13) << S.Links[I].Inner;
+  }
+}
+
 TEST(Simulator, LoopOrderChangesL1Misses) {
   // N = 1000 (not a power of two, so columns spread over all L1 sets).
   // ijk: B[k][j] walks a column, a new line every iteration; A's row (125

@@ -67,6 +67,10 @@ struct TrafficResult {
   std::vector<double> IrregularMissesPerIt;
   uint64_t SimulatedIterations = 0;
   uint64_t TotalIterations = 0;
+  /// The iterations the per-iteration figures are averaged over: those
+  /// simulated (measured), or the whole nest where the rest was taken at the
+  /// rate it had settled to.
+  uint64_t RatedIterations = 0;
   /// The enclosing loops' references at L1, per innermost iteration (an
   /// element per iteration of their level): what the Roofline's L1 bytes
   /// add to the innermost loop's own.
@@ -185,6 +189,9 @@ struct SimOptions {
   /// nest that ends before the caches are warm is replayed a second time and
   /// that replay is measured, with its dirty lines left in the caches.
   bool Repeated = false;
+  /// A whole replay of a rectangular nest stops once its traffic per
+  /// iteration has settled and takes the rest at that rate (false: to the end).
+  bool Settle = true;
   const IndexData *Index = nullptr;
 };
 
