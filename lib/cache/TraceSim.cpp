@@ -94,6 +94,12 @@ private:
   uint64_t Clock = 0;
 };
 
+/// Whether a rate per 1000 iterations has not moved: to 0.2 %, or two
+/// lines per million iterations.
+bool settled(double Now, double Before) {
+  return std::fabs(Now - Before) <= 0.002 * std::max(Now, 1.0);
+}
+
 class Replayer {
 public:
   Replayer(const LoopKernel &K, const KernelIR &IR, const SimOptions &O)
@@ -469,7 +475,7 @@ public:
     std::vector<double> Rate = rates(Sim);
     bool Agree = !LastRate.empty();
     for (size_t I = 0; Agree && I < Rate.size(); ++I)
-      Agree = std::fabs(Rate[I] - LastRate[I]) <= 0.002 * std::max(Rate[I], 1.0);
+      Agree = settled(Rate[I], LastRate[I]);
     if (Agree) {
       Stop = true;
       Converged = true;
@@ -479,20 +485,24 @@ public:
     NextCheck = MeasuredCount + 2 * (Count - MeasuredCount);
   }
 
-  /// Per level: the lines taken in, the write-backs the nest has caused (those
-  /// done, and the dirty lines a flush would write back now), the misses and
-  /// the irregular misses, since the start.
+  /// Per level, four counts since the statistics began: the lines taken
+  /// in, the write-backs, the misses and the irregular misses.
+  std::vector<double> counts(const CacheSim &Sim) const {
+    std::vector<double> T;
+    for (size_t I = 0; I < Sim.stats().size(); ++I)
+      for (uint64_t V : {Sim.stats()[I].LinesIn, Sim.stats()[I].WriteBacks,
+                         Sim.stats()[I].Misses, IrregularMisses[I]})
+        T.push_back(double(V));
+    return T;
+  }
+
+  /// counts(), with the write-backs the nest has caused so far: those done,
+  /// and the dirty lines a flush would write back now (a flush adds nothing
+  /// else).
   std::vector<double> totals(const CacheSim &Sim) const {
     CacheSim Flushed = Sim;
     Flushed.flush();
-    std::vector<double> T;
-    for (size_t I = 0; I < Sim.stats().size(); ++I) {
-      T.push_back(double(Sim.stats()[I].LinesIn));
-      T.push_back(double(Flushed.stats()[I].WriteBacks));
-      T.push_back(double(Sim.stats()[I].Misses));
-      T.push_back(double(IrregularMisses[I]));
-    }
-    return T;
+    return counts(Flushed);
   }
 
   /// A whole replay of a rectangular nest without loaded values in its
@@ -517,7 +527,7 @@ public:
     for (size_t I = 0; I < C.Totals.size(); ++I) {
       double Ra = (B.Totals[I] - A.Totals[I]) / Wa * 1000,
              Rb = (C.Totals[I] - B.Totals[I]) / Wb * 1000;
-      if (std::fabs(Ra - Rb) > 0.002 * std::max(Rb, 1.0))
+      if (!settled(Rb, Ra))
         return;
     }
     Stop = true;
@@ -624,7 +634,8 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
                         Total * PerIt > double(uint64_t(1) << 20);
   }
   CacheSim Sim(CacheSim::fromMachine(M, O.Prefetch));
-  Rp.Period = Rp.outerPeriod(Sim.lineBytes());
+  if (Rp.MayExtrapolate)
+    Rp.Period = Rp.outerPeriod(Sim.lineBytes());
   Rp.IrregularMisses.assign(M.Caches.size(), 0);
   Rp.Before.assign(M.Caches.size(), 0);
   if (std::any_of(M.Caches.begin(), M.Caches.end(),
@@ -658,9 +669,7 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
   }
   double Its = double(Measured);
   unsigned Line = Sim.lineBytes();
-  const auto &S = Sim.stats();
-  // Per level: lines in, write-backs, misses, irregular misses.
-  std::vector<double> Totals;
+  std::vector<double> Totals; // as Replayer::counts lays them out
   if (Rp.Extrapolated) {
     const auto &B = Rp.Samples[Rp.Samples.size() - 2], &C = Rp.Samples.back();
     double Rest = (Total - double(C.Iterations)) / double(C.Iterations - B.Iterations);
@@ -668,10 +677,7 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
       Totals.push_back(C.Totals[I] + (C.Totals[I] - B.Totals[I]) * Rest);
     Its = Total;
   } else {
-    for (size_t I = 0; I < M.Caches.size(); ++I)
-      for (double V : {double(S[I].LinesIn), double(S[I].WriteBacks), double(S[I].Misses),
-                       double(Rp.IrregularMisses[I])})
-        Totals.push_back(V);
+    Totals = Rp.counts(Sim);
   }
   for (size_t I = 0; I < M.Caches.size(); ++I) {
     LinkTraffic L;
