@@ -28,6 +28,12 @@ static int64_t Table[1024] __attribute__((aligned(64)));
   "kxnorw %%k0, %%k0, %%k1\n\tvxorpd %%xmm" #d ", %%xmm" #d ", %%xmm" #d                   \
   "\n\tvgatherqpd (%0,%%zmm1,8), %%zmm" #d "%{%%k1%}\n\t"
 #define SQPDZ(d) "kxnorw %%k0, %%k0, %%k1\n\tvscatterqpd %%zmm2, (%3,%%zmm1,8)%{%%k1%}\n\t"
+/* Eight floats at qword indices (clang's AVX-512 code for TSVC's strided
+   float loops). */
+#define QPSY(d)                                                                            \
+  "kxnorw %%k0, %%k0, %%k1\n\tvxorps %%xmm" #d ", %%xmm" #d ", %%xmm" #d                   \
+  "\n\tvgatherqps (%0,%%zmm1,8), %%ymm" #d "%{%%k1%}\n\t"
+#define SQPSY(d) "kxnorw %%k0, %%k0, %%k1\n\tvscatterqps %%ymm2, (%3,%%zmm1,8)%{%%k1%}\n\t"
 #define NONE(d) ""
 /* Fillers per instruction: eliminated register moves (dispatch only), integer
    adds (the four ALUs), vector-to-integer moves (Zen 4's FP45 pipes), ymm
@@ -53,7 +59,7 @@ static int64_t Table[1024] __attribute__((aligned(64)));
 #define SET(G, P)                                                                          \
   LOOP(P##0, B4(G, "")) LOOP(P##Mv, B4(G, X8(MV))) LOOP(P##Ia, B4(G, X8(IA)))              \
   LOOP(P##F2i, B4(G, X2(F2I))) LOOP(P##Ys, B4(G, YS)) LOOP(P##Yl, B4(G, X8(YL)))
-SET(NONE, n) SET(DPDZ, d) SET(QPDZ, q) SET(SQPDZ, s)
+SET(NONE, n) SET(DPDZ, d) SET(QPDZ, q) SET(SQPDZ, s) SET(QPSY, qs) SET(SQPSY, ss)
 
 /* Latency chains: gathered values (bit patterns of small integers) are the
    next gather's indices; vpmovqd narrows them for the dword-index form and
@@ -70,6 +76,17 @@ static void chainD(long N) {
   for (long I = 0; I < N; I++)
     asm volatile("kxnorw %%k0, %%k0, %%k1\n\tvgatherdpd (%0,%%ymm1,8), %%zmm2%{%%k1%}\n\t"
                  "vpmovqd %%zmm2, %%ymm1" ::"r"(Table)
+                 : "xmm1", "xmm2", "k1", "memory");
+}
+/* The float form: the gathered floats (bit patterns of small integers in
+   the table's low dwords) widened back to qword indices by vpmovzxdq, timed
+   alone below with its narrowing partner. */
+static int32_t Table32[2048] __attribute__((aligned(64)));
+static void chainQs(long N) {
+  asm volatile("vmovdqu64 (%0), %%zmm1" ::"r"(QIdx) : "xmm1");
+  for (long I = 0; I < N; I++)
+    asm volatile("kxnorw %%k0, %%k0, %%k1\n\tvgatherqps (%0,%%zmm1,4), %%ymm2%{%%k1%}\n\t"
+                 "vpmovzxdq %%ymm2, %%zmm1" ::"r"(Table32)
                  : "xmm1", "xmm2", "k1", "memory");
 }
 static void chainMov(long N) {
@@ -97,20 +114,27 @@ int main(void) {
     QIdx[I] = DIdx[I] = I * 8;
   for (int I = 0; I < 1024; I++)
     Table[I] = I;
+  for (int I = 0; I < 2048; I++)
+    Table32[I] = I;
   double Ghz = clockGhz();
   printf("clock %.2f GHz; cycles per instruction (per filler group alone)\n", Ghz);
   const char *Fill[] = {"alone", "32 register moves", "32 integer adds", "8 vmovq xmm->r64",
                         "4 ymm stores", "32 ymm loads"};
   Fn N[] = {n0, nMv, nIa, nF2i, nYs, nYl}, D[] = {d0, dMv, dIa, dF2i, dYs, dYl},
-     Q[] = {q0, qMv, qIa, qF2i, qYs, qYl}, S[] = {s0, sMv, sIa, sF2i, sYs, sYl};
-  printf("%-20s %8s %11s %11s %12s\n", "beside each", "fillers", "vgatherdpd", "vgatherqpd",
-         "vscatterqpd");
+     Q[] = {q0, qMv, qIa, qF2i, qYs, qYl}, S[] = {s0, sMv, sIa, sF2i, sYs, sYl},
+     QS[] = {qs0, qsMv, qsIa, qsF2i, qsYs, qsYl}, SS[] = {ss0, ssMv, ssIa, ssF2i, ssYs, ssYl};
+  printf("%-20s %8s %11s %11s %12s %11s %12s\n", "beside each", "fillers", "vgatherdpd",
+         "vgatherqpd", "vscatterqpd", "vgatherqps", "vscatterqps");
   for (int K = 0; K < 6; K++)
-    printf("%-20s %8.2f %11.2f %11.2f %12.2f\n", Fill[K], cycles(N[K], Ghz, 4),
-           cycles(D[K], Ghz, 4), cycles(Q[K], Ghz, 4), cycles(S[K], Ghz, 4));
+    printf("%-20s %8.2f %11.2f %11.2f %12.2f %11.2f %12.2f\n", Fill[K], cycles(N[K], Ghz, 4),
+           cycles(D[K], Ghz, 4), cycles(Q[K], Ghz, 4), cycles(S[K], Ghz, 4),
+           cycles(QS[K], Ghz, 4), cycles(SS[K], Ghz, 4));
   double Narrow = cycles(chainMov, Ghz, 2);
   printf("latency, index to result: vgatherqpd zmm %.1f cy (+ an eliminated move), "
          "vgatherdpd zmm %.1f cy (chain %.1f less vpmovqd %.1f)\n",
          cycles(chainQ, Ghz, 1), cycles(chainD, Ghz, 1) - Narrow, cycles(chainD, Ghz, 1), Narrow);
+  printf("latency, index to result: vgatherqps ymm %.1f cy (chain %.1f less vpmovzxdq, half "
+         "of the narrowing pair: %.1f)\n",
+         cycles(chainQs, Ghz, 1) - Narrow / 2, cycles(chainQs, Ghz, 1), Narrow / 2);
   return 0;
 }
