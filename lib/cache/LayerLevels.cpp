@@ -282,17 +282,24 @@ void LayerModel::stridedReuse() {
         if (!Writes(Gr) || MissShare[GI] < 1 || Used >= Sets)
           continue;
         double InFlight = 0;
+        // Alone: no read of this or another stream goes through those sets.
+        bool Alone = std::none_of(Gr.Members.begin(), Gr.Members.end(),
+                                  [](const Member &Mb) { return Mb.A->Read; });
         for (size_t GJ : Strided)
-          InFlight += strideSets(Groups[GJ]) == Used ? M.Core.StoreQueue : 0;
+          if (strideSets(Groups[GJ]) == Used) {
+            InFlight += M.Core.StoreQueue;
+            Alone &= GJ == GI;
+          }
         if (InFlight < double(Used) * C.Ways)
           continue;
         // Each waits as measured for that many sets (the refill and the
         // dirty line it evicts), or else the next level's latency.
-        std::optional<double> Cy = C.conflictStoreCycles(unsigned(Used));
+        std::optional<double> Cy = C.conflictStoreCycles(unsigned(Used), Alone);
         double Wait = Cy ? *Cy : M.Caches.size() > 1 ? M.Caches[1].LatencyCy : 0;
         R.ThrashedStoresPerIt += 1;
         R.ThrashedStoreCyPerIt += Wait;
         R.ThrashedStoresMeasured |= Cy.has_value();
+        R.ThrashedStoresAlone |= Cy && Alone && !C.ConflictStoreAloneCyBySets.empty();
         char Buf[64];
         std::snprintf(Buf, sizeof Buf, "%.3g cy", Wait);
         R.Notes.push_back(Gr.Array + "'s stores reach " + std::to_string(Used) + " of the " +
@@ -301,8 +308,11 @@ void LayerModel::stridedReuse() {
                           " lines in flight (the store queue's worth per stream) overfill their " +
                           std::to_string(Used * C.Ways) +
                           " ways, so each store waits for its line again, " + Buf +
-                          (Cy ? " (caches." + C.Name + ".conflict_store_cy_by_sets)"
-                              : " (the next level's latency)"));
+                          (!Cy ? " (the next level's latency)"
+                           : Alone && !C.ConflictStoreAloneCyBySets.empty()
+                               ? " (caches." + C.Name + ".conflict_store_alone_cy_by_sets: no "
+                                 "read goes through those sets)"
+                               : " (caches." + C.Name + ".conflict_store_cy_by_sets)"));
       }
     // Load streams of a column that misses here refill their lines from
     // the next level slower the fewer sets they reach (measured per sets:

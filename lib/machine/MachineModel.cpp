@@ -105,8 +105,10 @@ std::optional<double> CacheLevel::conflictMissCycles(unsigned Sets) const {
   return bySets(ConflictMissCyBySets, Sets);
 }
 
-std::optional<double> CacheLevel::conflictStoreCycles(unsigned Sets) const {
-  return bySets(ConflictStoreCyBySets, Sets);
+std::optional<double> CacheLevel::conflictStoreCycles(unsigned Sets, bool Alone) const {
+  return bySets(Alone && !ConflictStoreAloneCyBySets.empty() ? ConflictStoreAloneCyBySets
+                                                             : ConflictStoreCyBySets,
+                Sets);
 }
 
 double MachineModel::fromNextBytesPerCycle(size_t I, const LinkUse &U) const {

@@ -384,7 +384,8 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
                            "prefetch_max_stride", "bytes_per_cycle_to_next",
                            "bytes_per_cycle_from_next_by_set",
                            "bytes_per_cycle_from_next_descending",
-                           "conflict_miss_cy_by_sets", "conflict_store_cy_by_sets"}))
+                           "conflict_miss_cy_by_sets", "conflict_store_cy_by_sets",
+                           "conflict_store_alone_cy_by_sets"}))
       continue;
     C.Name = R.str(E, "name", P, true).value_or("");
     if (!C.Name.empty() && !Seen.insert(C.Name).second)
@@ -400,13 +401,16 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
       C.FromNextDescending = R.num(E, "bytes_per_cycle_from_next_descending", P, false);
       readConflictTable(R, E, P, "conflict_miss_cy_by_sets", "line", C.ConflictMissCyBySets);
       readConflictTable(R, E, P, "conflict_store_cy_by_sets", "store", C.ConflictStoreCyBySets);
+      readConflictTable(R, E, P, "conflict_store_alone_cy_by_sets", "store",
+                        C.ConflictStoreAloneCyBySets);
     }
     // The last level's link is memory's, whose bandwidth memory states.
     for (auto [Key, What] : {std::pair{"bytes_per_cycle_to_next", "write-backs go to"},
                              std::pair{"bytes_per_cycle_from_next_by_set", "fills come from"},
                              std::pair{"bytes_per_cycle_from_next_descending", "fills come from"},
                              std::pair{"conflict_miss_cy_by_sets", "refills come from"},
-                             std::pair{"conflict_store_cy_by_sets", "refills come from"}})
+                             std::pair{"conflict_store_cy_by_sets", "refills come from"},
+                             std::pair{"conflict_store_alone_cy_by_sets", "refills come from"}})
       if (I + 1 == N.size() && E[Key] && !E[Key].IsNull())
         R.error(E[Key], P + "." + Key,
                 std::string("the last level's ") + What + " memory, whose bandwidth is memory's");

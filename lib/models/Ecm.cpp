@@ -291,6 +291,8 @@ void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
                  ": shrink the chased data to a nearer level, or chase several lists at once";
     else if (At->Kind == BoundKind::StridedStream)
       P.Advice = stridedStreamAdvice();
+    else if (At->Kind == BoundKind::SetConflict)
+      P.Advice = setConflictAdvice();
     else if (At->Kind == BoundKind::Latency)
       P.Advice = "misses no prefetcher predicts wait the " + P.DataLevel +
                  " latency: sort or block the indices for locality, or prefetch them "

@@ -407,14 +407,15 @@ void thrashedStoreBound(const MachineModel &M, const TrafficResult *TR, LatencyB
   // says how long, by the sets reached).
   if (TR && TR->Ok && TR->ThrashedStoresPerIt > 0 && M.Caches.size() > 1) {
     double Cy = TR->ThrashedStoreCyPerIt;
-    std::string Each = TR->ThrashedStoresMeasured
-                           ? "caches." + Name(0) + ".conflict_store_cy_by_sets"
-                           : "the " + Name(1) + " latency";
+    std::string Each = !TR->ThrashedStoresMeasured ? "the " + Name(1) + " latency"
+                       : TR->ThrashedStoresAlone
+                           ? "caches." + Name(0) + ".conflict_store_alone_cy_by_sets"
+                           : "caches." + Name(0) + ".conflict_store_cy_by_sets";
     for (size_t Row = 1; Row < Levels && Cy > 0; ++Row) {
       if (Cy <= B.CyPerIt[Row])
         continue;
       B.CyPerIt[Row] = Cy;
-      B.Kind[Row] = BoundKind::Latency;
+      B.Kind[Row] = BoundKind::SetConflict;
       B.What[Row] = "latency of " + formatCycles(TR->ThrashedStoresPerIt) +
                     " store(s) per iteration whose line the " + Name(0) +
                     "'s few sets lose before they commit: each waits for it again, one "
@@ -431,7 +432,7 @@ void conflictLoadBound(const MachineModel &M, double Cy, LatencyBound &B) {
     if (Cy <= B.CyPerIt[Row])
       continue;
     B.CyPerIt[Row] = Cy;
-    B.Kind[Row] = BoundKind::Latency;
+    B.Kind[Row] = BoundKind::SetConflict;
     B.What[Row] = "refills of loads whose lines crowd a few of the " + M.levelName(0) +
                   "'s sets (" + formatCycles(Cy) + " cy per iteration, caches." +
                   M.levelName(0) + ".conflict_miss_cy_by_sets)";
@@ -633,6 +634,12 @@ std::string perfmodel::stridedStreamAdvice() {
          "prefetcher follows it, a line per miss buffer per memory latency; lay the data out "
          "so the innermost loop reads consecutive elements (structure of arrays, loop "
          "interchange), or prefetch further ahead in software";
+}
+
+std::string perfmodel::setConflictAdvice() {
+  return "the column's stride (a power-of-two row) maps its lines to a few of the L1's sets, "
+         "which lose them before they are used again: pad the rows (a line longer) or "
+         "interchange the loops so the innermost loop walks a row";
 }
 
 std::string perfmodel::tlbAdvice() {

@@ -14,6 +14,8 @@ std::string pprAdvice(BoundKind K, const std::string &DataLevel, const InCoreRes
     return tlbAdvice();
   if (K == BoundKind::StridedStream)
     return stridedStreamAdvice();
+  if (K == BoundKind::SetConflict)
+    return setConflictAdvice();
   if (K == BoundKind::PointerChase || K == BoundKind::Latency)
     return "latency-bound: the misses wait the " + DataLevel +
            " latency; improve the locality of the indices or overlap more of them";

@@ -120,6 +120,8 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
                  "blocking, fusing loops, smaller data types)";
     else if (At->Kind == BoundKind::StridedStream)
       P.Advice = stridedStreamAdvice();
+    else if (At->Kind == BoundKind::SetConflict)
+      P.Advice = setConflictAdvice();
     else if (At->Kind == BoundKind::PointerChase || At->Kind == BoundKind::Latency)
       P.Advice = "latency-bound with data in " + P.DataLevel +
                  ": more bandwidth would not help; fewer dependent or unpredictable "

@@ -122,6 +122,7 @@ Traffic trafficOf(const LoopKernel &K, const KernelIR &IR, const MachineModel &M
     T.Simulated->ThrashedStoresPerIt = T.Conditions->ThrashedStoresPerIt;
     T.Simulated->ThrashedStoreCyPerIt = T.Conditions->ThrashedStoreCyPerIt;
     T.Simulated->ThrashedStoresMeasured = T.Conditions->ThrashedStoresMeasured;
+    T.Simulated->ThrashedStoresAlone = T.Conditions->ThrashedStoresAlone;
   }
   if (!T.Conditions || !T.Conditions->Ok)
     T.ConflictLoadCyPerIt = conflictLoadCycles(K, IR, M);

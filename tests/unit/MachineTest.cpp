@@ -556,14 +556,16 @@ TEST(Machine, BaseErrorsNameTheFileAndKey) {
 // Refills of lines crowding a few sets, by hand: {1: 8, 4: 4, 16: 2}: at 2
 // sets half way in log2 from 8 to 4, 6; at 8 sets 3; below the first the
 // first's; beyond 16 sets none. The stores' table, {2: 30, 8: 10}, alike:
-// at 4 sets 20, at 1 the first's 30, beyond 8 none. Keys that are no set
+// at 4 sets 20, at 1 the first's 30, beyond 8 none; for a column stored
+// alone, {2: 8, 8: 2}: at 4 sets 5. Keys that are no set
 // count: errors naming the table.
 TEST(Machine, ConflictRefillsFollowTheSetsReached) {
   MachineLoadResult R = parseMachineModel(
       edited("bytes_per_cycle_from_next: 64, misses_in_flight: 10,",
              "bytes_per_cycle_from_next: 64, misses_in_flight: 10,\n"
              "     conflict_miss_cy_by_sets: {16: 2, 1: 8, 4: 4},\n"
-             "     conflict_store_cy_by_sets: {8: 10, 2: 30},"),
+             "     conflict_store_cy_by_sets: {8: 10, 2: 30},\n"
+             "     conflict_store_alone_cy_by_sets: {8: 2, 2: 8},"),
       "m.yml");
   ASSERT_TRUE(R.ok());
   const CacheLevel &L1 = R.Model->Caches[0];
@@ -577,7 +579,10 @@ TEST(Machine, ConflictRefillsFollowTheSetsReached) {
   EXPECT_DOUBLE_EQ(L1.conflictStoreCycles(1).value_or(0), 30);
   EXPECT_FALSE(L1.conflictStoreCycles(16));
   EXPECT_FALSE(R.Model->Caches[1].conflictStoreCycles(2));
-  for (const char *Key : {"conflict_miss_cy_by_sets", "conflict_store_cy_by_sets"})
+  EXPECT_DOUBLE_EQ(L1.conflictStoreCycles(4, /*Alone=*/true).value_or(0), 5);
+  EXPECT_DOUBLE_EQ(L1.conflictStoreCycles(4, /*Alone=*/false).value_or(0), 20);
+  for (const char *Key : {"conflict_miss_cy_by_sets", "conflict_store_cy_by_sets",
+                          "conflict_store_alone_cy_by_sets"})
     for (const char *Bad : {"{few: 3}", "{0: 3}", "{4: 3, 04: 2}", "{4: -1}", "[3]"}) {
       MachineLoadResult B = parseMachineModel(
           edited("bytes_per_cycle_from_next: 64, misses_in_flight: 10,",

@@ -83,9 +83,11 @@ struct TrafficResult {
   /// Their wait per iteration, in cycles: each at the figure measured for
   /// the sets it reaches (caches.L1.conflict_store_cy_by_sets) or else the
   /// next level's latency; ThrashedStoresMeasured says whether any figure
-  /// came from the table.
+  /// came from the table, ThrashedStoresAlone whether from the one for a
+  /// column no read goes through (conflict_store_alone_cy_by_sets).
   double ThrashedStoreCyPerIt = 0;
   bool ThrashedStoresMeasured = false;
+  bool ThrashedStoresAlone = false;
   /// Cycles per iteration of load streams whose lines all miss in the L1's
   /// few sets their stride reaches, refilled one after another from L2
   /// (caches.L1.conflict_miss_cy_by_sets); 0 where none or no figure.

@@ -59,6 +59,8 @@ std::string tlbAdvice();
 std::optional<InCoreResult> inCoreWithL1TlbMisses(const InCoreResult &C, const TlbMisses &TLB,
                                                   const MachineModel &M, std::string &Note);
 std::string stridedStreamAdvice();
+/// What to change when a column's lines crowd a few of the L1's sets.
+std::string setConflictAdvice();
 
 /// Lines per iteration the L1 takes from a cache rather than from memory
 /// when the loop's data streams from memory (the L1's fills less memory's,
@@ -85,6 +87,7 @@ enum class BoundKind {
   Irregular,       ///< irregular transfers (cache misses)
   Latency,         ///< misses that wait a level's latency
   StridedStream,   ///< only streams the stride prefetcher follows wait memory's latency
+  SetConflict,     ///< a column's lines crowd a few of the L1's sets and are refilled
   PointerChase,    ///< chained loads each wait a level's latency
   Chain,           ///< a loop-carried dependence chain
   Tlb,             ///< address translation
@@ -189,7 +192,7 @@ std::string ecmLinkName(const MachineModel &M, size_t I);
 struct LatencyBound {
   std::vector<double> CyPerIt;    ///< per level
   std::vector<std::string> What;  ///< per level, the mechanism in words
-  std::vector<BoundKind> Kind;    ///< per level: Latency, StridedStream or PointerChase
+  std::vector<BoundKind> Kind;    ///< per level: Latency, StridedStream, PointerChase or SetConflict
   double InFlight = 0;            ///< irregular misses overlapped (0: none)
   std::vector<std::string> Notes; ///< what could not be modelled
   double at(size_t Level) const { return Level < CyPerIt.size() ? CyPerIt[Level] : 0; }
