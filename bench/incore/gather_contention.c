@@ -64,31 +64,28 @@ SET(NONE, n) SET(DPDZ, d) SET(QPDZ, q) SET(SQPDZ, s) SET(QPSY, qs) SET(SQPSY, ss
 /* Latency chains: gathered values (bit patterns of small integers) are the
    next gather's indices; vpmovqd narrows them for the dword-index form and
    is timed alone in a chain of its own. */
-static void chainQ(long N) {
-  asm volatile("vmovdqu64 (%0), %%zmm1" ::"r"(QIdx) : "xmm1");
-  for (long I = 0; I < N; I++)
-    asm volatile("kxnorw %%k0, %%k0, %%k1\n\tvgatherqpd (%0,%%zmm1,8), %%zmm2%{%%k1%}\n\t"
-                 "vmovdqa64 %%zmm2, %%zmm1" ::"r"(Table)
-                 : "xmm1", "xmm2", "k1", "memory");
-}
-static void chainD(long N) {
-  asm volatile("vmovdqu (%0), %%ymm1" ::"r"(DIdx) : "xmm1");
-  for (long I = 0; I < N; I++)
-    asm volatile("kxnorw %%k0, %%k0, %%k1\n\tvgatherdpd (%0,%%ymm1,8), %%zmm2%{%%k1%}\n\t"
-                 "vpmovqd %%zmm2, %%ymm1" ::"r"(Table)
-                 : "xmm1", "xmm2", "k1", "memory");
-}
+#define CHAIN(NAME, INIT, IDX, STEP, TABLE)                                                \
+  static void NAME(long N) {                                                               \
+    asm volatile(INIT ::"r"(IDX) : "xmm1");                                                \
+    for (long I = 0; I < N; I++)                                                           \
+      asm volatile(STEP ::"r"(TABLE) : "xmm1", "xmm2", "k1", "memory");                    \
+  }
+CHAIN(chainQ, "vmovdqu64 (%0), %%zmm1", QIdx,
+      "kxnorw %%k0, %%k0, %%k1\n\tvgatherqpd (%0,%%zmm1,8), %%zmm2%{%%k1%}\n\t"
+      "vmovdqa64 %%zmm2, %%zmm1",
+      Table)
+CHAIN(chainD, "vmovdqu (%0), %%ymm1", DIdx,
+      "kxnorw %%k0, %%k0, %%k1\n\tvgatherdpd (%0,%%ymm1,8), %%zmm2%{%%k1%}\n\t"
+      "vpmovqd %%zmm2, %%ymm1",
+      Table)
 /* The float form: the gathered floats (bit patterns of small integers in
    the table's low dwords) widened back to qword indices by vpmovzxdq, timed
    alone below with its narrowing partner. */
 static int32_t Table32[2048] __attribute__((aligned(64)));
-static void chainQs(long N) {
-  asm volatile("vmovdqu64 (%0), %%zmm1" ::"r"(QIdx) : "xmm1");
-  for (long I = 0; I < N; I++)
-    asm volatile("kxnorw %%k0, %%k0, %%k1\n\tvgatherqps (%0,%%zmm1,4), %%ymm2%{%%k1%}\n\t"
-                 "vpmovzxdq %%ymm2, %%zmm1" ::"r"(Table32)
-                 : "xmm1", "xmm2", "k1", "memory");
-}
+CHAIN(chainQs, "vmovdqu64 (%0), %%zmm1", QIdx,
+      "kxnorw %%k0, %%k0, %%k1\n\tvgatherqps (%0,%%zmm1,4), %%ymm2%{%%k1%}\n\t"
+      "vpmovzxdq %%ymm2, %%zmm1",
+      Table32)
 static void chainMov(long N) {
   asm volatile("vmovdqu64 (%0), %%zmm2" ::"r"(Table) : "xmm2");
   for (long I = 0; I < N; I++)
