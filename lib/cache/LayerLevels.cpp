@@ -295,11 +295,12 @@ void LayerModel::stridedReuse() {
         // Each waits as measured for that many sets (the refill and the
         // dirty line it evicts), or else the next level's latency.
         std::optional<double> Cy = C.conflictStoreCycles(unsigned(Used), Alone);
+        bool AloneFigure = Cy && Alone && !C.ConflictStoreAloneCyBySets.empty();
         double Wait = Cy ? *Cy : M.Caches.size() > 1 ? M.Caches[1].LatencyCy : 0;
         R.ThrashedStoresPerIt += 1;
         R.ThrashedStoreCyPerIt += Wait;
         R.ThrashedStoresMeasured |= Cy.has_value();
-        R.ThrashedStoresAlone |= Cy && Alone && !C.ConflictStoreAloneCyBySets.empty();
+        R.ThrashedStoresAlone |= AloneFigure;
         char Buf[64];
         std::snprintf(Buf, sizeof Buf, "%.3g cy", Wait);
         R.Notes.push_back(Gr.Array + "'s stores reach " + std::to_string(Used) + " of the " +
@@ -308,11 +309,11 @@ void LayerModel::stridedReuse() {
                           " lines in flight (the store queue's worth per stream) overfill their " +
                           std::to_string(Used * C.Ways) +
                           " ways, so each store waits for its line again, " + Buf +
-                          (!Cy ? " (the next level's latency)"
-                           : Alone && !C.ConflictStoreAloneCyBySets.empty()
-                               ? " (caches." + C.Name + ".conflict_store_alone_cy_by_sets: no "
-                                 "read goes through those sets)"
-                               : " (caches." + C.Name + ".conflict_store_cy_by_sets)"));
+                          (!Cy            ? " (the next level's latency)"
+                           : AloneFigure ? " (caches." + C.Name +
+                                               ".conflict_store_alone_cy_by_sets: no read goes "
+                                               "through those sets)"
+                                         : " (caches." + C.Name + ".conflict_store_cy_by_sets)"));
       }
     // Load streams of a column that misses here refill their lines from
     // the next level slower the fewer sets they reach (measured per sets:

@@ -284,15 +284,11 @@ void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
         {R.Levels[L], CyPerIt, K.flops() ? GF(CyPerIt * R.ItersPerCL) : 0, B, Kind});
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
-    if (At->Kind == BoundKind::Tlb)
-      P.Advice = tlbAdvice();
+    if (std::string A = mechanismAdvice(At->Kind); !A.empty())
+      P.Advice = A;
     else if (At->Kind == BoundKind::PointerChase)
       P.Advice = "each iteration waits for the previous one's load from " + P.DataLevel +
                  ": shrink the chased data to a nearer level, or chase several lists at once";
-    else if (At->Kind == BoundKind::StridedStream)
-      P.Advice = stridedStreamAdvice();
-    else if (At->Kind == BoundKind::SetConflict)
-      P.Advice = setConflictAdvice();
     else if (At->Kind == BoundKind::Latency)
       P.Advice = "misses no prefetcher predicts wait the " + P.DataLevel +
                  " latency: sort or block the indices for locality, or prefetch them "

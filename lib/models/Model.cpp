@@ -629,21 +629,22 @@ std::optional<InCoreResult> perfmodel::inCoreWithL1TlbMisses(const InCoreResult 
   return R;
 }
 
-std::string perfmodel::stridedStreamAdvice() {
-  return "the stream skips lines (or is gathered a line per element): only the L1's stride "
-         "prefetcher follows it, a line per miss buffer per memory latency; lay the data out "
-         "so the innermost loop reads consecutive elements (structure of arrays, loop "
-         "interchange), or prefetch further ahead in software";
-}
-
-std::string perfmodel::setConflictAdvice() {
-  return "the column's stride (a power-of-two row) maps its lines to a few of the L1's sets, "
-         "which lose them before they are used again: pad the rows (a line longer) or "
-         "interchange the loops so the innermost loop walks a row";
-}
-
-std::string perfmodel::tlbAdvice() {
-  return "each iteration touches a page the TLB no longer holds: block the loops so one "
-         "block's pages fit the TLB (tiles for a transpose or a column walk), or put the "
-         "data on huge pages (madvise MADV_HUGEPAGE, --set tlb.page=2MiB to predict that)";
+std::string perfmodel::mechanismAdvice(BoundKind K) {
+  switch (K) {
+  case BoundKind::Tlb:
+    return "each iteration touches a page the TLB no longer holds: block the loops so one "
+           "block's pages fit the TLB (tiles for a transpose or a column walk), or put the "
+           "data on huge pages (madvise MADV_HUGEPAGE, --set tlb.page=2MiB to predict that)";
+  case BoundKind::StridedStream:
+    return "the stream skips lines (or is gathered a line per element): only the L1's stride "
+           "prefetcher follows it, a line per miss buffer per memory latency; lay the data "
+           "out so the innermost loop reads consecutive elements (structure of arrays, loop "
+           "interchange), or prefetch further ahead in software";
+  case BoundKind::SetConflict:
+    return "the column's stride (a power-of-two row) maps its lines to a few of the L1's "
+           "sets, which lose them before they are used again: pad the rows (a line longer) "
+           "or interchange the loops so the innermost loop walks a row";
+  default:
+    return "";
+  }
 }

@@ -10,12 +10,8 @@ namespace {
 
 /// What to change when the data-level prediction is bound by KIND.
 std::string pprAdvice(BoundKind K, const std::string &DataLevel, const InCoreResult &IC) {
-  if (K == BoundKind::Tlb)
-    return tlbAdvice();
-  if (K == BoundKind::StridedStream)
-    return stridedStreamAdvice();
-  if (K == BoundKind::SetConflict)
-    return setConflictAdvice();
+  if (std::string A = mechanismAdvice(K); !A.empty())
+    return A;
   if (K == BoundKind::PointerChase || K == BoundKind::Latency)
     return "latency-bound: the misses wait the " + DataLevel +
            " latency; improve the locality of the indices or overlap more of them";

@@ -112,16 +112,12 @@ RooflineResult perfmodel::roofline(const ModelInput &In) {
     P.Levels.push_back({L.Level, L.BoundCyclesPerIt, R.FlopsPerIt ? L.BoundGFlops : 0, B, Kind});
   }
   if (const LevelPrediction *At = P.atDataLevel()) {
-    if (At->Kind == BoundKind::Tlb)
-      P.Advice = tlbAdvice();
+    if (std::string A = mechanismAdvice(At->Kind); !A.empty())
+      P.Advice = A;
     else if (At->Kind == BoundKind::Transfers)
       P.Advice = "bandwidth-bound (" + At->Bottleneck +
                  "): raise the arithmetic intensity (fewer bytes per flop: "
                  "blocking, fusing loops, smaller data types)";
-    else if (At->Kind == BoundKind::StridedStream)
-      P.Advice = stridedStreamAdvice();
-    else if (At->Kind == BoundKind::SetConflict)
-      P.Advice = setConflictAdvice();
     else if (At->Kind == BoundKind::PointerChase || At->Kind == BoundKind::Latency)
       P.Advice = "latency-bound with data in " + P.DataLevel +
                  ": more bandwidth would not help; fewer dependent or unpredictable "

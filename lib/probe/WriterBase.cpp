@@ -290,8 +290,8 @@ void writeMemoryOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Deri
     // Uncapped (195 GB/s fitted on the Zen 4 VM beside 52.5 drawn by its two
     // cores) the probed model priced memory streams 27 % fast.
     double Bus = Socket;
-    if (const BandwidthPoint *All = point(R, "MEM", true); All && All->Threads > 1)
-      Bus = std::min(Bus, All->TriadGBs.Max > 0 ? All->TriadGBs.Max : Bus);
+    if (const BandwidthPoint *All = point(R, "MEM", true); All && All->TriadGBs.Max > 0)
+      Bus = std::min(Bus, All->TriadGBs.Max);
     OS << "# One core: " << linkComment(R, D, "MEM")
        << (One < D.OneCoreGBs ? "; the fitted " + num(D.OneCoreGBs) +
                                     " GB/s capped at the base's socket"

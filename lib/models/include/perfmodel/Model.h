@@ -49,8 +49,6 @@ struct ModelInput {
 /// and the phrase that names them in notes and bottlenecks.
 double tlbCyclesPerIt(const ModelInput &In);
 std::string tlbWhat(const ModelInput &In);
-/// What to change when TLB misses bound a loop.
-std::string tlbAdvice();
 /// The in-core cost at the loop's sizes: misses of the first-level TLB that
 /// the last level holds (TLB.L1*) hold the load/store pipes, so they add to
 /// the machine loop's port cycles (and to T_nOL); a recurrence or the front
@@ -58,9 +56,6 @@ std::string tlbAdvice();
 /// result, with NOTE saying what was added.
 std::optional<InCoreResult> inCoreWithL1TlbMisses(const InCoreResult &C, const TlbMisses &TLB,
                                                   const MachineModel &M, std::string &Note);
-std::string stridedStreamAdvice();
-/// What to change when a column's lines crowd a few of the L1's sets.
-std::string setConflictAdvice();
 
 /// Lines per iteration the L1 takes from a cache rather than from memory
 /// when the loop's data streams from memory (the L1's fills less memory's,
@@ -94,6 +89,11 @@ enum class BoundKind {
   MemorySaturated, ///< the cores saturate the memory bandwidth
   LibraryCall,     ///< a C library call's measured rate
 };
+
+/// What to change when the data level is bound by a mechanism every model
+/// words alike (TLB misses, streams only the stride prefetcher follows,
+/// lines crowding a few L1 sets); empty for the other kinds.
+std::string mechanismAdvice(BoundKind K);
 
 /// The prediction for data residing in one level.
 struct LevelPrediction {
