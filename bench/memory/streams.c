@@ -43,6 +43,22 @@ __attribute__((noinline)) void readsWrite(int K, double **A, double *restrict W,
       W[I] = A[0][I] + A[1][I] + A[2][I];
 }
 
+// Lines written where the loop read them first (no write-allocate of their
+// own): an update of one array, and of one beside a read stream (daxpy's
+// shape); and a stream written alone (its write-allocate and write-back).
+__attribute__((noinline)) void updates(int K, double **A, double *restrict W, long N) {
+  if (K == 0)
+    for (long I = 0; I < N; I++)
+      W[I] *= 1.01;
+  else
+    for (long I = 0; I < N; I++)
+      W[I] += 1.01 * A[0][I];
+}
+__attribute__((noinline)) void writeOnly(double *restrict W, long N) {
+  for (long I = 0; I < N; I++)
+    W[I] = (double)I;
+}
+
 int main(void) {
   const long Bytes = 256L << 20; // read per call
   double *A[4];
@@ -54,7 +70,7 @@ int main(void) {
   double *W = aligned_alloc(64, Bytes);
   for (long I = 0; I < Bytes / 8; I++)
     W[I] = 0;
-  enum { Reps = 9, Kinds = 7 };
+  enum { Reps = 9, Kinds = 10 };
   static double T[Kinds][Reps];
   for (int R = 0; R < Reps; R++) {
     for (int K = 1; K <= 4; K++) {
@@ -69,10 +85,20 @@ int main(void) {
       readsWrite(K, A, W, N);
       T[3 + K][R] = (now() - T0) / (N * 8.0 * K / 64) * 1e9;
     }
+    for (int K = 0; K <= 1; K++) {
+      long N = Bytes / 8 / (K + 1);
+      double T0 = now();
+      updates(K, A, W, N);
+      T[7 + K][R] = (now() - T0) / (N * 8.0 * (K + 1) / 64) * 1e9;
+    }
+    double T0 = now();
+    writeOnly(W, Bytes / 8);
+    T[9][R] = (now() - T0) / (Bytes / 64) * 1e9;
   }
   const char *Names[Kinds] = {"1 read",          "2 reads",         "3 reads",
                               "4 reads",         "1 read + 1 write", "2 reads + 1 write",
-                              "3 reads + 1 write"};
+                              "3 reads + 1 write", "1 update",        "1 read + 1 update",
+                              "1 write"};
   for (int K = 0; K < Kinds; K++) {
     qsort(T[K], Reps, sizeof(double), compareDoubles);
     printf("%-18s ns per line read: %.2f (%.1f GB/s read)\n", Names[K], T[K][Reps / 2],
