@@ -46,7 +46,7 @@ json::Object rowJson(const RecordedRow &R) {
     Sizes[K] = V;
   for (const auto &[K, V] : R.Predicted)
     Pred[K] = V;
-  return json::Object{{"function", R.Function},
+  json::Object Row{{"function", R.Function},
                       {"line", R.Line},
                       {"column", R.Column},
                       {"level", R.Level},
@@ -61,6 +61,13 @@ json::Object rowJson(const RecordedRow &R) {
                       {"samples", R.Samples},
                       {"predicted", std::move(Pred)},
                       {"headline", R.Headline}};
+  if (!R.CodeAt.empty()) {
+    json::Object At;
+    for (const auto &[K, V] : R.CodeAt)
+      At[K] = int64_t(V);
+    Row["code_at"] = std::move(At);
+  }
+  return Row;
 }
 
 json::Object runJson(const RecordedRun &R) {
@@ -177,6 +184,13 @@ bool readRow(Reader &Rd, const json::Object &O, const std::string &At, RecordedR
     return Rd.fail(At, "the measured cycles per iteration must be positive");
   if (!llvm::is_contained(Levels, R.Level))
     return Rd.fail(At, "level '" + R.Level + "' is none of L1, L2, L3, MEM");
+  if (O.get("code_at")) {
+    std::map<std::string, double> Code;
+    if (!Rd.nums(O, "code_at", Code, At))
+      return false;
+    for (const auto &[K, V] : Code)
+      R.CodeAt[K] = uint64_t(V);
+  }
   R.Line = unsigned(Line);
   R.Column = unsigned(Column);
   R.Quiet = unsigned(Quiet);

@@ -150,7 +150,7 @@ void replayRun(const RecordedRun &Run, const ReplayArgs &Args, std::vector<Repla
     if (Row.ClockGHz > 0)
       AtRow.ClockGHz = Row.ClockGHz;
     AnalysisReport R;
-    predictTimedLoop(R, A, IR, *K, Index, Cmd, SizedCmd, AtRow, IO, InCore);
+    predictTimedLoop(R, A, IR, *K, Index, Cmd, SizedCmd, AtRow, IO, InCore, Row.CodeAt);
     if (R.Loops.empty()) {
       RR.Why = "no prediction";
       continue;

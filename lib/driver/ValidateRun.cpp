@@ -376,7 +376,8 @@ void perfmodel::driver::predictTimedLoop(AnalysisReport &Out, const AnalyzeArgs 
                                        const std::vector<std::string> &Cmd,
                                        const std::vector<std::string> &SizedCmd,
                                        const MachineModel &M, const InCoreOptions &IO,
-                                       const std::vector<InCoreResult> &Unsized) {
+                                       const std::vector<InCoreResult> &Unsized,
+                                       const std::map<std::string, uint64_t> &CodeAt) {
   std::vector<InCoreResult> Sized;
   if (!SizedCmd.empty() && !A.NoInCore)
     Sized = analyzeKernelLoops(IR, SizedCmd, IO);
@@ -384,6 +385,7 @@ void perfmodel::driver::predictTimedLoop(AnalysisReport &Out, const AnalyzeArgs 
   // measures a repeated execution too.
   PipelineOptions PO = pipelineOptions(A, Cmd, Index);
   PO.Sim.Repeated = true;
+  PO.FunctionAddresses = CodeAt;
   // This loop alone (the file's other loops would be modelled, and
   // simulated, at every size of every loop).
   PO.Select = [&K](const LoopKernel &L) { return &L == &K; };

@@ -56,7 +56,8 @@ void predictTimedLoop(AnalysisReport &Out, const AnalyzeArgs &A, const KernelIR 
                       const LoopKernel &K, const IndexData &Index,
                       const std::vector<std::string> &Cmd,
                       const std::vector<std::string> &SizedCmd, const MachineModel &M,
-                      const InCoreOptions &IO, const std::vector<InCoreResult> &Unsized);
+                      const InCoreOptions &IO, const std::vector<InCoreResult> &Unsized,
+                      const std::map<std::string, uint64_t> &CodeAt = {});
 
 /// A further machine predicted beside the first on the same measurements.
 struct AlsoMachine {

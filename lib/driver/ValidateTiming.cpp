@@ -215,10 +215,18 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
   std::vector<std::string> SizedCmd = Cmd;
   if (Lp.CompiledIn)
     defineSize(SizedCmd, Size);
+  // Where the harness placed the function: the lines its loops' code
+  // spans (core.fetch_line_bytes), as timed.
+  std::map<std::string, uint64_t> CodeAt;
+  for (const auto &[Name, Addr] : functionAddresses(std::string(Lp.Exe)))
+    if (Name == K.Function ||
+        (llvm::StringRef(Name).starts_with("_Z") && llvm::StringRef(Name).contains(K.Function)))
+      CodeAt[Name] = Addr % 4096;
   auto Predict = [&](AnalysisReport &Out, const MachineModel &Mm, const InCoreOptions &Opt,
                      const std::vector<InCoreResult> &Unsized) {
     predictTimedLoop(Out, A, *IR, K, Lp.LoopIndex, Cmd,
-                     Lp.CompiledIn ? SizedCmd : std::vector<std::string>(), Mm, Opt, Unsized);
+                     Lp.CompiledIn ? SizedCmd : std::vector<std::string>(), Mm, Opt, Unsized,
+                     CodeAt);
   };
   AnalysisReport R;
   Predict(R, *M, IO, InCore);
@@ -301,6 +309,7 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
     double Lo = HostClock && T->ClockGHz > 0 ? T->MinCycles : T->Min;
     double Hi = HostClock && T->ClockGHz > 0 ? T->MaxCycles : T->Max;
     RecordedRow RR = recordedRow(K, Lv, *IR, LR, *Iters, RowGHz, Cy, *T);
+    RR.CodeAt = CodeAt;
     RR.MinCy = Lo * PerCy;
     RR.MaxCy = Hi * PerCy;
     if (Lp.CompiledIn)

@@ -42,6 +42,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.Overrides = M.Core.Overrides;
   O.CallCycles = M.Core.CallCycles;
   O.CallReturnCycles = M.Core.CallReturnCycles;
+  O.FetchLineBytes = M.Core.FetchLineBytes;
   O.MaskedStoresForward = M.Core.MaskedStoresForward;
   if (M.Core.ForwardFailCycles > 0)
     O.ForwardFail = M.Core.ForwardFailCycles;
@@ -131,10 +132,11 @@ namespace {
 namespace {
 
 /// Everything analyzeBlockBytes reads but the source lines: the bytes and
-/// every option, numbers in exact hexadecimal.
+/// every option, numbers in exact hexadecimal (FetchLineBytes and
+/// FunctionAddresses place a nest's code, which a block's cost never reads).
 std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-  static_assert(sizeof(InCoreOptions) == 736 && sizeof(LineSplits) == 240 &&
+  static_assert(sizeof(InCoreOptions) == 792 && sizeof(LineSplits) == 240 &&
                     sizeof(LineSplits::Stream) == 80,
                 "an option was added: make blockKey write it");
 #endif

@@ -294,6 +294,7 @@ NestCode nestAround(const MachineLoop &Body, const std::vector<const MachineLoop
     for (uint64_t O = Begin; O < End; ++O) {
       if (P.Loop < 0 && Src.other(C.F->Lines[O]))
         continue;
+      extendRanges(P.Ranges, O);
       appendExecuted(*C.F, O, Straight, P.Bytes, P.Lines);
       // A call's relocated target the machine file costs (core.call_cy).
       if (auto Sym = C.F->Symbols.find(O); Sym != C.F->Symbols.end())
@@ -983,8 +984,11 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   std::vector<uint8_t> Bytes;
   std::vector<unsigned> Lines;
   std::vector<std::string> Spliced;
-  Best->forEachByte(
-      [&](uint64_t B) { appendExecuted(*Best->F, B, Straight, Bytes, Lines, &Spliced); });
+  CodeRanges Walked;
+  Best->forEachByte([&](uint64_t B) {
+    extendRanges(Walked, B);
+    appendExecuted(*Best->F, B, Straight, Bytes, Lines, &Spliced);
+  });
   InCoreOptions LO = O;
   LineSplits Own = lineSplitsOf(K, IR.bindings(), O.Splits.AssumedAlign, O.LineBytes);
   LO.Splits.takeStreamFigures(Own);
@@ -992,6 +996,10 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   longestChainOverArms(R, *Best, Straight, LO);
   R.BodyBytes = std::move(Bytes);
   R.BodyLines = std::move(Lines);
+  R.Code.Function = Best->F->Name;
+  R.Code.FunctionOffset = Best->F->Address;
+  R.Code.Align = Best->F->SectionAlign;
+  R.Code.Body = std::move(Walked);
   R.SourceItersPerIter = BestK;
   R.BytesPerSourceIt = PerIt;
   std::string Where = demangle(Best->F->Name);

@@ -261,5 +261,6 @@ void perfmodel::splitsAtSizes(InCoreResult &R, const LoopKernel &K,
   B.Nest = std::move(R.Nest);
   B.BodyBytes = std::move(R.BodyBytes);
   B.BodyLines = std::move(R.BodyLines);
+  B.Code = std::move(R.Code);
   R = std::move(B);
 }

@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdio>
 #include <set>
+#include <string>
 
 using namespace perfmodel;
 
@@ -41,6 +42,82 @@ double straightCycles(const InCoreResult &R) {
   return R.Ok ? std::max(R.PortBound, R.FrontEndBound) : 0;
 }
 
+/// Times piece P runs in one outer trip: a loop its trips, straight code
+/// once unless it only leads into or out of a loop that does not run.
+double timesRun(const NestCode::Piece &P, const std::vector<double> &Trips) {
+  if (P.Loop >= 0)
+    return Trips[P.Loop];
+  return P.Iters <= 0 && ((P.EntersLoop >= 0 && Trips[P.EntersLoop] == 0) ||
+                          (P.LeavesLoop >= 0 && Trips[P.LeavesLoop] == 0))
+             ? 0.0
+             : 1.0;
+}
+
+/// Lines of LINE bytes that RANGES (offsets in their function) touch with
+/// the function at BASE.
+double linesTouched(const CodeRanges &Ranges, uint64_t Base, unsigned Line) {
+  double Lines = 0;
+  for (auto [B, E] : Ranges)
+    if (E > B)
+      Lines += double((Base + E - 1) / Line - (Base + B) / Line + 1);
+  return Lines;
+}
+
+/// Where the function's code may start, modulo LINE: its linked address
+/// where known, else its offset in the object at each placement the
+/// object's alignment leaves open (a 16-byte aligned .text: four in 64).
+std::vector<uint64_t> codeBases(const CodePlace &C, const InCoreOptions &O, unsigned Line) {
+  if (auto It = O.FunctionAddresses.find(C.Function); It != O.FunctionAddresses.end())
+    return {It->second % Line};
+  uint64_t Step = std::min<uint64_t>(std::max<uint64_t>(C.Align, 1), Line);
+  std::vector<uint64_t> Bases;
+  for (uint64_t S = 0; S < Line; S += Step)
+    Bases.push_back((C.FunctionOffset + S) % Line);
+  return Bases;
+}
+
+/// Of cycle counts equally likely, the one whose expected relative error is
+/// least: the median weighted by 1/v (of 1 and 2 cycles as likely, 1).
+size_t likeliest(const std::vector<double> &V) {
+  std::vector<size_t> Order(V.size());
+  for (size_t I = 0; I < V.size(); ++I)
+    Order[I] = I;
+  std::sort(Order.begin(), Order.end(), [&](size_t A, size_t B) { return V[A] < V[B]; });
+  double Half = 0, Sum = 0;
+  for (double X : V)
+    Half += X > 0 ? 0.5 / X : 0;
+  for (size_t I : Order)
+    if ((Sum += V[I] > 0 ? 1 / V[I] : 0) >= Half - 1e-12)
+      return I;
+  return Order.empty() ? 0 : Order.back();
+}
+
+/// What the front end's lines (core.fetch_line_bytes) make of a trip of
+/// TOTAL cycles: a loop's iteration takes a cycle per line of its code
+/// (the op cache delivers one line a cycle, a taken branch ends it), at the
+/// function's likeliest placement. BODY and BODYTRIPS: the hot loop's own
+/// cycles per iteration and its trips. The cycles at each placement go to
+/// SPREAD (empty when the placement does not matter).
+double withFetchLines(const InCoreResult &R, const NestCode &N, const std::vector<double> &Trips,
+                      double Total, double Body, double BodyTrips, const InCoreOptions &O,
+                      std::vector<double> &Spread) {
+  Spread.clear();
+  const unsigned Line = O.FetchLineBytes;
+  if (!Line || R.Code.Body.empty())
+    return Total;
+  std::vector<double> At;
+  for (uint64_t B : codeBases(R.Code, O, Line)) {
+    double Floor = 0;
+    for (const NestCode::Piece &P : N.Pieces)
+      Floor += timesRun(P, Trips) * linesTouched(P.Ranges, B, Line);
+    double BodyLines = linesTouched(R.Code.Body, B, Line);
+    At.push_back(std::max(Total + BodyTrips * std::max(0.0, BodyLines - Body), Floor));
+  }
+  if (*std::max_element(At.begin(), At.end()) > *std::min_element(At.begin(), At.end()) + 1e-9)
+    Spread = At;
+  return At[likeliest(At)];
+}
+
 /// A trace of one outer trip: each piece as often as it runs (the body at
 /// most B1 trips), and the straight-line pieces alone.
 struct Trace {
@@ -50,12 +127,8 @@ struct Trace {
 Trace traceOf(const NestCode &N, const std::vector<double> &Trips, double KB, double B1) {
   Trace Tr;
   auto Runs = [&](const NestCode::Piece &P) {
-    if (P.Loop < 0)
-      return P.Iters <= 0 && ((P.EntersLoop >= 0 && Trips[P.EntersLoop] == 0) ||
-                                 (P.LeavesLoop >= 0 && Trips[P.LeavesLoop] == 0))
-                 ? 0.0
-                 : 1.0;
-    return N.LoopIters[P.Loop] == KB ? std::min(Trips[P.Loop], B1) : Trips[P.Loop];
+    double Times = timesRun(P, Trips);
+    return P.Loop >= 0 && N.LoopIters[P.Loop] == KB ? std::min(Times, B1) : Times;
   };
   for (const NestCode::Piece &P : N.Pieces) {
     double Times = Runs(P);
@@ -157,6 +230,62 @@ void nestVerdict(InCoreResult &R, double T, double KB, const InCoreOptions &O) {
   }
 }
 
+/// Where the front end's lines bind (E.Fetch, or the steady state's cycles
+/// raised to them) the bound and advice say so; where the placement of the
+/// function moves the cycles (SPREAD, per trip; TOIT: cycles per trip to
+/// cycles per machine iteration of the body), a note gives the range.
+void fetchVerdict(InCoreResult &R, const std::vector<double> &Spread, double ToIt,
+                  const InCoreOptions &O, bool Binds = false) {
+  char Buf[400];
+  if (Binds || R.Executed.Fetch > 0) {
+    R.FrontEndBound = std::max(R.FrontEndBound, R.Cycles);
+    R.Bottleneck = InCoreBound::FrontEnd;
+    snprintf(Buf, sizeof(Buf),
+             "the loop's code spans more %u-byte lines than its work needs cycles (the front "
+             "end delivers one line a cycle, core.fetch_line_bytes): aligning loops to %u "
+             "bytes (-falign-loops=%u) keeps a short loop in one line",
+             O.FetchLineBytes, O.FetchLineBytes, O.FetchLineBytes);
+    R.Advice = Buf;
+  }
+  if (Spread.empty() || ToIt <= 0)
+    return;
+  auto Num = [](double V) {
+    char B[32];
+    snprintf(B, sizeof(B), "%.3g", V);
+    return std::string(B);
+  };
+  std::vector<double> At = Spread;
+  std::sort(At.begin(), At.end());
+  std::string List;
+  for (size_t I = 0; I < At.size(); ++I)
+    List += (I ? I + 1 == At.size() ? " and " : ", " : "") + Num(At[I] * ToIt);
+  snprintf(Buf, sizeof(Buf),
+           "code placement: the object leaves open where in a %u-byte line the function "
+           "starts (%zu places): %s cy per machine iteration at them, as its loops' code "
+           "spans more or fewer lines (predicted: the likeliest, %s; -falign-functions=%u "
+           "fixes the place)",
+           O.FetchLineBytes, At.size(), List.c_str(), Num(R.Cycles).c_str(),
+           O.FetchLineBytes);
+  R.Notes.push_back(Buf);
+}
+
+/// The machine loop alone (no nest replayed): an iteration takes at least a
+/// cycle per line of its code.
+void steadyFetch(InCoreResult &R, const InCoreOptions &O) {
+  if (!R.Ok || !O.FetchLineBytes || R.Code.Body.empty() || R.Executed.Ok)
+    return;
+  NestCode Alone;
+  NestCode::Piece P;
+  P.Loop = 0;
+  P.Ranges = R.Code.Body;
+  Alone.Pieces.push_back(P);
+  std::vector<double> Spread;
+  double Fetched = withFetchLines(R, Alone, {1.0}, R.Cycles, R.Cycles, 1, O, Spread);
+  bool Binds = Fetched > R.Cycles * (1 + 1e-9);
+  R.Cycles = Fetched;
+  fetchVerdict(R, Spread, 1, O, Binds);
+}
+
 /// executeNest with T source iterations of the inner loop per outer iteration
 /// (nullopt: its bounds are not known at the sizes given).
 void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O) {
@@ -237,6 +366,8 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   // The trace's schedule has the remainders' call instructions, not their
   // callees.
   Total += RemainderCalls;
+  std::vector<double> Spread;
+  double Fetched = withFetchLines(R, N, Trips, Total, R.Cycles, BodyTrips, O, Spread);
   double Overhead = Tr.Straight.empty()
                         ? 0
                         : straightCycles(analyzeBlockFigures(Tr.Straight, BoundsOnly, Tr.StraightLines));
@@ -257,6 +388,9 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   double Net = (Body + Remainder + Overhead - Total) * PerSource;
   E.Overlap = std::max(0.0, Net);
   E.Joins = std::max(0.0, -Net);
+  E.Fetch = (Fetched - Total) * PerSource;
+  E.Cycles = Fetched * PerSource;
+  Total = Fetched;
   E.Where = N.Where;
   for (size_t I = 0; I < Trips.size(); ++I)
     E.Runs.push_back({N.LoopIters[I], Trips[I]});
@@ -265,6 +399,7 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   scaleToNest(R, RT, Beyond, F);
   R.Cycles = Total * F; // ScheduledCycles stays the body's own list schedule
   nestVerdict(R, *T, KB, O);
+  fetchVerdict(R, Spread, F, O);
 }
 
 } // namespace
@@ -274,6 +409,7 @@ void perfmodel::executeNest(InCoreResult &R, const LoopKernel &K,
                             const InCoreOptions &O) {
   StageScope Timed(Stage::Nest);
   executeAt(R, tripsPerOuter(K, Bind), O);
+  steadyFetch(R, O);
 }
 
 void perfmodel::executeNestTrips(InCoreResult &R, double TripsPerOuter, const InCoreOptions &O) {

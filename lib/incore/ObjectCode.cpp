@@ -238,6 +238,7 @@ bool perfmodel::readObject(const std::string &Path, ObjectFileBytes &Out,
           *Addr - S.getAddress() + Size > Data.size())
         continue;
       FunctionCode F;
+      F.SectionAlign = std::max<uint64_t>(1, S.getAlignment().value());
       F.Name = Name->str();
       F.Address = *Addr;
       uint64_t Off = *Addr - S.getAddress();
@@ -312,4 +313,29 @@ bool perfmodel::compileKernel(const std::string &Source,
   if (Here ? !*Here : !runClang(A, Error))
     return false;
   return readObject(std::string(Obj.Path), Out, Error);
+}
+
+std::map<std::string, uint64_t> perfmodel::functionAddresses(const std::string &Path) {
+  std::map<std::string, uint64_t> Out;
+  auto Bin = object::ObjectFile::createObjectFile(Path);
+  if (!Bin) {
+    consumeError(Bin.takeError());
+    return Out;
+  }
+  for (const object::SymbolRef &Sym : Bin->getBinary()->symbols()) {
+    auto Type = Sym.getType();
+    auto Name = Sym.getName();
+    auto Addr = Sym.getAddress();
+    if (Type && *Type == object::SymbolRef::ST_Function && Name && Addr && *Addr)
+      Out[Name->str()] = *Addr;
+    else {
+      if (!Type)
+        consumeError(Type.takeError());
+      if (!Name)
+        consumeError(Name.takeError());
+      if (!Addr)
+        consumeError(Addr.takeError());
+    }
+  }
+  return Out;
 }

@@ -17,6 +17,9 @@ namespace perfmodel {
 struct FunctionCode {
   std::string Name;
   uint64_t Address = 0;
+  /// The alignment of its section: where it is linked, its code keeps its
+  /// offsets modulo this (a function placement the object leaves open).
+  uint64_t SectionAlign = 16;
   std::vector<uint8_t> Bytes;
   std::vector<unsigned> Lines; ///< source line per byte offset (0: unknown)
   /// Symbols that relocations inside the function refer to, by byte offset

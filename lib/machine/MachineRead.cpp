@@ -54,7 +54,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "masked_stores_forward", "forward_fail_cy", "store_forward_cy",
                          "store_forward_vector_cy", "vector_memory_round_trip_cy",
                          "memcpy_bytes_per_cy",
-                         "memset_bytes_per_cy", "front_end"}))
+                         "memset_bytes_per_cy", "front_end", "fetch_line_bytes"}))
     return;
   C.IssueWidth = R.count(N, "issue_width", P, true).value_or(0);
   C.ReorderBuffer = R.count(N, "reorder_buffer", P, false).value_or(0);
@@ -63,6 +63,12 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
   C.BranchMispredictCycles = R.num(N, "branch_mispredict_cy", P, false).value_or(0);
   C.BranchPatternCapacity = R.num(N, "branch_pattern_capacity", P, false).value_or(0);
   C.CallReturnCycles = R.num(N, "call_return_cy", P, false).value_or(0);
+  C.FetchLineBytes =
+      R.count(N, "fetch_line_bytes", P, false, Reader::NonNegative).value_or(0);
+  if (C.FetchLineBytes && (C.FetchLineBytes & (C.FetchLineBytes - 1)))
+    R.error(R.child(N, "fetch_line_bytes", P, false), "core.fetch_line_bytes",
+            "expected a power of two (the bytes of the aligned line the front end delivers "
+            "from in a cycle)");
   C.MaskedStoresForward = R.boolean(N, "masked_stores_forward", P).value_or(true);
   C.ForwardFailCycles = R.num(N, "forward_fail_cy", P, false).value_or(0);
   C.StoreForwardCycles = R.num(N, "store_forward_cy", P, false, Reader::NonNegative);

@@ -37,6 +37,7 @@ std::optional<InCoreBasis> perfmodel::inCoreBasisNamed(const std::string &Name) 
 InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M, const PipelineOptions &O) {
   InCoreOptions IO = inCoreOptionsFor(M);
   IO.Splits.AssumedAlign = O.AssumeAlign;
+  IO.FunctionAddresses = O.FunctionAddresses;
   return IO;
 }
 

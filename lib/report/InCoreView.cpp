@@ -92,6 +92,7 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
        << (E.PerCall ? " + call code " : " + outer code ") << formatNumber(E.Overhead)
        << (E.Joins > 0 ? " + joins " + formatNumber(E.Joins) : std::string())
        << (E.Overlap > 0 || E.Joins == 0 ? " - overlap " + formatNumber(E.Overlap) : std::string())
+       << (E.Fetch > 0 ? " + the code's lines " + formatNumber(E.Fetch) : std::string())
        << " (" << formatNumber(E.TripsPerOuter)
        << (E.PerCall ? " iterations per call" : " iterations per outer iteration");
     if (E.Copies > 1)
@@ -241,6 +242,8 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
       N["outer_code"] = jsonNumber(E.Overhead);
       N["overlap"] = jsonNumber(E.Overlap);
       N["joins"] = jsonNumber(E.Joins);
+      if (E.Fetch > 0)
+        N["code_lines"] = jsonNumber(E.Fetch);
       N["steady_cy_per_it"] = jsonNumber(E.Steady);
       N["iterations_per_outer_iteration"] = jsonNumber(E.TripsPerOuter);
       N["per_call"] = E.PerCall;

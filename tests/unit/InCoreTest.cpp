@@ -1712,3 +1712,56 @@ TEST(InCore, TheCompileInThisProcessGivesClangsOwnCode) {
   EXPECT_NE(Why.find("undeclared"), std::string::npos) << Why;
   llvm::sys::fs::remove(Bad);
 }
+
+TEST(InCore, ALoopsIterationTakesACyclePerLineOfItsCode) {
+  // Zen 4 (core.fetch_line_bytes 64): the op cache delivers one 64-byte line
+  // a cycle. short-rows.c at n = 26 runs its rows in clang's scalar
+  // remainder loop (vmovsd, vfmadd213sd, vmovsd, inc, cmp, jne: 26 bytes,
+  // about a cycle an iteration on the ports). Placed 48 bytes into a line it
+  // spans two lines: 2 cycles an iteration, so a row of 26 takes 52 or more
+  // and the nest at least 2 cy per source iteration; placed at a line's
+  // start it spans one and the ports' cycle stands (under 1.5).
+  InCoreOptions O = inCoreOptionsFor(machineFile("zen4-epyc-9654.yml"));
+  ASSERT_EQ(O.FetchLineBytes, 64u);
+  FrontendResult FR = frontendOfFile("tests/nest/short-rows.c");
+  ASSERT_TRUE(FR.Ok) << FR.Error;
+  std::vector<InCoreResult> R = analyzeKernelLoops(FR.IR, {}, O);
+  ASSERT_EQ(R.size(), 1u);
+  ASSERT_TRUE(R[0].Ok) << R[0].Reason;
+  // The remainder loops (the pieces that are loops but not the body), and
+  // where the first begins in the function.
+  const NestCode &N = R[0].Nest;
+  std::optional<uint64_t> At;
+  for (const NestCode::Piece &P : N.Pieces)
+    if (P.Loop >= 0 && P.Loop != N.Body && N.LoopIters[P.Loop] == 1 && !P.Ranges.empty()) {
+      ASSERT_EQ(P.Ranges.size(), 1u);
+      uint64_t Length = P.Ranges[0].second - P.Ranges[0].first;
+      EXPECT_LE(Length, 32u);
+      EXPECT_GT(Length, 16u);
+      At = At ? At : P.Ranges[0].first;
+    }
+  ASSERT_TRUE(At);
+  auto PlacedAt = [&](uint64_t Offset) {
+    InCoreOptions P = O;
+    P.FunctionAddresses[R[0].Code.Function] = (Offset + 64 * 4 - *At % 64) % 64;
+    InCoreResult X = R[0];
+    executeNest(X, FR.IR.Loops[0], {{"n", 26}}, P);
+    return X;
+  };
+  InCoreResult Across = PlacedAt(48), Within = PlacedAt(0);
+  ASSERT_TRUE(Across.Executed.Ok) << Across.Executed.Reason;
+  ASSERT_TRUE(Within.Executed.Ok) << Within.Executed.Reason;
+  EXPECT_GE(Across.Executed.Cycles, 2.0);
+  EXPECT_GT(Across.Executed.Fetch, 0);
+  EXPECT_EQ(Across.Bottleneck, InCoreBound::FrontEnd);
+  EXPECT_LT(Within.Executed.Cycles, 1.5);
+  // Unplaced: the object leaves four places open (a 16-byte aligned
+  // .text); the note lists them and the prediction is the likeliest, the
+  // one-line cycles (three places of four keep the loop in one line).
+  InCoreResult Open = R[0];
+  executeNest(Open, FR.IR.Loops[0], {{"n", 26}}, O);
+  EXPECT_NEAR(Open.Executed.Cycles, Within.Executed.Cycles, 0.1 * Within.Executed.Cycles);
+  EXPECT_TRUE(llvm::any_of(Open.Notes, [](const std::string &S) {
+    return S.find("code placement") != std::string::npos && S.find("(4 places)") != std::string::npos;
+  }));
+}

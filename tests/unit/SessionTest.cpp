@@ -2,6 +2,7 @@
 // machine file's figures (validate's memory rows, analyze --host-memory).
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/Probe.h"
+#include "perfmodel/Recording.h"
 #include "perfmodel/Session.h"
 
 #include <gtest/gtest.h>
@@ -65,3 +66,33 @@ TEST(HostMemory, AGivenMissesInFlightStands) {
 }
 
 } // namespace
+
+// A recorded row keeps where the harness placed the loop's function (its
+// page offset): the replay predicts the loop's code lines as timed. Rows
+// recorded before it have none and read as none.
+TEST(Recording, ARowKeepsWhereTheHarnessPlacedItsCode) {
+  using namespace perfmodel::driver;
+  Recording R;
+  R.Host.Vendor = "AuthenticAMD";
+  R.Host.Family = 0x19;
+  R.Host.Model = 0x11;
+  RecordedRun Run;
+  Run.File = "k.c";
+  RecordedRow Row;
+  Row.Function = "k";
+  Row.Level = "L1";
+  Row.MedianCy = Row.MinCy = Row.MaxCy = 2.19;
+  Row.ClockGHz = 3.69;
+  Row.CodeAt["k"] = 0x6b0;
+  Run.Rows.push_back(Row);
+  Row.CodeAt.clear();
+  Run.Rows.push_back(Row);
+  R.Runs.push_back(Run);
+  Recording Back;
+  std::string Err;
+  ASSERT_TRUE(fromJson(toJson(R), Back, "k.json", Err)) << Err;
+  ASSERT_EQ(Back.Runs.size(), 1u);
+  ASSERT_EQ(Back.Runs[0].Rows.size(), 2u);
+  EXPECT_EQ(Back.Runs[0].Rows[0].CodeAt, (std::map<std::string, uint64_t>{{"k", 0x6b0}}));
+  EXPECT_TRUE(Back.Runs[0].Rows[1].CodeAt.empty());
+}

@@ -39,6 +39,10 @@ struct RecordedRow {
   /// the headline's model ("" where none).
   std::map<std::string, double> Predicted;
   std::string Headline;
+  /// Where the harness's code of the loop's function starts within a 4 KiB
+  /// page, by symbol (the lines a short loop's code spans decide its
+  /// speed); empty in recordings made before it was kept.
+  std::map<std::string, uint64_t> CodeAt;
 };
 
 /// One `validate` run of one source file on one host.

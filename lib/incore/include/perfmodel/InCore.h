@@ -66,6 +66,28 @@ struct InstrClasses {
 /// machine loop that encloses it (the next outer source loop, possibly
 /// unrolled), as pieces in address order. Filled by analyzeKernelLoops; the
 /// trip counts come later, per size (executeNest).
+/// Byte ranges [begin, end) of machine code, as offsets in its function.
+using CodeRanges = std::vector<std::pair<uint64_t, uint64_t>>;
+
+/// Adds byte O, executed after the last one of R, to R: a new range where
+/// the code does not run on in address order (a taken branch).
+inline void extendRanges(CodeRanges &R, uint64_t O) {
+  if (!R.empty() && R.back().second == O)
+    ++R.back().second;
+  else
+    R.push_back({O, O + 1});
+}
+
+/// Where a loop's code lies: its function (symbol), the function's offset in
+/// the object and the alignment the object keeps it at when linked, and the
+/// costed loop's ranges in it.
+struct CodePlace {
+  std::string Function;
+  uint64_t FunctionOffset = 0;
+  uint64_t Align = 16;
+  CodeRanges Body;
+};
+
 struct NestCode {
   struct Piece {
     std::vector<uint8_t> Bytes;
@@ -77,6 +99,8 @@ struct NestCode {
     /// Straight-line code: source iterations of the inner loop it does (a
     /// fully unrolled vector copy of the inner loop beside its loop versions).
     double Iters = 0;
+    /// Where its bytes lie: [begin, end) offsets in the function.
+    CodeRanges Ranges;
   };
   std::vector<Piece> Pieces;
   /// Source iterations per trip of each inner machine loop of this source
@@ -103,6 +127,9 @@ struct NestResult {
   double Cycles = 0, Body = 0, Remainder = 0, Overhead = 0;
   double Overlap = 0; ///< what the pieces save run together (>= 0)
   double Joins = 0;   ///< latency exposed where one loop drains and the next fills (>= 0)
+  /// What the front end's lines add beyond all that (core.fetch_line_bytes:
+  /// loops whose code spans more lines than their work needs cycles).
+  double Fetch = 0;
   double Steady = 0;       ///< the hot body's steady state per source iteration
   double SteadyRecurrence = 0; ///< the body's loop-carried chain per machine iteration
   unsigned Rob = 0;        ///< reorder buffer of the schedule (uops)
@@ -233,6 +260,7 @@ struct InCoreResult {
   /// sizes move which accesses split).
   std::vector<uint8_t> BodyBytes;
   std::vector<unsigned> BodyLines;
+  CodePlace Code; ///< where the body and its nest's pieces lie
 };
 
 struct InCoreOptions {
@@ -262,6 +290,13 @@ struct InCoreOptions {
   /// Cycles a call and its return take on the branch path
   /// (core.call_return_cy); 0: what the scheduling model charges them.
   double CallReturnCycles = 0;
+  /// Bytes of the code line the front end delivers from a cycle
+  /// (core.fetch_line_bytes; 0: no such bound on a loop's iterations).
+  unsigned FetchLineBytes = 0;
+  /// Where functions start when that is known (a linked timing harness), by
+  /// symbol; else a function's code lies at any placement its object's
+  /// alignment allows.
+  std::map<std::string, uint64_t> FunctionAddresses;
   /// Compiler flags the machine implies, before the user's (AArch64: the SVE
   /// width, so vector loops advance by a known number of bytes).
   std::vector<std::string> CompileFlags;
@@ -307,6 +342,10 @@ struct InCoreOptions {
 };
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);
+
+/// The addresses of the function symbols of a linked program (a timing
+/// harness), by name; empty when it cannot be read.
+std::map<std::string, uint64_t> functionAddresses(const std::string &Path);
 
 /// Whether an instruction override's FORM applies to the disassembly TEXT:
 /// TEXT starts with FORM, or FORM is a glob (`*`, `?`, `[...]`) matching the

@@ -135,6 +135,12 @@ struct CoreModel {
   /// the callee does beside them (the branch unit and return-address stack);
   /// 0 when the file does not say. Measured by bench/incore/calls.c.
   double CallReturnCycles = 0;
+  /// Bytes of the aligned line of code the front end delivers from in one
+  /// cycle (AMD's op cache: one 64-byte line a cycle, and a taken branch
+  /// ends the cycle), so that a loop's iteration takes at least a cycle per
+  /// line its code touches (core.fetch_line_bytes; 0: no such bound).
+  /// Measured by bench/incore/op_cache_windows.c.
+  unsigned FetchLineBytes = 0;
   /// Microseconds an OpenMP parallel loop (omp parallel for) costs beside
   /// its iterations, by the threads it runs on: starting them, the static
   /// split and the join (core.parallel_loop_us); measured by

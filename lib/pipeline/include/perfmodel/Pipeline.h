@@ -40,6 +40,10 @@ struct PipelineOptions {
   /// Alignment in bytes of arrays whose alignment the source does not give
   /// (x86-64 glibc's malloc: 16); decides which vector accesses split lines.
   unsigned AssumeAlign = 16;
+  /// Where the functions of a linked program (a timing harness) start, by
+  /// symbol: their loops' code lines are then known, not placed at the
+  /// likeliest of the places the object leaves open.
+  std::map<std::string, uint64_t> FunctionAddresses;
   SimOptions Sim;
   /// Loops to report (null: all); the in-core compile runs only for these.
   std::function<bool(const LoopKernel &)> Select;
