@@ -50,6 +50,19 @@ static inline double bestOf9(void (*F)(long), long N) {
   return Best;
 }
 
+/* Independent adds per cycle now: eight chains of adds, at SPC seconds a
+   cycle. A neighbour's thread on the same core lowers it: the harnesses keep
+   the samples beside which it stays near the best seen. */
+static inline double addsPerCycle(double Spc) {
+  long A = 0, B = 0, C = 0, D = 0, E = 0, F = 0, G = 0, H = 0, N = 200000;
+  double T = now();
+  __asm__ volatile("1: add $1,%0\n add $1,%1\n add $1,%2\n add $1,%3\n"
+                   " add $1,%4\n add $1,%5\n add $1,%6\n add $1,%7\n dec %8\n jnz 1b"
+                   : "+r"(A), "+r"(B), "+r"(C), "+r"(D), "+r"(E), "+r"(F), "+r"(G), "+r"(H),
+                     "+r"(N));
+  return 8 * 200000 / ((now() - T) / Spc);
+}
+
 /* qsort's comparison of doubles. */
 static inline int compareDoubles(const void *A, const void *B) {
   double X = *(const double *)A, Y = *(const double *)B;

@@ -21,7 +21,7 @@
                      ".fill " #PAD ", 1, 0x90\n"                                             \
                      "2:\n\t"                                                                \
                      ".rept " #K "\n\t"                                                      \
-                     "nopl 0x0(%%rax,%%rax,1)\n\t"                                           \
+                     "nopl 0x12345678(%%rax,%%rax,1)\n\t"                                           \
                      ".endr\n\t"                                                             \
                      "dec %0\n\t"                                                            \
                      "jnz 2b"                                                                \
@@ -29,23 +29,13 @@
                      :                                                                       \
                      : "cc");                                                                \
   }
-// K nops: 8 K + 5 bytes, K + 1 ops (dec and jnz fuse).
+// K nops (8 bytes each: a 32-bit displacement): 8 K + 5 bytes, K + 1 ops
+// (dec and jnz fuse).
 #define FOUR(K)                                                                              \
   LOOP(k##K##o0, 0, K) LOOP(k##K##o16, 16, K) LOOP(k##K##o32, 32, K) LOOP(k##K##o48, 48, K)
 FOUR(2) FOUR(4) FOUR(6) FOUR(8) FOUR(10) FOUR(14)
 
 typedef void (*Fn)(long);
-
-/* Independent adds per cycle now (8 chains): a neighbour on the core lowers it. */
-static double addsPerCycle(double Spc) {
-  long A = 0, B = 0, C = 0, D = 0, E = 0, F = 0, G = 0, H = 0, N = 100000;
-  double T = now();
-  __asm__ volatile("1: add $1,%0\n add $1,%1\n add $1,%2\n add $1,%3\n add $1,%4\n"
-                   " add $1,%5\n add $1,%6\n add $1,%7\n sub $1,%8\n jnz 1b"
-                   : "+r"(A), "+r"(B), "+r"(C), "+r"(D), "+r"(E), "+r"(F), "+r"(G), "+r"(H),
-                     "+r"(N));
-  return 8e5 / ((now() - T) / Spc);
-}
 
 int main(void) {
   struct {

@@ -53,18 +53,6 @@ __attribute__((noinline, target("avx2"))) void load(const double *A, long N) {
   Sink = _mm256_cvtsd_f64(S[0]);
 }
 
-// Independent adds per cycle now: eight chains of adds against one chain.
-static double addsPerCycle(void) {
-  long A = 0, B = 0, C = 0, D = 0, E = 0, F = 0, G = 0, H = 0, N = 200000;
-  double T = now();
-  __asm__ volatile("1: add $1,%0\n add $1,%1\n add $1,%2\n add $1,%3\n"
-                   " add $1,%4\n add $1,%5\n add $1,%6\n add $1,%7\n dec %8\n jnz 1b"
-                   : "+r"(A), "+r"(B), "+r"(C), "+r"(D), "+r"(E), "+r"(F), "+r"(G), "+r"(H),
-                     "+r"(N));
-  T = now() - T;
-  return 8 * 200000 / (T / secondsPerCycle());
-}
-
 enum { Kernels = 5, Samples = 151 };
 static const char *Names[Kernels] = {"load (1 line in)", "init (1 in, 1 out)",
                                      "update (1 in, 1 out)", "scale (2 in, 1 out)",
@@ -88,7 +76,7 @@ int main(int Argc, char **Argv) {
       for (long I = 0; I < N; I++)
         A[I] = B[I] = C[I] = 1;
       long Calls = 4000000 / N + 1;
-      Rate[S][K][0] = addsPerCycle();
+      Rate[S][K][0] = addsPerCycle(secondsPerCycle());
       for (int R = 0; R < Samples; R++) {
         double C0 = secondsPerCycle(), T = now();
         for (long Q = 0; Q < Calls; Q++) {
@@ -103,7 +91,7 @@ int main(int Argc, char **Argv) {
         T = now() - T;
         double C1 = secondsPerCycle();
         Cy[S][K][R] = T / (0.5 * (C0 + C1)) / Calls / (N / 8.0);
-        Rate[S][K][R + 1] = addsPerCycle();
+        Rate[S][K][R + 1] = addsPerCycle(secondsPerCycle());
       }
       for (int R = 0; R <= Samples; R++)
         All[NAll++] = Rate[S][K][R];
