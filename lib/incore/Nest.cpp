@@ -274,13 +274,9 @@ void fetchVerdict(InCoreResult &R, const std::vector<double> &Spread, double ToI
 void steadyFetch(InCoreResult &R, const InCoreOptions &O) {
   if (!R.Ok || !O.FetchLineBytes || R.Code.Body.empty() || R.Executed.Ok)
     return;
-  NestCode Alone;
-  NestCode::Piece P;
-  P.Loop = 0;
-  P.Ranges = R.Code.Body;
-  Alone.Pieces.push_back(P);
+  // No pieces: one trip of the body alone, max(its cycles, its lines).
   std::vector<double> Spread;
-  double Fetched = withFetchLines(R, Alone, {1.0}, R.Cycles, R.Cycles, 1, O, Spread);
+  double Fetched = withFetchLines(R, NestCode(), {}, R.Cycles, R.Cycles, 1, O, Spread);
   bool Binds = Fetched > R.Cycles * (1 + 1e-9);
   R.Cycles = Fetched;
   fetchVerdict(R, Spread, 1, O, Binds);

@@ -323,19 +323,17 @@ std::map<std::string, uint64_t> perfmodel::functionAddresses(const std::string &
     return Out;
   }
   for (const object::SymbolRef &Sym : Bin->getBinary()->symbols()) {
-    auto Type = Sym.getType();
-    auto Name = Sym.getName();
-    auto Addr = Sym.getAddress();
-    if (Type && *Type == object::SymbolRef::ST_Function && Name && Addr && *Addr)
-      Out[Name->str()] = *Addr;
-    else {
-      if (!Type)
-        consumeError(Type.takeError());
-      if (!Name)
-        consumeError(Name.takeError());
-      if (!Addr)
-        consumeError(Addr.takeError());
+    Expected<object::SymbolRef::Type> Type = Sym.getType();
+    if (!Type || *Type != object::SymbolRef::ST_Function) {
+      consumeError(Type.takeError());
+      continue;
     }
+    Expected<StringRef> Name = Sym.getName();
+    Expected<uint64_t> Addr = Sym.getAddress();
+    if (Name && Addr && *Addr)
+      Out[Name->str()] = *Addr;
+    consumeError(Name.takeError());
+    consumeError(Addr.takeError());
   }
   return Out;
 }
