@@ -1,6 +1,6 @@
 // A chain of n dependent FMAs per j whose sum lives in memory, as code
 // without `restrict` keeps it: each link stores its result (tests/unit/
-// InCoreTest.cpp, InCore.FpStoreDataWaitsInTheFpQueueOnZen5).
+// InCoreTest.cpp, InCore.FpStoreDataWaitsInTheFpQueueOnZen4AndZen5).
 void chains(int n, int m, double *s, const double *a, const double *b) {
   for (int j = 0; j < m; j++) {
     s[j] = 0;
