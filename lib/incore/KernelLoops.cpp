@@ -212,6 +212,14 @@ unsigned widestAccess(const MachineLoop &L, TargetBundle &TB, bool Stores = fals
   return W;
 }
 
+/// Instructions of L that read memory (gathers count once).
+unsigned loadCount(const MachineLoop &L, TargetBundle &TB) {
+  unsigned N = 0;
+  for (const MCInst &I : L.Insts)
+    N += TB.MII->get(I.getOpcode()).mayLoad();
+  return N;
+}
+
 /// One trip of the machine loop enclosing BODY, as pieces: the inner machine
 /// loops of the same source loop (CANDS, with their source iterations per
 /// trip) where they start, and the enclosing loop's own blocks. Blocks of
@@ -606,7 +614,7 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
     CandIters = std::move(RunningIters);
   }
   const MachineLoop *Best = nullptr;
-  unsigned BestW = 0;
+  unsigned BestW = 0, BestLoads = 0;
   BestK = 0;
   for (size_t C = 0; C < Cands.size(); ++C) {
     const MachineLoop *L = Cands[C];
@@ -616,16 +624,25 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
     // out1[i] = in1[i] * in2[i] ... with in1 and in2 loaded again for each
     // statement); between copies of one width the one inside more loops
     // runs more often (clang peels an odd outer iteration into a copy
-    // outside the unrolled outer loop).
+    // outside the unrolled outer loop). Of two copies of one width, the one
+    // with fewer loads keeps values a store wrote in registers: the version
+    // of a run-time overlap check that runs when the arrays do not overlap
+    // (loop-load elimination: PolyBench's adi reloads p[i][j-1] and
+    // q[i][j-1] through memory only in the fallback).
     unsigned W = widestAccess(*L, TB);
+    unsigned Ld = loadCount(*L, TB);
     if (!Best || Kx > BestK ||
         (Kx == BestK &&
-         (W > BestW || (W == BestW && (L->Insts.size() > Best->Insts.size() ||
-                                       (L->Insts.size() == Best->Insts.size() &&
-                                        loopDepth(*L) > loopDepth(*Best))))))) {
+         (W > BestW ||
+          (W == BestW &&
+           (Ld < BestLoads ||
+            (Ld == BestLoads && (L->Insts.size() > Best->Insts.size() ||
+                                 (L->Insts.size() == Best->Insts.size() &&
+                                  loopDepth(*L) > loopDepth(*Best))))))))) {
       Best = L;
       BestK = Kx;
       BestW = W;
+      BestLoads = Ld;
     }
   }
   return Best;
