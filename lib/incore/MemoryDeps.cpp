@@ -41,9 +41,77 @@ unsigned perfmodel::accessBytes(StringRef Text) {
 
 namespace {
 
+/// What the tracker reads of an opcode's name, decided once per opcode: a
+/// nest trace runs four passes over a thousand instructions, and matching
+/// names each time cost more than the tracking.
+struct OpFacts {
+  enum Kind : uint8_t {
+    Other,
+    MovRR,    ///< mov r64/r32, r
+    MovRI,    ///< mov r, imm
+    AddSubRI, ///< add/sub r, imm
+    IncDec,
+    Lea,
+    ZeroCand, ///< xor/sub r, r (a zero idiom when both are the same)
+    LoadVal,  ///< mov r, [m] and pop r: the value memory holds
+  };
+  Kind K = Other;
+  bool Known = false;
+  bool Wide = false;     ///< names a 64- or 32-bit form
+  bool Plus = false;     ///< add (not sub), inc (not dec), push (not pop)
+  bool Masked = false;   ///< a masked store
+  bool PushPop64 = false, Pop64 = false, PushPop = false;
+  bool StoreReg = false; ///< mov [m], r and push r: store a register's value
+};
+
+OpFacts opFacts(StringRef Name) {
+  OpFacts F;
+  F.Known = true;
+  F.Wide = Name.contains("64") || Name.contains("32");
+  F.Masked = Name.ends_with("mrk") || (Name.contains("MASKMOV") && Name.ends_with("mr"));
+  F.Pop64 = Name.starts_with("POP64");
+  F.PushPop64 = Name.starts_with("PUSH64") || F.Pop64;
+  F.PushPop = Name.starts_with("PUSH") || Name.starts_with("POP");
+  F.StoreReg = Name == "MOV64mr" || Name == "MOV32mr" || Name == "PUSH64r";
+  if (Name.starts_with("MOV64rr") || Name.starts_with("MOV32rr"))
+    F.K = OpFacts::MovRR;
+  else if (Name.starts_with("MOV64ri") || Name.starts_with("MOV32ri"))
+    F.K = OpFacts::MovRI;
+  else if (Name.starts_with("ADD64ri") || Name.starts_with("ADD32ri") ||
+           Name.starts_with("SUB64ri") || Name.starts_with("SUB32ri"))
+    F.K = OpFacts::AddSubRI;
+  else if (Name == "INC64r" || Name == "INC32r" || Name == "DEC64r" || Name == "DEC32r")
+    F.K = OpFacts::IncDec;
+  else if (Name == "LEA64r" || Name == "LEA64_32r" || Name == "LEA32r")
+    F.K = OpFacts::Lea;
+  else if (Name.starts_with("XOR64rr") || Name.starts_with("XOR32rr") ||
+           Name.starts_with("SUB64rr") || Name.starts_with("SUB32rr"))
+    F.K = OpFacts::ZeroCand;
+  else if (Name == "MOV64rm" || Name == "MOV32rm" || Name == "POP64r")
+    F.K = OpFacts::LoadVal;
+  if (F.K == OpFacts::AddSubRI || F.K == OpFacts::IncDec)
+    F.Plus = Name.starts_with("ADD") || Name.starts_with("INC");
+  else if (F.PushPop)
+    F.Plus = Name.starts_with("PUSH");
+  return F;
+}
+
+/// The facts of a target's opcodes, kept by the thread across blocks.
+std::vector<OpFacts> &factsOf(const MCInstrInfo &MII) {
+  thread_local const MCInstrInfo *Of = nullptr;
+  thread_local std::vector<OpFacts> Facts;
+  if (Of != &MII || Facts.size() != MII.getNumOpcodes()) {
+    Of = &MII;
+    Facts.assign(MII.getNumOpcodes(), OpFacts());
+  }
+  return Facts;
+}
+
 class Tracker {
   const TargetBundle &TB;
   bool SameInit;
+  std::vector<OpFacts> &Facts; ///< by opcode, filled as met
+  unsigned Rsp = 0, Rbp = 0, Rip = 0;
   /// By 64-bit general-purpose register number; Have says which are set.
   std::vector<Value> Regs;
   std::vector<bool> Have;
@@ -55,7 +123,19 @@ class Tracker {
 
 public:
   Tracker(const TargetBundle &TB, bool SameInit)
-      : TB(TB), SameInit(SameInit), Regs(TB.MRI->getNumRegs()), Have(TB.MRI->getNumRegs()) {}
+      : TB(TB), SameInit(SameInit), Facts(factsOf(*TB.MII)), Regs(TB.MRI->getNumRegs()),
+        Have(TB.MRI->getNumRegs()) {
+    for (unsigned R = 1; R < TB.MRI->getNumRegs(); ++R) {
+      StringRef Name = TB.MRI->getName(R);
+      (Name == "RSP" ? Rsp : Name == "RBP" ? Rbp : Name == "RIP" ? Rip : R) = R;
+    }
+  }
+
+  const OpFacts &facts(unsigned Opcode) {
+    if (!Facts[Opcode].Known)
+      Facts[Opcode] = opFacts(TB.MII->getName(Opcode));
+    return Facts[Opcode];
+  }
 
   void set(unsigned Reg, Value V) {
     Regs[Reg] = V;
@@ -64,17 +144,16 @@ public:
 
   /// The 64-bit general-purpose register REG is part of, or 0.
   unsigned gpr(unsigned Reg) const { return Reg ? TB.gpr64(Reg) : 0; }
-  bool isStackPointer(unsigned Reg) const { return StringRef(TB.MRI->getName(Reg)) == "RSP"; }
+  bool isStackPointer(unsigned Reg) const { return Reg && Reg == Rsp; }
 
   Value get(unsigned Reg) {
     if (Have[Reg])
       return Regs[Reg];
     Value V;
     if (SameInit) {
-      StringRef Name = TB.MRI->getName(Reg);
       // BHive's harness: rsp in the middle of the page, rbp 16 bytes below
       // (aligned to 32 bytes, less 16).
-      V = {InitBase, Name == "RSP" ? 2048 : Name == "RBP" ? 2032 : 0};
+      V = {InitBase, Reg == Rsp ? 2048 : Reg == Rbp ? 2032 : 0};
     } else {
       V = {int64_t(1000 + Reg), 0};
     }
@@ -136,20 +215,20 @@ public:
     if (!A.Any)
       return A;
     A.Size = C.AccessBytes;
-    StringRef Name = TB.MII->getName(I.getOpcode());
-    A.Masked = A.Store && (Name.ends_with("mrk") || (Name.contains("MASKMOV") && Name.ends_with("mr")));
+    const OpFacts &F = facts(I.getOpcode());
+    A.Masked = A.Store && F.Masked;
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
-    if (Name.starts_with("PUSH64") || Name.starts_with("POP64")) {
+    if (F.PushPop64) {
       unsigned Sp = 0;
       for (MCPhysReg R : D.implicit_uses())
         if (isStackPointer(R))
           Sp = R;
-      if (Sp && (Name.starts_with("POP64") || D.getNumOperands() <= 1 ||
+      if (Sp && (F.Pop64 || D.getNumOperands() <= 1 ||
                  !StringRef(C.Text).contains("ptr"))) {
         Value V = get(gpr(Sp));
         A.Known = true;
         A.Base = V.Base;
-        A.Offset = V.Offset - (Name.starts_with("PUSH64") ? 8 : 0);
+        A.Offset = V.Offset - (F.Pop64 ? 0 : 8);
         A.Size = 8;
         return A;
       }
@@ -164,7 +243,7 @@ public:
       Value V;
       if (!B.getReg())
         V = {ConstBase, 0};
-      else if (StringRef(TB.MRI->getName(B.getReg())) == "RIP") {
+      else if (B.getReg() == Rip && Rip) {
         // A compiled object's globals: the displacement is a relocation not
         // applied yet (0), so the places are unknown; BHive's are real.
         if (!SameInit)
@@ -199,7 +278,7 @@ public:
 
   /// Follows I's effect on the registers.
   void step(const MCInst &I, const InstrCost &C, const MemAccess &A) {
-    StringRef Name = TB.MII->getName(I.getOpcode());
+    const OpFacts &F = facts(I.getOpcode());
     const MCInstrDesc &D = TB.MII->get(I.getOpcode());
     auto Imm = [&]() -> std::optional<int64_t> {
       for (unsigned K = I.getNumOperands(); K-- > 0;)
@@ -210,47 +289,45 @@ public:
     unsigned Dst = D.getNumDefs() && I.getNumOperands() && I.getOperand(0).isReg()
                        ? gpr(I.getOperand(0).getReg())
                        : 0;
-    bool Wide = Name.contains("64") || Name.contains("32");
+    const bool Wide = F.Wide;
     std::optional<Value> New;
-    if (Dst && Wide && (Name.starts_with("MOV64rr") || Name.starts_with("MOV32rr"))) {
+    if (Dst && Wide && F.K == OpFacts::MovRR) {
       if (unsigned Src = gpr(I.getOperand(1).getReg()))
         New = get(Src);
-    } else if (Dst && (Name.starts_with("MOV64ri") || Name.starts_with("MOV32ri"))) {
+    } else if (Dst && F.K == OpFacts::MovRI) {
       if (auto V = Imm())
         New = Value{ConstBase, *V};
-    } else if (Dst && Wide && (Name.starts_with("ADD64ri") || Name.starts_with("ADD32ri") ||
-                               Name.starts_with("SUB64ri") || Name.starts_with("SUB32ri"))) {
+    } else if (Dst && Wide && F.K == OpFacts::AddSubRI) {
       if (auto V = Imm()) {
         Value Old = get(Dst);
-        New = Value{Old.Base, Old.Offset + (Name.starts_with("ADD") ? *V : -*V)};
+        New = Value{Old.Base, Old.Offset + (F.Plus ? *V : -*V)};
       }
     } else if (auto Acc = accumulatorStep(I, *TB.MII, *TB.MRI); Acc && gpr(Acc->first)) {
       Value Old = get(gpr(Acc->first));
       Dst = gpr(Acc->first);
       New = Value{Old.Base, Old.Offset + Acc->second};
-    } else if (Dst && (Name == "INC64r" || Name == "INC32r" || Name == "DEC64r" || Name == "DEC32r")) {
+    } else if (Dst && F.K == OpFacts::IncDec) {
       Value Old = get(Dst);
-      New = Value{Old.Base, Old.Offset + (Name.starts_with("INC") ? 1 : -1)};
-    } else if (Dst && (Name == "LEA64r" || Name == "LEA64_32r" || Name == "LEA32r")) {
+      New = Value{Old.Base, Old.Offset + (F.Plus ? 1 : -1)};
+    } else if (Dst && F.K == OpFacts::Lea) {
       InstrCost Probe; // lea computes an address without accessing it
       Probe.MayLoad = true;
       MemAccess Lea = access(I, Probe, 0);
       if (Lea.Known)
         New = Value{Lea.Base, Lea.Offset};
-    } else if (Dst && Wide && (Name.starts_with("XOR64rr") || Name.starts_with("XOR32rr") ||
-                               Name.starts_with("SUB64rr") || Name.starts_with("SUB32rr")) &&
+    } else if (Dst && Wide && F.K == OpFacts::ZeroCand &&
                I.getNumOperands() >= 3 && I.getOperand(1).isReg() && I.getOperand(2).isReg() &&
                I.getOperand(1).getReg() == I.getOperand(2).getReg()) {
       New = Value{ConstBase, 0}; // zero idiom
     } else if (Dst && C.MayLoad && !C.MayStore &&
-               (Name == "MOV64rm" || Name == "MOV32rm" || Name == "POP64r")) {
+               F.K == OpFacts::LoadVal) {
       New = loaded(A);
     }
     if (C.MayStore) {
       // mov [m], reg and push reg store a register's value; anything else
       // a new one.
       Value V = fresh();
-      if ((Name == "MOV64mr" || Name == "MOV32mr" || Name == "PUSH64r") &&
+      if (F.StoreReg &&
           I.getNumOperands() && I.getOperand(I.getNumOperands() - 1).isReg())
         if (unsigned Src = gpr(I.getOperand(I.getNumOperands() - 1).getReg()))
           V = get(Src);
@@ -264,9 +341,9 @@ public:
           set(G, fresh());
     for (MCPhysReg R : D.implicit_defs())
       if (unsigned G = gpr(R)) {
-        if (isStackPointer(G) && (Name.starts_with("PUSH") || Name.starts_with("POP"))) {
+        if (isStackPointer(G) && F.PushPop) {
           Value Old = get(G);
-          set(G, {Old.Base, Old.Offset + (Name.starts_with("PUSH") ? -8 : 8)});
+          set(G, {Old.Base, Old.Offset + (F.Plus ? -8 : 8)});
         } else {
           set(G, fresh());
         }
