@@ -512,6 +512,8 @@ void LayerModel::streams() {
         L.LoadBytesPerIt += Bytes;
         if (Irregular)
           R.IrregularMissesPerIt[LevelIndex] += Bytes / Line;
+        else if (std::abs(Gr.Advance) > int64_t(Line))
+          L.StridedLoadBytesPerIt += Bytes;
       }
       if (ChainWrite)
         L.EvictBytesPerIt += Bytes;

@@ -117,11 +117,18 @@ double MachineModel::fromNextBytesPerCycle(size_t I, const LinkUse &U) const {
   const CacheLevel &C = Caches[I];
   std::optional<double> Set = setInNext(Caches[I + 1], U);
   double Rate = fillRateAtSet(C, Set);
-  // Bytes that run downwards come at their own rate, the rest at Rate.
-  if (Rate <= 0 || !Set || !C.FromNextDescending || U.Descending <= 0)
+  if (Rate <= 0)
     return Rate;
-  double D = std::min(1.0, U.Descending);
-  return 1 / ((1 - D) / Rate + D / *C.FromNextDescending);
+  // Bytes that run downwards come at their own rate, the rest at Rate.
+  if (Set && C.FromNextDescending && U.Descending > 0) {
+    double D = std::min(1.0, U.Descending);
+    Rate = 1 / ((1 - D) / Rate + D / *C.FromNextDescending);
+  }
+  // Lines of strided streams (one per iteration each) at theirs.
+  if (double S = I < U.Strided.size() ? std::clamp(U.Strided[I], 0.0, 1.0) : 0;
+      S > 0 && C.FromNextStrided)
+    Rate = 1 / ((1 - S) / Rate + S / *C.FromNextStrided);
+  return Rate;
 }
 
 const CacheLevel *MachineModel::cache(const std::string &LevelName) const {

@@ -390,6 +390,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
                            "prefetch_max_stride", "bytes_per_cycle_to_next",
                            "bytes_per_cycle_from_next_by_set",
                            "bytes_per_cycle_from_next_descending",
+                           "bytes_per_cycle_from_next_strided",
                            "conflict_miss_cy_by_sets", "conflict_store_cy_by_sets",
                            "conflict_store_alone_cy_by_sets"}))
       continue;
@@ -405,6 +406,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     if (I + 1 < N.size()) {
       readFromNextBySet(R, E, P, C);
       C.FromNextDescending = R.num(E, "bytes_per_cycle_from_next_descending", P, false);
+      C.FromNextStrided = R.num(E, "bytes_per_cycle_from_next_strided", P, false);
       readConflictTable(R, E, P, "conflict_miss_cy_by_sets", "line", C.ConflictMissCyBySets);
       readConflictTable(R, E, P, "conflict_store_cy_by_sets", "store", C.ConflictStoreCyBySets);
       readConflictTable(R, E, P, "conflict_store_alone_cy_by_sets", "store",
@@ -414,6 +416,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     for (auto [Key, What] : {std::pair{"bytes_per_cycle_to_next", "write-backs go to"},
                              std::pair{"bytes_per_cycle_from_next_by_set", "fills come from"},
                              std::pair{"bytes_per_cycle_from_next_descending", "fills come from"},
+                             std::pair{"bytes_per_cycle_from_next_strided", "fills come from"},
                              std::pair{"conflict_miss_cy_by_sets", "refills come from"},
                              std::pair{"conflict_store_cy_by_sets", "refills come from"},
                              std::pair{"conflict_store_alone_cy_by_sets", "refills come from"}})

@@ -238,6 +238,9 @@ LinkUse perfmodel::linkUseOf(const ModelInput &In) {
       Down += *Step < 0 ? A.ElementBytes : 0;
     }
   U.Descending = Streamed > 0 ? Down / Streamed : 0;
+  if (In.Traffic && In.Traffic->Ok)
+    for (const LinkTraffic &L : In.Traffic->Links)
+      U.Strided.push_back(L.LoadBytesPerIt > 0 ? L.StridedLoadBytesPerIt / L.LoadBytesPerIt : 0);
   return U;
 }
 

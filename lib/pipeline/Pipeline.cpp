@@ -124,6 +124,15 @@ Traffic trafficOf(const LoopKernel &K, const KernelIR &IR, const MachineModel &M
     T.Simulated->ThrashedStoreCyPerIt = T.Conditions->ThrashedStoreCyPerIt;
     T.Simulated->ThrashedStoresMeasured = T.Conditions->ThrashedStoresMeasured;
     T.Simulated->ThrashedStoresAlone = T.Conditions->ThrashedStoresAlone;
+    // Which streams are strided is the accesses' shape: the simulated lines
+    // take the conditions' strided share per link.
+    const auto &LC = T.Conditions->Links;
+    auto &Sim = T.Simulated->Links;
+    for (size_t I = 0; I < Sim.size() && I < LC.size(); ++I)
+      Sim[I].StridedLoadBytesPerIt =
+          LC[I].LoadBytesPerIt > 0
+              ? Sim[I].LoadBytesPerIt * LC[I].StridedLoadBytesPerIt / LC[I].LoadBytesPerIt
+              : 0;
   }
   if (!T.Conditions || !T.Conditions->Ok)
     T.ConflictLoadCyPerIt = conflictLoadCycles(K, IR, M);

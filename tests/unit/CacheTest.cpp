@@ -1137,6 +1137,30 @@ TEST(WorkingSet, ALineStridedWalkWeighsTheSetsItReaches) {
   }));
 }
 
+// Which lines strided streams bring, by hand on Haswell (32 KiB L1, 256
+// KiB L2): colwalk at n = 4096 walks p[j][i] and c[j][i] down columns of
+// rows of 25 doubles, 200 B a step (beyond a line, within the 1024 B a
+// Zen 5 file's L1 prefetcher follows; Haswell's file states no reach).
+// Each column's 4096 lines (256 KiB an array) fit neither the L1 nor the
+// L2, so each iteration brings a line of each into both: 128 B, all of it
+// strided, and p's line goes back out (64 B). rowwalk takes the same
+// elements along the rows: 16 B an iteration, none strided.
+TEST(LayerConditions, StridedStreamsSayWhichLinesTheyBring) {
+  FrontendResult R = analyze("tests/nest/colwalk.c", {{"n", 4096}});
+  MachineModel H = haswell();
+  TrafficResult Col = layerConditionTraffic(loop(R, "colwalk"), R.IR, H);
+  ASSERT_TRUE(Col.Ok) << Col.Reason;
+  for (size_t L = 0; L < 2; ++L) {
+    EXPECT_NEAR(Col.Links[L].LoadBytesPerIt, 128, 0.5) << L;
+    EXPECT_NEAR(Col.Links[L].StridedLoadBytesPerIt, Col.Links[L].LoadBytesPerIt, 1e-9) << L;
+    EXPECT_NEAR(Col.Links[L].EvictBytesPerIt, 64, 0.5) << L;
+  }
+  TrafficResult Row = layerConditionTraffic(loop(R, "rowwalk"), R.IR, H);
+  ASSERT_TRUE(Row.Ok) << Row.Reason;
+  EXPECT_NEAR(Row.Links[0].LoadBytesPerIt, 16, 0.5);
+  EXPECT_DOUBLE_EQ(Row.Links[0].StridedLoadBytesPerIt, 0);
+}
+
 // The enclosing loop's references count at their own rate (issue 47).
 // rowsum at n = 1000 rows of m = 2000 doubles on Haswell: a streams 8 B/it
 // at every link (16 MB: a stream through L1 and L2; in the 30 MiB L3 each

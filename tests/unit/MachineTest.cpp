@@ -649,6 +649,33 @@ TEST(Machine, FillRateFollowsTheWorkingSetWhereTheFileStatesIt) {
   }
 }
 
+// bytes_per_cycle_from_next_strided: a positive rate on a cache that fills
+// from another (the Zen 5 VM's L1 and L2 state theirs), an error on the last
+// level (memory's bandwidth) or where it is not a positive number.
+TEST(Machine, StridedFillRatesAreChecked) {
+  MachineLoadResult Vm = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                          "/machine-models/dev-vm-zen5.yml");
+  ASSERT_TRUE(Vm.ok());
+  EXPECT_DOUBLE_EQ(Vm.Model->Caches[0].FromNextStrided.value_or(0), 31.5);
+  EXPECT_DOUBLE_EQ(Vm.Model->Caches[1].FromNextStrided.value_or(0), 23);
+  EXPECT_FALSE(Vm.Model->Caches[2].FromNextStrided);
+  MachineLoadResult Last = parseMachineModel(
+      edited("latency_cy: 34, shared_by: 12,",
+             "latency_cy: 34, shared_by: 12, bytes_per_cycle_from_next_strided: 9,"),
+      "m.yml");
+  EXPECT_FALSE(Last.ok());
+  MachineLoadResult Zero = parseMachineModel(
+      edited("bytes_per_cycle_from_next: 64, misses_in_flight: 10,",
+             "bytes_per_cycle_from_next: 64, misses_in_flight: 10, "
+             "bytes_per_cycle_from_next_strided: 0,"),
+      "m.yml");
+  ASSERT_FALSE(Zero.ok());
+  const MachineDiag *E = firstError(Zero);
+  ASSERT_NE(E, nullptr);
+  EXPECT_NE(E->Key.find("caches.L1.bytes_per_cycle_from_next_strided"), std::string::npos)
+      << E->str();
+}
+
 // ecm.tnol_serial_share names the level a link fills from (a cache beyond
 // the first, or MEM) and a share of at most 1; the Zen 5 VM's measured
 // shares load, and under `none` every link's share is 1.

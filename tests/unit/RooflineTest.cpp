@@ -317,6 +317,39 @@ TEST(Roofline, DescendingStreamsFillAtTheirOwnRate) {
   EXPECT_NEAR(linkCycles(M, 0, 128, 64, 1, true, Use(Down, 128 << 10)), 8, 1e-9);
 }
 
+// Lines of strided streams at their own rate, by hand on the Haswell file
+// (L1 from L2: 64 B/cy) with 32 B/cy stated for them: a link whose 144 B
+// an iteration are 128 B of column lines and 16 B of a sequential stream
+// fills at 1 / (16/144 / 64 + 128/144 / 32) = 34.0 B/cy (144 B in 4.25
+// cy: 2 cy for 64 B at 32 twice, 0.25 for 16 B at 64); a link without
+// strided bytes, or a file without the rate, keeps 64. Beside descending
+// bytes (24 B/cy for all of the rest) the two mix: 16 / 24 + 128 / 32 =
+// 4.67 cy.
+TEST(Roofline, StridedLinesFillAtTheirOwnRate) {
+  MachineModel M = haswell();
+  LoopKernel K = triad();
+  TrafficResult T;
+  T.Ok = true;
+  T.Links.resize(M.Caches.size());
+  T.Links[0].LoadBytesPerIt = 144;
+  T.Links[0].StridedLoadBytesPerIt = 128;
+  ModelInput In;
+  In.Loop = &K;
+  In.Machine = &M;
+  In.Traffic = &T;
+  LinkUse U = linkUseOf(In);
+  ASSERT_EQ(U.Strided.size(), M.Caches.size());
+  EXPECT_NEAR(U.Strided[0], 128.0 / 144, 1e-12);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(0, U), 64) << "no strided rate stated";
+  M.Caches[0].FromNextStrided = 32;
+  EXPECT_NEAR(144 / M.fromNextBytesPerCycle(0, U), 4.25, 1e-9);
+  EXPECT_DOUBLE_EQ(M.fromNextBytesPerCycle(1, U), M.fromNextBytesPerCycle(1));
+  M.Caches[0].FromNextDescending = 24;
+  U.WorkingSet = 128 << 10;
+  U.Descending = 1;
+  EXPECT_NEAR(144 / M.fromNextBytesPerCycle(0, U), 16.0 / 24 + 4, 1e-9);
+}
+
 // The L1's loads and stores waiting for a share of the transfers (Zen 5:
 // bench/memory/overlap.c), by hand on the Haswell file's triad without an
 // in-core model (8 iterations a CL) and with the L1 loading 16 B/cy: T_nOL

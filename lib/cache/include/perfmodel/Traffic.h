@@ -27,6 +27,10 @@ struct LinkTraffic {
   std::string Outer; ///< "L2", or "MEM" for the last level
   double LoadBytesPerIt = 0;  ///< lines brought into Inner, in bytes
   double EvictBytesPerIt = 0; ///< dirty lines written back from Inner
+  /// Of LoadBytesPerIt, the lines of streams whose innermost stride is
+  /// beyond a line and within the prefetchers' reach (a line per iteration
+  /// each, not a run of lines): the fill rate of such lines is their own.
+  double StridedLoadBytesPerIt = 0;
   double totalBytesPerIt() const { return LoadBytesPerIt + EvictBytesPerIt; }
 };
 

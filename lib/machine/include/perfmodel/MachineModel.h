@@ -230,6 +230,11 @@ struct CacheLevel {
   /// where the set fits in it (measured: the prefetchers may follow them
   /// less well than upward ones). Unset: as upward streams.
   std::optional<double> FromNextDescending;
+  /// Bytes per cycle from the next level of streams whose stride is beyond
+  /// a line and within the prefetchers' reach (a column walk over short
+  /// rows: a new line every iteration, not a run of them). Measured: such
+  /// lines fill slower than a sequential stream's. Unset: as sequential.
+  std::optional<double> FromNextStrided;
   unsigned SharedBy = 1;
   CachePolicy Policy = CachePolicy::Inclusive;
   PrefetchKind Prefetch = PrefetchKind::None;
@@ -391,6 +396,9 @@ struct LinkUse {
   std::optional<double> WorkingSet;
   unsigned Cores = 1;
   double Descending = 0;
+  /// Per link (index of its inner level): the share of the bytes it brings
+  /// in that strided streams bring (a line per iteration each).
+  std::vector<double> Strided = {};
 };
 
 struct MachineModel {
@@ -474,7 +482,8 @@ struct MachineModel {
   /// Bytes per cycle from cache level I+1 into level I (0: not given) for a
   /// loop used as U says: the level's FromNextBySet at the set one instance
   /// of I+1 holds, where it fits there, else BytesPerCycleFromNext; there,
-  /// its descending share of the bytes at FromNextDescending.
+  /// its descending share of the bytes at FromNextDescending; the strided
+  /// share of the link's bytes at FromNextStrided.
   double fromNextBytesPerCycle(size_t I, const LinkUse &U = {}) const;
   /// Cycles per byte written of the C library's FUNCTION ("memcpy",
   /// "memset") with its data in LEVEL ("L1", ..., "MEM") at ClockGHz, when
