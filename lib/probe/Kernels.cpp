@@ -392,6 +392,19 @@ double loadKernel(const double *A, size_t N, unsigned Bits) {
 double loadDownKernel(const double *A, size_t N, unsigned Bits) {
   return Bits >= 512 ? loadDownAvx512(A, N) : Bits >= 256 ? loadDownAvx(A, N) : loadDownSse(A, N);
 }
+double stridedLoadKernel(const double *A, size_t Lines, size_t Stride, size_t Offset) {
+  double S0 = 0, S1 = 0, S2 = 0, S3 = 0;
+  const double *P = A + Offset;
+  size_t J = 0;
+  for (; J + 3 < Lines; J += 4) {
+    S0 += P[J * Stride];
+    S1 += P[(J + 1) * Stride];
+    S2 += P[(J + 2) * Stride];
+    S3 += P[(J + 3) * Stride];
+  }
+  Sink = S0 + S1 + S2 + S3;
+  return 64.0 * double(J);
+}
 double copyKernel(double *D, const double *S, size_t N, unsigned Bits) {
   return Bits >= 512 ? copyAvx512(D, S, N) : Bits >= 256 ? copyAvx(D, S, N) : copySse(D, S, N);
 }
@@ -703,6 +716,7 @@ double peakKernel(Isa, bool, bool, uint64_t) { return 0; }
 double latencyKernel(Chain, uint64_t) { return 0; }
 double loadKernel(const double *, size_t, unsigned) { return 0; }
 double loadDownKernel(const double *, size_t, unsigned) { return 0; }
+double stridedLoadKernel(const double *, size_t, size_t, size_t) { return 0; }
 double copyKernel(double *, const double *, size_t, unsigned) { return 0; }
 double copyCachedKernel(double *, const double *, size_t, const double *, size_t, unsigned) {
   return 0;

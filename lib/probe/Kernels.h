@@ -65,6 +65,10 @@ double latencyKernel(Chain Kind, uint64_t N);
 double loadKernel(const double *A, size_t N, unsigned Bits);
 /// The load kernel from the top of A down.
 double loadDownKernel(const double *A, size_t N, unsigned Bits);
+/// A column read: LINES doubles STRIDE doubles apart (beyond a line) into
+/// four sums, scalar, from element OFFSET on. Returns the bytes of the
+/// lines it brings (64 a load).
+double stridedLoadKernel(const double *A, size_t Lines, size_t Stride, size_t Offset);
 double copyKernel(double *Dst, const double *Src, size_t N, unsigned Bits);
 double triadKernel(double *A, const double *B, const double *C, size_t N, unsigned Bits);
 

@@ -147,6 +147,24 @@ Measured loadBytesPerCycle(uint64_t WS, unsigned Bits, double MinSeconds, unsign
   return quietPerCycle(Load, MinSeconds, Reps).PerCycle;
 }
 
+Measured stridedLoadBytesPerCycle(uint64_t Lines, unsigned StrideBytes, double MinSeconds,
+                                  unsigned Reps) {
+  size_t Stride = std::max(16u, StrideBytes) / 8;
+  Lines = std::max<uint64_t>(Lines / 4 * 4, 64);
+  Buffer A = allocate(Lines * Stride + 8);
+  if (!A)
+    return {};
+  // Each call reads the next element of the same lines (a column walk).
+  uint64_t Call = 0;
+  auto Load = [&](uint64_t Times) {
+    double Bytes = 0;
+    for (uint64_t I = 0; I < Times; ++I)
+      Bytes += stridedLoadKernel(A.get(), Lines, Stride, Call++ % 8);
+    return Bytes;
+  };
+  return quietPerCycle(Load, MinSeconds, Reps).PerCycle;
+}
+
 /// Load, copy and triad over WS bytes per thread on THREADS pinned threads
 /// in vectors of BITS; the rates of all threads add up. With CACHED (bytes
 /// per stream, one thread) also the copy beside two streams of that size.

@@ -197,6 +197,10 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
 /// clock beside each repetition, over those that had the core.
 Measured loadBytesPerCycle(uint64_t WS, unsigned Bits, double MinSeconds, unsigned Reps,
                            bool Downwards = false);
+/// A column read over LINES lines STRIDEBYTES apart on this thread (each
+/// call the next element of each line): bytes of lines per cycle.
+Measured stridedLoadBytesPerCycle(uint64_t Lines, unsigned StrideBytes, double MinSeconds,
+                                  unsigned Reps);
 
 /// F(a, b) of two kernels' rates timed back to back in each repetition, so
 /// both see the same clock and neighbours; repeated until settled as rates()

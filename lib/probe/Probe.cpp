@@ -453,6 +453,13 @@ private:
       R.FillDownwards = {R.FillSweep.front().first,
                          loadBytesPerCycle(R.FillSweep.front().first, R.StreamBits, MinSeconds,
                                            Reps, /*Downwards=*/true)};
+    // A column walk's lines: half the L2's worth (from the L2), twice it
+    // (from the L3, where there is one).
+    step("strided fills (column reads)");
+    if (L2 > 2 * L1)
+      R.StridedFromL2 = stridedLoadBytesPerCycle(L2 / 2 / 64, 200, MinSeconds, Reps);
+    if (L3 > 4 * L2)
+      R.StridedFromL3 = stridedLoadBytesPerCycle(2 * L2 / 64, 200, MinSeconds, Reps);
   }
 
   void chases() {

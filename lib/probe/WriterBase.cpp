@@ -248,6 +248,11 @@ void writeCachesOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Deri
         Comment += "; streams run downwards: the load kernel from the top of the set";
         Covers.push_back("caches." + Name + ".bytes_per_cycle_from_next_descending");
       }
+      if (auto S = D.FromNextStrided.find(Name); S != D.FromNextStrided.end()) {
+        Keys += ", bytes_per_cycle_from_next_strided: " + num(S->second);
+        Comment += "; strided fills: a column read at 200 B, a line per load, from " + Next;
+        Covers.push_back("caches." + Name + ".bytes_per_cycle_from_next_strided");
+      }
       if (auto W = D.OwnWritebackPath.find(Name); W != D.OwnWritebackPath.end()) {
         Keys += ", bytes_per_cycle_to_next: " + num(W->second);
         Comment += "; write-backs on a path of their own (a kernel's time the slower "

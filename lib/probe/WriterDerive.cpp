@@ -99,6 +99,26 @@ std::optional<double> fillsDownwards(const ProbeResult &R, const Derived &D, uns
   return Line / DownCy;
 }
 
+/// The column read's rates as the L1's fills from L2 and the L2's from L3,
+/// under full overlap (the slowest link sets a line's time: the L3 point's
+/// time is the L2's link where it exceeds the L1's), where they run more
+/// than a tenth below the streams' rates.
+std::map<std::string, double> stridedFills(const ProbeResult &R, const Derived &D) {
+  std::map<std::string, double> Out;
+  if (D.Fit.Rule != OverlapRule::Full || D.Times.size() < 3)
+    return Out;
+  auto Slower = [&](const std::string &Level, double Rate) {
+    auto F = D.FromNext.find(Level);
+    if (Rate > 0 && F != D.FromNext.end() && Rate < 0.9 * F->second)
+      Out[Level] = Rate;
+  };
+  double FromL2 = R.StridedFromL2.Median, FromL3 = R.StridedFromL3.Median;
+  Slower(D.Times[0].Level, FromL2);
+  if (FromL3 > 0 && (FromL2 <= 0 || FromL3 < FromL2 / 1.05) && !isMemoryLevel(D.Times[2].Level))
+    Slower(D.Times[1].Level, FromL3);
+  return Out;
+}
+
 const BandwidthPoint *point(const ProbeResult &R, const std::string &Level, bool AllCores) {
   const BandwidthPoint *Best = nullptr;
   for (const BandwidthPoint &P : R.Bandwidth)
@@ -159,6 +179,7 @@ Derived derive(const ProbeResult &R, std::optional<OverlapRule> Prefer) {
   }
   D.FirstFromNextBySet = fillsBySet(R, D, Line);
   D.FirstFromNextDescending = fillsDownwards(R, D, Line);
+  D.FromNextStrided = stridedFills(R, D);
   auto MemChase = R.ChaseNs.find("MEM");
   D.MemLatencyNs = MemChase != R.ChaseNs.end() ? MemChase->second.Median : 0;
   D.InFlight = missesInFlight(D.MemLatencyNs, parallelMissNs(R));

@@ -54,6 +54,11 @@ struct Derived {
   /// The first level's fills of descending streams, when they differ from
   /// the upward ones at the same set by more than a tenth.
   std::optional<double> FirstFromNextDescending;
+  /// Caches whose strided fills (a column read, a line per load) run more
+  /// than a tenth slower than their streams' -> B/cy of those fills;
+  /// derived under the `full` rule only (a line's time is then the slowest
+  /// link's).
+  std::map<std::string, double> FromNextStrided;
   /// Caches whose write-backs have a path of their own (the fit's duplex
   /// links) -> B/cy of that path, the time of a line written back.
   std::map<std::string, double> OwnWritebackPath;
@@ -149,8 +154,9 @@ const char *const KernelsCite =
     "misses in flight); the ECM "
     "overlap rule and each link's bandwidth fitted to load, copy, update and triad kernels "
     "with the working set in each level (one core; memory's fills and write-backs apart; "
-    "vectors of the width clang-19 -march=native uses here), and the copy in memory with two "
-    "L2-resident read streams beside it (memory.cache_line_cy)";
+    "vectors of the width clang-19 -march=native uses here), strided fills from a column read "
+    "(a double every 200 B into four sums) over half and twice the L2's lines, and the copy in "
+    "memory with two L2-resident read streams beside it (memory.cache_line_cy)";
 
 /// Where a link's fitted bandwidth comes from: the load kernel's rate in
 /// LEVEL beside what the fit made of it.

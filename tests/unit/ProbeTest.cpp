@@ -1073,6 +1073,43 @@ TEST(Probe, FillsBySetWhereTheSweepDiffers) {
   EXPECT_FALSE(Flat.Model->Caches[0].FromNextDescending) << Text;
 }
 
+// Strided fills, by hand on the same 'full' timings (L1 from L2 at 32 B/cy,
+// L2 from L3 at 16): a column read at 16 B/cy over half the L2's lines (4
+// cy a line) states 16 for the L1; at 8 B/cy over twice them (8 cy a line,
+// slower than the L1's 4: the L2's link) 8 for the L2. At 30 and 29 B/cy
+// (within a tenth of the L1's 32; the L3 point no slower than the L2's)
+// neither is written; under 'none' (a line's time the links' sum) neither.
+TEST(Probe, StridedFillsWhereTheColumnReadIsSlower) {
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  ProbeResult R = haswellProbe("2026-12-05", 2);
+  R.Bandwidth = bandwidthsAt2GHz(synthetic(true));
+  R.StridedFromL2 = exact(16);
+  R.StridedFromL3 = exact(8);
+  std::string Text;
+  MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
+  ASSERT_TRUE(L.ok()) << Text;
+  EXPECT_EQ(L.Model->Caches[0].BytesPerCycleFromNext, std::optional<double>(32)) << Text;
+  EXPECT_EQ(L.Model->Caches[0].FromNextStrided, std::optional<double>(16)) << Text;
+  EXPECT_EQ(L.Model->Caches[1].FromNextStrided, std::optional<double>(8)) << Text;
+  EXPECT_NE(Text.find("caches.L2.bytes_per_cycle_from_next_strided"), std::string::npos) << Text;
+
+  R.StridedFromL2 = exact(30);
+  R.StridedFromL3 = exact(29);
+  MachineLoadResult Near = probedOverHaswell(R, *H.Model, Text);
+  ASSERT_TRUE(Near.ok()) << Text;
+  EXPECT_FALSE(Near.Model->Caches[0].FromNextStrided) << Text;
+  EXPECT_FALSE(Near.Model->Caches[1].FromNextStrided) << Text;
+
+  R.Bandwidth = bandwidthsAt2GHz(synthetic(false));
+  R.StridedFromL2 = exact(4);
+  R.StridedFromL3 = exact(2);
+  MachineLoadResult None = probedOverHaswell(R, *H.Model, Text);
+  ASSERT_TRUE(None.ok()) << Text;
+  EXPECT_FALSE(None.Model->Caches[0].FromNextStrided) << Text;
+}
+
 // Two close fits keep the base model's rule: the timings half way between
 // the 'none' and 'full' synthetic machines are explained by both rules
 // about equally (within two points of mean error), and the fit keeps

@@ -256,6 +256,12 @@ struct ProbeResult {
   /// The load kernel run downwards over the first set of the sweep (bytes,
   /// bytes per cycle): whether descending streams fill at the same rate.
   std::pair<uint64_t, Measured> FillDownwards;
+  /// A column read at a stride of 200 B (rows of 25 doubles) into four
+  /// sums, a line per load: over half the L2's worth of lines (filled from
+  /// the L2) and twice the L2's (from the L3; 1600 pages for a 1 MiB L2,
+  /// within a 3072-entry TLB). Bytes of lines per cycle; where the
+  /// L1's, or the L2's, strided fills run slower than its streams.
+  Measured StridedFromL2, StridedFromL3;
   /// A branch on random bytes: cycles one misprediction costs (the loop over
   /// 16 MiB, unlearnable, against the same loop over 8 KiB, learned), and
   /// the mispredicted share per branch of a repeated pattern of each length
