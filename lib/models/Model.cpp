@@ -238,7 +238,10 @@ LinkUse perfmodel::linkUseOf(const ModelInput &In) {
       Down += *Step < 0 ? A.ElementBytes : 0;
     }
   U.Descending = Streamed > 0 ? Down / Streamed : 0;
-  if (In.Traffic && In.Traffic->Ok)
+  // Strided lines fill at their own rate where scalar loads take them one
+  // by one; a gather asks for its vector's lines at once (Zen 5 VM: a
+  // column walk gathered and scattered fills as fast as a stream).
+  if (In.Traffic && In.Traffic->Ok && !gathersOrScatters(In.InCore))
     for (const LinkTraffic &L : In.Traffic->Links)
       U.Strided.push_back(L.LoadBytesPerIt > 0 ? L.StridedLoadBytesPerIt / L.LoadBytesPerIt : 0);
   return U;

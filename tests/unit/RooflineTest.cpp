@@ -324,7 +324,7 @@ TEST(Roofline, DescendingStreamsFillAtTheirOwnRate) {
 // cy: 2 cy for 64 B at 32 twice, 0.25 for 16 B at 64); a link without
 // strided bytes, or a file without the rate, keeps 64. Beside descending
 // bytes (24 B/cy for all of the rest) the two mix: 16 / 24 + 128 / 32 =
-// 4.67 cy.
+// 4.67 cy. A loop compiled to gathers takes none of it.
 TEST(Roofline, StridedLinesFillAtTheirOwnRate) {
   MachineModel M = haswell();
   LoopKernel K = triad();
@@ -348,6 +348,16 @@ TEST(Roofline, StridedLinesFillAtTheirOwnRate) {
   U.WorkingSet = 128 << 10;
   U.Descending = 1;
   EXPECT_NEAR(144 / M.fromNextBytesPerCycle(0, U), 16.0 / 24 + 4, 1e-9);
+  // A compiled loop that gathers asks for a vector's lines at once: its
+  // strided lines fill as streams do.
+  InCoreResult Gathers;
+  Gathers.Ok = true;
+  Gathers.Instrs.resize(1);
+  Gathers.Instrs[0].GatherScatter = true;
+  In.InCore = &Gathers;
+  EXPECT_TRUE(linkUseOf(In).Strided.empty());
+  Gathers.Instrs[0].GatherScatter = false;
+  EXPECT_EQ(linkUseOf(In).Strided.size(), M.Caches.size());
 }
 
 // The L1's loads and stores waiting for a share of the transfers (Zen 5:
