@@ -108,13 +108,14 @@ TEST(HostProbe, ParallelLoopCostIsMeasuredPerThreadCount) {
 // chains sharing what one chain's pays alone) and the fills of a load stream.
 // Figures are the host's: the limits are what no x86-64 core falls outside
 // of (a random chase over 64 MiB passes any L2 and most L3s and pays page
-// walks: more than 5 ns; DRAM behind a VM: under 1 us; one core fills at 1
-// to 400 GB/s), so that a unit slip (ns for s, MB for GB) fails.
+// walks: more than 5 ns; DRAM behind a VM: under 20 us, the sanitizer
+// build beside a busy neighbour having taken 5 us; one core fills at 1 to
+// 400 GB/s), so that a unit slip (ns for s or us, MB for GB) fails.
 TEST(HostProbe, HostMemoryIsMeasured) {
 #if defined(__x86_64__)
   perfmodel::HostMemory H = perfmodel::measureHostMemory(uint64_t(64) << 20);
   EXPECT_GT(H.LatencyNs, 5);
-  EXPECT_LT(H.LatencyNs, 1000);
+  EXPECT_LT(H.LatencyNs, 20000);
   EXPECT_GE(H.InFlight, 1);
   EXPECT_LE(H.InFlight, 64);
   EXPECT_GT(H.FillGBs, 1);
