@@ -111,6 +111,15 @@ std::optional<double> CacheLevel::conflictStoreCycles(unsigned Sets, bool Alone)
                 Sets);
 }
 
+/// RATE with a SHARE of the bytes (clamped to [0, 1]) at OTHER instead:
+/// the two mix by their bytes, harmonically.
+static double mixedRate(double Rate, double Share, std::optional<double> Other) {
+  Share = std::clamp(Share, 0.0, 1.0);
+  if (Share <= 0 || !Other)
+    return Rate;
+  return 1 / ((1 - Share) / Rate + Share / *Other);
+}
+
 double MachineModel::fromNextBytesPerCycle(size_t I, const LinkUse &U) const {
   if (I + 1 >= Caches.size())
     return 0;
@@ -119,16 +128,12 @@ double MachineModel::fromNextBytesPerCycle(size_t I, const LinkUse &U) const {
   double Rate = fillRateAtSet(C, Set);
   if (Rate <= 0)
     return Rate;
-  // Bytes that run downwards come at their own rate, the rest at Rate.
-  if (Set && C.FromNextDescending && U.Descending > 0) {
-    double D = std::min(1.0, U.Descending);
-    Rate = 1 / ((1 - D) / Rate + D / *C.FromNextDescending);
-  }
-  // Lines of strided streams (one per iteration each) at theirs.
-  if (double S = I < U.Strided.size() ? std::clamp(U.Strided[I], 0.0, 1.0) : 0;
-      S > 0 && C.FromNextStrided)
-    Rate = 1 / ((1 - S) / Rate + S / *C.FromNextStrided);
-  return Rate;
+  // Bytes that run downwards come at their own rate where the set fits the
+  // next level; the lines of strided streams (one per iteration each) at
+  // theirs wherever the set is (measured from the L2 and the L3 alike).
+  if (Set)
+    Rate = mixedRate(Rate, U.Descending, C.FromNextDescending);
+  return mixedRate(Rate, I < U.Strided.size() ? U.Strided[I] : 0, C.FromNextStrided);
 }
 
 const CacheLevel *MachineModel::cache(const std::string &LevelName) const {
