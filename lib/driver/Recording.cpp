@@ -67,6 +67,12 @@ json::Object rowJson(const RecordedRow &R) {
       At[K] = int64_t(V);
     Row["code_at"] = std::move(At);
   }
+  if (!R.Measured.empty()) {
+    json::Object M;
+    for (const auto &[K, V] : R.Measured)
+      M[K] = V;
+    Row["measured"] = std::move(M);
+  }
   return Row;
 }
 
@@ -191,6 +197,8 @@ bool readRow(Reader &Rd, const json::Object &O, const std::string &At, RecordedR
     for (const auto &[K, V] : Code)
       R.CodeAt[K] = uint64_t(V);
   }
+  if (O.get("measured") && !Rd.nums(O, "measured", R.Measured, At))
+    return false;
   R.Line = unsigned(Line);
   R.Column = unsigned(Column);
   R.Quiet = unsigned(Quiet);

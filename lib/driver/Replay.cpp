@@ -149,6 +149,11 @@ void replayRun(const RecordedRun &Run, const ReplayArgs &Args, std::vector<Repla
     MachineModel AtRow = M;
     if (Row.ClockGHz > 0)
       AtRow.ClockGHz = Row.ClockGHz;
+    // Another model keeps its own memory figures, as it keeps the run's.
+    if (Machine.empty() && !useRecordedMemory(AtRow, Row.Measured, Args.Sets, Why)) {
+      RR.Why = Why;
+      continue;
+    }
     AnalysisReport R;
     predictTimedLoop(R, A, IR, *K, Index, Cmd, SizedCmd, AtRow, IO, InCore, Row.CodeAt);
     if (R.Loops.empty()) {

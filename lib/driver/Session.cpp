@@ -237,9 +237,39 @@ uint64_t perfmodel::driver::memoryRowBytes(const MachineModel &M) {
   return uint64_t(std::clamp(4 * Last, 256.0 * (1 << 20), 1024.0 * (1 << 20)));
 }
 
-HostMemory perfmodel::driver::hostMemoryNow(const MachineModel &M) {
+HostMemory perfmodel::driver::hostMemoryNow(const MachineModel &M, unsigned Threads) {
   return measureHostMemory(memoryRowBytes(M), /*Streams=*/true,
-                           std::max(1u, std::thread::hardware_concurrency()));
+                           Threads ? Threads : std::max(1u, std::thread::hardware_concurrency()));
+}
+
+bool perfmodel::driver::useRecordedMemory(MachineModel &M,
+                                          const std::map<std::string, double> &Figures,
+                                          const std::vector<std::string> &Sets,
+                                          std::string &Err) {
+  MemoryModel &Mem = M.Memory;
+  const std::string InFlight =
+      M.Caches.empty() ? "" : "caches." + M.Caches.front().Name + ".misses_in_flight";
+  for (const auto &[Key, V] : Figures) {
+    if (setsGive(Sets, Key))
+      continue;
+    if (Key == "memory.sustained_gbs")
+      Mem.SustainedGBs = V;
+    else if (Key == "memory.sustained_one_core_gbs")
+      Mem.OneCoreGBs = V;
+    else if (Key == "memory.one_core_writeback_gbs")
+      Mem.OneCoreWritebackGBs = V;
+    else if (Key == "memory.latency_ns")
+      Mem.LatencyNs = V;
+    else if (Key == "memory.stride_latency_ns")
+      Mem.StrideLatencyNs = V;
+    else if (!InFlight.empty() && Key == InFlight)
+      M.Caches.front().MissesInFlight = unsigned(std::lround(V));
+    else {
+      Err = "'" + Key + "' is not a memory figure a row records";
+      return false;
+    }
+  }
+  return true;
 }
 
 /// "N=4096", "N=1e6", "N=1<<20" -> binding.

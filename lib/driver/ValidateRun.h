@@ -90,6 +90,7 @@ private:
     std::string Err;
     std::vector<std::vector<std::string>> Rows;
     std::vector<std::string> Head, Models;
+    std::vector<std::string> Notes; ///< under its table: what a row measured
   };
   enum class Next { Level, StopLoop };
 

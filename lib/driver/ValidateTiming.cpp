@@ -37,6 +37,8 @@ void ValidateRun::validateLoop(size_t LI) {
   std::vector<bool> Right(Lp.Head.size(), true);
   Right[2] = false;
   printTextTable(OS, Lp.Rows, 4, Right);
+  for (const std::string &N : Lp.Notes)
+    OS << "    note: " << N << "\n";
   ++Validated;
 }
 
@@ -242,6 +244,19 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
        << " s (more than --max-call " << formatNumber(V.MaxCallSeconds) << " s)\n";
     return Next::Level;
   }
+  // A memory row is predicted with the host's memory as it is beside it,
+  // measured again here as each sample's clock is: the run's first figures
+  // can be minutes and a neighbour's stream away (one core's fills moved
+  // by a quarter between two runs an hour apart on the Zen 4 VM).
+  MachineModel RowM = *M;
+  std::map<std::string, double> RowMemory;
+  if (HostClock && isMemoryLevel(Lv) && !MemoryMeasured.empty()) {
+    std::vector<std::string> Said;
+    useHostMemory(RowM, hostMemoryNow(*M, Cores), A.Sets, Said, RowMemory);
+    for (const std::string &N : Said)
+      if (llvm::StringRef(N).starts_with("memory: measured"))
+        Lp.Notes.push_back(Lv + " row: " + N);
+  }
   std::optional<Timing> T = timeHarness(Lp, *Args, CallSeconds, isMemoryLevel(Lv));
   if (!T) {
     skip(Lp.Err);
@@ -256,12 +271,11 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
     RowGHz = std::round(T->ClockGHz * 100) / 100;
     Cy = T->MedianCycles / *Iters;
     Spread = (T->MaxCycles - T->MinCycles) / (Cy * *Iters);
-    if (RowGHz != M->ClockGHz) {
-      MachineModel AtRow = *M;
-      AtRow.ClockGHz = RowGHz;
-      R = AnalysisReport();
-      Predict(R, AtRow, IO, InCore);
-    }
+  }
+  if (RowGHz != M->ClockGHz || !RowMemory.empty()) {
+    RowM.ClockGHz = RowGHz;
+    R = AnalysisReport();
+    Predict(R, RowM, IO, InCore);
   }
   const LoopReport &LR = R.Loops.front();
   double Flops = K.flops();
@@ -310,6 +324,7 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
     double Hi = HostClock && T->ClockGHz > 0 ? T->MaxCycles : T->Max;
     RecordedRow RR = recordedRow(K, Lv, *IR, LR, *Iters, RowGHz, Cy, *T);
     RR.CodeAt = CodeAt;
+    RR.Measured = RowMemory;
     RR.MinCy = Lo * PerCy;
     RR.MaxCy = Hi * PerCy;
     if (Lp.CompiledIn)

@@ -171,6 +171,33 @@ TEST(Replay, TheMemoryFiguresMeasuredOnTheHostArePredictedWith) {
   EXPECT_NEAR(With["ECM"] - File["ECM"], With["Roofline"] - File["Roofline"], 0.01);
 }
 
+// A memory row's own figures, measured beside it, replace the run's: the
+// same triad row with one core's fills at 10 GB/s (the run's 20 measured
+// at its start) gives 24 / 10 + 8 / 40 = 2.6 ns = 7.02 cy, the write-backs
+// and the socket the run's. A --set of the key still wins (3.78 cy, as
+// above), and a key that is no memory figure leaves the row unpredicted,
+// named.
+TEST(Replay, AMemoryRowIsPredictedWithTheFiguresMeasuredBesideIt) {
+  std::string Text = slurp(Src + "/tests/validate/replay-triad-hsw-mem.json");
+  size_t At = Text.find("\"quiet\": 5");
+  ASSERT_NE(At, std::string::npos);
+  std::string Row = Text;
+  Row.insert(At, "\"measured\": {\"memory.sustained_one_core_gbs\": 10},\n     ");
+  std::string WithRow = tempFile(Row);
+  EXPECT_NEAR(firstRowPredicted(WithRow)["Roofline"], (24 / 10.0 + 8 / 40.0) * 2.7, 0.01);
+  EXPECT_NEAR(firstRowPredicted(WithRow, " --set memory.sustained_one_core_gbs=20")["Roofline"],
+              (24 / 20.0 + 8 / 40.0) * 2.7, 0.01);
+  std::remove(WithRow.c_str());
+  std::string Bad = Text;
+  Bad.insert(At, "\"measured\": {\"core.issue_width\": 10},\n     ");
+  std::string WithBad = tempFile(Bad);
+  CmdResult R = perfmodel("validate --replay " + WithBad);
+  std::remove(WithBad.c_str());
+  EXPECT_NE(R.Out.find("'core.issue_width' is not a memory figure a row records"),
+            std::string::npos)
+      << R.Out << R.Err;
+}
+
 // --set on a replay applies after the recorded figures: the same triad row
 // with one core's write-backs at 20 GB/s instead of the 40 measured there
 // gives (24 + 8) / 20 ns = 1.6 ns = 4.32 cy, the fills unchanged.

@@ -6,6 +6,7 @@
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 
 #include <gtest/gtest.h>
 
@@ -159,6 +160,52 @@ TEST(HostCli, ValidateTriad) {
             std::string::npos)
       << R.Out;
 #endif
+}
+
+// A memory row on the host's own model is predicted with the host's memory
+// measured beside it, and a recording keeps those figures with the row: the
+// triad's Roofline in memory is (24 B in / fills + 8 B out / write-backs) x
+// the row's clock (the socket set far out of the way), from the row's own
+// figures; the replay gives what validate printed.
+TEST(HostCli, ValidateMeasuresTheMemoryBesideAMemoryRow) {
+  CmdResult Host = perfmodel("analyze examples/triad.c -D n=1000 --no-incore");
+  if (Host.Out.find("(matched by CPUID)") == std::string::npos)
+    GTEST_SKIP() << "no library model of this host: validate measures no memory";
+  llvm::SmallString<128> Rec;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("validate-mem", "json", Rec));
+  llvm::sys::fs::remove(Rec);
+  CmdResult R = perfmodel("validate examples/triad.c --levels MEM --reps 1 "
+                          "--set memory.bandwidth_gbs=1000 --set memory.sustained_gbs=500 "
+                          "--record " + std::string(Rec));
+  ASSERT_EQ(R.Code, 0) << R.Err << R.Out;
+  EXPECT_NE(R.Out.find("note: MEM row: memory: measured on this host now"), std::string::npos)
+      << R.Out;
+  std::string Text = slurp(std::string(Rec));
+  auto V = llvm::json::parse(Text);
+  ASSERT_TRUE(bool(V)) << Text;
+  const llvm::json::Object &Run =
+      *(*V->getAsObject()->getArray("runs"))[0].getAsObject();
+  const llvm::json::Object &Row = *(*Run.getArray("rows"))[0].getAsObject();
+  const llvm::json::Object *Mine = Row.getObject("measured");
+  ASSERT_NE(Mine, nullptr) << Text;
+  auto Figure = [&](llvm::StringRef Key) {
+    if (auto X = Mine->getNumber(Key))
+      return *X;
+    return Run.getObject("measured")->getNumber(Key).value_or(0.0);
+  };
+  double Fill = Figure("memory.sustained_one_core_gbs");
+  double Wb = Figure("memory.one_core_writeback_gbs");
+  ASSERT_GT(Fill, 0) << Text;
+  if (Wb > 0) {
+    double Hand = (24 / Fill + 8 / Wb) * Row.getNumber("clock_ghz").value_or(0);
+    double Roofline = Row.getObject("predicted")->getNumber("Roofline").value_or(0);
+    EXPECT_NEAR(Roofline, Hand, 0.01 * Hand) << Text;
+  }
+  CmdResult P = perfmodel("validate --replay " + std::string(Rec));
+  EXPECT_NE(P.Out.find("1 of 1 headlines as validate predicted them when recording"),
+            std::string::npos)
+      << P.Out;
+  llvm::sys::fs::remove(Rec);
 }
 
 // A loop bounded by *n (a size read through a pointer) is timed with n

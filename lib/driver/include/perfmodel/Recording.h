@@ -43,6 +43,9 @@ struct RecordedRow {
   /// page, by symbol (the lines a short loop's code spans decide its
   /// speed); empty in recordings made before it was kept.
   std::map<std::string, uint64_t> CodeAt;
+  /// A memory row's memory figures measured beside it (the run's Measured
+  /// keys it replaces); empty in other rows and in older recordings.
+  std::map<std::string, double> Measured;
 };
 
 /// One `validate` run of one source file on one host.

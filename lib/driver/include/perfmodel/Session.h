@@ -73,8 +73,15 @@ void useHostMemory(MachineModel &M, const HostMemory &H, const std::vector<std::
 uint64_t memoryRowBytes(const MachineModel &M);
 
 /// This host's memory now, for useHostMemory: over memoryRowBytes(M), its
-/// streams, and all its cores for the socket (several seconds).
-HostMemory hostMemoryNow(const MachineModel &M);
+/// streams, and THREADS cores for the socket (several seconds; 0: all the
+/// host's cores; 1: no socket figure).
+HostMemory hostMemoryNow(const MachineModel &M, unsigned Threads = 0);
+
+/// Puts FIGURES, keys useHostMemory recorded, into M (a replayed row's
+/// memory as measured beside it) but for those SETS gives; false with ERR
+/// naming a key it does not know.
+bool useRecordedMemory(MachineModel &M, const std::map<std::string, double> &Figures,
+                       const std::vector<std::string> &Sets, std::string &Err);
 
 /// For commands that time kernels on this host (validate, choose --measure):
 /// an error (WHAT says what runs) when M is for another architecture, else
