@@ -8,7 +8,10 @@
 //===----------------------------------------------------------------------===//
 #include "Kernels.h"
 
+#include <algorithm>
 #include <cmath>
+#include <numeric>
+#include <random>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,6 +23,27 @@
 namespace perfmodel::probe {
 
 volatile double Sink;
+
+uint64_t lineCycle(char *Buf, uint32_t *Order, uint64_t Lines) {
+  for (uint64_t I = 0; I < Lines; ++I)
+    Order[I] = uint32_t(I);
+  uint64_t Rng = 0x9e3779b97f4a7c15ULL;
+  for (uint64_t I = Lines - 1; I > 0; --I)
+    std::swap(Order[I], Order[nextRandom(Rng) % (I + 1)]);
+  for (uint64_t I = 0; I < Lines; ++I)
+    *reinterpret_cast<uint64_t *>(Buf + uint64_t(Order[I]) * 64) =
+        uint64_t(Order[(I + 1) % Lines]) * 64;
+  return Rng;
+}
+
+void randomCycle(void **Ring, size_t Len, uint64_t Seed) {
+  std::vector<uint32_t> Order(Len);
+  std::iota(Order.begin(), Order.end(), 0u);
+  std::mt19937_64 Rng(Seed);
+  std::shuffle(Order.begin(), Order.end(), Rng);
+  for (size_t I = 0; I < Len; ++I)
+    Ring[Order[I]] = &Ring[Order[(I + 1) % Len]];
+}
 
 
 #if defined(__x86_64__)

@@ -155,6 +155,25 @@ double libraryCallKernel(const char *Symbol, uint64_t N);
 /// stay in the window between the two misses. FILLERS is one of
 /// windowFillers(). Returns the iterations made (0 off x86-64).
 double windowKernel(bool Store, unsigned Fillers, void **A, void **B, uint64_t Iters, char *Buf);
+/// RING (LEN pointers) made one cycle through all of them in an order
+/// shuffled from SEED: what windowKernel's chases run through. Built here,
+/// beside the kernels, so that the sanitizer build leaves its 33 million
+/// random writes unchecked as it does the chases.
+void randomCycle(void **Ring, size_t Len, uint64_t Seed);
+/// The LINES 64-byte lines of BUF made one cycle in a shuffled order, each
+/// line's first word the offset of the next (chaseKernel's chases); ORDER
+/// (LINES entries) gets the order, the result the generator's state after
+/// it. Beside the kernels for the same reason.
+uint64_t lineCycle(char *Buf, uint32_t *Order, uint64_t Lines);
+
+/// The next value of a xorshift64 generator (the probe's random orders:
+/// repeatable, no library state).
+inline uint64_t nextRandom(uint64_t &State) {
+  State ^= State << 13;
+  State ^= State >> 7;
+  State ^= State << 17;
+  return State;
+}
 /// The filler counts windowKernel has code for: 16 to 256 in steps of 8.
 const std::vector<unsigned> &windowFillers();
 constexpr unsigned WindowFirst = 16, WindowStride = 8, WindowSizes = 31;

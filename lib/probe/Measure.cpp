@@ -58,15 +58,6 @@ Measured nsPerUnit(std::vector<double> Rates) {
   return summarise(std::move(Rates));
 }
 
-/// The next value of a xorshift64 generator (the probe's random orders:
-/// repeatable, no library state).
-uint64_t nextRandom(uint64_t &State) {
-  State ^= State << 13;
-  State ^= State >> 7;
-  State ^= State << 17;
-  return State;
-}
-
 /// Pins the calling thread to one CPU for its lifetime and gives it back the
 /// CPUs it had: processes the thread starts later inherit its mask
 /// (validate's OpenMP rows ran both threads on one CPU after the memory had
@@ -430,14 +421,7 @@ void measureWindow(ProbeResult &R, double MinSeconds, unsigned Reps) {
     return;
   size_t Len = size_t(1) << 25;
   std::vector<void *> Ring(Len);
-  {
-    std::vector<uint32_t> Order(Len);
-    std::iota(Order.begin(), Order.end(), 0u);
-    std::mt19937_64 Rng(7);
-    std::shuffle(Order.begin(), Order.end(), Rng);
-    for (size_t I = 0; I < Len; ++I)
-      Ring[Order[I]] = &Ring[Order[(I + 1) % Len]];
-  }
+  randomCycle(Ring.data(), Len, 7);
   alignas(64) static char Buf[4096];
   std::mt19937_64 Pick(11);
   // Each run starts both chases at random places: a chase repeated from one
@@ -527,14 +511,7 @@ std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &Chain
     madvise(Buf, Size, MADV_HUGEPAGE); // a hint: without it the chase still runs
 #endif
   std::vector<uint32_t> Order(Lines);
-  for (uint64_t I = 0; I < Lines; ++I)
-    Order[I] = uint32_t(I);
-  uint64_t Rng = 0x9e3779b97f4a7c15ULL;
-  for (uint64_t I = Lines - 1; I > 0; --I)
-    std::swap(Order[I], Order[nextRandom(Rng) % (I + 1)]);
-  for (uint64_t I = 0; I < Lines; ++I)
-    *reinterpret_cast<uint64_t *>(Buf + uint64_t(Order[I]) * 64) =
-        uint64_t(Order[(I + 1) % Lines]) * 64;
+  uint64_t Rng = lineCycle(Buf, Order.data(), Lines);
   for (unsigned Chains : ChainCounts) {
     // Each call starts its chains at a random place of the cycle, evenly
     // apart: a chase repeated from one start would find the lines its last

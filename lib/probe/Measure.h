@@ -55,10 +55,6 @@ double seconds(Clock::time_point A, Clock::time_point B);
 /// loads are timed as throughput and reported as time per access.
 Measured nsPerUnit(std::vector<double> Rates);
 
-/// The next value of a xorshift64 generator (the probe's random orders:
-/// repeatable, no library state).
-uint64_t nextRandom(uint64_t &State);
-
 struct AlignedFree {
   void operator()(double *P) const { std::free(P); }
 };
