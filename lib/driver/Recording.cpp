@@ -91,6 +91,7 @@ json::Object runJson(const RecordedRun &R) {
                       {"sets", strings(R.Sets)},
                       {"cache", R.Cache},
                       {"incore", R.NoInCore ? "none" : R.InCoreBasis},
+                      {"models", strings(R.Models)},
                       {"clock_ghz", R.ClockGHz},
                       {"measured", std::move(Measured)},
                       {"kept_l3_bytes", int64_t(R.KeptL3)},
@@ -225,6 +226,9 @@ bool readRun(Reader &Rd, const json::Object &O, const std::string &At, RecordedR
   R.Cores = unsigned(O.getInteger("cores").value_or(1));
   if (R.Cores < 1 || R.Cores > 4096)
     return Rd.fail(At, "'cores' must be 1 to 4096");
+  // Recordings before it predicted every model.
+  if (O.get("models") && !Rd.strs(O, "models", R.Models, At))
+    return false;
   const json::Array *Rows = O.getArray("rows");
   if (!Rows)
     return Rd.fail(At, "'rows' must be a list");

@@ -100,8 +100,10 @@ void replayRun(const RecordedRun &Run, const ReplayArgs &Args, std::vector<Repla
   A.NoInCore = Run.NoInCore;
   A.Index = Run.Index;
   A.AssumeAlign = 64; // validate's harness allocates every array so
+  A.ModelNames = Run.Models;
   std::string Err;
-  parseModels(A, Err);
+  if (!parseModels(A, Err))
+    return FailAll("the recorded models: " + Err);
   A.Models.Cores = Run.Cores;
   CompileCommand CC{Run.Flags, true};
   Inputs In;

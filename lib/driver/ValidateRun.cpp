@@ -80,6 +80,7 @@ RecordedRun recordedRun(const AnalyzeArgs &A, const std::vector<std::string> &Cm
   R.Cache = A.Cache;
   R.InCoreBasis = A.InCoreBasis;
   R.NoInCore = A.NoInCore;
+  R.Models = A.ModelNames;
   R.Machine = A.Machine;
   if (R.Machine.empty()) {
     std::string Note;

@@ -73,6 +73,25 @@ TEST(Replay, RecordedRowsArePredictedAgainWithTheirErrors) {
     EXPECT_EQ(Row.getAsObject()->getString("headline"), "ECM");
 }
 
+// A run recorded with --model roofline replays that model alone, and so
+// with its headline: the Roofline's -50 % at L1 and L2 above (ECM's 25 %
+// at L2 is no longer the headline).
+TEST(Replay, TheRecordedModelsArePredictedAgain) {
+  std::string Text = slurp(Src + "/" + HandRecording);
+  size_t At = Text.find("\"incore\": \"compiled\",");
+  ASSERT_NE(At, std::string::npos);
+  Text.insert(At, "\"models\": [\"roofline\"],\n   ");
+  std::string Only = tempFile(Text);
+  llvm::json::Object Rec = replayed(Only);
+  std::remove(Only.c_str());
+  EXPECT_NEAR(mapeOf(Rec, "headline", "L2"), 50.0, 0.05);
+  EXPECT_TRUE(std::isnan(mapeOf(Rec, "ECM", "L2")));
+  const llvm::json::Array *Rows = Rec.getArray("rows");
+  ASSERT_TRUE(Rows && Rows->size() == 2);
+  for (const llvm::json::Value &Row : *Rows)
+    EXPECT_EQ(Row.getAsObject()->getString("headline"), "Roofline");
+}
+
 // Against a baseline: the headline's L1 MAPE (49.7 %) may be at most
 // --max-rise points above the baseline's; 49.0 lets it pass with 1 point,
 // 45.0 does not, and the message names the recording and the level.

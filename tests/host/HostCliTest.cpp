@@ -166,7 +166,8 @@ TEST(HostCli, ValidateTriad) {
 // measured beside it, and a recording keeps those figures with the row: the
 // triad's Roofline in memory is (24 B in / fills + 8 B out / write-backs) x
 // the row's clock (the socket set far out of the way), from the row's own
-// figures; the replay gives what validate printed.
+// figures; the replay gives what validate printed (with the Roofline
+// alone, as asked: the recording keeps --model).
 TEST(HostCli, ValidateMeasuresTheMemoryBesideAMemoryRow) {
   CmdResult Host = perfmodel("analyze examples/triad.c -D n=1000 --no-incore");
   if (Host.Out.find("(matched by CPUID)") == std::string::npos)
@@ -174,7 +175,7 @@ TEST(HostCli, ValidateMeasuresTheMemoryBesideAMemoryRow) {
   llvm::SmallString<128> Rec;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("validate-mem", "json", Rec));
   llvm::sys::fs::remove(Rec);
-  CmdResult R = perfmodel("validate examples/triad.c --levels MEM --reps 1 "
+  CmdResult R = perfmodel("validate examples/triad.c --levels MEM --reps 1 --model roofline "
                           "--set memory.bandwidth_gbs=1000 --set memory.sustained_gbs=500 "
                           "--record " + std::string(Rec));
   ASSERT_EQ(R.Code, 0) << R.Err << R.Out;

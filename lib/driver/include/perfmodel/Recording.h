@@ -59,6 +59,9 @@ struct RecordedRun {
   std::string Cache = "auto";
   std::string InCoreBasis = "compiled";
   bool NoInCore = false;
+  /// --model as given (empty: all): the models predicted, and so the
+  /// headline's.
+  std::vector<std::string> Models;
   /// The model's clock at the start (measured on the host's own model).
   double ClockGHz = 0;
   /// What the host measured where its model states nothing (--set keys).
