@@ -251,11 +251,10 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
   MachineModel RowM = *M;
   std::map<std::string, double> RowMemory;
   if (HostClock && isMemoryLevel(Lv) && !MemoryMeasured.empty()) {
-    std::vector<std::string> Said;
+    std::vector<std::string> Said; // what was measured, under the table
     useHostMemory(RowM, hostMemoryNow(*M, Cores), A.Sets, Said, RowMemory);
     for (const std::string &N : Said)
-      if (llvm::StringRef(N).starts_with("memory: measured"))
-        Lp.Notes.push_back(Lv + " row: " + N);
+      Lp.Notes.push_back(Lv + " row: " + N);
   }
   std::optional<Timing> T = timeHarness(Lp, *Args, CallSeconds, isMemoryLevel(Lv));
   if (!T) {

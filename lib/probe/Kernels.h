@@ -155,6 +155,10 @@ double libraryCallKernel(const char *Symbol, uint64_t N);
 /// stay in the window between the two misses. FILLERS is one of
 /// windowFillers(). Returns the iterations made (0 off x86-64).
 double windowKernel(bool Store, unsigned Fillers, void **A, void **B, uint64_t Iters, char *Buf);
+/// The filler counts windowKernel has code for: 16 to 256 in steps of 8.
+const std::vector<unsigned> &windowFillers();
+constexpr unsigned WindowFirst = 16, WindowStride = 8, WindowSizes = 31;
+
 /// RING (LEN pointers) made one cycle through all of them in an order
 /// shuffled from SEED: what windowKernel's chases run through. Built here,
 /// beside the kernels, so that the sanitizer build leaves its 33 million
@@ -174,9 +178,6 @@ inline uint64_t nextRandom(uint64_t &State) {
   State ^= State << 17;
   return State;
 }
-/// The filler counts windowKernel has code for: 16 to 256 in steps of 8.
-const std::vector<unsigned> &windowFillers();
-constexpr unsigned WindowFirst = 16, WindowStride = 8, WindowSizes = 31;
 
 } // namespace perfmodel::probe
 
