@@ -41,7 +41,8 @@ struct PortMap {
   std::vector<unsigned> Units;
   std::map<unsigned, std::vector<unsigned>> Leaves; ///< resource idx -> ports
 
-  explicit PortMap(const llvm::MCSchedModel &SM);
+  /// UNITS: counts that replace LLVM's, by port name (core.port_units).
+  PortMap(const llvm::MCSchedModel &SM, const std::map<std::string, unsigned> &Units);
 };
 
 /// An instruction override's form, compiled once: a prefix of the

@@ -51,6 +51,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M) {
   O.VectorMemoryRoundTrip = M.Core.VectorMemoryRoundTrip;
   O.QueueSizes = M.Core.SchedulerQueues;
   O.QueueAlsoHolds = M.Core.QueueAlsoHolds;
+  O.PortUnits = M.Core.PortUnits;
   O.FrontEnd = M.Core.FrontEnd;
   O.LoadQueue = M.Core.LoadQueue;
   O.StoreQueue = M.Core.StoreQueue;
@@ -136,7 +137,7 @@ namespace {
 /// FunctionAddresses place a nest's code, which a block's cost never reads).
 std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) {
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-  static_assert(sizeof(InCoreOptions) == 792 && sizeof(LineSplits) == 240 &&
+  static_assert(sizeof(InCoreOptions) == 840 && sizeof(LineSplits) == 240 &&
                     sizeof(LineSplits::Stream) == 80,
                 "an option was added: make blockKey write it");
 #endif
@@ -168,6 +169,11 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
     Str(Name);
     Num(Size);
   }
+  for (const auto &[Name, Units] : O.PortUnits) {
+    Str(Name);
+    Num(Units);
+  }
+  OS << '|';
   for (const auto &[Name, Also] : O.QueueAlsoHolds) {
     Str(Name);
     Num(double(Also.size()));
@@ -365,7 +371,7 @@ static InCoreResult analyzeBlock(const std::vector<uint8_t> &Bytes, const InCore
 block::Block::Block(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
                     const std::vector<unsigned> &Lines, const TargetBundle &TB,
                     InCoreResult &R)
-    : Bytes(Bytes), O(O), Lines(Lines), TB(TB), SM(TB.STI->getSchedModel()), PM(SM), R(R),
+    : Bytes(Bytes), O(O), Lines(Lines), TB(TB), SM(TB.STI->getSchedModel()), PM(SM, O.PortUnits), R(R),
       LS(O.Splits), CPUID(SM.getProcessorID()), X86(StringRef(O.Triple).starts_with("x86")),
       Legacy(!X86 ? std::nullopt : O.FrontEnd ? O.FrontEnd : libraryFrontEnd(O.Cpu)) {
   R.Ports = PM.Names;

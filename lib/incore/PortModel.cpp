@@ -157,7 +157,7 @@ assign(const std::vector<std::pair<std::vector<unsigned>, double>> &Demands,
 
 namespace perfmodel::block {
 
-PortMap::PortMap(const MCSchedModel &SM) {
+PortMap::PortMap(const MCSchedModel &SM, const std::map<std::string, unsigned> &Given) {
   std::map<unsigned, unsigned> PortOf;
   for (unsigned I = 1; I < SM.getNumProcResourceKinds(); ++I) {
     const MCProcResourceDesc *D = SM.getProcResource(I);
@@ -165,7 +165,8 @@ PortMap::PortMap(const MCSchedModel &SM) {
       continue;
     PortOf[I] = Names.size();
     Names.push_back(D->Name);
-    Units.push_back(std::max(1u, D->NumUnits));
+    auto It = Given.find(D->Name);
+    Units.push_back(std::max(1u, It != Given.end() ? It->second : D->NumUnits));
   }
   std::function<void(unsigned, std::vector<unsigned> &)> Collect =
       [&](unsigned Idx, std::vector<unsigned> &Out) {

@@ -293,6 +293,19 @@ void checkQueueAlsoHolds(Reader &R, const YAML::Node &Core, const MachineModel &
   }
 }
 
+/// core.port_units names ports (not groups) of LLVM's model of the CPU.
+void checkPortUnits(Reader &R, const YAML::Node &Core, const MachineModel &M) {
+  std::map<std::string, unsigned> Ports = llvmPorts(M.Triple, M.Cpu);
+  std::string Names;
+  for (const auto &[P, Units] : Ports)
+    Names += (Names.empty() ? "" : ", ") + P + " (" + std::to_string(Units) + ")";
+  for (const auto &[P, Units] : M.Core.PortUnits)
+    if (!Ports.count(P))
+      R.error(Core["port_units"][P], "core.port_units." + P,
+              "LLVM 19's model of " + M.Cpu + " has no port '" + P + "' (it has: " +
+                  (Names.empty() ? "none" : Names) + ")");
+}
+
 /// ecm.tnol_serial_share: {LEVEL: share in [0, 1]} by the level a link
 /// fills from (a cache beyond the first, or MEM). Used under full overlap
 /// only: under none every transfer waits for T_nOL whole (a file derived
@@ -413,6 +426,8 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
       }
       if (!M.Core.QueueAlsoHolds.empty() && !M.Triple.empty() && !M.Cpu.empty())
         checkQueueAlsoHolds(R, C, M);
+      if (!M.Core.PortUnits.empty() && !M.Triple.empty() && !M.Cpu.empty())
+        checkPortUnits(R, C, M);
     }
     if (YAML::Node C = R.child(Root, "caches", "", true); C.IsDefined() && !C.IsNull())
       readCaches(R, C, M.Caches);

@@ -246,11 +246,11 @@ bool perfmodel::checkLLVMCpu(const std::string &Triple, const std::string &Cpu,
   return true;
 }
 
-/// Every resource of LLVM 19's model of CPU with its buffer size (0: not a
-/// scheduler queue); empty when it has no model or does not know the CPU.
-static std::vector<std::pair<std::string, int>> llvmResources(const std::string &Triple,
-                                                              const std::string &Cpu) {
-  std::vector<std::pair<std::string, int>> Out;
+/// Every resource of LLVM 19's model of CPU; empty when it has no model or
+/// does not know the CPU.
+static std::vector<llvm::MCProcResourceDesc> llvmResourceDescs(const std::string &Triple,
+                                                               const std::string &Cpu) {
+  std::vector<llvm::MCProcResourceDesc> Out;
   std::string Err;
   if (!checkLLVMCpu(Triple, Cpu, Err))
     return Out;
@@ -258,7 +258,26 @@ static std::vector<std::pair<std::string, int>> llvmResources(const std::string 
   std::unique_ptr<llvm::MCSubtargetInfo> STI(T->createMCSubtargetInfo(Triple, Cpu, ""));
   const llvm::MCSchedModel &SM = STI->getSchedModel();
   for (unsigned I = 1; SM.hasInstrSchedModel() && I < SM.getNumProcResourceKinds(); ++I)
-    Out.push_back({SM.getProcResource(I)->Name, SM.getProcResource(I)->BufferSize});
+    Out.push_back(*SM.getProcResource(I)); // names and sub-unit tables are static data
+  return Out;
+}
+
+/// Every resource of LLVM 19's model of CPU with its buffer size (0: not a
+/// scheduler queue).
+static std::vector<std::pair<std::string, int>> llvmResources(const std::string &Triple,
+                                                              const std::string &Cpu) {
+  std::vector<std::pair<std::string, int>> Out;
+  for (const llvm::MCProcResourceDesc &D : llvmResourceDescs(Triple, Cpu))
+    Out.push_back({D.Name, D.BufferSize});
+  return Out;
+}
+
+std::map<std::string, unsigned> perfmodel::llvmPorts(const std::string &Triple,
+                                                     const std::string &Cpu) {
+  std::map<std::string, unsigned> Out;
+  for (const llvm::MCProcResourceDesc &D : llvmResourceDescs(Triple, Cpu))
+    if (!D.SubUnitsIdxBegin)
+      Out[D.Name] = std::max(1u, D.NumUnits);
   return Out;
 }
 

@@ -48,7 +48,7 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
                          "load_bytes_per_cycle", "vector_load_slots", "stores_per_cycle",
                          "store_bytes_per_cycle", "l1_bytes_per_cycle", "fp_units",
                          "unaligned_vector_cost", "line_split_load_cost",
-                         "line_split_store_cost", "scheduler_queues", "queue_also_holds", "load_queue", "store_queue",
+                         "line_split_store_cost", "scheduler_queues", "queue_also_holds", "port_units", "load_queue", "store_queue",
                          "branch_mispredict_cy", "branch_pattern_capacity",
                          "instruction_overrides", "call_cy", "call_return_cy", "parallel_loop_us",
                          "masked_stores_forward", "forward_fail_cy", "store_forward_cy",
@@ -149,6 +149,11 @@ void readCore(Reader &R, const YAML::Node &N, CoreModel &C) {
         [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
           if (auto V = R.count(Q, Name.c_str(), Path, true))
             C.SchedulerQueues[Name] = *V;
+        });
+  Named("port_units", "port: units, e.g. {Zn4LSU: 4}",
+        [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {
+          if (auto V = R.count(Q, Name.c_str(), Path, true))
+            C.PortUnits[Name] = *V;
         });
   Named("queue_also_holds", "queue: [resources], e.g. {Zn4FP: [Zn4FPSt]}",
         [&](const YAML::Node &Q, const std::string &Name, const std::string &Path) {

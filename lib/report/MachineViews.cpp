@@ -150,6 +150,8 @@ perfmodel::machineFields(const MachineModel &M) {
     if (auto Also = C.QueueAlsoHolds.find(Q); Also != C.QueueAlsoHolds.end())
       F.push_back({"core.queue_also_holds." + Q, llvm::join(Also->second, ", ")});
   }
+  for (const auto &[Port, Units] : C.PortUnits)
+    F.push_back({"core.port_units." + Port, std::to_string(Units)});
   for (const auto &[Symbol, Cy] : C.CallCycles)
     F.push_back({"core.call_cy." + Symbol, N(Cy)});
   F.push_back({"core.call_return_cy", C.CallReturnCycles ? N(C.CallReturnCycles) : "unstated"});

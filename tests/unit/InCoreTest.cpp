@@ -1796,3 +1796,30 @@ TEST(InCore, ALoopsIterationTakesACyclePerLineOfItsCode) {
     return S.find("code placement") != std::string::npos && S.find("(4 places)") != std::string::npos;
   }));
 }
+
+// core.port_units replaces LLVM's unit counts (a hypothetical core, or a
+// real one LLVM models with another's numbers). Eight loads and four stores
+// of general registers on LLVM 19's znver5 (Zen 4's model): three
+// load/store pipes (Zn4LSU), a load takes one of their cycles and a store
+// two, so (8 + 4 x 2) / 3 = 5.33 cy. With four pipes: 16 / 4 = 4, where the
+// three AGUs (12 / 3) and the two store units (4 x 2 / 2) bind as well.
+TEST(InCore, PortUnitsReplaceLLVMsCounts) {
+  InCoreOptions O;
+  O.Cpu = "znver5";
+  const std::string File = Src + "/tests/incore/loads-8-stores-4.s";
+  InCoreResult Three = analyzeAssemblyFile(File, O);
+  ASSERT_TRUE(Three.Ok) << Three.Reason;
+  EXPECT_NEAR(Three.PortBound, 16.0 / 3, 1e-9);
+  O.PortUnits = {{"Zn4LSU", 4}};
+  InCoreResult Four = analyzeAssemblyFile(File, O);
+  ASSERT_TRUE(Four.Ok) << Four.Reason;
+  EXPECT_NEAR(Four.PortBound, 4, 1e-9);
+  EXPECT_NEAR(Four.Cycles, 4, 0.1);
+  auto Units = [&](const std::string &Port) {
+    auto It = std::find(Four.Ports.begin(), Four.Ports.end(), Port);
+    return It == Four.Ports.end() ? 0u : Four.PortUnits[It - Four.Ports.begin()];
+  };
+  EXPECT_EQ(Units("Zn4LSU"), 4u);
+  EXPECT_EQ(Units("Zn4Load"), 3u);
+  EXPECT_EQ(Units("Zn4Store"), 2u);
+}

@@ -281,6 +281,8 @@ struct InCoreOptions {
   /// Further resources whose operations hold an entry of a queue, by the
   /// queue's name (core.queue_also_holds).
   std::map<std::string, std::vector<std::string>> QueueAlsoHolds;
+  /// Units of LLVM's ports that replace its counts, by name (core.port_units).
+  std::map<std::string, unsigned> PortUnits;
   /// With a reorder buffer, loads (stores) in flight from issue to
   /// retirement (core.load_queue, core.store_queue); 0: no limit.
   unsigned LoadQueue = 0, StoreQueue = 0;

@@ -119,6 +119,9 @@ struct CoreModel {
   /// Per scheduler queue, further resources of LLVM's model whose operations
   /// wait in it too (AMD's FP store data, which LLVM keeps out of Zn4FP).
   std::map<std::string, std::vector<std::string>> QueueAlsoHolds;
+  /// Units of LLVM's ports that replace its counts, by the port's name
+  /// (Zen 5's four load/store pipes where LLVM 19 reuses Zen 4's three).
+  std::map<std::string, unsigned> PortUnits;
   /// Loads (stores) in flight between issue and retirement: the load
   /// (store) queue as a window test measures it; 0 when the file does not
   /// say (then no limit beyond the reorder buffer).
@@ -521,6 +524,9 @@ std::map<std::string, unsigned> llvmSchedulerQueues(const std::string &Triple,
                                                     const std::string &Cpu);
 /// The names of every resource (units and groups) of LLVM 19's model of CPU.
 std::vector<std::string> llvmResourceNames(const std::string &Triple, const std::string &Cpu);
+/// The ports (resources that are not groups) of LLVM 19's model of CPU and
+/// their units; empty when it has none or does not know the CPU.
+std::map<std::string, unsigned> llvmPorts(const std::string &Triple, const std::string &Cpu);
 
 } // namespace perfmodel
 
