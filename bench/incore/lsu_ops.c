@@ -4,6 +4,7 @@
  * forwarded, everything in L1). Prints cycles per trip for each mix: the
  * best of 7 rounds, each round timing every mix and a dependent add chain
  * (one add a cycle, host_clock.h) that gives the clock.
+ * "float": 4-byte scalar vmovss (xmm).
  * With U load/store units shared by both, L loads with at most P a cycle and
  * S stores with at most Q a cycle take max((L + S) / U, L / P, S / Q).
  *   clang-19 -O2 -mavx2 bench/incore/lsu_ops.c -o lsu && ./lsu */
@@ -14,6 +15,8 @@
 #define LY(O) "vmovups " #O "(%0,%1), %%ymm1\n\t"
 #define SY(O) "vmovups %%ymm2, " #O "+16384(%0,%1)\n\t"
 #define LQ(O) "movq " #O "(%0,%1), %%rax\n\t"
+#define LS(O) "vmovss " #O "(%0,%1), %%xmm1\n\t"
+#define SS(O) "vmovss %%xmm2, " #O "+16384(%0,%1)\n\t"
 #define SQ(O) "movq %%rdx, " #O "+16384(%0,%1)\n\t"
 #define Y2(M, O) M(O) M(O + 64)
 /* Two stores to each line (offsets 0 and 32). */
@@ -42,7 +45,7 @@ int main(void) {
   for (int I = 0; I < 40960; ++I)
     B[I] = 0;
   const long N = 10000000;
-  enum { Mixes = 18 };
+  enum { Mixes = 22 };
   const char *Names[Mixes] = {"12 ymm loads",           "8 ymm loads, 4 ymm stores",
                               "6 ymm loads, 4 ymm stores", "4 ymm loads, 4 ymm stores",
                               "8 ymm stores",           "12 gpr loads",
@@ -51,8 +54,10 @@ int main(void) {
                               "8 ymm stores, 2 a line",   "8 gpr stores, 2 a line",
                               "8 gpr loads, 4 gpr st 2/l", "4 gpr loads, 4 gpr st 2/l",
                               "4 ymm loads, 4 ymm st 2/l", "8 gpr loads, 8 gpr st 2/l",
-                              "12 gpr loads, 2 a line",   "12 ymm loads, 2 a line"};
-  const int Ops[Mixes] = {12, 12, 10, 8, 8, 12, 12, 10, 8, 8, 8, 8, 12, 8, 8, 16, 12, 12};
+                              "12 gpr loads, 2 a line",   "12 ymm loads, 2 a line",
+                              "12 float loads",           "8 float loads, 4 fl st 2/l",
+                              "4 float loads, 4 fl st 2/l", "8 float stores, 2 a line"};
+  const int Ops[Mixes] = {12, 12, 10, 8, 8, 12, 12, 10, 8, 8, 8, 8, 12, 8, 8, 16, 12, 12, 12, 12, 8, 8};
   double Best[Mixes + 1];
   for (int K = 0; K <= Mixes; ++K)
     Best[K] = 1e9;
@@ -78,6 +83,10 @@ int main(void) {
     TIME(Y8(LQ, 0) P8(SQ, 0), 15)
     TIME(P8(LQ, 0) P4(LQ, 256), 16)
     TIME(P8(LY, 0) P4(LY, 256), 17)
+    TIME(Y12(LS, 0), 18)
+    TIME(Y8(LS, 0) P4(SS, 0), 19)
+    TIME(Y4(LS, 0) P4(SS, 0), 20)
+    TIME(P8(SS, 0), 21)
   }
   double Cycle = Best[Mixes];
   printf("clock %.2f GHz (an add chain's)\n%-28s %10s %12s\n", 1e-9 / Cycle, "mix", "cy/trip",
