@@ -169,6 +169,7 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
     Str(Name);
     Num(Size);
   }
+  OS << '|';
   for (const auto &[Name, Units] : O.PortUnits) {
     Str(Name);
     Num(Units);

@@ -293,17 +293,20 @@ void checkQueueAlsoHolds(Reader &R, const YAML::Node &Core, const MachineModel &
   }
 }
 
-/// core.port_units names ports (not groups) of LLVM's model of the CPU.
-void checkPortUnits(Reader &R, const YAML::Node &Core, const MachineModel &M) {
-  std::map<std::string, unsigned> Ports = llvmPorts(M.Triple, M.Cpu);
+/// Every name GIVEN under core.KEY is one of KNOWN, the WHAT (scheduler
+/// queues, ports) of LLVM's model of CPU; an unknown one is an error that
+/// lists them with their sizes.
+void checkKnownNames(Reader &R, const YAML::Node &Core, const std::string &Key,
+                     const std::string &What, const std::map<std::string, unsigned> &Given,
+                     const std::map<std::string, unsigned> &Known, const std::string &Cpu) {
   std::string Names;
-  for (const auto &[P, Units] : Ports)
-    Names += (Names.empty() ? "" : ", ") + P + " (" + std::to_string(Units) + ")";
-  for (const auto &[P, Units] : M.Core.PortUnits)
-    if (!Ports.count(P))
-      R.error(Core["port_units"][P], "core.port_units." + P,
-              "LLVM 19's model of " + M.Cpu + " has no port '" + P + "' (it has: " +
-                  (Names.empty() ? "none" : Names) + ")");
+  for (const auto &[Name, Size] : Known)
+    Names += (Names.empty() ? "" : ", ") + Name + " (" + std::to_string(Size) + ")";
+  for (const auto &Entry : Given)
+    if (!Known.count(Entry.first))
+      R.error(Core[Key][Entry.first], "core." + Key + "." + Entry.first,
+              "LLVM 19's model of " + Cpu + " has no " + What + " '" + Entry.first +
+                  "' (it has: " + (Names.empty() ? "none" : Names) + ")");
 }
 
 /// ecm.tnol_serial_share: {LEVEL: share in [0, 1]} by the level a link
@@ -413,21 +416,16 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
     if (YAML::Node C = R.child(Root, "core", "", true); C.IsDefined() && !C.IsNull()) {
       readCore(R, C, M.Core);
       M.Core.FrontEnd = frontEndOf(R, C, M.Cpu);
-      if (!M.Core.SchedulerQueues.empty() && !M.Triple.empty() && !M.Cpu.empty()) {
-        std::map<std::string, unsigned> Known = llvmSchedulerQueues(M.Triple, M.Cpu);
-        std::string Names;
-        for (const auto &[Q, Size] : Known)
-          Names += (Names.empty() ? "" : ", ") + Q + " (" + std::to_string(Size) + ")";
-        for (const auto &[Q, Size] : M.Core.SchedulerQueues)
-          if (!Known.count(Q))
-            R.error(C["scheduler_queues"][Q], "core.scheduler_queues." + Q,
-                    "LLVM 19's model of " + M.Cpu + " has no scheduler queue '" + Q +
-                        "' (it has: " + (Names.empty() ? "none" : Names) + ")");
+      if (!M.Triple.empty() && !M.Cpu.empty()) {
+        if (!M.Core.SchedulerQueues.empty())
+          checkKnownNames(R, C, "scheduler_queues", "scheduler queue", M.Core.SchedulerQueues,
+                          llvmSchedulerQueues(M.Triple, M.Cpu), M.Cpu);
+        if (!M.Core.QueueAlsoHolds.empty())
+          checkQueueAlsoHolds(R, C, M);
+        if (!M.Core.PortUnits.empty())
+          checkKnownNames(R, C, "port_units", "port", M.Core.PortUnits,
+                          llvmPorts(M.Triple, M.Cpu), M.Cpu);
       }
-      if (!M.Core.QueueAlsoHolds.empty() && !M.Triple.empty() && !M.Cpu.empty())
-        checkQueueAlsoHolds(R, C, M);
-      if (!M.Core.PortUnits.empty() && !M.Triple.empty() && !M.Cpu.empty())
-        checkPortUnits(R, C, M);
     }
     if (YAML::Node C = R.child(Root, "caches", "", true); C.IsDefined() && !C.IsNull())
       readCaches(R, C, M.Caches);

@@ -10,14 +10,14 @@
 #include "Run.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cctype>
-#include <fstream>
-#include <sstream>
 #include <vector>
 
 namespace {
@@ -56,17 +56,19 @@ INSTANTIATE_TEST_SUITE_P(Recordings, RecordedReplay, testing::ValuesIn(recording
 TEST(RecordedReplayBaseline, NamesEveryRecording) {
   std::vector<std::string> Files = recordings();
   ASSERT_FALSE(Files.empty()) << "no recordings in bench/validate/recorded";
-  std::ifstream In(Src + "/bench/validate/replay-baseline.json");
-  std::stringstream SS;
-  SS << In.rdbuf();
-  std::string Baseline = SS.str();
-  ASSERT_FALSE(Baseline.empty());
-  size_t Named = 0;
-  for (size_t P = 0; (P = Baseline.find("\"name\": \"", P)) != std::string::npos; ++Named)
-    P += 9;
-  EXPECT_EQ(Named, Files.size());
-  for (const std::string &F : Files)
-    EXPECT_NE(Baseline.find("\"name\": \"" + F + "\""), std::string::npos) << F;
+  auto Buf = llvm::MemoryBuffer::getFile(Src + "/bench/validate/replay-baseline.json");
+  ASSERT_TRUE(Buf) << Buf.getError().message();
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse((*Buf)->getBuffer());
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  const llvm::json::Object *O = V->getAsObject();
+  const llvm::json::Array *Recs = O ? O->getArray("recordings") : nullptr;
+  ASSERT_NE(Recs, nullptr);
+  std::vector<std::string> Named;
+  for (const llvm::json::Value &R : *Recs)
+    if (const llvm::json::Object *RO = R.getAsObject())
+      Named.push_back(RO->getString("name").value_or("").str());
+  std::sort(Named.begin(), Named.end());
+  EXPECT_EQ(Named, Files);
 }
 
 } // namespace

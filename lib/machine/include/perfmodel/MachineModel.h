@@ -119,8 +119,8 @@ struct CoreModel {
   /// Per scheduler queue, further resources of LLVM's model whose operations
   /// wait in it too (AMD's FP store data, which LLVM keeps out of Zn4FP).
   std::map<std::string, std::vector<std::string>> QueueAlsoHolds;
-  /// Units of LLVM's ports that replace its counts, by the port's name
-  /// (Zen 5's four load/store pipes where LLVM 19 reuses Zen 4's three).
+  /// Units of LLVM's ports that replace its counts, by the port's name: a
+  /// core LLVM models with another core's numbers, or a hypothetical one.
   std::map<std::string, unsigned> PortUnits;
   /// Loads (stores) in flight between issue and retirement: the load
   /// (store) queue as a window test measures it; 0 when the file does not
