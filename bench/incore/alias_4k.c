@@ -2,14 +2,15 @@
  * -march=native makes of jacobi2d (examples/validate/kernels.c), run in L1
  * over three rows of a and one of b, with b placed at every 256 bytes of a
  * 4 KiB page relative to the rows (the rows at page offsets 128, 384, 640,
- * each 8 KiB + 256 B apart, as a heap's rows of one array would be).
+ * each 8 KiB + 256 B apart: rows of 1056 doubles).
  * A load whose address matches an older in-flight store in its low 12 bits
  * waits for that store; here the stores' data come at the end of a chain
  * (three adds and a multiply after the loads), so the loads that reach a
  * store's page offset a few trips after it stall. Prints cycles per trip
  * (16 doubles) for two alignments: "2 split": the row j loads two of four
  * across lines, the rest and the stores aligned (10 line reads a trip);
- * "8 split": every load and store across a line (16 line reads). Load slots
+ * "8 split": every load and store across a line (16 line reads; the rows
+ * and b 8-24 B further on than the offsets printed). Load slots
  * alone give 5 and 8 cy (two line reads a cycle, bench/RESULTS.md); the
  * best of 7 rounds at an add chain's clock (host_clock.h).
  *   clang-19 -O2 -mavx512f bench/incore/alias_4k.c -o alias_4k && ./alias_4k */
