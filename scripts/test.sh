@@ -16,5 +16,16 @@ if [ "${PERFMODEL_SKIP_SANITIZE:-0}" != 1 ]; then
   export ASAN_OPTIONS="detect_leaks=1:abort_on_error=1:suppressions=$ROOT/tests/asan.supp"
   export LSAN_OPTIONS="suppressions=$ROOT/tests/lsan.supp"
   export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
-  (cd "$SAN_DIR" && ctest --output-on-failure -j "$(nproc)")
+  # The recorded replays run one code path on each recording's figures, all
+  # of them in the first pass; under the sanitizers one per host kind does
+  # (they were half of this pass's time).
+  Replay='RecordedReplay\.NoWorseThanItsBaseline/'
+  Pick=""
+  for F in "$ROOT"/bench/validate/recorded/*.json; do
+    Name="$(basename "$F" .json)"
+    case "|$Pick|" in *"|${Name%%-*}_"*) continue ;; esac
+    Pick="$Pick${Pick:+|}$(echo "$Name" | tr '-' '_')"
+  done
+  (cd "$SAN_DIR" && ctest --output-on-failure -j "$(nproc)" -E "$Replay")
+  (cd "$SAN_DIR" && ctest --output-on-failure -j "$(nproc)" -R "$Replay($Pick) ")
 fi
