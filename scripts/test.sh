@@ -24,7 +24,7 @@ if [ "${PERFMODEL_SKIP_SANITIZE:-0}" != 1 ]; then
   for F in "$ROOT"/bench/validate/recorded/*.json; do
     Name="$(basename "$F" .json)"
     case "|$Pick|" in *"|${Name%%-*}_"*) continue ;; esac
-    Pick="$Pick${Pick:+|}$(echo "$Name" | tr '-' '_')"
+    Pick="$Pick${Pick:+|}${Name//-/_}"
   done
   (cd "$SAN_DIR" && ctest --output-on-failure -j "$(nproc)" -E "$Replay")
   (cd "$SAN_DIR" && ctest --output-on-failure -j "$(nproc)" -R "$Replay($Pick) ")
