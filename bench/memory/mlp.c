@@ -5,11 +5,15 @@
 // Latency / ns per independent load = the misses one core keeps in flight
 // for such accesses; chases cap it at their count by construction.
 //
-//   clang-19 -O2 -o mlp bench/memory/mlp.c && ./mlp
+// Sizes in MiB may be given (default 32 128 512): the single chase over each
+// is the random line's latency by footprint (memory.latency_ns_by_footprint).
+//
+//   clang-19 -O2 -o mlp bench/memory/mlp.c && ./mlp [MIB...]
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <time.h>
 
 #include "../incore/host_clock.h"
@@ -36,11 +40,18 @@ static uint64_t next(void) {
   return Rng;
 }
 
-int main(void) {
-  const size_t Sizes[] = {32 << 20, 128 << 20, 512 << 20};
-  for (int SI = 0; SI < 3; SI++) {
+int main(int argc, char **argv) {
+  size_t Sizes[32] = {32 << 20, 128 << 20, 512 << 20};
+  int Count = 3;
+  if (argc > 1) {
+    Count = 0;
+    for (int I = 1; I < argc && Count < 32; I++)
+      Sizes[Count++] = (size_t)atol(argv[I]) << 20;
+  }
+  for (int SI = 0; SI < Count; SI++) {
     size_t Lines = Sizes[SI] / 64;
     Line *L = aligned_alloc(4096, Lines * 64);
+    madvise(L, Lines * 64, MADV_NOHUGEPAGE); // 4 KiB pages even where THP is always on
     uint32_t *Perm = malloc(Lines * 4);
     for (uint32_t I = 0; I < Lines; I++)
       Perm[I] = I;

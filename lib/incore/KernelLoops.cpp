@@ -654,7 +654,7 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
 /// BESTK becomes that and the note saying so is returned; else "".
 std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &TB,
                          const MachineLoop &Best, unsigned First, unsigned Last,
-                         double &BestK) {
+                         double &BestK, SteppedLoop &Stepped) {
   if (K.Nest.size() < 2)
     return "";
   const LoopLevel &Inner = K.innermost(), &Outer = K.Nest[K.Nest.size() - 2];
@@ -722,11 +722,13 @@ std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &
     Explained = AroundExplained;
     if (Explained > 0) {
       BestK = Factor * OuterK;
+      Stepped = {Around.Var, Factor};
       return "the loops over " + Levels + " (" + Counts +
              " iterations) are fully unrolled into the loop over " + Around.Var;
     }
   }
   BestK = double(Trips) * OuterK;
+  Stepped = {Outer.Var, double(Trips)};
   return "the innermost loop (" + std::to_string(Trips) +
          " iterations) is fully unrolled into the loop over " + Outer.Var;
 }
@@ -993,7 +995,8 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   std::vector<double> CandIters;
   double BestK = 0;
   const MachineLoop *Best = pickLoop(K, IR, TB, Strides, Cands, CandIters, BestK);
-  std::string Unrolled = unrolledInto(K, IR, TB, *Best, First, Last, BestK);
+  SteppedLoop Stepped;
+  std::string Unrolled = unrolledInto(K, IR, TB, *Best, First, Last, BestK, Stepped);
   // A trip of a branching body is Copies iterations (MachineLoop::Sequence).
   for (size_t C = 0; C < Cands.size(); ++C)
     CandIters[C] *= Cands[C]->Copies;
@@ -1018,6 +1021,7 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   R.Code.Align = Best->F->SectionAlign;
   R.Code.Body = std::move(Walked);
   R.SourceItersPerIter = BestK;
+  R.Stepped = Stepped;
   R.BytesPerSourceIt = PerIt;
   std::string Where = demangle(Best->F->Name);
   for (size_t P = 0; P < Best->Pieces.size(); ++P) {

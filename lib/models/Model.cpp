@@ -144,18 +144,42 @@ double perfmodel::inCoreCyclesPerIt(const ModelInput &In) {
 
 namespace {
 
-/// Elements A moves per iteration of K's innermost loop, when that is a
+/// Elements A moves per iteration of the loop over VAR, when that is a
 /// constant (affine, not through loaded data).
-std::optional<int64_t> innermostStep(const LoopKernel &K, const Access &A) {
-  if (K.Nest.empty())
-    return std::nullopt;
-  const std::string &Var = K.innermost().Var;
-  if (!A.Linear || A.Indirect || A.Linear->degreeIn(Var) != 1)
+std::optional<int64_t> stepAlong(const LoopKernel &K, const Access &A, const std::string &Var) {
+  auto L = std::find_if(K.Nest.begin(), K.Nest.end(),
+                        [&](const LoopLevel &N) { return N.Var == Var; });
+  if (L == K.Nest.end() || !A.Linear || A.Indirect || A.Linear->degreeIn(Var) != 1)
     return std::nullopt;
   Poly C = A.Linear->coefficientOf(Var);
   if (!C.isConstant())
     return std::nullopt;
-  return C.constantTerm() * K.innermost().Step;
+  return C.constantTerm() * L->Step;
+}
+
+/// The same along K's innermost loop.
+std::optional<int64_t> innermostStep(const LoopKernel &K, const Access &A) {
+  if (K.Nest.empty())
+    return std::nullopt;
+  return stepAlong(K, A, K.innermost().Var);
+}
+
+/// Loads per machine iteration, a gather's elements each (the load queue
+/// holds them all): the gathered register's bytes over its element's.
+double loadsPerMachineIteration(const InCoreResult &IC) {
+  double N = 0;
+  for (const InstrCost &I : IC.Instrs) {
+    if (!I.MayLoad || I.FixedPlace)
+      continue;
+    if (!I.GatherScatter || I.MayStore) {
+      N += 1;
+      continue;
+    }
+    llvm::StringRef Op = llvm::StringRef(I.Text).split(' ').first;
+    unsigned Element = Op.ends_with("pd") || Op.ends_with("q") ? 8 : 4;
+    N += std::max(1u, std::max(I.AccessBytes, 16u) / Element);
+  }
+  return N;
 }
 
 /// Whether the compiled loop gathers or scatters (AVX2/AVX-512 forms).
@@ -179,14 +203,24 @@ double sparseMemoryLines(const ModelInput &In) {
     return 0;
   uint64_t Line = M.Caches.front().LineBytes;
   bool Gathers = gathersOrScatters(In.InCore);
+  // Where the loops inside are fully unrolled, the machine loop steps an
+  // outer one: a stream is a reference's walk along that loop (ELLPACK's
+  // val[8 * i + k] vectorized across i: a gather of one element per line),
+  // a line per iteration of it.
+  const SteppedLoop *Outer =
+      In.InCore && In.InCore->Ok && !In.InCore->Stepped.Var.empty() ? &In.InCore->Stepped
+                                                                     : nullptr;
   std::set<std::pair<std::string, uint64_t>> Streams;
-  for (const Access &A : In.Loop->Accesses)
-    if (std::optional<int64_t> Step = innermostStep(*In.Loop, A)) {
-      uint64_t Bytes = uint64_t(std::abs(*Step * int64_t(A.StrideBytes)));
-      if (M.sparseStride(Bytes) || (Gathers && Bytes >= Line && !M.unprefetchedStride(Bytes)))
-        Streams.insert({A.Array, Bytes});
-    }
-  double Lines = double(Streams.size());
+  for (const Access &A : In.Loop->Accesses) {
+    std::optional<int64_t> Step = Outer ? stepAlong(*In.Loop, A, Outer->Var)
+                                        : innermostStep(*In.Loop, A);
+    if (!Step)
+      continue;
+    uint64_t Bytes = uint64_t(std::abs(*Step * int64_t(A.StrideBytes)));
+    if (M.sparseStride(Bytes) || (Gathers && Bytes >= Line && !M.unprefetchedStride(Bytes)))
+      Streams.insert({A.Array, Bytes});
+  }
+  double Lines = double(Streams.size()) / (Outer ? std::max(Outer->SourceIters, 1.0) : 1.0);
   if (In.Traffic && In.Traffic->Ok && !In.Traffic->Links.empty() && Line)
     Lines = std::min(Lines, In.Traffic->Links.back().LoadBytesPerIt / double(Line));
   return Lines;
@@ -522,6 +556,19 @@ LatencyBound perfmodel::latencyBound(const ModelInput &In) {
       InFlight = std::max(1.0, Window);
       Why = formatCycles(InFlight) + " misses in the " + std::to_string(M.Core.ReorderBuffer) +
             "-uop reorder buffer";
+    }
+  }
+  // The load queue holds every element a gather loads until it retires: a
+  // loop that gathers many elements per missing line keeps few lines in
+  // flight (ELLPACK vectorized across rows: 8 gathers per row's line).
+  if (double Loads = HaveCore ? loadsPerMachineIteration(*IC) : 0;
+      Loads > 0 && M.Core.LoadQueue) {
+    double Window = M.Core.LoadQueue / (Loads / IC->SourceItersPerIter) * (Irr0 + Sparse);
+    if (Window < InFlight) {
+      InFlight = std::max(1.0, Window);
+      Why = formatCycles(InFlight) + " misses in the " + std::to_string(M.Core.LoadQueue) +
+            "-entry load queue (" + formatCycles(Loads / IC->SourceItersPerIter) +
+            " loads per iteration, a gather's elements each)";
     }
   }
   B.InFlight = InFlight;

@@ -1248,6 +1248,38 @@ TEST(Cli, IndirectMissesOverlapUpToTheFillBuffers) {
   llvm::sys::fs::remove(Idx);
 }
 
+// ELLPACK SpMV (tests/nest/ell.c) on zen4-epyc-9654, vectorized across
+// rows with the row's 8 iterations unrolled: val[8 i + k] is gathered along
+// i, a line per row, which no stream prefetcher follows (a gather's
+// elements on lines of their own), so in memory each row's line waits
+// memory.stride_latency_ns: 0.125 lines per iteration. x has 64 elements
+// (in L1). A trip of 8 rows (64 iterations) loads 8 gathers x 8 elements of
+// val and of x, col's 8 x 8 ints in 4 zmm loads and y's 8 doubles in one:
+// 133 loads, 2.078 per iteration. The load queue holds every element until
+// its gather retires: 136 / 2.078 = 65.4 iterations, 8.18 of val's lines
+// in flight (fewer than the L1's 23; with the reorder buffer raised to 2000
+// uops so that it does not bind first). Each line waits 148 ns x 2.4 GHz =
+// 355.2 cy: 0.125 x 355.2 / 8.18 = 355.2 x 2.078 / 136 = 5.428 cy/it. With
+// the file's 320-uop reorder buffer (the 16 gathers are 49-50 uops each)
+// fewer lines fit: more cycles.
+TEST(Cli, GatheredRowsOfAnUnrolledLoopWaitInTheLoadQueue) {
+  std::string Args = "tests/nest/ell.c -m zen4-epyc-9654 -D n=1000000 --index col=uniform:0:64";
+  std::vector<double> P = ecmCyPerIt(Args + " --set core.reorder_buffer=2000", 0);
+  ASSERT_EQ(P.size(), 4u);
+  EXPECT_NEAR(P[3], 148 * 2.4 * (133.0 / 64) / 136, 0.01);
+  CmdResult R = perfmodel("analyze " + Args + " --set core.reorder_buffer=2000");
+  EXPECT_NE(R.Out.find("0.125 line(s) per iteration of streams only the stride prefetcher "
+                       "follows"),
+            std::string::npos)
+      << R.Out;
+  EXPECT_NE(R.Out.find("misses in the 136-entry load queue (2.08 loads per iteration"),
+            std::string::npos)
+      << R.Out;
+  std::vector<double> Rob = ecmCyPerIt(Args, 0);
+  ASSERT_EQ(Rob.size(), 4u);
+  EXPECT_GT(Rob[3], P[3] * 1.5);
+}
+
 // Write-backs on a path of their own (bytes_per_cycle_to_next): the triad's
 // L1-L2 link carries 3 lines in (b, c, the write-allocate of a) and 1 out
 // per CL. Shared (Haswell's rule): 4 x 64 / 64 = 4 cy; with a 64 B/cy

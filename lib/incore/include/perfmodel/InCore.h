@@ -26,6 +26,13 @@
 
 namespace perfmodel {
 
+/// The source loop a machine loop steps when the loops inside it are fully
+/// unrolled into it (Var empty: the innermost, as usual).
+struct SteppedLoop {
+  std::string Var;
+  double SourceIters = 1; ///< source iterations per iteration of Var
+};
+
 struct InstrCost {
   std::string Text;     ///< disassembly, Intel syntax
   uint64_t Address = 0;
@@ -249,6 +256,7 @@ struct InCoreResult {
   double TOL = 0;   ///< ECM: cycles on non-memory ports
   double TnOL = 0;  ///< ECM: cycles on load/store ports
   double SourceItersPerIter = 1;  ///< source iterations one machine iteration covers
+  SteppedLoop Stepped;            ///< the loop it steps, where inner ones are unrolled
   std::string MachineLoop;        ///< which machine loop: function, address range
   double BytesPerSourceIt = 0;    ///< of the leading unit-stride stream (cy/CL)
   InstrClasses Classes;           ///< per machine iteration
