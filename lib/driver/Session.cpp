@@ -143,7 +143,7 @@ std::optional<MachineModel> perfmodel::driver::loadMachine(const std::string &Na
         if (H.InFlight >= 1 && !InFlightStated && !R.Model->Caches.empty()) {
           R.Model->Caches.front().MissesInFlight = unsigned(std::lround(H.InFlight));
           Add(std::to_string(*R.Model->Caches.front().MissesInFlight) +
-              " misses in flight (32 chases at once)");
+              " misses in flight (32 chases at once or random loads)");
         }
         Did.Memory = !Got.empty();
         if (Did.Memory)
@@ -163,7 +163,8 @@ static bool setsGive(const std::vector<std::string> &Sets, const std::string &Ke
 }
 
 /// The first level's misses in flight as measured beside the latency: one
-/// chase and 32 at once are one measurement, and an irregular miss costs
+/// chase and the faster of 32 at once and independent random loads are one
+/// measurement, and an irregular miss costs
 /// their ratio (latency / misses in flight). A fresh latency beside the
 /// file's count mispriced them on the Zen 4 VM (gathers and ELLPACK SpMV in
 /// memory 30-38 % fast: 165 ns over the file's 23 where 19-20 were in flight).

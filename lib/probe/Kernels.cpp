@@ -828,4 +828,17 @@ double chaseKernel(const char *Base, const uint64_t *Starts, unsigned Chains, ui
   return double(Steps) * Chains;
 }
 
+double randomLineLoadsKernel(const char *Base, const uint32_t *Lines, size_t N) {
+  uint64_t S0 = 0, S1 = 0, S2 = 0, S3 = 0;
+#pragma clang loop vectorize(disable) interleave(disable)
+  for (size_t I = 0; I + 3 < N; I += 4) {
+    S0 += *reinterpret_cast<const uint64_t *>(Base + uint64_t(Lines[I]) * 64);
+    S1 += *reinterpret_cast<const uint64_t *>(Base + uint64_t(Lines[I + 1]) * 64);
+    S2 += *reinterpret_cast<const uint64_t *>(Base + uint64_t(Lines[I + 2]) * 64);
+    S3 += *reinterpret_cast<const uint64_t *>(Base + uint64_t(Lines[I + 3]) * 64);
+  }
+  Sink = double(S0 + S1 + S2 + S3);
+  return double(N / 4 * 4);
+}
+
 } // namespace perfmodel::probe

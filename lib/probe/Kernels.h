@@ -134,6 +134,10 @@ double tlbL1Kernel(double *B, uint64_t Pages, uint64_t Rounds, bool Store);
 /// made. Each load's address is the previous load's value: one chain
 /// measures the load-to-use latency, many the misses the core overlaps.
 double chaseKernel(const char *Base, const uint64_t *Starts, unsigned Chains, uint64_t Steps);
+/// Independent loads of the first word of the lines LINES (line numbers)
+/// from BASE, into four integer sums (a chase buffer's words as doubles
+/// would be denormals, slow on some cores): loads made.
+double randomLineLoadsKernel(const char *Base, const uint32_t *Lines, size_t N);
 
 /// A library function the probe times per call: its symbol (exp, or glibc's
 /// vector version _ZGVdN4v_exp) and the elements a call computes.

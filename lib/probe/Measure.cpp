@@ -513,6 +513,21 @@ std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &Chain
   std::vector<uint32_t> Order(Lines);
   uint64_t Rng = lineCycle(Buf, Order.data(), Lines);
   for (unsigned Chains : ChainCounts) {
+    if (Chains == 0) {
+      // Independent loads of random lines of the same buffer, 1 Mi of them
+      // (what a gather's misses take): no second buffer to fault in.
+      std::vector<uint32_t> Random(1 << 20);
+      for (uint32_t &L : Random)
+        L = uint32_t(nextRandom(Rng) % Lines);
+      auto Loads = [&](uint64_t N) {
+        double Made = 0;
+        for (uint64_t I = 0; I < N; ++I)
+          Made += randomLineLoadsKernel(Buf, Random.data(), Random.size());
+        return Made;
+      };
+      Out.push_back(nsPerUnit(rates(Loads, MinSeconds, Reps)));
+      continue;
+    }
     // Each call starts its chains at a random place of the cycle, evenly
     // apart: a chase repeated from one start would find the lines its last
     // call walked in the caches (a few MiB of them, which an L3 keeps).

@@ -244,7 +244,9 @@ PortPoint ports(unsigned Width, double MinSeconds, unsigned Reps);
 /// Pointer chases through BYTES of random 64-byte lines (a cyclic
 /// permutation, so one chase visits every line): ns per access for each
 /// count of chases interleaved, the chains started evenly along the cycle
-/// (empty when the memory cannot be had). With HUGEPAGES the buffer asks for
+/// (empty when the memory cannot be had); a count of 0: independent loads of
+/// random lines of the same buffer instead (randomLoadNs's, without a second
+/// buffer). With HUGEPAGES the buffer asks for
 /// 2 MiB pages, so a chase in a cache measures the cache, not page walks.
 std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &ChainCounts,
                               double MinSeconds, unsigned Reps, bool HugePages);

@@ -38,12 +38,10 @@ std::string num(double V, int Decimals) {
   return S;
 }
 
-/// ns per miss with as many misses in flight as the core keeps: the faster
-/// of 32 chases at once (capped at 32 by construction) and independent
-/// random loads (a gather's misses); 0 when neither was measured.
+/// The probe's parallelMissNs (perfmodel::parallelMissNs of its 32 chases
+/// and random loads in memory).
 double parallelMissNs(const ProbeResult &R) {
-  double A = R.ParallelChaseNs.Median, B = R.RandomLoadNs.Median;
-  return A > 0 && B > 0 ? std::min(A, B) : std::max(A, B);
+  return perfmodel::parallelMissNs(R.ParallelChaseNs.Median, R.RandomLoadNs.Median);
 }
 
 std::string spread(const Measured &M) {

@@ -342,11 +342,19 @@ uint64_t measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds = 0
 /// take PARALLELNS per access when one takes LATENCYNS (0 when unknown).
 double missesInFlight(double LatencyNs, double ParallelNs);
 
+/// The time per access of the faster of 32 chases at once (CHASESNS) and
+/// independent random loads (RANDOMNS) over the same lines, the one known
+/// where only one is (0: neither): what a gather's misses take, or the
+/// chases where their loop lets more misses overlap.
+double parallelMissNs(double ChasesNs, double RandomNs);
+
 /// One core's memory as this host gives it now (a second or two), for a
 /// model of the host that states none: one pointer chase over BYTES of
-/// random lines (latency), 32 at once (the misses one core keeps in
-/// flight), and a load stream over BYTES in the vectors the compiler uses
-/// here (what one core's fills draw). Zeros where it cannot run.
+/// random lines on 4 KiB pages (latency), 32 at once and independent random
+/// loads over the same bytes (the misses one core keeps in flight:
+/// parallelMissNs), and a load stream over BYTES in the vectors the
+/// compiler uses here (what one core's fills draw). Zeros where it cannot
+/// run.
 struct HostMemory {
   double LatencyNs = 0, InFlight = 0, FillGBs = 0;
   /// With streams (measureHostMemory's STREAMS, several seconds more): one
