@@ -217,6 +217,37 @@ TEST(Replay, AMemoryRowIsPredictedWithTheFiguresMeasuredBesideIt) {
       << R.Out << R.Err;
 }
 
+// Figures measured beside the rows are pooled over the run, each the median
+// of the rows that carry it: a few seconds beside one row move more than the
+// host does between rows. Three copies of the triad row, beside fills of 10,
+// 40 and 20 GB/s, all predict with 20: (24 / 20 + 8 / 40) x 2.7 = 3.78 cy.
+TEST(Replay, FiguresMeasuredBesideTheRowsArePooledOverTheRun) {
+  std::string Text = slurp(Src + "/tests/validate/replay-triad-hsw-mem.json");
+  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Text);
+  ASSERT_TRUE(bool(V)) << llvm::toString(V.takeError());
+  llvm::json::Object &Run = *(*V->getAsObject()->getArray("runs"))[0].getAsObject();
+  llvm::json::Array &Rows = *Run.getArray("rows");
+  llvm::json::Value One = Rows[0];
+  Rows.clear();
+  for (double Fill : {10.0, 40.0, 20.0}) {
+    llvm::json::Value Row = One;
+    (*Row.getAsObject())["measured"] = llvm::json::Object{{"memory.sustained_one_core_gbs", Fill}};
+    Rows.push_back(std::move(Row));
+  }
+  std::string Out;
+  llvm::raw_string_ostream OS(Out);
+  OS << *V;
+  std::string File = tempFile(Out);
+  llvm::json::Object Rec = replayed(File);
+  std::remove(File.c_str());
+  const llvm::json::Array *Got = Rec.getArray("rows");
+  ASSERT_NE(Got, nullptr);
+  ASSERT_EQ(Got->size(), 3u);
+  for (const llvm::json::Value &R : *Got)
+    EXPECT_NEAR(R.getAsObject()->getObject("predicted")->getNumber("Roofline").value_or(0),
+                (24 / 20.0 + 8 / 40.0) * 2.7, 0.01);
+}
+
 // --set on a replay applies after the recorded figures: the same triad row
 // with one core's write-backs at 20 GB/s instead of the 40 measured there
 // gives (24 + 8) / 20 ns = 1.6 ns = 4.32 cy, the fills unchanged.
