@@ -86,9 +86,9 @@ HostMemory perfmodel::measureHostMemory(uint64_t Bytes, bool Streams, unsigned T
   // independent random loads): on a shared host a burst or a lost time
   // slice that slows only one of them moves it by 2x. Timed back to back, a
   // burst moves all or none; the median ratio stands. On 4 KiB pages, as
-  // arrays get them: a gather's misses wait their page walks too (32 chains
-  // kept 18-39 lines in flight on the Zen 5 VM where its random loads kept
-  // 31-38, docs/models.md).
+  // arrays get them: a gather's misses wait their page walks too. Random
+  // loads keep more lines in flight than 32 chains on the Zen 5 VM
+  // (bench/RESULTS.md, 2026-12-06).
   std::vector<double> Latency, Ratio;
   for (unsigned P = 0; P < 2 * Reps - 1; ++P) {
     std::vector<Measured> T = chaseNs(Bytes, {1, 32, 0}, MinSeconds, 1, /*HugePages=*/false);
