@@ -610,19 +610,6 @@ double strideKernel(const double *A, size_t N, size_t S) {
   return double(Loads);
 }
 
-double randomLoadsKernel(const double *X, const uint32_t *Idx, size_t N) {
-  double S0 = 0, S1 = 0, S2 = 0, S3 = 0;
-#pragma clang loop vectorize(disable) interleave(disable)
-  for (size_t I = 0; I + 3 < N; I += 4) {
-    S0 += X[Idx[I]];
-    S1 += X[Idx[I + 1]];
-    S2 += X[Idx[I + 2]];
-    S3 += X[Idx[I + 3]];
-  }
-  Sink = S0 + S1 + S2 + S3;
-  return double(N / 4 * 4);
-}
-
 double tlbKernel(double *B, uint64_t Pages, uint64_t Rounds, uint64_t Stride, bool Store) {
   // One access per page, round-robin; each page's line picked by a hash so
   // the lines spread over the L1's sets (page offsets alone would crowd one).
@@ -755,7 +742,6 @@ double branchKernel(const uint8_t *, size_t, uint64_t) { return 0; }
 double tlbKernel(double *, uint64_t, uint64_t, uint64_t, bool) { return 0; }
 double tlbL1Kernel(double *, uint64_t, uint64_t, bool) { return 0; }
 double strideKernel(const double *, size_t, size_t) { return 0; }
-double randomLoadsKernel(const double *, const uint32_t *, size_t) { return 0; }
 const std::vector<unsigned> &windowFillers() {
   static const std::vector<unsigned> None;
   return None;

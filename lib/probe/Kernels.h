@@ -84,10 +84,6 @@ double copyCachedKernel(double *Dst, const double *Src, size_t N, const double *
 /// bytes apart. Returns the loads made, one line each when S >= 8.
 double strideKernel(const double *A, size_t N, size_t S);
 
-/// Sum of X[IDX[i]] over N indices (four scalar chains, never vectorised):
-/// independent loads of random lines, a gather's misses. Returns N.
-double randomLoadsKernel(const double *X, const uint32_t *Idx, size_t N);
-
 /// Update a[i] = s * a[i] in vectors of BITS over N doubles, a multiple of
 /// 64: returns 16N bytes (a load and a store per element, no
 /// write-allocate: the line is already there).

@@ -507,8 +507,9 @@ std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &Chain
   if (!Buf)
     return Out;
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (HugePages)
-    madvise(Buf, Size, MADV_HUGEPAGE); // a hint: without it the chase still runs
+  // A hint: without it the chase still runs. Without HUGEPAGES, the 4 KiB
+  // pages malloc'ed data gets, even where THP is always on.
+  madvise(Buf, Size, HugePages ? MADV_HUGEPAGE : MADV_NOHUGEPAGE);
 #endif
   std::vector<uint32_t> Order(Lines);
   uint64_t Rng = lineCycle(Buf, Order.data(), Lines);
@@ -542,34 +543,6 @@ std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &Chain
   }
   std::free(Buf);
   return Out;
-}
-
-/// Independent loads of random lines over BYTES (4 KiB pages, as a chase in
-/// memory): ns per access. One line a load, through 1 Mi random indices;
-/// nothing limits them but the misses the core keeps in flight.
-Measured randomLoadNs(uint64_t Bytes, double MinSeconds, unsigned Reps) {
-  uint64_t Lines = std::max<uint64_t>(Bytes / 64, 64);
-  auto *X = static_cast<double *>(std::aligned_alloc(4096, Lines * 64));
-  if (!X)
-    return Measured();
-#if defined(__linux__) && defined(MADV_NOHUGEPAGE)
-  madvise(X, Lines * 64, MADV_NOHUGEPAGE); // the 4 KiB pages malloc'ed data gets
-#endif
-  std::memset(X, 0, Lines * 64);
-  std::vector<uint32_t> Idx(1 << 20);
-  uint64_t Rng = 0x2545f4914f6cdd1dULL;
-  for (uint32_t &I : Idx)
-    I = uint32_t(nextRandom(Rng) % Lines * 8);
-  std::vector<double> V = rates(
-      [&](uint64_t N) {
-        double Loads = 0;
-        for (uint64_t I = 0; I < N; ++I)
-          Loads += randomLoadsKernel(X, Idx.data(), Idx.size());
-        return Loads;
-      },
-      MinSeconds, Reps);
-  std::free(X);
-  return nsPerUnit(std::move(V));
 }
 
 /// One chase per set from 2 x L2 up to L3 in steps of 1.5, on huge pages:

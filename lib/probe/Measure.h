@@ -245,16 +245,11 @@ PortPoint ports(unsigned Width, double MinSeconds, unsigned Reps);
 /// permutation, so one chase visits every line): ns per access for each
 /// count of chases interleaved, the chains started evenly along the cycle
 /// (empty when the memory cannot be had); a count of 0: independent loads of
-/// random lines of the same buffer instead (randomLoadNs's, without a second
-/// buffer). With HUGEPAGES the buffer asks for
-/// 2 MiB pages, so a chase in a cache measures the cache, not page walks.
+/// 1 Mi random lines of the same buffer instead (a gather's misses). With
+/// HUGEPAGES the buffer asks for 2 MiB pages, so a chase in a cache measures
+/// the cache, not page walks; without, 4 KiB pages, as arrays get them.
 std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &ChainCounts,
                               double MinSeconds, unsigned Reps, bool HugePages);
-
-/// Independent loads of random lines over BYTES (4 KiB pages, as a chase in
-/// memory): ns per access. One line a load, through 1 Mi random indices;
-/// nothing limits them but the misses the core keeps in flight.
-Measured randomLoadNs(uint64_t Bytes, double MinSeconds, unsigned Reps);
 
 /// One chase per set from 2 x L2 up to L3 in steps of 1.5, on huge pages:
 /// (bytes, ns per access; 0 where the memory could not be had).

@@ -472,12 +472,13 @@ private:
 
   void chases() {
     // Latency of each level and misses in flight (Little's law's inputs):
-    // one chase per level; in memory also 32 chases at once.
+    // one chase per level; in memory also 32 chases at once and independent
+    // random loads of the same lines (a gather's misses).
     step("latency (pointer chases) and misses in flight");
     for (const auto &[Level, WS, Kind] : Sets) {
       std::vector<unsigned> Counts = {1};
       if (Kind == Memory)
-        Counts.push_back(32);
+        Counts.insert(Counts.end(), {32, 0});
       // The L3 chase at three L2s: a shared L3 on a busy host (or a VM's
       // slice of it) keeps far less than its size for one slow random walk.
       // A random line is then in the L2 with odds L2 / set, so the L3's own
@@ -493,10 +494,10 @@ private:
       }
       if (!M.empty())
         R.ChaseNs[Level] = M[0];
-      if (M.size() > 1)
+      if (M.size() > 2) {
         R.ParallelChaseNs = M[1];
-      if (Kind == Memory)
-        R.RandomLoadNs = randomLoadNs(Set, MinSeconds, Reps);
+        R.RandomLoadNs = M[2];
+      }
     }
   }
 

@@ -348,7 +348,7 @@ double missesInFlight(double LatencyNs, double ParallelNs);
 /// chases where their loop lets more misses overlap.
 double parallelMissNs(double ChasesNs, double RandomNs);
 
-/// One core's memory as this host gives it now (a second or two), for a
+/// One core's memory as this host gives it now (several seconds), for a
 /// model of the host that states none: one pointer chase over BYTES of
 /// random lines on 4 KiB pages (latency), 32 at once and independent random
 /// loads over the same bytes (the misses one core keeps in flight:
