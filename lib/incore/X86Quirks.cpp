@@ -47,6 +47,9 @@ void accessFacts(InstrCost &C, const MCInst &I, StringRef Name, const std::optio
   C.NonTemporal = Name.starts_with("MOVNT") || Name.starts_with("VMOVNT");
   StringRef Mnemonic = StringRef(C.Text).split(' ').first;
   C.PackedElement = Mnemonic.ends_with("pd") ? 8 : Mnemonic.ends_with("ps") ? 4 : 0;
+  if (C.GatherScatter)
+    C.GatherElements = std::max(1u, std::max(C.AccessBytes, 16u) /
+                                        (Mnemonic.ends_with("pd") || Mnemonic.ends_with("q") ? 8 : 4));
   for (const MCOperand &Op : I)
     if (Op.isReg() && Op.getReg()) {
       StringRef R = MRI.getName(Op.getReg());

@@ -165,20 +165,12 @@ std::optional<int64_t> innermostStep(const LoopKernel &K, const Access &A) {
 }
 
 /// Loads per machine iteration, a gather's elements each (the load queue
-/// holds them all): the gathered register's bytes over its element's.
+/// holds them all).
 double loadsPerMachineIteration(const InCoreResult &IC) {
   double N = 0;
-  for (const InstrCost &I : IC.Instrs) {
-    if (!I.MayLoad || I.FixedPlace)
-      continue;
-    if (!I.GatherScatter || I.MayStore) {
-      N += 1;
-      continue;
-    }
-    llvm::StringRef Op = llvm::StringRef(I.Text).split(' ').first;
-    unsigned Element = Op.ends_with("pd") || Op.ends_with("q") ? 8 : 4;
-    N += std::max(1u, std::max(I.AccessBytes, 16u) / Element);
-  }
+  for (const InstrCost &I : IC.Instrs)
+    if (I.MayLoad && !I.FixedPlace)
+      N += I.GatherScatter && !I.MayStore ? I.GatherElements : 1;
   return N;
 }
 

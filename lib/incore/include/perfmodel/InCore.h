@@ -52,6 +52,9 @@ struct InstrCost {
   /// A gather or scatter (vgather*, vpgather*, vscatter*, vpscatter*): its
   /// elements' addresses come from a vector, one instruction, many lines.
   bool GatherScatter = false;
+  /// A gather's or scatter's elements: its register's bytes over an
+  /// element's (8 for the *pd and *q forms, else 4); 0 for other accesses.
+  unsigned GatherElements = 0;
   bool NonTemporal = false; ///< movnt*: bypasses the caches, allocates no line
   unsigned PackedElement = 0; ///< 8 for packed doubles (*pd), 4 for singles (*ps)
   /// The PPR paper's class of a floating-point operation (eq. 1).
