@@ -23,6 +23,10 @@ using namespace perfmodel;
 
 namespace {
 
+/// A row is priced from its parts where what its schedule could move is at
+/// most 1/LongRowShare of its cycles (executeAt).
+constexpr double LongRowShare = 64;
+
 /// Source iterations of the innermost loop per iteration of the loop around
 /// it, with the outer counters at the middle of their ranges (the mean for
 /// triangular nests).
@@ -144,10 +148,27 @@ Trace traceOf(const NestCode &N, const std::vector<double> &Trips, double KB, do
   return Tr;
 }
 
+/// The figures of code priced by its bounds (a remainder loop, the outer
+/// code) added to SUM, W times: a long row's parts beside its body.
+void addFigures(InCoreResult &Sum, const InCoreResult &X, double W) {
+  if (!X.Ok)
+    return;
+  Sum.TOL += X.TOL * W;
+  Sum.TnOL += X.TnOL * W;
+  Sum.PortBound += X.PortBound * W;
+  Sum.FrontEndBound += X.FrontEndBound * W;
+  Sum.Classes.Add += X.Classes.Add * W;
+  Sum.Classes.Mul += X.Classes.Mul * W;
+  Sum.Classes.Fma += X.Classes.Fma * W;
+  Sum.Classes.Load += X.Classes.Load * W;
+  Sum.Classes.Store += X.Classes.Store * W;
+}
+
 /// The remainder loops' cycles per outer trip at their bounds (not their
-/// schedules), and of them their calls' (CALLS).
+/// schedules), and of them their calls' (CALLS); their figures go to PARTS.
 double remainderCycles(const NestCode &N, const std::vector<double> &Trips, double KB,
-                       const InCoreOptions &BoundsOnly, double &RemainderCalls) {
+                       const InCoreOptions &BoundsOnly, double &RemainderCalls,
+                       InCoreResult &Parts) {
   double Remainder = 0;
   RemainderCalls = 0;
   for (size_t I = 0; I < Trips.size(); ++I) {
@@ -160,6 +181,7 @@ double remainderCycles(const NestCode &N, const std::vector<double> &Trips, doub
         // vector body's _ZGVdN4v_exp): its cycles per trip too.
         Remainder += Trips[I] * ((RL.Ok ? RL.Cycles : 0) + P.CallCycles);
         RemainderCalls += Trips[I] * P.CallCycles;
+        addFigures(Parts, RL, Trips[I]);
       }
   }
   return Remainder;
@@ -220,6 +242,9 @@ void nestVerdict(InCoreResult &R, double T, double KB, const InCoreOptions &O) {
              "beyond the body's %.3g)",
              100 * Rest / E.Cycles, Rest, E.Body);
     R.Advice += Buf;
+  } else if (E.RowWindows > 0 && R.Bottleneck == InCoreBound::Recurrence) {
+    // A long row priced from its parts: the body's own chain binds (its
+    // advice stands), not chains across outer iterations.
   } else if (R.Bottleneck == InCoreBound::Recurrence || R.Cycles > Flow * 1.02) {
     R.Bottleneck = InCoreBound::Latency;
     snprintf(Buf, sizeof(Buf),
@@ -335,45 +360,73 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
                                          double(std::max<size_t>(1, BodyBytes))));
   double B1 = std::min(B, std::max(2.0, BMax));
   Trace Tr = traceOf(N, Trips, KB, B1);
-  InCoreResult RT = analyzeBlockFigures(Tr.Bytes, LO, Tr.Lines);
-  if (!RT.Ok) {
-    E.Reason = "the enclosing loop's code cannot be costed: " + RT.Reason;
-    return;
-  }
-  // Bodies counted at their steady state; what the schedule adds or saves
-  // beyond them is the rest of the nest.
   double BodyTrips = 0, BodyTraced = 0;
   for (size_t I = 0; I < Trips.size(); ++I)
     if (N.LoopIters[I] == KB) {
       BodyTrips += Trips[I];
       BodyTraced += std::min(Trips[I], B1);
     }
-  double Extra = RT.ScheduledCycles - BodyTraced * R.ScheduledCycles;
-  double Beyond = BodyTrips - BodyTraced; // body trips not in the trace
-  double Total = BodyTrips * R.Cycles + Extra;
-  // Never below what the whole trip's ports, issue and carried chains need.
-  Total = std::max(Total, RT.Cycles + Beyond * R.Cycles);
 
   // The remainders and the straight code: their bounds, not their schedules.
   InCoreOptions BoundsOnly = LO;
   BoundsOnly.ListSchedule = false;
+  InCoreResult Parts; // their figures per outer trip
   double RemainderCalls = 0;
-  double Remainder = remainderCycles(N, Trips, KB, BoundsOnly, RemainderCalls);
-  // The trace's schedule has the remainders' call instructions, not their
-  // callees.
-  Total += RemainderCalls;
+  double Remainder = remainderCycles(N, Trips, KB, BoundsOnly, RemainderCalls, Parts);
+  double Overhead = 0;
+  if (!Tr.Straight.empty()) {
+    InCoreResult S = analyzeBlockFigures(Tr.Straight, BoundsOnly, Tr.StraightLines);
+    Overhead = straightCycles(S);
+    addFigures(Parts, S, 1);
+  }
+  double Body = BodyTrips * R.Cycles;
+
+  // A long row is priced from its parts, the trace not scheduled, where
+  // what scheduling it could move is a small share of the trip. The
+  // schedule saves at most the parts' own cycles (the body's ports or
+  // issue stay busy) plus, at a join, the chains the window overlaps (each
+  // body trip in it, its recurrence); what a join exposes is of the same
+  // order.
+  double WindowTrips = O.Rob && R.Uops ? double(O.Rob) / R.Uops : 0;
+  double Moves = Remainder + Overhead + double(Copies) * WindowTrips * R.RecurrenceBound;
+  bool FromParts = WindowTrips > 0 && WindowTrips < B &&
+                   Moves * LongRowShare <= Body + Remainder + Overhead;
+  InCoreResult RT;
+  double Beyond = 0, Total = 0;
+  if (FromParts) {
+    RT = Parts;
+    RT.RecurrenceBound = BodyTrips * R.RecurrenceBound; // the body's chain binds within a row
+    Beyond = BodyTrips;
+    // The outer code needs its own ports and issue slots, which a body
+    // bound by its chain leaves free; the remainders follow the body.
+    double BodyFlow = BodyTrips * std::max(R.PortBound, R.FrontEndBound);
+    Total = Remainder + std::max(Body, BodyFlow + Overhead);
+  } else {
+    RT = analyzeBlockFigures(Tr.Bytes, LO, Tr.Lines);
+    if (!RT.Ok) {
+      E.Reason = "the enclosing loop's code cannot be costed: " + RT.Reason;
+      return;
+    }
+    // Bodies counted at their steady state; what the schedule adds or
+    // saves beyond them is the rest of the nest.
+    double Extra = RT.ScheduledCycles - BodyTraced * R.ScheduledCycles;
+    Beyond = BodyTrips - BodyTraced; // body trips not in the trace
+    Total = Body + Extra;
+    // Never below what the whole trip's ports, issue and carried chains need.
+    Total = std::max(Total, RT.Cycles + Beyond * R.Cycles);
+    // The trace's schedule has the remainders' call instructions, not
+    // their callees.
+    Total += RemainderCalls;
+  }
   std::vector<double> Spread;
   double Fetched = withFetchLines(R, N, Trips, Total, R.Cycles, BodyTrips, O, Spread);
-  double Overhead = Tr.Straight.empty()
-                        ? 0
-                        : straightCycles(analyzeBlockFigures(Tr.Straight, BoundsOnly, Tr.StraightLines));
-  double Body = BodyTrips * R.Cycles;
 
   double PerSource = 1 / (double(Copies) * *T);
   E.Ok = true;
   E.PerCall = N.WholeFunction;
   E.TripsPerOuter = *T;
   E.Copies = Copies;
+  E.RowWindows = FromParts ? B / WindowTrips : 0;
   E.Cycles = Total * PerSource;
   E.Body = Body * PerSource;
   E.Remainder = Remainder * PerSource;

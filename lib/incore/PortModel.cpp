@@ -57,19 +57,26 @@ double optimalBound(const std::vector<std::pair<std::vector<unsigned>, double>> 
       Best = std::max(Best, Ratio(M));
     return Best;
   }
-  // Port sets as bit sets, and every union of them once (many selections
-  // give the same union).
+  // Port sets as bit sets, and every union of them once, grown set by set
+  // (the unions with a set are it alone and it joined to each union before
+  // it): many selections give the same union, and a table of all 2^sets
+  // selections cost megabytes of fresh pages per block.
   if (Units.size() <= 64) {
     std::vector<uint64_t> Bits(Masks.size(), 0);
     for (size_t M = 0; M < Masks.size(); ++M)
       for (unsigned P : Masks[M])
         Bits[M] |= uint64_t(1) << P;
-    std::vector<uint64_t> Union(size_t(1) << Masks.size(), 0);
+    std::vector<uint64_t> Unions;
     std::unordered_set<uint64_t> Seen;
-    for (uint64_t Sel = 1; Sel < Union.size(); ++Sel) {
-      uint64_t S = Union[Sel] = Union[Sel & (Sel - 1)] | Bits[__builtin_ctzll(Sel)];
-      if (!Seen.insert(S).second)
-        continue;
+    for (uint64_t B : Bits) {
+      size_t Before = Unions.size();
+      if (Seen.insert(B).second)
+        Unions.push_back(B);
+      for (size_t K = 0; K < Before; ++K)
+        if (uint64_t U = Unions[K] | B; Seen.insert(U).second)
+          Unions.push_back(U);
+    }
+    for (uint64_t S : Unions) {
       double Sum = 0, Cap = 0;
       for (size_t M = 0; M < Masks.size(); ++M)
         if ((Bits[M] & ~S) == 0)

@@ -103,6 +103,9 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
       OS << ", " << E.LoadQueue << "-load queue";
     if (E.StoreQueue)
       OS << ", " << E.StoreQueue << "-store queue";
+    if (E.RowWindows > 0)
+      OS << "; a row is " << formatNumber(E.RowWindows)
+         << " windows long: its parts at their own rates, the joins not scheduled";
     OS << "); the body's steady state alone: " << formatNumber(E.Steady) << " cy/it\n";
   } else if (!Source && !E.Reason.empty()) {
     OS << Pad << "  steady state of the machine loop (not the nest as executed: " << E.Reason
@@ -253,6 +256,8 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
         N["load_queue"] = E.LoadQueue;
       if (E.StoreQueue)
         N["store_queue"] = E.StoreQueue;
+      if (E.RowWindows > 0)
+        N["row_windows"] = jsonNumber(E.RowWindows);
       N["enclosing_machine_loop"] = E.Where;
       N["machine_loops"] = std::move(Runs);
     }

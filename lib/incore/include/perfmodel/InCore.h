@@ -134,6 +134,10 @@ struct NestResult {
   double TripsPerOuter = 0; ///< source iterations of the inner loop per outer iteration
   unsigned Copies = 1;     ///< outer iterations per trip of the enclosing machine loop
   bool PerCall = false;    ///< the trip is one call of the function (an outermost loop)
+  /// A row this many reorder buffers of the body long or longer was priced
+  /// from its parts (body, remainders, outer code at their own rates), its
+  /// joins not scheduled; 0: the trace was scheduled.
+  double RowWindows = 0;
   double Cycles = 0, Body = 0, Remainder = 0, Overhead = 0;
   double Overlap = 0; ///< what the pieces save run together (>= 0)
   double Joins = 0;   ///< latency exposed where one loop drains and the next fills (>= 0)
