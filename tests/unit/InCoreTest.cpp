@@ -1173,6 +1173,37 @@ TEST(InCore, TheWindowOverlapsShortReductionRowsAsFarAsItHoldsThem) {
   EXPECT_LT(Free[0].Executed.Cycles, 1.1);
 }
 
+TEST(InCore, ALongRowIsPricedFromItsPartsWithTheOuterCodeUnderItsChain) {
+  // tests/nest/rows.c as above (Haswell's code, 330-uop buffer alone): a
+  // trip of 8 iterations is 18 uops as issued (cmp and jne fuse) and 8 FMAs
+  // of 5 cy on one accumulator, so the window holds 330 / 18 = 18.3 trips,
+  // and what scheduling a row with its neighbours could move is at most the
+  // outer code's few cycles plus the chains in one window, 18.3 x 40 = 733
+  // cy. A row of m = 16000 (2000 trips, 80000 cy) is 109 windows long and
+  // 733 x 64 < 80000: it is
+  // priced from its parts, the chain's 5 cy/it, the outer code (integer
+  // work on ports the chain leaves idle) hidden under it. A row of m = 640
+  // (80 trips, 3200 cy) is below that and is scheduled.
+  InCoreOptions O;
+  O.SchedulerQueues = false;
+  O.Rob = 330;
+  std::vector<InCoreResult> Long = nestAt("rows.c", {{"n", 1000}, {"m", 16000}}, O);
+  ASSERT_EQ(Long.size(), 1u);
+  const NestResult &E = Long[0].Executed;
+  ASSERT_TRUE(E.Ok) << E.Reason;
+  EXPECT_NEAR(E.RowWindows, 2000 / (330.0 / 18), 1e-6);
+  EXPECT_DOUBLE_EQ(E.Steady, 5);
+  EXPECT_NEAR(E.Cycles, 5, 1e-12);
+  EXPECT_GT(E.Overhead, 0);
+  EXPECT_NEAR(E.Overlap, E.Overhead, 1e-12); // all of it under the chain
+  EXPECT_EQ(E.Joins, 0);
+  EXPECT_EQ(Long[0].Bottleneck, InCoreBound::Recurrence);
+  std::vector<InCoreResult> Short = nestAt("rows.c", {{"n", 1000}, {"m", 640}}, O);
+  ASSERT_TRUE(Short[0].Executed.Ok);
+  EXPECT_EQ(Short[0].Executed.RowWindows, 0);
+  EXPECT_LT(Short[0].Executed.Cycles, 5); // the window overlaps neighbouring rows' chains
+}
+
 TEST(InCore, TheLoadQueueHoldsLoadsUntilTheyRetire) {
   // tests/nest/rows.c as in the test above (Haswell's code): a row of m = 64
   // has 128 loads (8 vmovsd and 8 vfmadd with a memory operand per trip of
