@@ -537,21 +537,13 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
   double PerIt = 1 / R.SourceItersPerIter; // steady fields are per machine iteration
   // The per-machine-iteration fields of the results, weighted and summed.
   struct Sum {
-    double Cycles = 0, TOL = 0, TnOL = 0, Port = 0, Front = 0, Rec = 0;
+    double Cycles = 0, Rec = 0;
+    InCoreResult Figures; ///< ports, issue, ECM's split, PPR's classes (addFigures)
     double Body = 0, Remainder = 0, Overhead = 0, Overlap = 0, Joins = 0;
-    InstrClasses Classes;
     void add(const InCoreResult &X, double W) {
       Cycles += X.Cycles * W;
-      TOL += X.TOL * W;
-      TnOL += X.TnOL * W;
-      Port += X.PortBound * W;
-      Front += X.FrontEndBound * W;
       Rec += X.RecurrenceBound * W;
-      Classes.Add += X.Classes.Add * W;
-      Classes.Mul += X.Classes.Mul * W;
-      Classes.Fma += X.Classes.Fma * W;
-      Classes.Load += X.Classes.Load * W;
-      Classes.Store += X.Classes.Store * W;
+      addFigures(Figures, X, W);
     }
   } S;
   for (const auto &[T, Count] : Rows) {
@@ -596,17 +588,17 @@ void perfmodel::executeNestRows(InCoreResult &R, const std::vector<int64_t> &Tri
   double Mispredicts = Changes * (1 - Learned);
   double Lost = MispredictCycles > 0 ? Mispredicts * MispredictCycles : 0;
   S.Cycles += Lost;
-  S.TOL += Lost;
+  S.Figures.TOL += Lost;
   S.Overhead += Lost;
 
   double ToMachine = R.SourceItersPerIter / Iters; // totals -> per machine iteration
   R.Cycles = S.Cycles * ToMachine;
-  R.TOL = S.TOL * ToMachine;
-  R.TnOL = S.TnOL * ToMachine;
-  R.PortBound = S.Port * ToMachine;
-  R.FrontEndBound = S.Front * ToMachine;
+  R.TOL = S.Figures.TOL * ToMachine;
+  R.TnOL = S.Figures.TnOL * ToMachine;
+  R.PortBound = S.Figures.PortBound * ToMachine;
+  R.FrontEndBound = S.Figures.FrontEndBound * ToMachine;
   R.RecurrenceBound = S.Rec * ToMachine;
-  R.Classes = S.Classes;
+  R.Classes = S.Figures.Classes;
   R.Classes.Add *= ToMachine;
   R.Classes.Mul *= ToMachine;
   R.Classes.Fma *= ToMachine;
