@@ -62,16 +62,25 @@ PprResult perfmodel::ppr(const ModelInput &In) {
   // chain delays the compute group (the DAG schedule waits for it).
   R.ComputeCy = IC.TOL / IC.SourceItersPerIter;
   R.LoadStoreCy = IC.TnOL / IC.SourceItersPerIter;
-  double Chain = IC.RecurrenceBound / IC.SourceItersPerIter;
-  bool ChainBound = Chain > R.ComputeCy;
-  if (ChainBound) {
-    R.ComputeCy = Chain;
-    R.Notes.push_back("S_DAG(A, M, I_FMA) is the loop-carried chain of " +
-                      formatCycles(IC.RecurrenceBound) + " cy per machine iteration");
-  }
+  // Which bound the compute group has is the body's own chain against its
+  // ports; a scheduled nest's RecurrenceBound is only what the window could
+  // not overlap across executions (often 0), not the body's chain.
+  bool Executed = IC.Executed.Ok;
+  double BodyChain = Executed && IC.Executed.SteadyRecurrence > 0
+                         ? IC.Executed.SteadyRecurrence
+                         : IC.RecurrenceBound;
+  bool ChainBound = BodyChain / IC.SourceItersPerIter > R.ComputeCy;
+  double Chain = (Executed ? IC.RecurrenceBound : BodyChain) / IC.SourceItersPerIter;
+  if (ChainBound)
+    R.Notes.push_back("S_DAG(A, M, I_FMA) is bound by the loop-carried chain of " +
+                      formatCycles(BodyChain) + " cy per machine iteration" +
+                      (Executed ? " (the nest as executed overlaps it with the next "
+                                  "executions' as far as the window holds them)"
+                                : ""));
+  R.ComputeCy = std::max(R.ComputeCy, Chain);
   // The nest as executed (remainder loops, outer code, chains the window
   // cannot overlap) is the schedule of the compute group.
-  double Nest = IC.Executed.Ok ? IC.Cycles / IC.SourceItersPerIter : 0;
+  double Nest = Executed ? IC.Cycles / IC.SourceItersPerIter : 0;
   if (Nest > R.ComputeCy * (1 + 1e-9)) {
     R.ComputeCy = Nest;
     R.Notes.push_back("S_DAG is the nest as executed: " + formatCycles(Nest) +

@@ -5,6 +5,8 @@
 #include "perfmodel/MachineModel.h"
 #include "perfmodel/Model.h"
 #include "perfmodel/Ecm.h"
+#include "perfmodel/InCore.h"
+#include "perfmodel/Ppr.h"
 #include "perfmodel/Roofline.h"
 
 #include <gtest/gtest.h>
@@ -417,4 +419,46 @@ TEST(Ecm, LoadsAndStoresWaitForTheirShareOfTheTransfers) {
   EcmResult None = ecm(In);
   EXPECT_EQ(None.SerialShares, (std::vector<double>{1, 1, 1}));
   EXPECT_NEAR(None.Predictions[2], 2 + 4 + 8, 1e-9);
+}
+
+// PPR's S_DAG(A, M, I_FMA) on a chain-bound body (tests/nest/rows.c's
+// reduction, per machine iteration of 8 source iterations): the compute
+// ports need 8 cy, the FMA chain within the body 32 cy. A nest as executed
+// that overlaps rows leaves 0.1 cy of chain across executions
+// (RecurrenceBound) and runs at 28.8 cy: S_DAG is 28.8 / 8 = 3.6 cy/it, and
+// what bounds it is the chain (32 > 8), not the compute instructions, so
+// the advice is the in-core model's (more accumulators), not "vectorize".
+// Without the executed nest the body's 32 cy are S_DAG: 4 cy/it.
+TEST(Ppr, AChainBoundBodyIsChainBoundWhenTheNestOverlapsItsExecutions) {
+  MachineModel M = haswell();
+  LoopKernel K = triad();
+  K.Accesses = {ref("a", 8, true, false)};
+  InCoreResult IC;
+  IC.Ok = true;
+  IC.SourceItersPerIter = 8;
+  IC.Classes.Fma = 8;
+  IC.Classes.Load = 8;
+  IC.TOL = 8;
+  IC.TnOL = 4;
+  IC.RecurrenceBound = 0.1;
+  IC.Cycles = 28.8;
+  IC.Advice = "use 4 independent chains";
+  IC.Executed.Ok = true;
+  IC.Executed.SteadyRecurrence = 32;
+  ModelInput In;
+  In.Loop = &K;
+  In.Machine = &M;
+  In.InCore = &IC;
+  In.WorkingSetBytes = 8 << 10;
+  PprResult R = ppr(In);
+  ASSERT_TRUE(R.Summary.Ok) << R.Reason;
+  EXPECT_NEAR(R.ComputeCy, 3.6, 1e-12);
+  EXPECT_EQ(R.Summary.Levels[0].Kind, BoundKind::Chain);
+  EXPECT_EQ(R.Summary.Advice, "use 4 independent chains");
+
+  IC.Executed.Ok = false;
+  IC.RecurrenceBound = 32;
+  R = ppr(In);
+  EXPECT_NEAR(R.ComputeCy, 4, 1e-12);
+  EXPECT_EQ(R.Summary.Levels[0].Kind, BoundKind::Chain);
 }
