@@ -1012,7 +1012,10 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   InCoreOptions LO = O;
   LineSplits Own = lineSplitsOf(K, IR.bindings(), O.Splits.AssumedAlign, O.LineBytes);
   LO.Splits.takeStreamFigures(Own);
+  if (O.DeferBodySchedule)
+    LO.ListSchedule = false;
   InCoreResult R = analyzeBlockBytes(Bytes, LO, Lines);
+  R.BodyScheduled = LO.ListSchedule;
   longestChainOverArms(R, *Best, Straight, LO);
   R.BodyBytes = std::move(Bytes);
   R.BodyLines = std::move(Lines);

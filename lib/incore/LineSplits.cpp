@@ -245,9 +245,12 @@ void perfmodel::splitsAtSizes(InCoreResult &R, const LoopKernel &K,
   InCoreOptions LO = O;
   LO.Splits = R.Splits;
   LO.Splits.takeStreamFigures(Now);
+  if (O.DeferBodySchedule)
+    LO.ListSchedule = false;
   InCoreResult B = analyzeBlockBytes(R.BodyBytes, LO, R.BodyLines);
   if (!B.Ok)
     return;
+  B.BodyScheduled = LO.ListSchedule;
   // The block's own figures change; what the loop search found stays.
   std::vector<std::string> Notes = B.Notes;
   for (const std::string &N : R.Notes)
@@ -263,4 +266,30 @@ void perfmodel::splitsAtSizes(InCoreResult &R, const LoopKernel &K,
   B.BodyLines = std::move(R.BodyLines);
   B.Code = std::move(R.Code);
   R = std::move(B);
+}
+
+void perfmodel::scheduleBody(InCoreResult &R, const InCoreOptions &O) {
+  if (R.BodyScheduled || !R.Ok || R.BodyBytes.empty())
+    return;
+  InCoreOptions LO = O;
+  LO.Splits = R.Splits;
+  LO.ListSchedule = true;
+  LO.DeferBodySchedule = false;
+  InCoreResult B = analyzeBlockBytes(R.BodyBytes, LO, R.BodyLines);
+  R.BodyScheduled = true;
+  if (!B.Ok)
+    return;
+  R.ScheduledCycles = B.ScheduledCycles;
+  // The one note the schedule adds (Block::schedule), where the costing
+  // would have put it: after the note before it there.
+  for (size_t I = 0; I < B.Notes.size(); ++I) {
+    if (B.Notes[I].rfind("the body's list schedule needs", 0) != 0)
+      continue;
+    auto At = R.Notes.begin();
+    if (I > 0)
+      if (auto Prev = std::find(R.Notes.begin(), R.Notes.end(), B.Notes[I - 1]);
+          Prev != R.Notes.end())
+        At = Prev + 1;
+    R.Notes.insert(At, B.Notes[I]);
+  }
 }

@@ -38,6 +38,7 @@ InCoreOptions perfmodel::inCoreOptionsFor(const MachineModel &M, const PipelineO
   InCoreOptions IO = inCoreOptionsFor(M);
   IO.Splits.AssumedAlign = O.AssumeAlign;
   IO.FunctionAddresses = O.FunctionAddresses;
+  IO.DeferBodySchedule = true; // inCoreAtSizes runs it where it is wanted
   return IO;
 }
 
@@ -73,6 +74,10 @@ InCoreResult inCoreAtSizes(InCoreResult IC, const LoopKernel &K, const KernelIR 
         executeNestTrips(IC, *All / *Rows, IO);
     }
   }
+  // The body's own list schedule, a check beside its bounds, except where
+  // a long row is priced from its parts and nothing schedules it.
+  if (!(IC.Executed.Ok && IC.Executed.RowWindows > 0))
+    scheduleBody(IC, IO);
   if (IC.Ok && allStoresNonTemporal(IC))
     IC.Notes.push_back("every store is non-temporal (movnt): no write-allocate traffic in any "
                        "level");

@@ -126,7 +126,7 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
       E.SteadyRecurrence > 0.5 * std::max(R.PortBound, R.FrontEndBound))
     OS << " across executions (" << formatNumber(E.SteadyRecurrence) << " within the body)";
   OS << "  -> " << inCoreBoundName(R.Bottleneck);
-  if (!Source)
+  if (!Source && R.BodyScheduled)
     OS << " (the body's list schedule: " << formatNumber(R.ScheduledCycles) << ")";
   OS << "; ECM T_OL " << formatNumber(R.TOL) << ", T_nOL " << formatNumber(R.TnOL)
      << (Source ? " cy per iteration\n" : " cy per machine iteration\n");
@@ -204,8 +204,9 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
   O["cy_per_it"] = jsonNumber(R.Cycles / (R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1));
   O["bounds"] = Object{{"ports", jsonNumber(R.PortBound)},
                        {"front_end", jsonNumber(R.FrontEndBound)},
-                       {"recurrence", jsonNumber(R.RecurrenceBound)},
-                       {"list_schedule", jsonNumber(R.ScheduledCycles)}};
+                       {"recurrence", jsonNumber(R.RecurrenceBound)}};
+  if (R.BodyScheduled) // not run for a long row priced from its parts
+    (*O["bounds"].getAsObject())["list_schedule"] = jsonNumber(R.ScheduledCycles);
   if (R.DecodeBound > 0) // unrolled code on an Intel core: its legacy decoders
     (*O["bounds"].getAsObject())["decode"] = jsonNumber(R.DecodeBound);
   if (R.Basis != InCoreBasis::Source && !R.Splits.Streams.empty()) {

@@ -1204,6 +1204,33 @@ TEST(InCore, ALongRowIsPricedFromItsPartsWithTheOuterCodeUnderItsChain) {
   EXPECT_LT(Short[0].Executed.Cycles, 5); // the window overlaps neighbouring rows' chains
 }
 
+TEST(InCore, ABodysDeferredListScheduleIsTheOneItsCostingWouldHaveRun) {
+  // tests/nest/rows.c as above (Haswell's code, a 330-uop window): with the
+  // body's list schedule deferred, a row of m = 640 is a scheduled trace, so
+  // executeNest schedules the body first and gets what costing it with the
+  // schedule gave (its trace is set against it: the same nest cycles); a
+  // row of m = 16000 is priced from its parts and nothing schedules it.
+  InCoreOptions O;
+  O.SchedulerQueues = false;
+  O.Rob = 330;
+  InCoreOptions Deferred = O;
+  Deferred.DeferBodySchedule = true;
+  std::vector<InCoreResult> Eager = nestAt("rows.c", {{"n", 1000}, {"m", 640}}, O);
+  std::vector<InCoreResult> Short = nestAt("rows.c", {{"n", 1000}, {"m", 640}}, Deferred);
+  ASSERT_TRUE(Eager[0].Executed.Ok && Short[0].Executed.Ok);
+  EXPECT_TRUE(Short[0].BodyScheduled);
+  EXPECT_GT(Eager[0].ScheduledCycles, 0);
+  EXPECT_DOUBLE_EQ(Short[0].ScheduledCycles, Eager[0].ScheduledCycles);
+  EXPECT_DOUBLE_EQ(Short[0].Executed.Cycles, Eager[0].Executed.Cycles);
+  std::vector<InCoreResult> Long = nestAt("rows.c", {{"n", 1000}, {"m", 16000}}, Deferred);
+  ASSERT_TRUE(Long[0].Executed.Ok);
+  EXPECT_GT(Long[0].Executed.RowWindows, 0);
+  EXPECT_FALSE(Long[0].BodyScheduled);
+  scheduleBody(Long[0], Deferred); // a caller that wants the check runs it
+  EXPECT_TRUE(Long[0].BodyScheduled);
+  EXPECT_DOUBLE_EQ(Long[0].ScheduledCycles, Eager[0].ScheduledCycles); // the same body
+}
+
 TEST(InCore, TheLoadQueueHoldsLoadsUntilTheyRetire) {
   // tests/nest/rows.c as in the test above (Haswell's code): a row of m = 64
   // has 128 loads (8 vmovsd and 8 vfmadd with a memory operand per trip of

@@ -258,6 +258,10 @@ struct InCoreResult {
   /// (in-order issue at the issue width, out-of-order dispatch to the ports,
   /// greedy port choice): cycles per iteration in steady state.
   double ScheduledCycles = 0;
+  /// False where a loop's body was costed without its list schedule
+  /// (InCoreOptions::DeferBodySchedule) and scheduleBody has not run:
+  /// ScheduledCycles is then unknown, not 0.
+  bool BodyScheduled = true;
   InCoreBound Bottleneck = InCoreBound::None; ///< what binds (inCoreBoundName words it)
   std::string Advice;             ///< what to change
   double TOL = 0;   ///< ECM: cycles on non-memory ports
@@ -356,6 +360,10 @@ struct InCoreOptions {
   /// Run the list schedule (ScheduledCycles); callers that read only the
   /// bounds (a nest's remainder loops and straight code) skip it.
   bool ListSchedule = true;
+  /// Cost a loop's body without its list schedule, which only a scheduled
+  /// nest trace (executeNest) needs and which is a check beside the
+  /// analytic bounds otherwise; scheduleBody runs it where it is wanted.
+  bool DeferBodySchedule = false;
 };
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);
@@ -455,6 +463,11 @@ std::vector<double> nestMachineTrips(const NestCode &N, double TripsPerOuter,
 void executeNestRows(InCoreResult &R, const std::vector<int64_t> &Trips,
                      const InCoreOptions &O, double MispredictCycles,
                      double PatternCapacity = 0);
+
+/// The body's list schedule where its costing deferred it
+/// (R.BodyScheduled false): ScheduledCycles and the note on it, as the
+/// costing would have given them. O: the options R was costed with.
+void scheduleBody(InCoreResult &R, const InCoreOptions &O);
 
 /// Re-costs R's machine loop when the sizes BIND move which of K's vector
 /// accesses cross cache lines (rows whose length changes their alignment);
