@@ -12,6 +12,7 @@
 #include "perfmodel/Probe.h"
 #include "perfmodel/Report.h"
 
+#include "clang/AST/ASTConsumer.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -508,9 +509,37 @@ PipelineOptions perfmodel::driver::pipelineOptions(const AnalyzeArgs &A,
   return O;
 }
 
+namespace {
+
+/// The front end inside the in-core model's compile of the file (one parse
+/// for the loops and the machine code), where that compile runs in this
+/// process for this host's architecture (the front end parses for the
+/// host) and the flags say what `#pragma omp` means (the front end's own
+/// parse adds -fopenmp); nullopt otherwise, or where the compile failed (the
+/// front end then reports the file's errors as it does).
+std::optional<FrontendResult> frontendInCompile(const FrontendOptions &FO,
+                                                const InCoreOptions &CompileFor) {
+  if (llvm::Triple(CompileFor.Triple).getArch() !=
+      llvm::Triple(llvm::sys::getDefaultTargetTriple()).getArch())
+    return std::nullopt;
+  FrontendRun Run(FO);
+  if (!Run.ready() || Run.addsOpenMP())
+    return std::nullopt;
+  std::string Diagnostics;
+  std::optional<bool> Ok =
+      compileWithFrontEnd(FO.File, Run.result().CompileArgs, CompileFor,
+                          FrontendRun::quietFlags(), [&] { return Run.consumer(); }, Diagnostics);
+  if (!Ok || !*Ok)
+    return std::nullopt;
+  return Run.finish(true, std::move(Diagnostics));
+}
+
+} // namespace
+
 std::optional<FrontendResult> perfmodel::driver::prepareSource(const AnalyzeArgs &A,
                                                              const CompileCommand &CC,
-                                                             IndexData &Index, int &RC) {
+                                                             IndexData &Index, int &RC,
+                                                             const InCoreOptions *CompileFor) {
   RC = ExitFailed;
   // Sources larger than this are generated code, not kernels; refuse clearly.
   uint64_t Size = 0;
@@ -532,7 +561,10 @@ std::optional<FrontendResult> perfmodel::driver::prepareSource(const AnalyzeArgs
       return std::nullopt;
     }
   }
-  FrontendResult FR = runFrontend(FO);
+  std::optional<FrontendResult> InCompile;
+  if (CompileFor)
+    InCompile = frontendInCompile(FO, *CompileFor);
+  FrontendResult FR = InCompile ? std::move(*InCompile) : runFrontend(FO);
   if (!A.Shown.empty())
     for (std::string *Text : {&FR.Diagnostics, &FR.Error})
       for (size_t At; (At = Text->find(A.File)) != std::string::npos;)
@@ -592,8 +624,13 @@ int perfmodel::driver::loadInputs(const AnalyzeArgs &A, const CompileCommand &CC
                          " is not this host's model; its memory figures stand");
     }
   }
+  // analyze compiles the file for the in-core model: the front end reads
+  // that compile's parse.
+  std::optional<InCoreOptions> CompileFor;
+  if (!A.NoInCore && A.InCoreBasis == "compiled")
+    CompileFor = inCoreOptionsFor(*In.Machine);
   int RC;
-  In.FR = prepareSource(A, CC, In.Index, RC);
+  In.FR = prepareSource(A, CC, In.Index, RC, CompileFor ? &*CompileFor : nullptr);
   return In.FR ? 0 : RC;
 }
 

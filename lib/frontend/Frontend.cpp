@@ -80,11 +80,17 @@ private:
 
 /// What the analyzer learns of the source beyond the IR: the values of
 /// constants and the quotients of parameters in bounds and subscripts.
-struct SourceFacts {
+} // namespace
+
+/// What the parse found beside the loops: sizes the source gives, the
+/// quotients of sizes, calls that return a size.
+struct perfmodel::SourceFacts {
   std::map<std::string, std::pair<int64_t, std::string>> Values;
   std::map<std::string, Quotient> Quotients;
   std::map<std::string, std::string> Aliases; ///< a call's text -> the size it returns
 };
+
+namespace {
 
 class Consumer : public ASTConsumer {
 public:
@@ -93,6 +99,7 @@ public:
   void HandleTranslationUnit(ASTContext &Ctx) override {
     if (Ctx.getDiagnostics().hasErrorOccurred())
       return;
+    StageScope Timed(Stage::FrontEnd); // also inside a compile's parse
     LoopAnalyzer LA(Ctx, IR);
     FunctionCollector FC(Ctx, LA, IR);
     FC.TraverseDecl(Ctx.getTranslationUnitDecl());
@@ -100,33 +107,6 @@ public:
     Values.Quotients = LA.quotients();
     Values.Aliases = LA.aliases();
     IR.DataSymbols = LA.dataSymbols();
-  }
-
-private:
-  KernelIR &IR;
-  SourceFacts &Values;
-};
-
-class Action : public ASTFrontendAction {
-public:
-  Action(KernelIR &IR, SourceFacts &Values)
-      : IR(IR), Values(Values) {}
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &,
-                                                 llvm::StringRef) override {
-    return std::make_unique<Consumer>(IR, Values);
-  }
-
-private:
-  KernelIR &IR;
-  SourceFacts &Values;
-};
-
-class Factory : public tooling::FrontendActionFactory {
-public:
-  Factory(KernelIR &IR, SourceFacts &Values)
-      : IR(IR), Values(Values) {}
-  std::unique_ptr<FrontendAction> create() override {
-    return std::make_unique<Action>(IR, Values);
   }
 
 private:
@@ -477,29 +457,29 @@ KernelIR perfmodel::analyzeTranslationUnit(clang::ASTContext &Ctx,
   return IR;
 }
 
-FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
-  StageScope Timed(Stage::FrontEnd);
-  FrontendResult Result;
+perfmodel::FrontendRun::FrontendRun(const perfmodel::FrontendOptions &O)
+    : Opts(O), Facts(std::make_unique<SourceFacts>()) {
+  FrontendResult &Result = R;
   Result.IR.File = Opts.File;
   if (!llvm::sys::fs::exists(Opts.File)) {
     Result.Error = Opts.File + ": no such file";
-    return Result;
+    return;
   }
   if (llvm::sys::fs::is_directory(Opts.File)) {
     Result.Error = Opts.File + ": is a directory, expected a C or C++ source file";
-    return Result;
+    return;
   }
   auto Readable = llvm::MemoryBuffer::getFile(Opts.File);
   if (!Readable) {
     Result.Error = Opts.File + ": cannot read: " + Readable.getError().message();
-    return Result;
+    return;
   }
 
   std::string DBError, DBNote;
-  auto DB = findDatabase(Opts, DBError, DBNote);
+  DB = findDatabase(Opts, DBError, DBNote);
   if (!DB) {
     Result.Error = "cannot load compile_commands.json: " + DBError;
-    return Result;
+    return;
   }
   if (!DBNote.empty())
     Result.IR.Notes.push_back(DBNote);
@@ -547,18 +527,54 @@ FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
   // A size bound with -D that the file takes as a macro it guards (#ifndef
   // N / #define N 256 / #endif) is compiled with that value too: the loops'
   // bounds, the arrays' extents and the machine code then agree.
-  std::vector<std::string> Macros = guardedMacroDefines(Readable.get()->getBuffer(), Opts);
+  Macros = guardedMacroDefines(Readable.get()->getBuffer(), Opts);
   for (const std::string &D : Macros) {
     Result.CompileArgs.push_back(D);
     Result.IR.Notes.push_back(D.substr(2) + ": a macro the file guards with #ifndef; " +
                               "compiled with " + D);
   }
+  // The front end's own parse reads `#pragma omp` (-fopenmp) where the
+  // flags do not say; a compile with the flags as they are would not.
+  bool FlagsSayOpenMP = llvm::any_of(Result.CompileArgs, [](const std::string &A) {
+    return llvm::StringRef(A).starts_with("-fopenmp") ||
+           llvm::StringRef(A).starts_with("-fno-openmp");
+  });
+  llvm::Regex Pragma("^[ \t]*#[ \t]*pragma[ \t]+omp", llvm::Regex::Newline);
+  AddsOpenMP = !FlagsSayOpenMP && Pragma.match(Readable.get()->getBuffer());
+  Ready = true;
+}
 
-  tooling::ClangTool Tool(*DB, {Opts.File});
+perfmodel::FrontendRun::~FrontendRun() = default;
+
+std::unique_ptr<clang::ASTConsumer> perfmodel::FrontendRun::consumer() {
+  return std::make_unique<Consumer>(R.IR, *Facts);
+}
+
+perfmodel::FrontendResult perfmodel::FrontendRun::finish(bool Parsed, std::string Diagnostics) {
+  R.Diagnostics = std::move(Diagnostics);
+  if (!Ready) // the constructor said why
+    return std::move(R);
+  if (!Parsed) {
+    R.Error = Opts.File + ": Clang could not compile the file (diagnostics above)";
+    return std::move(R);
+  }
+  finalizeIR(R.IR, *Facts, Opts);
+  R.Ok = true;
+  return std::move(R);
+}
+
+FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
+  StageScope Timed(Stage::FrontEnd);
+  FrontendRun Run(Opts);
+  if (!Run.ready())
+    return Run.finish(false, "");
+
+  tooling::ClangTool Tool(Run.database(), {Opts.File});
   // The builtin headers of Clang 19 (stddef.h, immintrin.h, omp.h), whatever
   // compiler the database names; OpenMP pragmas are parsed so that
   // `#pragma omp` loops are seen as such.
   std::string ResourceDir = clangResourceDir();
+  std::vector<std::string> Macros = Run.macros();
   Tool.appendArgumentsAdjuster([ResourceDir, Macros](const tooling::CommandLineArguments &Args,
                                                      llvm::StringRef) {
     tooling::CommandLineArguments Out;
@@ -575,9 +591,8 @@ FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
     Out.push_back("-resource-dir=" + ResourceDir);
     if (!HasOpenMP)
       Out.push_back("-fopenmp");
-    Out.push_back("-Wno-unknown-pragmas");
-    Out.push_back("-Wno-unused-command-line-argument");
-    Out.push_back("-Wno-unknown-warning-option");
+    for (const std::string &W : FrontendRun::quietFlags())
+      Out.push_back(W);
     Out.insert(Out.end(), Macros.begin(), Macros.end());
     return Out;
   });
@@ -589,17 +604,26 @@ FrontendResult perfmodel::runFrontend(const perfmodel::FrontendOptions &Opts) {
   TextDiagnosticPrinter Printer(DiagOS, DiagOpts.get());
   Tool.setDiagnosticConsumer(&Printer);
 
-  SourceFacts Facts;
-  Factory F(Result.IR, Facts);
+  struct RunAction : ASTFrontendAction {
+    FrontendRun &Run;
+    explicit RunAction(FrontendRun &Run) : Run(Run) {}
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance &, llvm::StringRef) override {
+      return Run.consumer();
+    }
+  };
+  struct RunFactory : tooling::FrontendActionFactory {
+    FrontendRun &Run;
+    explicit RunFactory(FrontendRun &Run) : Run(Run) {}
+    std::unique_ptr<FrontendAction> create() override { return std::make_unique<RunAction>(Run); }
+  } F(Run);
   int RC = Tool.run(&F);
   DiagOS.flush();
-  Result.Diagnostics = DiagText;
-  if (RC != 0) {
-    Result.Error = Opts.File + ": Clang could not compile the file (diagnostics above)";
-    return Result;
-  }
+  return Run.finish(RC == 0, DiagText);
+}
 
-  finalizeIR(Result.IR, Facts, Opts);
-  Result.Ok = true;
-  return Result;
+const std::vector<std::string> &perfmodel::FrontendRun::quietFlags() {
+  static const std::vector<std::string> Flags = {"-Wno-unknown-pragmas",
+                                                 "-Wno-unused-command-line-argument",
+                                                 "-Wno-unknown-warning-option"};
+  return Flags;
 }

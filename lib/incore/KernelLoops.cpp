@@ -1260,3 +1260,16 @@ void perfmodel::overlapOuterIterations(InCoreResult &R, const std::vector<int64_
            Iters / double(Trips.size()), Window, Rob, Rec);
   R.Notes.push_back(Buf);
 }
+
+std::optional<bool> perfmodel::compileWithFrontEnd(
+    const std::string &File, const std::vector<std::string> &CompileArgs,
+    const InCoreOptions &O, const std::vector<std::string> &ExtraFlags,
+    const std::function<std::unique_ptr<clang::ASTConsumer>()> &Make,
+    std::string &Diagnostics) {
+  std::string Error;
+  std::optional<bool> Ok = compileKernelParsing(File, withMachineFlags(O, CompileArgs), O.Triple,
+                                                O.Cpu, ExtraFlags, Make, Diagnostics, Error);
+  if (Ok && !*Ok && Diagnostics.empty())
+    Diagnostics = Error;
+  return Ok;
+}

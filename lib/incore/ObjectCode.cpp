@@ -19,7 +19,10 @@
 #include "clang/Driver/Driver.h"
 #include "clang/Driver/Job.h"
 #include "clang/Driver/Tool.h"
+#include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/FrontendAction.h"
+#include "clang/Frontend/MultiplexConsumer.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "clang/FrontendTool/Utils.h"
@@ -73,7 +76,31 @@ const std::string &clangPath() {
 /// process; nullopt where a clang-19 process should: flags that set LLVM's
 /// global options or load plugins, a driver that plans more than one cc1 job,
 /// or an error the driver reports (the process reports it as clang does).
-std::optional<bool> compileHere(const std::vector<std::string> &Args, std::string &Error) {
+/// EmitObj with a second consumer of the AST after code generation (as a
+/// plugin that runs after the main action).
+class AlsoConsume : public clang::WrapperFrontendAction {
+public:
+  AlsoConsume(std::unique_ptr<clang::FrontendAction> Main, const ASTConsumerMaker &Make)
+      : WrapperFrontendAction(std::move(Main)), Make(Make) {}
+
+protected:
+  std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &CI,
+                                                        StringRef InFile) override {
+    std::vector<std::unique_ptr<clang::ASTConsumer>> Both;
+    Both.push_back(WrapperFrontendAction::CreateASTConsumer(CI, InFile));
+    if (!Both.back())
+      return nullptr;
+    Both.push_back(Make());
+    return std::make_unique<clang::MultiplexConsumer>(std::move(Both));
+  }
+
+private:
+  const ASTConsumerMaker &Make;
+};
+
+std::optional<bool> compileHere(const std::vector<std::string> &Args, std::string &Error,
+                                const ASTConsumerMaker *Also = nullptr,
+                                std::string *DiagnosticsOut = nullptr) {
   for (const std::string &A : Args) {
     StringRef X(A);
     if (X.starts_with("-mllvm") || X.starts_with("-Xclang") || X.starts_with("-fplugin") ||
@@ -115,16 +142,32 @@ std::optional<bool> compileHere(const std::vector<std::string> &Args, std::strin
   // cc1 leaves its memory to the process's exit; this process goes on.
   CI->getFrontendOpts().DisableFree = false;
   CI->getCodeGenOpts().DisableFree = false;
+  // The second consumer reads the AST after code generation, which the
+  // driver otherwise lets the backend clear.
+  if (Also)
+    CI->getCodeGenOpts().ClearASTBeforeBackend = false;
   CI->createDiagnostics(new clang::TextDiagnosticPrinter(DOS, &CI->getDiagnosticOpts()));
+  CI->setVerboseOutputStream(nulls()); // "N errors generated.": the caller reports
   bool Ok = false;
   ++DoneInProcess;
   CrashRecoveryContext CRC;
-  if (!CRC.RunSafely([&] { Ok = clang::ExecuteCompilerInvocation(CI.get()); })) {
+  if (Also && CI->getFrontendOpts().ProgramAction != clang::frontend::EmitObj)
+    return std::nullopt;
+  if (!CRC.RunSafely([&] {
+        if (!Also) {
+          Ok = clang::ExecuteCompilerInvocation(CI.get());
+          return;
+        }
+        AlsoConsume Act(std::make_unique<clang::EmitObjAction>(), *Also);
+        Ok = CI->ExecuteAction(Act);
+      })) {
     Error = "clang-19 crashed compiling the file (in process)";
     return false;
   }
   if (!Ok)
     Error = "clang-19 failed:\n" + StringRef(Diagnostics).trim().str();
+  if (DiagnosticsOut)
+    *DiagnosticsOut = Diagnostics;
   return Ok;
 }
 } // namespace
@@ -289,11 +332,11 @@ std::vector<std::string> perfmodel::codeFlags(const std::vector<std::string> &Ar
   return Out;
 }
 
-bool perfmodel::compileKernel(const std::string &Source,
-                              const std::vector<std::string> &Args,
-                              const std::string &Triple, const std::string &Cpu,
-                              ObjectFileBytes &Out, std::string &Error) {
-  TempFile Obj("perfmodel-kernel", "o");
+namespace {
+/// The compile of SOURCE for the in-core model, without its output.
+std::vector<std::string> kernelCompileArgs(const std::string &Source,
+                                           const std::vector<std::string> &Args,
+                                           const std::string &Triple, const std::string &Cpu) {
   // Line tables map machine code to source lines; columns are never read and
   // cost about 1.5 % of the compile (the code is the same without them).
   std::vector<std::string> A = {"-c", "-O3", "-gline-tables-only", "-gno-column-info",
@@ -303,6 +346,54 @@ bool perfmodel::compileKernel(const std::string &Source,
   for (const std::string &F : codeFlags(Args, Source))
     A.push_back(F);
   A.push_back(Source);
+  return A;
+}
+
+/// Objects compiled with a front end's parse (compileKernelParsing), by
+/// their compile's arguments, for compileKernel to take.
+std::map<std::vector<std::string>, ObjectFileBytes> &parsedObjects() {
+  static std::map<std::vector<std::string>, ObjectFileBytes> Objects;
+  return Objects;
+}
+} // namespace
+
+std::optional<bool> perfmodel::compileKernelParsing(
+    const std::string &Source, const std::vector<std::string> &Args, const std::string &Triple,
+    const std::string &Cpu, const std::vector<std::string> &ExtraFlags,
+    const ASTConsumerMaker &Make, std::string &Diagnostics, std::string &Error) {
+  if (!InProcess)
+    return std::nullopt;
+  std::vector<std::string> Key = kernelCompileArgs(Source, Args, Triple, Cpu);
+  TempFile Obj("perfmodel-kernel", "o");
+  std::vector<std::string> A = Key;
+  A.insert(A.end() - 1, ExtraFlags.begin(), ExtraFlags.end());
+  A.push_back("-o");
+  A.push_back(std::string(Obj.Path));
+  std::optional<bool> Ok;
+  {
+    StageScope Timed(Stage::Compile);
+    Ok = compileHere(A, Error, &Make, &Diagnostics);
+  }
+  if (!Ok || !*Ok)
+    return Ok;
+  ObjectFileBytes Out;
+  if (!readObject(std::string(Obj.Path), Out, Error))
+    return false;
+  parsedObjects()[Key] = std::move(Out);
+  return true;
+}
+
+bool perfmodel::compileKernel(const std::string &Source,
+                              const std::vector<std::string> &Args,
+                              const std::string &Triple, const std::string &Cpu,
+                              ObjectFileBytes &Out, std::string &Error) {
+  std::vector<std::string> Key = kernelCompileArgs(Source, Args, Triple, Cpu);
+  if (auto It = parsedObjects().find(Key); It != parsedObjects().end()) {
+    Out = It->second;
+    return true;
+  }
+  TempFile Obj("perfmodel-kernel", "o");
+  std::vector<std::string> A = std::move(Key);
   A.push_back("-o");
   A.push_back(std::string(Obj.Path));
   std::optional<bool> Here;

@@ -8,9 +8,16 @@
 #define PERFMODEL_OBJECTCODE_H
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
+
+namespace clang {
+class ASTConsumer;
+}
 
 namespace perfmodel {
 
@@ -44,8 +51,20 @@ bool compileKernel(const std::string &Source, const std::vector<std::string> &Ar
                    const std::string &Triple, const std::string &Cpu,
                    ObjectFileBytes &Out, std::string &Error);
 
-/// Compiles run in this process so far (compileInProcess), for tests.
-unsigned inProcessCompiles();
+using ASTConsumerMaker = std::function<std::unique_ptr<clang::ASTConsumer>()>;
+
+/// compileKernel in this process with a second consumer of the parse's AST
+/// (made by MAKE, run after code generation) and EXTRAFLAGS (warnings) on
+/// this compile only; compileKernel with the same arguments then takes the
+/// object. nullopt where the compile cannot run in this process (nothing
+/// was parsed), else whether it succeeded; DIAGNOSTICS gets Clang's.
+std::optional<bool> compileKernelParsing(const std::string &Source,
+                                         const std::vector<std::string> &Args,
+                                         const std::string &Triple, const std::string &Cpu,
+                                         const std::vector<std::string> &ExtraFlags,
+                                         const ASTConsumerMaker &Make, std::string &Diagnostics,
+                                         std::string &Error);
+
 
 bool readObject(const std::string &Path, ObjectFileBytes &Out, std::string &Error);
 

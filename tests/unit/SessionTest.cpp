@@ -4,6 +4,13 @@
 #include "perfmodel/Probe.h"
 #include "perfmodel/Recording.h"
 #include "perfmodel/Session.h"
+#include "perfmodel/Frontend.h"
+#include "perfmodel/InCore.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -95,4 +102,64 @@ TEST(Recording, ARowKeepsWhereTheHarnessPlacedItsCode) {
   ASSERT_EQ(Back.Runs[0].Rows.size(), 2u);
   EXPECT_EQ(Back.Runs[0].Rows[0].CodeAt, (std::map<std::string, uint64_t>{{"k", 0x6b0}}));
   EXPECT_TRUE(Back.Runs[0].Rows[1].CodeAt.empty());
+}
+
+// analyze parses the file once: the front end reads the AST of the in-core
+// model's compile (one compile in this process for both), and its loops,
+// sizes and notes are those of the front end's own parse. A file whose
+// `#pragma omp` the flags leave undecided keeps the front end's parse (it
+// reads OpenMP; the compile with the flags as given would not).
+TEST(Session, TheFrontEndReadsTheInCoreCompilesParse) {
+  const std::string Src = PERFMODEL_SOURCE_DIR;
+  driver::AnalyzeArgs A;
+  A.File = Src + "/examples/validate/kernels.c";
+  A.Machine = Src + "/machine-models/zen5-epyc-9755.yml";
+  A.Defines = {"n=4096"};
+  driver::CompileCommand CC{{"-O3"}, true};
+  compileInProcess(true);
+  unsigned Before = inProcessCompiles();
+  driver::Inputs In;
+  ASSERT_EQ(driver::loadInputs(A, CC, In), 0);
+  EXPECT_EQ(inProcessCompiles(), Before + 1);
+  FrontendOptions FO;
+  FO.File = A.File;
+  FO.CompileArgs = CC.Args;
+  FO.HasCompileArgs = true;
+  FO.Defines = {{"n", 4096}};
+  FrontendResult Own = runFrontend(FO);
+  ASSERT_TRUE(Own.Ok) << Own.Error;
+  const KernelIR &IR = In.FR->IR;
+  ASSERT_EQ(IR.Loops.size(), Own.IR.Loops.size());
+  EXPECT_GT(IR.Loops.size(), 20u);
+  for (size_t I = 0; I < IR.Loops.size(); ++I) {
+    EXPECT_EQ(IR.Loops[I].Loc.Line, Own.IR.Loops[I].Loc.Line);
+    EXPECT_EQ(IR.Loops[I].Function, Own.IR.Loops[I].Function);
+    EXPECT_EQ(IR.Loops[I].Accesses.size(), Own.IR.Loops[I].Accesses.size());
+    EXPECT_EQ(IR.Loops[I].flops(), Own.IR.Loops[I].flops());
+  }
+  EXPECT_EQ(IR.bindings(), Own.IR.bindings());
+  EXPECT_EQ(IR.Notes, Own.IR.Notes);
+  EXPECT_EQ(In.FR->CompileArgs, Own.CompileArgs);
+  // The in-core model takes that compile's object.
+  std::vector<InCoreResult> R =
+      analyzeKernelLoops(IR, In.FR->CompileArgs, inCoreOptionsFor(*In.Machine));
+  EXPECT_EQ(inProcessCompiles(), Before + 1);
+  EXPECT_TRUE(llvm::any_of(R, [](const InCoreResult &X) { return X.Ok; }));
+
+  llvm::SmallString<128> Omp;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("perfmodel-omp", "c", Omp));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Omp, EC);
+    OS << "void s(long n, double *a) {\n#pragma omp parallel for\n"
+          "  for (long i = 0; i < n; ++i)\n    a[i] *= 2;\n}\n";
+  }
+  A.File = std::string(Omp);
+  driver::Inputs OmpIn;
+  ASSERT_EQ(driver::loadInputs(A, CC, OmpIn), 0);
+  EXPECT_EQ(inProcessCompiles(), Before + 1); // the front end parsed it alone
+  ASSERT_EQ(OmpIn.FR->IR.Loops.size(), 1u);
+  EXPECT_TRUE(OmpIn.FR->IR.Loops[0].Nest[0].ForksThreads);
+  llvm::sys::fs::remove(Omp);
+  compileInProcess(false);
 }

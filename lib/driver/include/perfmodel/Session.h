@@ -22,6 +22,7 @@
 #include <vector>
 
 namespace perfmodel {
+struct InCoreOptions;
 struct HostMemory; // perfmodel/Probe.h
 } // namespace perfmodel
 
@@ -191,8 +192,11 @@ struct Inputs {
 
 /// Reads and analyses the source (with -D sizes and --index data); prints
 /// what is wrong and returns nullopt (RC the exit status) when it cannot.
+/// COMPILEFOR: the in-core model's options where it will compile the file,
+/// whose compile then parses it for the front end too.
 std::optional<FrontendResult> prepareSource(const AnalyzeArgs &A, const CompileCommand &CC,
-                                            IndexData &Index, int &RC);
+                                            IndexData &Index, int &RC,
+                                            const InCoreOptions *CompileFor = nullptr);
 
 /// Loads -m and the source; 0 when both are there, else the exit status.
 int loadInputs(const AnalyzeArgs &A, const CompileCommand &CC, Inputs &In);

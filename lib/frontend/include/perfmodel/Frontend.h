@@ -12,8 +12,16 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace clang {
+class ASTConsumer;
+namespace tooling {
+class CompilationDatabase;
+}
+} // namespace clang
 
 namespace perfmodel {
 
@@ -46,6 +54,41 @@ struct FrontendResult {
 
 /// Parses FILE with Clang 19 and extracts every loop nest.
 FrontendResult runFrontend(const FrontendOptions &Opts);
+
+struct SourceFacts;
+
+/// runFrontend in steps, for a host that parses the file in a compile of
+/// its own (analyze's in-core compile: the file is then parsed once): the
+/// constructor checks the file and finds its flags (result().CompileArgs,
+/// with the guarded macros the -D bind); consumer() collects the loops from
+/// the AST of a parse with those flags; finish() completes the result.
+/// runFrontend's own parse adds -fopenmp where the flags lack it (so that
+/// `#pragma omp` loops are seen) and quietFlags().
+class FrontendRun {
+public:
+  explicit FrontendRun(const FrontendOptions &Opts);
+  ~FrontendRun();
+  bool ready() const { return Ready; } ///< false: finish(false) says why
+  const FrontendResult &result() const { return R; }
+  /// The file has `#pragma omp` and its flags do not mention OpenMP.
+  bool addsOpenMP() const { return AddsOpenMP; }
+  const std::vector<std::string> &macros() const { return Macros; }
+  clang::tooling::CompilationDatabase &database() { return *DB; }
+  std::unique_ptr<clang::ASTConsumer> consumer();
+  /// The result, after the consumer ran on a parse (PARSED: without errors)
+  /// that printed DIAGNOSTICS; call once.
+  FrontendResult finish(bool Parsed, std::string Diagnostics);
+  /// Warnings the front end's parse turns off (pragmas of other tools).
+  static const std::vector<std::string> &quietFlags();
+
+private:
+  FrontendOptions Opts;
+  FrontendResult R;
+  std::unique_ptr<SourceFacts> Facts;
+  std::unique_ptr<clang::tooling::CompilationDatabase> DB;
+  std::vector<std::string> Macros;
+  bool Ready = false, AddsOpenMP = false;
+};
 
 /// The Clang resource directory used for builtin headers.
 std::string clangResourceDir();

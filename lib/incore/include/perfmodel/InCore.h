@@ -19,10 +19,16 @@
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace clang {
+class ASTConsumer;
+}
 
 namespace perfmodel {
 
@@ -425,10 +431,24 @@ std::vector<InCoreResult> analyzeKernelLoops(const KernelIR &IR,
                                              const std::vector<std::string> &CompileArgs,
                                              const InCoreOptions &O);
 
+/// The compile analyzeKernelLoops(FILE's IR, COMPILEARGS, O) makes, run now
+/// with a second consumer of its AST (MAKE's: the front end's, so that the
+/// file is parsed once) and EXTRAFLAGS (warnings) on it alone;
+/// analyzeKernelLoops then takes its object. nullopt where it cannot run
+/// in this process (nothing was parsed), else whether the file compiled;
+/// DIAGNOSTICS gets Clang's.
+std::optional<bool>
+compileWithFrontEnd(const std::string &File, const std::vector<std::string> &CompileArgs,
+                    const InCoreOptions &O, const std::vector<std::string> &ExtraFlags,
+                    const std::function<std::unique_ptr<clang::ASTConsumer>()> &Make,
+                    std::string &Diagnostics);
+
 /// Whether that compile runs clang-19's driver and cc1 in this process (the
 /// perfmodel tool: no second process to start) or a clang-19 process (the
 /// default: the plugin already runs inside a compile).
 void compileInProcess(bool On);
+/// Compiles run in this process so far (compileInProcess), for tests.
+unsigned inProcessCompiles();
 
 /// The nest as executed: replays R.Nest for one trip of the enclosing machine
 /// loop with the inner loop's trips at the sizes BIND (its vector body,
