@@ -112,7 +112,7 @@ std::optional<MachineModel> perfmodel::driver::loadMachine(const std::string &Na
       // 2 ms ran 2-6 % above what a loop of a second saw (the Zen 5 VM, ten
       // trials; the median within 2 %), while a timing other work slowed
       // is an outlier either way.
-      double GHz = MeasuredGHz ? *MeasuredGHz : measureClock(0.002, 7).Median;
+      double GHz = MeasuredGHz ? *MeasuredGHz : measureClock(0.002, 7, /*Exactly=*/true).Median;
       if (GHz > 0.2 && GHz < 10) {
         double FileGHz = R.Model->ClockGHz;
         R.Model->ClockGHz = std::round(GHz * 100) / 100;

@@ -562,17 +562,39 @@ unsigned perfmodel::compilerVectorBits(const CpuIdentity &C, const std::string &
   return STI && !STI->checkFeatures("+prefer-256-bit") ? 512 : 256;
 }
 
-Measured perfmodel::measureClock(double MinSeconds, unsigned Reps) {
+Measured perfmodel::measureClock(double MinSeconds, unsigned Reps, bool Exactly) {
 #if defined(__x86_64__)
-  return summarise(rates(
-      [](uint64_t N) {
-        addChain(N);
-        return double(N) * 64 / 1e9; // giga-cycles
-      },
-      MinSeconds, Reps));
+  auto Chain = [](uint64_t N) {
+    addChain(N);
+    return double(N) * 64 / 1e9; // giga-cycles
+  };
+  if (!Exactly)
+    return summarise(rates(Chain, MinSeconds, Reps));
+  // Doubling until a call lasts MINSECONDS (it stops at one to two times
+  // that), then scaled back: each timing lasts about MINSECONDS.
+  uint64_t N = 1;
+  for (;;) {
+    double T0 = steadySeconds();
+    Chain(N);
+    double S = steadySeconds() - T0;
+    if (S >= MinSeconds || N >= (uint64_t(1) << 40)) {
+      N = std::max<uint64_t>(1, uint64_t(double(N) * MinSeconds / S));
+      break;
+    }
+    N *= 2;
+  }
+  std::vector<double> Rates;
+  for (unsigned R = 0; R < Reps; ++R) {
+    double T = steadySeconds();
+    double Amount = Chain(N);
+    if (double Took = steadySeconds() - T; Took > 0)
+      Rates.push_back(Amount / Took);
+  }
+  return summarise(std::move(Rates));
 #else
   (void)MinSeconds;
   (void)Reps;
+  (void)Exactly;
   return Measured(); // the add chain is x86-64 code
 #endif
 }

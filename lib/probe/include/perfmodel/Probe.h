@@ -187,8 +187,11 @@ struct ProbeOptions {
 
 /// The running clock from a dependent integer add chain (one cycle per add
 /// on every x86-64 core): REPS timings of at least MINSECONDS each after
-/// warming up. Median 0 where it cannot run (not x86-64).
-Measured measureClock(double MinSeconds = 0.002, unsigned Reps = 5);
+/// warming up, up to 3 x REPS while they scatter (settled()). EXACTLY: REPS
+/// timings of about MINSECONDS each (a command's quick look at the clock:
+/// their median, whatever the scatter). Median 0 where it cannot run (not
+/// x86-64).
+Measured measureClock(double MinSeconds = 0.002, unsigned Reps = 5, bool Exactly = false);
 
 /// The vector width clang-19 -O3 -march=CPU vectorises loops with on a core
 /// with C's features: 512 where it has AVX-512F and LLVM's tuning for CPU
