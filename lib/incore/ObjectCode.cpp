@@ -389,7 +389,8 @@ bool perfmodel::compileKernel(const std::string &Source,
                               ObjectFileBytes &Out, std::string &Error) {
   std::vector<std::string> Key = kernelCompileArgs(Source, Args, Triple, Cpu);
   if (auto It = parsedObjects().find(Key); It != parsedObjects().end()) {
-    Out = It->second;
+    Out = std::move(It->second); // taken once: -p analyses file after file
+    parsedObjects().erase(It);
     return true;
   }
   TempFile Obj("perfmodel-kernel", "o");
