@@ -78,12 +78,11 @@ private:
   KernelIR &IR;
 };
 
-/// What the analyzer learns of the source beyond the IR: the values of
-/// constants and the quotients of parameters in bounds and subscripts.
 } // namespace
 
-/// What the parse found beside the loops: sizes the source gives, the
-/// quotients of sizes, calls that return a size.
+/// What the analyzer learns of the source beyond the IR: the values of
+/// constants, the quotients of parameters in bounds and subscripts, and
+/// calls that return a size.
 struct perfmodel::SourceFacts {
   std::map<std::string, std::pair<int64_t, std::string>> Values;
   std::map<std::string, Quotient> Quotients;

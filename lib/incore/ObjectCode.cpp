@@ -72,10 +72,6 @@ const std::string &clangPath() {
   return Path;
 }
 
-/// Compiles with ARGS (clang-19's command line without the program) in this
-/// process; nullopt where a clang-19 process should: flags that set LLVM's
-/// global options or load plugins, a driver that plans more than one cc1 job,
-/// or an error the driver reports (the process reports it as clang does).
 /// EmitObj with a second consumer of the AST after code generation (as a
 /// plugin that runs after the main action).
 class AlsoConsume : public clang::WrapperFrontendAction {
@@ -98,6 +94,12 @@ private:
   const ASTConsumerMaker &Make;
 };
 
+/// Compiles with ARGS (clang-19's command line without the program) in this
+/// process; nullopt where a clang-19 process should: flags that set LLVM's
+/// global options or load plugins, a driver that plans more than one cc1 job,
+/// or an error the driver reports (the process reports it as clang does).
+/// ALSO: a second consumer of the AST beside EmitObj; DIAGNOSTICSOUT gets
+/// Clang's diagnostics, warnings included.
 std::optional<bool> compileHere(const std::vector<std::string> &Args, std::string &Error,
                                 const ASTConsumerMaker *Also = nullptr,
                                 std::string *DiagnosticsOut = nullptr) {
@@ -148,11 +150,11 @@ std::optional<bool> compileHere(const std::vector<std::string> &Args, std::strin
     CI->getCodeGenOpts().ClearASTBeforeBackend = false;
   CI->createDiagnostics(new clang::TextDiagnosticPrinter(DOS, &CI->getDiagnosticOpts()));
   CI->setVerboseOutputStream(nulls()); // "N errors generated.": the caller reports
+  if (Also && CI->getFrontendOpts().ProgramAction != clang::frontend::EmitObj)
+    return std::nullopt;
   bool Ok = false;
   ++DoneInProcess;
   CrashRecoveryContext CRC;
-  if (Also && CI->getFrontendOpts().ProgramAction != clang::frontend::EmitObj)
-    return std::nullopt;
   if (!CRC.RunSafely([&] {
         if (!Also) {
           Ok = clang::ExecuteCompilerInvocation(CI.get());
