@@ -107,7 +107,7 @@ void Block::schedule() {
   if (R.ScheduledCycles > R.Cycles * 1.05 + 0.05) {
     char Sched[32];
     snprintf(Sched, sizeof(Sched), "%.3g", R.ScheduledCycles);
-    R.Notes.push_back(std::string("the body's list schedule needs ") + Sched +
+    R.Notes.push_back(std::string(ListScheduleNote) + Sched +
                       " cy per iteration, more than the analytic bound: a microcoded "
                       "instruction holding one unit (the bound spreads its cycles over "
                       "every unit it may use), greedy port choices, or a recurrence "

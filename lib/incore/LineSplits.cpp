@@ -8,6 +8,7 @@
 // say), the constant offset of the reference and the outer loops' strides.
 //
 //===----------------------------------------------------------------------===//
+#include "ListSchedule.h"
 #include "perfmodel/InCore.h"
 
 #include <algorithm>
@@ -283,7 +284,7 @@ void perfmodel::scheduleBody(InCoreResult &R, const InCoreOptions &O) {
   // The one note the schedule adds (Block::schedule), where the costing
   // would have put it: after the note before it there.
   for (size_t I = 0; I < B.Notes.size(); ++I) {
-    if (B.Notes[I].rfind("the body's list schedule needs", 0) != 0)
+    if (B.Notes[I].rfind(ListScheduleNote, 0) != 0)
       continue;
     auto At = R.Notes.begin();
     if (I > 0)

@@ -570,19 +570,12 @@ Measured perfmodel::measureClock(double MinSeconds, unsigned Reps, bool Exactly)
   };
   if (!Exactly)
     return summarise(rates(Chain, MinSeconds, Reps));
-  // Doubling until a call lasts MINSECONDS (it stops at one to two times
-  // that), then scaled back: each timing lasts about MINSECONDS.
-  uint64_t N = 1;
-  for (;;) {
-    double T0 = steadySeconds();
-    Chain(N);
-    double S = steadySeconds() - T0;
-    if (S >= MinSeconds || N >= (uint64_t(1) << 40)) {
-      N = std::max<uint64_t>(1, uint64_t(double(N) * MinSeconds / S));
-      break;
-    }
-    N *= 2;
-  }
+  // calibrate's N lasts one to two times MINSECONDS; scaled back, each
+  // timing lasts about MINSECONDS.
+  double S = 0;
+  uint64_t N = calibrate(Chain, MinSeconds, steadySeconds, &S);
+  if (S > MinSeconds)
+    N = std::max<uint64_t>(1, uint64_t(double(N) * MinSeconds / S));
   std::vector<double> Rates;
   for (unsigned R = 0; R < Reps; ++R) {
     double T = steadySeconds();

@@ -47,15 +47,21 @@ inline Measured summarise(std::vector<double> V) {
   return M;
 }
 
-/// The N for which one call of WORK(N) lasts MINSECONDS (doubling from 1).
+/// The N for which one call of WORK(N) lasts MINSECONDS (doubling from 1);
+/// TOOK, if given, receives how long that last call took (MINSECONDS to
+/// about twice that).
 template <typename F, typename C = double (*)()>
-uint64_t calibrate(F &Work, double MinSeconds, C Now = steadySeconds) {
+uint64_t calibrate(F &Work, double MinSeconds, C Now = steadySeconds, double *Took = nullptr) {
   uint64_t N = 1;
   for (;;) {
     double T0 = Now();
     Work(N);
-    if (Now() - T0 >= MinSeconds || N >= (uint64_t(1) << 40))
+    double S = Now() - T0;
+    if (S >= MinSeconds || N >= (uint64_t(1) << 40)) {
+      if (Took)
+        *Took = S;
       break;
+    }
     N *= 2;
   }
   return N;
