@@ -62,6 +62,21 @@ public:
   }
 };
 
+/// A machine file's overrides, compiled once per thread, with the overrides
+/// each instruction text matches: the loops of a file repeat their texts, and
+/// every block of them would match each text against every form again.
+class OverrideIndex {
+  std::vector<std::unique_ptr<FormMatcher>> Forms;
+  std::unordered_map<std::string, std::vector<unsigned>> Of;
+
+public:
+  explicit OverrideIndex(const std::vector<InstructionOverride> &Overrides);
+  /// The indices of the overrides whose forms match TEXT, in file order.
+  const std::vector<unsigned> &matching(const std::string &Text);
+  /// This thread's index of OVERRIDES (one per distinct list of forms).
+  static OverrideIndex &of(const std::vector<InstructionOverride> &Overrides);
+};
+
 /// An x86 memory operand: base, scale, index, displacement, segment.
 struct MemRef {
   unsigned Base = 0, Index = 0, Segment = 0;
@@ -102,9 +117,7 @@ struct Block {
   /// Intel cores this model knows: their front end, renamer and memory rules.
   const bool X86;
   const std::optional<decode::Config> Legacy;
-  std::vector<std::unique_ptr<FormMatcher>> Forms; ///< per override of O
-  /// Per instruction text, the overrides whose forms match it, in order.
-  std::unordered_map<std::string, std::vector<unsigned>> OverridesOf;
+  OverrideIndex &Overrides; ///< O's overrides, by instruction text
 
   // decode
   std::vector<llvm::MCInst> Insts;

@@ -374,11 +374,10 @@ block::Block::Block(const std::vector<uint8_t> &Bytes, const InCoreOptions &O,
                     InCoreResult &R)
     : Bytes(Bytes), O(O), Lines(Lines), TB(TB), SM(TB.STI->getSchedModel()), PM(SM, O.PortUnits), R(R),
       LS(O.Splits), CPUID(SM.getProcessorID()), X86(StringRef(O.Triple).starts_with("x86")),
-      Legacy(!X86 ? std::nullopt : O.FrontEnd ? O.FrontEnd : libraryFrontEnd(O.Cpu)) {
+      Legacy(!X86 ? std::nullopt : O.FrontEnd ? O.FrontEnd : libraryFrontEnd(O.Cpu)),
+      Overrides(OverrideIndex::of(O.Overrides)) {
   R.Ports = PM.Names;
   R.PortUnits = PM.Units;
-  for (const InstructionOverride &Ov : O.Overrides)
-    Forms.push_back(std::make_unique<FormMatcher>(Ov.Form));
 }
 
 

@@ -17,6 +17,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <numeric>
 
 using namespace llvm;
@@ -35,6 +36,32 @@ FormMatcher::FormMatcher(const std::string &Form)
     Glob = std::move(*G);
   else
     llvm::consumeError(G.takeError()); // the machine loader reports it
+}
+
+OverrideIndex::OverrideIndex(const std::vector<InstructionOverride> &Overrides) {
+  for (const InstructionOverride &Ov : Overrides)
+    Forms.push_back(std::make_unique<FormMatcher>(Ov.Form));
+}
+
+const std::vector<unsigned> &OverrideIndex::matching(const std::string &Text) {
+  auto [It, New] = Of.try_emplace(Text);
+  if (New)
+    for (size_t I = 0; I < Forms.size(); ++I)
+      if (Forms[I]->matches(Text))
+        It->second.push_back(unsigned(I));
+  return It->second;
+}
+
+OverrideIndex &OverrideIndex::of(const std::vector<InstructionOverride> &Overrides) {
+  // Keyed by the forms in order: the indices returned are positions in the list.
+  std::string Key;
+  for (const InstructionOverride &Ov : Overrides)
+    (Key += Ov.Form) += '\0';
+  thread_local std::map<std::string, std::unique_ptr<OverrideIndex>> Indices;
+  std::unique_ptr<OverrideIndex> &I = Indices[Key];
+  if (!I)
+    I = std::make_unique<OverrideIndex>(Overrides);
+  return *I;
 }
 
 std::string shortNumber(double V) {
@@ -197,12 +224,7 @@ bool Block::costInstruction(size_t I, double &DefShift) {
   // Of several that match, the last one's latency holds (each replaces the
   // model's, none adds to another's).
   const double ModelLatency = C.Latency;
-  auto [Matched, New] = OverridesOf.try_emplace(C.Text);
-  if (New)
-    for (size_t OI = 0; OI < O.Overrides.size(); ++OI)
-      if (Forms[OI]->matches(C.Text))
-        Matched->second.push_back(unsigned(OI));
-  for (unsigned OI : Matched->second) {
+  for (unsigned OI : Overrides.matching(C.Text)) {
     const InstructionOverride &Ov = O.Overrides[OI];
     if (Ov.LatencyCy) {
       DefShift = *Ov.LatencyCy - ModelOpLatency;

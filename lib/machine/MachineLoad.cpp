@@ -7,8 +7,6 @@
 //===----------------------------------------------------------------------===//
 #include "MachineYaml.h"
 #include "perfmodel/MachineRegistry.h"
-
-#include "perfmodel/MachineRegistry.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/MC/MCSubtargetInfo.h"
 #include "llvm/MC/TargetRegistry.h"
@@ -22,15 +20,10 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
-#include <tuple>
-
-#include <algorithm>
-#include <cmath>
-#include <memory>
-#include <mutex>
 #include <tuple>
 
 using namespace perfmodel;
@@ -495,5 +488,27 @@ MachineLoadResult perfmodel::loadMachineModel(const std::string &File,
                        "cannot read machine file: " + Buf.getError().message()});
     return R;
   }
-  return parseMachineModel((*Buf)->getBuffer().str(), File, Sets);
+  std::string Text = (*Buf)->getBuffer().str();
+  // One run reads a file more than once (the host's model is found by its
+  // CPUID, then loaded; an alias is looked for in each file that names it):
+  // a file without a base is parsed once per text and overrides. One with
+  // a base is parsed each time, as its base may have changed meanwhile.
+  static std::mutex Mutex;
+  static std::map<std::string, MachineLoadResult> Parsed;
+  std::string Key = File + '\0' + Text;
+  for (const std::string &S : Sets)
+    Key += '\0' + S;
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (auto It = Parsed.find(Key); It != Parsed.end())
+      return It->second;
+  }
+  MachineLoadResult R = parseMachineModel(Text, File, Sets);
+  if (R.ok() && R.Model->Bases.empty()) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    if (Parsed.size() >= 64) // a sweep over many generated files
+      Parsed.clear();
+    Parsed.emplace(std::move(Key), R);
+  }
+  return R;
 }
