@@ -44,6 +44,8 @@ OverrideIndex::OverrideIndex(const std::vector<InstructionOverride> &Overrides) 
 }
 
 const std::vector<unsigned> &OverrideIndex::matching(const std::string &Text) {
+  if (Of.size() >= (1u << 17)) // a long run over many files: start afresh
+    Of.clear();
   auto [It, New] = Of.try_emplace(Text);
   if (New)
     for (size_t I = 0; I < Forms.size(); ++I)

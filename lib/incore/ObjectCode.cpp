@@ -29,10 +29,10 @@
 #include "llvm/DebugInfo/DWARF/DWARFContext.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/CrashRecoveryContext.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Host.h"
@@ -121,9 +121,9 @@ std::optional<bool> compileHere(const std::vector<std::string> &Args, std::strin
     InitializeAllAsmParsers();
     CrashRecoveryContext::Enable();
     // Line tables carry no variables, yet the instruction-referencing
-    // LiveDebugValues walks every instruction for them: the older pass has
-    // nothing to do (1.7 % of TSVC_2's compile; the code is the same).
-    // LLVM's options are global: set here, once, for this process's compiles.
+    // LiveDebugValues walks every instruction for them; the older pass has
+    // nothing to do, and the code is the same (bench/RESULTS.md). LLVM's
+    // options are global: set here, once, for this process's compiles.
     if (cl::Option *O = cl::getRegisteredOptions().lookup("experimental-debug-variable-locations"))
       if (O->addOccurrence(1, O->ArgStr, "false"))
         O->setDefault();
