@@ -719,3 +719,41 @@ TEST(Machine, TnolSerialSharesAreChecked) {
     EXPECT_NE(E->Message.find(Says), std::string::npos) << E->Message;
   }
 }
+
+// A run parses a file without a base once (loadMachineModel keeps it), but
+// a file rewritten in between is read as it is now: the kept parse is the
+// text's, not the path's. A base file rewritten under a derived one is read
+// anew too (files with a base are not kept).
+TEST(Machine, AFileRewrittenBetweenLoadsIsReadAsItIsNow) {
+  std::string Dir = ::testing::TempDir();
+  std::string File = Dir + "/rewritten.yml";
+  auto Write = [&](const std::string &Path, const std::string &Text) {
+    std::ofstream Out(Path);
+    Out << Text;
+  };
+  Write(File, edited("clock_ghz: 2.7", "clock_ghz: 2.9"));
+  MachineLoadResult A = loadMachineModel(File);
+  ASSERT_TRUE(A.ok());
+  EXPECT_DOUBLE_EQ(A.Model->ClockGHz, 2.9);
+  EXPECT_DOUBLE_EQ(loadMachineModel(File).Model->ClockGHz, 2.9);
+  Write(File, edited("clock_ghz: 2.7", "clock_ghz: 3.3"));
+  MachineLoadResult B = loadMachineModel(File);
+  ASSERT_TRUE(B.ok());
+  EXPECT_DOUBLE_EQ(B.Model->ClockGHz, 3.3);
+  // --set is part of what was parsed.
+  MachineLoadResult C = loadMachineModel(File, {"clock_ghz=1.5"});
+  ASSERT_TRUE(C.ok());
+  EXPECT_DOUBLE_EQ(C.Model->ClockGHz, 1.5);
+  EXPECT_DOUBLE_EQ(loadMachineModel(File).Model->ClockGHz, 3.3);
+
+  std::string Base = Dir + "/rewritten-base.yml", Derived = Dir + "/rewritten-derived.yml";
+  Write(Base, edited("clock_ghz: 2.7", "clock_ghz: 2.2"));
+  Write(Derived, "base: ./rewritten-base.yml\nname: derived-of-rewritten\n");
+  MachineLoadResult D = loadMachineModel(Derived);
+  ASSERT_TRUE(D.ok()) << (D.Diags.empty() ? "" : D.Diags[0].str());
+  EXPECT_DOUBLE_EQ(D.Model->ClockGHz, 2.2);
+  Write(Base, edited("clock_ghz: 2.7", "clock_ghz: 2.4"));
+  MachineLoadResult E = loadMachineModel(Derived);
+  ASSERT_TRUE(E.ok());
+  EXPECT_DOUBLE_EQ(E.Model->ClockGHz, 2.4);
+}
