@@ -355,18 +355,18 @@ int perfmodel::driver::checkOutput(const std::string &Path) {
 
 namespace {
 
-/// Writes TEXT to PATH atomically (a temporary beside it, then rename); a
-/// device or FIFO is written in place. An existing file is replaced only if
-/// it is a perfmodel report itself (outputProblem), so a mistyped -o never
-/// destroys a user's source or data.
-int writeOutput(const std::string &Path, const std::string &Text) {
+/// Writes what WRITE prints to PATH atomically (a temporary beside it, then
+/// rename); a device or FIFO is written in place. An existing file is
+/// replaced only if it is a perfmodel report itself (outputProblem), so a
+/// mistyped -o never destroys a user's source or data.
+int writeOutput(const std::string &Path, ReportWriter Write) {
   if (int RC = checkOutput(Path))
     return RC;
   if (isSpecialFile(Path)) {
     std::error_code EC;
     llvm::raw_fd_ostream Out(Path, EC);
     if (!EC)
-      Out << Text;
+      Write(Out);
     if (EC || Out.has_error()) {
       Out.clear_error();
       return error("cannot write " + Path);
@@ -383,7 +383,7 @@ int writeOutput(const std::string &Path, const std::string &Text) {
     return error("cannot write " + Path + ": " + EC.message());
   {
     llvm::raw_fd_ostream Out(FD, /*shouldClose=*/true);
-    Out << Text;
+    Write(Out);
     Out.close();
     if (Out.has_error()) {
       Out.clear_error();
@@ -400,12 +400,16 @@ int writeOutput(const std::string &Path, const std::string &Text) {
 
 } // namespace
 
-int perfmodel::driver::emitReport(const std::string &Output, const std::string &Text) {
+int perfmodel::driver::emitReport(const std::string &Output, ReportWriter Write) {
   if (Output.empty() || Output == "-") {
-    llvm::outs() << Text;
+    Write(llvm::outs());
     return ExitOk;
   }
-  return writeOutput(Output, Text);
+  return writeOutput(Output, Write);
+}
+
+int perfmodel::driver::emitReport(const std::string &Output, const std::string &Text) {
+  return emitReport(Output, [&](llvm::raw_ostream &OS) { OS << Text; });
 }
 
 

@@ -55,18 +55,13 @@ int analyzeFile(AnalyzeArgs A, const CompileCommand &CC, const std::string &Json
   if (!A.Shown.empty())
     renameSource(In.FR->IR, A.File, A.Shown);
 
+  // Printed straight into the output's stream: a file's report of
+  // megabytes built in a string first took fresh pages as it grew.
   auto Render = [&](ReportFormat Format) {
-    StageScope Timed(Stage::Report);
-    std::string Text;
-    {
-      // Buffered: the JSON writer emits a character at a time (string
-      // escapes, indentation), each an append to the string otherwise.
-      llvm::raw_string_ostream OS(Text);
-      OS.SetBuffered();
+    return [&R, Format](llvm::raw_ostream &OS) {
+      StageScope Timed(Stage::Report);
       printReport(OS, R, Format);
-      OS.flush();
-    }
-    return Text;
+    };
   };
   if (!JsonCopy.empty())
     if (int RC = emitReport(JsonCopy, Render(ReportFormat::Json)))

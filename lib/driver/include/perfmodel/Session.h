@@ -15,6 +15,9 @@
 #include "perfmodel/Report.h"
 #include "perfmodel/Traffic.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
 #include <functional>
 #include <map>
 #include <optional>
@@ -116,9 +119,15 @@ bool splitSizeRange(const std::vector<std::string> &Defines, std::optional<Sweep
 /// subcommands call it before their work too, so a bad -o fails at once.
 int checkOutput(const std::string &Path);
 
+/// Prints a report to the stream it is given.
+using ReportWriter = llvm::function_ref<void(llvm::raw_ostream &)>;
+
 /// Standard output for "" or "-", otherwise the file OUTPUT (atomically; an
 /// existing file only when it is a perfmodel report itself).
 int emitReport(const std::string &Output, const std::string &Text);
+/// The same with the report printed straight into the file's stream: a
+/// report of megabytes is not built up in memory first.
+int emitReport(const std::string &Output, ReportWriter Write);
 
 /// What follows a bare `--`: the compile command of the analysed file.
 struct CompileCommand {
