@@ -50,7 +50,7 @@ CacheSim::CacheSim(std::vector<CacheLevelConfig> Levels) : Config(std::move(Leve
       Lv.Mask = Lv.Sets - 1;
     else
       Lv.FastMod = ~uint64_t(0) / Lv.Sets + 1;
-    Lv.Tags.assign(Lv.Sets * Lv.Ways, 0);
+    Lv.Tags.resize(Lv.Sets * Lv.Ways); // zero (ZeroedAllocator)
     L.push_back(std::move(Lv));
   }
   Stats.resize(Config.size());
@@ -130,7 +130,7 @@ int64_t CacheSim::insert(unsigned I, uint64_t Line, bool IsDirty) {
 }
 
 /// Removes LINE from level LV if present; returns its entry (0 if absent).
-static uint64_t removeLine(std::vector<uint64_t> &Tags, uint64_t Base, unsigned Ways,
+static uint64_t removeLine(uint64_t *Tags, uint64_t Base, unsigned Ways,
                            uint64_t Line) {
   for (unsigned W = 0; W < Ways; ++W) {
     if (!isLine(Tags[Base + W], Line))
@@ -148,7 +148,7 @@ void CacheSim::invalidateInner(unsigned I, uint64_t Line) {
   // Inclusion: a line leaving level I leaves every level closer to the core.
   for (unsigned J = 0; J < I; ++J) {
     Level &Lv = L[J];
-    uint64_t E = removeLine(Lv.Tags, Lv.setBase(Line), Lv.Ways, Line);
+    uint64_t E = removeLine(Lv.Tags.data(), Lv.setBase(Line), Lv.Ways, Line);
     if (E & 1)
       ++Stats[J].WriteBacks; // written straight to memory
   }
@@ -196,7 +196,7 @@ void CacheSim::fill(unsigned I, uint64_t Line, bool Prefetch) {
     if (Config[Next].Policy == CachePolicy::Victim) {
       // Exclusive: a hit in the victim cache moves the line up.
       Level &V = L[Next];
-      uint64_t E = removeLine(V.Tags, V.setBase(Line), V.Ways, Line);
+      uint64_t E = removeLine(V.Tags.data(), V.setBase(Line), V.Ways, Line);
       if (!Prefetch) {
         ++Stats[Next].Loads;
         ++(E ? Stats[Next].Hits : Stats[Next].Misses);

@@ -13,6 +13,8 @@
 #include "perfmodel/MachineModel.h"
 
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -61,6 +63,27 @@ public:
   unsigned lineBytes() const { return 1u << LineShift; }
 
 private:
+  /// Entries from calloc, left as it gives them (zero): a last level of
+  /// 32 MiB has 4 MiB of tags, and a loop touches few of their pages, where
+  /// writing the zeros took every page afresh for each simulated loop.
+  struct ZeroedAllocator {
+    using value_type = uint64_t;
+    template <typename> struct rebind {
+      using other = ZeroedAllocator;
+    };
+    ZeroedAllocator() = default;
+    uint64_t *allocate(size_t N) {
+      if (void *P = std::calloc(N, sizeof(uint64_t)))
+        return static_cast<uint64_t *>(P);
+      throw std::bad_alloc();
+    }
+    void deallocate(uint64_t *P, size_t) { std::free(P); }
+    /// Default-initialised: calloc's zeros stay, unwritten.
+    void construct(uint64_t *) {}
+    void construct(uint64_t *P, uint64_t V) { *P = V; }
+    bool operator==(const ZeroedAllocator &) const { return true; }
+    bool operator!=(const ZeroedAllocator &) const { return false; }
+  };
   struct Level {
     uint64_t Sets = 0;
     unsigned Ways = 0;
@@ -78,7 +101,7 @@ private:
       return Set * Ways;
     }
     /// Sets x Ways entries, MRU first: (line + 1) << 1 | dirty; 0 = empty.
-    std::vector<uint64_t> Tags;
+    std::vector<uint64_t, ZeroedAllocator> Tags;
   };
   void accessLine(uint64_t Line, bool Write);
   /// Looks LINE up in level I; on a hit moves it to MRU. Returns its slot or -1.
