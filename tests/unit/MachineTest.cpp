@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <sstream>
 
@@ -756,4 +757,31 @@ TEST(Machine, AFileRewrittenBetweenLoadsIsReadAsItIsNow) {
   MachineLoadResult E = loadMachineModel(Derived);
   ASSERT_TRUE(E.ok());
   EXPECT_DOUBLE_EQ(E.Model->ClockGHz, 2.4);
+}
+
+TEST(Machine, AnAliasIsReadFromTheAliasesEntryInEachForm) {
+  // resolveMachine reads a file's `aliases:` entry alone before loading it:
+  // a block sequence, a flow sequence over two lines, and a name that only a
+  // comment mentions (not an alias).
+  std::string Dir = ::testing::TempDir() + "/aliases";
+  ASSERT_EQ(std::system(("mkdir -p '" + Dir + "'").c_str()), 0);
+  const std::string Flow = "aliases: [hsw, haswell, haswell-ep, e5-2680v3]";
+  auto Write = [&](const std::string &Name, const std::string &Text) {
+    std::ofstream Out(Dir + "/" + Name);
+    Out << Text;
+  };
+  Write("a-comment.yml", "# not qwerty9, not qwerty8\n" + edited(Flow, "aliases: [hswa]"));
+  Write("b-block.yml", edited(Flow, "aliases:\n  - hswb\n  - qwerty9\n"));
+  Write("c-flow.yml", edited(Flow, "aliases: [hswc,\n  qwerty9, qwerty8]"));
+  const char *Old = std::getenv("PERFMODEL_MACHINE_PATH");
+  std::string Saved = Old ? Old : "";
+  setenv("PERFMODEL_MACHINE_PATH", Dir.c_str(), 1);
+  EXPECT_EQ(resolveMachine("qwerty9"), Dir + "/b-block.yml");
+  EXPECT_EQ(resolveMachine("qwerty8"), Dir + "/c-flow.yml");
+  EXPECT_EQ(resolveMachine("hswa"), Dir + "/a-comment.yml");
+  EXPECT_EQ(resolveMachine("not"), "");
+  if (Old)
+    setenv("PERFMODEL_MACHINE_PATH", Saved.c_str(), 1);
+  else
+    unsetenv("PERFMODEL_MACHINE_PATH");
 }
