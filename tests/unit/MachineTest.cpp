@@ -3,6 +3,8 @@
 #include "perfmodel/MachineRegistry.h"
 #include "perfmodel/Model.h"
 
+#include "llvm/Support/FileSystem.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -764,7 +766,7 @@ TEST(Machine, AnAliasIsReadFromTheAliasesEntryInEachForm) {
   // a block sequence, a flow sequence over two lines, and a name that only a
   // comment mentions (not an alias).
   std::string Dir = ::testing::TempDir() + "/aliases";
-  ASSERT_EQ(std::system(("mkdir -p '" + Dir + "'").c_str()), 0);
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Dir));
   const std::string Flow = "aliases: [hsw, haswell, haswell-ep, e5-2680v3]";
   auto Write = [&](const std::string &Name, const std::string &Text) {
     std::ofstream Out(Dir + "/" + Name);
