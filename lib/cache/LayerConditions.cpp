@@ -89,8 +89,10 @@ bool LayerModel::groupAccesses() {
       return Gr.Array == A.Array && Gr.LoopAdvance == LoopAdv;
     });
     if (It == Groups.end()) {
+      // An element the innermost loop does not move (a[0], a[n/2] beside
+      // a[i]) stays in L1 as the others stream by: a group of its own.
       for (const Group &Gr : Groups)
-        if (Gr.Array == A.Array && Gr.Advance != Adv) {
+        if (Gr.Array == A.Array && Gr.Advance != Adv && Gr.Advance != 0 && Adv != 0) {
           R.Reason = "accesses to " + A.Array +
                      " move at different strides (not uniformly generated)";
           return false;

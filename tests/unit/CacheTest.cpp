@@ -1351,3 +1351,33 @@ TEST(WorkingSet, ASubscriptSetFromTheCounterReachesTheCountersLines) {
     EXPECT_TRUE(Unknown) << F;
   }
 }
+
+// An element fixed in the innermost loop beside a stream of its array
+// (s1113: a[i] = a[n/2] + b[i]) was "not uniformly generated", so every such
+// loop went to the simulator. It is a group of its own that stays in L1.
+// n = 16384 floats: a and b are 64 KiB each, 128 KiB in all: more than
+// Haswell's 32 KiB L1, less than its 256 KiB L2. Per iteration:
+//   L1-L2: b 4 B in, a 4 B in (write-allocate) and 4 B out;
+//   L2-L3, L3-MEM: each line once per execution, 128 KiB in, 64 KiB out
+//   over t x n iterations (t = 100: 0.08 and 0.04 B).
+// mix (a[j] moves with the outer loop, m = 100) moves the same bytes.
+TEST(LayerConditions, AnElementTheInnermostLoopDoesNotMoveStaysInL1) {
+  const int64_t N = 16384, T = 100;
+  FrontendResult R = analyze("tests/nest/fixed-element.c", {{"n", N}, {"t", T}, {"m", T}});
+  MachineModel H = haswell();
+  for (const char *F : {"half", "mix"}) {
+    const LoopKernel &K = loop(R, F);
+    TrafficResult L = layerConditionTraffic(K, R.IR, H);
+    ASSERT_TRUE(L.Ok) << F << ": " << L.Reason;
+    EXPECT_NEAR(L.Links[0].LoadBytesPerIt, 8, 1e-3) << F;
+    EXPECT_NEAR(L.Links[0].EvictBytesPerIt, 4, 1e-3) << F;
+    const double Its = double(N * T);
+    for (size_t I = 1; I < 3; ++I) {
+      EXPECT_NEAR(L.Links[I].LoadBytesPerIt, 2 * 65536 / Its, 1e-3) << F << " link " << I;
+      EXPECT_NEAR(L.Links[I].EvictBytesPerIt, 65536 / Its, 1e-3) << F << " link " << I;
+    }
+    TrafficResult S = simulateTraffic(K, R.IR, H, {});
+    ASSERT_TRUE(S.Ok) << S.Reason;
+    expectTrafficAgrees(K, N, L, S);
+  }
+}
