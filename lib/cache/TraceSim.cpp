@@ -557,8 +557,10 @@ public:
     MeasuredFrom = Iterations;
     MeasuredCount = Count;
     MeasureEnd = Count + Measure;
-    // Two of the spans that took in the data, at least.
-    NextCheck = Count + std::min<uint64_t>(Measure, std::max<uint64_t>(2 * LastGrowth, 1 << 16));
+    // The first check after one of the spans that took in the data (2^15
+    // accesses at least), so that the earliest stop, at the second, has
+    // measured two such spans and set their second half against the first.
+    NextCheck = Count + std::min<uint64_t>(Measure, std::max<uint64_t>(LastGrowth, 1 << 15));
     LastRate.clear();
   }
 

@@ -1381,3 +1381,28 @@ TEST(LayerConditions, AnElementTheInnermostLoopDoesNotMoveStaysInL1) {
     expectTrafficAgrees(K, N, L, S);
   }
 }
+
+// A nest larger than the replay budget is sliced: warmed, then measured until
+// its traffic per iteration settles. half at t = 100,000 and n = 16,000
+// (1.6 G iterations, 3 accesses each, against a budget of 40 M) sweeps 125 KB
+// of a and b: beyond Haswell's L1, inside its L2. The warm-up ends one
+// sweep after the last new line; the first check comes a sweep (48,000
+// accesses) later, at a sweep's end; the second where the measured part has
+// doubled: under 4 sweeps measured, where the check after two sweeps put the
+// stop beyond 5. By hand, per iteration: b 4 B and a 4 B (write-allocate)
+// into L1 and a's 4 B back; nothing beyond L2 once warm.
+TEST(Simulator, ASlicedSweepStopsWhenItsSecondHalfAgreesWithItsFirst) {
+  const int64_t N = 16000;
+  FrontendResult R = analyze("tests/nest/fixed-element.c", {{"n", N}, {"t", 100000}, {"m", 1}});
+  TrafficResult S = simulateTraffic(loop(R, "half"), R.IR, haswell(), {});
+  ASSERT_TRUE(S.Ok) << S.Reason;
+  EXPECT_TRUE(std::any_of(S.Notes.begin(), S.Notes.end(), [](const std::string &N) {
+    return N.find("had settled") != std::string::npos;
+  }));
+  EXPECT_GE(S.SimulatedIterations, uint64_t(2 * N));
+  EXPECT_LT(S.SimulatedIterations, uint64_t(4 * N));
+  EXPECT_NEAR(S.Links[0].LoadBytesPerIt, 8, 0.01);
+  EXPECT_NEAR(S.Links[0].EvictBytesPerIt, 4, 0.01);
+  for (size_t I = 1; I < S.Links.size(); ++I)
+    EXPECT_NEAR(S.Links[I].totalBytesPerIt(), 0, 0.01) << S.Links[I].Inner;
+}
