@@ -163,7 +163,7 @@ std::string blockKey(const std::vector<uint8_t> &Bytes, const InCoreOptions &O) 
                    O.StoreForwardVector.value_or(-1),
                    O.VectorMemoryRoundTrip, O.ForwardFail,
                    double(O.MaskedStoresForward),
-                   double(O.ListSchedule)})
+                   double(O.ListSchedule), double(O.DeferBodySchedule)})
     Num(V);
   for (const auto &[Name, Size] : O.QueueSizes) {
     Str(Name);

@@ -94,6 +94,30 @@ void Block::schedule() {
           Q.Of[I].push_back(B);
     }
   }
+  if (!O.ListSchedule) {
+    R.ScheduledCycles = 0;
+    if (!O.DeferBodySchedule)
+      return;
+    // Kept for scheduleBody: what the schedule reads, owned.
+    auto P = std::make_shared<PendingSchedule>();
+    P->Instrs.resize(N);
+    for (size_t I = 0; I < N; ++I) {
+      P->Instrs[I].Latency = R.Instrs[I].Latency;
+      P->Instrs[I].Demands = R.Instrs[I].Demands;
+    }
+    P->PortUnits = R.PortUnits;
+    P->In = In;
+    P->Queues = std::move(Q);
+    P->Issue = Issue;
+    P->Deliver = Delivered;
+    P->Width = Width;
+    P->Rob = O.Rob;
+    P->Cycles = R.Cycles;
+    if (!R.Notes.empty())
+      P->NoteBefore = R.Notes.back();
+    R.Pending = std::move(P);
+    return;
+  }
   ScheduleInput SI;
   SI.Instrs = &R.Instrs;
   SI.PortUnits = &R.PortUnits;
@@ -103,16 +127,9 @@ void Block::schedule() {
   SI.Queues = &Q;
   SI.Issue = &Issue;
   SI.Deliver = Delivered.empty() ? nullptr : &Delivered;
-  R.ScheduledCycles = O.ListSchedule ? listSchedule(SI) : 0;
-  if (R.ScheduledCycles > R.Cycles * 1.05 + 0.05) {
-    char Sched[32];
-    snprintf(Sched, sizeof(Sched), "%.3g", R.ScheduledCycles);
-    R.Notes.push_back(std::string(ListScheduleNote) + Sched +
-                      " cy per iteration, more than the analytic bound: a microcoded "
-                      "instruction holding one unit (the bound spreads its cycles over "
-                      "every unit it may use), greedy port choices, or a recurrence "
-                      "and the ports competing leave slots unused");
-  }
+  R.ScheduledCycles = listSchedule(SI);
+  if (std::string Note = listScheduleNote(R.ScheduledCycles, R.Cycles); !Note.empty())
+    R.Notes.push_back(std::move(Note));
 }
 
 /// The bottleneck and the advice for it. On a tie the ports win: more

@@ -857,6 +857,7 @@ void longestChainOverArms(InCoreResult &R, const MachineLoop &Best,
   if (!R.Ok || Best.ChoiceWalks.empty())
     return;
   O.ListSchedule = false;
+  O.DeferBodySchedule = false; // the walks' bounds alone: nothing to schedule later
   double Longest = 0;
   for (const std::vector<size_t> &Walk : Best.ChoiceWalks) {
     std::vector<uint8_t> Bytes;

@@ -272,6 +272,23 @@ void perfmodel::splitsAtSizes(InCoreResult &R, const LoopKernel &K,
 void perfmodel::scheduleBody(InCoreResult &R, const InCoreOptions &O) {
   if (R.BodyScheduled || !R.Ok || R.BodyBytes.empty())
     return;
+  if (std::shared_ptr<const PendingSchedule> P = std::move(R.Pending)) {
+    // Set up by the costing: run it (the same schedule the costing would
+    // have run), its note after the one the costing had added before it.
+    R.Pending.reset();
+    R.BodyScheduled = true;
+    R.ScheduledCycles = listSchedule(P->input());
+    std::string Note = listScheduleNote(R.ScheduledCycles, P->Cycles);
+    if (Note.empty())
+      return;
+    auto At = R.Notes.begin();
+    if (P->NoteBefore)
+      if (auto Prev = std::find(R.Notes.begin(), R.Notes.end(), *P->NoteBefore);
+          Prev != R.Notes.end())
+        At = Prev + 1;
+    R.Notes.insert(At, std::move(Note));
+    return;
+  }
   InCoreOptions LO = O;
   LO.Splits = R.Splits;
   LO.ListSchedule = true;

@@ -721,3 +721,27 @@ ScheduleRun perfmodel::listScheduleRun(const ScheduleInput &In) {
 }
 
 double perfmodel::listSchedule(const ScheduleInput &In) { return listScheduleRun(In).Cycles; }
+
+std::string perfmodel::listScheduleNote(double Scheduled, double Cycles) {
+  if (!(Scheduled > Cycles * 1.05 + 0.05))
+    return "";
+  char Sched[32];
+  snprintf(Sched, sizeof(Sched), "%.3g", Scheduled);
+  return std::string(ListScheduleNote) + Sched +
+         " cy per iteration, more than the analytic bound: a microcoded instruction holding "
+         "one unit (the bound spreads its cycles over every unit it may use), greedy port "
+         "choices, or a recurrence and the ports competing leave slots unused";
+}
+
+ScheduleInput PendingSchedule::input() const {
+  ScheduleInput SI;
+  SI.Instrs = &Instrs;
+  SI.PortUnits = &PortUnits;
+  SI.In = &In;
+  SI.Width = Width;
+  SI.Rob = Rob;
+  SI.Queues = &Queues;
+  SI.Issue = &Issue;
+  SI.Deliver = Deliver.empty() ? nullptr : &Deliver;
+  return SI;
+}

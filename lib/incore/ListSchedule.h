@@ -12,6 +12,8 @@
 #include "perfmodel/InCore.h"
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace perfmodel {
@@ -74,6 +76,28 @@ double listSchedule(const ScheduleInput &In);
 /// bound begins (Block::schedule writes it, scheduleBody finds it).
 inline constexpr char ListScheduleNote[] = "the body's list schedule needs ";
 ScheduleRun listScheduleRun(const ScheduleInput &In);
+
+/// The note a list schedule of SCHEDULED cycles adds against the analytic
+/// bound CYCLES; empty where it does not exceed it.
+std::string listScheduleNote(double Scheduled, double Cycles);
+
+/// A body's list schedule set up and not run (InCoreOptions::
+/// DeferBodySchedule): scheduleBody runs it later from these, where it ran
+/// the whole costing again before. It owns what ScheduleInput points to.
+struct PendingSchedule {
+  std::vector<InstrCost> Instrs; ///< latency and port demands alone
+  std::vector<unsigned> PortUnits;
+  std::vector<std::vector<SchedEdge>> In;
+  SchedQueues Queues;
+  std::vector<unsigned> Issue;
+  std::vector<double> Deliver;
+  unsigned Width = 0, Rob = 0;
+  double Cycles = 0; ///< the analytic bound the schedule is set against
+  /// The note the costing had added last when it set the schedule up (where
+  /// the schedule's note goes); none where it had added none.
+  std::optional<std::string> NoteBefore;
+  ScheduleInput input() const;
+};
 
 } // namespace perfmodel
 

@@ -370,6 +370,7 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
   // The remainders and the straight code: their bounds, not their schedules.
   InCoreOptions BoundsOnly = LO;
   BoundsOnly.ListSchedule = false;
+  BoundsOnly.DeferBodySchedule = false;
   InCoreResult Parts; // their figures per outer trip
   double RemainderCalls = 0;
   double Remainder = remainderCycles(N, Trips, KB, BoundsOnly, RemainderCalls, Parts);

@@ -219,6 +219,9 @@ const char *inCoreBoundName(InCoreBound B);
 /// loop's steady state alone; source: the operations as written.
 enum class InCoreBasis { Compiled, Steady, Source };
 
+/// A list schedule set up and not run (the in-core library's own).
+struct PendingSchedule;
+
 struct InCoreResult {
   bool Ok = false;
   /// What was costed: the machine loop (Compiled) or the operations as the
@@ -268,6 +271,8 @@ struct InCoreResult {
   /// (InCoreOptions::DeferBodySchedule) and scheduleBody has not run:
   /// ScheduledCycles is then unknown, not 0.
   bool BodyScheduled = true;
+  /// Where BodyScheduled is false: the schedule set up, for scheduleBody.
+  std::shared_ptr<const PendingSchedule> Pending;
   InCoreBound Bottleneck = InCoreBound::None; ///< what binds (inCoreBoundName words it)
   std::string Advice;             ///< what to change
   double TOL = 0;   ///< ECM: cycles on non-memory ports
