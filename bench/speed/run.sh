@@ -16,7 +16,10 @@
 # commands once, in turn) and prints the median over the rounds of each
 # round's ratios: on a VM whose speed moves within minutes, hyperfine's
 # medians of consecutive runs of one command can differ by more than the
-# ratio being measured; a round's commands see the same moment.
+# ratio being measured; a round's commands see the same moment. With the
+# median go its quartiles over the rounds, and the ratio of each command's
+# fastest run (noise on a shared VM only adds time, so the fastest runs are
+# the least disturbed).
 set -euo pipefail
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 B="${BUILD_DIR:-$ROOT/build}"
@@ -92,10 +95,20 @@ PY
     python3 - "$TMP/rounds.txt" <<'PY'
 import statistics as st, sys
 rows = [[float(x) / 1e9 for x in l.split()] for l in open(sys.argv[1]) if l.strip()]
-med = lambda f: st.median(f(r) for r in rows)
-print(f"  paired, {len(rows)} rounds (medians): compile {med(lambda r: r[0]):.3f} s, "
-      f"analyze / compile {med(lambda r: r[1] / r[0]):.2f} (text), "
-      f"{med(lambda r: r[2] / r[0]):.2f} (json), plugin / plain {med(lambda r: r[4] / r[3]):.3f}")
+def spread(a, b):
+    # The median of the rounds' ratios with its interquartile range, and the
+    # ratio of the two commands' fastest runs (the least disturbed of each:
+    # on a shared VM, noise only ever adds time).
+    r = sorted(x[a] / x[b] for x in rows)
+    q = st.quantiles(r, n=4) if len(r) >= 2 else [r[0]] * 3
+    best = min(x[a] for x in rows) / min(x[b] for x in rows)
+    return f"{st.median(r):.3f} [{q[0]:.3f}, {q[2]:.3f}], fastest {best:.3f}"
+print(f"  paired, {len(rows)} rounds: compile median {st.median(x[0] for x in rows):.3f} s, "
+      f"fastest {min(x[0] for x in rows):.3f} s")
+print(f"    analyze (text) / compile:  {spread(1, 0)}")
+print(f"    analyze (json) / compile:  {spread(2, 0)}")
+print(f"    plugin / plain build:      {spread(4, 3)}")
+print("    (median of the rounds' ratios [quartiles], and the ratio of the fastest runs)")
 PY
   fi
 done
