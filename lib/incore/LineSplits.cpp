@@ -275,7 +275,6 @@ void perfmodel::scheduleBody(InCoreResult &R, const InCoreOptions &O) {
   if (std::shared_ptr<const PendingSchedule> P = std::move(R.Pending)) {
     // Set up by the costing: run it (the same schedule the costing would
     // have run), its note after the one the costing had added before it.
-    R.Pending.reset();
     R.BodyScheduled = true;
     R.ScheduledCycles = listSchedule(P->input());
     std::string Note = listScheduleNote(R.ScheduledCycles, P->Cycles);
