@@ -55,6 +55,10 @@ InstrCost::FpOp fpClass(StringRef Text) {
 void Block::schedule() {
   const size_t N = Insts.size();
   R.Cycles = std::max({R.PortBound, R.FrontEndBound, R.RecurrenceBound});
+  if (!O.ListSchedule && !O.DeferBodySchedule) {
+    R.ScheduledCycles = 0; // bounds alone: nothing to schedule, now or later
+    return;
+  }
   SchedQueues Q;
   if (O.Rob && O.SchedulerQueues) { // the window model: queues next to the ROB
     std::vector<std::vector<unsigned>> Leaves;
@@ -96,8 +100,6 @@ void Block::schedule() {
   }
   if (!O.ListSchedule) {
     R.ScheduledCycles = 0;
-    if (!O.DeferBodySchedule)
-      return;
     // Kept for scheduleBody: what the schedule reads, owned.
     auto P = std::make_shared<PendingSchedule>();
     P->Instrs.resize(N);

@@ -269,44 +269,24 @@ void perfmodel::splitsAtSizes(InCoreResult &R, const LoopKernel &K,
   R = std::move(B);
 }
 
-void perfmodel::scheduleBody(InCoreResult &R, const InCoreOptions &O) {
-  if (R.BodyScheduled || !R.Ok || R.BodyBytes.empty())
+void perfmodel::scheduleBody(InCoreResult &R) {
+  if (R.BodyScheduled || !R.Ok)
     return;
-  if (std::shared_ptr<const PendingSchedule> P = std::move(R.Pending)) {
-    // Set up by the costing: run it (the same schedule the costing would
-    // have run), its note after the one the costing had added before it.
-    R.BodyScheduled = true;
-    R.ScheduledCycles = listSchedule(P->input());
-    std::string Note = listScheduleNote(R.ScheduledCycles, P->Cycles);
-    if (Note.empty())
-      return;
-    auto At = R.Notes.begin();
-    if (P->NoteBefore)
-      if (auto Prev = std::find(R.Notes.begin(), R.Notes.end(), *P->NoteBefore);
-          Prev != R.Notes.end())
-        At = Prev + 1;
-    R.Notes.insert(At, std::move(Note));
+  // The costing set the schedule up (every costing that defers it does):
+  // run it, its note after the one the costing had added before it, where
+  // the costing would have put it.
+  std::shared_ptr<const PendingSchedule> P = std::move(R.Pending);
+  if (!P)
     return;
-  }
-  InCoreOptions LO = O;
-  LO.Splits = R.Splits;
-  LO.ListSchedule = true;
-  LO.DeferBodySchedule = false;
-  InCoreResult B = analyzeBlockBytes(R.BodyBytes, LO, R.BodyLines);
   R.BodyScheduled = true;
-  if (!B.Ok)
+  R.ScheduledCycles = listSchedule(P->input());
+  std::string Note = listScheduleNote(R.ScheduledCycles, P->Cycles);
+  if (Note.empty())
     return;
-  R.ScheduledCycles = B.ScheduledCycles;
-  // The one note the schedule adds (Block::schedule), where the costing
-  // would have put it: after the note before it there.
-  for (size_t I = 0; I < B.Notes.size(); ++I) {
-    if (B.Notes[I].rfind(ListScheduleNote, 0) != 0)
-      continue;
-    auto At = R.Notes.begin();
-    if (I > 0)
-      if (auto Prev = std::find(R.Notes.begin(), R.Notes.end(), B.Notes[I - 1]);
-          Prev != R.Notes.end())
-        At = Prev + 1;
-    R.Notes.insert(At, B.Notes[I]);
-  }
+  auto At = R.Notes.begin();
+  if (P->NoteBefore)
+    if (auto Prev = std::find(R.Notes.begin(), R.Notes.end(), *P->NoteBefore);
+        Prev != R.Notes.end())
+      At = Prev + 1;
+  R.Notes.insert(At, std::move(Note));
 }

@@ -727,7 +727,7 @@ std::string perfmodel::listScheduleNote(double Scheduled, double Cycles) {
     return "";
   char Sched[32];
   snprintf(Sched, sizeof(Sched), "%.3g", Scheduled);
-  return std::string(ListScheduleNote) + Sched +
+  return std::string("the body's list schedule needs ") + Sched +
          " cy per iteration, more than the analytic bound: a microcoded instruction holding "
          "one unit (the bound spreads its cycles over every unit it may use), greedy port "
          "choices, or a recurrence and the ports competing leave slots unused";

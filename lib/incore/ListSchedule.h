@@ -72,9 +72,6 @@ unsigned scheduleIterations(size_t N);
 /// Cycles per iteration in steady state (the run's second half).
 double listSchedule(const ScheduleInput &In);
 
-/// How the note a body's list schedule adds where it exceeds the analytic
-/// bound begins (Block::schedule writes it, scheduleBody finds it).
-inline constexpr char ListScheduleNote[] = "the body's list schedule needs ";
 ScheduleRun listScheduleRun(const ScheduleInput &In);
 
 /// The note a list schedule of SCHEDULED cycles adds against the analytic

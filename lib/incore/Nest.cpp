@@ -403,7 +403,7 @@ void executeAt(InCoreResult &R, std::optional<double> T, const InCoreOptions &O)
     double BodyFlow = BodyTrips * std::max(R.PortBound, R.FrontEndBound);
     Total = Remainder + std::max(Body, BodyFlow + Overhead);
   } else {
-    scheduleBody(R, O); // the trace's schedule is set against the body's
+    scheduleBody(R); // the trace's schedule is set against the body's
     RT = analyzeBlockFigures(Tr.Bytes, LO, Tr.Lines);
     if (!RT.Ok) {
       E.Reason = "the enclosing loop's code cannot be costed: " + RT.Reason;

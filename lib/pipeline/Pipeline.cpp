@@ -77,7 +77,7 @@ InCoreResult inCoreAtSizes(InCoreResult IC, const LoopKernel &K, const KernelIR 
   // The body's own list schedule, a check beside its bounds, except where
   // a long row is priced from its parts and nothing schedules it.
   if (!(IC.Executed.Ok && IC.Executed.RowWindows > 0))
-    scheduleBody(IC, IO);
+    scheduleBody(IC);
   if (IC.Ok && allStoresNonTemporal(IC))
     IC.Notes.push_back("every store is non-temporal (movnt): no write-allocate traffic in any "
                        "level");

@@ -1229,7 +1229,7 @@ TEST(InCore, ABodysDeferredListScheduleIsTheOneItsCostingWouldHaveRun) {
   // The costing set the schedule up; scheduleBody runs that, not the
   // costing again.
   EXPECT_TRUE(Long[0].Pending != nullptr);
-  scheduleBody(Long[0], Deferred); // a caller that wants the check runs it
+  scheduleBody(Long[0]); // a caller that wants the check runs it
   EXPECT_TRUE(Long[0].BodyScheduled);
   EXPECT_TRUE(Long[0].Pending == nullptr);
   EXPECT_DOUBLE_EQ(Long[0].ScheduledCycles, Eager[0].ScheduledCycles); // the same body

@@ -491,8 +491,8 @@ void executeNestRows(InCoreResult &R, const std::vector<int64_t> &Trips,
 
 /// The body's list schedule where its costing deferred it
 /// (R.BodyScheduled false): ScheduledCycles and the note on it, as the
-/// costing would have given them. O: the options R was costed with.
-void scheduleBody(InCoreResult &R, const InCoreOptions &O);
+/// costing would have given them, from the schedule it set up (R.Pending).
+void scheduleBody(InCoreResult &R);
 
 /// Re-costs R's machine loop when the sizes BIND move which of K's vector
 /// accesses cross cache lines (rows whose length changes their alignment);
