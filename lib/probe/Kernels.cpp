@@ -552,8 +552,13 @@ double portKernel(char *Buf, bool Store, unsigned Width, uint64_t N) {
   return double(N) * 16;
 }
 
+// update: a[i] = s * a[i] with s = 1 (read from Sink, so not folded), which
+// leaves the data as it was however many passes time it. A factor below one
+// drives an L1-sized array to subnormals within a second of passes, and an
+// Intel core takes a microcode assist of about 150 cycles for each such
+// product (Ice Lake-SP: 246 cycles a line in L1), which no transfer explains.
 static double updateSse(double *A, size_t N) {
-  __m128d S = _mm_set1_pd(Sink * 0 + 0.999);
+  __m128d S = _mm_set1_pd(Sink * 0 + 1.0);
   for (size_t I = 0; I < N; I += 4) {
     _mm_store_pd(A + I, _mm_mul_pd(S, _mm_load_pd(A + I)));
     _mm_store_pd(A + I + 2, _mm_mul_pd(S, _mm_load_pd(A + I + 2)));
@@ -562,7 +567,7 @@ static double updateSse(double *A, size_t N) {
 }
 
 __attribute__((target("avx2"))) static double updateAvx(double *A, size_t N) {
-  __m256d S = _mm256_set1_pd(Sink * 0 + 0.999);
+  __m256d S = _mm256_set1_pd(Sink * 0 + 1.0);
   for (size_t I = 0; I < N; I += 8) {
     _mm256_store_pd(A + I, _mm256_mul_pd(S, _mm256_load_pd(A + I)));
     _mm256_store_pd(A + I + 4, _mm256_mul_pd(S, _mm256_load_pd(A + I + 4)));
@@ -571,7 +576,7 @@ __attribute__((target("avx2"))) static double updateAvx(double *A, size_t N) {
 }
 
 __attribute__((target("avx512f"))) static double updateAvx512(double *A, size_t N) {
-  __m512d S = _mm512_set1_pd(Sink * 0 + 0.999);
+  __m512d S = _mm512_set1_pd(Sink * 0 + 1.0);
   for (size_t I = 0; I < N; I += 16) {
     _mm512_store_pd(A + I, _mm512_mul_pd(S, _mm512_load_pd(A + I)));
     _mm512_store_pd(A + I + 8, _mm512_mul_pd(S, _mm512_load_pd(A + I + 8)));
