@@ -547,6 +547,18 @@ void failedVectorCopies(const LoopKernel &K, const KernelIR &IR, TargetBundle &T
       Impossible[C] = std::max(Impossible[C], 1u);
 }
 
+/// Whether L holds code of the loop around K's innermost one (its lines
+/// outside FIRST..LAST): the innermost loop is unrolled into it.
+bool holdsOuterCode(const MachineLoop &L, const LoopLevel &Outer, unsigned First,
+                    unsigned Last) {
+  bool OuterCode = false;
+  L.forEachByte([&](uint64_t B) {
+    unsigned Line = L.F->Lines[B];
+    OuterCode |= Line && Line >= Outer.Loc.Line && (Line < First || Line > Last);
+  });
+  return OuterCode;
+}
+
 /// The candidate that runs K, whose accesses advance by STRIDES: each
 /// one's source iterations per trip (CANDITERS, without the versions that
 /// cannot run), the one covering the most, and that number in BESTK.
@@ -583,14 +595,21 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
   // A version whose vector accesses no reference of a short fixed
   // innermost loop can be may be the loop around it, vectorised with the
   // innermost unrolled (a 3-row dilation: 16 columns a trip, 3 rows each):
-  // it runs when the enclosing level's references explain it.
-  if (K.Nest.size() >= 2 && llvm::any_of(Impossible, [](unsigned I) { return I > 0; })) {
+  // it runs when the enclosing level's references explain it. So may a
+  // version whose trip the innermost level puts below one pass of that
+  // loop (ELLPACK's rows of 8, four rows a trip through gathers on AVX-512:
+  // the innermost level sees 4 iterations where a trip covers 32).
+  if (K.Nest.size() >= 2) {
     const LoopLevel &Outer = K.Nest[K.Nest.size() - 2];
-    if (std::optional<int64_t> Trips = unrollableTrips(K.innermost(), IR)) {
+    std::optional<int64_t> Trips = unrollableTrips(K.innermost(), IR);
+    bool Short = Trips && llvm::any_of(CandIters, [&](double I) { return I < double(*Trips); });
+    if (Trips && (Short || llvm::any_of(Impossible, [](unsigned I) { return I > 0; }))) {
       std::vector<double> OuterStrides = accessStrides(K, IR, Outer);
       std::map<double, unsigned> OuterSkipping = skippingStrides(K, IR, Outer);
+      unsigned First = K.Loc.Line, Last = std::max(K.EndLine, K.Loc.Line);
       for (size_t C = 0; C < Cands.size(); ++C) {
-        if (!Impossible[C])
+        if (!Impossible[C] &&
+            (CandIters[C] >= double(*Trips) || !holdsOuterCode(*Cands[C], Outer, First, Last)))
           continue;
         unsigned OuterImpossible = 0, Explained = 0;
         double OuterK = estimateIterations(*Cands[C], TB, OuterStrides, Outer.Step, 0,
@@ -658,11 +677,7 @@ std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &
   if (K.Nest.size() < 2)
     return "";
   const LoopLevel &Inner = K.innermost(), &Outer = K.Nest[K.Nest.size() - 2];
-  bool OuterCode = false;
-  Best.forEachByte([&](uint64_t B) {
-    unsigned Line = Best.F->Lines[B];
-    OuterCode |= Line && Line >= Outer.Loc.Line && (Line < First || Line > Last);
-  });
+  bool OuterCode = holdsOuterCode(Best, Outer, First, Last);
   auto Bind = IR.bindings();
   auto Lo = Inner.Lower.evaluate(Bind), Hi = Inner.Upper.evaluate(Bind);
   bool Fixed = Lo && Hi && !Inner.Lower.symbols().count(Outer.Var) &&
