@@ -31,6 +31,14 @@
 #define QPSY(k)                                                                              \
   "vxorps %%xmm" #k ", %%xmm" #k ", %%xmm" #k "\n\tkxnorw %%k0, %%k0, %%k1\n\t"             \
   "vgatherqps (%0,%%zmm0,8), %%ymm" #k "%{%%k1%}\n\t"
+/* EVEX xmm forms: 4 floats at qword indices (clang's TSVC s276 on
+ * icelake-server), 4 at dword indices, 2 doubles at qword indices. */
+#define GATHERX(INSN, IDX, SCALE, k)                                                         \
+  "vxorps %%xmm" #k ", %%xmm" #k ", %%xmm" #k "\n\tkxnorw %%k0, %%k0, %%k1\n\t" INSN        \
+  " (%0,%%" IDX "0," #SCALE "), %%xmm" #k "%{%%k1%}\n\t"
+#define QPSX(k) GATHERX("vgatherqps", "ymm", 8, k)
+#define DPSX(k) GATHERX("vgatherdps", "xmm", 4, k)
+#define QPDX(k) GATHERX("vgatherqpd", "xmm", 8, k)
 #define R8(X) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9)
 /* AVX2: the mask register is consumed, so each gather refills it. */
 #define GATHER2(INSN, IDX, SCALE, W, k)                                                      \
@@ -67,6 +75,9 @@ KERNEL(sqpdy, R8(SQPDY))
 KERNEL(sdpsz, R8(SDPSZ))
 KERNEL(sqpsy, R8(SQPSY))
 KERNEL(qpsy, R8(QPSY))
+KERNEL(qpsx, R8(QPSX))
+KERNEL(dpsx, R8(DPSX))
+KERNEL(qpdx, R8(QPDX))
 
 static double best(void (*Run)(void)) {
   double Best = 1e9;
@@ -129,7 +140,8 @@ __attribute__((target("avx512f"))) int main(void) {
            {"vgatherdpd zmm", dpdz, D8},    {"vgatherdps zmm", dpsz, D16},
            {"vscatterqpd zmm", sqpdz, Q},   {"vscatterqpd ymm", sqpdy, Q},
            {"vscatterdps zmm", sdpsz, D16}, {"vscatterqps ymm", sqpsy, Q},
-           {"vgatherqps ymm", qpsy, Q}};
+           {"vgatherqps ymm", qpsy, Q},     {"vgatherqps xmm", qpsx, Q},
+           {"vgatherdps xmm", dpsx, D16},   {"vgatherqpd xmm", qpdx, Q}};
   for (unsigned K = 0; K < sizeof T / sizeof T[0]; K++) {
     double Best = 1e9;
     for (int R = 0; R < 9; R++) {
