@@ -60,7 +60,9 @@ std::optional<MachineModel> perfmodel::driver::loadMachine(const std::string &Na
                                         HostMeasured *Measured) {
   HostMeasured Ignored;
   HostMeasured &Did = Measured ? *Measured : Ignored;
+  bool MemoryLater = Did.MemoryLater;
   Did = HostMeasured();
+  Did.MemoryLater = MemoryLater;
   std::string File;
   if (Name.empty()) {
     std::string Note;
@@ -127,7 +129,7 @@ std::optional<MachineModel> perfmodel::driver::loadMachine(const std::string &Na
       // let one core draw the socket's bandwidth (several times what it
       // gets) and wait no latency: measure both here, as the clock.
       MemoryModel &Mem = R.Model->Memory;
-      if (!Mem.oneCoreGBs() && !IsSet("memory.sustained_one_core_gbs")) {
+      if (!Mem.oneCoreGBs() && !IsSet("memory.sustained_one_core_gbs") && !Did.MemoryLater) {
         HostMemory H = measureHostMemory();
         std::string Got;
         auto Add = [&](const std::string &What) { Got += (Got.empty() ? "" : ", ") + What; };
@@ -609,6 +611,7 @@ std::optional<FrontendResult> perfmodel::driver::prepareSource(const AnalyzeArgs
 
 
 int perfmodel::driver::loadInputs(const AnalyzeArgs &A, const CompileCommand &CC, Inputs &In) {
+  In.Measured.MemoryLater = A.HostMemory;
   In.Machine = loadMachine(A.Machine, A.Sets, In.Notes, /*HostClock=*/true, A.HostClockGHz,
                            &In.Measured);
   if (!In.Machine)

@@ -48,6 +48,9 @@ void printDiags(const std::vector<MachineDiag> &Diags, bool Warnings);
 /// one core's memory, that is measured too. MEASURED, when given, says what
 /// was measured.
 struct HostMeasured {
+  /// In: the caller measures the host's memory itself (analyze
+  /// --host-memory), so loadMachine leaves one core's figures to it.
+  bool MemoryLater = false;
   bool Clock = false;  ///< clock_ghz is the host's, measured now (or MEASUREDGHZ)
   bool Memory = false; ///< one core's memory figures measured now
   /// core.parallel_loop_us measured now (validate --cores N with OpenMP)
