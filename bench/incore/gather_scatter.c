@@ -13,10 +13,12 @@
 #include <stdlib.h>
 #include <time.h>
 
-/* Each gather gets a zeroed destination and a fresh all-ones mask. */
-#define GATHER(INSN, IDX, DST, k)                                                            \
+/* Each gather gets a zeroed destination and a fresh all-ones mask; W is
+ * the destination's width. */
+#define GATHERW(INSN, IDX, SCALE, W, k)                                                      \
   "vxorpd %%xmm" #k ", %%xmm" #k ", %%xmm" #k "\n\tkxnorw %%k0, %%k0, %%k1\n\t" INSN        \
-  " (%0,%%" IDX "0," #DST "), %%zmm" #k "%{%%k1%}\n\t"
+  " (%0,%%" IDX "0," #SCALE "), %%" W #k "%{%%k1%}\n\t"
+#define GATHER(INSN, IDX, SCALE, k) GATHERW(INSN, IDX, SCALE, "zmm", k)
 #define QPDZ(k) GATHER("vgatherqpd", "zmm", 8, k)
 #define DPDZ(k) GATHER("vgatherdpd", "ymm", 8, k)
 #define DPSZ(k) GATHER("vgatherdps", "zmm", 4, k)
@@ -33,9 +35,7 @@
   "vgatherqps (%0,%%zmm0,8), %%ymm" #k "%{%%k1%}\n\t"
 /* EVEX xmm forms: 4 floats at qword indices (clang's TSVC s276 on
  * icelake-server), 4 at dword indices, 2 doubles at qword indices. */
-#define GATHERX(INSN, IDX, SCALE, k)                                                         \
-  "vxorps %%xmm" #k ", %%xmm" #k ", %%xmm" #k "\n\tkxnorw %%k0, %%k0, %%k1\n\t" INSN        \
-  " (%0,%%" IDX "0," #SCALE "), %%xmm" #k "%{%%k1%}\n\t"
+#define GATHERX(INSN, IDX, SCALE, k) GATHERW(INSN, IDX, SCALE, "xmm", k)
 #define QPSX(k) GATHERX("vgatherqps", "ymm", 8, k)
 #define DPSX(k) GATHERX("vgatherdps", "xmm", 4, k)
 #define QPDX(k) GATHERX("vgatherqpd", "xmm", 8, k)
