@@ -562,7 +562,9 @@ bool holdsOuterCode(const MachineLoop &L, const LoopLevel &Outer, unsigned First
 /// The candidate that runs K, whose accesses advance by STRIDES: each
 /// one's source iterations per trip (CANDITERS, without the versions that
 /// cannot run), the one covering the most, and that number in BESTK.
+/// FIRST..LAST: the innermost loop's lines.
 const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundle &TB,
+                            unsigned First, unsigned Last,
                             const std::vector<double> &Strides,
                             std::vector<const MachineLoop *> &Cands,
                             std::vector<double> &CandIters, double &BestK) {
@@ -606,7 +608,6 @@ const MachineLoop *pickLoop(const LoopKernel &K, const KernelIR &IR, TargetBundl
     if (Trips && (Short || llvm::any_of(Impossible, [](unsigned I) { return I > 0; }))) {
       std::vector<double> OuterStrides = accessStrides(K, IR, Outer);
       std::map<double, unsigned> OuterSkipping = skippingStrides(K, IR, Outer);
-      unsigned First = K.Loc.Line, Last = std::max(K.EndLine, K.Loc.Line);
       for (size_t C = 0; C < Cands.size(); ++C) {
         if (!Impossible[C] &&
             (CandIters[C] >= double(*Trips) || !holdsOuterCode(*Cands[C], Outer, First, Last)))
@@ -1010,7 +1011,7 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   double PerIt = Strides.empty() ? 0 : Strides.front();
   std::vector<double> CandIters;
   double BestK = 0;
-  const MachineLoop *Best = pickLoop(K, IR, TB, Strides, Cands, CandIters, BestK);
+  const MachineLoop *Best = pickLoop(K, IR, TB, First, Last, Strides, Cands, CandIters, BestK);
   SteppedLoop Stepped;
   std::string Unrolled = unrolledInto(K, IR, TB, *Best, First, Last, BestK, Stepped);
   // A trip of a branching body is Copies iterations (MachineLoop::Sequence).
