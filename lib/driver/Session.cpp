@@ -457,7 +457,7 @@ bool perfmodel::driver::useKeptL3(MachineModel &M, const AnalyzeArgs &A,
   }
   Notes.push_back("--kept-l3: this host keeps about " + formatByteSize(Kept) + " of the " +
                   formatByteSize(Full) + " L3 now (" +
-                  (A.HostL3.empty() ? "pointer chases over growing sets" : "--host-l3") +
+                  (A.HostL3.empty() ? "load streams over growing sets" : "--host-l3") +
                   "): the predictions use an L3 of " + formatByteSize(Size) +
                   ", not the model's");
   return true;

@@ -293,7 +293,7 @@ int ValidateRun::keepL3() {
   }
   Notes.push_back("this host keeps about " + formatByteSize(Shown) +
                   " of the " + formatByteSize(Full) + " L3 now (" +
-                  (A.HostL3.empty() ? "pointer chases over growing sets" : "--host-l3") +
+                  (A.HostL3.empty() ? "load streams over growing sets" : "--host-l3") +
                   "): the L3 working sets are half of that, not of the L3; " + Use);
   return -1;
 }

@@ -417,7 +417,7 @@ private:
     // of a shared L3 can be a few MiB of 32): beyond it the L3's streams and
     // memcpy come partly from memory. Half of it, as validate sizes its rows.
     if (L3) {
-      step("L3 capacity kept now (pointer chases)");
+      step("L3 capacity kept now (load streams)");
       uint64_t Kept = measureKeptL3(L2, L3);
       for (auto &[Level, WS, Kind] : Sets)
         if (Kind == SharedL3 && keptL3IsAShare(Kept, L3) && Kept / 2 < WS) {
@@ -615,15 +615,46 @@ uint64_t perfmodel::effectiveL3Bytes(const std::vector<std::pair<uint64_t, doubl
   return Kept;
 }
 
+uint64_t perfmodel::keptL3FromStreams(const std::vector<std::pair<uint64_t, double>> &Sweep,
+                                      double MemNs) {
+  if (Sweep.empty() || Sweep.front().second <= 0)
+    return 0;
+  double L3Ns = Sweep.front().second;
+  for (size_t I = 1; I < std::min<size_t>(Sweep.size(), 2); ++I)
+    if (Sweep[I].second > 0)
+      L3Ns = std::min(L3Ns, Sweep[I].second);
+  // A memory no more than a third slower cannot be told from the L3; nor
+  // can an L3 whose first set already streams from memory.
+  if (MemNs < 1.3 * L3Ns)
+    return 0;
+  // A quarter of the way to memory: about a quarter of the set's lines
+  // come from there (streams take each line at its level's rate).
+  double Limit = L3Ns + 0.25 * (MemNs - L3Ns);
+  uint64_t Kept = 0;
+  for (const auto &[Bytes, Ns] : Sweep) { // smallest first
+    if (Ns <= 0 || Ns > Limit)
+      break;
+    Kept = Bytes;
+  }
+  return Kept;
+}
+
 uint64_t perfmodel::measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds,
                                   unsigned Reps) {
   if (!L2Bytes || L3Bytes <= 2 * L2Bytes)
     return 0;
-  std::vector<std::pair<uint64_t, double>> Sweep = l3Sweep(L2Bytes, L3Bytes, MinSeconds, Reps);
-  if (std::any_of(Sweep.begin(), Sweep.end(), [](const auto &P) { return P.second <= 0; }))
+  // Streams, not chases: loops stream, and what a host keeps for them can
+  // differ from what a chase finds (Ice Lake-SP VM: streams keep 10-14 MiB
+  // where one chase's lines come from memory beyond 2.5 MiB).
+  std::vector<uint64_t> Sizes;
+  for (double S = 1.5 * double(L2Bytes); S <= 1.01 * double(L3Bytes); S *= 1.25)
+    Sizes.push_back(uint64_t(S) / 64 * 64);
+  Sizes.push_back(4 * L3Bytes);
+  std::vector<double> Ns = probe::measure::streamNsPerLine(Sizes, MinSeconds, Reps);
+  if (std::any_of(Ns.begin(), Ns.end(), [](double T) { return T <= 0; }))
     return 0;
-  std::vector<Measured> Mem = chaseNs(4 * L3Bytes, {1}, MinSeconds, Reps, true);
-  if (Mem.empty() || Sweep.empty())
-    return 0;
-  return effectiveL3Bytes(Sweep, Sweep.front().second, Mem[0].Median);
+  std::vector<std::pair<uint64_t, double>> Sweep;
+  for (size_t I = 0; I + 1 < Sizes.size(); ++I)
+    Sweep.push_back({Sizes[I], Ns[I]});
+  return keptL3FromStreams(Sweep, Ns.back());
 }

@@ -332,15 +332,19 @@ inline uint64_t wholeSets(uint64_t Bytes, unsigned Ways, unsigned Line) {
   return Bytes ? (Bytes < Set ? Set : Bytes / Set * Set) : 0;
 }
 
+/// The L3 capacity streams find: the largest set whose load stream, and
+/// every smaller one's, takes at most a quarter of the way from the L3's
+/// time per line (the least of the first two sets) to memory's MEMNS; 0 when
+/// the sweep is empty or memory is less than 1.3 x the L3's time.
+uint64_t keptL3FromStreams(const std::vector<std::pair<uint64_t, double>> &Sweep, double MemNs);
+
 /// The L3 capacity this host keeps for one core now (a VM's share of a
-/// shared L3, or what busy neighbours leave): chases over sets from 2 x L2
-/// up to L3 (steps of 1.5) on huge pages, against the L3's latency (the
-/// first set) and memory's (a set of 4 x L3). 0 when it cannot be measured
-/// (no L3, memory not to be had, memory no slower than the L3). A second
-/// of chases or less.
+/// shared L3, or what busy neighbours leave): load streams over sets from
+/// 1.5 x L2 up to L3 (steps of 1.25, 4 KiB pages) against one over 4 x L3
+/// (keptL3FromStreams). 0 when it cannot be measured (no L3, memory not to
+/// be had, memory no slower than the L3). Half a second or less.
 uint64_t measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds = 0.002,
                        unsigned Reps = 3);
-
 /// Little's law on the chases: the misses in flight that make 32 chases
 /// take PARALLELNS per access when one takes LATENCYNS (0 when unknown).
 double missesInFlight(double LatencyNs, double ParallelNs);
