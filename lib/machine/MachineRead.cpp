@@ -392,7 +392,8 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     if (!R.checkMap(E, P, {"name", "size", "ways", "line", "latency_cy",
                            "bytes_per_cycle_from_next", "shared_by", "policy",
                            "prefetch", "write_allocate", "misses_in_flight",
-                           "prefetch_max_stride", "bytes_per_cycle_to_next",
+                           "prefetch_max_stride", "gathers_prefetched",
+                           "bytes_per_cycle_to_next",
                            "bytes_per_cycle_from_next_by_set",
                            "bytes_per_cycle_from_next_descending",
                            "bytes_per_cycle_from_next_strided",
@@ -442,6 +443,7 @@ void readCaches(Reader &R, const YAML::Node &N, std::vector<CacheLevel> &Out) {
     C.WriteAllocate = R.boolean(E, "write_allocate", P).value_or(true);
     C.MissesInFlight = R.count(E, "misses_in_flight", P, false);
     C.PrefetchMaxStride = R.count(E, "prefetch_max_stride", P, false, Reader::NonNegative).value_or(0);
+    C.GathersPrefetched = R.boolean(E, "gathers_prefetched", P).value_or(false);
     if (Line && (*Line & (*Line - 1)))
       R.error(E["line"], P + ".line", "line size must be a power of two, got " +
                                           std::to_string(*Line));

@@ -209,7 +209,8 @@ double sparseMemoryLines(const ModelInput &In) {
     if (!Step)
       continue;
     uint64_t Bytes = uint64_t(std::abs(*Step * int64_t(A.StrideBytes)));
-    if (M.sparseStride(Bytes) || (Gathers && Bytes >= Line && !M.unprefetchedStride(Bytes)))
+    if (M.sparseStride(Bytes) || (Gathers && !M.Caches.front().GathersPrefetched &&
+                                  Bytes >= Line && !M.unprefetchedStride(Bytes)))
       Streams.insert({A.Array, Bytes});
   }
   double Lines = double(Streams.size()) / (Outer ? std::max(Outer->SourceIters, 1.0) : 1.0);

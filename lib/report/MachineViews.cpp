@@ -202,6 +202,10 @@ perfmodel::machineFields(const MachineModel &M) {
     F.push_back({P + "write_allocate", L.WriteAllocate ? "true" : "false"});
     F.push_back({P + "misses_in_flight",
                  L.MissesInFlight ? std::to_string(*L.MissesInFlight) : "unstated"});
+    if (L.PrefetchMaxStride)
+      F.push_back({P + "prefetch_max_stride", std::to_string(L.PrefetchMaxStride)});
+    if (L.GathersPrefetched)
+      F.push_back({P + "gathers_prefetched", "true"});
     if (!L.ConflictMissCyBySets.empty() || !L.ConflictStoreCyBySets.empty()) {
       F.push_back({P + "conflict_miss_cy_by_sets", bySetsText(L.ConflictMissCyBySets)});
       F.push_back({P + "conflict_store_cy_by_sets", bySetsText(L.ConflictStoreCyBySets)});

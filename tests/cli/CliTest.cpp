@@ -1221,6 +1221,17 @@ TEST(Cli, GathersAndScattersOfALinePerElementWaitTheStrideLatency) {
   std::vector<double> P = ecmCyPerIt(Args, 4);
   ASSERT_EQ(P.size(), 4u);
   EXPECT_NEAR(P[3], 2 * 148 * 2.4 / 23, 1e-3);
+  // Where the prefetchers follow gathered lines (Ice Lake-SP), the two
+  // lines move at the bandwidth: 128 B of fills at 26.2 GB/s / 2.4 GHz =
+  // 10.92 B/cy (11.725 cy) and 64 B written back at 171 / 2.4 = 71.25 B/cy
+  // (0.898 cy): 12.623 cy/it. The stream two lines apart (scalar loads)
+  // still waits its latency.
+  std::vector<double> F = ecmCyPerIt(Args + " --set caches.L1.gathers_prefetched=true", 4);
+  ASSERT_EQ(F.size(), 4u);
+  EXPECT_NEAR(F[3], 128 / (26.2 / 2.4) + 64 / (171 / 2.4), 1e-3);
+  std::vector<double> S = ecmCyPerIt(Args + " --set caches.L1.gathers_prefetched=true", 3);
+  ASSERT_EQ(S.size(), 4u);
+  EXPECT_NEAR(S[3], 148 * 2.4 / 23, 1e-3);
 }
 
 // s += x[idx[i]] with idx[i] = 64 i: every x access a line of its own,

@@ -273,6 +273,11 @@ struct CacheLevel {
   /// Largest constant stride (bytes) this level's stride prefetcher follows;
   /// accesses with larger strides, beyond a line, wait their latency.
   unsigned PrefetchMaxStride = 0;
+  /// Whether the prefetchers follow a stream of gathered or scattered
+  /// elements a line apart as they follow loads of it (Ice Lake-SP: at the
+  /// dense stream's rate); if not (Zen 4 and 5), each line waits
+  /// memory.stride_latency_ns.
+  bool GathersPrefetched = false;
 
   uint64_t sets() const { return SizeBytes / (uint64_t(Ways) * LineBytes); }
 };
