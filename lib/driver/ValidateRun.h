@@ -140,8 +140,11 @@ private:
   llvm::raw_ostream &OS = llvm::outs();
   double L3Target = 0;
   uint64_t KeptL3 = 0; ///< what the predictions' L3 was made (0: the model's)
+  void useL3FillsNow(double NsPerLine);
   /// The memory figures measured on the host in place of the model's.
   std::map<std::string, double> MemoryMeasured;
+  /// The L2's fills from the L3 (and write-backs) measured likewise.
+  std::map<std::string, double> L3Measured;
   RecordedRun Rec;
   std::map<std::string, unsigned> LoopsPerFunction;
   /// Adds per cycle of an unshared core: each harness process's own

@@ -641,8 +641,13 @@ uint64_t perfmodel::keptL3FromStreams(const std::vector<std::pair<uint64_t, doub
 
 uint64_t perfmodel::measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds,
                                   unsigned Reps) {
+  return measureL3Streams(L2Bytes, L3Bytes, MinSeconds, Reps).KeptBytes;
+}
+
+L3Streams perfmodel::measureL3Streams(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds,
+                                      unsigned Reps) {
   if (!L2Bytes || L3Bytes <= 2 * L2Bytes)
-    return 0;
+    return {};
   // Streams, not chases: loops stream, and what a host keeps for them can
   // differ from what a chase finds (Ice Lake-SP VM: streams keep 10-14 MiB
   // where one chase's lines come from memory beyond 2.5 MiB).
@@ -651,10 +656,14 @@ uint64_t perfmodel::measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double Min
     Sizes.push_back(uint64_t(S) / 64 * 64);
   Sizes.push_back(4 * L3Bytes);
   std::vector<double> Ns = probe::measure::streamNsPerLine(Sizes, MinSeconds, Reps);
-  if (std::any_of(Ns.begin(), Ns.end(), [](double T) { return T <= 0; }))
-    return 0;
+  if (Ns.size() < 3 || std::any_of(Ns.begin(), Ns.end(), [](double T) { return T <= 0; }))
+    return {};
   std::vector<std::pair<uint64_t, double>> Sweep;
   for (size_t I = 0; I + 1 < Sizes.size(); ++I)
     Sweep.push_back({Sizes[I], Ns[I]});
-  return keptL3FromStreams(Sweep, Ns.back());
+  L3Streams Out;
+  Out.KeptBytes = keptL3FromStreams(Sweep, Ns.back());
+  if (Out.KeptBytes)
+    Out.L3NsPerLine = std::min(Ns[0], Ns[1]);
+  return Out;
 }

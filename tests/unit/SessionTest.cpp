@@ -163,3 +163,36 @@ TEST(Session, TheFrontEndReadsTheInCoreCompilesParse) {
   llvm::sys::fs::remove(Omp);
   compileInProcess(false);
 }
+
+// validate's L3 fills measured now (l3FillsFromStream): an Ice Lake-SP-like
+// model at 3.1 GHz (L1 fills 30 B/cy: 2.133 cy a line; 16-byte loads, two
+// a cycle: 2 cy a line). A load stream in the L3 at 2.2 ns a line is 6.82
+// cy a line, more than 1.33 x 2.133 = 2.84: the L3's link binds it, 64 /
+// 6.82 = 9.384 B/cy. At 0.8 ns (2.48 cy) the L1's fills could be what
+// binds: no figure. Nor where the model's transfers do not overlap (the
+// stream's time would be their sum), nor without a shared L3.
+TEST(HostL3, TheL3sFillsFromALoadStreamWhereThatLinkBindsIt) {
+  MachineModel M;
+  M.ClockGHz = 3.1;
+  M.EcmOverlap = OverlapRule::Full;
+  M.Core.LoadsPerCycle = 2;
+  M.Core.LoadBytesPerCycle = 128;
+  CacheLevel L1, L2, L3;
+  L1.Name = "L1";
+  L2.Name = "L2";
+  L3.Name = "L3";
+  L1.LineBytes = L2.LineBytes = L3.LineBytes = 64;
+  L1.BytesPerCycleFromNext = 30;
+  L2.BytesPerCycleFromNext = 9.8;
+  L3.SharedBy = 40;
+  M.Caches = {L1, L2, L3};
+  EXPECT_NEAR(driver::l3FillsFromStream(M, 2.2), 64 / (2.2 * 3.1), 1e-9);
+  EXPECT_EQ(driver::l3FillsFromStream(M, 0.8), 0);
+  EXPECT_EQ(driver::l3FillsFromStream(M, 0), 0);
+  MachineModel None = M;
+  None.EcmOverlap = OverlapRule::None;
+  EXPECT_EQ(driver::l3FillsFromStream(None, 2.2), 0);
+  MachineModel Private = M;
+  Private.Caches.back().SharedBy = 1;
+  EXPECT_EQ(driver::l3FillsFromStream(Private, 2.2), 0);
+}

@@ -345,6 +345,15 @@ uint64_t keptL3FromStreams(const std::vector<std::pair<uint64_t, double>> &Sweep
 /// be had, memory no slower than the L3). Half a second or less.
 uint64_t measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds = 0.002,
                        unsigned Reps = 3);
+
+/// measureKeptL3's sweep: the capacity kept and the load stream's ns per
+/// line in the L3 (the least of its first two sets; 0 when not measured).
+struct L3Streams {
+  uint64_t KeptBytes = 0;
+  double L3NsPerLine = 0;
+};
+L3Streams measureL3Streams(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds = 0.002,
+                           unsigned Reps = 3);
 /// Little's law on the chases: the misses in flight that make 32 chases
 /// take PARALLELNS per access when one takes LATENCYNS (0 when unknown).
 double missesInFlight(double LatencyNs, double ParallelNs);
