@@ -599,6 +599,20 @@ unsigned perfmodel::windowStep(const std::vector<std::pair<unsigned, double>> &S
   return 0;
 }
 
+/// The largest set of SWEEP (smallest first) that, with every smaller one,
+/// takes at most LIMIT ns (0 when the first does not): the first set beyond
+/// ends the capacity one can count on.
+static uint64_t largestSetWithin(const std::vector<std::pair<uint64_t, double>> &Sweep,
+                                 double Limit) {
+  uint64_t Kept = 0;
+  for (const auto &[Bytes, Ns] : Sweep) {
+    if (Ns <= 0 || Ns > Limit)
+      break;
+    Kept = Bytes;
+  }
+  return Kept;
+}
+
 uint64_t perfmodel::effectiveL3Bytes(const std::vector<std::pair<uint64_t, double>> &Sweep,
                                      double L3Ns, double MemNs) {
   if (L3Ns <= 0 || MemNs <= L3Ns)
@@ -606,13 +620,7 @@ uint64_t perfmodel::effectiveL3Bytes(const std::vector<std::pair<uint64_t, doubl
   // The geometric mean: a set whose chase takes it misses the L3 on about
   // a quarter of its lines or more (the arithmetic midpoint, half).
   double Mid = std::sqrt(L3Ns * MemNs);
-  uint64_t Kept = 0;
-  for (const auto &[Bytes, Ns] : Sweep) { // smallest first
-    if (Ns <= 0 || Ns > Mid)
-      break;
-    Kept = Bytes;
-  }
-  return Kept;
+  return largestSetWithin(Sweep, Mid);
 }
 
 uint64_t perfmodel::keptL3FromStreams(const std::vector<std::pair<uint64_t, double>> &Sweep,
@@ -630,13 +638,7 @@ uint64_t perfmodel::keptL3FromStreams(const std::vector<std::pair<uint64_t, doub
   // A quarter of the way to memory: about a quarter of the set's lines
   // come from there (streams take each line at its level's rate).
   double Limit = L3Ns + 0.25 * (MemNs - L3Ns);
-  uint64_t Kept = 0;
-  for (const auto &[Bytes, Ns] : Sweep) { // smallest first
-    if (Ns <= 0 || Ns > Limit)
-      break;
-    Kept = Bytes;
-  }
-  return Kept;
+  return largestSetWithin(Sweep, Limit);
 }
 
 uint64_t perfmodel::measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds,
