@@ -440,7 +440,8 @@ uint64_t perfmodel::driver::hostKeptL3(const AnalyzeArgs &A, uint64_t L2Bytes, u
 
 double perfmodel::driver::l3FillsFromStream(const MachineModel &M, double NsPerLine) {
   const CacheLevel *L3 = M.sharedLastLevel();
-  if (!L3 || L3 - &M.Caches.front() != 2 || NsPerLine <= 0 || M.ClockGHz <= 0 ||
+  // Three levels: the L2 whose fills these are is the one before the L3.
+  if (!L3 || M.Caches.size() != 3 || NsPerLine <= 0 || M.ClockGHz <= 0 ||
       M.EcmOverlap != OverlapRule::Full)
     return 0;
   double Line = L3->LineBytes ? L3->LineBytes : 64;

@@ -97,6 +97,7 @@ private:
   int setUp(const CompileCommand &CC);
   int loadAlsoMachines();
   int keepL3();
+  void useL3FillsNow(double NsPerLine);
   void validateLoop(size_t LI);
   bool prepareLoop(Loop &Lp);
   bool build(Loop &Lp, std::vector<std::string> F);
@@ -140,7 +141,6 @@ private:
   llvm::raw_ostream &OS = llvm::outs();
   double L3Target = 0;
   uint64_t KeptL3 = 0; ///< what the predictions' L3 was made (0: the model's)
-  void useL3FillsNow(double NsPerLine);
   /// The memory figures measured on the host in place of the model's.
   std::map<std::string, double> MemoryMeasured;
   /// The L2's fills from the L3 (and write-backs) measured likewise.

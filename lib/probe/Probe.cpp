@@ -623,14 +623,22 @@ uint64_t perfmodel::effectiveL3Bytes(const std::vector<std::pair<uint64_t, doubl
   return largestSetWithin(Sweep, Mid);
 }
 
-uint64_t perfmodel::keptL3FromStreams(const std::vector<std::pair<uint64_t, double>> &Sweep,
-                                      double MemNs) {
+/// The L3's time per line in a stream sweep: the lesser of its first two
+/// sets' (0 when the first was not measured).
+static double l3StreamNs(const std::vector<std::pair<uint64_t, double>> &Sweep) {
   if (Sweep.empty() || Sweep.front().second <= 0)
     return 0;
-  double L3Ns = Sweep.front().second;
-  for (size_t I = 1; I < std::min<size_t>(Sweep.size(), 2); ++I)
-    if (Sweep[I].second > 0)
-      L3Ns = std::min(L3Ns, Sweep[I].second);
+  double Ns = Sweep.front().second;
+  if (Sweep.size() > 1 && Sweep[1].second > 0)
+    Ns = std::min(Ns, Sweep[1].second);
+  return Ns;
+}
+
+uint64_t perfmodel::keptL3FromStreams(const std::vector<std::pair<uint64_t, double>> &Sweep,
+                                      double MemNs) {
+  double L3Ns = l3StreamNs(Sweep);
+  if (L3Ns <= 0)
+    return 0;
   // A memory no more than a third slower cannot be told from the L3; nor
   // can an L3 whose first set already streams from memory.
   if (MemNs < 1.3 * L3Ns)
@@ -666,6 +674,6 @@ L3Streams perfmodel::measureL3Streams(uint64_t L2Bytes, uint64_t L3Bytes, double
   L3Streams Out;
   Out.KeptBytes = keptL3FromStreams(Sweep, Ns.back());
   if (Out.KeptBytes)
-    Out.L3NsPerLine = std::min(Ns[0], Ns[1]);
+    Out.L3NsPerLine = l3StreamNs(Sweep);
   return Out;
 }
