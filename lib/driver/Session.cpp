@@ -427,18 +427,19 @@ static uint64_t givenHostL3(const AnalyzeArgs &A, std::string &Err) {
 }
 
 uint64_t perfmodel::driver::hostKeptL3(const AnalyzeArgs &A, uint64_t L2Bytes, uint64_t L3Bytes,
-                                     std::string &Err, double *L3NsPerLine) {
-  if (L3NsPerLine)
-    *L3NsPerLine = 0;
+                                     std::string &Err, L3Streams *Stream) {
+  if (Stream)
+    *Stream = {};
   if (!A.HostL3.empty())
     return givenHostL3(A, Err);
   L3Streams S = measureL3Streams(L2Bytes, L3Bytes);
-  if (L3NsPerLine)
-    *L3NsPerLine = S.L3NsPerLine;
+  if (Stream)
+    *Stream = S;
   return S.KeptBytes;
 }
 
-double perfmodel::driver::l3FillsFromStream(const MachineModel &M, double NsPerLine) {
+double perfmodel::driver::l3FillsFromStream(const MachineModel &M, double NsPerLine,
+                                            unsigned LoadBits) {
   const CacheLevel *L3 = M.sharedLastLevel();
   // Three levels: the L2 whose fills these are is the one before the L3.
   if (!L3 || M.Caches.size() != 3 || NsPerLine <= 0 || M.ClockGHz <= 0 ||
@@ -446,11 +447,11 @@ double perfmodel::driver::l3FillsFromStream(const MachineModel &M, double NsPerL
     return 0;
   double Line = L3->LineBytes ? L3->LineBytes : 64;
   double Cy = NsPerLine * M.ClockGHz;
-  // What else could bind a load stream: the L1's fills and the loads (the
-  // sweep's are 16 bytes wide).
+  // What else could bind a load stream: the L1's fills and the loads.
   const CacheLevel &L1 = M.Caches.front();
   double L1Cy = L1.BytesPerCycleFromNext ? Line / *L1.BytesPerCycleFromNext : 0;
-  double LoadBytes = std::min(M.Core.LoadBytesPerCycle, 16.0 * M.Core.LoadsPerCycle);
+  double LoadBytes =
+      std::min(M.Core.LoadBytesPerCycle, std::max(LoadBits, 128u) / 8.0 * M.Core.LoadsPerCycle);
   double CoreCy = LoadBytes > 0 ? Line / LoadBytes : 0;
   if (Cy < 1.33 * std::max(L1Cy, CoreCy))
     return 0;

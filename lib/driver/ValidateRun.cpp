@@ -273,8 +273,8 @@ int ValidateRun::keepL3() {
     return -1;
   std::string Err;
   uint64_t Full = L3->SizeBytes;
-  double L3Ns = 0;
-  uint64_t Kept = hostKeptL3(A, L2->SizeBytes, Full, Err, &L3Ns);
+  L3Streams Stream;
+  uint64_t Kept = hostKeptL3(A, L2->SizeBytes, Full, Err, &Stream);
   if (!Err.empty())
     return error(Err, ExitUsage);
   if (!keptL3IsAShare(Kept, Full))
@@ -299,7 +299,7 @@ int ValidateRun::keepL3() {
                   (A.HostL3.empty() ? "load streams over growing sets" : "--host-l3") +
                   "): the L3 working sets are half of that, not of the L3; " + Use);
   if (!V.ModelL3)
-    useL3FillsNow(L3Ns);
+    useL3FillsNow(Stream);
   return -1;
 }
 
@@ -308,8 +308,9 @@ int ValidateRun::keepL3() {
 /// neighbours on a VM's host move them from day to day (Ice Lake-SP VM:
 /// the probe's fits gave 9.8 B/cy one day, 8.1-8.6 the next). Write-backs
 /// move with them.
-void ValidateRun::useL3FillsNow(double NsPerLine) {
-  double Now = l3FillsFromStream(*M, NsPerLine);
+void ValidateRun::useL3FillsNow(const L3Streams &Stream) {
+  double NsPerLine = Stream.L3NsPerLine;
+  double Now = l3FillsFromStream(*M, NsPerLine, Stream.LoadBits);
   CacheLevel &L2 = M->Caches[1];
   if (Now <= 0 || !L2.BytesPerCycleFromNext)
     return;

@@ -97,7 +97,7 @@ private:
   int setUp(const CompileCommand &CC);
   int loadAlsoMachines();
   int keepL3();
-  void useL3FillsNow(double NsPerLine);
+  void useL3FillsNow(const L3Streams &Stream);
   void validateLoop(size_t LI);
   bool prepareLoop(Loop &Lp);
   bool build(Loop &Lp, std::vector<std::string> F);

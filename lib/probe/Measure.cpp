@@ -558,8 +558,8 @@ std::vector<std::pair<uint64_t, double>> l3Sweep(uint64_t L2, uint64_t L3, doubl
   return Sweep;
 }
 
-std::vector<double> streamNsPerLine(const std::vector<uint64_t> &Sizes, double MinSeconds,
-                                   unsigned Reps) {
+std::vector<double> streamNsPerLine(const std::vector<uint64_t> &Sizes, unsigned Bits,
+                                   double MinSeconds, unsigned Reps) {
   std::vector<double> Out(Sizes.size(), 0.0);
   if (Sizes.empty())
     return Out;
@@ -568,11 +568,10 @@ std::vector<double> streamNsPerLine(const std::vector<uint64_t> &Sizes, double M
     return Out;
   for (size_t I = 0; I < Sizes.size(); ++I) {
     size_t N = std::max<uint64_t>(64, Sizes[I] / 8 / 64 * 64);
-    // 128-bit loads: any x86-64 has them, and two a cycle outrun any L3.
     auto Load = [&](uint64_t Times) {
       double Bytes = 0;
       for (uint64_t T = 0; T < Times; ++T)
-        Bytes += loadKernel(A.get(), N, 128);
+        Bytes += loadKernel(A.get(), N, Bits);
       return Bytes;
     };
     Measured M = summarise(rates(Load, MinSeconds, Reps));

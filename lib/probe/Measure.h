@@ -256,11 +256,11 @@ std::vector<Measured> chaseNs(uint64_t Bytes, const std::vector<unsigned> &Chain
 std::vector<std::pair<uint64_t, double>> l3Sweep(uint64_t L2, uint64_t L3, double MinSeconds,
                                                  unsigned Reps);
 
-/// A load stream over the first bytes of one buffer for each of SIZES
-/// (ascending; 4 KiB pages, as arrays get them): ns per 64-byte line, 0
-/// where the memory could not be had.
-std::vector<double> streamNsPerLine(const std::vector<uint64_t> &Sizes, double MinSeconds,
-                                   unsigned Reps);
+/// A load stream (loads BITS wide) over the first bytes of one buffer for
+/// each of SIZES (ascending; 4 KiB pages, as arrays get them): ns per
+/// 64-byte line, 0 where the memory could not be had.
+std::vector<double> streamNsPerLine(const std::vector<uint64_t> &Sizes, unsigned Bits,
+                                   double MinSeconds, unsigned Reps);
 
 } // namespace perfmodel::probe::measure
 

@@ -186,13 +186,21 @@ TEST(HostL3, TheL3sFillsFromALoadStreamWhereThatLinkBindsIt) {
   L2.BytesPerCycleFromNext = 9.8;
   L3.SharedBy = 40;
   M.Caches = {L1, L2, L3};
-  EXPECT_NEAR(driver::l3FillsFromStream(M, 2.2), 64 / (2.2 * 3.1), 1e-9);
-  EXPECT_EQ(driver::l3FillsFromStream(M, 0.8), 0);
-  EXPECT_EQ(driver::l3FillsFromStream(M, 0), 0);
+  EXPECT_NEAR(driver::l3FillsFromStream(M, 2.2, 128), 64 / (2.2 * 3.1), 1e-9);
+  EXPECT_EQ(driver::l3FillsFromStream(M, 0.8, 128), 0);
+  EXPECT_EQ(driver::l3FillsFromStream(M, 0, 128), 0);
   MachineModel None = M;
   None.EcmOverlap = OverlapRule::None;
-  EXPECT_EQ(driver::l3FillsFromStream(None, 2.2), 0);
+  EXPECT_EQ(driver::l3FillsFromStream(None, 2.2, 128), 0);
   MachineModel Private = M;
   Private.Caches.back().SharedBy = 1;
-  EXPECT_EQ(driver::l3FillsFromStream(Private, 2.2), 0);
+  EXPECT_EQ(driver::l3FillsFromStream(Private, 2.2, 128), 0);
+  // The loads' width: with the L1's fills at 64 B/cy (1 cy a line), 16-byte
+  // loads two a cycle take 2 cy a line, so a stream at 0.645 ns (2.0 cy)
+  // could be theirs (below 1.33 x 2); 64-byte loads take 0.5 cy, so the
+  // L3's link binds it (2.0 >= 1.33 x 1): 64 / 2.0 = 32 B/cy.
+  MachineModel Wide = M;
+  Wide.Caches.front().BytesPerCycleFromNext = 64;
+  EXPECT_EQ(driver::l3FillsFromStream(Wide, 2.0 / 3.1, 128), 0);
+  EXPECT_NEAR(driver::l3FillsFromStream(Wide, 2.0 / 3.1, 512), 32, 1e-9);
 }

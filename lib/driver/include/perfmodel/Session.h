@@ -27,6 +27,7 @@
 namespace perfmodel {
 struct InCoreOptions;
 struct HostMemory; // perfmodel/Probe.h
+struct L3Streams;  // perfmodel/Probe.h
 } // namespace perfmodel
 
 namespace perfmodel::driver {
@@ -171,17 +172,17 @@ struct AnalyzeArgs {
 
 /// What this host keeps of an L3 of L3BYTES behind an L2 of L2BYTES now:
 /// --host-l3 when given (side-by-side runs that must see one L3), else
-/// load streams over growing sets (L3NSPERLINE, where given, gets their
-/// ns per line in the L3; 0 with --host-l3). 0 with ERR set when --host-l3
-/// does not parse.
+/// load streams over growing sets (STREAM, where given, gets their sweep;
+/// empty with --host-l3). 0 with ERR set when --host-l3 does not parse.
 uint64_t hostKeptL3(const AnalyzeArgs &A, uint64_t L2Bytes, uint64_t L3Bytes, std::string &Err,
-                    double *L3NsPerLine = nullptr);
+                    L3Streams *Stream = nullptr);
 
 /// The L2's fill rate from the L3 (bytes a cycle at M's clock) that a load
-/// stream in the L3 taking NSPERLINE a line shows, where M overlaps its
-/// transfers fully and that link, not the L1's nor the loads, binds such a
-/// stream (a third slower or more than either); 0 otherwise.
-double l3FillsFromStream(const MachineModel &M, double NsPerLine);
+/// stream in the L3 taking NSPERLINE a line with loads LOADBITS wide
+/// shows, where M overlaps its transfers fully and that link, not the L1's
+/// nor the loads, binds such a stream (a third slower or more than
+/// either); 0 otherwise.
+double l3FillsFromStream(const MachineModel &M, double NsPerLine, unsigned LoadBits);
 
 /// Makes M's L3 the KEPT bytes (whole sets of its ways and lines) where that
 /// is a share of it (keptL3IsAShare); returns the new size, 0 when M keeps

@@ -347,10 +347,12 @@ uint64_t measureKeptL3(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds = 0
                        unsigned Reps = 3);
 
 /// measureKeptL3's sweep: the capacity kept and the load stream's ns per
-/// line in the L3 (the least of its first two sets; 0 when not measured).
+/// line in the L3 (the least of its first two sets; 0 when not measured),
+/// made with loads LOADBITS wide.
 struct L3Streams {
   uint64_t KeptBytes = 0;
   double L3NsPerLine = 0;
+  unsigned LoadBits = 0;
 };
 L3Streams measureL3Streams(uint64_t L2Bytes, uint64_t L3Bytes, double MinSeconds = 0.002,
                            unsigned Reps = 3);
