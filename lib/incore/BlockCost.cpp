@@ -366,7 +366,9 @@ void Block::registersOf(size_t I, double DefShift) {
   APInt Mask;
   bool Breaking = TB.MIA && (TB.MIA->isZeroIdiom(Inst, Mask, CPUID) ||
                              TB.MIA->isDependencyBreaking(Inst, Mask, CPUID));
-  Breaking |= Legacy && x86ZeroIdiom(TB.MII->getName(Inst.getOpcode()), Inst);
+  // Ours on every x86 core too: LLVM 19's Zen models list the VEX forms
+  // only, where clang zeroes xmm16-31 with EVEX ones (Zen 4 breaks those).
+  Breaking |= x86ZeroIdiom(TB.MII->getName(Inst.getOpcode()), Inst);
   if (Breaking)
     return; // xor reg,reg and friends do not wait for their inputs
   unsigned UseIdx = 0;

@@ -23,9 +23,9 @@ using namespace perfmodel::block;
 
 namespace perfmodel::block {
 
-/// xor/sub/pxor/xorps/pcmpgt of a register with itself: Intel cores
-/// recognise the result without reading the register (LLVM 19's Skylake
-/// model lacks some of these).
+/// xor/sub/pxor/xorps/pcmpgt of a register with itself, VEX or EVEX: x86
+/// cores recognise the result without reading the register (LLVM 19's
+/// Skylake model lacks some of these, its Zen models the EVEX forms).
 bool x86ZeroIdiom(StringRef Name, const MCInst &I) {
   StringRef Op = Name.starts_with("V") ? Name.drop_front() : Name;
   bool Kind = Op.starts_with("XOR32rr") || Op.starts_with("XOR64rr") ||
