@@ -18,8 +18,11 @@
 #include <cmath>
 #include <functional>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <optional>
+#include <string>
+#include <unordered_map>
 
 using namespace perfmodel;
 
@@ -318,6 +321,43 @@ public:
     return true;
   }
 
+  /// What a replay of the prepared nest reads of it, as text: its bounds,
+  /// steps and every access's address form, width and kind (empty where
+  /// index data feeds it: that is not kept). Two nests with the same key
+  /// replay the same addresses.
+  std::string key() const {
+    if (!Slots.empty())
+      return "";
+    std::string Out;
+    auto Num = [&](int64_t V) { Out += std::to_string(V) + ','; };
+    auto Form = [&](const Lin &L) {
+      Num(L.Const);
+      for (int64_t C : L.Coef)
+        Num(C);
+      Out += ';';
+    };
+    auto Ref = [&](const CompiledAccess &C) {
+      Num(int64_t(C.Base));
+      Form(C.Offset);
+      Num(C.A->ElementBytes);
+      Num(C.Write + 2 * C.Irregular + 4 * C.Indirect);
+    };
+    for (size_t D = 0; D < K.Nest.size(); ++D) {
+      Form(Lower[D]);
+      Form(Upper[D]);
+      Num(K.Nest[D].Step);
+    }
+    Out += '|';
+    for (const CompiledAccess &C : Accesses)
+      Ref(C);
+    for (const std::vector<CompiledAccess> &Level : Outer) {
+      Out += '|';
+      for (const CompiledAccess &C : Level)
+        Ref(C);
+    }
+    return Out;
+  }
+
   /// Bounds that no counter or loaded value moves, and addresses without
   /// loaded values: every outermost iteration does the same, shifted.
   bool rectangular() const {
@@ -601,6 +641,105 @@ public:
   std::vector<Sample> Samples;
 };
 
+/// What a replay found: the traffic per iteration and how it was measured
+/// (or why it could not be).
+struct Replayed {
+  std::string Reason;
+  std::vector<LinkTraffic> Links;
+  std::vector<double> MissesPerIt, IrregularMissesPerIt;
+  uint64_t SimulatedIterations = 0, RatedIterations = 0;
+  std::vector<std::string> Notes;
+};
+
+/// Runs RP's prepared nest through M's caches: sliced (a warm-up capped at
+/// WARMUPCAP accesses, then MEASURE) or whole; the traffic per iteration.
+Replayed replay(Replayer &Rp, const MachineModel &M, const SimOptions &O, bool Sliced,
+                uint64_t WarmupCap, uint64_t Measure, double Total, bool Streams) {
+  Replayed Out;
+  CacheSim Sim(CacheSim::fromMachine(M, O.Prefetch));
+  Rp.IrregularMisses.assign(M.Caches.size(), 0);
+  Rp.Before.assign(M.Caches.size(), 0);
+  if (Streams)
+    Rp.Streams.emplace(Sim.lineBytes());
+  Rp.run(Sim, WarmupCap, Measure);
+  // A nest of unknown size (data-dependent bounds) may end inside the
+  // warm-up: then it was replayed whole, like a small nest.
+  if (Sliced && !Rp.Stop && Rp.MeasuredFrom == 0 && !Rp.Warm)
+    Sliced = false;
+  bool Twice = false;
+  if (O.Repeated && !Sliced && Rp.Error.empty()) {
+    // The first execution warmed the caches; measure the next one (up to
+    // the budget), as a loop that is run again and again sees it.
+    Rp.Stop = false;
+    Rp.startMeasuring(Sim, std::max<uint64_t>(O.MaxAccesses, 1));
+    Rp.NextCheck = ~uint64_t(0); // the whole execution is the period
+    Rp.run(Sim, 0, 0);
+    Twice = true;
+  }
+  if (!Sliced && !Twice && !Rp.Extrapolated)
+    Sim.flush(); // every stored line reaches memory once per execution
+  if (!Rp.Error.empty()) {
+    Out.Reason = Rp.Error;
+    return Out;
+  }
+  uint64_t Measured = Rp.Iterations - Rp.MeasuredFrom;
+  if (Measured == 0) {
+    Out.Reason = "the loop nest has no iterations at the bound sizes";
+    return Out;
+  }
+  double Its = double(Measured);
+  unsigned Line = Sim.lineBytes();
+  std::vector<double> Totals; // as Replayer::counts lays them out
+  if (Rp.Extrapolated) {
+    const auto &B = Rp.Samples[Rp.Samples.size() - 2], &C = Rp.Samples.back();
+    double Rest = (Total - double(C.Iterations)) / double(C.Iterations - B.Iterations);
+    for (size_t I = 0; I < C.Totals.size(); ++I)
+      Totals.push_back(C.Totals[I] + (C.Totals[I] - B.Totals[I]) * Rest);
+    Its = Total;
+  } else {
+    Totals = Rp.counts(Sim);
+  }
+  for (size_t I = 0; I < M.Caches.size(); ++I) {
+    LinkTraffic L;
+    L.Inner = M.Caches[I].Name;
+    L.Outer = M.levelName(I + 1);
+    L.LoadBytesPerIt = Totals[4 * I] * Line / Its;
+    L.EvictBytesPerIt = Totals[4 * I + 1] * Line / Its;
+    Out.Links.push_back(L);
+    Out.MissesPerIt.push_back(Totals[4 * I + 2] / Its);
+    Out.IrregularMissesPerIt.push_back(Totals[4 * I + 3] / Its);
+  }
+  Out.SimulatedIterations = Measured;
+  Out.RatedIterations = uint64_t(Its);
+  if (Sliced && Rp.WarmedByCap)
+    Out.Notes.push_back("the warm-up stopped at its cap before " + M.Caches.back().Name +
+                        " was filled: its traffic may be below the steady state "
+                        "(raise --sim-accesses)");
+  if (Sliced)
+    Out.Notes.push_back("simulated a slice: " + std::to_string(Measured) +
+                        " iterations measured after " + std::to_string(Rp.MeasuredFrom) +
+                        " of warm-up" +
+                        (Rp.Converged ? ", when its traffic per iteration had settled" : "") +
+                        (std::isfinite(Total)
+                             ? " (the nest has " + std::to_string(uint64_t(Total)) + ")"
+                             : ""));
+  else if (Twice)
+    Out.Notes.push_back("simulated the nest twice and measured the second execution (" +
+                        std::to_string(Measured) + " iterations" +
+                        (Rp.Stop ? ", to the replay budget" : "") +
+                        "): caches warm from the first, dirty lines left in them");
+  else if (Rp.Extrapolated)
+    Out.Notes.push_back("simulated the nest from cold caches until its traffic per iteration "
+                        "had settled (" + std::to_string(Measured) + " of its " +
+                        std::to_string(uint64_t(Total)) +
+                        " iterations), the rest at that rate, dirty lines written back at the end");
+  else
+    Out.Notes.push_back("simulated the whole nest once from cold caches (" +
+                        std::to_string(Measured) +
+                        " iterations), dirty lines written back at the end");
+  return Out;
+}
+
 } // namespace
 
 TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR,
@@ -635,92 +774,56 @@ TrafficResult perfmodel::simulateTraffic(const LoopKernel &K, const KernelIR &IR
     Rp.MayExtrapolate = O.Settle && !O.Repeated && K.Nest.size() >= 2 && Rp.rectangular() &&
                         Total * PerIt > double(uint64_t(1) << 20);
   }
-  CacheSim Sim(CacheSim::fromMachine(M, O.Prefetch));
   if (Rp.MayExtrapolate)
-    Rp.Period = Rp.outerPeriod(Sim.lineBytes());
-  Rp.IrregularMisses.assign(M.Caches.size(), 0);
-  Rp.Before.assign(M.Caches.size(), 0);
-  if (std::any_of(M.Caches.begin(), M.Caches.end(),
-                  [](const CacheLevel &C) { return C.Prefetch == PrefetchKind::Stream; }))
-    Rp.Streams.emplace(Sim.lineBytes());
-  Rp.run(Sim, WarmupCap, Measure);
-  // A nest of unknown size (data-dependent bounds) may end inside the
-  // warm-up: then it was replayed whole, like a small nest.
-  if (Sliced && !Rp.Stop && Rp.MeasuredFrom == 0 && !Rp.Warm)
-    Sliced = false;
-  bool Replayed = false;
-  if (O.Repeated && !Sliced && Rp.Error.empty()) {
-    // The first execution warmed the caches; measure the next one (up to
-    // the budget), as a loop that is run again and again sees it.
-    Rp.Stop = false;
-    Rp.startMeasuring(Sim, std::max<uint64_t>(O.MaxAccesses, 1));
-    Rp.NextCheck = ~uint64_t(0); // the whole execution is the period
-    Rp.run(Sim, 0, 0);
-    Replayed = true;
+    Rp.Period = Rp.outerPeriod(CacheSim::fromMachine(M, O.Prefetch).front().LineBytes);
+  bool Streams = std::any_of(M.Caches.begin(), M.Caches.end(), [](const CacheLevel &C) {
+    return C.Prefetch == PrefetchKind::Stream;
+  });
+  // A file's copies of one nest over the same sizes (a generated file's 45
+  // stencils) replay the same addresses: one replay each, kept for the
+  // process, keyed by the nest's addresses and the caches and options that
+  // replay them.
+  std::string Key = Rp.key();
+  if (!Key.empty()) {
+    for (const CacheLevelConfig &C : CacheSim::fromMachine(M, O.Prefetch))
+      Key += '|' + std::to_string(C.SizeBytes) + ',' + std::to_string(C.Ways) + ',' +
+             std::to_string(C.LineBytes) + ',' + std::to_string(int(C.Policy)) + ',' +
+             std::to_string(C.NextLinePrefetch) + ',' + std::to_string(C.WriteAllocate);
+    for (uint64_t V : {uint64_t(Sliced), WarmupCap, Measure, uint64_t(Rp.Warm),
+                       uint64_t(Rp.MayExtrapolate), Rp.Period, Rp.WarmLines, uint64_t(Streams),
+                       uint64_t(O.Repeated), O.MaxAccesses})
+      Key += ',' + std::to_string(V);
+    Key += ',' + std::to_string(Total);
   }
-  if (!Sliced && !Replayed && !Rp.Extrapolated)
-    Sim.flush(); // every stored line reaches memory once per execution
-  if (!Rp.Error.empty()) {
-    R.Reason = Rp.Error;
+  static std::mutex Lock;
+  static std::unordered_map<std::string, Replayed> Memo;
+  std::optional<Replayed> Got;
+  if (!Key.empty()) {
+    std::lock_guard<std::mutex> Guard(Lock);
+    if (auto It = Memo.find(Key); It != Memo.end())
+      Got = It->second;
+  }
+  if (!Got) {
+    Got = replay(Rp, M, O, Sliced, WarmupCap, Measure, Total, Streams);
+    if (!Key.empty()) {
+      std::lock_guard<std::mutex> Guard(Lock);
+      if (Memo.size() > 10'000)
+        Memo.clear();
+      Memo.emplace(std::move(Key), *Got);
+    }
+  }
+  if (!Got->Reason.empty()) {
+    R.Reason = Got->Reason;
     return R;
   }
-  uint64_t Measured = Rp.Iterations - Rp.MeasuredFrom;
-  if (Measured == 0) {
-    R.Reason = "the loop nest has no iterations at the bound sizes";
-    return R;
-  }
-  double Its = double(Measured);
-  unsigned Line = Sim.lineBytes();
-  std::vector<double> Totals; // as Replayer::counts lays them out
-  if (Rp.Extrapolated) {
-    const auto &B = Rp.Samples[Rp.Samples.size() - 2], &C = Rp.Samples.back();
-    double Rest = (Total - double(C.Iterations)) / double(C.Iterations - B.Iterations);
-    for (size_t I = 0; I < C.Totals.size(); ++I)
-      Totals.push_back(C.Totals[I] + (C.Totals[I] - B.Totals[I]) * Rest);
-    Its = Total;
-  } else {
-    Totals = Rp.counts(Sim);
-  }
-  for (size_t I = 0; I < M.Caches.size(); ++I) {
-    LinkTraffic L;
-    L.Inner = M.Caches[I].Name;
-    L.Outer = M.levelName(I + 1);
-    L.LoadBytesPerIt = Totals[4 * I] * Line / Its;
-    L.EvictBytesPerIt = Totals[4 * I + 1] * Line / Its;
-    R.Links.push_back(L);
-    R.MissesPerIt.push_back(Totals[4 * I + 2] / Its);
-    R.IrregularMissesPerIt.push_back(Totals[4 * I + 3] / Its);
-  }
-  R.SimulatedIterations = Measured;
-  R.RatedIterations = uint64_t(Its);
+  R.Links = Got->Links;
+  R.MissesPerIt = Got->MissesPerIt;
+  R.IrregularMissesPerIt = Got->IrregularMissesPerIt;
+  R.SimulatedIterations = Got->SimulatedIterations;
+  R.RatedIterations = Got->RatedIterations;
   outerL1Bytes(K, G, R);
   R.TotalIterations = std::isfinite(Total) && Total < 1.8e19 ? uint64_t(Total) : 0;
-  if (Sliced && Rp.WarmedByCap)
-    R.Notes.push_back("the warm-up stopped at its cap before " + M.Caches.back().Name +
-                      " was filled: its traffic may be below the steady state "
-                      "(raise --sim-accesses)");
-  if (Sliced)
-    R.Notes.push_back("simulated a slice: " + std::to_string(Measured) +
-                      " iterations measured after " + std::to_string(Rp.MeasuredFrom) +
-                      " of warm-up" +
-                      (Rp.Converged ? ", when its traffic per iteration had settled" : "") +
-                      (std::isfinite(Total)
-                           ? " (the nest has " + std::to_string(uint64_t(Total)) + ")"
-                           : ""));
-  else if (Replayed)
-    R.Notes.push_back("simulated the nest twice and measured the second execution (" +
-                      std::to_string(Measured) + " iterations" +
-                      (Rp.Stop ? ", to the replay budget" : "") +
-                      "): caches warm from the first, dirty lines left in them");
-  else if (Rp.Extrapolated)
-    R.Notes.push_back("simulated the nest from cold caches until its traffic per iteration "
-                      "had settled (" + std::to_string(Measured) + " of its " +
-                      std::to_string(uint64_t(Total)) +
-                      " iterations), the rest at that rate, dirty lines written back at the end");
-  else
-    R.Notes.push_back("simulated the whole nest once from cold caches (" +
-                      std::to_string(Measured) +
-                      " iterations), dirty lines written back at the end");
+  R.Notes = Got->Notes;
   if (O.Index)
     for (const auto &[Name, Desc] : O.Index->Origin)
       R.Notes.push_back("index data: " + Name + " from " + Desc);

@@ -352,6 +352,43 @@ TEST(Simulator, StencilSwitchesWhereTheLayerConditionSays) {
   }
 }
 
+TEST(Simulator, CopiesOfANestShareAReplayAndNoOtherNestDoes) {
+  // A process keeps each replay by the nest's addresses: copy and copy2 are
+  // one nest, the rest differ from it in the element's width, the step, a
+  // store or the L2's size. Whole replays of n = 65,536 from cold caches,
+  // each array page-aligned, dirty lines written back at the end; per
+  // iteration at every link: copy, b's line and a's (written, so read
+  // first) every 8 doubles: 16 B in, 8 out; floats 8 and 4; a step of 2,
+  // 4 iterations a line: 32 and 16; the sum reads b alone: 8 and 0.
+  FrontendResult R = analyze("tests/cache/twins.c", {{"n", 65536}});
+  struct Case {
+    const char *F;
+    double In, Out;
+  };
+  for (Case C : {Case{"copy", 16, 8}, Case{"copy2", 16, 8}, Case{"copy_float", 8, 4},
+                 Case{"copy_step2", 32, 16}, Case{"sum", 8, 0}}) {
+    TrafficResult T = simulateTraffic(loop(R, C.F), R.IR, haswell());
+    ASSERT_TRUE(T.Ok) << T.Reason;
+    for (const LinkTraffic &L : T.Links) {
+      EXPECT_DOUBLE_EQ(L.LoadBytesPerIt, C.In) << C.F << " " << L.Inner;
+      EXPECT_DOUBLE_EQ(L.EvictBytesPerIt, C.Out) << C.F << " " << L.Inner;
+    }
+  }
+  // The stencil at N = 11,000 (StencilSwitchesWhereTheLayerConditionSays):
+  // 4 streams into Haswell's 256 KiB L2, 2 into one of 1 MiB (its rows,
+  // 3 x 88 KB, fit), the same nest replayed on other caches.
+  SimOptions O;
+  O.MaxAccesses = 12'000'000;
+  FrontendResult W = analyze("examples/williams-fig9.2.c", {{"N", 11000}});
+  MachineModel Big = haswell();
+  Big.Caches[1].SizeBytes = 1 << 20;
+  for (auto [M, Streams] : {std::pair<MachineModel, double>{haswell(), 4}, {Big, 2}}) {
+    TrafficResult T = simulateTraffic(loop(W, "stencil"), W.IR, M, O);
+    ASSERT_TRUE(T.Ok) << T.Reason;
+    EXPECT_NEAR(T.Links[1].LoadBytesPerIt / 8, Streams, 0.15) << M.Caches[1].SizeBytes;
+  }
+}
+
 TEST(Simulator, WholeReplayStopsWhenItsTrafficHasSettled) {
   // The 5-point stencil at N = 500: 498 x 498 = 248,004 iterations, 6
   // accesses each, replayed whole from cold caches. Every row after the
