@@ -1274,7 +1274,8 @@ TEST(Cli, IndirectMissesOverlapUpToTheFillBuffers) {
 // the file's 320-uop reorder buffer (the 16 gathers are 49-50 uops each)
 // fewer lines fit: more cycles.
 TEST(Cli, GatheredRowsOfAnUnrolledLoopWaitInTheLoadQueue) {
-  std::string Args = "tests/nest/ell.c -m zen4-epyc-9654 -D n=1000000 --index col=uniform:0:64";
+  std::string Args = "tests/nest/ell.c -m zen4-epyc-9654 --set clock_ghz=2.4 -D n=1000000 "
+                     "--index col=uniform:0:64";
   std::vector<double> P = ecmCyPerIt(Args + " --set core.reorder_buffer=2000", 0);
   ASSERT_EQ(P.size(), 4u);
   EXPECT_NEAR(P[3], 148 * 2.4 * (133.0 / 64) / 136, 0.01);
