@@ -10,6 +10,7 @@
 #include "perfmodel/Roofline.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <set>
@@ -320,9 +321,11 @@ std::string perfmodel::formatNumber(double V, int Sig) {
   double A = std::fabs(V);
   int Digits = A >= 1 ? Sig - 1 - int(std::floor(std::log10(A))) : Sig - 1 - int(std::floor(std::log10(A)));
   Digits = std::max(0, std::min(Digits, 9));
-  char Buf[64];
-  snprintf(Buf, sizeof(Buf), "%.*f", Digits, V);
-  std::string S = Buf;
+  // std::to_chars rounds as printf's %.*f does, at a fraction of its cost
+  // (snprintf was half of a 163-loop text report's instructions).
+  char Buf[400];
+  auto [End, Ec] = std::to_chars(Buf, Buf + sizeof(Buf), V, std::chars_format::fixed, Digits);
+  std::string S = Ec == std::errc() ? std::string(Buf, End) : std::to_string(V);
   if (S.find('.') != std::string::npos) {
     while (S.back() == '0')
       S.pop_back();
