@@ -144,7 +144,7 @@ bool usedInBounds(const std::string &Array, const KernelIR &IR, std::string *Out
 /// highest index of its direct references and of its values in bounds
 /// (rowptr[i + 1]); 0 when no loop tells.
 int64_t elementsRead(const std::string &Array, const KernelIR &IR) {
-  std::map<std::string, int64_t> B = IR.bindings();
+  const auto &B = IR.bindings();
   int64_t Count = 0;
   for (const LoopKernel &K : IR.Loops) {
     for (const Access &A : K.Accesses)

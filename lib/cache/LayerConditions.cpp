@@ -425,7 +425,7 @@ double perfmodel::conflictLoadCycles(const LoopKernel &K, const KernelIR &IR,
     return 0;
   LoopKernel Columns = K;
   Columns.OuterAccesses.clear();
-  auto B = IR.bindings();
+  const auto &B = IR.bindings();
   const LoopLevel &In = K.innermost();
   Columns.Accesses.erase(
       std::remove_if(Columns.Accesses.begin(), Columns.Accesses.end(),

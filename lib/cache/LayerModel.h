@@ -126,7 +126,7 @@ private:
   const MachineModel &M;
   const LayerConditionOptions &O;
   TrafficResult &R;
-  const std::map<std::string, int64_t> B;
+  const std::map<std::string, int64_t> &B;
   const NestGeometry G;
   const unsigned Line;
   const size_t Depth;

@@ -280,7 +280,7 @@ std::optional<double> walkTouched(const NestGeometry &G, const LoopKernel &K, co
   constexpr size_t MaxRuns = size_t(1) << 17;
   if (K.Nest.empty() || Members.empty() || LineBytes == 0 || Fixed + 1 > K.Nest.size())
     return std::nullopt;
-  auto B = IR.bindings();
+  const auto &B = IR.bindings();
   auto Bounds = nestBounds(K, B);
   if (!Bounds)
     return std::nullopt;
@@ -422,7 +422,7 @@ std::optional<std::pair<int64_t, int64_t>> declaredElements(const Access &A,
                                                             const KernelIR &IR) {
   if (A.Dims.empty())
     return std::nullopt;
-  auto B = IR.bindings();
+  const auto &B = IR.bindings();
   int64_t N = 1;
   for (const std::optional<Poly> &D : A.Dims) {
     std::optional<int64_t> V = D ? D->evaluate(B) : std::nullopt;

@@ -62,7 +62,7 @@ private:
   /// Min and max of a polynomial linear in counters over their ranges.
   std::optional<std::pair<int64_t, int64_t>> extremes(const Poly &P) const;
 
-  std::map<std::string, int64_t> Bindings;
+  const std::map<std::string, int64_t> &Bindings; ///< the IR's (KernelIR::bindings)
   std::map<std::string, std::pair<int64_t, int64_t>> Ranges;
   double Iterations = 0;
   double OuterBox = 1;

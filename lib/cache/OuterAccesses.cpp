@@ -67,7 +67,7 @@ void perfmodel::addOuterTraffic(const LoopKernel &K, const NestGeometry &G, cons
   outerL1Bytes(K, G, R);
   if (!G.ok() || G.totalIterations() <= 0)
     return;
-  std::map<std::string, int64_t> B = IR.bindings();
+  const auto &B = IR.bindings();
   // Points of the loops 0..L (their bounding box: triangular nests are
   // counted at their widest, the inner iterations per point shrink to match).
   auto Points = [&](size_t L) { return G.points(K, L); };

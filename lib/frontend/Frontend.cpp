@@ -394,7 +394,7 @@ void finalizeIR(KernelIR &IR, const SourceFacts &Facts, const perfmodel::Fronten
   for (const std::string &S : GuardSymbols)
     IR.Parameters[S] = Bind(S, Defines, 0, "");
   {
-    std::map<std::string, int64_t> B = IR.bindings();
+    const auto &B = IR.bindings();
     for (LoopKernel &K : IR.Loops)
       for (const SizeGuard &G : K.Guards) {
         std::optional<bool> Holds = G.holds(B);

@@ -11,7 +11,9 @@
 #include <climits>
 #include <cmath>
 #include <cstdlib>
+#include <deque>
 #include <functional>
+#include <mutex>
 
 using namespace perfmodel;
 
@@ -29,7 +31,8 @@ FlopCounts &FlopCounts::operator+=(const FlopCounts &O) {
   return *this;
 }
 
-std::map<std::string, int64_t> KernelIR::bindings() const {
+namespace {
+std::map<std::string, int64_t> computeBindings(const std::map<std::string, Parameter> &Parameters) {
   std::map<std::string, int64_t> B;
   for (const auto &[Name, P] : Parameters)
     if (P.Value && P.From != Parameter::Origin::Derived)
@@ -53,6 +56,57 @@ std::map<std::string, int64_t> KernelIR::bindings() const {
         }
   }
   return B;
+}
+
+bool sameParameter(const Parameter &A, const Parameter &B) {
+  return A.Value == B.Value && A.From == B.From && A.Divisor == B.Divisor &&
+         A.Numerator == B.Numerator && A.DivisorSize == B.DivisorSize;
+}
+} // namespace
+
+/// The settings of Parameters met so far and their bindings, shared by a
+/// KernelIR's copies (validate and sweep copy one and move its sizes). Never
+/// shrinks, so that the references bindings() hands out stay valid.
+struct KernelIR::BindingsMemo {
+  struct Setting {
+    std::map<std::string, Parameter> Parameters;
+    std::map<std::string, int64_t> Values;
+  };
+  std::mutex Lock;
+  std::deque<Setting> Settings;
+  size_t Last = 0;
+
+  static bool matches(const Setting &S, const std::map<std::string, Parameter> &P) {
+    return S.Parameters.size() == P.size() &&
+           std::equal(S.Parameters.begin(), S.Parameters.end(), P.begin(),
+                      [](const auto &X, const auto &Y) {
+                        return X.first == Y.first && sameParameter(X.second, Y.second);
+                      });
+  }
+};
+
+const std::map<std::string, int64_t> &KernelIR::bindings() const {
+  // Set under the lock only: a KernelIR is not shared between threads
+  // while it is written, its copies may be.
+  static std::mutex Create;
+  std::shared_ptr<BindingsMemo> M;
+  {
+    std::lock_guard<std::mutex> G(Create);
+    if (!Memo)
+      Memo = std::make_shared<BindingsMemo>();
+    M = Memo;
+  }
+  std::lock_guard<std::mutex> G(M->Lock);
+  if (M->Last < M->Settings.size() && BindingsMemo::matches(M->Settings[M->Last], Parameters))
+    return M->Settings[M->Last].Values;
+  for (size_t I = 0; I < M->Settings.size(); ++I)
+    if (BindingsMemo::matches(M->Settings[I], Parameters)) {
+      M->Last = I;
+      return M->Settings[I].Values;
+    }
+  M->Settings.push_back({Parameters, computeBindings(Parameters)});
+  M->Last = M->Settings.size() - 1;
+  return M->Settings.back().Values;
 }
 
 std::optional<int64_t> perfmodel::tripCount(const LoopLevel &L,
@@ -85,7 +139,7 @@ std::optional<bool> perfmodel::SizeGuard::holds(const std::map<std::string, int6
 std::optional<double>
 perfmodel::nestIterations(const LoopKernel &K, const KernelIR &IR,
                           const std::map<std::string, std::vector<int64_t>> *Values) {
-  std::map<std::string, int64_t> B = IR.bindings();
+  std::map<std::string, int64_t> B = IR.bindings(); // the counters join it
   for (const SizeGuard &G : K.Guards)
     if (G.holds(B) == false)
       return 0.0;

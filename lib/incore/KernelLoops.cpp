@@ -91,7 +91,7 @@ std::optional<double> quotientElements(const Access &A, const LoopKernel &K,
 /// accesses that advance by their own width (no gather needed).
 std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
                                   const LoopLevel &In, bool ContiguousOnly = false) {
-  auto B = IR.bindings();
+  const auto &B = IR.bindings();
   std::vector<double> Out;
   for (const Access &A : K.Accesses) {
     auto C = elementsPerUnit(A, In.Var, B);
@@ -113,7 +113,7 @@ std::vector<double> accessStrides(const LoopKernel &K, const KernelIR &IR,
 /// (quotientElements), with their kind, once each.
 std::vector<ModeStride> quotientStrides(const LoopKernel &K, const KernelIR &IR,
                                         const LoopLevel &In) {
-  auto B = IR.bindings();
+  const auto &B = IR.bindings();
   std::vector<ModeStride> Out;
   for (const Access &A : K.Accesses) {
     std::optional<double> E = quotientElements(A, K, In, B);
@@ -134,7 +134,7 @@ std::vector<ModeStride> quotientStrides(const LoopKernel &K, const KernelIR &IR,
 /// vector load serves both).
 std::map<double, unsigned> skippingStrides(const LoopKernel &K, const KernelIR &IR,
                                            const LoopLevel &In) {
-  auto B = IR.bindings();
+  const auto &B = IR.bindings();
   struct Group {
     std::set<int64_t> Offsets; ///< bytes, modulo the stride
     unsigned ElementBytes = 0;
@@ -679,7 +679,7 @@ std::string unrolledInto(const LoopKernel &K, const KernelIR &IR, TargetBundle &
     return "";
   const LoopLevel &Inner = K.innermost(), &Outer = K.Nest[K.Nest.size() - 2];
   bool OuterCode = holdsOuterCode(Best, Outer, First, Last);
-  auto Bind = IR.bindings();
+  const auto &Bind = IR.bindings();
   auto Lo = Inner.Lower.evaluate(Bind), Hi = Inner.Upper.evaluate(Bind);
   bool Fixed = Lo && Hi && !Inner.Lower.symbols().count(Outer.Var) &&
                !Inner.Upper.symbols().count(Outer.Var);
@@ -824,7 +824,7 @@ void costCalls(InCoreResult &R, const MachineLoop &Best, const std::vector<std::
 /// run.
 double storedPerIteration(const LoopKernel &K, const KernelIR &IR) {
   double StoredPerIt = 0;
-  auto Bind = IR.bindings();
+  const auto &Bind = IR.bindings();
   auto Moves = [&](const Access &A) {
     auto C = elementsPerUnit(A, K.innermost().Var, Bind);
     return C && *C != 0;
@@ -909,7 +909,7 @@ std::vector<ArmShare> armShares(const LoopKernel &K, const KernelIR &IR,
   std::vector<ArmShare> Out;
   if (K.Branches.empty())
     return Out;
-  std::map<std::string, int64_t> B = IR.bindings();
+  const auto &B = IR.bindings();
   for (const CounterBranch &Br : K.Branches) {
     std::optional<double> P = armShare(K, Br, B);
     if (!P)

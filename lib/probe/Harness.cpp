@@ -47,7 +47,7 @@ perfmodel::harnessArgs(const KernelIR &IR, const LoopKernel &K, std::string &Why
     Why = "the function of the loop was not recorded";
     return std::nullopt;
   }
-  std::map<std::string, int64_t> B = IR.bindings();
+  const auto &B = IR.bindings();
   std::vector<std::string> Out;
   for (const FunctionParam &P : FI->second.Params) {
     if (P.What == FunctionParam::Kind::Integer) {

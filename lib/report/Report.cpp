@@ -376,7 +376,7 @@ void perfmodel::printText(llvm::raw_ostream &OS, const AnalysisReport &R) {
   if (R.Loops.empty())
     OS << "\nno loops found in " << displayPath(IR.File) << "\n";
 
-  auto Bindings = IR.bindings();
+  const auto &Bindings = IR.bindings();
   unsigned Id = 0;
   for (const LoopReport &LR : R.Loops) {
     const LoopKernel &K = *LR.Loop;

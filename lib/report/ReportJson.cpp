@@ -382,7 +382,7 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
   using llvm::json::Value;
   const KernelIR &IR = *R.IR;
   const MachineModel &M = *R.Machine;
-  auto Bindings = IR.bindings();
+  const auto &Bindings = IR.bindings();
 
   Array Params;
   for (const auto &[Name, P] : IR.Parameters) {

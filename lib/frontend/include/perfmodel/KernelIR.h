@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <map>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -258,8 +259,14 @@ struct KernelIR {
   std::map<std::string, DataRef> DataRefs;
   std::vector<std::string> Notes;
 
-  /// Parameter values for evaluating polynomials.
-  std::map<std::string, int64_t> bindings() const;
+  /// Parameter values for evaluating polynomials, derived quotients
+  /// included. Computed once per setting of Parameters (the later stages ask
+  /// for them thousands of times per file); a reference stays valid for the
+  /// life of this KernelIR and its copies, whatever Parameters become.
+  const std::map<std::string, int64_t> &bindings() const;
+
+  struct BindingsMemo;
+  mutable std::shared_ptr<BindingsMemo> Memo; ///< bindings() per setting
 };
 
 /// Calls F on every source location of IR's loops (loop, levels, accesses).
