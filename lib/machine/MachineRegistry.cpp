@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
 #include <set>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -101,36 +102,74 @@ std::vector<std::string> perfmodel::listMachineFiles() {
 }
 
 namespace {
-/// The aliases TEXT's top-level `aliases:` entry lists, read from that entry
-/// alone: parsing the whole file costs about twenty times as much, and `-m
-/// NAME` looked at every file whose text has NAME.
-std::vector<std::string> listedAliases(llvm::StringRef Text) {
+/// TEXT's top-level entry KEY read from that entry alone (parsing a whole
+/// file costs about twenty times as much, and finding the host's model or
+/// `-m NAME` looked at every file). Null where the file has no such line;
+/// nullopt where the entry is not readable alone (the full load decides).
+std::optional<YAML::Node> topLevelEntry(llvm::StringRef Text, llvm::StringRef Key) {
   llvm::SmallVector<llvm::StringRef, 64> Lines;
   Text.split(Lines, '\n');
   for (size_t I = 0; I < Lines.size(); ++I) {
-    if (!Lines[I].starts_with("aliases:"))
+    if (!Lines[I].starts_with(Key) || !Lines[I].substr(Key.size()).starts_with(":"))
       continue;
-    // The entry and its continuation: a block sequence's items, or a flow
-    // sequence broken over lines.
+    // The entry and its continuation: a block's items, or a flow
+    // collection broken over lines.
     std::string Entry = Lines[I].str() + "\n";
     for (size_t J = I + 1; J < Lines.size() && !Lines[J].empty() &&
                            (Lines[J].front() == ' ' || Lines[J].front() == '\t' ||
                             Lines[J].front() == '-');
          ++J)
       Entry += Lines[J].str() + "\n";
-    std::vector<std::string> Names;
     try {
-      YAML::Node List = YAML::Load(Entry)["aliases"];
-      if (List && List.IsSequence())
-        for (const YAML::Node &N : List)
-          if (N.IsScalar())
-            Names.push_back(N.Scalar());
+      return YAML::Load(Entry)[Key.str()];
     } catch (const YAML::Exception &) {
-      // Not readable alone: the full load below says what is wrong.
+      return std::nullopt;
     }
-    return Names;
   }
-  return {};
+  return YAML::Node(YAML::NodeType::Null);
+}
+
+/// The aliases TEXT's top-level `aliases:` entry lists.
+std::vector<std::string> listedAliases(llvm::StringRef Text) {
+  std::vector<std::string> Names;
+  std::optional<YAML::Node> List = topLevelEntry(Text, "aliases");
+  if (List && List->IsSequence())
+    for (const YAML::Node &N : *List)
+      if (N.IsScalar())
+        Names.push_back(N.Scalar());
+  return Names;
+}
+
+/// Whether TEXT's `cpuid:` entry may match HOST: false only where the entry
+/// read alone is clear that it does not (or there is none).
+bool mayMatchHost(llvm::StringRef Text, const HostCpu &Host) {
+  if (!Text.contains("cpuid"))
+    return false;
+  std::optional<YAML::Node> C = topLevelEntry(Text, "cpuid");
+  if (!C || !C->IsDefined())
+    return true;
+  if (C->IsNull())
+    return !Text.contains("\ncpuid"); // not a plain top-level line: the full load decides
+  if (!C->IsMap())
+    return true;
+  try {
+    CpuidMatch Id;
+    YAML::Node Family = (*C)["family"];
+    unsigned long long F;
+    if (!Family.IsScalar() || llvm::StringRef(Family.Scalar()).getAsInteger(0, F))
+      return true;
+    Id.Vendor = (*C)["vendor"].as<std::string>("");
+    Id.Family = unsigned(F);
+    for (const YAML::Node &E : (*C)["models"]) {
+      unsigned long long V;
+      if (!E.IsScalar() || llvm::StringRef(E.Scalar()).getAsInteger(0, V))
+        return true;
+      Id.Models.push_back(unsigned(V));
+    }
+    return cpuidMatches(Id, Host);
+  } catch (const YAML::Exception &) {
+    return true;
+  }
 }
 
 /// The first of FILES that lists NAME among its aliases, or "".
@@ -170,6 +209,9 @@ bool perfmodel::cpuidMatches(const std::optional<CpuidMatch> &Id, const HostCpu 
 
 std::string perfmodel::machineForHost(const HostCpu &Host) {
   for (const std::string &F : listMachineFiles()) {
+    auto Text = llvm::MemoryBuffer::getFile(F, /*IsText=*/true);
+    if (Text && !mayMatchHost((*Text)->getBuffer(), Host))
+      continue;
     MachineLoadResult R = loadMachineModel(F);
     if (R.ok() && cpuidMatches(R.Model->Cpuid, Host))
       return F;

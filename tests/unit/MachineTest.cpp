@@ -787,3 +787,38 @@ TEST(Machine, AnAliasIsReadFromTheAliasesEntryInEachForm) {
   else
     unsetenv("PERFMODEL_MACHINE_PATH");
 }
+
+TEST(Machine, TheHostsModelIsFoundFromTheCpuidEntryInEachForm) {
+  // machineForHost reads a file's `cpuid:` entry alone and loads only the
+  // files it may match: a block map, a flow map
+  // over two lines, one whose models list another CPU (never loaded), and a
+  // file whose entry is not valid alone but is in the whole (an anchor):
+  // loaded to decide, as before.
+  std::string Dir = ::testing::TempDir() + "/cpuids";
+  ASSERT_FALSE(llvm::sys::fs::create_directories(Dir));
+  const std::string Flow = "cpuid: {vendor: GenuineIntel, family: 6, models: [0x3f]}";
+  auto Write = [&](const std::string &Name, const std::string &Text) {
+    std::ofstream Out(Dir + "/" + Name);
+    Out << Text;
+  };
+  Write("a-other.yml", edited(Flow, "cpuid: {vendor: GenuineIntel, family: 6, models: [0x8f]}"));
+  Write("b-block.yml", edited(Flow, "cpuid:\n  vendor: AuthenticAMD\n  family: 25\n"
+                                    "  models:\n    - 0x61\n"));
+  Write("c-flow.yml", edited(Flow, "cpuid: {vendor: AuthenticAMD, family: 26,\n  models: [0x44]}"));
+  std::string Anchored = edited(Flow, "cpuid: {vendor: *v, family: 24, models: [0x1]}");
+  Anchored.replace(Anchored.find("name: "), 6, "name: &v ");
+  Write("d-anchor.yml", Anchored);
+  const char *Old = std::getenv("PERFMODEL_MACHINE_PATH");
+  std::string Saved = Old ? Old : "";
+  setenv("PERFMODEL_MACHINE_PATH", Dir.c_str(), 1);
+  EXPECT_EQ(machineForHost({"AuthenticAMD", 0x19, 0x61, "t"}), Dir + "/b-block.yml");
+  EXPECT_EQ(machineForHost({"AuthenticAMD", 0x1a, 0x44, "t"}), Dir + "/c-flow.yml");
+  EXPECT_EQ(machineForHost({"GenuineIntel", 6, 0x8f, "t"}), Dir + "/a-other.yml");
+  EXPECT_EQ(machineForHost({"Intel Xeon E5-2680 v3 (Haswell-EP)", 0x18, 0x1, "t"}),
+            Dir + "/d-anchor.yml");
+  EXPECT_EQ(machineForHost({"AuthenticAMD", 0x19, 0x62, "t"}), "");
+  if (Old)
+    setenv("PERFMODEL_MACHINE_PATH", Saved.c_str(), 1);
+  else
+    unsetenv("PERFMODEL_MACHINE_PATH");
+}
