@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 using namespace perfmodel;
@@ -761,64 +762,69 @@ TEST(Machine, AFileRewrittenBetweenLoadsIsReadAsItIsNow) {
   EXPECT_DOUBLE_EQ(E.Model->ClockGHz, 2.4);
 }
 
+/// A directory of machine files that PERFMODEL_MACHINE_PATH names while it
+/// lives (the library's own are then not found).
+class MachineDir {
+public:
+  explicit MachineDir(const std::string &Name) : Dir(::testing::TempDir() + "/" + Name) {
+    EXPECT_FALSE(llvm::sys::fs::create_directories(Dir));
+    if (const char *Old = std::getenv("PERFMODEL_MACHINE_PATH"))
+      Saved = Old;
+    setenv("PERFMODEL_MACHINE_PATH", Dir.c_str(), 1);
+  }
+  ~MachineDir() {
+    if (Saved)
+      setenv("PERFMODEL_MACHINE_PATH", Saved->c_str(), 1);
+    else
+      unsetenv("PERFMODEL_MACHINE_PATH");
+  }
+  /// Writes TEXT as file NAME; its path.
+  std::string write(const std::string &Name, const std::string &Text) const {
+    std::ofstream Out(Dir + "/" + Name);
+    Out << Text;
+    return Dir + "/" + Name;
+  }
+
+private:
+  std::string Dir;
+  std::optional<std::string> Saved;
+};
+
 TEST(Machine, AnAliasIsReadFromTheAliasesEntryInEachForm) {
   // resolveMachine reads a file's `aliases:` entry alone before loading it:
   // a block sequence, a flow sequence over two lines, and a name that only a
   // comment mentions (not an alias).
-  std::string Dir = ::testing::TempDir() + "/aliases";
-  ASSERT_FALSE(llvm::sys::fs::create_directories(Dir));
+  MachineDir D("aliases");
   const std::string Flow = "aliases: [hsw, haswell, haswell-ep, e5-2680v3]";
-  auto Write = [&](const std::string &Name, const std::string &Text) {
-    std::ofstream Out(Dir + "/" + Name);
-    Out << Text;
-  };
-  Write("a-comment.yml", "# not qwerty9, not qwerty8\n" + edited(Flow, "aliases: [hswa]"));
-  Write("b-block.yml", edited(Flow, "aliases:\n  - hswb\n  - qwerty9\n"));
-  Write("c-flow.yml", edited(Flow, "aliases: [hswc,\n  qwerty9, qwerty8]"));
-  const char *Old = std::getenv("PERFMODEL_MACHINE_PATH");
-  std::string Saved = Old ? Old : "";
-  setenv("PERFMODEL_MACHINE_PATH", Dir.c_str(), 1);
-  EXPECT_EQ(resolveMachine("qwerty9"), Dir + "/b-block.yml");
-  EXPECT_EQ(resolveMachine("qwerty8"), Dir + "/c-flow.yml");
-  EXPECT_EQ(resolveMachine("hswa"), Dir + "/a-comment.yml");
+  std::string Comment =
+      D.write("a-comment.yml", "# not qwerty9, not qwerty8\n" + edited(Flow, "aliases: [hswa]"));
+  std::string Block = D.write("b-block.yml", edited(Flow, "aliases:\n  - hswb\n  - qwerty9\n"));
+  std::string FlowFile = D.write("c-flow.yml", edited(Flow, "aliases: [hswc,\n  qwerty9, qwerty8]"));
+  EXPECT_EQ(resolveMachine("qwerty9"), Block);
+  EXPECT_EQ(resolveMachine("qwerty8"), FlowFile);
+  EXPECT_EQ(resolveMachine("hswa"), Comment);
   EXPECT_EQ(resolveMachine("not"), "");
-  if (Old)
-    setenv("PERFMODEL_MACHINE_PATH", Saved.c_str(), 1);
-  else
-    unsetenv("PERFMODEL_MACHINE_PATH");
 }
 
 TEST(Machine, TheHostsModelIsFoundFromTheCpuidEntryInEachForm) {
   // machineForHost reads a file's `cpuid:` entry alone and loads only the
-  // files it may match: a block map, a flow map
-  // over two lines, one whose models list another CPU (never loaded), and a
-  // file whose entry is not valid alone but is in the whole (an anchor):
-  // loaded to decide, as before.
-  std::string Dir = ::testing::TempDir() + "/cpuids";
-  ASSERT_FALSE(llvm::sys::fs::create_directories(Dir));
+  // files it may match: a block map, a flow map over two lines, one whose
+  // models list another CPU, and a file whose entry is not valid alone but
+  // is in the whole (an anchor): loaded to decide, as before.
+  MachineDir D("cpuids");
   const std::string Flow = "cpuid: {vendor: GenuineIntel, family: 6, models: [0x3f]}";
-  auto Write = [&](const std::string &Name, const std::string &Text) {
-    std::ofstream Out(Dir + "/" + Name);
-    Out << Text;
-  };
-  Write("a-other.yml", edited(Flow, "cpuid: {vendor: GenuineIntel, family: 6, models: [0x8f]}"));
-  Write("b-block.yml", edited(Flow, "cpuid:\n  vendor: AuthenticAMD\n  family: 25\n"
-                                    "  models:\n    - 0x61\n"));
-  Write("c-flow.yml", edited(Flow, "cpuid: {vendor: AuthenticAMD, family: 26,\n  models: [0x44]}"));
+  std::string Other = D.write(
+      "a-other.yml", edited(Flow, "cpuid: {vendor: GenuineIntel, family: 6, models: [0x8f]}"));
+  std::string Block = D.write("b-block.yml", edited(Flow, "cpuid:\n  vendor: AuthenticAMD\n"
+                                                          "  family: 25\n  models:\n    - 0x61\n"));
+  std::string FlowFile = D.write(
+      "c-flow.yml", edited(Flow, "cpuid: {vendor: AuthenticAMD, family: 26,\n  models: [0x44]}"));
   std::string Anchored = edited(Flow, "cpuid: {vendor: *v, family: 24, models: [0x1]}");
   Anchored.replace(Anchored.find("name: "), 6, "name: &v ");
-  Write("d-anchor.yml", Anchored);
-  const char *Old = std::getenv("PERFMODEL_MACHINE_PATH");
-  std::string Saved = Old ? Old : "";
-  setenv("PERFMODEL_MACHINE_PATH", Dir.c_str(), 1);
-  EXPECT_EQ(machineForHost({"AuthenticAMD", 0x19, 0x61, "t"}), Dir + "/b-block.yml");
-  EXPECT_EQ(machineForHost({"AuthenticAMD", 0x1a, 0x44, "t"}), Dir + "/c-flow.yml");
-  EXPECT_EQ(machineForHost({"GenuineIntel", 6, 0x8f, "t"}), Dir + "/a-other.yml");
-  EXPECT_EQ(machineForHost({"Intel Xeon E5-2680 v3 (Haswell-EP)", 0x18, 0x1, "t"}),
-            Dir + "/d-anchor.yml");
+  std::string Anchor = D.write("d-anchor.yml", Anchored);
+  EXPECT_EQ(machineForHost({"AuthenticAMD", 0x19, 0x61, "t"}), Block);
+  EXPECT_EQ(machineForHost({"AuthenticAMD", 0x1a, 0x44, "t"}), FlowFile);
+  EXPECT_EQ(machineForHost({"GenuineIntel", 6, 0x8f, "t"}), Other);
+  EXPECT_EQ(machineForHost({"Intel Xeon E5-2680 v3 (Haswell-EP)", 0x18, 0x1, "t"}), Anchor);
   EXPECT_EQ(machineForHost({"AuthenticAMD", 0x19, 0x62, "t"}), "");
-  if (Old)
-    setenv("PERFMODEL_MACHINE_PATH", Saved.c_str(), 1);
-  else
-    unsetenv("PERFMODEL_MACHINE_PATH");
 }
