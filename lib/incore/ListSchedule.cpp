@@ -484,9 +484,9 @@ bool ListScheduler::blocked(size_t I) {
 
 void ListScheduler::freeUnits() {
   Free = 0;
+  const double Until = Cycle + 1 - 1e-9; // freeNow's bound, once
   for (unsigned U = 0; U < Units.size(); ++U)
-    if (freeNow(Units[U]))
-      Free |= bitOf(U);
+    Free |= uint64_t(Units[U] < Until) << std::min(U, 63u);
 }
 
 void ListScheduler::dispatch() {
@@ -495,6 +495,10 @@ void ListScheduler::dispatch() {
     Later.pop();
     makeReady(Inst);
   }
+  // Nothing ready, nothing dispatches and nothing wakes: the cycles a chain
+  // waits out cost no look at the units.
+  if (!ReadyCount)
+    return;
   // Oldest first over the groups: the oldest ready instruction of those
   // not blocked. A set only fills within a cycle, so a blocked group stays
   // blocked; instructions woken meanwhile are younger than the one that
