@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cstdlib>
 #include <limits>
 #include <mutex>
@@ -231,19 +232,62 @@ std::optional<double> walkTouched(const NestGeometry &G, const LoopKernel &K, co
 /// What touchedBytes reads of the nest and the accesses, as text: the same
 /// question asked again (each level's layer conditions, the what-ifs at a
 /// level's edge, the working set) has the same answer.
+/// Appends V in decimal.
+void appendNumber(std::string &Key, int64_t V) {
+  char Buf[24];
+  auto [End, Ec] = std::to_chars(Buf, Buf + sizeof(Buf), V);
+  Key.append(Buf, End);
+}
+
+/// Appends P's terms as they are kept (symbols, then coefficient): one
+/// polynomial one text, without str()'s layout.
+void appendPoly(std::string &Key, const Poly &P) {
+  for (const auto &[Mono, C] : P.terms()) {
+    for (const std::string &S : Mono) {
+      Key += S;
+      Key += '*';
+    }
+    appendNumber(Key, C);
+    Key += ';';
+  }
+}
+
 std::string touchedKey(const LoopKernel &K, const KernelIR &IR,
                        const std::vector<const Access *> &Members, unsigned LineBytes,
                        size_t Fixed) {
-  std::string Key = std::to_string(LineBytes) + '/' + std::to_string(Fixed);
-  for (const auto &[Name, V] : IR.bindings())
-    Key += '|' + Name + '=' + std::to_string(V);
-  for (const LoopLevel &L : K.Nest)
-    Key += '|' + L.Var + ':' + L.Lower.str() + ':' + L.Upper.str() + ':' + std::to_string(L.Step);
+  std::string Key;
+  Key.reserve(512);
+  appendNumber(Key, LineBytes);
+  Key += '/';
+  appendNumber(Key, int64_t(Fixed));
+  for (const auto &[Name, V] : IR.bindings()) {
+    Key += '|';
+    Key += Name;
+    Key += '=';
+    appendNumber(Key, V);
+  }
+  for (const LoopLevel &L : K.Nest) {
+    Key += '|';
+    Key += L.Var;
+    Key += ':';
+    appendPoly(Key, L.Lower);
+    Key += ':';
+    appendPoly(Key, L.Upper);
+    Key += ':';
+    appendNumber(Key, L.Step);
+  }
   for (const Access *A : Members) {
     Key += '|';
-    Key += A->Indirect ? "*" : A->Linear ? A->Linear->str() : "?";
-    for (unsigned V : {A->StrideBytes, A->FieldOffset, A->ElementBytes})
-      Key += ',' + std::to_string(V);
+    if (A->Indirect)
+      Key += '*';
+    else if (A->Linear)
+      appendPoly(Key, *A->Linear);
+    else
+      Key += '?';
+    for (unsigned V : {A->StrideBytes, A->FieldOffset, A->ElementBytes}) {
+      Key += ',';
+      appendNumber(Key, V);
+    }
   }
   return Key;
 }
