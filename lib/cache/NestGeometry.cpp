@@ -229,14 +229,10 @@ std::optional<double> walkTouched(const NestGeometry &G, const LoopKernel &K, co
                                   const std::vector<const Access *> &Members, unsigned LineBytes,
                                   size_t Fixed);
 
-/// What touchedBytes reads of the nest and the accesses, as text: the same
-/// question asked again (each level's layer conditions, the what-ifs at a
-/// level's edge, the working set) has the same answer.
 /// Appends V in decimal.
 void appendNumber(std::string &Key, int64_t V) {
   char Buf[24];
-  auto [End, Ec] = std::to_chars(Buf, Buf + sizeof(Buf), V);
-  Key.append(Buf, End);
+  Key.append(Buf, std::to_chars(Buf, Buf + sizeof(Buf), V).ptr);
 }
 
 /// Appends P's terms as they are kept (symbols, then coefficient): one
@@ -252,6 +248,9 @@ void appendPoly(std::string &Key, const Poly &P) {
   }
 }
 
+/// What touchedBytes reads of the nest and the accesses, as text: the same
+/// question asked again (each level's layer conditions, the what-ifs at a
+/// level's edge, the working set) has the same answer.
 std::string touchedKey(const LoopKernel &K, const KernelIR &IR,
                        const std::vector<const Access *> &Members, unsigned LineBytes,
                        size_t Fixed) {
