@@ -701,10 +701,14 @@ ScheduleRun ListScheduler::run() {
   for (; Dispatched < Total && Cycle < LastCycle; Cycle += 1) {
     detectPeriod();
     size_t Before = Retired + Issued + Dispatched;
+    // A front end busy with a long instruction this cycle issues the next
+    // one in the coming cycle: that is an event too, even where its last
+    // stalled cycle saw nothing else happen.
+    bool FrontEndBusy = IssueStall > 0;
     retire();
     issue();
     dispatch();
-    if (Retired + Issued + Dispatched == Before && !IssueStall)
+    if (Retired + Issued + Dispatched == Before && !FrontEndBusy)
       Cycle = idleUntil() - 1;
   }
   // Steady state: dispatch time of the last instruction of each iteration.

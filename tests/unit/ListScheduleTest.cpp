@@ -114,3 +114,41 @@ TEST(ListSchedule, JumpingAheadWholePeriodsChangesNoCycle) {
   EXPECT_GT(Jumped, Cases / 2);
   EXPECT_LT(double(Simulated), 0.6 * double(Full));
 }
+
+// A microcoded instruction of 16 uops on a 4-wide front end holds issue for
+// four cycles (its own and three stalled ones). Once it has run and retired,
+// the stall's last cycle sees nothing happen; the next cycle must still
+// issue. By hand: 16 / 4 = 4 cycles per iteration alone, 5 with a one-uop
+// add beside it (the add issues in the fifth cycle, and the next microcoded
+// instruction cannot share it: it needs the whole width).
+TEST(ListSchedule, IssueResumesAfterAMicrocodedInstructionsStall) {
+  for (bool WithAdd : {false, true}) {
+    Body B;
+    B.PortUnits = {1, 1};
+    InstrCost Micro;
+    Micro.Latency = 1;
+    Micro.Demands.push_back({{0}, 1});
+    B.Instrs.push_back(Micro);
+    B.Issue.push_back(16);
+    if (WithAdd) {
+      InstrCost Add;
+      Add.Latency = 1;
+      Add.Demands.push_back({{1}, 1});
+      B.Instrs.push_back(Add);
+      B.Issue.push_back(1);
+    }
+    B.In.resize(2 * B.Instrs.size());
+    B.Input.Instrs = &B.Instrs;
+    B.Input.PortUnits = &B.PortUnits;
+    B.Input.In = &B.In;
+    B.Input.Width = 4;
+    B.Input.Rob = 224;
+    B.Input.Queues = &B.Queues;
+    B.Input.Issue = &B.Issue;
+    for (bool Periodic : {true, false}) {
+      B.Input.Periodic = Periodic;
+      ScheduleRun R = listScheduleRun(B.Input);
+      EXPECT_DOUBLE_EQ(R.Cycles, WithAdd ? 5 : 4) << "add " << WithAdd << " periodic " << Periodic;
+    }
+  }
+}
