@@ -240,6 +240,10 @@ private:
   Rows<unsigned> SetOf;
   std::vector<uint64_t> SetMask;
   uint64_t Free = 0;
+  /// Units that were busy when last looked at (a superset of those busy
+  /// now: time only frees units), so a cycle looks at them alone; all of
+  /// them until the first look and after a jump.
+  uint64_t Busy = ~uint64_t(0);
   static uint64_t bitOf(unsigned U) { return uint64_t(1) << std::min(U, 63u); }
   uint64_t unitsOf(const std::vector<unsigned> &Ports) const {
     uint64_t M = 0;
@@ -483,10 +487,21 @@ bool ListScheduler::blocked(size_t I) {
 }
 
 void ListScheduler::freeUnits() {
-  Free = 0;
   const double Until = Cycle + 1 - 1e-9; // freeNow's bound, once
-  for (unsigned U = 0; U < Units.size(); ++U)
-    Free |= uint64_t(Units[U] < Until) << std::min(U, 63u);
+  if (Units.size() > 64) {
+    Free = 0;
+    for (unsigned U = 0; U < Units.size(); ++U)
+      Free |= uint64_t(Units[U] < Until) << std::min(U, 63u);
+    return;
+  }
+  const uint64_t All = Units.size() == 64 ? ~uint64_t(0) : (uint64_t(1) << Units.size()) - 1;
+  Busy &= All;
+  for (uint64_t M = Busy; M; M &= M - 1) {
+    unsigned U = unsigned(__builtin_ctzll(M));
+    if (Units[U] < Until)
+      Busy &= ~(uint64_t(1) << U);
+  }
+  Free = All & ~Busy;
 }
 
 void ListScheduler::dispatch() {
@@ -537,8 +552,10 @@ void ListScheduler::dispatch() {
       freeUnits();
     else
       for (const Taken &T : Take)
-        if (!freeNow(Units[T.Unit]))
+        if (!freeNow(Units[T.Unit])) {
           Free &= ~bitOf(T.Unit);
+          Busy |= bitOf(T.Unit);
+        }
     Start[Inst] = Cycle;
     for (unsigned B : QueuesOf[I])
       Waiting[B] -= !Q.UntilRetire[B];
@@ -682,6 +699,7 @@ void ListScheduler::jump(size_t P, double T, size_t Count) {
   }
   for (double &U : Units)
     U += Dt;
+  Busy = ~uint64_t(0);
   for (ReadyList &G : Ready)
     G.shift(Shift);
   decltype(Later) Moved;
