@@ -489,7 +489,8 @@ std::optional<double> perfmodel::branchShare(const LoopKernel &K, const IntExpr 
     int64_t Step = std::abs(L.Step ? L.Step : 1);
     auto At = [&](int64_t Index) {
       C[D] = *Lo + Index * Step;
-      B[L.Var] = C[D];
+      if (D != Inner) // the bounds inside read it; the leaves read C
+        B[L.Var] = C[D];
       return Level(D + 1);
     };
     Count Sum{0, 0};

@@ -318,6 +318,10 @@ std::string perfmodel::formatNumber(double V, int Sig) {
     return "n/a";
   if (V == 0)
     return "0";
+  // Whole numbers (most of an in-core table) print as themselves at any
+  // precision: the fixed form's zeros after the point are trimmed below.
+  if (std::fabs(V) < 1e15 && V == std::trunc(V))
+    return std::to_string(int64_t(V));
   double A = std::fabs(V);
   int Digits = A >= 1 ? Sig - 1 - int(std::floor(std::log10(A))) : Sig - 1 - int(std::floor(std::log10(A)));
   Digits = std::max(0, std::min(Digits, 9));

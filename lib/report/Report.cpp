@@ -94,14 +94,20 @@ void perfmodel::printTable(llvm::raw_ostream &OS,
         W.push_back(0);
       W[I] = std::max(W[I], Row[I].size());
     }
+  std::string Line; // one buffer for every row: a report prints thousands
   for (const auto &Row : Rows) {
-    std::string Line(Indent, ' ');
+    Line.assign(Indent, ' ');
     for (size_t I = 0; I < Row.size(); ++I) {
       bool Right = I < RightAlign.size() && RightAlign[I];
-      std::string Pad(W[I] - Row[I].size(), ' ');
-      Line += Right ? Pad + Row[I] : Row[I] + (I + 1 < Row.size() ? Pad : "");
-      if (I + 1 < Row.size())
+      size_t Pad = W[I] - Row[I].size();
+      if (Right)
+        Line.append(Pad, ' ');
+      Line += Row[I];
+      if (I + 1 < Row.size()) {
+        if (!Right)
+          Line.append(Pad, ' ');
         Line += "  ";
+      }
     }
     while (!Line.empty() && Line.back() == ' ')
       Line.pop_back();
