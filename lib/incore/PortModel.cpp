@@ -119,6 +119,7 @@ assign(const std::vector<std::pair<std::vector<unsigned>, double>> &Demands,
       Load[P] += Out[D][P];
     }
   }
+  std::vector<unsigned> Order; // reused: a block's demands run 200 rounds
   for (unsigned Round = 0; Round < 200; ++Round) {
     double Moved = 0;
     for (size_t D = 0; D < ND; ++D) {
@@ -128,7 +129,7 @@ assign(const std::vector<std::pair<std::vector<unsigned>, double>> &Demands,
       for (unsigned P : Mask)
         Load[P] -= Out[D][P];
       // Water level L with sum over ports of max(0, L*units - load) = cycles.
-      std::vector<unsigned> Order(Mask);
+      Order.assign(Mask.begin(), Mask.end());
       std::sort(Order.begin(), Order.end(), [&](unsigned A, unsigned B) {
         return Load[A] / Units[A] < Load[B] / Units[B];
       });
