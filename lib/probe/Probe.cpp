@@ -570,11 +570,13 @@ Measured perfmodel::measureClock(double MinSeconds, unsigned Reps, bool Exactly)
   };
   if (!Exactly)
     return summarise(rates(Chain, MinSeconds, Reps));
-  // calibrate's N lasts one to two times MINSECONDS; scaled back, each
+  // Calibrated to an eighth of MINSECONDS (the chain's rate is the clock
+  // from its first quarter-millisecond on: calibrating to the whole
+  // MINSECONDS took as long as two more timings), then scaled so that each
   // timing lasts about MINSECONDS.
   double S = 0;
-  uint64_t N = calibrate(Chain, MinSeconds, steadySeconds, &S);
-  if (S > MinSeconds)
+  uint64_t N = calibrate(Chain, MinSeconds / 8, steadySeconds, &S);
+  if (S > 0)
     N = std::max<uint64_t>(1, uint64_t(double(N) * MinSeconds / S));
   std::vector<double> Rates;
   for (unsigned R = 0; R < Reps; ++R) {
