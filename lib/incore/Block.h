@@ -182,6 +182,8 @@ struct Block {
   std::vector<size_t> LinkWork;
   void recurrence();                                // Dependences.cpp
   void schedule();                                  // BlockVerdict.cpp
+  double iterationChain() const;                    // BlockVerdict.cpp
+  bool WindowBound = false; ///< schedule: the window binds, not a bound
   void verdict();                                   // BlockVerdict.cpp
 };
 

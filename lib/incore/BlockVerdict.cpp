@@ -55,6 +55,16 @@ InstrCost::FpOp fpClass(StringRef Text) {
 void Block::schedule() {
   const size_t N = Insts.size();
   R.Cycles = std::max({R.PortBound, R.FrontEndBound, R.RecurrenceBound});
+  // An iteration's own dependence chain (no loop-carried edge in it) that
+  // the bounds leave to the overlap of iterations: the overlap needs about
+  // chain / bound iterations in flight, their uops in the reorder buffer.
+  // Where that is more than it holds (Little's law: chain x uops / ROB
+  // above the bound), the window binds, which only the list schedule sees
+  // (a 9 x 9 convolution's 81 serial adds a pixel). A loop body's, costed
+  // per instruction; a trace's whole-row figures are set against their own
+  // bodies (executeNest).
+  const double Chain = FiguresOnly || !O.Rob || !R.Uops ? 0 : iterationChain();
+  const bool WindowBinds = Chain * R.Uops / O.Rob > R.Cycles * (1 + 1e-9);
   if (!O.ListSchedule && !O.DeferBodySchedule) {
     R.ScheduledCycles = 0; // bounds alone: nothing to schedule, now or later
     return;
@@ -98,7 +108,7 @@ void Block::schedule() {
           Q.Of[I].push_back(B);
     }
   }
-  if (!O.ListSchedule) {
+  if (!O.ListSchedule && !WindowBinds) {
     R.ScheduledCycles = 0;
     // Kept for scheduleBody: what the schedule reads, owned.
     auto P = std::make_shared<PendingSchedule>();
@@ -130,14 +140,51 @@ void Block::schedule() {
   SI.Issue = &Issue;
   SI.Deliver = Delivered.empty() ? nullptr : &Delivered;
   R.ScheduledCycles = listSchedule(SI);
+  R.BodyScheduled = true; // nothing left for scheduleBody
+  if (WindowBinds && R.ScheduledCycles > R.Cycles * (1 + 1e-9)) {
+    R.Notes.push_back("an iteration's own dependence chain is " + shortNumber(Chain) +
+                      " cy; to overlap it, the " + std::to_string(R.Uops) +
+                      "-uop iterations would need about " +
+                      shortNumber(Chain * R.Uops / R.Cycles) +
+                      " uops in flight, more than the " + std::to_string(O.Rob) +
+                      "-uop reorder buffer holds: the list schedule's " +
+                      shortNumber(R.ScheduledCycles) + " cy per iteration, not the bounds' " +
+                      shortNumber(R.Cycles));
+    R.Cycles = R.ScheduledCycles;
+    WindowBound = true;
+    return;
+  }
   if (std::string Note = listScheduleNote(R.ScheduledCycles, R.Cycles); !Note.empty())
     R.Notes.push_back(std::move(Note));
+}
+
+double Block::iterationChain() const {
+  // Longest path through the edges within one iteration (producers at
+  // positions N and above in the second iteration's inputs), from the
+  // first start to the last completion.
+  const size_t N = Insts.size();
+  std::vector<double> Start(N, 0);
+  double Longest = 0;
+  for (size_t I = 0; I < N; ++I) {
+    for (const Edge &E : In[N + I])
+      if (E.From >= N && E.From - N < I)
+        Start[I] = std::max(Start[I], Start[E.From - N] + E.Lat);
+    Longest = std::max(Longest, Start[I] + std::max(1.0, R.Instrs[I].Latency));
+  }
+  return Longest;
 }
 
 /// The bottleneck and the advice for it. On a tie the ports win: more
 /// independent chains would not help.
 void Block::verdict() {
   const size_t N = Insts.size();
+  if (WindowBound) {
+    R.Bottleneck = InCoreBound::Latency;
+    R.Advice = "an iteration's own dependence chain, which the reorder buffer cannot "
+               "overlap with enough other iterations: split it into independent chains "
+               "(partial sums, reassociation) or shorten it";
+    return;
+  }
   if (R.Cycles == R.RecurrenceBound && R.RecurrenceBound > R.PortBound &&
       R.RecurrenceBound > 0) {
     R.Bottleneck = InCoreBound::Recurrence;

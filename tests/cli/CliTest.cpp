@@ -788,30 +788,45 @@ llvm::json::Object incoreOf(const std::string &Args, const std::string &Flags) {
 //     loop is unrolled into the loop over outputs: 1 output per trip.
 //   AVX (aligned and unaligned): per block of 16 outputs 32 FMAs on 2 ports =
 //     16 cy, the paper's compute figure; the loads do not exceed it.
+// Those are the ports' bounds. The cycles are more: each output's 16 taps
+// are one chain of FMAs (5 cy each on Haswell, 80 cy), and hiding it behind
+// other outputs needs 80 / 8.5 outputs in flight, about 230 uops for the
+// scalar loop's 24, more than Haswell's 192-entry reorder buffer: the
+// window binds (BlockVerdict's rule) and the list schedule is the cycles.
+// llvm-mca-19 -mcpu=haswell, which simulates that window, says 15.8 cy for
+// the scalar loop (4748 cycles for 300 iterations of clang-19's loop), where
+// the bounds say 8.5.
 // These are the machine loop's steady state (--incore steady); as executed,
 // each call also runs the function's code around the loop once.
 TEST(Cli, PprConvolutionsInCore) {
   llvm::json::Object N =
       incoreOf("examples/ppr-conv1d/conv1d_naive.c -m hsw -D length=2048 --incore steady",
                "-O3 -fno-vectorize -fno-slp-vectorize");
-  EXPECT_NEAR(N.getNumber("cy_per_it").value_or(0), 8.5, 1e-9);
+  EXPECT_NEAR(N.getObject("bounds")->getNumber("ports").value_or(0), 8.5, 1e-9);
   EXPECT_NEAR(N.getNumber("t_ol").value_or(0), 8, 1e-9);   // 16 FMAs / 2 ports
   EXPECT_NEAR(N.getNumber("t_nol").value_or(0), 8.5, 1e-9); // 17 loads / 2 ports
   EXPECT_EQ(N.getNumber("source_iterations_per_trip"), 1);
+  EXPECT_EQ(N.getString("bottleneck").value_or(""), "latency");
+  EXPECT_GT(N.getNumber("cy_per_it").value_or(0), 8.5 * 1.2);
+  EXPECT_LE(N.getNumber("cy_per_it").value_or(0), 15.8);
   for (const char *V : {"avx_unaligned", "avx_aligned"}) {
     std::string File = std::string("examples/ppr-conv1d/conv1d_") + V +
                        ".c -m hsw -D length=2048 -D stride=2112";
     llvm::json::Object A = incoreOf(File + " --incore steady", "-O3 -mavx2 -mfma");
-    EXPECT_NEAR(A.getNumber("cy_per_it").value_or(0), 16, 1e-9) << V;
+    EXPECT_NEAR(A.getObject("bounds")->getNumber("ports").value_or(0), 16, 1e-9) << V;
     EXPECT_NEAR(A.getNumber("t_ol").value_or(0), 16, 1e-9) << V; // 32 FMAs / 2 ports
-    // As executed: 128 blocks per call, the call's own code on top.
+    double Steady = A.getNumber("cy_per_it").value_or(0);
+    EXPECT_EQ(A.getString("bottleneck").value_or(""), "latency") << V;
+    EXPECT_GT(Steady, 16 * 1.2) << V;
+    // As executed: 128 blocks per call, the call's own code on top (hidden
+    // beside a body the window binds: its ports have room).
     llvm::json::Object E = incoreOf(File, "-O3 -mavx2 -mfma");
     const llvm::json::Object *Nest = E.getObject("nest");
     ASSERT_TRUE(Nest && Nest->getBoolean("per_call").value_or(false)) << V;
     // (length - 32) / 16 = 126 blocks per call.
     EXPECT_EQ(Nest->getNumber("iterations_per_outer_iteration"), 126) << V;
-    EXPECT_GT(E.getNumber("cy_per_it").value_or(0), 16) << V;
-    EXPECT_LT(E.getNumber("cy_per_it").value_or(0), 16 * 1.05) << V;
+    EXPECT_GE(E.getNumber("cy_per_it").value_or(0), Steady) << V;
+    EXPECT_LT(E.getNumber("cy_per_it").value_or(0), Steady * 1.05) << V;
   }
 }
 

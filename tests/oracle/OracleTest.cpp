@@ -233,3 +233,30 @@ TEST(CachegrindOracle, SimulatorMissesMatchCachegrind) {
   }
   shell(std::string("rm -rf ") + Tmp);
 }
+
+// An iteration's own chain longer than the window overlaps: a load and 60
+// dependent vaddss a pass (tests/incore/window-chain.s), nothing carried but
+// the pointers and the counter. The bounds say 30 cy (60 adds on Zen 4's two
+// FP add pipes, by hand); the chain is 189 cy, and its 65-uop passes would
+// need about 410 uops in flight to hide it behind the others, more than the
+// 320-uop reorder buffer. llvm-mca-19 simulates that window (its znver4
+// model's buffers): 12803 cycles for 200 iterations. perfmodel's window rule
+// takes its list schedule there (BlockVerdict.cpp); the bounds alone would
+// be off by half.
+TEST(McaOracle, AnIterationsOwnChainLongerThanTheWindowAgrees) {
+  CmdResult P = perfmodel("incore tests/incore/window-chain.s -m zen4 --format json");
+  ASSERT_EQ(P.Code, 0) << P.Err;
+  auto J = llvm::json::parse(P.Out);
+  ASSERT_TRUE(bool(J)) << llvm::toString(J.takeError());
+  const llvm::json::Object &O = *J->getAsObject();
+  EXPECT_NEAR(O.getObject("bounds")->getNumber("ports").value_or(NAN), 30, 1e-6);
+  EXPECT_EQ(O.getString("bottleneck").value_or(""), "latency");
+  double Pm = O.getNumber("cy_per_it").value_or(NAN);
+  CmdResult M = shell("llvm-mca-19 -mcpu=znver4 -iterations=200 '" + Src +
+                      "/tests/incore/window-chain.s'");
+  ASSERT_EQ(M.Code, 0) << M.Err;
+  std::smatch S;
+  ASSERT_TRUE(std::regex_search(M.Out, S, std::regex("Total Cycles:\\s+([0-9]+)")));
+  double Mca = std::stod(S[1]) / 200;
+  EXPECT_NEAR(Pm, Mca, 0.05 * Mca) << "perfmodel " << Pm << ", llvm-mca-19 " << Mca;
+}
