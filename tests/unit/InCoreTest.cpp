@@ -1008,6 +1008,24 @@ TEST(InCore, IntegerDividesTakeTheZen5FilesFigures) {
   EXPECT_DOUBLE_EQ(Four.Cycles, 24);
 }
 
+TEST(InCore, IntegerDividesTakeTheZen4FilesFigures) {
+  // zen4-epyc-9654: a 32-bit divide holds the divider 6 cycles and its
+  // quotient comes 8 cycles later (int-divide-zen4-vm: timed 6.0 and a
+  // 9.9-10.0-cycle chain). The chain cdq, idiv, and is 1 + 8 + 1 = 10 cycles
+  // a trip; four independent divides 4 x 6 = 24, where LLVM 19's 13 cycles
+  // made them 52.
+  InCoreOptions O = inCoreOptionsFor(machineFile("zen4-epyc-9654.yml"));
+  auto Asm = [&](const std::string &File) {
+    return analyzeAssemblyFile(Src + "/tests/incore/" + File, O);
+  };
+  InCoreResult Chain = Asm("idiv-chain.s");
+  ASSERT_TRUE(Chain.Ok) << Chain.Reason;
+  EXPECT_DOUBLE_EQ(Chain.RecurrenceBound, 10);
+  InCoreResult Four = Asm("idiv-independent.s");
+  ASSERT_TRUE(Four.Ok) << Four.Reason;
+  EXPECT_DOUBLE_EQ(Four.Cycles, 24);
+}
+
 TEST(InCore, ScalarConversionsTakeTheZen5FilesFigures) {
   // dev-vm-zen5: a scalar float -> int conversion and an int -> float one
   // from memory take half a cycle of FP2 and of FP3 each (fp-convert-zen5-vm,
