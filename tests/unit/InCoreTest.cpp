@@ -992,20 +992,27 @@ std::vector<InCoreResult> nestAt(const std::string &File,
 
 } // namespace
 
+namespace {
+
+/// tests/incore/idiv-chain.s's recurrence (cdq, idiv, and a trip) and
+/// idiv-independent.s's cycles (four divides) with machine file FILE.
+void expectDivides(const std::string &File, double ChainCy, double FourCy) {
+  InCoreOptions O = inCoreOptionsFor(machineFile(File));
+  InCoreResult Chain = analyzeAssemblyFile(Src + "/tests/incore/idiv-chain.s", O);
+  ASSERT_TRUE(Chain.Ok) << Chain.Reason;
+  EXPECT_DOUBLE_EQ(Chain.RecurrenceBound, ChainCy) << File;
+  InCoreResult Four = analyzeAssemblyFile(Src + "/tests/incore/idiv-independent.s", O);
+  ASSERT_TRUE(Four.Ok) << Four.Reason;
+  EXPECT_DOUBLE_EQ(Four.Cycles, FourCy) << File;
+}
+
+} // namespace
+
 TEST(InCore, IntegerDividesTakeTheZen5FilesFigures) {
   // dev-vm-zen5: a 32-bit divide holds the divider 6 cycles and its quotient
   // comes 10 cycles later (int-divide-zen5-vm). The chain cdq, idiv, and is
   // 1 + 10 + 1 = 12 cycles a trip; four independent divides 4 x 6 = 24.
-  InCoreOptions O = inCoreOptionsFor(machineFile("dev-vm-zen5.yml"));
-  auto Asm = [&](const std::string &File) {
-    return analyzeAssemblyFile(Src + "/tests/incore/" + File, O);
-  };
-  InCoreResult Chain = Asm("idiv-chain.s");
-  ASSERT_TRUE(Chain.Ok) << Chain.Reason;
-  EXPECT_DOUBLE_EQ(Chain.RecurrenceBound, 12);
-  InCoreResult Four = Asm("idiv-independent.s");
-  ASSERT_TRUE(Four.Ok) << Four.Reason;
-  EXPECT_DOUBLE_EQ(Four.Cycles, 24);
+  expectDivides("dev-vm-zen5.yml", 12, 24);
 }
 
 TEST(InCore, IntegerDividesTakeTheZen4FilesFigures) {
@@ -1014,16 +1021,7 @@ TEST(InCore, IntegerDividesTakeTheZen4FilesFigures) {
   // 9.9-10.0-cycle chain). The chain cdq, idiv, and is 1 + 8 + 1 = 10 cycles
   // a trip; four independent divides 4 x 6 = 24, where LLVM 19's 13 cycles
   // made them 52.
-  InCoreOptions O = inCoreOptionsFor(machineFile("zen4-epyc-9654.yml"));
-  auto Asm = [&](const std::string &File) {
-    return analyzeAssemblyFile(Src + "/tests/incore/" + File, O);
-  };
-  InCoreResult Chain = Asm("idiv-chain.s");
-  ASSERT_TRUE(Chain.Ok) << Chain.Reason;
-  EXPECT_DOUBLE_EQ(Chain.RecurrenceBound, 10);
-  InCoreResult Four = Asm("idiv-independent.s");
-  ASSERT_TRUE(Four.Ok) << Four.Reason;
-  EXPECT_DOUBLE_EQ(Four.Cycles, 24);
+  expectDivides("zen4-epyc-9654.yml", 10, 24);
 }
 
 TEST(InCore, ScalarConversionsTakeTheZen5FilesFigures) {
