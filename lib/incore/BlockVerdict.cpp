@@ -67,6 +67,7 @@ void Block::schedule() {
   const bool WindowBinds = Chain * R.Uops / O.Rob > R.Cycles * (1 + 1e-9);
   if (!O.ListSchedule && !O.DeferBodySchedule) {
     R.ScheduledCycles = 0; // bounds alone: nothing to schedule, now or later
+    R.BodyScheduled = false;
     return;
   }
   SchedQueues Q;
@@ -110,6 +111,7 @@ void Block::schedule() {
   }
   if (!O.ListSchedule && !WindowBinds) {
     R.ScheduledCycles = 0;
+    R.BodyScheduled = false; // until scheduleBody runs what is set up here
     // Kept for scheduleBody: what the schedule reads, owned.
     auto P = std::make_shared<PendingSchedule>();
     P->Instrs.resize(N);
@@ -140,7 +142,7 @@ void Block::schedule() {
   SI.Issue = &Issue;
   SI.Deliver = Delivered.empty() ? nullptr : &Delivered;
   R.ScheduledCycles = listSchedule(SI);
-  R.BodyScheduled = true; // nothing left for scheduleBody
+  R.BodyScheduled = true; // run now (the window binds): nothing left for scheduleBody
   if (WindowBinds && R.ScheduledCycles > R.Cycles * (1 + 1e-9)) {
     R.Notes.push_back("an iteration's own dependence chain is " + shortNumber(Chain) +
                       " cy; to overlap it, the " + std::to_string(R.Uops) +

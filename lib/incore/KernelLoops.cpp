@@ -1080,7 +1080,6 @@ InCoreResult costLoop(const LoopKernel &K, const KernelIR &IR, const InCoreOptio
   if (O.DeferBodySchedule)
     LO.ListSchedule = false;
   InCoreResult R = analyzeBlockBytes(Bytes, LO, Lines);
-  R.BodyScheduled = LO.ListSchedule;
   longestChainOverArms(R, *Best, Straight, LO);
   R.BodyBytes = std::move(Bytes);
   R.BodyLines = std::move(Lines);

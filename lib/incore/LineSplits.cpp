@@ -251,7 +251,6 @@ void perfmodel::splitsAtSizes(InCoreResult &R, const LoopKernel &K,
   InCoreResult B = analyzeBlockBytes(R.BodyBytes, LO, R.BodyLines);
   if (!B.Ok)
     return;
-  B.BodyScheduled = LO.ListSchedule;
   // The block's own figures change; what the loop search found stays.
   std::vector<std::string> Notes = B.Notes;
   for (const std::string &N : R.Notes)

@@ -809,6 +809,9 @@ TEST(Cli, PprConvolutionsInCore) {
   EXPECT_EQ(N.getString("bottleneck").value_or(""), "latency");
   EXPECT_GT(N.getNumber("cy_per_it").value_or(0), 8.5 * 1.2);
   EXPECT_LE(N.getNumber("cy_per_it").value_or(0), 15.8);
+  // The cycles are the body's list schedule, which the report gives.
+  EXPECT_NEAR(N.getNumber("cy_per_it").value_or(0),
+              N.getObject("bounds")->getNumber("list_schedule").value_or(0), 1e-9);
   for (const char *V : {"avx_unaligned", "avx_aligned"}) {
     std::string File = std::string("examples/ppr-conv1d/conv1d_") + V +
                        ".c -m hsw -D length=2048 -D stride=2112";
