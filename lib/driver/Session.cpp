@@ -211,9 +211,20 @@ void perfmodel::driver::useHostMemory(MachineModel &M, const HostMemory &H,
            (Key.find("_ns") != std::string::npos ? " ns" : " GB/s");
   };
   auto Round = [](double V, double To) { return std::round(V / To) * To; };
-  // The socket first: one core's rates stay below it.
-  Use("memory.sustained_gbs", Round(H.AllCoresGBs, 0.1), Mem.SustainedGBs,
-      std::to_string(H.Threads) + " cores' triad");
+  // The socket first: one core's rates stay below it. Each all-core kernel
+  // its own rate: the loop takes the one nearest its mix of fills.
+  const std::string All = std::to_string(H.Threads) + " cores' ";
+  Use("memory.sustained_gbs", Round(H.AllCoresGBs, 0.1), Mem.SustainedGBs, All + "triad");
+  // A socket the user sets is the socket of every mix (a hypothetical
+  // machine), unless a kernel's figure is set beside it.
+  if (!setsGive(Sets, "memory.sustained_gbs")) {
+    Use("memory.sustained_load_gbs", Round(H.AllCoresLoadGBs, 0.1), Mem.SustainedLoadGBs,
+        All + "load");
+    Use("memory.sustained_copy_gbs", Round(H.AllCoresCopyGBs, 0.1), Mem.SustainedCopyGBs,
+        All + "copy");
+    Use("memory.sustained_update_gbs", Round(H.AllCoresUpdateGBs, 0.1),
+        Mem.SustainedUpdateGBs, All + "update");
+  }
   double Socket = Mem.effectiveGBs();
   double Fill = H.FitFillGBs > 0 ? H.FitFillGBs : H.FillGBs;
   Use("memory.sustained_one_core_gbs", Round(std::min(Fill, Socket), 0.1), Mem.OneCoreGBs,
@@ -253,11 +264,21 @@ bool perfmodel::driver::useRecordedMemory(MachineModel &M,
   MemoryModel &Mem = M.Memory;
   const std::string InFlight =
       M.Caches.empty() ? "" : "caches." + M.Caches.front().Name + ".misses_in_flight";
+  // A socket set is every mix's, as useHostMemory has it.
+  bool SocketSet = setsGive(Sets, "memory.sustained_gbs");
   for (const auto &[Key, V] : Figures) {
-    if (setsGive(Sets, Key))
+    if (setsGive(Sets, Key) ||
+        (SocketSet && llvm::StringRef(Key).starts_with("memory.sustained_") &&
+         llvm::StringRef(Key).ends_with("_gbs") && Key != "memory.sustained_one_core_gbs"))
       continue;
     if (Key == "memory.sustained_gbs")
       Mem.SustainedGBs = V;
+    else if (Key == "memory.sustained_load_gbs")
+      Mem.SustainedLoadGBs = V;
+    else if (Key == "memory.sustained_copy_gbs")
+      Mem.SustainedCopyGBs = V;
+    else if (Key == "memory.sustained_update_gbs")
+      Mem.SustainedUpdateGBs = V;
     else if (Key == "memory.sustained_one_core_gbs")
       Mem.OneCoreGBs = V;
     else if (Key == "memory.one_core_writeback_gbs")

@@ -508,7 +508,8 @@ void readSources(Reader &R, const YAML::Node &N, std::vector<SourceRef> &Out) {
 /// latency, a line from a cache beside memory streams, the library's rates.
 void readMemory(Reader &R, const YAML::Node &Mem, MachineModel &M) {
   if (Mem.IsDefined() && !Mem.IsNull() &&
-      R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs",
+      R.checkMap(Mem, "memory", {"bandwidth_gbs", "sustained_gbs", "sustained_load_gbs",
+                                 "sustained_update_gbs", "sustained_copy_gbs",
                                  "sustained_one_core_gbs", "one_core_writeback_gbs",
                                  "cache_line_cy", "latency_ns", "stride_latency_ns",
                                  "channels", "memcpy_one_core_gbs", "memset_one_core_gbs"})) {
@@ -516,6 +517,14 @@ void readMemory(Reader &R, const YAML::Node &Mem, MachineModel &M) {
     M.Memory.MemsetOneCoreGBs = R.num(Mem, "memset_one_core_gbs", "memory", false);
     M.Memory.BandwidthGBs = R.num(Mem, "bandwidth_gbs", "memory", true).value_or(0);
     M.Memory.SustainedGBs = R.num(Mem, "sustained_gbs", "memory", false);
+    for (auto [Key, Field] : {std::pair{"sustained_load_gbs", &M.Memory.SustainedLoadGBs},
+                              {"sustained_update_gbs", &M.Memory.SustainedUpdateGBs},
+                              {"sustained_copy_gbs", &M.Memory.SustainedCopyGBs}}) {
+      *Field = R.num(Mem, Key, "memory", false);
+      if (*Field && *Field > M.Memory.BandwidthGBs)
+        R.error(Mem[Key], std::string("memory.") + Key,
+                "sustained bandwidth exceeds the theoretical bandwidth_gbs");
+    }
     M.Memory.OneCoreGBs = R.num(Mem, "sustained_one_core_gbs", "memory", false);
     if (M.Memory.OneCoreGBs && *M.Memory.OneCoreGBs > M.Memory.effectiveGBs())
       R.error(Mem["sustained_one_core_gbs"], "memory.sustained_one_core_gbs",

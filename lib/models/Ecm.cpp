@@ -189,9 +189,13 @@ double combine(EcmResult &R, const ModelInput &In) {
 double multicore(EcmResult &R, const ModelInput &In) {
   const MachineModel &M = *In.Machine;
   double TEcmMem = R.Predictions.back();
-  double SocketBPC = linkBytesPerCycle(M, M.Caches.size() - 1);
-  double TMem = SocketBPC > 0 ? linkBytesPerIt(In, M.Caches.size() - 1) * R.ItersPerCL / SocketBPC
-                              : R.Transfers.back();
+  // The socket's rate for this loop's mix of fills and write-backs.
+  size_t Last = M.Caches.size() - 1;
+  double Bytes = linkBytesPerIt(In, Last), Fills = linkBytesPerIt(In, Last, /*Inward=*/true);
+  std::string Kernel;
+  double SocketGBs = M.Memory.socketGBs(Bytes > 0 ? Fills / Bytes : 1, &Kernel);
+  double SocketBPC = M.ClockGHz > 0 ? SocketGBs / M.ClockGHz : 0;
+  double TMem = SocketBPC > 0 ? Bytes * R.ItersPerCL / SocketBPC : R.Transfers.back();
   if (TMem < R.Transfers.back() * (1 - 1e-9))
     R.Notes.push_back("T_" + R.Links.back() + " " + formatCycles(R.Transfers.back()) +
                       " cy/CL at one core's " + formatCycles(M.Memory.gbsFor(1, 1)) +
@@ -200,9 +204,8 @@ double multicore(EcmResult &R, const ModelInput &In) {
                            ? " for fills and " + formatCycles(*M.Memory.OneCoreWritebackGBs) +
                                  " GB/s for write-backs (memory.one_core_writeback_gbs)"
                            : "") +
-                      "; the socket's " +
-                      formatCycles(M.Memory.effectiveGBs()) + " GB/s (" +
-                      formatCycles(TMem) + " cy/CL) sets the saturation");
+                      "; the socket's " + formatCycles(SocketGBs) + " GB/s (" + Kernel +
+                      ", " + formatCycles(TMem) + " cy/CL) sets the saturation");
   auto GF = [&](double CyPerCL) { return gflops(R, M, CyPerCL); };
   if (TMem > 0) {
     R.SaturationCores = unsigned(std::ceil(TEcmMem / TMem - 1e-9));

@@ -167,20 +167,29 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
   P.Threads = Threads;
   // Element counts: multiples of 64 doubles.
   auto Round = [](uint64_t Doubles) { return std::max<uint64_t>(64, Doubles / 64 * 64); };
-  std::vector<std::vector<double>> Load(Threads), Copy(Threads), Update(Threads),
-      Triad(Threads);
+  // Several threads: each kernel's repetitions run together, one barrier a
+  // repetition, and a repetition's rate is the bytes of all over its span.
+  unsigned Joint = 2 * Reps + 1;
+  std::vector<std::vector<Span>> Load(Joint, std::vector<Span>(Threads)), Copy = Load,
+                                 Update = Load, Triad = Load;
+  std::vector<uint64_t> Counts(Threads, 1);
+  SpinBarrier Barrier(Threads);
   std::atomic<unsigned> Ready{0};
+  std::atomic<bool> Failed{false};
   auto Body = [&](unsigned T) {
     PinnedTo Here(T);
     size_t NL = Round(WS / 8), NC = Round(WS / 16), NT = Round(WS / 24);
     Buffer A = allocate(NL), B = allocate(NC), C = allocate(NC), X = allocate(NT),
            Y = allocate(NT), Z = allocate(NT);
+    // Start together so the threads share the memory system while timed;
+    // all return when one could not allocate (the others would wait on it).
     if (!A || !B || !C || !X || !Y || !Z)
-      return;
-    // Start together so the threads share the memory system while timed.
+      Failed.store(true);
     Ready.fetch_add(1);
     while (Ready.load() < Threads)
       std::this_thread::yield();
+    if (Failed.load())
+      return;
     // KERNEL repeated N times (one pass returns its bytes), as rates() and
     // quietPerCycle() time work.
     auto Repeated = [](auto Kernel) {
@@ -196,10 +205,10 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
     auto UpdateK = [&] { return updateKernel(B.get(), NC, Bits); };
     auto TriadK = [&] { return triadKernel(X.get(), Y.get(), Z.get(), NT, Bits); };
     if (Threads > 1) {
-      Load[T] = rates(Repeated(LoadK), MinSeconds, Reps);
-      Copy[T] = rates(Repeated(CopyK), MinSeconds, Reps);
-      Update[T] = rates(Repeated(UpdateK), MinSeconds, Reps);
-      Triad[T] = rates(Repeated(TriadK), MinSeconds, Reps);
+      runTogether(Repeated(LoadK), T, Barrier, Counts, Load, MinSeconds);
+      runTogether(Repeated(CopyK), T, Barrier, Counts, Copy, MinSeconds);
+      runTogether(Repeated(UpdateK), T, Barrier, Counts, Update, MinSeconds);
+      runTogether(Repeated(TriadK), T, Barrier, Counts, Triad, MinSeconds);
     } else {
       // One core: bytes per cycle at the clock beside each repetition (a
       // VM's clock moves by 20 %) and per second, over the repetitions that
@@ -272,12 +281,11 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
   Body(0);
   for (std::thread &Th : Pool)
     Th.join();
-  // Per repetition, the sum over threads (GB/s).
-  auto Sum = [&](const std::vector<std::vector<double>> &V) {
-    std::vector<double> S(Reps, 0);
-    for (const auto &PerThread : V)
-      for (size_t R = 0; R < PerThread.size() && R < Reps; ++R)
-        S[R] += PerThread[R] / 1e9;
+  // Per repetition, all threads' bytes over its span (GB/s).
+  auto Sum = [&](const std::vector<std::vector<Span>> &V) {
+    std::vector<double> S = jointRates(V);
+    for (double &X : S)
+      X /= 1e9;
     return summarise(S);
   };
   if (Threads > 1) {

@@ -143,6 +143,9 @@ HostMemory perfmodel::measureHostMemory(uint64_t Bytes, bool Streams, unsigned T
           "MEM", std::max<uint64_t>(uint64_t(32) << 20, Bytes / H.Threads), H.Threads, Bits,
           MinSeconds, Reps);
       H.AllCoresGBs = All.TriadGBs.Max;
+      H.AllCoresLoadGBs = All.LoadGBs.Max;
+      H.AllCoresUpdateGBs = All.UpdateGBs.Max;
+      H.AllCoresCopyGBs = All.CopyGBs.Max;
     }
   }
 #else

@@ -12,8 +12,10 @@
 #include "perfmodel/Probe.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <thread>
 #include <vector>
 
 namespace perfmodel::probe {
@@ -65,6 +67,79 @@ uint64_t calibrate(F &Work, double MinSeconds, C Now = steadySeconds, double *To
     N *= 2;
   }
   return N;
+}
+
+/// One thread's part of a repetition that several threads run together:
+/// when it started and ended (seconds) and what it moved.
+struct Span {
+  double Start = 0, End = 0, Amount = 0;
+};
+
+/// The rate of one repetition run together: all that the threads moved over
+/// the time from the first start to the last end. The sum of each thread's
+/// own rate would count a thread that ran on after the others had finished
+/// at the rate it had alone: two threads one after the other would read as
+/// twice the bandwidth that either had.
+inline double jointRate(const std::vector<Span> &Spans) {
+  if (Spans.empty())
+    return 0;
+  double First = Spans.front().Start, Last = Spans.front().End, Amount = 0;
+  for (const Span &S : Spans) {
+    First = std::min(First, S.Start);
+    Last = std::max(Last, S.End);
+    Amount += S.Amount;
+  }
+  return Last > First ? Amount / (Last - First) : 0;
+}
+
+/// Threads waiting for each other, as many times as asked (spinning: a
+/// repetition starts within microseconds on every core).
+class SpinBarrier {
+public:
+  explicit SpinBarrier(unsigned Count) : Count(Count) {}
+  void wait() {
+    unsigned Gen = Generation.load();
+    if (Waiting.fetch_add(1) + 1 == Count) {
+      Waiting.store(0);
+      Generation.fetch_add(1);
+      return;
+    }
+    while (Generation.load() == Gen)
+      std::this_thread::yield();
+  }
+
+private:
+  const unsigned Count;
+  std::atomic<unsigned> Waiting{0}, Generation{0};
+};
+
+/// Thread T's part of REPS repetitions of WORK that all THREADS threads of
+/// BARRIER run together: each calibrates WORK to MINSECONDS, all take the
+/// largest count (so every part lasts the minimum), and each repetition
+/// starts at the barrier. SPANS (Reps x Threads, shared) receives every part; N (one slot
+/// a thread, shared) the calibrations.
+template <typename F>
+void runTogether(F Work, unsigned T, SpinBarrier &Barrier, std::vector<uint64_t> &N,
+                 std::vector<std::vector<Span>> &Spans, double MinSeconds) {
+  Barrier.wait();
+  N[T] = calibrate(Work, MinSeconds);
+  Barrier.wait();
+  uint64_t Count = *std::max_element(N.begin(), N.end());
+  for (std::vector<Span> &Rep : Spans) {
+    Barrier.wait();
+    double T0 = steadySeconds();
+    double Amount = Work(Count);
+    Rep[T] = {T0, steadySeconds(), Amount};
+  }
+}
+
+/// The joint rates of SPANS' repetitions.
+inline std::vector<double> jointRates(const std::vector<std::vector<Span>> &Spans) {
+  std::vector<double> Out;
+  for (const std::vector<Span> &Rep : Spans)
+    if (double R = jointRate(Rep); R > 0)
+      Out.push_back(R);
+  return Out;
 }
 
 /// Runs WORK(n) with n doubling until one call lasts MINSECONDS, then REPS

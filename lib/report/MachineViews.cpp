@@ -213,6 +213,11 @@ perfmodel::machineFields(const MachineModel &M) {
   }
   F.push_back({"memory.bandwidth_gbs", N(M.Memory.BandwidthGBs)});
   F.push_back({"memory.sustained_gbs", opt(M.Memory.SustainedGBs, "")});
+  for (const auto &[Key, V] : {std::pair{"memory.sustained_load_gbs", M.Memory.SustainedLoadGBs},
+                               {"memory.sustained_copy_gbs", M.Memory.SustainedCopyGBs},
+                               {"memory.sustained_update_gbs", M.Memory.SustainedUpdateGBs}})
+    if (V)
+      F.push_back({Key, formatNumber(*V, 4)});
   F.push_back({"memory.sustained_one_core_gbs", opt(M.Memory.OneCoreGBs, "")});
   F.push_back({"memory.one_core_writeback_gbs",
                M.Memory.OneCoreWritebackGBs ? formatNumber(*M.Memory.OneCoreWritebackGBs, 4)

@@ -268,6 +268,43 @@ TEST(Machine, OneCoreMemoryBandwidthByLittlesLaw) {
   EXPECT_DOUBLE_EQ(N.Model->Memory.gbsFor(1, 1), 42.6);
 }
 
+// The socket's rate per mix of fills (kerncraft's nearest benchmark kernel),
+// on the Haswell file with the triad's (3/4 fills) sustained rate set at
+// its socket's 42.6 GB/s, a load-only rate of 20 and an update's (1/2) of 40. A read-only loop
+// (16 B in a core, two cores) takes the load's: 32 / 20 = 1.6 ns where the
+// triad's figure said 32 / 42.6 = 0.75; copy (16 in, 8 out: 2/3, nearer
+// 3/4 than 1/2) keeps the triad's; a fill loop (8 in, 8 out) the
+// update's, 16 / 40 ns (the two cores' own 2 x 34.56 would take 16 / 69.12).
+// A copy rate then takes copy's mix. Unset, every mix has the socket's.
+TEST(Machine, EachMixOfFillsTakesTheNearestAllCoreKernel) {
+  MachineLoadResult Plain = loadMachineModel(HaswellFile);
+  ASSERT_TRUE(Plain.ok());
+  for (double Share : {0.0, 0.5, 0.75, 1.0})
+    EXPECT_DOUBLE_EQ(Plain.Model->Memory.socketGBs(Share), 42.6);
+  MachineLoadResult R =
+      loadMachineModel(HaswellFile, {"memory.sustained_gbs=42.6", "memory.sustained_load_gbs=20",
+                                     "memory.sustained_update_gbs=40"});
+  ASSERT_TRUE(R.ok());
+  const MemoryModel &M = R.Model->Memory;
+  std::string Key;
+  EXPECT_DOUBLE_EQ(M.socketGBs(1, &Key), 20);
+  EXPECT_EQ(Key, "memory.sustained_load_gbs");
+  EXPECT_DOUBLE_EQ(M.socketGBs(0.75, &Key), 42.6);
+  EXPECT_EQ(Key, "memory.sustained_gbs");
+  EXPECT_DOUBLE_EQ(M.socketGBs(0.5), 40);
+  EXPECT_NEAR(M.transferNs(32, 0, 2, 1), 32 / 20.0, 1e-12);
+  EXPECT_NEAR(Plain.Model->Memory.transferNs(32, 0, 2, 1), 32 / 42.6, 1e-12);
+  EXPECT_NEAR(M.transferNs(16, 8, 2, 1), 24 / 42.6, 1e-12);
+  EXPECT_NEAR(M.transferNs(8, 8, 2, 1), 16 / 40.0, 1e-12);
+  MachineLoadResult C =
+      loadMachineModel(HaswellFile, {"memory.sustained_gbs=42.6", "memory.sustained_load_gbs=20",
+                                     "memory.sustained_copy_gbs=30"});
+  ASSERT_TRUE(C.ok());
+  EXPECT_NEAR(C.Model->Memory.transferNs(16, 8, 2, 1), 24 / 30.0, 1e-12);
+  // Above the theoretical bandwidth: an error, as the triad's.
+  EXPECT_FALSE(loadMachineModel(HaswellFile, {"memory.sustained_load_gbs=100"}).ok());
+}
+
 // One core's fills and write-backs at their own rates, by hand on the
 // Haswell file (one core 34.56 GB/s, socket 42.6) with a write-back rate of
 // 40 GB/s added: copy moves per iteration 16 B in (b and a's

@@ -526,6 +526,63 @@ TEST(ProbeRepeat, RepeatsWhileTheMiddleHalfHasNotSettled) {
   EXPECT_NEAR(O.Min, 3.1 / 3, 1e-12);
 }
 
+// Several threads' bandwidth: 2 GB each. Run side by side over [0, 1] s,
+// they moved 4 GB/s. One after the other ([0, 1] and [1, 2]) each thread
+// still had 2 GB/s, so the sum of their rates says 4 GB/s, but the memory
+// system moved 4 GB in 2 s: 2 GB/s. Half overlapped ([0, 1], [0.5, 1.5]):
+// 4 GB in 1.5 s.
+TEST(ProbeRepeat, ThreadsTogetherMoveTheirBytesOverTheirSpan) {
+  EXPECT_DOUBLE_EQ(probe::jointRate({{0, 1, 2e9}, {0, 1, 2e9}}), 4e9);
+  EXPECT_DOUBLE_EQ(probe::jointRate({{0, 1, 2e9}, {1, 2, 2e9}}), 2e9);
+  EXPECT_DOUBLE_EQ(probe::jointRate({{0, 1, 2e9}, {0.5, 1.5, 2e9}}), 4e9 / 1.5);
+  EXPECT_DOUBLE_EQ(probe::jointRate({}), 0);
+  // Repetitions with no span are left out.
+  std::vector<double> R = probe::jointRates({{{0, 1, 1}, {0, 2, 1}}, {{3, 3, 1}}});
+  ASSERT_EQ(R.size(), 1u);
+  EXPECT_DOUBLE_EQ(R[0], 1);
+}
+
+// Three threads through runTogether: each repetition's parts start after the
+// barrier that the last thread to finish the previous one passes, so the
+// repetitions do not interleave, and every thread runs the same count: the
+// largest calibration, so that every part lasts the minimum (thread 2's work
+// is 4x slower per unit, so its own calibration is the smaller).
+TEST(ProbeRepeat, RepetitionsRunTogetherStartAtOneBarrier) {
+  const unsigned Threads = 3, Reps = 4;
+  std::vector<std::vector<probe::Span>> Spans(Reps, std::vector<probe::Span>(Threads));
+  std::vector<uint64_t> Counts(Threads, 0);
+  std::vector<uint64_t> Ran(Threads, 0);
+  probe::SpinBarrier Barrier(Threads);
+  auto Body = [&](unsigned T) {
+    auto Work = [&, T](uint64_t N) {
+      volatile double X = 0;
+      for (uint64_t I = 0; I < N * (T == 2 ? 4 : 1) * 64; ++I)
+        X = X + 1;
+      Ran[T] = N;
+      return double(N);
+    };
+    probe::runTogether(Work, T, Barrier, Counts, Spans, 0.002);
+  };
+  std::vector<std::thread> Pool;
+  for (unsigned T = 1; T < Threads; ++T)
+    Pool.emplace_back(Body, T);
+  Body(0);
+  for (std::thread &Th : Pool)
+    Th.join();
+  uint64_t Largest = *std::max_element(Counts.begin(), Counts.end());
+  EXPECT_LT(Counts[2], Largest);
+  for (unsigned T = 0; T < Threads; ++T)
+    EXPECT_EQ(Ran[T], Largest);
+  for (unsigned R = 0; R < Reps; ++R)
+    for (unsigned T = 0; T < Threads; ++T) {
+      EXPECT_DOUBLE_EQ(Spans[R][T].Amount, double(Largest));
+      EXPECT_LE(Spans[R][T].Start, Spans[R][T].End);
+      if (R > 0)
+        for (unsigned U = 0; U < Threads; ++U)
+          EXPECT_GE(Spans[R][T].Start, Spans[R - 1][U].End);
+    }
+}
+
 // The median of an even count is the mean of the middle two; of none, 0.
 TEST(ProbeRepeat, MedianOfEvenAndEmpty) {
   EXPECT_DOUBLE_EQ(median({4, 1, 3, 2}), 2.5);

@@ -8,10 +8,12 @@
 #define PERFMODEL_MACHINEMODEL_H
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace perfmodel {
@@ -303,6 +305,13 @@ struct TlbModel {
 struct MemoryModel {
   double BandwidthGBs = 0;              ///< theoretical peak, 1e9 B/s
   std::optional<double> SustainedGBs;   ///< measured (STREAM-like), if known
+  /// The sockets' sustained rates of the other all-core kernels, if known:
+  /// SustainedGBs is the triad's, whose traffic is 3/4 fills (write-allocate
+  /// counted); these are the load's (all fills), the update's (a = s x a:
+  /// half) and the copy's (2/3). A socket's reads and writes need not share
+  /// one rate: two Zen 4 VM cores read 31 GB/s in a load-only stream where
+  /// their triad moved 36 and a fill 51 (bench/RESULTS.md, 2026-12-07).
+  std::optional<double> SustainedLoadGBs, SustainedUpdateGBs, SustainedCopyGBs;
   /// What one core alone sustains (measured), if known: a core cannot pull
   /// the whole socket's bandwidth.
   std::optional<double> OneCoreGBs;
@@ -338,6 +347,26 @@ struct MemoryModel {
 
   /// The bandwidth models should use: sustained when known.
   double effectiveGBs() const { return SustainedGBs ? *SustainedGBs : BandwidthGBs; }
+  /// The sockets' rate for traffic of which FILLS is the share that fills
+  /// (0-1): the measured kernel whose share is nearest (kerncraft's rule for
+  /// its benchmark kernels), else effectiveGBs(). NAME, if given, receives
+  /// the key it came from.
+  double socketGBs(double Fills, std::string *Name = nullptr) const {
+    double Best = effectiveGBs(), Gap = SustainedGBs ? std::abs(Fills - 0.75) : 2;
+    if (Name)
+      *Name = SustainedGBs ? "memory.sustained_gbs" : "memory.bandwidth_gbs";
+    for (const auto &[Share, GBs, Key] :
+         {std::tuple{1.0, SustainedLoadGBs, "memory.sustained_load_gbs"},
+          std::tuple{2.0 / 3, SustainedCopyGBs, "memory.sustained_copy_gbs"},
+          std::tuple{0.5, SustainedUpdateGBs, "memory.sustained_update_gbs"}})
+      if (GBs && std::abs(Fills - Share) < Gap - 1e-9) {
+        Gap = std::abs(Fills - Share);
+        Best = *GBs;
+        if (Name)
+          *Name = Key;
+      }
+    return Best;
+  }
   /// What one core alone draws: measured, else Little's law, else nothing
   /// (a core is then taken to draw the socket's bandwidth).
   std::optional<double> oneCoreGBs() const {
@@ -368,9 +397,10 @@ struct MemoryModel {
   /// fills at its one-core rate plus its write-backs at theirs (when the file
   /// gives one), never faster than the sockets move both.
   double transferNs(double In, double Out, unsigned Cores, unsigned Sockets) const {
-    double All = effectiveGBs() * std::max(1u, Sockets);
+    double All = socketGBs(In + Out > 0 ? In / (In + Out) : 1) * std::max(1u, Sockets);
     if (!OneCoreWritebackGBs || !oneCoreGBs()) {
-      double GBs = gbsFor(Cores, Sockets);
+      std::optional<double> One = oneCoreGBs();
+      double GBs = One ? std::min(All, *One * std::max(1u, Cores)) : All;
       return GBs > 0 ? (In + Out) / GBs : 0;
     }
     double N = std::max(1u, Cores);

@@ -385,6 +385,9 @@ struct HostMemory {
   /// socket gives this host now (0 with one thread), the fastest
   /// repetition's (a neighbour's stream only ever slows one).
   double AllCoresGBs = 0;
+  /// The same for the load (fills only), update and copy kernels: a socket's
+  /// reads and writes need not share one rate.
+  double AllCoresLoadGBs = 0, AllCoresUpdateGBs = 0, AllCoresCopyGBs = 0;
   unsigned Threads = 1;
 };
 HostMemory measureHostMemory(uint64_t Bytes = uint64_t(128) << 20, bool Streams = false,
