@@ -23,6 +23,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <ctime>
 #include <memory>
@@ -169,10 +170,11 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
   auto Round = [](uint64_t Doubles) { return std::max<uint64_t>(64, Doubles / 64 * 64); };
   // Several threads: each kernel's repetitions run together, one barrier a
   // repetition, and a repetition's rate is the bytes of all over its span.
+  // The four kernels take turns in each round (side by side: their ratios
+  // see one host).
   unsigned Joint = 2 * Reps + 1;
-  std::vector<std::vector<Span>> Load(Joint, std::vector<Span>(Threads)), Copy = Load,
-                                 Update = Load, Triad = Load;
-  std::vector<uint64_t> Counts(Threads, 1);
+  JointSpans Spans(4, std::vector<std::vector<Span>>(Joint, std::vector<Span>(Threads)));
+  std::vector<std::vector<uint64_t>> Counts(4, std::vector<uint64_t>(Threads, 1));
   SpinBarrier Barrier(Threads);
   std::atomic<unsigned> Ready{0};
   std::atomic<bool> Failed{false};
@@ -205,10 +207,9 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
     auto UpdateK = [&] { return updateKernel(B.get(), NC, Bits); };
     auto TriadK = [&] { return triadKernel(X.get(), Y.get(), Z.get(), NT, Bits); };
     if (Threads > 1) {
-      runTogether(Repeated(LoadK), T, Barrier, Counts, Load, MinSeconds);
-      runTogether(Repeated(CopyK), T, Barrier, Counts, Copy, MinSeconds);
-      runTogether(Repeated(UpdateK), T, Barrier, Counts, Update, MinSeconds);
-      runTogether(Repeated(TriadK), T, Barrier, Counts, Triad, MinSeconds);
+      std::vector<std::function<double(uint64_t)>> Works = {
+          Repeated(LoadK), Repeated(CopyK), Repeated(UpdateK), Repeated(TriadK)};
+      runTogether(Works, T, Barrier, Counts, Spans, MinSeconds);
     } else {
       // One core: bytes per cycle at the clock beside each repetition (a
       // VM's clock moves by 20 %) and per second, over the repetitions that
@@ -289,10 +290,13 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
     return summarise(S);
   };
   if (Threads > 1) {
-    P.LoadGBs = Sum(Load);
-    P.CopyGBs = Sum(Copy);
-    P.UpdateGBs = Sum(Update);
-    P.TriadGBs = Sum(Triad);
+    P.LoadGBs = Sum(Spans[0]);
+    P.CopyGBs = Sum(Spans[1]);
+    P.UpdateGBs = Sum(Spans[2]);
+    P.TriadGBs = Sum(Spans[3]);
+    P.LoadPerTriad = summarise(jointRatios(Spans[0], Spans[3]));
+    P.CopyPerTriad = summarise(jointRatios(Spans[1], Spans[3]));
+    P.UpdatePerTriad = summarise(jointRatios(Spans[2], Spans[3]));
   }
   return P;
 }

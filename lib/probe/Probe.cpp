@@ -143,9 +143,11 @@ HostMemory perfmodel::measureHostMemory(uint64_t Bytes, bool Streams, unsigned T
           "MEM", std::max<uint64_t>(uint64_t(32) << 20, Bytes / H.Threads), H.Threads, Bits,
           MinSeconds, Reps);
       H.AllCoresGBs = All.TriadGBs.Max;
-      H.AllCoresLoadGBs = All.LoadGBs.Max;
-      H.AllCoresUpdateGBs = All.UpdateGBs.Max;
-      H.AllCoresCopyGBs = All.CopyGBs.Max;
+      // The others at their ratio to the triad in the same rounds: the
+      // fastest of each taken apart could come from another minute's host.
+      H.AllCoresLoadGBs = H.AllCoresGBs * All.LoadPerTriad.Median;
+      H.AllCoresUpdateGBs = H.AllCoresGBs * All.UpdatePerTriad.Median;
+      H.AllCoresCopyGBs = H.AllCoresGBs * All.CopyPerTriad.Median;
     }
   }
 #else

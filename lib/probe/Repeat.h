@@ -15,6 +15,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <thread>
 #include <vector>
 
@@ -113,25 +114,40 @@ private:
   std::atomic<unsigned> Waiting{0}, Generation{0};
 };
 
-/// Thread T's part of REPS repetitions of WORK that all THREADS threads of
-/// BARRIER run together: each calibrates WORK to MINSECONDS, all take the
-/// largest count (so every part lasts the minimum), and each repetition
-/// starts at the barrier. SPANS (Reps x Threads, shared) receives every part; N (one slot
-/// a thread, shared) the calibrations.
+/// Spans of works run together: [work][repetition][thread].
+using JointSpans = std::vector<std::vector<std::vector<Span>>>;
+
+/// Thread T's part of REPS rounds of WORKS that all threads of BARRIER run
+/// together: each thread calibrates each work to MINSECONDS, all take the
+/// largest count (so every part lasts the minimum), and each round runs the
+/// works one after the other, each started at the barrier: side by side, so
+/// that their ratios see one host (a VM's memory moves by 2x in minutes).
+/// SPANS (shared, sized Works x Reps x Threads) receives every part; N
+/// (shared, Works x Threads) the calibrations.
 template <typename F>
-void runTogether(F Work, unsigned T, SpinBarrier &Barrier, std::vector<uint64_t> &N,
-                 std::vector<std::vector<Span>> &Spans, double MinSeconds) {
+void runTogether(const std::vector<F> &Works, unsigned T, SpinBarrier &Barrier,
+                 std::vector<std::vector<uint64_t>> &N, JointSpans &Spans, double MinSeconds) {
   Barrier.wait();
-  N[T] = calibrate(Work, MinSeconds);
+  for (size_t W = 0; W < Works.size(); ++W)
+    N[W][T] = calibrate(Works[W], MinSeconds);
   Barrier.wait();
-  uint64_t Count = *std::max_element(N.begin(), N.end());
-  for (std::vector<Span> &Rep : Spans) {
-    Barrier.wait();
-    double T0 = steadySeconds();
-    double Amount = Work(Count);
-    Rep[T] = {T0, steadySeconds(), Amount};
-  }
+  std::vector<uint64_t> Count;
+  for (const std::vector<uint64_t> &PerThread : N)
+    Count.push_back(*std::max_element(PerThread.begin(), PerThread.end()));
+  size_t Reps = Spans.empty() ? 0 : Spans.front().size();
+  for (size_t R = 0; R < Reps; ++R)
+    for (size_t W = 0; W < Works.size(); ++W) {
+      Barrier.wait();
+      double T0 = steadySeconds();
+      double Amount = Works[W](Count[W]);
+      Spans[W][R][T] = {T0, steadySeconds(), Amount};
+    }
 }
+
+/// Per round, the joint rate of work A over that of work B in the same
+/// round (rounds where either has no span are left out).
+inline std::vector<double> jointRatios(const std::vector<std::vector<Span>> &A,
+                                       const std::vector<std::vector<Span>> &B);
 
 /// The joint rates of SPANS' repetitions.
 inline std::vector<double> jointRates(const std::vector<std::vector<Span>> &Spans) {
@@ -139,6 +155,17 @@ inline std::vector<double> jointRates(const std::vector<std::vector<Span>> &Span
   for (const std::vector<Span> &Rep : Spans)
     if (double R = jointRate(Rep); R > 0)
       Out.push_back(R);
+  return Out;
+}
+
+inline std::vector<double> jointRatios(const std::vector<std::vector<Span>> &A,
+                                       const std::vector<std::vector<Span>> &B) {
+  std::vector<double> Out;
+  for (size_t R = 0; R < A.size() && R < B.size(); ++R) {
+    double X = jointRate(A[R]), Y = jointRate(B[R]);
+    if (X > 0 && Y > 0)
+      Out.push_back(X / Y);
+  }
   return Out;
 }
 

@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
 
 #include <map>
 
@@ -542,26 +543,30 @@ TEST(ProbeRepeat, ThreadsTogetherMoveTheirBytesOverTheirSpan) {
   EXPECT_DOUBLE_EQ(R[0], 1);
 }
 
-// Three threads through runTogether: each repetition's parts start after the
-// barrier that the last thread to finish the previous one passes, so the
-// repetitions do not interleave, and every thread runs the same count: the
-// largest calibration, so that every part lasts the minimum (thread 2's work
-// is 4x slower per unit, so its own calibration is the smaller).
-TEST(ProbeRepeat, RepetitionsRunTogetherStartAtOneBarrier) {
-  const unsigned Threads = 3, Reps = 4;
-  std::vector<std::vector<probe::Span>> Spans(Reps, std::vector<probe::Span>(Threads));
-  std::vector<uint64_t> Counts(Threads, 0);
-  std::vector<uint64_t> Ran(Threads, 0);
+// Three threads through runTogether with two works: each part starts after
+// the barrier that the last thread to finish the part before passes, so the
+// parts of a round take turns and rounds do not interleave; every thread
+// runs a work's same count: the largest calibration, so that every part
+// lasts the minimum (thread 2's work is 4x slower per unit, so its own
+// calibration is the smaller).
+TEST(ProbeRepeat, RoundsRunTogetherTakeTurnsAtOneBarrier) {
+  const unsigned Threads = 3, Reps = 4, Works = 2;
+  probe::JointSpans Spans(Works, std::vector<std::vector<probe::Span>>(
+                                     Reps, std::vector<probe::Span>(Threads)));
+  std::vector<std::vector<uint64_t>> Counts(Works, std::vector<uint64_t>(Threads, 0));
+  std::vector<std::vector<uint64_t>> Ran(Works, std::vector<uint64_t>(Threads, 0));
   probe::SpinBarrier Barrier(Threads);
   auto Body = [&](unsigned T) {
-    auto Work = [&, T](uint64_t N) {
-      volatile double X = 0;
-      for (uint64_t I = 0; I < N * (T == 2 ? 4 : 1) * 64; ++I)
-        X = X + 1;
-      Ran[T] = N;
-      return double(N);
-    };
-    probe::runTogether(Work, T, Barrier, Counts, Spans, 0.002);
+    std::vector<std::function<double(uint64_t)>> W;
+    for (unsigned K = 0; K < Works; ++K)
+      W.push_back([&, T, K](uint64_t N) {
+        volatile double X = 0;
+        for (uint64_t I = 0; I < N * (T == 2 ? 4 : 1) * 64 * (K + 1); ++I)
+          X = X + 1;
+        Ran[K][T] = N;
+        return double(N);
+      });
+    probe::runTogether(W, T, Barrier, Counts, Spans, 0.002);
   };
   std::vector<std::thread> Pool;
   for (unsigned T = 1; T < Threads; ++T)
@@ -569,18 +574,37 @@ TEST(ProbeRepeat, RepetitionsRunTogetherStartAtOneBarrier) {
   Body(0);
   for (std::thread &Th : Pool)
     Th.join();
-  uint64_t Largest = *std::max_element(Counts.begin(), Counts.end());
-  EXPECT_LT(Counts[2], Largest);
-  for (unsigned T = 0; T < Threads; ++T)
-    EXPECT_EQ(Ran[T], Largest);
-  for (unsigned R = 0; R < Reps; ++R)
-    for (unsigned T = 0; T < Threads; ++T) {
-      EXPECT_DOUBLE_EQ(Spans[R][T].Amount, double(Largest));
-      EXPECT_LE(Spans[R][T].Start, Spans[R][T].End);
-      if (R > 0)
-        for (unsigned U = 0; U < Threads; ++U)
-          EXPECT_GE(Spans[R][T].Start, Spans[R - 1][U].End);
-    }
+  for (unsigned K = 0; K < Works; ++K) {
+    uint64_t Largest = *std::max_element(Counts[K].begin(), Counts[K].end());
+    EXPECT_LT(Counts[K][2], Largest);
+    for (unsigned T = 0; T < Threads; ++T)
+      EXPECT_EQ(Ran[K][T], Largest);
+    for (unsigned R = 0; R < Reps; ++R)
+      for (unsigned T = 0; T < Threads; ++T) {
+        const probe::Span &S = Spans[K][R][T];
+        EXPECT_DOUBLE_EQ(S.Amount, double(Largest));
+        EXPECT_LE(S.Start, S.End);
+        // The part before: the other work's of this round (work 1), or
+        // work 1's of the round before (work 0).
+        const std::vector<probe::Span> *Before =
+            K == 1 ? &Spans[0][R] : R > 0 ? &Spans[1][R - 1] : nullptr;
+        if (Before)
+          for (const probe::Span &B : *Before)
+            EXPECT_GE(S.Start, B.End);
+      }
+  }
+}
+
+// A kernel's rate over another's in the same round: 2 GB/s over 4 GB/s in
+// the first, 1 over 2 in the second (the host halved), 0.5 both times
+// where the fastest of each apart would say 2 / 4 too only by luck.
+TEST(ProbeRepeat, RatiosAreTakenRoundByRound) {
+  std::vector<std::vector<probe::Span>> A = {{{0, 1, 2}}, {{5, 7, 2}}, {{9, 9, 1}}},
+                                        B = {{{1, 2, 4}}, {{7, 9, 4}}, {{9, 10, 1}}};
+  std::vector<double> R = probe::jointRatios(A, B);
+  ASSERT_EQ(R.size(), 2u);
+  EXPECT_DOUBLE_EQ(R[0], 0.5);
+  EXPECT_DOUBLE_EQ(R[1], 0.5);
 }
 
 // The median of an even count is the mean of the middle two; of none, 0.
@@ -893,6 +917,47 @@ TEST(Probe, WrittenOverABaseModelReplacesOnlyWhatWasMeasured) {
   ASSERT_TRUE(Capped.ok()) << Text;
   EXPECT_EQ(Capped.Model->Memory.OneCoreGBs, std::optional<double>(B.Memory.effectiveGBs()));
   EXPECT_NE(Text.find("capped at the base's socket"), std::string::npos) << Text;
+}
+
+// A whole probed model states every all-core kernel's rate in memory (the
+// Zen 4 VM's of 2026-12-07, GB/s: load 26.9, update 60, copy 52, triad 46):
+// a read-only loop on all cores then takes the load's 26.9, not the
+// triad's; the theoretical placeholder is the largest, 60, so that none is
+// above it. One core's points alone state none of them.
+TEST(Probe, AWholeModelStatesEachAllCoreKernel) {
+  ProbeResult R = haswellProbe("2026-12-07", 2);
+  R.Bandwidth = bandwidthsAt2GHz(synthetic(true));
+  std::string Text = probedText(R);
+  MachineLoadResult One = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(One.ok()) << Text;
+  EXPECT_FALSE(One.Model->Memory.SustainedLoadGBs) << Text;
+  BandwidthPoint All;
+  All.Level = "MEM";
+  All.Threads = 2;
+  All.LoadGBs = exact(26.9, 7);
+  All.UpdateGBs = exact(60, 7);
+  All.CopyGBs = exact(52, 7);
+  All.TriadGBs = exact(46, 7);
+  R.Bandwidth.push_back(All);
+  Text = probedText(R);
+  MachineLoadResult L = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(L.ok()) << Text;
+  for (const MachineDiag &D : L.Diags)
+    ADD_FAILURE() << D.str() << "\n" << Text;
+  const MemoryModel &M = L.Model->Memory;
+  EXPECT_EQ(M.SustainedGBs, std::optional<double>(46)) << Text;
+  EXPECT_EQ(M.SustainedLoadGBs, std::optional<double>(26.9)) << Text;
+  EXPECT_EQ(M.SustainedUpdateGBs, std::optional<double>(60)) << Text;
+  EXPECT_EQ(M.SustainedCopyGBs, std::optional<double>(52)) << Text;
+  EXPECT_DOUBLE_EQ(M.BandwidthGBs, 60) << Text;
+  EXPECT_DOUBLE_EQ(M.socketGBs(1), 26.9);
+  // Measured in turns with the triad, a kernel is stated at its median
+  // ratio to it: 0.5 x 46 = 23, whatever its own median said.
+  R.Bandwidth.back().LoadPerTriad = exact(0.5, 7);
+  Text = probedText(R);
+  MachineLoadResult Q = parseMachineModel(Text, "probed.yml");
+  ASSERT_TRUE(Q.ok()) << Text;
+  EXPECT_EQ(Q.Model->Memory.SustainedLoadGBs, std::optional<double>(23)) << Text;
 }
 
 // Write-backs the fit finds cheap are capped at what this host's cores drew

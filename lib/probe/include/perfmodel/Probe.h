@@ -80,6 +80,10 @@ struct BandwidthPoint {
   /// clock timed beside it and only those that had the core to themselves
   /// (0 when not measured so: several threads). The ECM fit uses these.
   Measured LoadBytesPerCy, CopyBytesPerCy, UpdateBytesPerCy, TriadBytesPerCy;
+  /// Several threads: each kernel's rate over the triad's of the same round
+  /// (the kernels take turns), whose median holds where the host's memory
+  /// moves between rounds.
+  Measured LoadPerTriad, CopyPerTriad, UpdatePerTriad;
   /// One core in memory only: the copy with two more read streams that stay
   /// in the L2 (CachedBytes each), at the copy's bytes, timed beside a plain
   /// copy (CopyBesideGBs). Their difference is what lines from a cache cost
