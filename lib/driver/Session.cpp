@@ -556,6 +556,7 @@ PipelineOptions perfmodel::driver::pipelineOptions(const AnalyzeArgs &A,
   O.InCore = !A.NoInCore;
   O.Basis = inCoreBasisNamed(A.InCoreBasis).value_or(InCoreBasis::Compiled);
   O.AssumeAlign = A.AssumeAlign;
+  O.BranchMissRate = A.BranchMissRate;
   O.CompileArgs = CompileArgs;
   O.Sim.MaxAccesses = A.SimAccesses;
   O.Sim.Prefetch = A.Prefetch;

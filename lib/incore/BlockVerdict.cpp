@@ -289,6 +289,8 @@ const char *perfmodel::inCoreBoundName(InCoreBound B) {
     return "latency";
   case InCoreBound::PortsAndTlb:
     return "ports and first-level TLB misses";
+  case InCoreBound::Branches:
+    return "branch mispredictions";
   }
   return "";
 }

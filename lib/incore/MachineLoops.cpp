@@ -515,6 +515,18 @@ bool weighArms(MachineLoop &M, const std::vector<ArmShare> &Shares) {
   return true;
 }
 
+std::vector<unsigned> dataBranchLines(const MachineLoop &M, const std::vector<ArmShare> &Shares) {
+  std::vector<unsigned> Out;
+  for (size_t X : M.Sequence) {
+    if (bodySuccessors(M, M.Cfg->Blocks, X).size() < 2)
+      continue;
+    unsigned Line = M.F->Lines[M.Cfg->All[M.Cfg->Blocks[X].Last].Off];
+    if (!shareAt(Shares, Line))
+      Out.push_back(Line);
+  }
+  return Out;
+}
+
 /// The innermost natural loops of F's control-flow graph (back edges to a
 /// block that dominates their source). A block inside a loop that calls out
 /// is left out when the loop's latches stay reachable without it: the

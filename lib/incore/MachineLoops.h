@@ -127,6 +127,11 @@ std::set<unsigned> linesOf(const MachineLoop &M);
 /// of SHARES or a walk fails.
 bool weighArms(MachineLoop &M, const std::vector<ArmShare> &Shares);
 
+/// The source line of each branch M's trip (Sequence) meets whose arms both
+/// stay in the body and whose outcome the sizes do not give (not one of
+/// SHARES): branches on the data, which the predictor may miss.
+std::vector<unsigned> dataBranchLines(const MachineLoop &M, const std::vector<ArmShare> &Shares);
+
 /// Lanes of an x86 gather or scatter opcode (VGATHERQPDZrm: 8), 0 for
 /// anything else.
 unsigned gatherLanes(llvm::StringRef Name);

@@ -78,6 +78,8 @@ InCoreResult inCoreAtSizes(InCoreResult IC, const LoopKernel &K, const KernelIR 
   // a long row is priced from its parts and nothing schedules it.
   if (!(IC.Executed.Ok && IC.Executed.RowWindows > 0))
     scheduleBody(IC);
+  chargeDataBranches(IC, O.BranchMissRate, M.Core.BranchMispredictCycles,
+                     M.Core.BranchPatternCapacity);
   if (IC.Ok && allStoresNonTemporal(IC))
     IC.Notes.push_back("every store is non-temporal (movnt): no write-allocate traffic in any "
                        "level");

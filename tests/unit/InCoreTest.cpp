@@ -1655,6 +1655,42 @@ TEST(InCore, EachArmOfABranchRunsInHalfTheIterations) {
   EXPECT_NEAR(R.Cycles / R.SourceItersPerIter, 8 * 19.0 / 16, 0.2) << R.Cycles;
 }
 
+TEST(InCore, BranchesOnTheDataAreChargedAtTheMissRateAsked) {
+  // tests/incore/count-if.c on Zen 4: one branch on a[i] per element (the
+  // body's branches decide between storing or not; clang unrolls by 8, two
+  // walks a trip). Charged at miss rate m, each costs m x the file's 17.5
+  // cy a misprediction: 8.75 cy an element at 0.5. Timed on the Zen 4 VM
+  // (bench/RESULTS.md, 2026-12-07; random ints, 2 M elements, beyond what
+  // the predictor learns): 11.1-11.6 cy an element at half taken, 0.56 none
+  // taken; the model 1 + 8.75 = 9.75. A loop without such a branch (the
+  // adds of global-arrays.c) has none to charge.
+  InCoreResult R = cpuLoop("znver4", "count-if.c", {{"n", 2000000}});
+  ASSERT_TRUE(R.Ok);
+  ASSERT_GT(R.SourceItersPerIter, 0);
+  EXPECT_DOUBLE_EQ(R.DataBranchLines.size() / R.SourceItersPerIter, 1);
+  for (unsigned L : R.DataBranchLines)
+    EXPECT_EQ(L, 7u);
+  InCoreResult Predicted = R;
+  chargeDataBranches(Predicted, 0, 17.5);
+  EXPECT_DOUBLE_EQ(Predicted.Cycles, R.Cycles);
+  EXPECT_TRUE(llvm::any_of(Predicted.Notes, [](const std::string &N) {
+    return N.find("taken as predicted") != std::string::npos &&
+           N.find("would add 8.75 cy/it") != std::string::npos;
+  }));
+  InCoreResult Random = R;
+  chargeDataBranches(Random, 0.5, 17.5);
+  EXPECT_NEAR(Random.Cycles / R.SourceItersPerIter, R.Cycles / R.SourceItersPerIter + 8.75,
+              1e-9);
+  EXPECT_NEAR(Random.TOL - R.TOL, 8.75 * R.SourceItersPerIter, 1e-9);
+  EXPECT_EQ(Random.Bottleneck, InCoreBound::Branches);
+  InCoreResult Few = R;
+  chargeDataBranches(Few, 0.05, 17.5);
+  EXPECT_NEAR(Few.Cycles - R.Cycles, 0.05 * 17.5 * R.SourceItersPerIter, 1e-9);
+  EXPECT_NE(Few.Bottleneck, InCoreBound::Branches); // 0.875 cy beside the body's
+  InCoreResult T = cpuLoop("znver4", "global-arrays.c");
+  EXPECT_TRUE(T.DataBranchLines.empty());
+}
+
 TEST(InCore, AMaskFromAGeneralRegisterTakesItsMeasuredCycles) {
   // The select clang makes of TSVC s318's `if (|a[k]| > max) max = ...`
   // with AVX-512: vucomiss -> setb -> kmovd k1, r8d -> vmovss {k1}, a chain

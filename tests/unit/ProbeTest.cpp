@@ -562,7 +562,8 @@ TEST(ProbeRepeat, ThreadsTogetherMoveTheirBytesOverTheirSpan) {
 // parts of a round take turns and rounds do not interleave; every thread
 // runs a work's same count: the largest calibration, so that every part
 // lasts the minimum (thread 2's work is 4x slower per unit, so its own
-// calibration is the smaller).
+// calibration is the smaller where the threads had their cores: not
+// asserted, a loaded CI host can slow the others as much).
 TEST(ProbeRepeat, RoundsRunTogetherTakeTurnsAtOneBarrier) {
   const unsigned Threads = 3, Reps = 4, Works = 2;
   probe::JointSpans Spans(Works, std::vector<std::vector<probe::Span>>(
@@ -590,7 +591,6 @@ TEST(ProbeRepeat, RoundsRunTogetherTakeTurnsAtOneBarrier) {
     Th.join();
   for (unsigned K = 0; K < Works; ++K) {
     uint64_t Largest = *std::max_element(Counts[K].begin(), Counts[K].end());
-    EXPECT_LT(Counts[K][2], Largest);
     for (unsigned T = 0; T < Threads; ++T)
       EXPECT_EQ(Ran[K][T], Largest);
     for (unsigned R = 0; R < Reps; ++R)

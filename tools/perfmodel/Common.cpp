@@ -47,6 +47,11 @@ void perfmodel::tool::addSourceOptions(CLI::App *C, AnalyzeArgs &A, bool FileReq
                 "their bound's iterations they run, e.g. 0.5 for a search that "
                 "stops half way on average (default 1: the exit is not taken)")
       ->check(CLI::Range(1e-6, 1.0));
+  C->add_option("--branch-miss-rate", A.BranchMissRate,
+                "branches on the data inside a loop body (if (a[i] > t) kept as a branch): "
+                "the share of their outcomes mispredicted, each at core.branch_mispredict_cy, "
+                "e.g. 0.5 for outcomes at random (default 0: predicted)")
+      ->check(CLI::Range(0.0, 0.5));
 }
 
 void perfmodel::tool::addModelOptions(CLI::App *C, AnalyzeArgs &A) {

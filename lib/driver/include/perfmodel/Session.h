@@ -147,6 +147,7 @@ struct AnalyzeArgs {
   std::vector<std::string> Sets;
   std::vector<std::string> Defines;
   double ExitFraction = 1.0; ///< --exit-fraction
+  double BranchMissRate = 0; ///< --branch-miss-rate
   ReportFormat Format = ReportFormat::Text;
   std::string CompileCommandsDir;
   std::string Output;

@@ -209,6 +209,7 @@ enum class InCoreBound {
   Nest,        ///< the remainder loops and the code around the loop
   Latency,     ///< chains the window overlaps only partly across outer iterations
   PortsAndTlb, ///< the ports with the first-level TLB's misses on them
+  Branches,    ///< mispredicted branches on the data (an assumed miss rate)
 };
 
 /// The bound as the reports word it: "ports", "front end", ...
@@ -283,6 +284,12 @@ struct InCoreResult {
   double BytesPerSourceIt = 0;    ///< of the leading unit-stride stream (cy/CL)
   InstrClasses Classes;           ///< per machine iteration
   std::vector<std::string> Notes;
+  /// The source line of each branch on the data (both arms in the body, an
+  /// outcome the sizes do not give) a machine iteration meets, and the
+  /// cycles per machine iteration their assumed mispredictions add
+  /// (chargeDataBranches).
+  std::vector<unsigned> DataBranchLines;
+  double DataBranchCycles = 0;
   NestCode Nest;                  ///< the enclosing machine loop's code
   NestResult Executed;            ///< the nest as executed (executeNest)
   LineSplits Splits;              ///< what the vector accesses were charged for splits
@@ -378,6 +385,15 @@ struct InCoreOptions {
 };
 
 InCoreOptions inCoreOptionsFor(const MachineModel &M);
+
+/// Charges R's branches on the data (DataBranchLines) MISSRATE of their
+/// outcomes mispredicted (0: predicted, the default; 0.5: outcomes at random)
+/// at MISPREDICTCY each, and says what was assumed: a static model cannot
+/// know the data, so the assumption and its option are in the notes (with
+/// PATTERNCAPACITY, core.branch_pattern_capacity, what the predictor learns
+/// of data that comes again).
+void chargeDataBranches(InCoreResult &R, double MissRate, double MispredictCy,
+                        double PatternCapacity = 0);
 
 /// The addresses of the function symbols of a linked program (a timing
 /// harness), by name; empty when it cannot be read.

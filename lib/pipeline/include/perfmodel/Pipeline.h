@@ -40,6 +40,9 @@ struct PipelineOptions {
   /// Alignment in bytes of arrays whose alignment the source does not give
   /// (x86-64 glibc's malloc: 16); decides which vector accesses split lines.
   unsigned AssumeAlign = 16;
+  /// The share of a branch on the data's outcomes the predictor misses (0:
+  /// predicted; 0.5: outcomes at random): the data is not the model's to know.
+  double BranchMissRate = 0;
   /// Where the functions of a linked program (a timing harness) start, by
   /// symbol: their loops' code lines are then known, not placed at the
   /// likeliest of the places the object leaves open.
