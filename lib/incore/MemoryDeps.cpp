@@ -234,7 +234,11 @@ public:
       }
     }
     for (unsigned K = 0; K + 4 < I.getNumOperands() && K < D.getNumOperands(); ++K) {
-      if (D.operands()[K].OperandType != MCOI::OPERAND_MEMORY)
+      // lea's address operand is not typed as memory (lea64mem is a plain
+      // Operand in LLVM's tables): without it an induction variable stepped
+      // by `lea 2(rcx), r15; mov rcx, r15` looked new every iteration.
+      if (D.operands()[K].OperandType != MCOI::OPERAND_MEMORY &&
+          !(K == 1 && F.K == OpFacts::Lea))
         continue;
       const MCOperand &B = I.getOperand(K), &S = I.getOperand(K + 1), &X = I.getOperand(K + 2),
                       &Dp = I.getOperand(K + 3), &Sg = I.getOperand(K + 4);
