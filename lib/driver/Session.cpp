@@ -267,18 +267,16 @@ bool perfmodel::driver::useRecordedMemory(MachineModel &M,
   // A socket set is every mix's, as useHostMemory has it.
   bool SocketSet = setsGive(Sets, "memory.sustained_gbs");
   for (const auto &[Key, V] : Figures) {
-    if (setsGive(Sets, Key) ||
-        (SocketSet && llvm::StringRef(Key).starts_with("memory.sustained_") &&
-         llvm::StringRef(Key).ends_with("_gbs") && Key != "memory.sustained_one_core_gbs"))
+    const SustainedKernel *Kernel = nullptr;
+    for (const SustainedKernel &K : sustainedKernels())
+      if (Key == std::string("memory.") + K.Key)
+        Kernel = &K;
+    if (setsGive(Sets, Key) || (Kernel && SocketSet))
       continue;
-    if (Key == "memory.sustained_gbs")
+    if (Kernel)
+      Mem.*Kernel->Field = V;
+    else if (Key == "memory.sustained_gbs")
       Mem.SustainedGBs = V;
-    else if (Key == "memory.sustained_load_gbs")
-      Mem.SustainedLoadGBs = V;
-    else if (Key == "memory.sustained_copy_gbs")
-      Mem.SustainedCopyGBs = V;
-    else if (Key == "memory.sustained_update_gbs")
-      Mem.SustainedUpdateGBs = V;
     else if (Key == "memory.sustained_one_core_gbs")
       Mem.OneCoreGBs = V;
     else if (Key == "memory.one_core_writeback_gbs")

@@ -312,3 +312,26 @@ std::string perfmodel::MachineModel::tnolSerialShareText() const {
   }
   return S;
 }
+
+const std::vector<SustainedKernel> &perfmodel::sustainedKernels() {
+  static const std::vector<SustainedKernel> Kernels = {
+      {"sustained_load_gbs", "load", 1.0, &MemoryModel::SustainedLoadGBs},
+      {"sustained_copy_gbs", "copy", 2.0 / 3, &MemoryModel::SustainedCopyGBs},
+      {"sustained_update_gbs", "update", 0.5, &MemoryModel::SustainedUpdateGBs}};
+  return Kernels;
+}
+
+double MemoryModel::socketGBs(double Fills, std::string *Name) const {
+  double Best = effectiveGBs(), Gap = SustainedGBs ? std::abs(Fills - 0.75) : 2;
+  if (Name)
+    *Name = SustainedGBs ? "memory.sustained_gbs" : "memory.bandwidth_gbs";
+  for (const SustainedKernel &K : sustainedKernels())
+    if (const std::optional<double> &GBs = this->*K.Field;
+        GBs && std::abs(Fills - K.Fills) < Gap - 1e-9) {
+      Gap = std::abs(Fills - K.Fills);
+      Best = *GBs;
+      if (Name)
+        *Name = std::string("memory.") + K.Key;
+    }
+  return Best;
+}

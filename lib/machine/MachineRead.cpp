@@ -517,12 +517,11 @@ void readMemory(Reader &R, const YAML::Node &Mem, MachineModel &M) {
     M.Memory.MemsetOneCoreGBs = R.num(Mem, "memset_one_core_gbs", "memory", false);
     M.Memory.BandwidthGBs = R.num(Mem, "bandwidth_gbs", "memory", true).value_or(0);
     M.Memory.SustainedGBs = R.num(Mem, "sustained_gbs", "memory", false);
-    for (auto [Key, Field] : {std::pair{"sustained_load_gbs", &M.Memory.SustainedLoadGBs},
-                              {"sustained_update_gbs", &M.Memory.SustainedUpdateGBs},
-                              {"sustained_copy_gbs", &M.Memory.SustainedCopyGBs}}) {
-      *Field = R.num(Mem, Key, "memory", false);
-      if (*Field && *Field > M.Memory.BandwidthGBs)
-        R.error(Mem[Key], std::string("memory.") + Key,
+    for (const SustainedKernel &K : sustainedKernels()) {
+      std::optional<double> &Field = M.Memory.*K.Field;
+      Field = R.num(Mem, K.Key, "memory", false);
+      if (Field && *Field > M.Memory.BandwidthGBs)
+        R.error(Mem[K.Key], std::string("memory.") + K.Key,
                 "sustained bandwidth exceeds the theoretical bandwidth_gbs");
     }
     M.Memory.OneCoreGBs = R.num(Mem, "sustained_one_core_gbs", "memory", false);

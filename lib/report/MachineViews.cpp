@@ -213,11 +213,9 @@ perfmodel::machineFields(const MachineModel &M) {
   }
   F.push_back({"memory.bandwidth_gbs", N(M.Memory.BandwidthGBs)});
   F.push_back({"memory.sustained_gbs", opt(M.Memory.SustainedGBs, "")});
-  for (const auto &[Key, V] : {std::pair{"memory.sustained_load_gbs", M.Memory.SustainedLoadGBs},
-                               {"memory.sustained_copy_gbs", M.Memory.SustainedCopyGBs},
-                               {"memory.sustained_update_gbs", M.Memory.SustainedUpdateGBs}})
-    if (V)
-      F.push_back({Key, formatNumber(*V, 4)});
+  for (const SustainedKernel &K : sustainedKernels())
+    if (const std::optional<double> &V = M.Memory.*K.Field)
+      F.push_back({std::string("memory.") + K.Key, formatNumber(*V, 4)});
   F.push_back({"memory.sustained_one_core_gbs", opt(M.Memory.OneCoreGBs, "")});
   F.push_back({"memory.one_core_writeback_gbs",
                M.Memory.OneCoreWritebackGBs ? formatNumber(*M.Memory.OneCoreWritebackGBs, 4)

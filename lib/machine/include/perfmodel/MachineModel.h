@@ -8,12 +8,10 @@
 #define PERFMODEL_MACHINEMODEL_H
 
 #include <algorithm>
-#include <cmath>
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <vector>
 
 namespace perfmodel {
@@ -351,22 +349,7 @@ struct MemoryModel {
   /// (0-1): the measured kernel whose share is nearest (kerncraft's rule for
   /// its benchmark kernels), else effectiveGBs(). NAME, if given, receives
   /// the key it came from.
-  double socketGBs(double Fills, std::string *Name = nullptr) const {
-    double Best = effectiveGBs(), Gap = SustainedGBs ? std::abs(Fills - 0.75) : 2;
-    if (Name)
-      *Name = SustainedGBs ? "memory.sustained_gbs" : "memory.bandwidth_gbs";
-    for (const auto &[Share, GBs, Key] :
-         {std::tuple{1.0, SustainedLoadGBs, "memory.sustained_load_gbs"},
-          std::tuple{2.0 / 3, SustainedCopyGBs, "memory.sustained_copy_gbs"},
-          std::tuple{0.5, SustainedUpdateGBs, "memory.sustained_update_gbs"}})
-      if (GBs && std::abs(Fills - Share) < Gap - 1e-9) {
-        Gap = std::abs(Fills - Share);
-        Best = *GBs;
-        if (Name)
-          *Name = Key;
-      }
-    return Best;
-  }
+  double socketGBs(double Fills, std::string *Name = nullptr) const;
   /// What one core alone draws: measured, else Little's law, else nothing
   /// (a core is then taken to draw the socket's bandwidth).
   std::optional<double> oneCoreGBs() const {
@@ -408,6 +391,17 @@ struct MemoryModel {
     return All > 0 ? std::max(PerCores, (In + Out) / All) : PerCores;
   }
 };
+
+/// The all-core kernels beside the triad (MemoryModel::SustainedGBs, 3/4 of
+/// its traffic fills) whose sustained rates a file, a host measurement or a
+/// recording may state, in the order socketGBs weighs them.
+struct SustainedKernel {
+  const char *Key;  ///< under memory.: "sustained_load_gbs"
+  const char *Name; ///< "load"
+  double Fills;     ///< the share of its traffic that fills
+  std::optional<double> MemoryModel::*Field;
+};
+const std::vector<SustainedKernel> &sustainedKernels();
 
 struct CpuidMatch {
   std::string Vendor; ///< "GenuineIntel", "AuthenticAMD"
