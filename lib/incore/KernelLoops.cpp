@@ -1373,7 +1373,6 @@ void perfmodel::chargeDataBranches(InCoreResult &R, double MissRate, double Misp
     return;
   }
   double Cost = double(R.DataBranchLines.size()) * MissRate * MispredictCy;
-  R.DataBranchCycles = Cost;
   R.Notes.push_back(What + ": " + shortNumber(100 * MissRate) +
                     " % of their outcomes mispredicted (--branch-miss-rate) x " +
                     shortNumber(MispredictCy) + " cy = " +

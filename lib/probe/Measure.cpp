@@ -176,7 +176,6 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
   JointSpans Spans(4, std::vector<std::vector<Span>>(Joint, std::vector<Span>(Threads)));
   std::vector<std::vector<uint64_t>> Counts(4, std::vector<uint64_t>(Threads, 1));
   SpinBarrier Barrier(Threads);
-  std::atomic<unsigned> Ready{0};
   std::atomic<bool> Failed{false};
   auto Body = [&](unsigned T) {
     PinnedTo Here(T);
@@ -187,9 +186,7 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
     // all return when one could not allocate (the others would wait on it).
     if (!A || !B || !C || !X || !Y || !Z)
       Failed.store(true);
-    Ready.fetch_add(1);
-    while (Ready.load() < Threads)
-      std::this_thread::yield();
+    Barrier.wait();
     if (Failed.load())
       return;
     // KERNEL repeated N times (one pass returns its bytes), as rates() and

@@ -144,11 +144,6 @@ void runTogether(const std::vector<F> &Works, unsigned T, SpinBarrier &Barrier,
     }
 }
 
-/// Per round, the joint rate of work A over that of work B in the same
-/// round (rounds where either has no span are left out).
-inline std::vector<double> jointRatios(const std::vector<std::vector<Span>> &A,
-                                       const std::vector<std::vector<Span>> &B);
-
 /// The joint rates of SPANS' repetitions.
 inline std::vector<double> jointRates(const std::vector<std::vector<Span>> &Spans) {
   std::vector<double> Out;
@@ -158,6 +153,8 @@ inline std::vector<double> jointRates(const std::vector<std::vector<Span>> &Span
   return Out;
 }
 
+/// Per round, the joint rate of work A over that of work B in the same
+/// round (rounds where either has no span are left out).
 inline std::vector<double> jointRatios(const std::vector<std::vector<Span>> &A,
                                        const std::vector<std::vector<Span>> &B) {
   std::vector<double> Out;

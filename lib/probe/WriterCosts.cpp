@@ -99,10 +99,15 @@ void writeMeasuredCoreKeys(llvm::raw_ostream &OS, const ProbeResult &R,
   // loop's own timing took a neighbour's time): left out, the base's or
   // none stands, rather than a file that does not load.
   std::string Calls, Dropped;
-  for (const auto &[Symbol, M] : R.CallCycles)
-    (M.Median > 0 ? Calls : Dropped) +=
-        (M.Median > 0 ? (Calls.empty() ? "" : ", ") : (Dropped.empty() ? "" : ", ")) + Symbol +
-        (M.Median > 0 ? ": " + num(M.Median, 3) : std::string());
+  auto Append = [](std::string &List, const std::string &Item) {
+    List += (List.empty() ? "" : ", ") + Item;
+  };
+  for (const auto &[Symbol, M] : R.CallCycles) {
+    if (M.Median > 0)
+      Append(Calls, Symbol + ": " + num(M.Median, 3));
+    else
+      Append(Dropped, Symbol);
+  }
   if (!Calls.empty() || !Dropped.empty()) {
     OS << "  # library calls: cycles per call in y[i] = f(x[i]) over 1024 elements in L1, "
           "less the loop alone";

@@ -285,11 +285,9 @@ struct InCoreResult {
   InstrClasses Classes;           ///< per machine iteration
   std::vector<std::string> Notes;
   /// The source line of each branch on the data (both arms in the body, an
-  /// outcome the sizes do not give) a machine iteration meets, and the
-  /// cycles per machine iteration their assumed mispredictions add
-  /// (chargeDataBranches).
+  /// outcome the sizes do not give) a machine iteration meets; what their
+  /// assumed mispredictions add is in Cycles (chargeDataBranches).
   std::vector<unsigned> DataBranchLines;
-  double DataBranchCycles = 0;
   NestCode Nest;                  ///< the enclosing machine loop's code
   NestResult Executed;            ///< the nest as executed (executeNest)
   LineSplits Splits;              ///< what the vector accesses were charged for splits
