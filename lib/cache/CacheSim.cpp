@@ -87,6 +87,33 @@ void CacheSim::flush() {
   }
 }
 
+std::vector<uint64_t> CacheSim::flushWriteBacks() const {
+  // flush() writes a dirty line back once at each level from the lowest
+  // that holds it dirty to the last (it marks the copy the next level holds,
+  // or passes through a level that holds none): so at level J, the distinct
+  // lines dirty at J or below. Counted as the lines dirty at a level and at
+  // none below it, summed upwards.
+  std::vector<uint64_t> Out(L.size(), 0);
+  uint64_t Sum = 0;
+  for (size_t J = 0; J < L.size(); ++J) {
+    for (uint64_t E : L[J].Tags) {
+      if (!E || !(E & 1))
+        continue;
+      uint64_t Line = lineOf(E);
+      bool Below = false;
+      for (size_t I = 0; I < J && !Below; ++I) {
+        const Level &Lv = L[I];
+        const uint64_t *Set = &Lv.Tags[Lv.setBase(Line)];
+        for (unsigned W = 0; W < Lv.Ways && !Below; ++W)
+          Below = isLine(Set[W], Line) && (Set[W] & 1);
+      }
+      Sum += !Below;
+    }
+    Out[J] = Sum;
+  }
+  return Out;
+}
+
 bool CacheSim::present(unsigned I, uint64_t Line) const {
   const Level &Lv = L[I];
   const uint64_t *Set = &Lv.Tags[Lv.setBase(Line)];

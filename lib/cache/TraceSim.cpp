@@ -540,9 +540,11 @@ public:
   /// and the dirty lines a flush would write back now (a flush adds nothing
   /// else).
   std::vector<double> totals(const CacheSim &Sim) const {
-    CacheSim Flushed = Sim;
-    Flushed.flush();
-    return counts(Flushed);
+    std::vector<double> T = counts(Sim);
+    std::vector<uint64_t> Flushed = Sim.flushWriteBacks();
+    for (size_t I = 0; I < Flushed.size(); ++I)
+      T[4 * I + 1] += double(Flushed[I]);
+    return T;
   }
 
   /// A whole replay of a rectangular nest without loaded values in its

@@ -543,6 +543,45 @@ TEST(CacheSim, FlushWritesEveryDirtyLineToMemoryOnce) {
   EXPECT_EQ(S.stats()[1].WriteBacks, 1024u);
 }
 
+TEST(CacheSim, TheWriteBacksAFlushWouldAddAreCountedWithoutFlushing) {
+  // 64 KiB stored into L1 32 KiB / L2 256 KiB / L3 1 MiB: 512 lines dirty
+  // in L1 (the last 32 KiB), the other 512 written back to L2 and dirty
+  // there; the 512 in L1 are in L2 too, clean or dirty. A flush writes 512
+  // back from L1 and the 1024 distinct dirty lines out of L2 and of L3.
+  CacheSim S({level("L1", 32 << 10, 8), level("L2", 256 << 10, 8), level("L3", 1 << 20, 16)});
+  for (uint64_t I = 0; I < (64 << 10) / 8; ++I)
+    S.store(0x100000 + 8 * I, 8);
+  std::vector<uint64_t> Before;
+  for (const CacheLevelStats &St : S.stats())
+    Before.push_back(St.WriteBacks);
+  std::vector<uint64_t> Would = S.flushWriteBacks();
+  ASSERT_EQ(Would.size(), 3u);
+  EXPECT_EQ(Would[0], 512u);
+  EXPECT_EQ(Would[1], 1024u);
+  EXPECT_EQ(Would[2], 1024u);
+  // The same as flush() adds, on a mix of loads and stores over 3 MiB that
+  // leaves lines dirty at one level and clean or absent at the others.
+  CacheSim M({level("L1", 32 << 10, 8), level("L2", 256 << 10, 8), level("L3", 1 << 20, 16)});
+  uint64_t X = 12345;
+  for (int I = 0; I < 200000; ++I) {
+    X = X * 6364136223846793005ull + 1442695040888963407ull;
+    uint64_t Addr = 0x100000 + ((X >> 20) % (3u << 20));
+    M.access(Addr, 8, (X >> 60) < 5);
+  }
+  std::vector<uint64_t> Counted = M.flushWriteBacks(), Had;
+  for (const CacheLevelStats &St : M.stats())
+    Had.push_back(St.WriteBacks);
+  M.flush();
+  for (size_t I = 0; I < 3; ++I) {
+    EXPECT_GT(Counted[I], 0u) << I;
+    EXPECT_EQ(M.stats()[I].WriteBacks - Had[I], Counted[I]) << I;
+  }
+  // Counting changed nothing.
+  for (size_t I = 0; I < 3; ++I)
+    EXPECT_EQ(S.stats()[I].WriteBacks, Before[I]);
+  EXPECT_EQ(S.flushWriteBacks(), Would);
+}
+
 TEST(CacheSim, NextLinePrefetchHalvesDemandMissesOfAStream) {
   // A stream of doubles through L1 / L2 with next-line prefetch into L2: each
   // demand miss in L2 also brings the following line, so only every other

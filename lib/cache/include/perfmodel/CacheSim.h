@@ -58,6 +58,8 @@ public:
   /// Writes every dirty line back, level by level, as the end of a program
   /// would eventually; the write-backs are counted.
   void flush();
+  /// Per level, the write-backs flush() would add now, without flushing.
+  std::vector<uint64_t> flushWriteBacks() const;
   const std::vector<CacheLevelStats> &stats() const { return Stats; }
   const std::vector<CacheLevelConfig> &levels() const { return Config; }
   unsigned lineBytes() const { return 1u << LineShift; }
