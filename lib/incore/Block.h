@@ -52,13 +52,19 @@ class FormMatcher {
   std::string Pattern;
   bool IsGlob;
   std::optional<llvm::GlobPattern> Glob;
+  /// The glob's longest run of plain characters: a text without it cannot
+  /// match, and most texts are ruled out by it faster than by the glob
+  /// ("*div r[0-9]" has no prefix for the glob to check first).
+  std::string Literal;
 
 public:
   explicit FormMatcher(const std::string &Form);
   FormMatcher(const FormMatcher &) = delete;
   FormMatcher &operator=(const FormMatcher &) = delete;
   bool matches(llvm::StringRef Text) const {
-    return IsGlob ? Glob && Glob->match(Text) : Text.starts_with(Pattern);
+    if (!IsGlob)
+      return Text.starts_with(Pattern);
+    return Glob && Text.contains(Literal) && Glob->match(Text);
   }
 };
 

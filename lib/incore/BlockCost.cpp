@@ -30,6 +30,29 @@ FormMatcher::FormMatcher(const std::string &Form)
     : Pattern(Form), IsGlob(Form.find_first_of("*?[") != std::string::npos) {
   if (!IsGlob)
     return;
+  // Runs between wildcards and bracket expressions; none where the glob has
+  // escapes or braces, whose characters are not plain.
+  if (Form.find_first_of("\\{}") == std::string::npos) {
+    std::string Run;
+    auto EndRun = [&] {
+      if (Run.size() > Literal.size())
+        Literal = Run;
+      Run.clear();
+    };
+    for (size_t I = 0; I < Form.size(); ++I) {
+      char C = Form[I];
+      if (C == '*' || C == '?') {
+        EndRun();
+      } else if (C == '[') {
+        EndRun();
+        size_t Close = Form.find(']', I + 2); // "[]...]" holds a ']'
+        I = Close == std::string::npos ? Form.size() : Close;
+      } else {
+        Run += C;
+      }
+    }
+    EndRun();
+  }
   Pattern += "*";
   llvm::Expected<llvm::GlobPattern> G = llvm::GlobPattern::create(Pattern);
   if (G)

@@ -3,6 +3,7 @@
 // Manual (Haswell: FMA latency 5 on ports 0 and 1, loads on ports 2 and 3;
 // Skylake-SP: FMA latency 4 on ports 0 and 1) and AMD's Zen 4 software
 // optimisation guide (FMA latency 4; three load AGUs).
+#include "Block.h"
 #include "ObjectCode.h"
 #include "perfmodel/Frontend.h"
 #include "perfmodel/InCore.h"
@@ -1962,4 +1963,29 @@ TEST(InCore, PortUnitsReplaceLLVMsCounts) {
   EXPECT_EQ(Units("Zn4LSU"), 4u);
   EXPECT_EQ(Units("Zn4Load"), 3u);
   EXPECT_EQ(Units("Zn4Store"), 2u);
+}
+
+TEST(InCore, AnOverridesFormMatchesTheTextsItsGlobDoes) {
+  // Each form checks a text for its longest plain run before its glob: the
+  // run must be one every matching text has ("div r", "s", ", zmmword ptr").
+  struct Case {
+    const char *Form, *Text;
+    bool Matches;
+  } Cases[] = {
+      {"*div r[0-9]", "div r9", true},
+      {"*div r[0-9]", "idiv r10", true},
+      {"*div r[0-9]", "div rcx", false},
+      {"*div r[0-9]", "vdivpd zmm0, zmm1, zmm2", false},
+      {"vf*[0-9]s[sd] ", "vfmadd231sd xmm0, xmm1, xmm2", true},
+      {"vf*[0-9]s[sd] ", "vfmadd231pd xmm0, xmm1, xmm2", false},
+      {"v* zmm*, zmmword ptr*", "vaddpd zmm0, zmm1, zmmword ptr [rax]", true},
+      {"v* zmm*, zmmword ptr*", "vaddpd zmm0, zmm1, zmm2", false},
+      {"[ab]mov x", "bmov x1", true},
+      {"[ab]mov x", "cmov x1", false},
+      {"a[]]b?", "a]bc", true},
+      {"a[]]b?", "a]c", false},
+      {"vmovsd qword", "vmovsd qword ptr [rax], xmm0", true},
+  };
+  for (const Case &C : Cases)
+    EXPECT_EQ(block::FormMatcher(C.Form).matches(C.Text), C.Matches) << C.Form << " / " << C.Text;
 }
