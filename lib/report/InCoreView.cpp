@@ -181,7 +181,11 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
     return O;
   }
   Array Ports, Instrs, Notes, Chain;
+  // json::Value moves are not noexcept: a vector growing copies its elements.
+  Ports.reserve(R.Ports.size());
   Instrs.reserve(R.Instrs.size());
+  Chain.reserve(R.CriticalChain.size());
+  Notes.reserve(R.Notes.size());
   for (size_t P = 0; P < R.Ports.size(); ++P)
     if (R.PortLoad[P] > 1e-9)
       Ports.push_back(Object{{"port", R.Ports[P]}, {"cycles", jsonNumber(R.PortLoad[P])}});
@@ -212,6 +216,7 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
   if (R.Basis != InCoreBasis::Source && !R.Splits.Streams.empty()) {
     const LineSplits &S = R.Splits;
     Array Streams;
+    Streams.reserve(S.Streams.size());
     for (const LineSplits::Stream &St : S.Streams)
       Streams.push_back(Object{{"array", St.Array},
                                {"reference", St.Text},
@@ -238,6 +243,7 @@ llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
       N["reason"] = E.Reason;
     } else {
       Array Runs;
+      Runs.reserve(E.Runs.size());
       for (const auto &[Iters, Trips] : E.Runs)
         Runs.push_back(Object{{"source_iterations_per_trip", jsonNumber(Iters)}, {"trips", jsonNumber(Trips)}});
       N["cy_per_it"] = jsonNumber(E.Cycles);

@@ -70,6 +70,7 @@ llvm::json::Value num(double V) { return jsonNumber(V); }
 
 llvm::json::Array strings(const std::vector<std::string> &V) {
   llvm::json::Array A;
+  A.reserve(V.size());
   for (const std::string &S : V)
     A.push_back(S);
   return A;
@@ -77,6 +78,7 @@ llvm::json::Array strings(const std::vector<std::string> &V) {
 
 llvm::json::Array numbers(const std::vector<double> &V) {
   llvm::json::Array A;
+  A.reserve(V.size());
   for (double D : V)
     A.push_back(num(D));
   return A;
@@ -84,6 +86,7 @@ llvm::json::Array numbers(const std::vector<double> &V) {
 
 llvm::json::Array ceilingsJSON(const RooflineResult &R) {
   llvm::json::Array A;
+  A.reserve(R.Ceilings.size());
   for (const ComputeCeiling &C : R.Ceilings)
     A.push_back(llvm::json::Object{{"name", C.Name}, {"gflops", num(C.GFlops)}});
   return A;
@@ -124,6 +127,7 @@ llvm::json::Object predictionJSON(const Prediction &P) {
     return O;
   }
   llvm::json::Array Levels;
+  Levels.reserve(P.Levels.size());
   for (const LevelPrediction &L : P.Levels)
     Levels.push_back(llvm::json::Object{{"level", L.Level},
                                         {"cy_per_it", num(L.CyclesPerIt)},
@@ -196,6 +200,7 @@ llvm::json::Object trafficJSON(const TrafficResult &T) {
     return O;
   }
   Array Links;
+  Links.reserve(T.Links.size());
   for (size_t I = 0; I < T.Links.size(); ++I) {
     const LinkTraffic &L = T.Links[I];
     Object LO{{"inner", L.Inner},
@@ -208,6 +213,7 @@ llvm::json::Object trafficJSON(const TrafficResult &T) {
   }
   O["links"] = std::move(Links);
   Array Conds;
+  Conds.reserve(T.Conditions.size());
   for (const LayerCondition &C : T.Conditions) {
     Object CO{{"level", C.Level}, {"text", C.Text}, {"holds", C.Holds}};
     if (C.Limit) {
@@ -223,6 +229,7 @@ llvm::json::Object trafficJSON(const TrafficResult &T) {
   if (T.RatedIterations)
     O["rated_iterations"] = T.RatedIterations;
   Array Notes;
+  Notes.reserve(T.Notes.size());
   for (const std::string &N : T.Notes)
     Notes.push_back(N);
   O["notes"] = std::move(Notes);
@@ -244,6 +251,7 @@ using llvm::json::Value;
 /// The nest's levels: bounds, step, trip count at the bound sizes, pragma.
 Array nestJSON(const LoopKernel &K, const std::map<std::string, int64_t> &Bindings) {
   Array Nest;
+  Nest.reserve(K.Nest.size());
   for (const LoopLevel &LL : K.Nest) {
     Object N{{"var", LL.Var},
              {"lower", LL.Lower.str()},
@@ -265,6 +273,7 @@ Array accessesJSON(const LoopKernel &K) {
   Acc.reserve(K.Accesses.size());
   for (const Access &A : K.Accesses) {
     Array Subs;
+    Subs.reserve(A.Subscripts.size());
     for (const Poly &P : A.Subscripts)
       Subs.push_back(P.str());
     Object O{{"array", A.Array},     {"text", A.Text},
@@ -283,6 +292,7 @@ Array accessesJSON(const LoopKernel &K) {
 /// The Roofline's levels (link, bytes, intensity, roofs, binding) and ceilings.
 Object rooflineJSON(const RooflineResult &RF) {
   Array Levels;
+  Levels.reserve(RF.Levels.size());
   for (const RooflineLink &X : RF.Levels)
     Levels.push_back(Object{{"level", X.Level},
                             {"link", X.Link},
@@ -295,6 +305,7 @@ Object rooflineJSON(const RooflineResult &RF) {
                             {"bound_cy_per_it", num(X.BoundCyclesPerIt)},
                             {"binding", X.Binding}});
   Array RN;
+  RN.reserve(RF.Notes.size());
   for (const std::string &N : RF.Notes)
     RN.push_back(N);
   return Object{{"precision", RF.Precision},
@@ -327,6 +338,7 @@ Object loopJSON(const LoopReport &LR, unsigned Id, const MachineModel &M,
                         {"single", flopsJSON(K.Single)}};
     L["accesses"] = accessesJSON(K);
     Array Red;
+    Red.reserve(K.Reductions.size());
     for (const std::string &S : K.Reductions)
       Red.push_back(S);
     L["reductions"] = std::move(Red);
@@ -368,6 +380,7 @@ Object loopJSON(const LoopReport &LR, unsigned Id, const MachineModel &M,
     L["prediction"] = headlineJSON(LR, M);
   }
   Array LN;
+  LN.reserve(K.Notes.size());
   for (const std::string &N : K.Notes)
     LN.push_back(N);
   L["notes"] = std::move(LN);
@@ -385,6 +398,7 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
   const auto &Bindings = IR.bindings();
 
   Array Params;
+  Params.reserve(IR.Parameters.size());
   for (const auto &[Name, P] : IR.Parameters) {
     Object O{{"name", Name}, {"origin", originName(P.From)}};
     O["value"] = Bindings.count(Name) ? Value(Bindings.at(Name)) : Value(nullptr);
@@ -393,11 +407,13 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
     Params.push_back(std::move(O));
   }
   Array Notes;
+  Notes.reserve(R.Notes.size() + IR.Notes.size());
   for (const std::string &N : R.Notes)
     Notes.push_back(N);
   for (const std::string &N : IR.Notes)
     Notes.push_back(N);
   Array Sets;
+  Sets.reserve(M.Overrides.size());
   for (const std::string &S : M.Overrides)
     Sets.push_back(S);
 
