@@ -331,12 +331,17 @@ ValidateRun::Next ValidateRun::timeLevel(Loop &Lp, const std::string &Lv, double
     Rec.Rows.push_back(std::move(RR));
   }
   // The further machines at the same size (their own in-core costs); models
-  // of this host run at the row's clock too.
+  // of this host run at the row's clock too, and with the memory measured
+  // beside the row (a probe's figures from minutes before are as stale as
+  // a file's: the host's memory moves within minutes).
   std::vector<AnalysisReport> AlsoR(Also.size());
   for (size_t X = 0; X < Also.size(); ++X) {
     MachineModel AtRow = Also[X].M;
-    if (Also[X].HostClock)
+    if (Also[X].HostClock) {
       AtRow.ClockGHz = RowGHz;
+      std::string Err; // RowMemory holds only figures a row records
+      useRecordedMemory(AtRow, RowMemory, A.Sets, Err);
+    }
     Predict(AlsoR[X], AtRow, Also[X].IO, Also[X].InCore);
     Columns(AlsoR[X].Loops.front(), AtRow.ClockGHz);
   }

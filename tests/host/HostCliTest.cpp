@@ -7,6 +7,8 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <gtest/gtest.h>
 
@@ -337,6 +339,43 @@ TEST(HostCli, ValidatePredictsWithTheL3TheHostKeeps) {
   ASSERT_GE(Cells.size(), 14u) << Row.str();
   EXPECT_EQ(Cells[Cells.size() - 2], Cells[13]) << Row.str(); // B:headline, headline
   EXPECT_NEAR(std::stod(Cells[13]), K, 0.01 * K) << Row.str();
+}
+
+// A further model of this host (a probed one) sees the memory measured
+// beside each memory row, as it sees the row's clock. Here it is the host's
+// own file with a memory of 4 GB/s and 900 ns: with the row's figures its
+// headline is the first model's; with its own it would be several times
+// slower (a probe's figures from minutes before are as stale as a file's).
+TEST(HostCli, AFurtherModelOfThisHostTakesTheRowsMemory) {
+  CmdResult Which = perfmodel("analyze examples/triad.c --no-incore --format json");
+  ASSERT_EQ(Which.Code, 0) << Which.Err;
+  auto J = llvm::json::parse(Which.Out);
+  ASSERT_TRUE(bool(J)) << Which.Out;
+  std::string File = J->getAsObject()->getObject("machine")->getString("file").value_or("").str();
+  if (Which.Out.find("matched by CPUID") == std::string::npos)
+    GTEST_SKIP() << "no library model of this host: " << File;
+  llvm::SmallString<128> Slow;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("slow-memory", "yml", Slow));
+  {
+    std::error_code EC;
+    llvm::raw_fd_ostream OS(Slow, EC);
+    ASSERT_FALSE(EC);
+    OS << "base: " << llvm::sys::path::stem(File) << "\nname: \"slow memory\"\n"
+       << "memory: {latency_ns: 900, sustained_one_core_gbs: 4, one_core_writeback_gbs: 4}\n";
+  }
+  CmdResult V = perfmodel("validate examples/triad.c --levels MEM --reps 1 --model ecm "
+                          "--also-machine " + std::string(Slow));
+  llvm::sys::fs::remove(Slow);
+  ASSERT_EQ(V.Code, 0) << V.Err << V.Out;
+  std::smatch Row;
+  ASSERT_TRUE(std::regex_search(V.Out, Row, std::regex(R"(\n *[0-9]+ +\S+ \S+ +MEM [^\n]*)")))
+      << V.Out;
+  std::vector<std::string> Cells;
+  std::istringstream Line(Row.str());
+  for (std::string C; Line >> C;)
+    Cells.push_back(C);
+  ASSERT_GE(Cells.size(), 14u) << Row.str();
+  EXPECT_EQ(Cells[Cells.size() - 2], Cells[13]) << Row.str(); // B:headline, headline
 }
 
 // --host-l3 gives what the host keeps instead of measuring it, so that runs
