@@ -71,16 +71,10 @@ void CacheSim::flush() {
       ++Stats[I].WriteBacks;
       // The data lands in the next level that holds the line, or in memory.
       for (size_t J = I + 1; J < L.size(); ++J) {
-        Level &Nx = L[J];
-        uint64_t *Set = &Nx.Tags[Nx.setBase(Line)];
-        bool Found = false;
-        for (unsigned W = 0; W < Nx.Ways && !Found; ++W)
-          if (isLine(Set[W], Line)) {
-            Set[W] |= 1;
-            Found = true;
-          }
-        if (Found)
+        if (uint64_t *Held = entry(unsigned(J), Line)) {
+          *Held |= 1;
           break;
+        }
         ++Stats[J].WriteBacks; // passes through level J on its way out
       }
     }
@@ -102,10 +96,8 @@ std::vector<uint64_t> CacheSim::flushWriteBacks() const {
       uint64_t Line = lineOf(E);
       bool Below = false;
       for (size_t I = 0; I < J && !Below; ++I) {
-        const Level &Lv = L[I];
-        const uint64_t *Set = &Lv.Tags[Lv.setBase(Line)];
-        for (unsigned W = 0; W < Lv.Ways && !Below; ++W)
-          Below = isLine(Set[W], Line) && (Set[W] & 1);
+        const uint64_t *Held = entry(unsigned(I), Line);
+        Below = Held && (*Held & 1);
       }
       Sum += !Below;
     }
@@ -114,13 +106,13 @@ std::vector<uint64_t> CacheSim::flushWriteBacks() const {
   return Out;
 }
 
-bool CacheSim::present(unsigned I, uint64_t Line) const {
+const uint64_t *CacheSim::entry(unsigned I, uint64_t Line) const {
   const Level &Lv = L[I];
   const uint64_t *Set = &Lv.Tags[Lv.setBase(Line)];
   for (unsigned W = 0; W < Lv.Ways; ++W)
     if (isLine(Set[W], Line))
-      return true;
-  return false;
+      return &Set[W];
+  return nullptr;
 }
 
 int64_t CacheSim::lookup(unsigned I, uint64_t Line) {

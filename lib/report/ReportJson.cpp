@@ -228,11 +228,7 @@ llvm::json::Object trafficJSON(const TrafficResult &T) {
     O["simulated_iterations"] = T.SimulatedIterations;
   if (T.RatedIterations)
     O["rated_iterations"] = T.RatedIterations;
-  Array Notes;
-  Notes.reserve(T.Notes.size());
-  for (const std::string &N : T.Notes)
-    Notes.push_back(N);
-  O["notes"] = std::move(Notes);
+  O["notes"] = strings(T.Notes);
   return O;
 }
 
@@ -304,10 +300,6 @@ Object rooflineJSON(const RooflineResult &RF) {
                             {"bound_gflops", num(X.BoundGFlops)},
                             {"bound_cy_per_it", num(X.BoundCyclesPerIt)},
                             {"binding", X.Binding}});
-  Array RN;
-  RN.reserve(RF.Notes.size());
-  for (const std::string &N : RF.Notes)
-    RN.push_back(N);
   return Object{{"precision", RF.Precision},
                 {"incore_cy_per_it", num(RF.InCoreCyclesPerIt)},
                 {"incore_gflops", num(RF.InCoreGFlops)},
@@ -317,7 +309,7 @@ Object rooflineJSON(const RooflineResult &RF) {
                 {"levels", std::move(Levels)},
                 {"ceilings", ceilingsJSON(RF)},
                 {"cores", RF.Cores},
-                {"notes", std::move(RN)}};
+                {"notes", strings(RF.Notes)}};
 }
 
 /// One loop's object: built, written and dropped before the next (a file's
@@ -337,11 +329,7 @@ Object loopJSON(const LoopReport &LR, unsigned Id, const MachineModel &M,
                         {"double", flopsJSON(K.Double)},
                         {"single", flopsJSON(K.Single)}};
     L["accesses"] = accessesJSON(K);
-    Array Red;
-    Red.reserve(K.Reductions.size());
-    for (const std::string &S : K.Reductions)
-      Red.push_back(S);
-    L["reductions"] = std::move(Red);
+    L["reductions"] = strings(K.Reductions);
   }
   if (LR.Roofline) {
     const RooflineResult &RF = *LR.Roofline;
@@ -379,11 +367,7 @@ Object loopJSON(const LoopReport &LR, unsigned Id, const MachineModel &M,
                             : Value(Object{{"reason", LR.Tlb->Reason}});
     L["prediction"] = headlineJSON(LR, M);
   }
-  Array LN;
-  LN.reserve(K.Notes.size());
-  for (const std::string &N : K.Notes)
-    LN.push_back(N);
-  L["notes"] = std::move(LN);
+  L["notes"] = strings(K.Notes);
   return L;
 }
 
@@ -412,10 +396,6 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
     Notes.push_back(N);
   for (const std::string &N : IR.Notes)
     Notes.push_back(N);
-  Array Sets;
-  Sets.reserve(M.Overrides.size());
-  for (const std::string &S : M.Overrides)
-    Sets.push_back(S);
 
   // The root's members in the order json::Value prints them (sorted keys),
   // the loops streamed one by one.
@@ -432,7 +412,7 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
                       {"file", M.File},
                       {"llvm_cpu", M.Cpu},
                       {"clock_ghz", num(M.ClockGHz)},
-                      {"overrides", std::move(Sets)}});
+                      {"overrides", strings(M.Overrides)}});
   J.attributeEnd();
   J.attribute("notes", std::move(Notes));
   J.attributeBegin("parameters");

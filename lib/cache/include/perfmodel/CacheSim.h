@@ -114,7 +114,12 @@ private:
   void fill(unsigned I, uint64_t Line, bool Prefetch);
   void evicted(unsigned I, uint64_t Line, bool Dirty);
   void invalidateInner(unsigned I, uint64_t Line);
-  bool present(unsigned I, uint64_t Line) const;
+  /// LINE's entry in level I, without touching its recency; null if absent.
+  const uint64_t *entry(unsigned I, uint64_t Line) const;
+  uint64_t *entry(unsigned I, uint64_t Line) {
+    return const_cast<uint64_t *>(static_cast<const CacheSim *>(this)->entry(I, Line));
+  }
+  bool present(unsigned I, uint64_t Line) const { return entry(I, Line) != nullptr; }
 
   std::vector<CacheLevelConfig> Config;
   std::vector<Level> L;
