@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "perfmodel/Report.h"
+#include "ViewHelpers.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -172,112 +173,172 @@ void perfmodel::printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R,
     OS << Pad << "  note: " << N << "\n";
 }
 
-llvm::json::Object perfmodel::inCoreJSON(const InCoreResult &R) {
-  using llvm::json::Array;
-  using llvm::json::Object;
-  Object O{{"ok", R.Ok}, {"cpu", R.Cpu}, {"basis", R.Basis == InCoreBasis::Source ? "source" : "compiled"}};
-  if (!R.Ok) {
-    O["reason"] = R.Reason;
-    return O;
-  }
-  Array Ports, Instrs, Notes, Chain;
-  // json::Value moves are not noexcept: a vector growing copies its elements.
-  Ports.reserve(R.Ports.size());
-  Instrs.reserve(R.Instrs.size());
-  Chain.reserve(R.CriticalChain.size());
-  Notes.reserve(R.Notes.size());
-  for (size_t P = 0; P < R.Ports.size(); ++P)
-    if (R.PortLoad[P] > 1e-9)
-      Ports.push_back(Object{{"port", R.Ports[P]}, {"cycles", jsonNumber(R.PortLoad[P])}});
+namespace {
+
+using llvm::json::OStream;
+using views::JsonMembers;
+
+/// Instructions' port cycles as objects keyed by port name, in key order.
+void writeInstructions(OStream &J, const InCoreResult &R) {
+  std::vector<size_t> ByName(R.Ports.size());
+  for (size_t P = 0; P < ByName.size(); ++P)
+    ByName[P] = P;
+  llvm::sort(ByName, [&](size_t A, size_t B) { return R.Ports[A] < R.Ports[B]; });
+  J.arrayBegin();
   for (const InstrCost &C : R.Instrs) {
-    Object P;
-    for (size_t I = 0; I < C.PortCycles.size(); ++I)
-      if (C.PortCycles[I] > 1e-9)
-        P[R.Ports[I]] = jsonNumber(C.PortCycles[I]);
-    Object I{{"text", C.Text}, {"line", C.Line}, {"uops", C.Uops}, {"latency", jsonNumber(C.Latency)}};
-    I["ports"] = std::move(P); // not in the list above: it would be copied
-    Instrs.push_back(std::move(I));
+    JsonMembers I;
+    I.str("text", C.Text)
+        .integer("line", C.Line)
+        .integer("uops", C.Uops)
+        .num("latency", C.Latency)
+        .nested("ports", [&](OStream &J) {
+          J.objectBegin();
+          for (size_t P : ByName)
+            if (P < C.PortCycles.size() && C.PortCycles[P] > 1e-9) {
+              J.attributeBegin(R.Ports[P]);
+              views::writeNumber(J, C.PortCycles[P]);
+              J.attributeEnd();
+            }
+          J.objectEnd();
+        })
+        .write(J);
   }
-  for (unsigned I : R.CriticalChain)
-    Chain.push_back(I);
-  for (const std::string &N : R.Notes)
-    Notes.push_back(N);
-  O["machine_loop"] = R.MachineLoop;
-  O["cy_per_machine_iteration"] = jsonNumber(R.Cycles);
-  O["source_iterations_per_trip"] = jsonNumber(R.SourceItersPerIter);
-  O["cy_per_it"] = jsonNumber(R.Cycles / (R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1));
-  O["bounds"] = Object{{"ports", jsonNumber(R.PortBound)},
-                       {"front_end", jsonNumber(R.FrontEndBound)},
-                       {"recurrence", jsonNumber(R.RecurrenceBound)}};
-  if (R.BodyScheduled) // not run for a long row priced from its parts
-    (*O["bounds"].getAsObject())["list_schedule"] = jsonNumber(R.ScheduledCycles);
-  if (R.DecodeBound > 0) // unrolled code on an Intel core: its legacy decoders
-    (*O["bounds"].getAsObject())["decode"] = jsonNumber(R.DecodeBound);
-  if (R.Basis != InCoreBasis::Source && !R.Splits.Streams.empty()) {
-    const LineSplits &S = R.Splits;
-    Array Streams;
-    Streams.reserve(S.Streams.size());
-    for (const LineSplits::Stream &St : S.Streams)
-      Streams.push_back(Object{{"array", St.Array},
-                               {"reference", St.Text},
-                               {"align_bytes", St.AlignBytes},
-                               {"declared", St.Declared},
-                               {"split_fraction_32b", jsonNumber(St.Split32)}});
-    auto Fractions = [&](const std::map<unsigned, double> &F) {
-      Object Out;
+  J.arrayEnd();
+}
+
+/// Where the streams start and the share of accesses that cross a line.
+void writeAlignment(OStream &J, const LineSplits &S) {
+  // Widths as keys sort as strings ("16" before "8").
+  auto Fractions = [](const std::map<unsigned, double> &F) {
+    return [&F](OStream &J) {
+      std::vector<std::pair<std::string, double>> Keyed;
       for (const auto &[W, V] : F)
-        Out[std::to_string(W)] = jsonNumber(V);
-      return Out;
+        Keyed.push_back({std::to_string(W), V});
+      llvm::sort(Keyed);
+      J.objectBegin();
+      for (const auto &[K, V] : Keyed) {
+        J.attributeBegin(K);
+        views::writeNumber(J, V);
+        J.attributeEnd();
+      }
+      J.objectEnd();
     };
-    O["alignment"] = Object{{"assumed_bytes", S.AssumedAlign},
-                            {"line_split_load_cost", jsonNumber(S.LoadCost)},
-                            {"line_split_store_cost", jsonNumber(S.StoreCost)},
-                            {"load_split_fraction", Fractions(S.Load)},
-                            {"store_split_fraction", Fractions(S.Store)},
-                            {"streams", std::move(Streams)}};
+  };
+  JsonMembers A;
+  A.integer("assumed_bytes", S.AssumedAlign)
+      .num("line_split_load_cost", S.LoadCost)
+      .num("line_split_store_cost", S.StoreCost)
+      .nested("load_split_fraction", Fractions(S.Load))
+      .nested("store_split_fraction", Fractions(S.Store))
+      .nested("streams", [&S](OStream &J) {
+        J.arrayBegin();
+        for (const LineSplits::Stream &St : S.Streams) {
+          JsonMembers X;
+          X.str("array", St.Array)
+              .str("reference", St.Text)
+              .integer("align_bytes", St.AlignBytes)
+              .boolean("declared", St.Declared)
+              .num("split_fraction_32b", St.Split32)
+              .write(J);
+        }
+        J.arrayEnd();
+      })
+      .write(J);
+}
+
+/// The nest as executed: its parts, overlap and the machine loops' trips.
+void writeExecuted(OStream &J, const NestResult &E) {
+  JsonMembers N;
+  N.boolean("ok", E.Ok);
+  if (!E.Ok) {
+    N.str("reason", E.Reason).write(J);
+    return;
   }
-  if (R.Basis != InCoreBasis::Source) {
-    const NestResult &E = R.Executed;
-    Object N{{"ok", E.Ok}};
-    if (!E.Ok) {
-      N["reason"] = E.Reason;
-    } else {
-      Array Runs;
-      Runs.reserve(E.Runs.size());
-      for (const auto &[Iters, Trips] : E.Runs)
-        Runs.push_back(Object{{"source_iterations_per_trip", jsonNumber(Iters)}, {"trips", jsonNumber(Trips)}});
-      N["cy_per_it"] = jsonNumber(E.Cycles);
-      N["body"] = jsonNumber(E.Body);
-      N["remainder"] = jsonNumber(E.Remainder);
-      N["outer_code"] = jsonNumber(E.Overhead);
-      N["overlap"] = jsonNumber(E.Overlap);
-      N["joins"] = jsonNumber(E.Joins);
-      if (E.Fetch > 0)
-        N["code_lines"] = jsonNumber(E.Fetch);
-      N["steady_cy_per_it"] = jsonNumber(E.Steady);
-      N["iterations_per_outer_iteration"] = jsonNumber(E.TripsPerOuter);
-      N["per_call"] = E.PerCall;
-      N["outer_iterations_per_trip"] = E.Copies;
-      N["reorder_buffer"] = E.Rob;
-      if (E.LoadQueue)
-        N["load_queue"] = E.LoadQueue;
-      if (E.StoreQueue)
-        N["store_queue"] = E.StoreQueue;
-      if (E.RowWindows > 0)
-        N["row_windows"] = jsonNumber(E.RowWindows);
-      N["enclosing_machine_loop"] = E.Where;
-      N["machine_loops"] = std::move(Runs);
-    }
-    O["nest"] = std::move(N);
+  N.num("cy_per_it", E.Cycles)
+      .num("body", E.Body)
+      .num("remainder", E.Remainder)
+      .num("outer_code", E.Overhead)
+      .num("overlap", E.Overlap)
+      .num("joins", E.Joins);
+  if (E.Fetch > 0)
+    N.num("code_lines", E.Fetch);
+  N.num("steady_cy_per_it", E.Steady)
+      .num("iterations_per_outer_iteration", E.TripsPerOuter)
+      .boolean("per_call", E.PerCall)
+      .integer("outer_iterations_per_trip", E.Copies)
+      .integer("reorder_buffer", E.Rob);
+  if (E.LoadQueue)
+    N.integer("load_queue", E.LoadQueue);
+  if (E.StoreQueue)
+    N.integer("store_queue", E.StoreQueue);
+  if (E.RowWindows > 0)
+    N.num("row_windows", E.RowWindows);
+  N.str("enclosing_machine_loop", E.Where)
+      .nested("machine_loops",
+              [&E](OStream &J) {
+                J.arrayBegin();
+                for (const auto &[Iters, Trips] : E.Runs) {
+                  JsonMembers X;
+                  X.num("source_iterations_per_trip", Iters).num("trips", Trips).write(J);
+                }
+                J.arrayEnd();
+              })
+      .write(J);
+}
+
+} // namespace
+
+void perfmodel::writeInCoreJSON(OStream &J, const InCoreResult &R) {
+  JsonMembers O;
+  O.boolean("ok", R.Ok)
+      .str("cpu", R.Cpu)
+      .str("basis", R.Basis == InCoreBasis::Source ? "source" : "compiled");
+  if (!R.Ok) {
+    O.str("reason", R.Reason).write(J);
+    return;
   }
-  O["bottleneck"] = inCoreBoundName(R.Bottleneck);
-  O["advice"] = R.Advice;
-  O["uops"] = R.Uops;
-  O["t_ol"] = jsonNumber(R.TOL);
-  O["t_nol"] = jsonNumber(R.TnOL);
-  O["port_pressure"] = std::move(Ports);
-  O["instructions"] = std::move(Instrs);
-  O["critical_chain"] = std::move(Chain);
-  O["notes"] = std::move(Notes);
-  return O;
+  O.str("machine_loop", R.MachineLoop)
+      .num("cy_per_machine_iteration", R.Cycles)
+      .num("source_iterations_per_trip", R.SourceItersPerIter)
+      .num("cy_per_it", R.Cycles / (R.SourceItersPerIter > 0 ? R.SourceItersPerIter : 1))
+      .nested("bounds", [&R](OStream &J) {
+        JsonMembers B;
+        B.num("ports", R.PortBound)
+            .num("front_end", R.FrontEndBound)
+            .num("recurrence", R.RecurrenceBound);
+        if (R.BodyScheduled) // not run for a long row priced from its parts
+          B.num("list_schedule", R.ScheduledCycles);
+        if (R.DecodeBound > 0) // unrolled code on an Intel core: its legacy decoders
+          B.num("decode", R.DecodeBound);
+        B.write(J);
+      });
+  if (R.Basis != InCoreBasis::Source && !R.Splits.Streams.empty())
+    O.nested("alignment", [&R](OStream &J) { writeAlignment(J, R.Splits); });
+  if (R.Basis != InCoreBasis::Source)
+    O.nested("nest", [&R](OStream &J) { writeExecuted(J, R.Executed); });
+  O.str("bottleneck", inCoreBoundName(R.Bottleneck))
+      .str("advice", R.Advice)
+      .integer("uops", R.Uops)
+      .num("t_ol", R.TOL)
+      .num("t_nol", R.TnOL)
+      .nested("port_pressure",
+              [&R](OStream &J) {
+                J.arrayBegin();
+                for (size_t P = 0; P < R.Ports.size(); ++P)
+                  if (R.PortLoad[P] > 1e-9) {
+                    JsonMembers X;
+                    X.str("port", R.Ports[P]).num("cycles", R.PortLoad[P]).write(J);
+                  }
+                J.arrayEnd();
+              })
+      .nested("instructions", [&R](OStream &J) { writeInstructions(J, R); })
+      .nested("critical_chain",
+              [&R](OStream &J) {
+                J.arrayBegin();
+                for (unsigned I : R.CriticalChain)
+                  J.value(int64_t(I));
+                J.arrayEnd();
+              })
+      .strings("notes", R.Notes)
+      .write(J);
 }

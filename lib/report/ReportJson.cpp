@@ -10,6 +10,8 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
+#include <cassert>
 #include <charconv>
 #include <cmath>
 
@@ -63,36 +65,102 @@ void perfmodel::writeJSON(llvm::json::OStream &J, const llvm::json::Value &V) {
   }
 }
 
-namespace {
-
-llvm::json::Value num(double V) { return jsonNumber(V); }
-
-
-llvm::json::Array strings(const std::vector<std::string> &V) {
-  llvm::json::Array A;
-  A.reserve(V.size());
-  for (const std::string &S : V)
-    A.push_back(S);
-  return A;
+void perfmodel::views::writeNumber(llvm::json::OStream &J, double V) {
+  writeJSON(J, jsonNumber(V));
 }
 
-llvm::json::Array numbers(const std::vector<double> &V) {
-  llvm::json::Array A;
-  A.reserve(V.size());
-  for (double D : V)
-    A.push_back(num(D));
-  return A;
+JsonMembers::Member &JsonMembers::add(llvm::StringRef Key, Kind K) {
+  M.emplace_back();
+  M.back().Key = Key;
+  M.back().K = K;
+  return M.back();
+}
+JsonMembers &JsonMembers::num(llvm::StringRef Key, double V) {
+  add(Key, Kind::Number).D = V;
+  return *this;
+}
+JsonMembers &JsonMembers::integer(llvm::StringRef Key, int64_t V) {
+  add(Key, Kind::Integer).I = V;
+  return *this;
+}
+JsonMembers &JsonMembers::boolean(llvm::StringRef Key, bool V) {
+  add(Key, Kind::Bool).I = V;
+  return *this;
+}
+JsonMembers &JsonMembers::str(llvm::StringRef Key, llvm::StringRef V) {
+  add(Key, Kind::String).S = V;
+  return *this;
+}
+JsonMembers &JsonMembers::owned(llvm::StringRef Key, std::string V) {
+  add(Key, Kind::Owned).Own = std::move(V);
+  return *this;
+}
+JsonMembers &JsonMembers::null(llvm::StringRef Key) {
+  add(Key, Kind::Null);
+  return *this;
+}
+JsonMembers &JsonMembers::value(llvm::StringRef Key, llvm::json::Value V) {
+  add(Key, Kind::Value).V = std::make_unique<llvm::json::Value>(std::move(V));
+  return *this;
+}
+JsonMembers &JsonMembers::nested(llvm::StringRef Key, Writer W) {
+  add(Key, Kind::Nested).W = std::move(W);
+  return *this;
+}
+JsonMembers &JsonMembers::strings(llvm::StringRef Key, const std::vector<std::string> &V) {
+  return nested(Key, [&V](llvm::json::OStream &J) {
+    J.arrayBegin();
+    for (const std::string &S : V)
+      J.value(S);
+    J.arrayEnd();
+  });
+}
+JsonMembers &JsonMembers::numbers(llvm::StringRef Key, const std::vector<double> &V) {
+  return nested(Key, [&V](llvm::json::OStream &J) {
+    J.arrayBegin();
+    for (double D : V)
+      writeNumber(J, D);
+    J.arrayEnd();
+  });
 }
 
-llvm::json::Array ceilingsJSON(const RooflineResult &R) {
-  llvm::json::Array A;
-  A.reserve(R.Ceilings.size());
-  for (const ComputeCeiling &C : R.Ceilings)
-    A.push_back(llvm::json::Object{{"name", C.Name}, {"gflops", num(C.GFlops)}});
-  return A;
+void JsonMembers::write(llvm::json::OStream &J) {
+  std::sort(M.begin(), M.end(), [](const Member &A, const Member &B) { return A.Key < B.Key; });
+  J.objectBegin();
+  for (size_t I = 0; I < M.size(); ++I) {
+    Member &X = M[I];
+    assert((I == 0 || M[I - 1].Key != X.Key) && "a JSON key given twice");
+    J.attributeBegin(X.Key);
+    switch (X.K) {
+    case Kind::Number:
+      writeNumber(J, X.D);
+      break;
+    case Kind::Integer:
+      J.value(X.I);
+      break;
+    case Kind::Bool:
+      J.value(X.I != 0);
+      break;
+    case Kind::String:
+      J.value(X.S);
+      break;
+    case Kind::Owned:
+      J.value(X.Own);
+      break;
+    case Kind::Null:
+      J.value(nullptr);
+      break;
+    case Kind::Value:
+      writeJSON(J, *X.V);
+      break;
+    case Kind::Nested:
+      X.W(J);
+      break;
+    }
+    J.attributeEnd();
+  }
+  J.objectEnd();
 }
-
-} // namespace
 
 llvm::json::Value perfmodel::headlineJSON(const LoopReport &LR, const MachineModel &M) {
   const Prediction *P = LR.headline();
@@ -101,18 +169,22 @@ llvm::json::Value perfmodel::headlineJSON(const LoopReport &LR, const MachineMod
     return nullptr;
   llvm::json::Object O{{"model", P->name()},
                        {"data_level", At->Level},
-                       {"cy_per_it", num(At->CyclesPerIt)},
-                       {"gflops", num(At->GFlops)},
+                       {"cy_per_it", jsonNumber(At->CyclesPerIt)},
+                       {"gflops", jsonNumber(At->GFlops)},
                        {"bottleneck", At->Bottleneck},
                        {"advice", P->Advice},
-                       {"promised_gain_cy_per_it", num(LR.promisedGainCyclesPerIt())}};
+                       {"promised_gain_cy_per_it", jsonNumber(LR.promisedGainCyclesPerIt())}};
   // Calls in the loop: the prediction leaves their callees out.
   const std::vector<std::string> &Calls = uncostedCalls(LR);
   O["lower_bound"] = !Calls.empty();
-  if (!Calls.empty())
-    O["uncosted_calls"] = strings(Calls);
+  if (!Calls.empty()) {
+    llvm::json::Array A;
+    for (const std::string &C : Calls)
+      A.push_back(C);
+    O["uncosted_calls"] = std::move(A);
+  }
   if (LR.Iterations && M.ClockGHz > 0)
-    O["seconds"] = num(At->CyclesPerIt * *LR.Iterations / (M.ClockGHz * 1e9));
+    O["seconds"] = jsonNumber(At->CyclesPerIt * *LR.Iterations / (M.ClockGHz * 1e9));
   else
     O["seconds"] = nullptr;
   return O;
@@ -120,255 +192,299 @@ llvm::json::Value perfmodel::headlineJSON(const LoopReport &LR, const MachineMod
 
 namespace {
 
-llvm::json::Object predictionJSON(const Prediction &P) {
-  llvm::json::Object O{{"model", P.name()}, {"ok", P.Ok}};
-  if (!P.Ok) {
-    O["reason"] = P.Reason;
-    return O;
-  }
-  llvm::json::Array Levels;
-  Levels.reserve(P.Levels.size());
-  for (const LevelPrediction &L : P.Levels)
-    Levels.push_back(llvm::json::Object{{"level", L.Level},
-                                        {"cy_per_it", num(L.CyclesPerIt)},
-                                        {"gflops", num(L.GFlops)},
-                                        {"bottleneck", L.Bottleneck}});
-  O["levels"] = std::move(Levels);
-  O["data_level"] = P.DataLevel;
-  O["advice"] = P.Advice;
-  return O;
+using llvm::json::OStream;
+
+/// Each element of V written by EACH.
+template <typename T, typename F>
+JsonMembers::Writer arrayOf(const std::vector<T> &V, F Each) {
+  return [&V, Each](OStream &J) {
+    J.arrayBegin();
+    for (const T &E : V)
+      Each(J, E);
+    J.arrayEnd();
+  };
 }
 
-llvm::json::Object ecmJSON(const EcmResult &E) {
-  llvm::json::Object O{{"ok", E.Ok}};
+void writePrediction(OStream &J, const Prediction &P) {
+  JsonMembers O;
+  O.owned("model", P.name()).boolean("ok", P.Ok);
+  if (!P.Ok) {
+    O.str("reason", P.Reason).write(J);
+    return;
+  }
+  O.nested("levels", arrayOf(P.Levels, [](OStream &J, const LevelPrediction &L) {
+    JsonMembers X;
+    X.str("level", L.Level)
+        .num("cy_per_it", L.CyclesPerIt)
+        .num("gflops", L.GFlops)
+        .str("bottleneck", L.Bottleneck)
+        .write(J);
+  }));
+  O.str("data_level", P.DataLevel).str("advice", P.Advice).write(J);
+}
+
+void writeEcm(OStream &J, const EcmResult &E) {
+  JsonMembers O;
+  O.boolean("ok", E.Ok);
   if (!E.Ok) {
-    O["reason"] = E.Reason;
-    return O;
+    O.str("reason", E.Reason).write(J);
+    return;
   }
-  O["overlap"] = overlapRuleName(E.Overlap);
-  O["iterations_per_cl"] = num(E.ItersPerCL);
-  O["t_ol"] = num(E.TOL);
-  O["t_nol"] = num(E.TnOL);
-  O["incore_estimated"] = E.InCoreEstimated;
-  O["links"] = strings(E.Links);
-  O["transfers_cy_per_cl"] = numbers(E.Transfers);
-  O["tnol_serial_share"] = numbers(E.SerialShares);
-  O["latency_cy_per_cl"] = numbers(E.Latency);
-  O["levels"] = strings(E.Levels);
-  O["predictions_cy_per_cl"] = numbers(E.Predictions);
-  O["notation"] = E.contributions() + " -> " + E.predictions();
-  O["saturation_cores"] = E.SaturationCores;
-  O["saturated_gflops"] = num(E.SaturatedGFlops);
-  O["scaling_gflops"] = numbers(E.ScalingGFlops);
-  O["notes"] = strings(E.Notes);
-  return O;
+  O.str("overlap", overlapRuleName(E.Overlap))
+      .num("iterations_per_cl", E.ItersPerCL)
+      .num("t_ol", E.TOL)
+      .num("t_nol", E.TnOL)
+      .boolean("incore_estimated", E.InCoreEstimated)
+      .strings("links", E.Links)
+      .numbers("transfers_cy_per_cl", E.Transfers)
+      .numbers("tnol_serial_share", E.SerialShares)
+      .numbers("latency_cy_per_cl", E.Latency)
+      .strings("levels", E.Levels)
+      .numbers("predictions_cy_per_cl", E.Predictions)
+      .owned("notation", E.contributions() + " -> " + E.predictions())
+      .integer("saturation_cores", E.SaturationCores)
+      .num("saturated_gflops", E.SaturatedGFlops)
+      .numbers("scaling_gflops", E.ScalingGFlops)
+      .strings("notes", E.Notes)
+      .write(J);
 }
 
-llvm::json::Object pprJSON(const PprResult &P) {
-  llvm::json::Object O{{"ok", P.Ok}};
+void writePpr(OStream &J, const PprResult &P) {
+  JsonMembers O;
+  O.boolean("ok", P.Ok);
   if (!P.Ok) {
-    O["reason"] = P.Reason;
-    return O;
+    O.str("reason", P.Reason).write(J);
+    return;
   }
-  O["instructions_per_it"] = llvm::json::Object{{"add", num(P.A)}, {"mul", num(P.M)},
-                                                {"fma", num(P.Fma)}, {"load", num(P.L)},
-                                                {"store", num(P.S)}};
-  O["s_dag_compute"] = num(P.ComputeCy);
-  O["s_dag_load_store"] = num(P.LoadStoreCy);
-  O["levels"] = strings(P.Levels);
-  O["regular_bytes_per_it"] = numbers(P.RegularBytes);
-  O["t_regular"] = numbers(P.RegularCy);
-  O["t_irregular"] = num(P.IrregularCy);
-  O["cy_per_it"] = numbers(P.TotalCy);
-  O["notes"] = strings(P.Notes);
-  return O;
+  O.nested("instructions_per_it",
+           [&P](OStream &J) {
+             JsonMembers X;
+             X.num("add", P.A).num("mul", P.M).num("fma", P.Fma).num("load", P.L).num("store", P.S);
+             X.write(J);
+           })
+      .num("s_dag_compute", P.ComputeCy)
+      .num("s_dag_load_store", P.LoadStoreCy)
+      .strings("levels", P.Levels)
+      .numbers("regular_bytes_per_it", P.RegularBytes)
+      .numbers("t_regular", P.RegularCy)
+      .num("t_irregular", P.IrregularCy)
+      .numbers("cy_per_it", P.TotalCy)
+      .strings("notes", P.Notes)
+      .write(J);
 }
 
-llvm::json::Object flopsJSON(const FlopCounts &F) {
-  return llvm::json::Object{{"add", F.Add},     {"mul", F.Mul},
-                            {"div", F.Div},     {"sqrt", F.Sqrt},
-                            {"other", F.Other}, {"fma_contractible", F.FmaContractible},
-                            {"total", F.total()}};
+void writeFlops(OStream &J, const FlopCounts &F) {
+  JsonMembers X;
+  X.integer("add", F.Add)
+      .integer("mul", F.Mul)
+      .integer("div", F.Div)
+      .integer("sqrt", F.Sqrt)
+      .integer("other", F.Other)
+      .integer("fma_contractible", F.FmaContractible)
+      .integer("total", F.total())
+      .write(J);
 }
 
-llvm::json::Object trafficJSON(const TrafficResult &T) {
-  using llvm::json::Array;
-  using llvm::json::Object;
-  Object O{{"ok", T.Ok}};
+void writeTraffic(OStream &J, const TrafficResult &T) {
+  JsonMembers O;
+  O.boolean("ok", T.Ok);
   if (!T.Ok) {
-    O["reason"] = T.Reason;
-    return O;
+    O.str("reason", T.Reason).write(J);
+    return;
   }
-  Array Links;
-  Links.reserve(T.Links.size());
-  for (size_t I = 0; I < T.Links.size(); ++I) {
-    const LinkTraffic &L = T.Links[I];
-    Object LO{{"inner", L.Inner},
-              {"outer", L.Outer},
-              {"load_bytes_per_it", num(L.LoadBytesPerIt)},
-              {"evict_bytes_per_it", num(L.EvictBytesPerIt)}};
-    if (I < T.MissesPerIt.size())
-      LO["misses_per_it"] = num(T.MissesPerIt[I]);
-    Links.push_back(std::move(LO));
-  }
-  O["links"] = std::move(Links);
-  Array Conds;
-  Conds.reserve(T.Conditions.size());
-  for (const LayerCondition &C : T.Conditions) {
-    Object CO{{"level", C.Level}, {"text", C.Text}, {"holds", C.Holds}};
-    if (C.Limit) {
-      CO["param"] = C.Param;
-      CO["limit"] = *C.Limit;
+  O.nested("links", [&T](OStream &J) {
+    J.arrayBegin();
+    for (size_t I = 0; I < T.Links.size(); ++I) {
+      const LinkTraffic &L = T.Links[I];
+      JsonMembers X;
+      X.str("inner", L.Inner)
+          .str("outer", L.Outer)
+          .num("load_bytes_per_it", L.LoadBytesPerIt)
+          .num("evict_bytes_per_it", L.EvictBytesPerIt);
+      if (I < T.MissesPerIt.size())
+        X.num("misses_per_it", T.MissesPerIt[I]);
+      X.write(J);
     }
-    Conds.push_back(std::move(CO));
-  }
+    J.arrayEnd();
+  });
   if (!T.Conditions.empty())
-    O["conditions"] = std::move(Conds);
+    O.nested("conditions", arrayOf(T.Conditions, [](OStream &J, const LayerCondition &C) {
+      JsonMembers X;
+      X.str("level", C.Level).str("text", C.Text).boolean("holds", C.Holds);
+      if (C.Limit)
+        X.str("param", C.Param).integer("limit", *C.Limit);
+      X.write(J);
+    }));
   if (T.SimulatedIterations)
-    O["simulated_iterations"] = T.SimulatedIterations;
+    O.value("simulated_iterations", T.SimulatedIterations);
   if (T.RatedIterations)
-    O["rated_iterations"] = T.RatedIterations;
-  O["notes"] = strings(T.Notes);
-  return O;
+    O.value("rated_iterations", T.RatedIterations);
+  O.strings("notes", T.Notes).write(J);
 }
 
-llvm::json::Object locJSON(const SourceLoc &L) {
-  return llvm::json::Object{{"file", L.File}, {"line", L.Line}, {"column", L.Column}};
+void writeLoc(OStream &J, const SourceLoc &L) {
+  JsonMembers X;
+  X.str("file", L.File).integer("line", L.Line).integer("column", L.Column).write(J);
 }
-
-} // namespace
-
-namespace {
-
-using llvm::json::Array;
-using llvm::json::Object;
-using llvm::json::Value;
 
 /// The nest's levels: bounds, step, trip count at the bound sizes, pragma.
-Array nestJSON(const LoopKernel &K, const std::map<std::string, int64_t> &Bindings) {
-  Array Nest;
-  Nest.reserve(K.Nest.size());
+void writeNest(OStream &J, const LoopKernel &K, const std::map<std::string, int64_t> &Bindings) {
+  J.arrayBegin();
   for (const LoopLevel &LL : K.Nest) {
-    Object N{{"var", LL.Var},
-             {"lower", LL.Lower.str()},
-             {"upper", LL.Upper.str()},
-             {"step", LL.Step},
-             {"location", locJSON(LL.Loc)}};
-    auto TC = tripCount(LL, Bindings);
-    N["trip_count"] = TC ? Value(*TC) : Value(nullptr);
-    N["pragma"] = LL.Pragma.empty() ? Value(nullptr) : Value(LL.Pragma);
-    N["exit"] = LL.Exit.empty() ? Value(nullptr) : Value(LL.Exit);
-    Nest.push_back(std::move(N));
+    JsonMembers N;
+    N.str("var", LL.Var)
+        .owned("lower", LL.Lower.str())
+        .owned("upper", LL.Upper.str())
+        .integer("step", LL.Step)
+        .nested("location", [&LL](OStream &J) { writeLoc(J, LL.Loc); });
+    if (auto TC = tripCount(LL, Bindings))
+      N.integer("trip_count", *TC);
+    else
+      N.null("trip_count");
+    LL.Pragma.empty() ? N.null("pragma") : N.str("pragma", LL.Pragma);
+    LL.Exit.empty() ? N.null("exit") : N.str("exit", LL.Exit);
+    N.write(J);
   }
-  return Nest;
+  J.arrayEnd();
 }
 
 /// The loop's references: array, subscripts, stride, read/write, indirection.
-Array accessesJSON(const LoopKernel &K) {
-  Array Acc;
-  Acc.reserve(K.Accesses.size());
+void writeAccesses(OStream &J, const LoopKernel &K) {
+  J.arrayBegin();
   for (const Access &A : K.Accesses) {
-    Array Subs;
-    Subs.reserve(A.Subscripts.size());
-    for (const Poly &P : A.Subscripts)
-      Subs.push_back(P.str());
-    Object O{{"array", A.Array},     {"text", A.Text},
-             {"read", A.Read},       {"write", A.Write},
-             {"bytes", A.ElementBytes}, {"stride_bytes", A.StrideBytes},
-             {"field_offset", A.FieldOffset}, {"subscripts", std::move(Subs)},
-             {"indirect", A.Indirect}, {"location", locJSON(A.Loc)}};
-    O["linear"] = A.Linear ? Value(A.Linear->str()) : Value(nullptr);
-    O["indirect_via"] = A.Indirect ? Value(A.IndirectVia) : Value(nullptr);
-    O["non_affine"] = A.NonAffine.empty() ? Value(nullptr) : Value(A.NonAffine);
-    Acc.push_back(std::move(O));
+    JsonMembers O;
+    O.str("array", A.Array)
+        .str("text", A.Text)
+        .boolean("read", A.Read)
+        .boolean("write", A.Write)
+        .integer("bytes", A.ElementBytes)
+        .integer("stride_bytes", A.StrideBytes)
+        .integer("field_offset", A.FieldOffset)
+        .nested("subscripts",
+                [&A](OStream &J) {
+                  J.arrayBegin();
+                  for (const Poly &P : A.Subscripts)
+                    J.value(P.str());
+                  J.arrayEnd();
+                })
+        .boolean("indirect", A.Indirect)
+        .nested("location", [&A](OStream &J) { writeLoc(J, A.Loc); });
+    A.Linear ? O.owned("linear", A.Linear->str()) : O.null("linear");
+    A.Indirect ? O.str("indirect_via", A.IndirectVia) : O.null("indirect_via");
+    A.NonAffine.empty() ? O.null("non_affine") : O.str("non_affine", A.NonAffine);
+    O.write(J);
   }
-  return Acc;
+  J.arrayEnd();
 }
 
 /// The Roofline's levels (link, bytes, intensity, roofs, binding) and ceilings.
-Object rooflineJSON(const RooflineResult &RF) {
-  Array Levels;
-  Levels.reserve(RF.Levels.size());
-  for (const RooflineLink &X : RF.Levels)
-    Levels.push_back(Object{{"level", X.Level},
-                            {"link", X.Link},
-                            {"bytes_per_it", num(X.BytesPerIt)},
-                            {"intensity", num(X.Intensity)},
-                            {"bandwidth_gbs", num(X.BandwidthGBs)},
-                            {"link_cy_per_it", num(X.CyclesPerIt)},
-                            {"roof_gflops", num(X.RoofGFlops)},
-                            {"bound_gflops", num(X.BoundGFlops)},
-                            {"bound_cy_per_it", num(X.BoundCyclesPerIt)},
-                            {"binding", X.Binding}});
-  return Object{{"precision", RF.Precision},
-                {"incore_cy_per_it", num(RF.InCoreCyclesPerIt)},
-                {"incore_gflops", num(RF.InCoreGFlops)},
-                {"flops_per_it", num(RF.FlopsPerIt)},
-                {"peak_gflops", num(RF.PeakGFlops)},
-                {"ridge_intensity", num(RF.RidgeIntensity)},
-                {"levels", std::move(Levels)},
-                {"ceilings", ceilingsJSON(RF)},
-                {"cores", RF.Cores},
-                {"notes", strings(RF.Notes)}};
+void writeRoofline(OStream &J, const RooflineResult &RF) {
+  JsonMembers O;
+  O.str("precision", RF.Precision)
+      .num("incore_cy_per_it", RF.InCoreCyclesPerIt)
+      .num("incore_gflops", RF.InCoreGFlops)
+      .num("flops_per_it", RF.FlopsPerIt)
+      .num("peak_gflops", RF.PeakGFlops)
+      .num("ridge_intensity", RF.RidgeIntensity)
+      .nested("levels", arrayOf(RF.Levels,
+                                [](OStream &J, const RooflineLink &X) {
+                                  JsonMembers L;
+                                  L.str("level", X.Level)
+                                      .str("link", X.Link)
+                                      .num("bytes_per_it", X.BytesPerIt)
+                                      .num("intensity", X.Intensity)
+                                      .num("bandwidth_gbs", X.BandwidthGBs)
+                                      .num("link_cy_per_it", X.CyclesPerIt)
+                                      .num("roof_gflops", X.RoofGFlops)
+                                      .num("bound_gflops", X.BoundGFlops)
+                                      .num("bound_cy_per_it", X.BoundCyclesPerIt)
+                                      .str("binding", X.Binding)
+                                      .write(J);
+                                }))
+      .nested("ceilings", arrayOf(RF.Ceilings,
+                                  [](OStream &J, const ComputeCeiling &C) {
+                                    JsonMembers X;
+                                    X.str("name", C.Name).num("gflops", C.GFlops).write(J);
+                                  }))
+      .integer("cores", RF.Cores)
+      .strings("notes", RF.Notes)
+      .write(J);
 }
 
-/// One loop's object: built, written and dropped before the next (a file's
-/// whole tree of small objects, each with LLVM's least hash table, took
-/// more time and memory than the analysis of some files).
-Object loopJSON(const LoopReport &LR, unsigned Id, const MachineModel &M,
-                const std::map<std::string, int64_t> &Bindings) {
+void writeTlb(OStream &J, const TlbMisses &T) {
+  JsonMembers X;
+  if (!T.Ok) {
+    X.str("reason", T.Reason).write(J);
+    return;
+  }
+  X.num("load_misses_per_it", T.LoadsPerIt)
+      .num("store_misses_per_it", T.StoresPerIt)
+      .num("cycles_per_it", T.CyclesPerIt)
+      .num("l1_load_misses_per_it", T.L1LoadsPerIt)
+      .num("l1_store_misses_per_it", T.L1StoresPerIt)
+      .num("l1_cycles_per_it", T.L1CyclesPerIt)
+      .write(J);
+}
+
+/// One loop's object, written as it is built: nothing of it is kept.
+void writeLoop(OStream &J, const LoopReport &LR, unsigned Id, const MachineModel &M,
+               const std::map<std::string, int64_t> &Bindings) {
   const LoopKernel &K = *LR.Loop;
-  Object L{{"id", Id},
-           {"function", K.Function},
-           {"location", locJSON(K.Loc)},
-           {"modelled", K.Modelled}};
-  L["reason"] = K.Modelled ? Value(nullptr) : Value(K.Reason);
-  L["nest"] = nestJSON(K, Bindings);
+  JsonMembers L;
+  L.integer("id", Id)
+      .str("function", K.Function)
+      .nested("location", [&K](OStream &J) { writeLoc(J, K.Loc); })
+      .boolean("modelled", K.Modelled);
+  K.Modelled ? L.null("reason") : L.str("reason", K.Reason);
+  L.nested("nest", [&](OStream &J) { writeNest(J, K, Bindings); });
   if (K.Modelled) {
-    L["flops"] = Object{{"total", K.flops()},
-                        {"double", flopsJSON(K.Double)},
-                        {"single", flopsJSON(K.Single)}};
-    L["accesses"] = accessesJSON(K);
-    L["reductions"] = strings(K.Reductions);
+    L.nested("flops", [&K](OStream &J) {
+      JsonMembers F;
+      F.integer("total", K.flops())
+          .nested("double", [&K](OStream &J) { writeFlops(J, K.Double); })
+          .nested("single", [&K](OStream &J) { writeFlops(J, K.Single); })
+          .write(J);
+    });
+    L.nested("accesses", [&K](OStream &J) { writeAccesses(J, K); });
+    L.strings("reductions", K.Reductions);
   }
   if (LR.Roofline) {
     const RooflineResult &RF = *LR.Roofline;
-    Object Tr{{"model", trafficSourceName(RF.TrafficModel)},
-              {"load_bytes", num(RF.Traffic.LoadBytes)},
-              {"store_bytes", num(RF.Traffic.StoreBytes)},
-              {"write_allocate_bytes", num(RF.Traffic.WriteAllocateBytes)}};
-    if (LR.Conditions)
-      Tr["layer_conditions"] = trafficJSON(*LR.Conditions);
-    if (LR.Simulated)
-      Tr["simulator"] = trafficJSON(*LR.Simulated);
-    L["traffic"] = std::move(Tr);
+    L.nested("traffic", [&LR, &RF](OStream &J) {
+      JsonMembers Tr;
+      Tr.str("model", trafficSourceName(RF.TrafficModel))
+          .num("load_bytes", RF.Traffic.LoadBytes)
+          .num("store_bytes", RF.Traffic.StoreBytes)
+          .num("write_allocate_bytes", RF.Traffic.WriteAllocateBytes);
+      if (LR.Conditions)
+        Tr.nested("layer_conditions", [&LR](OStream &J) { writeTraffic(J, *LR.Conditions); });
+      if (LR.Simulated)
+        Tr.nested("simulator", [&LR](OStream &J) { writeTraffic(J, *LR.Simulated); });
+      Tr.write(J);
+    });
     if (LR.InCore)
-      L["incore"] = inCoreJSON(*LR.InCore);
-    L["roofline"] = rooflineJSON(RF);
+      L.nested("incore", [&LR](OStream &J) { writeInCoreJSON(J, *LR.InCore); });
+    L.nested("roofline", [&RF](OStream &J) { writeRoofline(J, RF); });
   }
   if (LR.Ecm)
-    L["ecm"] = ecmJSON(*LR.Ecm);
+    L.nested("ecm", [&LR](OStream &J) { writeEcm(J, *LR.Ecm); });
   if (LR.Ppr)
-    L["ppr"] = pprJSON(*LR.Ppr);
+    L.nested("ppr", [&LR](OStream &J) { writePpr(J, *LR.Ppr); });
   if (K.Modelled) {
-    L["working_set_bytes"] = LR.WorkingSetBytes ? num(*LR.WorkingSetBytes) : Value(nullptr);
-    Array Ps;
-    for (const Prediction *P : LR.predictions())
-      Ps.push_back(predictionJSON(*P));
-    L["predictions"] = std::move(Ps);
-    L["iterations"] = LR.Iterations ? num(*LR.Iterations) : Value(nullptr);
+    LR.WorkingSetBytes ? L.num("working_set_bytes", *LR.WorkingSetBytes)
+                       : L.null("working_set_bytes");
+    L.nested("predictions", [&LR](OStream &J) {
+      J.arrayBegin();
+      for (const Prediction *P : LR.predictions())
+        writePrediction(J, *P);
+      J.arrayEnd();
+    });
+    LR.Iterations ? L.num("iterations", *LR.Iterations) : L.null("iterations");
     if (LR.Tlb)
-      L["tlb"] = LR.Tlb->Ok ? Value(Object{{"load_misses_per_it", num(LR.Tlb->LoadsPerIt)},
-                                           {"store_misses_per_it", num(LR.Tlb->StoresPerIt)},
-                                           {"cycles_per_it", num(LR.Tlb->CyclesPerIt)},
-                                           {"l1_load_misses_per_it", num(LR.Tlb->L1LoadsPerIt)},
-                                           {"l1_store_misses_per_it", num(LR.Tlb->L1StoresPerIt)},
-                                           {"l1_cycles_per_it", num(LR.Tlb->L1CyclesPerIt)}})
-                            : Value(Object{{"reason", LR.Tlb->Reason}});
-    L["prediction"] = headlineJSON(LR, M);
+      L.nested("tlb", [&LR](OStream &J) { writeTlb(J, *LR.Tlb); });
+    L.value("prediction", headlineJSON(LR, M));
   }
-  L["notes"] = strings(K.Notes);
-  return L;
+  L.strings("notes", K.Notes).write(J);
 }
 
 } // namespace
@@ -405,14 +521,16 @@ void perfmodel::printJSON(llvm::raw_ostream &OS, const AnalysisReport &R) {
   J.attributeArray("loops", [&] {
     unsigned Id = 0;
     for (const LoopReport &LR : R.Loops)
-      writeJSON(J, loopJSON(LR, ++Id, M, Bindings));
+      writeLoop(J, LR, ++Id, M, Bindings);
   });
   J.attributeBegin("machine");
-  writeJSON(J, Object{{"name", M.Name},
-                      {"file", M.File},
-                      {"llvm_cpu", M.Cpu},
-                      {"clock_ghz", num(M.ClockGHz)},
-                      {"overrides", strings(M.Overrides)}});
+  JsonMembers Machine;
+  Machine.str("name", M.Name)
+      .str("file", M.File)
+      .str("llvm_cpu", M.Cpu)
+      .num("clock_ghz", M.ClockGHz)
+      .strings("overrides", M.Overrides)
+      .write(J);
   J.attributeEnd();
   J.attribute("notes", std::move(Notes));
   J.attributeBegin("parameters");

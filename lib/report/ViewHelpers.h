@@ -4,6 +4,8 @@
 
 #include "perfmodel/Report.h"
 
+#include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,51 @@ const std::vector<std::string> &uncostedCalls(const LoopReport &LR);
 
 /// A level's fill rates by working set: "46 B/cy at 64KiB, 61.4 at 512KiB".
 std::string fromNextBySetText(const CacheLevel &L);
+
+/// One JSON object's members, written in the order json::Value prints its
+/// keys (sorted) without building a json::Object: a report's loops as trees
+/// of small hash tables cost more than the rest of the JSON view. Keys and
+/// str() values are referenced and must outlive write(); a key is given once.
+class JsonMembers {
+public:
+  using Writer = std::function<void(llvm::json::OStream &)>;
+  JsonMembers() { M.reserve(24); }
+  /// jsonNumber(V): 6 significant digits, null when not finite.
+  JsonMembers &num(llvm::StringRef Key, double V);
+  JsonMembers &integer(llvm::StringRef Key, int64_t V);
+  JsonMembers &boolean(llvm::StringRef Key, bool V);
+  JsonMembers &str(llvm::StringRef Key, llvm::StringRef V);
+  /// A string that the members keep (a temporary).
+  JsonMembers &owned(llvm::StringRef Key, std::string V);
+  JsonMembers &null(llvm::StringRef Key);
+  JsonMembers &value(llvm::StringRef Key, llvm::json::Value V);
+  /// A value W writes when the object is written (an array, an object).
+  JsonMembers &nested(llvm::StringRef Key, Writer W);
+  /// A list of strings, referenced.
+  JsonMembers &strings(llvm::StringRef Key, const std::vector<std::string> &V);
+  /// A list of numbers (each as num()), referenced.
+  JsonMembers &numbers(llvm::StringRef Key, const std::vector<double> &V);
+  /// The object, its members sorted by key.
+  void write(llvm::json::OStream &J);
+
+private:
+  enum class Kind { Number, Integer, Bool, String, Owned, Null, Value, Nested };
+  struct Member {
+    llvm::StringRef Key;
+    Kind K;
+    double D = 0;
+    int64_t I = 0;
+    llvm::StringRef S;
+    std::string Own;
+    std::unique_ptr<llvm::json::Value> V; // a pointer: Value's move may throw
+    Writer W;
+  };
+  Member &add(llvm::StringRef Key, Kind K);
+  std::vector<Member> M;
+};
+
+/// A number as jsonNumber rounds it and writeJSON writes it.
+void writeNumber(llvm::json::OStream &J, double V);
 
 } // namespace perfmodel::views
 

@@ -95,7 +95,9 @@ int runInCore(std::string File, const std::string &Hex, const std::string &Batch
   if (!R.Ok)
     return error((Hex.empty() ? Shown : std::string("--hex")) + ": " + R.Reason);
   if (Format == ReportFormat::Json) {
-    llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(inCoreJSON(R))) << "\n";
+    llvm::json::OStream J(llvm::outs(), 2);
+    writeInCoreJSON(J, R);
+    llvm::outs() << "\n";
     return ExitOk;
   }
   for (const std::string &N : Notes)

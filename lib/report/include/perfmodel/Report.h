@@ -105,7 +105,8 @@ unsigned printMachineDiff(llvm::raw_ostream &OS, const MachineModel &A, const Ma
 /// LINEBYTES > 0 adds cycles per cache line of work.
 void printInCoreText(llvm::raw_ostream &OS, const InCoreResult &R, unsigned Indent,
                      unsigned LineBytes = 0);
-llvm::json::Object inCoreJSON(const InCoreResult &R);
+/// The in-core section as a JSON object (docs/json-schema.md, "incore").
+void writeInCoreJSON(llvm::json::OStream &J, const InCoreResult &R);
 
 /// An aligned text table, the first row the header; RIGHTALIGN per column.
 void printTextTable(llvm::raw_ostream &OS, const std::vector<std::vector<std::string>> &Rows,
