@@ -249,11 +249,8 @@ void writeAlignment(OStream &J, const LineSplits &S) {
 /// The nest as executed: its parts, overlap and the machine loops' trips.
 void writeExecuted(OStream &J, const NestResult &E) {
   JsonMembers N;
-  N.boolean("ok", E.Ok);
-  if (!E.Ok) {
-    N.str("reason", E.Reason).write(J);
+  if (!N.okElseWrite(J, E.Ok, E.Reason))
     return;
-  }
   N.num("cy_per_it", E.Cycles)
       .num("body", E.Body)
       .num("remainder", E.Remainder)
@@ -290,13 +287,9 @@ void writeExecuted(OStream &J, const NestResult &E) {
 
 void perfmodel::writeInCoreJSON(OStream &J, const InCoreResult &R) {
   JsonMembers O;
-  O.boolean("ok", R.Ok)
-      .str("cpu", R.Cpu)
-      .str("basis", R.Basis == InCoreBasis::Source ? "source" : "compiled");
-  if (!R.Ok) {
-    O.str("reason", R.Reason).write(J);
+  O.str("cpu", R.Cpu).str("basis", R.Basis == InCoreBasis::Source ? "source" : "compiled");
+  if (!O.okElseWrite(J, R.Ok, R.Reason))
     return;
-  }
   O.str("machine_loop", R.MachineLoop)
       .num("cy_per_machine_iteration", R.Cycles)
       .num("source_iterations_per_trip", R.SourceItersPerIter)

@@ -124,6 +124,13 @@ JsonMembers &JsonMembers::numbers(llvm::StringRef Key, const std::vector<double>
   });
 }
 
+bool JsonMembers::okElseWrite(llvm::json::OStream &J, bool Ok, llvm::StringRef Reason) {
+  boolean("ok", Ok);
+  if (!Ok)
+    str("reason", Reason).write(J);
+  return Ok;
+}
+
 void JsonMembers::write(llvm::json::OStream &J) {
   std::sort(M.begin(), M.end(), [](const Member &A, const Member &B) { return A.Key < B.Key; });
   J.objectBegin();
@@ -207,11 +214,9 @@ JsonMembers::Writer arrayOf(const std::vector<T> &V, F Each) {
 
 void writePrediction(OStream &J, const Prediction &P) {
   JsonMembers O;
-  O.owned("model", P.name()).boolean("ok", P.Ok);
-  if (!P.Ok) {
-    O.str("reason", P.Reason).write(J);
+  O.owned("model", P.name());
+  if (!O.okElseWrite(J, P.Ok, P.Reason))
     return;
-  }
   O.nested("levels", arrayOf(P.Levels, [](OStream &J, const LevelPrediction &L) {
     JsonMembers X;
     X.str("level", L.Level)
@@ -225,11 +230,8 @@ void writePrediction(OStream &J, const Prediction &P) {
 
 void writeEcm(OStream &J, const EcmResult &E) {
   JsonMembers O;
-  O.boolean("ok", E.Ok);
-  if (!E.Ok) {
-    O.str("reason", E.Reason).write(J);
+  if (!O.okElseWrite(J, E.Ok, E.Reason))
     return;
-  }
   O.str("overlap", overlapRuleName(E.Overlap))
       .num("iterations_per_cl", E.ItersPerCL)
       .num("t_ol", E.TOL)
@@ -251,11 +253,8 @@ void writeEcm(OStream &J, const EcmResult &E) {
 
 void writePpr(OStream &J, const PprResult &P) {
   JsonMembers O;
-  O.boolean("ok", P.Ok);
-  if (!P.Ok) {
-    O.str("reason", P.Reason).write(J);
+  if (!O.okElseWrite(J, P.Ok, P.Reason))
     return;
-  }
   O.nested("instructions_per_it",
            [&P](OStream &J) {
              JsonMembers X;
@@ -287,11 +286,8 @@ void writeFlops(OStream &J, const FlopCounts &F) {
 
 void writeTraffic(OStream &J, const TrafficResult &T) {
   JsonMembers O;
-  O.boolean("ok", T.Ok);
-  if (!T.Ok) {
-    O.str("reason", T.Reason).write(J);
+  if (!O.okElseWrite(J, T.Ok, T.Reason))
     return;
-  }
   O.nested("links", [&T](OStream &J) {
     J.arrayBegin();
     for (size_t I = 0; I < T.Links.size(); ++I) {

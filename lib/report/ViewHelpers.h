@@ -46,6 +46,9 @@ public:
   JsonMembers &numbers(llvm::StringRef Key, const std::vector<double> &V);
   /// The object, its members sorted by key.
   void write(llvm::json::OStream &J);
+  /// Adds "ok"; when !OK also REASON and writes the object (a result that
+  /// failed says only why). Returns OK.
+  bool okElseWrite(llvm::json::OStream &J, bool Ok, llvm::StringRef Reason);
 
 private:
   enum class Kind { Number, Integer, Bool, String, Owned, Null, Value, Nested };
