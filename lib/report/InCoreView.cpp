@@ -230,19 +230,15 @@ void writeAlignment(OStream &J, const LineSplits &S) {
       .num("line_split_store_cost", S.StoreCost)
       .nested("load_split_fraction", Fractions(S.Load))
       .nested("store_split_fraction", Fractions(S.Store))
-      .nested("streams", [&S](OStream &J) {
-        J.arrayBegin();
-        for (const LineSplits::Stream &St : S.Streams) {
-          JsonMembers X;
-          X.str("array", St.Array)
-              .str("reference", St.Text)
-              .integer("align_bytes", St.AlignBytes)
-              .boolean("declared", St.Declared)
-              .num("split_fraction_32b", St.Split32)
-              .write(J);
-        }
-        J.arrayEnd();
-      })
+      .nested("streams", views::jsonArray(S.Streams, [](OStream &J, const LineSplits::Stream &St) {
+        JsonMembers X;
+        X.str("array", St.Array)
+            .str("reference", St.Text)
+            .integer("align_bytes", St.AlignBytes)
+            .boolean("declared", St.Declared)
+            .num("split_fraction_32b", St.Split32)
+            .write(J);
+      }))
       .write(J);
 }
 
@@ -271,15 +267,10 @@ void writeExecuted(OStream &J, const NestResult &E) {
   if (E.RowWindows > 0)
     N.num("row_windows", E.RowWindows);
   N.str("enclosing_machine_loop", E.Where)
-      .nested("machine_loops",
-              [&E](OStream &J) {
-                J.arrayBegin();
-                for (const auto &[Iters, Trips] : E.Runs) {
-                  JsonMembers X;
-                  X.num("source_iterations_per_trip", Iters).num("trips", Trips).write(J);
-                }
-                J.arrayEnd();
-              })
+      .nested("machine_loops", views::jsonArray(E.Runs, [](OStream &J, const auto &Run) {
+        JsonMembers X;
+        X.num("source_iterations_per_trip", Run.first).num("trips", Run.second).write(J);
+      }))
       .write(J);
 }
 
@@ -325,13 +316,9 @@ void perfmodel::writeInCoreJSON(OStream &J, const InCoreResult &R) {
                 J.arrayEnd();
               })
       .nested("instructions", [&R](OStream &J) { writeInstructions(J, R); })
-      .nested("critical_chain",
-              [&R](OStream &J) {
-                J.arrayBegin();
-                for (unsigned I : R.CriticalChain)
-                  J.value(int64_t(I));
-                J.arrayEnd();
-              })
+      .nested("critical_chain", views::jsonArray(R.CriticalChain, [](OStream &J, unsigned I) {
+        J.value(int64_t(I));
+      }))
       .strings("notes", R.Notes)
       .write(J);
 }

@@ -108,20 +108,10 @@ JsonMembers &JsonMembers::nested(llvm::StringRef Key, Writer W) {
   return *this;
 }
 JsonMembers &JsonMembers::strings(llvm::StringRef Key, const std::vector<std::string> &V) {
-  return nested(Key, [&V](llvm::json::OStream &J) {
-    J.arrayBegin();
-    for (const std::string &S : V)
-      J.value(S);
-    J.arrayEnd();
-  });
+  return nested(Key, jsonArray(V, [](llvm::json::OStream &J, const std::string &S) { J.value(S); }));
 }
 JsonMembers &JsonMembers::numbers(llvm::StringRef Key, const std::vector<double> &V) {
-  return nested(Key, [&V](llvm::json::OStream &J) {
-    J.arrayBegin();
-    for (double D : V)
-      writeNumber(J, D);
-    J.arrayEnd();
-  });
+  return nested(Key, jsonArray(V, writeNumber));
 }
 
 bool JsonMembers::okElseWrite(llvm::json::OStream &J, bool Ok, llvm::StringRef Reason) {
@@ -201,23 +191,12 @@ namespace {
 
 using llvm::json::OStream;
 
-/// Each element of V written by EACH.
-template <typename T, typename F>
-JsonMembers::Writer arrayOf(const std::vector<T> &V, F Each) {
-  return [&V, Each](OStream &J) {
-    J.arrayBegin();
-    for (const T &E : V)
-      Each(J, E);
-    J.arrayEnd();
-  };
-}
-
 void writePrediction(OStream &J, const Prediction &P) {
   JsonMembers O;
   O.owned("model", P.name());
   if (!O.okElseWrite(J, P.Ok, P.Reason))
     return;
-  O.nested("levels", arrayOf(P.Levels, [](OStream &J, const LevelPrediction &L) {
+  O.nested("levels", jsonArray(P.Levels, [](OStream &J, const LevelPrediction &L) {
     JsonMembers X;
     X.str("level", L.Level)
         .num("cy_per_it", L.CyclesPerIt)
@@ -304,7 +283,7 @@ void writeTraffic(OStream &J, const TrafficResult &T) {
     J.arrayEnd();
   });
   if (!T.Conditions.empty())
-    O.nested("conditions", arrayOf(T.Conditions, [](OStream &J, const LayerCondition &C) {
+    O.nested("conditions", jsonArray(T.Conditions, [](OStream &J, const LayerCondition &C) {
       JsonMembers X;
       X.str("level", C.Level).str("text", C.Text).boolean("holds", C.Holds);
       if (C.Limit)
@@ -357,12 +336,7 @@ void writeAccesses(OStream &J, const LoopKernel &K) {
         .integer("stride_bytes", A.StrideBytes)
         .integer("field_offset", A.FieldOffset)
         .nested("subscripts",
-                [&A](OStream &J) {
-                  J.arrayBegin();
-                  for (const Poly &P : A.Subscripts)
-                    J.value(P.str());
-                  J.arrayEnd();
-                })
+                jsonArray(A.Subscripts, [](OStream &J, const Poly &P) { J.value(P.str()); }))
         .boolean("indirect", A.Indirect)
         .nested("location", [&A](OStream &J) { writeLoc(J, A.Loc); });
     A.Linear ? O.owned("linear", A.Linear->str()) : O.null("linear");
@@ -382,7 +356,7 @@ void writeRoofline(OStream &J, const RooflineResult &RF) {
       .num("flops_per_it", RF.FlopsPerIt)
       .num("peak_gflops", RF.PeakGFlops)
       .num("ridge_intensity", RF.RidgeIntensity)
-      .nested("levels", arrayOf(RF.Levels,
+      .nested("levels", jsonArray(RF.Levels,
                                 [](OStream &J, const RooflineLink &X) {
                                   JsonMembers L;
                                   L.str("level", X.Level)
@@ -397,7 +371,7 @@ void writeRoofline(OStream &J, const RooflineResult &RF) {
                                       .str("binding", X.Binding)
                                       .write(J);
                                 }))
-      .nested("ceilings", arrayOf(RF.Ceilings,
+      .nested("ceilings", jsonArray(RF.Ceilings,
                                   [](OStream &J, const ComputeCeiling &C) {
                                     JsonMembers X;
                                     X.str("name", C.Name).num("gflops", C.GFlops).write(J);

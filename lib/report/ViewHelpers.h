@@ -4,6 +4,8 @@
 
 #include "perfmodel/Report.h"
 
+#include "llvm/ADT/SmallVector.h"
+
 #include <functional>
 #include <memory>
 #include <string>
@@ -28,7 +30,6 @@ std::string fromNextBySetText(const CacheLevel &L);
 class JsonMembers {
 public:
   using Writer = std::function<void(llvm::json::OStream &)>;
-  JsonMembers() { M.reserve(24); }
   /// jsonNumber(V): 6 significant digits, null when not finite.
   JsonMembers &num(llvm::StringRef Key, double V);
   JsonMembers &integer(llvm::StringRef Key, int64_t V);
@@ -63,8 +64,22 @@ private:
     Writer W;
   };
   Member &add(llvm::StringRef Key, Kind K);
-  std::vector<Member> M;
+  // An instruction's object has five members, a loop's about twenty: the
+  // small ones stay on the stack.
+  llvm::SmallVector<Member, 8> M;
 };
+
+/// A writer of V as a JSON array, each element written by EACH(J, E); V is
+/// referenced and must outlive the writer.
+template <typename T, typename F>
+JsonMembers::Writer jsonArray(const std::vector<T> &V, F Each) {
+  return [&V, Each](llvm::json::OStream &J) {
+    J.arrayBegin();
+    for (const T &E : V)
+      Each(J, E);
+    J.arrayEnd();
+  };
+}
 
 /// A number as jsonNumber rounds it and writeJSON writes it.
 void writeNumber(llvm::json::OStream &J, double V);
