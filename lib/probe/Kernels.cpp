@@ -48,18 +48,22 @@ void randomCycle(void **Ring, size_t Len, uint64_t Seed) {
 
 #if defined(__x86_64__)
 
+// Register operands, not immediates: Golden Cove and later cores fold a
+// chain of add-immediates at rename (about six a cycle), which would read
+// as a clock six times too fast.
 void addChain(uint64_t N) {
-  uint64_t X = 0;
+  uint64_t X = 0, One = 1;
   for (uint64_t I = 0; I < N; ++I)
-    asm volatile(".rept 64\n\tadd $1, %0\n\t.endr" : "+r"(X));
+    asm volatile(".rept 64\n\tadd %1, %0\n\t.endr" : "+r"(X) : "r"(One));
   Sink = double(X);
 }
 
 void independentAdds(uint64_t N) {
-  uint64_t A = 0, B = 0, C = 0, D = 0;
+  uint64_t A = 0, B = 0, C = 0, D = 0, One = 1;
   for (uint64_t I = 0; I < N; ++I)
-    asm volatile(".rept 8\n\tadd $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3\n\t.endr"
-                 : "+r"(A), "+r"(B), "+r"(C), "+r"(D));
+    asm volatile(".rept 8\n\tadd %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3\n\t.endr"
+                 : "+r"(A), "+r"(B), "+r"(C), "+r"(D)
+                 : "r"(One));
   Sink = double(A + B + C + D);
 }
 
