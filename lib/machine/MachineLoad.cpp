@@ -286,6 +286,22 @@ void checkQueueAlsoHolds(Reader &R, const YAML::Node &Core, const MachineModel &
   }
 }
 
+/// core.instruction_overrides' ports name resources of LLVM's model of M's
+/// CPU (a probe run on a guest whose CPUID names another core once wrote
+/// Ice Lake's divider into a Sapphire Rapids model, where it charged nothing).
+void checkOverridePorts(Reader &R, const YAML::Node &Core, const MachineModel &M) {
+  std::vector<std::string> Resources;
+  for (size_t I = 0; I < M.Core.Overrides.size(); ++I)
+    for (const auto &Entry : M.Core.Overrides[I].Ports) {
+      if (Resources.empty())
+        Resources = llvmResourceNames(M.Triple, M.Cpu);
+      if (!llvm::is_contained(Resources, Entry.first))
+        R.error(Core["instruction_overrides"][I]["ports"],
+                "core.instruction_overrides." + std::to_string(I) + ".ports",
+                "LLVM 19's model of " + M.Cpu + " has no resource '" + Entry.first + "'");
+    }
+}
+
 /// Every name GIVEN under core.KEY is one of KNOWN, the WHAT (scheduler
 /// queues, ports) of LLVM's model of CPU; an unknown one is an error that
 /// lists them with their sizes.
@@ -415,6 +431,7 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
                           llvmSchedulerQueues(M.Triple, M.Cpu), M.Cpu);
         if (!M.Core.QueueAlsoHolds.empty())
           checkQueueAlsoHolds(R, C, M);
+        checkOverridePorts(R, C, M);
         if (!M.Core.PortUnits.empty())
           checkKnownNames(R, C, "port_units", "port", M.Core.PortUnits,
                           llvmPorts(M.Triple, M.Cpu), M.Cpu);

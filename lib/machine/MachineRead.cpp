@@ -578,10 +578,11 @@ void readTlb(Reader &R, const YAML::Node &Root, MachineModel &M) {
   }
 }
 
-/// cpuid: the vendor, family and models a host must report to match.
+/// cpuid: the vendor, family and models a host must report to match, and
+/// the features it must have.
 void readCpuid(Reader &R, const YAML::Node &Root, MachineModel &M) {
   if (YAML::Node C = R.child(Root, "cpuid", "", false); C.IsDefined() && !C.IsNull()) {
-    if (R.checkMap(C, "cpuid", {"vendor", "family", "models"})) {
+    if (R.checkMap(C, "cpuid", {"vendor", "family", "models", "features"})) {
       CpuidMatch Match;
       Match.Vendor = R.str(C, "vendor", "cpuid", true).value_or("");
       Match.Family = R.count(C, "family", "cpuid", true).value_or(0);
@@ -596,6 +597,16 @@ void readCpuid(Reader &R, const YAML::Node &Root, MachineModel &M) {
         }
       } else if (Models.IsDefined()) {
         R.error(Models, "cpuid.models", "expected a list of model numbers");
+      }
+      if (YAML::Node F = R.child(C, "features", "cpuid", false); F.IsDefined()) {
+        if (F.IsSequence())
+          for (const auto &E : F)
+            if (E.IsScalar() && !E.Scalar().empty())
+              Match.Features.push_back(E.Scalar());
+            else
+              R.error(E, "cpuid.features", "expected an LLVM feature name such as avx10.1-256");
+        else
+          R.error(F, "cpuid.features", "expected a list of LLVM feature names");
       }
       M.Cpuid = Match;
     }

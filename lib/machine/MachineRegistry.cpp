@@ -7,10 +7,13 @@
 //===----------------------------------------------------------------------===//
 #include "perfmodel/MachineRegistry.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/TargetParser/Host.h"
 
 #include "yaml-cpp/yaml.h"
 
@@ -54,6 +57,10 @@ std::optional<HostCpu> perfmodel::detectHostCpu() {
     }
     H.Brand = llvm::StringRef(Brand).trim().str();
   }
+  for (const auto &F : llvm::sys::getHostCPUFeatures())
+    if (F.second)
+      H.Features.push_back(F.first().str());
+  llvm::sort(H.Features);
   return H;
 #else
   return std::nullopt;
@@ -204,7 +211,9 @@ std::string perfmodel::resolveMachine(const std::string &NameOrPath) {
 
 bool perfmodel::cpuidMatches(const std::optional<CpuidMatch> &Id, const HostCpu &Host) {
   return Id && Id->Vendor == Host.Vendor && Id->Family == Host.Family &&
-         std::find(Id->Models.begin(), Id->Models.end(), Host.Model) != Id->Models.end();
+         llvm::is_contained(Id->Models, Host.Model) &&
+         llvm::all_of(Id->Features,
+                      [&](const std::string &F) { return llvm::is_contained(Host.Features, F); });
 }
 
 std::string perfmodel::machineForHost(const HostCpu &Host) {

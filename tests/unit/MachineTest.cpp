@@ -151,6 +151,18 @@ INSTANTIATE_TEST_SUITE_P(
                 edited("unaligned_vector_cost: 2",
                        "unaligned_vector_cost: 2\n  port_units: {HWPort23: 3}"),
                 30, "core.port_units.HWPort23", "has no port 'HWPort23' (it has: HWDivider (1)"},
+        // An override's ports are resources of LLVM's model of the file's
+        // CPU: another core's name (Ice Lake's divider in a Haswell file)
+        // would charge nothing.
+        BadCase{"OverridePortOfAnotherCore",
+                edited("unaligned_vector_cost: 2",
+                       "unaligned_vector_cost: 2\n  instruction_overrides:\n"
+                       "    - {form: vdivpd ymm, ports: {ICXFPDivider: 8}}"),
+                31, "core.instruction_overrides.0.ports",
+                "LLVM 19's model of haswell has no resource 'ICXFPDivider'"},
+        BadCase{"CpuidFeaturesNotAList",
+                edited("models: [0x3f]}", "models: [0x3f], features: avx2}"), 52,
+                "cpuid.features", "expected a list of LLVM feature names"},
         BadCase{"PortUnitsZero",
                 edited("unaligned_vector_cost: 2",
                        "unaligned_vector_cost: 2\n  port_units: {HWPort2: 0}"),
@@ -864,4 +876,28 @@ TEST(Machine, TheHostsModelIsFoundFromTheCpuidEntryInEachForm) {
   EXPECT_EQ(machineForHost({"GenuineIntel", 6, 0x8f, "t"}), Other);
   EXPECT_EQ(machineForHost({"Intel Xeon E5-2680 v3 (Haswell-EP)", 0x18, 0x1, "t"}), Anchor);
   EXPECT_EQ(machineForHost({"AuthenticAMD", 0x19, 0x62, "t"}), "");
+}
+
+TEST(Machine, AGuestReportingAnotherCoresModelIsTellingByItsFeatures) {
+  // A Granite Rapids VM reports Rocket Lake's model 0xa7: the file for the
+  // guest lists features a Rocket Lake lacks, and a Rocket Lake host (no
+  // AMX, no AVX10) goes past it to the desktop part's file.
+  MachineDir D("features");
+  const std::string Flow = "cpuid: {vendor: GenuineIntel, family: 6, models: [0x3f]}";
+  std::string Guest = D.write("a-guest.yml",
+                              edited(Flow, "cpuid: {vendor: GenuineIntel, family: 6, models: "
+                                           "[0xa7], features: [amx-tile, avx10.1-256]}"));
+  std::string Desktop = D.write(
+      "b-desktop.yml", edited(Flow, "cpuid: {vendor: GenuineIntel, family: 6, models: [0xa7]}"));
+  HostCpu Gnr{"GenuineIntel", 6, 0xa7, "Intel(R) Xeon(R) Processor",
+              {"amx-tile", "avx10.1-256", "avx512f"}};
+  HostCpu Rkl{"GenuineIntel", 6, 0xa7, "11th Gen Intel(R) Core(TM) i9-11900K", {"avx512f"}};
+  HostCpu OnlyAmx = Rkl;
+  OnlyAmx.Features.push_back("amx-tile");
+  EXPECT_EQ(machineForHost(Gnr), Guest);
+  EXPECT_EQ(machineForHost(Rkl), Desktop);
+  EXPECT_EQ(machineForHost(OnlyAmx), Desktop); // every listed feature, not one
+  MachineLoadResult L = loadMachineModel(Guest);
+  ASSERT_TRUE(L.ok());
+  EXPECT_EQ(L.Model->Cpuid->Features, (std::vector<std::string>{"amx-tile", "avx10.1-256"}));
 }

@@ -61,7 +61,11 @@ int probeHost(const std::string &Output, bool Quick, unsigned Threads, bool Diff
     return error("cannot measure this host" +
                  (R.Notes.empty() ? std::string() : ": " + R.Notes.front()));
   std::string Triple = llvm::Triple::normalize(llvm::sys::getDefaultTargetTriple());
-  std::string Cpu = llvm::sys::getHostCPUName().str();
+  // The port names and costs of the model the overrides go into: the base's
+  // CPU where there is one (a VM can report another core's CPUID model, and
+  // LLVM names the host after it: rocketlake on a Granite Rapids guest).
+  std::string Cpu = BaseModel && !BaseModel->Cpu.empty() ? BaseModel->Cpu
+                                                         : llvm::sys::getHostCPUName().str();
   std::string Text;
   llvm::raw_string_ostream OS(Text);
   // What LLVM's model of this CPU charges each measured form, per resource:

@@ -407,6 +407,9 @@ struct CpuidMatch {
   std::string Vendor; ///< "GenuineIntel", "AuthenticAMD"
   unsigned Family = 0;
   std::vector<unsigned> Models;
+  /// LLVM feature names the host must also have: a guest can report another
+  /// core's model number (a Granite Rapids VM reports Rocket Lake's 0xa7).
+  std::vector<std::string> Features;
 };
 
 struct SourceRef {

@@ -20,6 +20,7 @@ struct HostCpu {
   unsigned Family = 0; ///< display family (base + extended)
   unsigned Model = 0;  ///< display model (base + extended)
   std::string Brand;
+  std::vector<std::string> Features; ///< LLVM's names of the features it has
 };
 
 /// Reads CPUID on x86-64; nullopt elsewhere.
@@ -36,7 +37,8 @@ std::vector<std::string> listMachineFiles();
 /// or an alias listed in a file ("hsw"). Empty when nothing matches.
 std::string resolveMachine(const std::string &NameOrPath);
 
-/// Whether a model's cpuid block names HOST's vendor, family and model.
+/// Whether a model's cpuid block names HOST's vendor, family and model, and
+/// HOST has every feature the block lists.
 bool cpuidMatches(const std::optional<CpuidMatch> &Id, const HostCpu &Host);
 
 /// The machine file whose cpuid block matches HOST, if any.
