@@ -46,12 +46,15 @@ double probeOpsPerCycle(const std::vector<uint8_t> &Loop, const InCoreOptions &O
   return R.Ok && R.Cycles > 0 ? 8 / R.Cycles : 0;
 }
 
-/// Integer adds: add rax/rcx/rdx/rsi, r8 twice; sub rdi, 1; jnz back.
+/// Integer adds: add rax/rcx/rdx/rsi/r9/r10/r11/rbx, r8; sub rdi, 1; jnz
+/// back.
 double probeAddsPerCycle(const InCoreOptions &O) {
   std::vector<uint8_t> Loop;
-  for (int Round = 0; Round < 2; ++Round)
-    for (uint8_t Reg : {0xc0, 0xc1, 0xc2, 0xc6})
-      Loop.insert(Loop.end(), {0x4c, 0x01, Reg}); // add r64, r8
+  for (uint8_t Reg : {0xc0, 0xc1, 0xc2, 0xc6})
+    Loop.insert(Loop.end(), {0x4c, 0x01, Reg}); // add rax..rsi, r8
+  for (uint8_t Reg : {0xc1, 0xc2, 0xc3})
+    Loop.insert(Loop.end(), {0x4d, 0x01, Reg}); // add r9..r11, r8
+  Loop.insert(Loop.end(), {0x4c, 0x01, 0xc3});  // add rbx, r8
   Loop.insert(Loop.end(), {0x48, 0x83, 0xef, 0x01, 0x75, 0xe2});
   return probeOpsPerCycle(Loop, O);
 }

@@ -59,12 +59,14 @@ void addChain(uint64_t N) {
 }
 
 void independentAdds(uint64_t N) {
-  uint64_t A = 0, B = 0, C = 0, D = 0, One = 1;
+  // Eight chains: the ALUs bind them, not the adds' latency.
+  uint64_t A = 0, B = 0, C = 0, D = 0, E = 0, F = 0, G = 0, H = 0, One = 1;
   for (uint64_t I = 0; I < N; ++I)
-    asm volatile(".rept 8\n\tadd %4, %0\n\tadd %4, %1\n\tadd %4, %2\n\tadd %4, %3\n\t.endr"
-                 : "+r"(A), "+r"(B), "+r"(C), "+r"(D)
+    asm volatile(".rept 4\n\tadd %8, %0\n\tadd %8, %1\n\tadd %8, %2\n\tadd %8, %3\n\t"
+                 "add %8, %4\n\tadd %8, %5\n\tadd %8, %6\n\tadd %8, %7\n\t.endr"
+                 : "+r"(A), "+r"(B), "+r"(C), "+r"(D), "+r"(E), "+r"(F), "+r"(G), "+r"(H)
                  : "r"(One));
-  Sink = double(A + B + C + D);
+  Sink = double(A + B + C + D + E + F + G + H);
 }
 
 void independentFpAdds(uint64_t N) {
