@@ -12,7 +12,7 @@
 #include "host_clock.h"
 #define N 4000000L
 #define DEF(fn, body) __attribute__((noinline)) void fn(void){ __asm__ volatile("vxorpd %%xmm0,%%xmm0,%%xmm0\n vxorpd %%xmm1,%%xmm1,%%xmm1\n vxorpd %%xmm3,%%xmm3,%%xmm3\n xor %%rax,%%rax\n mov %0, %%rcx\n 1:\n" body "\n dec %%rcx\n jnz 1b" :: "r"(N): "rax","rcx","xmm0","xmm1","xmm2","xmm3","memory"); }
-DEF(ref, "add $1,%%rax\n add $1,%%rax\n add $1,%%rax\n add $1,%%rax")
+DEF(ref, "add %%rax, %%rax\n add %%rax, %%rax\n add %%rax, %%rax\n add %%rax, %%rax")
 DEF(aa, "vaddsd %%xmm1,%%xmm0,%%xmm0\n vaddsd %%xmm1,%%xmm0,%%xmm0\n vaddsd %%xmm1,%%xmm0,%%xmm0\n vaddsd %%xmm1,%%xmm0,%%xmm0")
 DEF(mm, "vmulsd %%xmm1,%%xmm0,%%xmm0\n vmulsd %%xmm1,%%xmm0,%%xmm0\n vmulsd %%xmm1,%%xmm0,%%xmm0\n vmulsd %%xmm1,%%xmm0,%%xmm0")
 DEF(ff, "vfmadd231sd %%xmm1,%%xmm1,%%xmm0\n vfmadd231sd %%xmm1,%%xmm1,%%xmm0\n vfmadd231sd %%xmm1,%%xmm1,%%xmm0\n vfmadd231sd %%xmm1,%%xmm1,%%xmm0")

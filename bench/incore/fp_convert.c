@@ -18,7 +18,7 @@ static int Cell[16];
   }
 #define FOUR(x) x x x x
 #define EIGHT(x) FOUR(x) FOUR(x)
-LOOP(ref, "xor %%rax,%%rax\n", FOUR("add $1,%%rax\n"))
+LOOP(ref, "xor %%rax,%%rax\n", FOUR("add %%rax, %%rax\n"))
 // vcvtsi2ss xmm, xmm9, r32: four destinations, eight a loop.
 LOOP(si2ss, "mov $3,%%eax\nvxorps %%xmm9,%%xmm9,%%xmm9\n",
      "vcvtsi2ss %%eax,%%xmm9,%%xmm0\nvcvtsi2ss %%eax,%%xmm9,%%xmm1\n"

@@ -39,7 +39,7 @@ static int64_t Table[1024] __attribute__((aligned(64)));
    adds (the four ALUs), vector-to-integer moves (Zen 4's FP45 pipes), ymm
    stores (the FP store-data path), ymm loads (the load pipes). */
 #define MV "vmovapd %%xmm8, %%xmm9\n\tvmovapd %%xmm10, %%xmm11\n\tmov %%r8, %%r9\n\tmov %%r10, %%r11\n\t"
-#define IA "add $1, %%r8\n\tadd $1, %%r9\n\tadd $1, %%r10\n\tadd $1, %%r11\n\t"
+#define IA "add %%r8, %%r8\n\tadd %%r9, %%r9\n\tadd %%r10, %%r10\n\tadd %%r11, %%r11\n\t"
 #define F2I "vmovq %%xmm8, %%r12\n\tvmovq %%xmm9, %%r13\n\tvmovq %%xmm10, %%r14\n\tvmovq %%xmm11, %%r15\n\t"
 #define YS "vmovupd %%ymm8, 4096(%3)\n\tvmovupd %%ymm8, 4160(%3)\n\tvmovupd %%ymm8, 4224(%3)\n\tvmovupd %%ymm8, 4288(%3)\n\t"
 #define YL "vmovupd 4096(%3), %%ymm12\n\tvmovupd 4160(%3), %%ymm13\n\tvmovupd 4224(%3), %%ymm14\n\tvmovupd 4288(%3), %%ymm15\n\t"

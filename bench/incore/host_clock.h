@@ -1,6 +1,7 @@
 /* Wall time and the core clock for the standalone bench harnesses in this
    directory: the clock is what a chain of dependent adds runs at (one a
-   cycle), the best of 9 runs. */
+   cycle), the best of 9 runs. Register adds (x += x), not add-immediates:
+   Golden Cove and later fold those at rename, about six a cycle. */
 #ifndef PERFMODEL_BENCH_HOST_CLOCK_H
 #define PERFMODEL_BENCH_HOST_CLOCK_H
 #include <stdint.h>
@@ -19,7 +20,7 @@ static double clockGhz(void) {
     uint64_t X = 0;
     double T0 = now();
     for (int I = 0; I < 2000000; I++)
-      asm volatile(".rept 64\n\tadd $1, %0\n\t.endr" : "+r"(X));
+      asm volatile(".rept 64\n\tadd %0, %0\n\t.endr" : "+r"(X));
     double S = now() - T0;
     if (S < Best)
       Best = S;
@@ -32,7 +33,7 @@ static double clockGhz(void) {
 static inline double secondsPerCycle(void) {
   long X = 0, N = 1000000;
   double T = now();
-  __asm__ volatile("1: add $1,%0\n add $1,%0\n add $1,%0\n add $1,%0\n sub $1,%1\n jnz 1b"
+  __asm__ volatile("1: add %0, %0\n add %0, %0\n add %0, %0\n add %0, %0\n sub $1,%1\n jnz 1b"
                    : "+r"(X), "+r"(N));
   return (now() - T) / 4e6;
 }
@@ -56,8 +57,8 @@ static inline double bestOf9(void (*F)(long), long N) {
 static inline double addsPerCycle(double Spc) {
   long A = 0, B = 0, C = 0, D = 0, E = 0, F = 0, G = 0, H = 0, N = 200000;
   double T = now();
-  __asm__ volatile("1: add $1,%0\n add $1,%1\n add $1,%2\n add $1,%3\n"
-                   " add $1,%4\n add $1,%5\n add $1,%6\n add $1,%7\n dec %8\n jnz 1b"
+  __asm__ volatile("1: add %0, %0\n add %1, %1\n add %2, %2\n add %3, %3\n"
+                   " add %4, %4\n add %5, %5\n add %6, %6\n add %7, %7\n dec %8\n jnz 1b"
                    : "+r"(A), "+r"(B), "+r"(C), "+r"(D), "+r"(E), "+r"(F), "+r"(G), "+r"(H),
                      "+r"(N));
   return 8 * 200000 / ((now() - T) / Spc);

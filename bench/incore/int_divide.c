@@ -14,7 +14,7 @@
     __asm__ volatile(setup "mov %0,%%rcx\n1:\n" body "dec %%rcx\njnz 1b" ::"r"(N)                 \
                      : "rax", "rcx", "rdx", "r9");                                                 \
   }
-LOOP(ref, "xor %%rax,%%rax\n", "add $1,%%rax\nadd $1,%%rax\nadd $1,%%rax\nadd $1,%%rax\n")
+LOOP(ref, "xor %%rax,%%rax\n", "add %%rax, %%rax\nadd %%rax, %%rax\nadd %%rax, %%rax\nadd %%rax, %%rax\n")
 #define FOUR(x) x x x x
 LOOP(idiv32, "mov $64,%%r9d\n", FOUR("mov $200,%%eax\ncdq\nidiv %%r9d\n"))
 LOOP(div32, "mov $64,%%r9d\n", FOUR("mov $200,%%eax\nxor %%edx,%%edx\ndiv %%r9d\n"))

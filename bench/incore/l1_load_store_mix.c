@@ -9,7 +9,9 @@
  * max(L / loads per cycle, S / stores per cycle); a shared L1 data path of B
  * bytes a cycle adds 64 (L + S) / B.
  *   clang-19 -O2 -mavx512f bench/incore/l1_load_store_mix.c -o l1mix && ./l1mix
- * (x86-64 with AVX-512 only.) */
+ * (x86-64 with AVX-512 only.) With -DYMM the accesses are 32-byte ymm ones
+ * (what clang-19 emits for Intel cores, which prefer 256-bit vectors):
+ *   clang-19 -O2 -mavx2 -DYMM bench/incore/l1_load_store_mix.c -o l1mix-ymm */
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -20,14 +22,24 @@ static double now(void) {
   return T.tv_sec + T.tv_nsec * 1e-9;
 }
 
-#define LD(O) "vmovupd " #O "(%0,%1), %%zmm1\n\t"
-#define ST(O) "vmovupd %%zmm2, " #O "+16384(%0,%1)\n\t"
-#define L2 LD(0) LD(64)
-#define L4 L2 LD(128) LD(192)
-#define L6 L4 LD(256) LD(320)
-#define L8 L6 LD(384) LD(448)
-#define S2 ST(0) ST(64)
-#define S4 S2 ST(128) ST(192)
+#ifdef YMM
+#define WIDTH 32
+#define WS "32"
+#define REG "ymm"
+#else
+#define WIDTH 64
+#define WS "64"
+#define REG "zmm"
+#endif
+/* The K-th access of a trip, WIDTH bytes each. */
+#define LD(K) "vmovupd " #K "*" WS "(%0,%1), %%" REG "1\n\t"
+#define ST(K) "vmovupd %%" REG "2, " #K "*" WS "+16384(%0,%1)\n\t"
+#define L2 LD(0) LD(1)
+#define L4 L2 LD(2) LD(3)
+#define L6 L4 LD(4) LD(5)
+#define L8 L6 LD(6) LD(7)
+#define S2 ST(0) ST(1)
+#define S4 S2 ST(2) ST(3)
 /* One mix timed inline (a call per trip would add its own cycles). */
 #define TIME(CODE, SLOT)                                                                 \
   {                                                                                      \
@@ -59,7 +71,7 @@ int main(void) {
     double T0 = now();
     long X = 0;
     for (long I = 0; I < N; ++I)
-      __asm__ volatile(".rept 10\n\tadd $1, %0\n\t.endr" : "+r"(X));
+      __asm__ volatile(".rept 10\n\tadd %0, %0\n\t.endr" : "+r"(X));
     double T = now() - T0;
     if (T < Best[7])
       Best[7] = T;
@@ -76,7 +88,7 @@ int main(void) {
          "bytes/cy");
   for (int K = 0; K < 7; ++K) {
     double Cy = Best[K] / Cycle / N;
-    printf("%-20s %10.2f %12.1f\n", Names[K], Cy, 64.0 * Accesses[K] / Cy);
+    printf("%-20s %10.2f %12.1f\n", Names[K], Cy, WIDTH * Accesses[K] / Cy);
   }
   return 0;
 }

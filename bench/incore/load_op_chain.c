@@ -9,7 +9,7 @@
 #include <time.h>
 static double now(){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec+t.tv_nsec*1e-9;}
 static double ghz(){ double best=1e9; for(int r=0;r<5;r++){ long x=0,n=2000000; double t=now();
- __asm__ volatile("1: add $1,%0\n add $1,%0\n add $1,%0\n add $1,%0\n sub $1,%1\n jnz 1b" : "+r"(x), "+r"(n)); double d=now()-t; if(d<best)best=d;} return 8e6/best/1e9;}
+ __asm__ volatile("1: add %0, %0\n add %0, %0\n add %0, %0\n add %0, %0\n sub $1,%1\n jnz 1b" : "+r"(x), "+r"(n)); double d=now()-t; if(d<best)best=d;} return 8e6/best/1e9;}
 int main(){ double *b=aligned_alloc(64,4096); for(int i=0;i<512;i++)b[i]=1e-300;
  for(int kind=0;kind<2;kind++){ double best=1e9,g=ghz();
  for(int r=0;r<21;r++){ long n=1000000; double t=now();

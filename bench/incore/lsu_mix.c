@@ -29,8 +29,8 @@ LOOP(ymmMix84, LY(0) LY(1) SY(0) LY(2) LY(3) SY(1) LY(4) LY(5) SY(2) LY(6) LY(7)
 LOOP(floatMix66, LS(0) SS(0) LS(1) SS(1) LS(2) SS(2) LS(3) SS(3) LS(4) SS(4) LS(5) SS(5))
 LOOP(floatLoads8, LS(0) LS(1) LS(2) LS(3) LS(4) LS(5) LS(6) LS(7))
 LOOP(gprLoads8, LQ(8) LQ(9) LQ(10) LQ(11) LQ(12) LQ(13) LQ(14) LQ(15))
-LOOP(adds8, "add $1, %%r8\n\tadd $1, %%r9\n\tadd $1, %%r10\n\tadd $1, %%r11\n\t"
-            "add $1, %%r12\n\tadd $1, %%r13\n\tadd $1, %%r14\n\tadd $1, %%r15\n\t")
+LOOP(adds8, "add %%r8, %%r8\n\tadd %%r9, %%r9\n\tadd %%r10, %%r10\n\tadd %%r11, %%r11\n\t"
+            "add %%r12, %%r12\n\tadd %%r13, %%r13\n\tadd %%r14, %%r14\n\tadd %%r15, %%r15\n\t")
 
 int main(void) {
   char *B = aligned_alloc(4096, 1 << 16);

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <time.h>
 static double now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec+1e-9*t.tv_nsec;}
-static double ghz(void){ long x=0; double t0=now(); for(long i=0;i<50000000;i++){__asm__ volatile(".rept 8\n add $1,%0\n .endr":"+r"(x));} return 0.4/(now()-t0); }
+static double ghz(void){ long x=0; double t0=now(); for(long i=0;i<50000000;i++){__asm__ volatile(".rept 8\n add %0, %0\n .endr":"+r"(x));} return 0.4/(now()-t0); }
 static void body(double *c, const double *b, long trips, int stores, int fma) {
   for (long r = 0; r < trips; r += 6) {
     long j = 12; // r11 runs 12, 28, ... so [x + 8*r11 - 96] starts at x

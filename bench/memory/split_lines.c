@@ -6,7 +6,7 @@
 #include <time.h>
 static double now(void){struct timespec t;clock_gettime(CLOCK_MONOTONIC,&t);return t.tv_sec+1e-9*t.tv_nsec;}
 __attribute__((noinline)) void add(long n,double*restrict a,const double*restrict b,const double*restrict c){for(long i=0;i<n;i++)a[i]=b[i]+c[i];}
-__attribute__((noinline)) void chain(long k){for(long i=0;i<k;i++)__asm__ volatile("add $1,%%rax\n\tadd $1,%%rax\n\tadd $1,%%rax\n\tadd $1,%%rax":::"rax");}
+__attribute__((noinline)) void chain(long k){for(long i=0;i<k;i++)__asm__ volatile("add %%rax, %%rax\n\tadd %%rax, %%rax\n\tadd %%rax, %%rax\n\tadd %%rax, %%rax":::"rax");}
 int main(int argc,char**argv){
   long n=atol(argv[1]); int off=atoi(argv[2]);
   char*p=aligned_alloc(4096,3*(n*8+4096)+4096);

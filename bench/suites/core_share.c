@@ -12,8 +12,8 @@
 static void independentAdds(long N) {
   long A = 0, B = 0, C = 0, D = 0, E = 0, F = 0, G = 0, H = 0;
   for (long I = 0; I < N; I++)
-    __asm__ volatile(".rept 4\n add $1,%0\n add $1,%1\n add $1,%2\n add $1,%3\n"
-                     " add $1,%4\n add $1,%5\n add $1,%6\n add $1,%7\n.endr"
+    __asm__ volatile(".rept 4\n add %0, %0\n add %1, %1\n add %2, %2\n add %3, %3\n"
+                     " add %4, %4\n add %5, %5\n add %6, %6\n add %7, %7\n.endr"
                      : "+r"(A), "+r"(B), "+r"(C), "+r"(D), "+r"(E), "+r"(F), "+r"(G), "+r"(H));
 }
 
