@@ -318,15 +318,18 @@ void checkKnownNames(Reader &R, const YAML::Node &Core, const std::string &Key,
                   "' (it has: " + (Names.empty() ? "none" : Names) + ")");
 }
 
-/// ecm.tnol_serial_share: {LEVEL: share in [0, 1]} by the level a link
-/// fills from (a cache beyond the first, or MEM). Used under full overlap
-/// only: under none every transfer waits for T_nOL whole (a file derived
-/// from one with shares may switch the rule and cannot remove them).
-void readSerialShares(Reader &R, const YAML::Node &E, MachineModel &M) {
-  YAML::Node Q = R.child(E, "tnol_serial_share", "ecm", false);
+/// ecm.KEY: {LEVEL: share in [0, 1]} by a level beyond the first (a
+/// cache, or MEM) into OUT. tnol_serial_share (by the level a link fills
+/// from) is used under full overlap only: under none every transfer waits
+/// for T_nOL whole (a file derived from one with shares may switch the rule
+/// and cannot remove them). recurrence_serial_share is by the level the data
+/// are in.
+void readSerialShares(Reader &R, const YAML::Node &E, const char *Key, const char *NotALevel,
+                      MachineModel &M, std::map<std::string, double> &Out) {
+  YAML::Node Q = R.child(E, Key, "ecm", false);
   if (!Q.IsDefined() || Q.IsNull())
     return;
-  const std::string Path = "ecm.tnol_serial_share";
+  const std::string Path = std::string("ecm.") + Key;
   if (!Q.IsMap()) {
     R.error(Q, Path, "expected a mapping of the level a link fills from to a share, e.g. "
                      "{L2: 0.4, L3: 0.3}");
@@ -337,7 +340,7 @@ void readSerialShares(Reader &R, const YAML::Node &E, MachineModel &M) {
     const CacheLevel *C = M.cache(Level);
     if (!isMemoryLevel(Level) && (!C || C == &M.Caches.front())) {
       R.error(Q[Level], Path + "." + Level,
-              "no link fills from '" + Level + "': name a cache level beyond the first, or MEM");
+              NotALevel + ("'" + Level) + "': name a cache level beyond the first, or MEM");
       continue;
     }
     if (auto V = R.num(Q, Level.c_str(), Path, true, Reader::NonNegative)) {
@@ -345,7 +348,7 @@ void readSerialShares(Reader &R, const YAML::Node &E, MachineModel &M) {
         R.error(Q[Level], Path + "." + Level,
                 "a share of a transfer's time is at most 1, got " + Q[Level].Scalar());
       else
-        M.EcmTnolSerialShare[Level] = *V;
+        Out[Level] = *V;
     }
   }
 }
@@ -460,11 +463,14 @@ MachineLoadResult perfmodel::parseMachineModel(const std::string &Text,
               "a write-back rate of one core needs its fill rate: sustained_one_core_gbs, or "
               "latency_ns with a cache's misses_in_flight (Little's law)");
     if (YAML::Node E = R.child(Root, "ecm", "", false); E.IsDefined() && !E.IsNull()) {
-      if (R.checkMap(E, "ecm", {"overlap", "tnol_serial_share"})) {
+      if (R.checkMap(E, "ecm", {"overlap", "tnol_serial_share", "recurrence_serial_share"})) {
         if (auto O = R.choice<OverlapRule>(E, "overlap", "ecm",
                                            {{"none", OverlapRule::None}, {"full", OverlapRule::Full}}))
           M.EcmOverlap = *O;
-        readSerialShares(R, E, M);
+        readSerialShares(R, E, "tnol_serial_share", "no link fills from ", M,
+                         M.EcmTnolSerialShare);
+        readSerialShares(R, E, "recurrence_serial_share", "no data level beyond the first is ",
+                         M, M.EcmRecurrenceSerialShare);
       }
     }
     readCpuid(R, Root, M);

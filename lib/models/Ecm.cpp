@@ -136,6 +136,43 @@ double dataCycles(const EcmResult &R, size_t L) {
                                         : std::max(widestCycles(R, L), serialCycles(R, L));
 }
 
+/// A loop bound by a loop-carried chain whose chain waits for its lines in
+/// some levels (ecm.recurrence_serial_share, by the data's level): there the
+/// smaller of the chain's time and the data's adds its share to the larger.
+/// The probe's rates are of streams that no chain holds back.
+/// The share with data in level L (0 where none applies).
+double recurrenceShare(const EcmResult &R, const ModelInput &In, size_t L) {
+  const MachineModel &M = *In.Machine;
+  if (L == 0 || L >= R.Levels.size() || !In.InCore || !In.InCore->Ok ||
+      In.InCore->Bottleneck != InCoreBound::Recurrence)
+    return 0;
+  auto It = M.EcmRecurrenceSerialShare.find(R.Levels[L]);
+  return It == M.EcmRecurrenceSerialShare.end() ? 0 : It->second;
+}
+
+/// The cycles per CL the chain's waits add with data in level L.
+double recurrenceAdded(const EcmResult &R, const ModelInput &In, size_t L) {
+  double S = recurrenceShare(R, In, L);
+  return S > 0 ? S * std::min(R.TOL, dataCycles(R, L)) : 0;
+}
+
+void recurrenceWaits(EcmResult &R, const ModelInput &In) {
+  std::string Raised;
+  for (size_t L = 1; L < R.Predictions.size(); ++L) {
+    double Added = recurrenceAdded(R, In, L);
+    if (Added <= 0)
+      continue;
+    R.Predictions[L] = std::max(R.TOL, dataCycles(R, L)) + Added;
+    Raised += (Raised.empty() ? "" : ", ") + R.Levels[L] + " +" + formatCycles(Added) +
+              " cy/CL (" + formatCycles(100 * recurrenceShare(R, In, L)) + " %)";
+  }
+  if (!Raised.empty())
+    R.Notes.push_back("the loop-carried chain (T_OL " + formatCycles(R.TOL) +
+                      " cy/CL) waits for its lines: data in " + Raised +
+                      " of the smaller of the chain's and the transfers' time "
+                      "(ecm.recurrence_serial_share)");
+}
+
 /// The prediction per level under the machine's overlap rule, raised to
 /// what latency-bound loads need; the TLB's cycles, added at every level.
 double combine(EcmResult &R, const ModelInput &In) {
@@ -162,6 +199,8 @@ double combine(EcmResult &R, const ModelInput &In) {
                       " where they overlap it (ecm.tnol_serial_share): the L1's loads and "
                       "stores do not hide that much of the transfers");
   }
+
+  recurrenceWaits(R, In);
 
   // Latency-bound loads: no overlap rule hides a chain of misses or more
   // misses than can be in flight.
@@ -263,6 +302,11 @@ void summarize(EcmResult &R, const ModelInput &In, double Tlb, double TMem) {
     } else if (R.Latency[L] > std::max(R.TOL, Data)) {
       B = R.LatencyWhat[L] + " (" + formatCycles(R.Latency[L]) + " cy/CL)";
       Kind = R.LatencyKind[L];
+    } else if (double Added = recurrenceAdded(R, In, L); Added > 0) {
+      B = "the loop-carried chain and the transfers it waits for (" +
+          formatCycles(std::max(R.TOL, Data)) + " + " + formatCycles(Added) +
+          " cy/CL, ecm.recurrence_serial_share)";
+      Kind = R.TOL >= Data ? BoundKind::InCore : BoundKind::Transfers;
     } else if (R.TOL >= Data) {
       B = "in-core work (T_OL " + formatCycles(R.TOL) + " cy/CL)";
       Kind = BoundKind::InCore;

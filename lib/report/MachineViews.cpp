@@ -229,6 +229,10 @@ perfmodel::machineFields(const MachineModel &M) {
   F.push_back({"ecm.overlap", overlapRuleName(M.EcmOverlap)});
   std::string Shares = M.tnolSerialShareText();
   F.push_back({"ecm.tnol_serial_share", Shares.empty() ? "none" : Shares});
+  std::string Chain;
+  for (const auto &[Level, Share] : M.EcmRecurrenceSerialShare)
+    Chain += (Chain.empty() ? "" : ", ") + Level + " " + formatNumber(Share);
+  F.push_back({"ecm.recurrence_serial_share", Chain.empty() ? "none" : Chain});
   // Derived figures, so a diff also shows what the changes amount to.
   double Node = C.PeakFlopsPerCycleDouble * M.ClockGHz * M.CoresPerSocket * M.Sockets;
   auto D = [](double V) { return formatNumber(V, 4); };

@@ -612,6 +612,9 @@ void perfmodel::printMachineText(llvm::raw_ostream &OS, const MachineModel &M) {
   OS << "  ecm overlap: " << overlapRuleName(M.EcmOverlap);
   if (std::string S = M.tnolSerialShareText(); !S.empty())
     OS << "; T_nOL waits for a share of the transfers from " << S;
+  for (const auto &[Level, Share] : M.EcmRecurrenceSerialShare)
+    OS << "; a loop-carried chain waits for " << formatNumber(Share)
+       << " of the smaller of its time and the transfers' with data in " << Level;
   OS << "\n";
   OS << "  sources:\n";
   for (const SourceRef &S : M.Sources)

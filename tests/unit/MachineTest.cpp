@@ -749,6 +749,11 @@ TEST(Machine, TnolSerialSharesAreChecked) {
   EXPECT_DOUBLE_EQ(Vm.Model->tnolSerialShare(1), 0.29);
   EXPECT_DOUBLE_EQ(Vm.Model->tnolSerialShare(2), 0);
   EXPECT_EQ(Vm.Model->tnolSerialShareText(), "L2 0.42, L3 0.29");
+  MachineLoadResult Gnr = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                           "/machine-models/dev-vm-gnr.yml");
+  ASSERT_TRUE(Gnr.ok());
+  EXPECT_EQ(Gnr.Model->EcmRecurrenceSerialShare,
+            (std::map<std::string, double>{{"MEM", 0.75}}));
 
   MachineLoadResult Ok = loadMachineModel(
       HaswellFile, {"ecm.overlap=full", "ecm.tnol_serial_share.MEM=1", "ecm.tnol_serial_share.L3=0"});
@@ -764,7 +769,11 @@ TEST(Machine, TnolSerialSharesAreChecked) {
        {std::tuple{"ecm.tnol_serial_share.L1=0.5", "ecm.tnol_serial_share.L1", "no link fills from"},
         std::tuple{"ecm.tnol_serial_share.L9=0.5", "ecm.tnol_serial_share.L9", "no link fills from"},
         std::tuple{"ecm.tnol_serial_share.L2=1.5", "ecm.tnol_serial_share.L2", "at most 1"},
-        std::tuple{"ecm.tnol_serial_share.L2=-1", "ecm.tnol_serial_share.L2", "negative"}}) {
+        std::tuple{"ecm.tnol_serial_share.L2=-1", "ecm.tnol_serial_share.L2", "negative"},
+        std::tuple{"ecm.recurrence_serial_share.L1=0.5", "ecm.recurrence_serial_share.L1",
+                   "no data level beyond the first is 'L1'"},
+        std::tuple{"ecm.recurrence_serial_share.MEM=2", "ecm.recurrence_serial_share.MEM",
+                   "at most 1"}}) {
     MachineLoadResult R = loadMachineModel(HaswellFile, {"ecm.overlap=full", Set});
     const MachineDiag *E = firstError(R);
     ASSERT_NE(E, nullptr) << Set;

@@ -421,6 +421,56 @@ TEST(Ecm, LoadsAndStoresWaitForTheirShareOfTheTransfers) {
   EXPECT_NEAR(None.Predictions[2], 2 + 4 + 8, 1e-9);
 }
 
+// A loop bound by a loop-carried chain (the in-core model's 16 cy a CL:
+// sum1's eight dependent adds of 2 cy) against the same triad's transfers:
+// under full overlap each level's prediction is max(16, data). With
+// ecm.recurrence_serial_share.MEM = 0.75 the memory row adds 0.75 x the
+// smaller of the two, the chain waiting for its lines: max(16, T) + 0.75 x
+// min(16, T); the L2 and L3 rows (no share stated) keep max(16, data) = 16.
+// A loop the ports bind (the same body with no chain) takes no share.
+TEST(Ecm, AChainBoundLoopWaitsForItsShareOfTheLinesInMemory) {
+  MachineModel M = haswell();
+  M.EcmOverlap = OverlapRule::Full;
+  LoopKernel K = triad();
+  LoopLevel Level;
+  Level.Var = "i";
+  Level.Upper = Poly::symbol("n");
+  K.Nest.push_back(Level);
+  InCoreResult IC;
+  IC.Ok = true;
+  IC.SourceItersPerIter = 8;
+  IC.TOL = 4;
+  IC.TnOL = 2;
+  IC.Cycles = 16;
+  IC.RecurrenceBound = 16;
+  IC.Bottleneck = InCoreBound::Recurrence;
+  ModelInput In;
+  In.Loop = &K;
+  In.Machine = &M;
+  In.InCore = &IC;
+  EcmResult Plain = ecm(In);
+  ASSERT_TRUE(Plain.Ok) << Plain.Reason;
+  EXPECT_NEAR(Plain.TOL, 16, 1e-9);
+  ASSERT_EQ(Plain.Predictions.size(), 4u);
+  double T = Plain.Transfers.back();
+  EXPECT_NEAR(Plain.Predictions[3], std::max(16.0, T), 1e-9);
+
+  M.EcmRecurrenceSerialShare = {{"MEM", 0.75}};
+  EcmResult Waits = ecm(In);
+  ASSERT_TRUE(Waits.Ok);
+  EXPECT_NEAR(Waits.Predictions[1], Plain.Predictions[1], 1e-9);
+  EXPECT_NEAR(Waits.Predictions[2], Plain.Predictions[2], 1e-9);
+  EXPECT_NEAR(Waits.Predictions[3], std::max(16.0, T) + 0.75 * std::min(16.0, T), 1e-9);
+  EXPECT_NE(Waits.Summary.Levels[3].Bottleneck.find("ecm.recurrence_serial_share"),
+            std::string::npos)
+      << Waits.Summary.Levels[3].Bottleneck;
+
+  IC.Bottleneck = InCoreBound::Ports;
+  IC.Cycles = IC.TOL;
+  EcmResult Ports = ecm(In);
+  EXPECT_NEAR(Ports.Predictions[3], std::max(4.0, T), 1e-9);
+}
+
 // PPR's S_DAG(A, M, I_FMA) on a chain-bound body (tests/nest/rows.c's
 // reduction, per machine iteration of 8 source iterations): the compute
 // ports need 8 cy, the FMA chain within the body 32 cy. A nest as executed

@@ -455,6 +455,11 @@ struct MachineModel {
   /// fills from (L2, L3, MEM), the share of its transfers that waits for
   /// the L1's loads and stores (T_nOL) instead of overlapping them.
   std::map<std::string, double> EcmTnolSerialShare;
+  /// ecm.recurrence_serial_share, by the level the data are in (L2, L3,
+  /// MEM): the share of the smaller of a loop-carried chain's time and the
+  /// data's that a loop bound by the chain adds to the larger, its chain
+  /// waiting for the lines instead of overlapping their transfer.
+  std::map<std::string, double> EcmRecurrenceSerialShare;
   std::optional<CpuidMatch> Cpuid;
   std::vector<SourceRef> Sources;
   std::vector<std::string> Overrides; ///< the --set strings applied, in order
