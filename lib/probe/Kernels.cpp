@@ -24,6 +24,14 @@ namespace perfmodel::probe {
 
 volatile double Sink;
 
+double sumChainKernel(const double *A, size_t N) {
+  double S = 0;
+  for (size_t I = 0; I < N; ++I)
+    S += A[I];
+  Sink = S;
+  return 8.0 * double(N);
+}
+
 uint64_t lineCycle(char *Buf, uint32_t *Order, uint64_t Lines) {
   for (uint64_t I = 0; I < Lines; ++I)
     Order[I] = uint32_t(I);

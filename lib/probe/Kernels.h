@@ -72,6 +72,10 @@ double stridedLoadKernel(const double *A, size_t Lines, size_t Stride, size_t Of
 double copyKernel(double *Dst, const double *Src, size_t N, unsigned Bits);
 double triadKernel(double *A, const double *B, const double *C, size_t N, unsigned Bits);
 
+/// s += A[i] over N doubles: one loop-carried chain of scalar adds (no
+/// reassociation without -ffast-math). Returns the 8N bytes it reads.
+double sumChainKernel(const double *A, size_t N);
+
 /// Copy that also reads two streams of CACHED round and round (2 x M
 /// doubles, M a multiple of 16, small enough to stay in a cache):
 /// dst[i] = src[i] + cached[j] + cached[M + j]. Returns the copy's 24N

@@ -271,6 +271,13 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
       }
       P.CopyCachedGBs = summarise(Mixed);
       P.CopyBesideGBs = summarise(Plain);
+      std::vector<double> Chain, Stream;
+      for (unsigned R = 0; R < 2 * Reps + 1; ++R) {
+        Chain.push_back(Pass([&] { return sumChainKernel(B.get(), NC); }));
+        Stream.push_back(Pass([&] { return loadKernel(B.get(), NC, Bits); }));
+      }
+      P.SumChainGBs = summarise(Chain);
+      P.SumBesideGBs = summarise(Stream);
     }
   };
   std::vector<std::thread> Pool;

@@ -246,6 +246,7 @@ void writeProbedSources(llvm::raw_ostream &OS, const ProbeResult &R, const Deriv
         "memory.sustained_update_gbs, memory.sustained_copy_gbs, memory.sustained_one_core_gbs"
      << (D.OneCoreWritebackGBs > 0 ? ", memory.one_core_writeback_gbs" : "")
      << (!D.Fit.Rule ? "" : ", ecm.overlap")
+     << (D.Fit.Rule && D.RecurrenceShare >= 0 ? ", ecm.recurrence_serial_share" : "")
      << (D.CacheLineCy >= 0 ? ", memory.cache_line_cy" : "")
      << (D.StrideLatencyNs > 0 ? ", memory.stride_latency_ns" : "")
      << (R.LineSplitLoad.Median > 0 ? ", core.line_split_load_cost" : "")

@@ -368,6 +368,8 @@ void writeOverBase(llvm::raw_ostream &OS, const ProbeResult &R, const Derived &D
   writeOverlap(OS, D);
   if (D.Fit.Rule)
     Covers.push_back("ecm.overlap");
+  if (D.Fit.Rule && D.RecurrenceShare >= 0)
+    Covers.push_back("ecm.recurrence_serial_share");
   writeCachesOverBase(OS, R, D, B, Covers);
   writeMemoryOverBase(OS, R, D, B, Covers);
   std::string TlbComment;

@@ -45,7 +45,15 @@ void writeOverlap(llvm::raw_ostream &OS, const Derived &D) {
   };
   for (size_t I = 0; I < D.Times.size(); ++I)
     Row(D.Times[I], I >= 1 && I - 1 < D.Fit.Predicted.size() ? &D.Fit.Predicted[I - 1] : nullptr);
-  OS << "ecm: {overlap: " << overlapRuleName(*D.Fit.Rule) << "}\n\n";
+  if (D.RecurrenceShare >= 0)
+    OS << "# A scalar sum over memory: " << num(D.ChainBothCy, 2) << " cy an element, its add "
+       << "chain alone " << num(D.ChainCy, 2) << ", the load kernel over the same buffer "
+       << num(D.ChainStreamCy, 2) << ": it adds " << num(D.RecurrenceShare, 2)
+       << " of the smaller to the larger.\n";
+  OS << "ecm: {overlap: " << overlapRuleName(*D.Fit.Rule);
+  if (D.RecurrenceShare >= 0)
+    OS << ", recurrence_serial_share: {MEM: " << num(D.RecurrenceShare, 2) << "}";
+  OS << "}\n\n";
 }
 
 /// The load slots each 32-byte part of a vector load takes of the

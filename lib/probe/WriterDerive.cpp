@@ -196,6 +196,18 @@ Derived derive(const ProbeResult &R, std::optional<OverlapRule> Prefer) {
     D.CopyCachedCy = 3.0 * Line / P->CopyCachedGBs.Median * D.GHz;
     D.CacheLineCy = std::max(0.0, (D.CopyCachedCy - D.CopyCy) / 2);
   }
+  // A loop-carried chain beside its stream: the add latency an element, the
+  // stream's time an element, and the sum over memory.
+  if (const BandwidthPoint *P = point(R, "MEM", false);
+      P && P->SumChainGBs.Median > 0 && P->SumBesideGBs.Median > 0 && D.GHz > 0) {
+    auto Add = R.Latencies.find("add");
+    D.ChainCy = Add != R.Latencies.end() ? Add->second.Median : 0;
+    D.ChainStreamCy = 8.0 / P->SumBesideGBs.Median * D.GHz;
+    D.ChainBothCy = 8.0 / P->SumChainGBs.Median * D.GHz;
+    double Max = std::max(D.ChainCy, D.ChainStreamCy), Min = std::min(D.ChainCy, D.ChainStreamCy);
+    if (D.ChainCy > 0 && Min > 0)
+      D.RecurrenceShare = std::clamp((D.ChainBothCy - Max) / Min, 0.0, 1.0);
+  }
   return D;
 }
 

@@ -75,6 +75,11 @@ struct Derived {
   double CacheLineCy = -1;
   double CopyCy = 0, CopyCachedCy = 0; ///< per line of the copied stream
   const BandwidthPoint *CacheLinePoint = nullptr; ///< where they were timed
+  /// A scalar sum over memory: its add chain alone (the add latency), the
+  /// load stream beside it, and the two together, cycles an element; the
+  /// share of the smaller the sum adds beyond the larger (-1: not measured).
+  double ChainCy = 0, ChainStreamCy = 0, ChainBothCy = 0;
+  double RecurrenceShare = -1;
 };
 
 /// The L3 capacity the probe saw kept, in whole sets, when it is below three
@@ -156,7 +161,9 @@ const char *const KernelsCite =
     "with the working set in each level (one core; memory's fills and write-backs apart; "
     "vectors of the width clang-19 -march=native uses here), strided fills from a column read "
     "(a double every 200 B into four sums) over half and twice the L2's lines, and the copy in "
-    "memory with two L2-resident read streams beside it (memory.cache_line_cy)";
+    "memory with two L2-resident read streams beside it (memory.cache_line_cy), and a scalar "
+    "sum's chain over memory against its add latency and the load kernel over the same "
+    "buffer (ecm.recurrence_serial_share)";
 
 /// Where a link's fitted bandwidth comes from: the load kernel's rate in
 /// LEVEL beside what the fit made of it.

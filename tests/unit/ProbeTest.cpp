@@ -866,6 +866,37 @@ TEST(Probe, CacheLineCostFromTheCopyBesideCachedStreams) {
   }
 }
 
+// ecm.recurrence_serial_share from a scalar sum over memory, by hand: at 2
+// GHz the load kernel beside it reads 8 B an element at 10 GB/s (1.6 cy),
+// the sum at 16/3 GB/s (3 cy), its add chain alone 2 cy: (3 - 2) / 1.6 =
+// 0.625 of the smaller added to the larger. Without the add latency nothing
+// is written.
+TEST(Probe, RecurrenceShareFromASumOverMemory) {
+  MachineLoadResult H = loadMachineModel(std::string(PERFMODEL_SOURCE_DIR) +
+                                         "/machine-models/haswell-ep-e5-2680v3.yml");
+  ASSERT_TRUE(H.ok());
+  for (bool Latency : {true, false}) {
+    ProbeResult R = haswellProbe("2026-12-08", 2);
+    R.StreamBits = 256;
+    R.Bandwidth = bandwidthsAt2GHz(synthetic(true));
+    R.Bandwidth.back().SumBesideGBs = exact(10, 15);
+    R.Bandwidth.back().SumChainGBs = exact(16.0 / 3, 15);
+    R.Latencies.erase("add");
+    if (Latency)
+      R.Latencies["add"] = exact(2, 5);
+    std::string Text;
+    MachineLoadResult L = probedOverHaswell(R, *H.Model, Text);
+    ASSERT_TRUE(L.ok()) << Text;
+    if (Latency) {
+      ASSERT_EQ(L.Model->EcmRecurrenceSerialShare.count("MEM"), 1u) << Text;
+      EXPECT_NEAR(L.Model->EcmRecurrenceSerialShare.at("MEM"), 0.625, 0.006) << "two digits";
+      EXPECT_NE(Text.find("ecm.recurrence_serial_share"), std::string::npos) << "in covers";
+    } else {
+      EXPECT_TRUE(L.Model->EcmRecurrenceSerialShare.empty()) << Text;
+    }
+  }
+}
+
 // The streaming kernels run at the width clang-19 vectorises with: LLVM's
 // tuning for Zen 4 keeps 512-bit vectors, Intel's AVX-512 cores prefer 256.
 TEST(Probe, StreamsAtTheCompilersVectorWidth) {

@@ -89,6 +89,10 @@ struct BandwidthPoint {
   /// copy (CopyBesideGBs). Their difference is what lines from a cache cost
   /// a loop whose other lines stream from memory.
   Measured CopyCachedGBs, CopyBesideGBs;
+  /// One core in memory only: a scalar sum (one loop-carried chain of adds)
+  /// over the buffer, timed beside the load kernel over the same buffer:
+  /// whether a chain-bound loop hides its stream (ecm.recurrence_serial_share).
+  Measured SumChainGBs, SumBesideGBs;
   uint64_t CachedBytes = 0;
   /// One thread: the C library's memcpy (source and destination of half the
   /// working set each) and memset (the whole working set), bytes written per
