@@ -271,21 +271,21 @@ BandwidthPoint bandwidth(const std::string &Level, uint64_t WS, unsigned Threads
         double S = seconds(T0, Clock::now());
         return S > 0 ? Bytes / S / 1e9 : 0.0;
       };
-      std::vector<double> Mixed, Plain;
-      for (unsigned R = 0; R < 2 * Reps + 1; ++R) {
-        Mixed.push_back(
-            Pass([&] { return copyCachedKernel(C.get(), B.get(), NC, K.get(), M, Bits); }));
-        Plain.push_back(Pass([&] { return copyKernel(C.get(), B.get(), NC, Bits); }));
-      }
-      P.CopyCachedGBs = summarise(Mixed);
-      P.CopyBesideGBs = summarise(Plain);
-      std::vector<double> Chain, Stream;
-      for (unsigned R = 0; R < 2 * Reps + 1; ++R) {
-        Chain.push_back(Pass([&] { return sumChainKernel(B.get(), NC); }));
-        Stream.push_back(Pass([&] { return loadKernel(B.get(), NC, Bits); }));
-      }
-      P.SumChainGBs = summarise(Chain);
-      P.SumBesideGBs = summarise(Stream);
+      // FIRST and SECOND in turns, 2 x Reps + 1 passes each, GB/s.
+      auto InTurns = [&](auto First, auto Second, Measured &OfFirst, Measured &OfSecond) {
+        std::vector<double> A, Z;
+        for (unsigned R = 0; R < 2 * Reps + 1; ++R) {
+          A.push_back(Pass(First));
+          Z.push_back(Pass(Second));
+        }
+        OfFirst = summarise(std::move(A));
+        OfSecond = summarise(std::move(Z));
+      };
+      InTurns([&] { return copyCachedKernel(C.get(), B.get(), NC, K.get(), M, Bits); },
+              [&] { return copyKernel(C.get(), B.get(), NC, Bits); }, P.CopyCachedGBs,
+              P.CopyBesideGBs);
+      InTurns([&] { return sumChainKernel(B.get(), NC); },
+              [&] { return loadKernel(B.get(), NC, Bits); }, P.SumChainGBs, P.SumBesideGBs);
     }
   };
   std::vector<std::thread> Pool;
